@@ -1,0 +1,41 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const noElectron = {
+  paths: [{ name: 'electron', message: 'The engine, shared code and sandbox run under plain Node: no electron here.' }],
+  patterns: [{ group: ['electron/*', '**/main/*.ts'], message: 'No Electron glue here.' }],
+};
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**', 'coverage/**', 'test-results/**', '.tmp/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['src/main/core/**', 'src/shared/**', 'sandbox/**', 'src/cli/**', 'src/web/**'],
+    rules: { 'no-restricted-imports': ['error', noElectron] },
+  },
+  {
+    files: ['src/renderer/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'The renderer talks only to the preload API.' }],
+          patterns: [
+            { group: ['node:*', 'fs', 'path', 'child_process', 'os'], message: 'No Node in the renderer.' },
+            { group: ['**/main/**', '**/sandbox/**'], message: 'The renderer talks only to the preload API.' },
+          ],
+        },
+      ],
+    },
+  },
+);

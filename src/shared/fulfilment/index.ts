@@ -1,0 +1,2 @@
+export * from './states';
+export * from './apply';

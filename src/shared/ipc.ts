@@ -1,0 +1,243 @@
+/**
+ * The one IPC contract between the renderer and the main process (Electron) or the browser
+ * harness (WebSocket). Each command has a zod schema for its payload and its result; each event
+ * a schema for its body. The main side validates every payload; the preload and the harness
+ * bridge expose exactly `createApi(transport)`'s object as `window.packdesk`.
+ *
+ * Secrets only ever travel renderer -> main (credentials.save); nothing secret comes back.
+ */
+import { z } from 'zod';
+import { ActionSchema, FULFILLMENT_STATES, ORDER_STATES, OrderSchema } from './protocol/schemas';
+import type { Problem } from './result';
+
+// ---- Shared shapes ---------------------------------------------------------------------------
+
+const Id = z.string().trim().min(1).max(128);
+const Pin = z.string().regex(/^\d{4,8}$/, 'PIN must be 4 to 8 digits');
+
+export const ProblemSchema = z.object({
+  kind: z.enum(['transient', 'auth', 'permanent', 'invalid']),
+  message: z.string(),
+  code: z.string().optional(),
+});
+
+export const ActionInputSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('fulfilment'), fulfilmentId: Id, state: z.enum(FULFILLMENT_STATES) }),
+  z.object({ kind: z.literal('units'), itemId: Id, units: z.number().int().min(0).max(100_000), reason: Id }),
+  z.object({ kind: z.literal('orderState'), state: z.enum(ORDER_STATES), reason: Id.optional() }),
+  z.object({ kind: z.literal('invoice'), sellerInvoiceId: Id }),
+]);
+
+export const NextStepSchema = z.object({
+  key: z.enum(['ACCEPT', ...FULFILLMENT_STATES]),
+  label: z.string(),
+  fulfilmentId: z.string().optional(),
+});
+
+export const EntryStateSchema = z.enum(['queued', 'sending', 'sent', 'failed', 'discarded']);
+export type EntryState = z.infer<typeof EntryStateSchema>;
+
+/** One outbox entry as the UI and the CLI show it. */
+export const OutboxEntryViewSchema = z.object({
+  id: z.number().int(),
+  requestId: z.string(),
+  orderId: z.string(),
+  action: ActionSchema,
+  /** Plain words: "Mark PACKED", "Cut Paracetamol to 1 unit (Item unavailable)". */
+  summary: z.string(),
+  state: EntryStateSchema,
+  createdAt: z.number(),
+  /** End of the undo window (epoch ms); not sent before. */
+  sendAfter: z.number(),
+  attempts: z.number().int(),
+  nextAttemptAt: z.number().nullable(),
+  lastError: ProblemSchema.nullable(),
+  /** An earlier attempt ended without an answer and a later one was refused: it may have landed. */
+  mayBeApplied: z.boolean(),
+  sentAt: z.number().nullable(),
+});
+export type OutboxEntryView = z.infer<typeof OutboxEntryViewSchema>;
+
+/** One order on the terminal: the service's latest answer with still-queued taps applied. */
+export const OrderViewSchema = z.object({
+  id: z.string(),
+  /** Projected order; null until the service has answered for it once. */
+  order: OrderSchema.nullable(),
+  nextStep: NextStepSchema.nullable(),
+  /** Taps queued or sending. */
+  waiting: z.number().int(),
+  /** Taps failed, holding the order. */
+  failed: z.number().int(),
+  mayBeApplied: z.boolean(),
+  /** The last answer could not be read; the order should be refreshed. */
+  needsRefresh: z.boolean(),
+  promisedPackedAt: z.number().nullable(),
+  /** When the service's latest answer for this order arrived. */
+  syncedAt: z.number().nullable(),
+  addedAt: z.number(),
+});
+export type OrderView = z.infer<typeof OrderViewSchema>;
+
+export const SyncStatusSchema = z.object({
+  connectivity: z.enum(['online', 'offline', 'unknown']),
+  /** Taps queued or sending. */
+  waiting: z.number().int(),
+  failed: z.number().int(),
+  oldestWaitingAt: z.number().nullable(),
+  lastSuccessAt: z.number().nullable(),
+  credentials: z.enum(['ok', 'missing', 'rejected']),
+  /** A waiting tap older than the backlog threshold. */
+  backlogAlarm: z.boolean(),
+  message: z.string().nullable(),
+});
+export type SyncStatus = z.infer<typeof SyncStatusSchema>;
+
+export const EnvironmentSchema = z.enum(['training', 'staging', 'production']);
+export type Environment = z.infer<typeof EnvironmentSchema>;
+
+export const SettingsSchema = z.object({
+  environment: EnvironmentSchema,
+  authUrl: z.string(),
+  baseUrl: z.string(),
+  undoWindowMs: z.number().int().min(0).max(60_000),
+  concurrency: z.number().int().min(1).max(16),
+  kiosk: z.boolean(),
+  autoLaunch: z.boolean(),
+  sounds: z.boolean(),
+  updateChannel: z.enum(['stable', 'beta']),
+  scannerPrefix: z.string().max(8),
+  quietHour: z.number().int().min(0).max(23).nullable(),
+});
+export type Settings = z.infer<typeof SettingsSchema>;
+
+export const AppInfoSchema = z.object({
+  version: z.string(),
+  environment: EnvironmentSchema,
+  shell: z.enum(['electron', 'web']),
+  terminalId: z.string(),
+  keychain: z.object({ ok: z.boolean(), message: z.string() }),
+  pinSet: z.boolean(),
+});
+export type AppInfo = z.infer<typeof AppInfoSchema>;
+
+export const UpdateStatusSchema = z.object({
+  state: z.enum(['idle', 'checking', 'downloading', 'ready', 'installing', 'error', 'disabled']),
+  currentVersion: z.string(),
+  availableVersion: z.string().nullable(),
+  message: z.string().nullable(),
+  lastCheckAt: z.number().nullable(),
+});
+export type UpdateStatus = z.infer<typeof UpdateStatusSchema>;
+
+const Empty = z.object({}).strict();
+const Ok = z.object({ done: z.literal(true) });
+
+// ---- Commands --------------------------------------------------------------------------------
+
+/** Every command: name -> payload schema and result schema. */
+export const COMMANDS = {
+  'app.info': { payload: Empty, result: AppInfoSchema },
+  'orders.list': { payload: Empty, result: z.array(OrderViewSchema) },
+  'orders.get': { payload: z.object({ orderId: Id }).strict(), result: OrderViewSchema.nullable() },
+  /** A scanned or typed order id: opens it, or adds it to the terminal when new. */
+  'orders.add': { payload: z.object({ orderId: Id }).strict(), result: OrderViewSchema },
+  'taps.submit': {
+    payload: z.object({ orderId: Id, input: ActionInputSchema, pin: Pin.optional() }).strict(),
+    result: OutboxEntryViewSchema,
+  },
+  'taps.undo': { payload: z.object({ entryId: z.number().int().positive() }).strict(), result: Ok },
+  'outbox.list': { payload: Empty, result: z.array(OutboxEntryViewSchema) },
+  'outbox.retry': { payload: z.object({ entryId: z.number().int().positive() }).strict(), result: Ok },
+  'outbox.discard': { payload: z.object({ entryId: z.number().int().positive(), pin: Pin }).strict(), result: Ok },
+  'sync.status': { payload: Empty, result: SyncStatusSchema },
+  'settings.get': { payload: Empty, result: SettingsSchema },
+  'settings.update': {
+    payload: z.object({ pin: Pin, patch: SettingsSchema.omit({ environment: true, authUrl: true, baseUrl: true }).partial().strict() }).strict(),
+    result: SettingsSchema,
+  },
+  /** Write-only: the secret goes in, only saved/rejected comes out. */
+  'credentials.save': {
+    payload: z
+      .object({
+        pin: Pin,
+        environment: EnvironmentSchema,
+        authUrl: z.string().url().max(2048).optional(),
+        baseUrl: z.string().url().max(2048).optional(),
+        clientId: z.string().trim().min(1).max(512).optional(),
+        clientSecret: z.string().min(1).max(4096).optional(),
+      })
+      .strict(),
+    result: z.object({ result: z.enum(['saved', 'rejected']), message: z.string() }),
+  },
+  'pin.verify': { payload: z.object({ pin: Pin }).strict(), result: z.object({ valid: z.boolean() }) },
+  'pin.set': { payload: z.object({ currentPin: Pin.optional(), newPin: Pin }).strict(), result: Ok },
+  'updates.status': { payload: Empty, result: UpdateStatusSchema },
+  'updates.installNow': { payload: z.object({ pin: Pin }).strict(), result: Ok },
+  'support.exportBundle': { payload: z.object({ pin: Pin }).strict(), result: z.object({ path: z.string() }) },
+  'kiosk.leave': { payload: z.object({ pin: Pin }).strict(), result: Ok },
+} as const;
+
+export type CommandName = keyof typeof COMMANDS;
+export type CommandPayload<C extends CommandName> = z.input<(typeof COMMANDS)[C]['payload']>;
+export type CommandResult<C extends CommandName> = z.infer<(typeof COMMANDS)[C]['result']>;
+
+// ---- Events ----------------------------------------------------------------------------------
+
+export const EVENTS = {
+  /** Orders whose view changed (full views, so the renderer never recomputes). */
+  'orders.changed': z.object({ orders: z.array(OrderViewSchema) }),
+  'outbox.changed': z.object({ entries: z.array(OutboxEntryViewSchema) }),
+  'sync.status': SyncStatusSchema,
+  'updates.status': UpdateStatusSchema,
+} as const;
+
+export type EventName = keyof typeof EVENTS;
+export type EventBody<E extends EventName> = z.infer<(typeof EVENTS)[E]>;
+
+// ---- Envelope and typed client -----------------------------------------------------------------
+
+/** What crosses the wire as a command's answer. */
+export type Reply<T> = { ok: true; value: T } | { ok: false; problem: Problem };
+
+/** How a shell carries the contract (ipcRenderer in Electron, a WebSocket in the harness). */
+export interface Transport {
+  invoke(command: CommandName, payload: unknown): Promise<Reply<unknown>>;
+  subscribe(event: EventName, listener: (body: unknown) => void): () => void;
+}
+
+/** The API object the renderer sees as `window.packdesk`, whatever the shell. */
+export interface PackdeskApi {
+  invoke<C extends CommandName>(command: C, payload: CommandPayload<C>): Promise<Reply<CommandResult<C>>>;
+  on<E extends EventName>(event: E, listener: (body: EventBody<E>) => void): () => void;
+}
+
+/** Builds the renderer's API over a transport; results and events are validated on arrival too. */
+export function createApi(transport: Transport): PackdeskApi {
+  return {
+    async invoke(command, payload) {
+      const spec = COMMANDS[command];
+      if (!spec) return { ok: false, problem: { kind: 'invalid', message: `Unknown command ${String(command)}` } };
+      const reply = await transport.invoke(command, payload);
+      if (!reply.ok) return reply as Reply<never>;
+      const parsed = spec.result.safeParse(reply.value);
+      if (!parsed.success)
+        return { ok: false, problem: { kind: 'permanent', message: `The terminal sent an unreadable answer to ${command}` } };
+      return { ok: true, value: parsed.data } as never;
+    },
+    on(event, listener) {
+      const schema = EVENTS[event];
+      return transport.subscribe(event, (body) => {
+        const parsed = schema.safeParse(body);
+        if (parsed.success) listener(parsed.data as never);
+      });
+    },
+  };
+}
+
+/** Checks a command name from outside (IPC channel, WebSocket frame). */
+export function isCommandName(name: unknown): name is CommandName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(COMMANDS, name);
+}
+
+/** The IPC channel prefix used by the Electron shell. */
+export const IPC_CHANNEL_PREFIX = 'packdesk:';

@@ -1,0 +1,100 @@
+/**
+ * Builders: typed input from a tap (or the CLI) into a valid action and request.
+ * Invalid input is refused with a message a packer understands; nothing half-built escapes.
+ */
+import { fail, ok, type Result } from '../result';
+import { CANCEL_REASONS, findReason, ITEM_UNIT_REASONS } from './reasons';
+import {
+  type Action,
+  ActionSchema,
+  describeZodError,
+  FULFILLMENT_STATES,
+  type FulfillmentState,
+  ORDER_STATES,
+  type OrderStateRequest,
+  type OrderUpdateRequest,
+  OrderUpdateRequestSchema,
+} from './schemas';
+
+/** What a packer asked for, before it becomes a protocol action. */
+export type ActionInput =
+  | { readonly kind: 'fulfilment'; readonly fulfilmentId: string; readonly state: FulfillmentState }
+  | { readonly kind: 'units'; readonly itemId: string; readonly units: number; readonly reason: string }
+  | { readonly kind: 'orderState'; readonly state: OrderStateRequest; readonly reason?: string }
+  | { readonly kind: 'invoice'; readonly sellerInvoiceId: string };
+
+const MAX_ID_LENGTH = 128;
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+
+/** Checks an identifier typed, scanned or read from a file; returns it trimmed. */
+export function checkId(what: string, raw: unknown): Result<string> {
+  if (typeof raw !== 'string') return fail('invalid', `${what} is missing`, 'EMPTY_ID');
+  const value = raw.trim();
+  if (value.length === 0) return fail('invalid', `${what} must not be empty`, 'EMPTY_ID');
+  if (value.length > MAX_ID_LENGTH)
+    return fail('invalid', `${what} is too long (${value.length} characters, at most ${MAX_ID_LENGTH})`, 'ID_TOO_LONG');
+  if (CONTROL_CHARS.test(value)) return fail('invalid', `${what} contains control characters`, 'BAD_ID');
+  return ok(value);
+}
+
+function checked(action: Action): Result<Action> {
+  const parsed = ActionSchema.safeParse(action);
+  return parsed.success ? ok(parsed.data) : fail('invalid', describeZodError(parsed.error), 'INVALID_ACTION');
+}
+
+/** Builds one protocol action from typed input, or says why it cannot. */
+export function buildAction(input: ActionInput): Result<Action> {
+  switch (input.kind) {
+    case 'fulfilment': {
+      const id = checkId('Fulfilment id', input.fulfilmentId);
+      if (!id.ok) return id;
+      if (!FULFILLMENT_STATES.includes(input.state))
+        return fail('invalid', `Unknown fulfilment state "${String(input.state)}"`, 'UNKNOWN_STATE');
+      return checked({ type: 'ORDER_FULFILMENT_STATE_UPDATE', fulfilmentId: id.value, fulfillmentState: input.state });
+    }
+    case 'units': {
+      const id = checkId('Item id', input.itemId);
+      if (!id.ok) return id;
+      if (!Number.isInteger(input.units))
+        return fail('invalid', 'Units must be a whole number', 'UNITS_NOT_INTEGER');
+      if (input.units < 0) return fail('invalid', 'Units cannot be negative', 'NEGATIVE_UNITS');
+      if (!input.reason) return fail('invalid', 'Choose a reason for changing the units', 'MISSING_REASON');
+      if (!findReason(ITEM_UNIT_REASONS, input.reason))
+        return fail('invalid', `"${input.reason}" is not a reason for changing units`, 'UNKNOWN_REASON');
+      return checked({ type: 'ITEM_UNIT_UPDATE', itemId: id.value, itemUnits: input.units, reason: input.reason });
+    }
+    case 'orderState': {
+      if (!ORDER_STATES.includes(input.state))
+        return fail('invalid', `Unknown order state "${String(input.state)}"`, 'UNKNOWN_STATE');
+      if (input.state === 'CANCELLED') {
+        if (!input.reason) return fail('invalid', 'Choose a reason to cancel the order', 'MISSING_REASON');
+        if (!findReason(CANCEL_REASONS, input.reason))
+          return fail('invalid', `"${input.reason}" is not a cancellation reason`, 'UNKNOWN_REASON');
+      }
+      const reason = input.reason?.trim();
+      return checked(
+        reason ? { type: 'ORDER_STATE_UPDATE', orderState: input.state, reason } : { type: 'ORDER_STATE_UPDATE', orderState: input.state },
+      );
+    }
+    case 'invoice': {
+      const id = checkId('Invoice number', input.sellerInvoiceId);
+      if (!id.ok) return id;
+      return checked({ type: 'CLIENT_ORDER_INFO_UPDATE', clientOrderInfo: { sellerInvoiceId: id.value } });
+    }
+    default:
+      return fail('invalid', 'Unknown kind of action', 'UNKNOWN_ACTION');
+  }
+}
+
+/** Builds the update request for one order; the order id doubles as transactionId (spec sample). */
+export function buildUpdateRequest(orderId: string, requestId: string, actions: readonly Action[]): Result<OrderUpdateRequest> {
+  const id = checkId('Order id', orderId);
+  if (!id.ok) return id;
+  const parsed = OrderUpdateRequestSchema.safeParse({
+    requestContext: { requestId, transactionId: id.value, actionType: 'UPDATE' },
+    orderId: id.value,
+    actions,
+  });
+  return parsed.success ? ok(parsed.data) : fail('invalid', describeZodError(parsed.error), 'INVALID_REQUEST');
+}

@@ -1,0 +1,90 @@
+/**
+ * Reason catalogues, as data. The service adds reasons over time with a date, so a new dated
+ * list is a change to these arrays only. Codes the service sends back that are not listed here
+ * are shown as they are (see `reasonLabel`), never rejected.
+ */
+
+export interface Reason {
+  /** Code sent to the service. */
+  readonly code: string;
+  /** Words a packer reads. */
+  readonly label: string;
+  /** Date the service added the code, dd/mm/yyyy as in the specification. */
+  readonly added: string;
+  /** Shown first when the item needs a prescription. */
+  readonly prescription?: boolean;
+  /** Needs the manager PIN (fraud claims are serious). */
+  readonly needsManager?: boolean;
+}
+
+const ADDED_2024_08_12 = '12/08/2024';
+const ADDED_2024_09_27 = '27/09/2024';
+
+/** Reasons accepted with ITEM_UNIT_UPDATE. */
+export const ITEM_UNIT_REASONS: readonly Reason[] = [
+  { code: 'SELLER_REFUND_ACCEPTED', label: 'Seller refund accepted', added: ADDED_2024_08_12 },
+  { code: 'RESOLUTION_SLA_BREACHED', label: 'Resolution time breached', added: ADDED_2024_08_12 },
+  { code: 'SELLER_REJECTED_AGENT_VERIFIED', label: 'Seller rejected, agent verified', added: ADDED_2024_08_12 },
+  { code: 'INCORRECT_DESCRIPTION', label: 'Incorrect description', added: ADDED_2024_08_12 },
+  { code: 'ITEM_NOT_IN_PRESCRIPTION', label: 'Item not in prescription', added: ADDED_2024_08_12, prescription: true },
+  {
+    code: 'QUANTITY_EXCEED_PRESCRIPTION_LIMIT',
+    label: 'Quantity exceeds prescription limit',
+    added: ADDED_2024_08_12,
+    prescription: true,
+  },
+  { code: 'QUANTITY_EXCEED_AVAILABLE_LIMIT', label: 'Quantity exceeds available stock', added: ADDED_2024_08_12 },
+  { code: 'ITEM_UNAVAILABLE', label: 'Item unavailable', added: ADDED_2024_08_12 },
+  { code: 'ITEM_CANCEL_ON_CUSTOMER_REQUEST', label: 'Customer asked to cancel item', added: ADDED_2024_08_12 },
+  { code: 'REASON_NOT_LISTED', label: 'Other reason (not listed)', added: ADDED_2024_08_12 },
+];
+
+/** Reasons accepted with ORDER_STATE_UPDATE when the order state is CANCELLED. */
+export const CANCEL_REASONS: readonly Reason[] = [
+  { code: 'BUYER_NO_CONTACT', label: 'Buyer cannot be contacted', added: ADDED_2024_08_12 },
+  { code: 'BUYER_NOT_AVAILABLE', label: 'Buyer not available', added: ADDED_2024_08_12 },
+  { code: 'BUYER_REFUSED_DELIVERY', label: 'Buyer refused delivery', added: ADDED_2024_08_12 },
+  { code: 'DELIVERY_PINCODE_UNSERVICEABLE', label: 'Delivery pincode not serviceable', added: ADDED_2024_08_12 },
+  { code: 'DELIVERY_VEHICLE_ISSUES', label: 'Delivery vehicle problem', added: ADDED_2024_08_12 },
+  { code: 'INCORRECT_PRICING', label: 'Incorrect pricing', added: ADDED_2024_08_12 },
+  { code: 'ITEM_UNAVAILABLE', label: 'Item unavailable', added: ADDED_2024_08_12 },
+  { code: 'SUSPICIOUS_ORDER_ACTIVITY', label: 'Suspicious order activity', added: ADDED_2024_08_12 },
+  { code: 'TRADER_ORDER', label: 'Trader order', added: ADDED_2024_08_12 },
+  { code: 'WEATHER_RELATED_ISSUES', label: 'Weather problems', added: ADDED_2024_08_12 },
+  { code: 'BUYER_ITEM_QTY_UPDATE', label: 'Buyer changed item quantity', added: ADDED_2024_08_12 },
+  { code: 'LOCATION_NOT_FOUND', label: 'Location not found', added: ADDED_2024_08_12 },
+  { code: 'CUSTOMER_CANCEL_REQUEST', label: 'Customer asked to cancel', added: ADDED_2024_08_12 },
+  { code: 'BUYER_ADDRESS_UPDATE', label: 'Buyer changed address', added: ADDED_2024_08_12 },
+  { code: 'BUYER_ITEMS_UPDATE', label: 'Buyer changed items', added: ADDED_2024_08_12 },
+  { code: 'EMPLOYEE_UNAVAILABILITY', label: 'No staff available', added: ADDED_2024_08_12 },
+  { code: 'DELIVERY_PERSONNEL_UNAVAILABLE', label: 'No delivery person available', added: ADDED_2024_08_12 },
+  {
+    code: 'INVALID_PRESCRIPTION',
+    label: 'Invalid prescription',
+    added: ADDED_2024_09_27,
+    prescription: true,
+  },
+  {
+    code: 'FRAUD_PRESCRIPTION',
+    label: 'Fraudulent prescription',
+    added: ADDED_2024_09_27,
+    prescription: true,
+    needsManager: true,
+  },
+];
+
+/** Finds a reason by code in a catalogue. */
+export function findReason(catalogue: readonly Reason[], code: string): Reason | undefined {
+  return catalogue.find((r) => r.code === code);
+}
+
+/** A label for any code, listed or not: unknown codes from the service are shown as they are. */
+export function reasonLabel(catalogue: readonly Reason[], code: string): string {
+  return findReason(catalogue, code)?.label ?? code;
+}
+
+/** The catalogue ordered for an item: prescription reasons first when the item needs one. */
+export function reasonsFor(catalogue: readonly Reason[], prescriptionFirst: boolean): Reason[] {
+  if (!prescriptionFirst) return [...catalogue];
+  return [...catalogue.filter((r) => r.prescription), ...catalogue.filter((r) => !r.prescription)];
+}

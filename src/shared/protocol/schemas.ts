@@ -1,0 +1,220 @@
+/**
+ * zod schemas for every object of the order update service specification.
+ * Objects are "loose": fields the service adds later pass through untouched.
+ * Which response fields are always present is not specified, so only what Packdesk
+ * cannot work without is required.
+ */
+import { z } from 'zod';
+
+export const FULFILLMENT_STATES = ['PACKING', 'PACKED', 'OUT_FOR_DELIVERY', 'DELIVERED'] as const;
+export type FulfillmentState = (typeof FULFILLMENT_STATES)[number];
+
+export const ORDER_STATES = ['ACCEPTED', 'IN_PROGRESS', 'COMPLETED', 'CANCELLED'] as const;
+export type OrderStateRequest = (typeof ORDER_STATES)[number];
+
+export const ACTION_TYPES = [
+  'ORDER_FULFILMENT_STATE_UPDATE',
+  'ITEM_UNIT_UPDATE',
+  'ORDER_STATE_UPDATE',
+  'CLIENT_ORDER_INFO_UPDATE',
+] as const;
+export type ActionType = (typeof ACTION_TYPES)[number];
+
+/** Upper-cases an order state so `Accepted` and `ACCEPTED` compare equal. */
+export function normalizeOrderState(state: string): string {
+  return state.trim().toUpperCase().replace(/[\s-]+/g, '_');
+}
+
+/** True when two order states name the same state, whatever their case. */
+export function sameOrderState(a: string | undefined, b: string | undefined): boolean {
+  if (a === undefined || b === undefined) return false;
+  return normalizeOrderState(a) === normalizeOrderState(b);
+}
+
+const nonEmpty = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
+
+// ---- Token -------------------------------------------------------------------------------
+
+export const TokenResponseSchema = z.looseObject({
+  access_token: nonEmpty('access_token'),
+  refresh_token: z.string().optional(),
+  token_type: nonEmpty('token_type'),
+  expires_in: z.number().int().positive(),
+  expires_at: z.number().optional(),
+  issued_at: z.number().optional(),
+});
+export type TokenResponse = z.infer<typeof TokenResponseSchema>;
+
+// ---- Actions and request -----------------------------------------------------------------
+
+export const FulfilmentStateUpdateSchema = z.looseObject({
+  type: z.literal('ORDER_FULFILMENT_STATE_UPDATE'),
+  fulfilmentId: nonEmpty('fulfilmentId'),
+  fulfillmentState: z.enum(FULFILLMENT_STATES),
+});
+export const ItemUnitUpdateSchema = z.looseObject({
+  type: z.literal('ITEM_UNIT_UPDATE'),
+  itemId: nonEmpty('itemId'),
+  itemUnits: z.number().int().min(0),
+  reason: nonEmpty('reason'),
+});
+export const OrderStateUpdateSchema = z.looseObject({
+  type: z.literal('ORDER_STATE_UPDATE'),
+  orderState: z.enum(ORDER_STATES),
+  reason: z.string().optional(),
+});
+export const ClientOrderInfoUpdateSchema = z.looseObject({
+  type: z.literal('CLIENT_ORDER_INFO_UPDATE'),
+  clientOrderInfo: z.looseObject({ sellerInvoiceId: nonEmpty('sellerInvoiceId') }),
+});
+
+export const ActionSchema = z.discriminatedUnion('type', [
+  FulfilmentStateUpdateSchema,
+  ItemUnitUpdateSchema,
+  OrderStateUpdateSchema,
+  ClientOrderInfoUpdateSchema,
+]);
+export type Action = z.infer<typeof ActionSchema>;
+export type FulfilmentStateUpdate = z.infer<typeof FulfilmentStateUpdateSchema>;
+export type ItemUnitUpdate = z.infer<typeof ItemUnitUpdateSchema>;
+export type OrderStateUpdate = z.infer<typeof OrderStateUpdateSchema>;
+export type ClientOrderInfoUpdate = z.infer<typeof ClientOrderInfoUpdateSchema>;
+
+export const RequestContextSchema = z.looseObject({
+  requestId: nonEmpty('requestId'),
+  transactionId: nonEmpty('transactionId'),
+  actionType: z.literal('UPDATE'),
+});
+
+export const OrderUpdateRequestSchema = z.looseObject({
+  requestContext: RequestContextSchema,
+  orderId: nonEmpty('orderId'),
+  actions: z.array(ActionSchema).min(1, 'at least one action is needed'),
+});
+export type OrderUpdateRequest = z.infer<typeof OrderUpdateRequestSchema>;
+
+// ---- Order -------------------------------------------------------------------------------
+
+const ValueSchema = z.looseObject({ value: z.number() });
+const EndTimeSchema = z.looseObject({ endTime: z.number() });
+
+export const AddressSchema = z.looseObject({
+  building: z.string().optional(),
+  locality: z.string().optional(),
+  city: z.string().optional(),
+  state: z.string().optional(),
+  country: z.string().optional(),
+  pincode: z.string().optional(),
+  formattedAddress: z.string().optional(),
+  lat: z.number().optional(),
+  lon: z.number().optional(),
+});
+export type Address = z.infer<typeof AddressSchema>;
+
+export const ItemSchema = z.looseObject({
+  itemId: nonEmpty('itemId'),
+  name: z.string().optional(),
+  platformItemId: z.string().optional(),
+  serviceProviderItemId: z.string().optional(),
+  fulfillmentId: z.string().optional(),
+  quantity: z.looseObject({ count: z.number().int().min(0) }),
+  price: ValueSchema.optional(),
+  sellingPrice: ValueSchema.optional(),
+  images: z.array(z.looseObject({ image: z.string() })).optional(),
+  prescriptionRequired: z.boolean().optional(),
+  displayMeasurement: z.string().optional(),
+});
+export type Item = z.infer<typeof ItemSchema>;
+
+export const StatusHistoryEntrySchema = z.looseObject({
+  actual: EndTimeSchema.optional(),
+  expected: EndTimeSchema.optional(),
+  promised: EndTimeSchema.optional(),
+});
+export type StatusHistoryEntry = z.infer<typeof StatusHistoryEntrySchema>;
+
+export const FulfillmentSchema = z.looseObject({
+  fulfillmentId: nonEmpty('fulfillmentId'),
+  type: z.string(),
+  ownerType: z.string().optional(),
+  end: z
+    .looseObject({
+      address: AddressSchema.optional(),
+      contact: z.looseObject({ phone: z.string().optional() }).optional(),
+      person: z.looseObject({ name: z.string().optional() }).optional(),
+    })
+    .optional(),
+  fulfillmentState: z.string().optional(),
+  fulfilmentStatusHistory: z.record(z.string(), StatusHistoryEntrySchema).optional(),
+});
+export type Fulfillment = z.infer<typeof FulfillmentSchema>;
+
+export const BreakUpSchema = z.looseObject({
+  referenceId: z.string().optional(),
+  type: z.string().optional(),
+  quotationLevel: z.string().optional(),
+  title: z.string().optional(),
+  price: ValueSchema.optional(),
+  quantity: z.looseObject({ count: z.number().int().min(0) }).optional(),
+});
+
+export const QuoteSchema = z.looseObject({
+  price: ValueSchema.optional(),
+  breakUp: z.array(BreakUpSchema).optional(),
+});
+
+export const OrderActionSchema = z.looseObject({
+  type: z.string(),
+  channel: z.string().optional(),
+  createdAt: z.string().optional(),
+});
+
+export const BillingSchema = z.looseObject({
+  name: z.string().optional(),
+  address: AddressSchema.optional(),
+  email: z.string().optional(),
+  phone: z.string().optional(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+});
+
+export const OrderSchema = z.looseObject({
+  id: nonEmpty('id'),
+  items: z.array(ItemSchema),
+  orderState: z.string(),
+  serviceProvider: z.looseObject({ id: z.string().optional(), platformId: z.string().optional() }).optional(),
+  billing: BillingSchema.optional(),
+  fulfillments: z.array(FulfillmentSchema),
+  quote: QuoteSchema.optional(),
+  actions: z.array(OrderActionSchema).optional(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+});
+export type Order = z.infer<typeof OrderSchema>;
+
+// ---- Responses ---------------------------------------------------------------------------
+
+export const ResponseContextSchema = z.looseObject({
+  requestId: z.string().optional(),
+  transactionId: z.string().optional(),
+});
+
+export const OrderUpdateSuccessSchema = z.looseObject({
+  requestContext: ResponseContextSchema.optional(),
+  response: OrderSchema,
+});
+export type OrderUpdateSuccess = z.infer<typeof OrderUpdateSuccessSchema>;
+
+export const ErrorResponseSchema = z.looseObject({
+  requestContext: ResponseContextSchema.optional(),
+  error: z.looseObject({ errorCode: z.string(), message: z.string() }),
+});
+export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
+
+/** Turns a zod error into one line a support person can read. */
+export function describeZodError(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .join('; ');
+}

@@ -1,0 +1,37 @@
+/**
+ * Errors are values with a kind, and a message a packer or a support person understands.
+ * - transient: try again later (network, 5xx, 429)
+ * - auth: credentials or token problem
+ * - permanent: the service refused the action; retrying the same thing will not help
+ * - invalid: refused locally before anything was queued or sent
+ */
+export type ErrorKind = 'transient' | 'auth' | 'permanent' | 'invalid';
+
+export interface Problem {
+  readonly kind: ErrorKind;
+  readonly message: string;
+  /** Machine-readable code, e.g. the service's errorCode or a local refusal code. */
+  readonly code?: string;
+}
+
+export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: Problem };
+
+/** A successful result. */
+export function ok<T>(value: T): Result<T> {
+  return { ok: true, value };
+}
+
+/** A refused result. */
+export function fail<T = never>(kind: ErrorKind, message: string, code?: string): Result<T> {
+  return { ok: false, problem: code === undefined ? { kind, message } : { kind, message, code } };
+}
+
+/** An Error that carries a Problem, for code paths that must throw (e.g. async APIs). */
+export class ProblemError extends Error {
+  readonly problem: Problem;
+  constructor(problem: Problem) {
+    super(problem.message);
+    this.name = 'ProblemError';
+    this.problem = problem;
+  }
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Tests start real servers and real SQLite files; two cores, so keep the fan-out modest.
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});
