@@ -2,7 +2,7 @@
  * The classified answer to one order update call, as decisions.md defines the classes.
  * The outbox decides what to do with an entry from this value alone.
  */
-import type { Order } from '../../../shared/protocol/schemas';
+import type { Order, OrderUpdateRequest } from '../../../shared/protocol/schemas';
 
 export type UpdateOutcome =
   /** 2xx whose body parsed as the success response. `raw` keeps unknown fields. */
@@ -28,7 +28,7 @@ export type UpdateOutcome =
 /** What the sync engine needs from the order service client (so it can be driven in tests). */
 export interface UpdateSender {
   /** Sends one update request; never throws, every failure is an outcome. */
-  update(request: import('../../../shared/protocol/schemas').OrderUpdateRequest, signal?: AbortSignal): Promise<UpdateOutcome>;
+  update(request: OrderUpdateRequest, signal?: AbortSignal): Promise<UpdateOutcome>;
   /** A light reachability check of the order service (any HTTP answer counts as reachable). */
   probe(signal?: AbortSignal): Promise<boolean>;
 }
