@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildAction,
+  buildUpdateRequest,
+  CANCEL_REASONS,
+  ErrorResponseSchema,
+  ITEM_UNIT_REASONS,
+  OrderUpdateSuccessSchema,
+  reasonLabel,
+  reasonsFor,
+  sameOrderState,
+  TokenResponseSchema,
+} from '../../src/shared/protocol';
+import { sampleOrder } from './fixtures';
+
+describe('protocol schemas', () => {
+  it('parses the spec token response and keeps unknown fields', () => {
+    const parsed = TokenResponseSchema.parse({
+      access_token: 'a',
+      refresh_token: 'r',
+      token_type: 'O-Bearer',
+      expires_in: 86400,
+      expires_at: 1_700_086_400_000,
+      issued_at: 1_700_000_000_000,
+      scope: 'orders',
+    });
+    expect(parsed.token_type).toBe('O-Bearer');
+    expect((parsed as Record<string, unknown>).scope).toBe('orders');
+  });
+
+  it('refuses a token response without an access token', () => {
+    expect(TokenResponseSchema.safeParse({ token_type: 'O-Bearer', expires_in: 10 }).success).toBe(false);
+  });
+
+  it('parses a success response with a whole order and keeps fields the service adds later', () => {
+    const body = { requestContext: { requestId: 'r1', transactionId: 'ORD-1001' }, response: { ...sampleOrder(), loyalty: { points: 3 } } };
+    const parsed = OrderUpdateSuccessSchema.parse(body);
+    expect(parsed.response.items).toHaveLength(2);
+    expect((parsed.response as Record<string, unknown>).loyalty).toEqual({ points: 3 });
+  });
+
+  it('does not take an error response for a success response', () => {
+    const error = { requestContext: { requestId: 'r1', transactionId: 'X' }, error: { errorCode: 'NOT_FOUND', message: 'Order X not found' } };
+    expect(OrderUpdateSuccessSchema.safeParse(error).success).toBe(false);
+    expect(ErrorResponseSchema.parse(error).error.errorCode).toBe('NOT_FOUND');
+  });
+
+  it('compares order states case-insensitively', () => {
+    expect(sameOrderState('Accepted', 'ACCEPTED')).toBe(true);
+    expect(sameOrderState('In-progress', 'IN_PROGRESS')).toBe(true);
+    expect(sameOrderState('Cancelled', 'ACCEPTED')).toBe(false);
+  });
+});
+
+describe('reason catalogues', () => {
+  it('carry the spec codes with their dates', () => {
+    expect(ITEM_UNIT_REASONS).toHaveLength(10);
+    expect(CANCEL_REASONS).toHaveLength(19);
+    expect(CANCEL_REASONS.find((r) => r.code === 'FRAUD_PRESCRIPTION')?.added).toBe('27/09/2024');
+    expect(CANCEL_REASONS.find((r) => r.code === 'BUYER_NO_CONTACT')?.added).toBe('12/08/2024');
+  });
+
+  it('shows unknown codes from the service as they are', () => {
+    expect(reasonLabel(CANCEL_REASONS, 'SOMETHING_NEW')).toBe('SOMETHING_NEW');
+    expect(reasonLabel(CANCEL_REASONS, 'WEATHER_RELATED_ISSUES')).toBe('Weather problems');
+  });
+
+  it('puts prescription reasons first for prescription items', () => {
+    const ordered = reasonsFor(ITEM_UNIT_REASONS, true);
+    expect(ordered[0]?.prescription).toBe(true);
+    expect(ordered[1]?.prescription).toBe(true);
+    expect(ordered[2]?.prescription).toBeFalsy();
+    expect(ordered).toHaveLength(ITEM_UNIT_REASONS.length);
+  });
+});
+
+describe('builders', () => {
+  it('build each action type from typed input', () => {
+    expect(buildAction({ kind: 'fulfilment', fulfilmentId: 'F-1', state: 'PACKED' })).toEqual({
+      ok: true,
+      value: { type: 'ORDER_FULFILMENT_STATE_UPDATE', fulfilmentId: 'F-1', fulfillmentState: 'PACKED' },
+    });
+    expect(buildAction({ kind: 'units', itemId: 'I-1', units: 0, reason: 'ITEM_UNAVAILABLE' })).toMatchObject({
+      ok: true,
+      value: { type: 'ITEM_UNIT_UPDATE', itemUnits: 0 },
+    });
+    expect(buildAction({ kind: 'orderState', state: 'CANCELLED', reason: 'BUYER_NO_CONTACT' })).toMatchObject({
+      ok: true,
+      value: { type: 'ORDER_STATE_UPDATE', orderState: 'CANCELLED', reason: 'BUYER_NO_CONTACT' },
+    });
+    expect(buildAction({ kind: 'invoice', sellerInvoiceId: '  INV-7 ' })).toMatchObject({
+      ok: true,
+      value: { clientOrderInfo: { sellerInvoiceId: 'INV-7' } },
+    });
+  });
+
+  it.each([
+    [{ kind: 'units', itemId: 'I-1', units: 1, reason: 'BECAUSE' }, 'UNKNOWN_REASON', 'not a reason'],
+    [{ kind: 'units', itemId: 'I-1', units: -1, reason: 'ITEM_UNAVAILABLE' }, 'NEGATIVE_UNITS', 'negative'],
+    [{ kind: 'units', itemId: 'I-1', units: 1.5, reason: 'ITEM_UNAVAILABLE' }, 'UNITS_NOT_INTEGER', 'whole number'],
+    [{ kind: 'orderState', state: 'CANCELLED' }, 'MISSING_REASON', 'reason to cancel'],
+    [{ kind: 'orderState', state: 'CANCELLED', reason: 'ITEM_NOT_IN_PRESCRIPTION' }, 'UNKNOWN_REASON', 'not a cancellation reason'],
+    [{ kind: 'fulfilment', fulfilmentId: '   ', state: 'PACKED' }, 'EMPTY_ID', 'must not be empty'],
+    [{ kind: 'invoice', sellerInvoiceId: 'INV\u00071' }, 'BAD_ID', 'control characters'],
+  ] as const)('refuse bad input %#', (input, code, words) => {
+    const r = buildAction(input as never);
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.problem.code).toBe(code);
+      expect(r.problem.kind).toBe('invalid');
+      expect(r.problem.message).toContain(words);
+    }
+  });
+
+  it('make a request whose transactionId is the order id and actionType UPDATE', () => {
+    const action = buildAction({ kind: 'invoice', sellerInvoiceId: 'INV-1' });
+    if (!action.ok) throw new Error('expected ok');
+    const r = buildUpdateRequest('ORD-1', 'req-1', [action.value]);
+    expect(r).toEqual({
+      ok: true,
+      value: {
+        requestContext: { requestId: 'req-1', transactionId: 'ORD-1', actionType: 'UPDATE' },
+        orderId: 'ORD-1',
+        actions: [action.value],
+      },
+    });
+    expect(buildUpdateRequest('', 'req-1', [action.value]).ok).toBe(false);
+    expect(buildUpdateRequest('ORD-1', 'req-1', []).ok).toBe(false);
+  });
+});
