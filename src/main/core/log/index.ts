@@ -1,2 +1,3 @@
 export * from './redact';
 export * from './logger';
+export * from './fileSink';

@@ -1,0 +1,3 @@
+export * from './store';
+export * from './addresses';
+export * from './files';

@@ -1,0 +1,65 @@
+/** One well-formed payload per command, and the malformed variants derived from it. */
+import { COMMANDS, type CommandName, type CommandPayload } from '../../src/shared/ipc';
+
+export const VALID_PAYLOADS: { [C in CommandName]: CommandPayload<C> } = {
+  'app.info': {},
+  'orders.list': {},
+  'orders.get': { orderId: 'ORD-1' },
+  'orders.add': { orderId: 'ORD-1' },
+  'taps.submit': { orderId: 'ORD-1', input: { kind: 'fulfilment', fulfilmentId: 'F-1', state: 'PACKED' } },
+  'taps.undo': { entryId: 1 },
+  'outbox.list': {},
+  'outbox.retry': { entryId: 1 },
+  'outbox.discard': { entryId: 1, pin: '1234' },
+  'sync.status': {},
+  'settings.get': {},
+  'settings.update': { pin: '1234', patch: { sounds: false } },
+  'credentials.save': {
+    pin: '1234',
+    environment: 'staging',
+    authUrl: 'https://auth.example',
+    baseUrl: 'https://orders.example',
+    clientId: 'client',
+    clientSecret: 'secret',
+  },
+  'pin.verify': { pin: '1234' },
+  'pin.set': { newPin: '1234' },
+  'updates.status': {},
+  'updates.installNow': { pin: '1234' },
+  'support.exportBundle': { pin: '1234' },
+  'kiosk.leave': { pin: '1234' },
+};
+
+/** A value of another type than `v`. */
+function wrongType(v: unknown): unknown {
+  if (typeof v === 'string') return 42;
+  if (typeof v === 'number') return 'seven';
+  if (typeof v === 'boolean') return 'yes';
+  if (Array.isArray(v)) return { not: 'a list' };
+  if (v && typeof v === 'object') return 'not an object';
+  return { unexpected: true };
+}
+
+/** Malformed variants of a command's payload: wrong types, extra keys, missing fields, non-objects. */
+export function malformedPayloads(command: CommandName): { label: string; payload: unknown }[] {
+  const valid = VALID_PAYLOADS[command] as Record<string, unknown>;
+  const schema = COMMANDS[command].payload;
+  const out: { label: string; payload: unknown }[] = [
+    { label: 'null', payload: null },
+    { label: 'undefined', payload: undefined },
+    { label: 'a number', payload: 7 },
+    { label: 'a string', payload: 'orders' },
+    { label: 'a list', payload: [valid] },
+    { label: 'an extra key', payload: { ...valid, extra: 1 } },
+    { label: 'a prototype-pollution key', payload: JSON.parse(`{"__proto__":{"admin":true},${JSON.stringify(valid).slice(1)}`.replace(',}', '}')) },
+  ];
+  for (const [key, value] of Object.entries(valid)) {
+    out.push({ label: `${key} of the wrong type`, payload: { ...valid, [key]: wrongType(value) } });
+    if (value && typeof value === 'object' && !Array.isArray(value))
+      for (const [inner, innerValue] of Object.entries(value))
+        out.push({ label: `${key}.${inner} of the wrong type`, payload: { ...valid, [key]: { ...value, [inner]: wrongType(innerValue) } } });
+    const { [key]: _dropped, ...without } = valid;
+    if (!schema.safeParse(without).success) out.push({ label: `${key} missing`, payload: without });
+  }
+  return out;
+}
