@@ -1,0 +1,136 @@
+/**
+ * The small pieces every outgoing HTTP call of the engine shares: injectable timers, a deadline
+ * combined with the caller's AbortSignal, and network failures described in words.
+ */
+
+/** Timers the engine uses, injected so tests can drive them. */
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** Node's timers, unref'd: a pending deadline or refresh must never keep a CLI or test process alive. */
+export const realTimers: Timers = {
+  setTimeout(fn, ms) {
+    const handle = setTimeout(fn, Math.min(Math.max(0, ms), 2_147_483_647));
+    handle.unref?.();
+    return handle;
+  },
+  clearTimeout(handle) {
+    clearTimeout(handle as ReturnType<typeof setTimeout>);
+  },
+};
+
+/** A per-request deadline joined with the caller's signal. Call `done()` once the body is read. */
+export interface Deadline {
+  readonly signal: AbortSignal;
+  /** True when our deadline (not the caller) ended the request. */
+  timedOut(): boolean;
+  /** True when the caller's signal ended the request. */
+  cancelled(): boolean;
+  done(): void;
+}
+
+/** Starts a deadline of `timeoutMs` that also ends when `callerSignal` aborts. */
+export function startDeadline(timeoutMs: number, timers: Timers, callerSignal?: AbortSignal): Deadline {
+  const controller = new AbortController();
+  let expired = false;
+  const handle = timers.setTimeout(() => {
+    expired = true;
+    controller.abort(new DOMException('The request took too long', 'TimeoutError'));
+  }, timeoutMs);
+  const onCallerAbort = (): void => controller.abort(callerSignal?.reason);
+  if (callerSignal?.aborted) onCallerAbort();
+  else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => expired,
+    cancelled: () => !expired && callerSignal?.aborted === true,
+    done() {
+      timers.clearTimeout(handle);
+      callerSignal?.removeEventListener('abort', onCallerAbort);
+    },
+  };
+}
+
+export type NetworkFailureCause = 'timeout' | 'cancelled' | 'refused' | 'dns' | 'reset' | 'network';
+
+/** A request that got no HTTP answer, in words, and whether it may have reached the server. */
+export interface NetworkFailure {
+  readonly cause: NetworkFailureCause;
+  readonly message: string;
+  /** True when the request may have been received and acted on although we saw no answer. */
+  readonly noAnswer: boolean;
+}
+
+// Failures that happen before a single byte of the request can have left this machine.
+const BEFORE_SENDING = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+function errorCode(error: unknown): string | undefined {
+  // undici wraps the socket error as `cause`, sometimes two levels deep.
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** Hostname and port of a URL, for messages (never the path or query). */
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'the configured address';
+  }
+}
+
+/** Describes a fetch that threw (or whose body could not be read) for a support person. */
+export function describeNetworkFailure(
+  error: unknown,
+  context: { readonly what: string; readonly url: string; readonly deadline: Deadline; readonly timeoutMs: number },
+): NetworkFailure {
+  const where = `${context.what} at ${hostOf(context.url)}`;
+  if (context.deadline.timedOut())
+    return {
+      cause: 'timeout',
+      message: `${where} did not answer within ${Math.round(context.timeoutMs / 100) / 10} s`,
+      noAnswer: true,
+    };
+  if (context.deadline.cancelled())
+    return { cause: 'cancelled', message: `The request to ${where} was cancelled`, noAnswer: true };
+  const code = errorCode(error);
+  if (code === 'ECONNREFUSED')
+    return { cause: 'refused', message: `${where} refused the connection (is it running?)`, noAnswer: false };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return { cause: 'dns', message: `${where} could not be found (DNS lookup failed; check the network)`, noAnswer: false };
+  if (code !== undefined && BEFORE_SENDING.has(code))
+    return { cause: 'network', message: `${where} could not be reached (${code})`, noAnswer: false };
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED')
+    return { cause: 'reset', message: `${where} closed the connection before answering`, noAnswer: true };
+  return {
+    cause: 'network',
+    message: `${where} could not be reached${code ? ` (${code})` : ''}`,
+    // Unknown failure: assume the request may have gone out, so the outbox treats a later refusal with care.
+    noAnswer: true,
+  };
+}
+
+/** Joins a configured base address and a spec path without doubling or losing a slash. */
+export function joinUrl(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}

@@ -1,0 +1,271 @@
+/**
+ * The order service client: one update call, classified exactly as decisions.md says, so the
+ * outbox can decide what to do from the outcome alone. It never throws and never puts a token in a
+ * message.
+ */
+import {
+  describeZodError,
+  ErrorResponseSchema,
+  type OrderUpdateRequest,
+  OrderUpdateSuccessSchema,
+} from '../../../shared/protocol/schemas';
+import type { Problem } from '../../../shared/result';
+import { silentLogger, type Logger } from '../log/logger';
+import { secrets as processSecrets, type SecretRegistry } from '../log/redact';
+import { type Deadline, describeNetworkFailure, joinUrl, type NetworkFailure, realTimers, startDeadline, type Timers } from './http';
+import type { UpdateOutcome, UpdateSender } from './outcome';
+import { parseRetryAfter } from './retry-after';
+import type { TokenSource } from './token-source';
+
+/** Path of the update operation under `{base_url}` (spec, endpoint 3). */
+export const UPDATE_PATH = '/tsp/order/v1/update';
+
+export interface OrderServiceClientOptions {
+  /** `{base_url}` of the order service. */
+  readonly baseUrl: string;
+  readonly tokens: TokenSource;
+  readonly fetch?: typeof fetch;
+  readonly timers?: Timers;
+  /** Wall clock, for Retry-After dates and durations in logs. */
+  readonly now?: () => number;
+  /** Deadline of one update request, body included. Default 15 s. */
+  readonly timeoutMs?: number;
+  /** Deadline of a reachability probe. Default 3 s. */
+  readonly probeTimeoutMs?: number;
+  /** How much of an unreadable 2xx body is kept for support. Default 64 KiB. */
+  readonly maxRawBodyBytes?: number;
+  readonly logger?: Logger;
+  /** Registry of secret values, used to scrub service messages. Default: the process-wide one. */
+  readonly secrets?: SecretRegistry;
+}
+
+type HttpAnswer =
+  | { readonly kind: 'http'; readonly status: number; readonly headers: Headers; readonly body: string }
+  | { readonly kind: 'network'; readonly failure: NetworkFailure };
+
+const DEFAULT_TIMEOUT_MS = 15_000;
+const DEFAULT_PROBE_TIMEOUT_MS = 3_000;
+const DEFAULT_MAX_RAW_BODY = 64 * 1024;
+const MAX_SERVICE_MESSAGE = 500;
+
+/** HTTP statuses the spec uses for an expired or refused token. */
+export function isTokenRefusal(status: number): boolean {
+  return status === 401 || status === 412;
+}
+
+/** HTTP statuses that mean "try again later" (decisions.md). */
+export function isTransientStatus(status: number): boolean {
+  return status === 408 || status === 425 || status === 429 || (status >= 500 && status <= 599);
+}
+
+/** Cuts a string to at most `maxBytes` bytes of UTF-8. */
+function truncateBytes(text: string, maxBytes: number): string {
+  const bytes = Buffer.from(text, 'utf8');
+  return bytes.length <= maxBytes ? text : bytes.subarray(0, maxBytes).toString('utf8');
+}
+
+function parseJson(body: string): { ok: true; value: unknown } | { ok: false; reason: string } {
+  try {
+    return { ok: true, value: JSON.parse(body) as unknown };
+  } catch {
+    return { ok: false, reason: body.trim() === '' ? 'the body is empty' : 'the body is not JSON' };
+  }
+}
+
+/** Maps a token problem to the outcome the outbox expects: nothing was sent to the order service. */
+function fromTokenProblem(problem: Problem): UpdateOutcome {
+  if (problem.kind === 'transient') return { kind: 'transient', message: problem.message, noAnswer: false };
+  return { kind: 'auth', message: problem.message };
+}
+
+/** Sends order updates to `{base_url}/tsp/order/v1/update` with the token manager's header. */
+export class OrderServiceClient implements UpdateSender {
+  private readonly url: string;
+  private readonly fetchImpl: typeof fetch;
+  private readonly timers: Timers;
+  private readonly now: () => number;
+  private readonly timeoutMs: number;
+  private readonly probeTimeoutMs: number;
+  private readonly maxRawBodyBytes: number;
+  private readonly log: Logger;
+  private readonly secrets: SecretRegistry;
+
+  constructor(private readonly options: OrderServiceClientOptions) {
+    this.url = joinUrl(options.baseUrl, UPDATE_PATH);
+    this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+    this.timers = options.timers ?? realTimers;
+    this.now = options.now ?? Date.now;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+    this.maxRawBodyBytes = options.maxRawBodyBytes ?? DEFAULT_MAX_RAW_BODY;
+    this.log = (options.logger ?? silentLogger).child('api');
+    this.secrets = options.secrets ?? processSecrets;
+  }
+
+  /** Sends one update request and classifies the answer; never throws. */
+  async update(request: OrderUpdateRequest, signal?: AbortSignal): Promise<UpdateOutcome> {
+    try {
+      const outcome = await this.send(request, signal);
+      this.log.debug('update answered', {
+        orderId: request.orderId,
+        requestId: request.requestContext.requestId,
+        outcome: outcome.kind,
+        ...('status' in outcome && outcome.status !== undefined ? { status: outcome.status } : {}),
+      });
+      return outcome;
+    } catch (error) {
+      // Only a bug gets here; the request may or may not have gone out.
+      const message = `Unexpected failure while sending the update: ${this.scrub(error instanceof Error ? error.message : String(error))}`;
+      this.log.error('update failed unexpectedly', { orderId: request.orderId, error: message });
+      return { kind: 'transient', message, noAnswer: true };
+    }
+  }
+
+  /** True when the order service answers HTTP at all (any status); false on a network failure. */
+  async probe(signal?: AbortSignal): Promise<boolean> {
+    const deadline = startDeadline(this.probeTimeoutMs, this.timers, signal);
+    try {
+      const response = await this.fetchImpl(this.url, {
+        method: 'GET',
+        headers: { Accept: 'application/json' },
+        signal: deadline.signal,
+        redirect: 'manual',
+      });
+      await response.body?.cancel().catch(() => undefined);
+      return true;
+    } catch {
+      return false;
+    } finally {
+      deadline.done();
+    }
+  }
+
+  private async send(request: OrderUpdateRequest, signal?: AbortSignal): Promise<UpdateOutcome> {
+    const first = await this.options.tokens.authorization(signal);
+    if (!first.ok) return fromTokenProblem(first.problem);
+    const answer = await this.post(request, first.value, signal);
+    if (answer.kind !== 'http' || !isTokenRefusal(answer.status)) return this.classify(answer);
+
+    // Expired or revoked token: one refresh (shared with every caller that saw the same token), one retry.
+    this.log.info('order service refused the token; refreshing once', { status: answer.status, orderId: request.orderId });
+    const next = await this.options.tokens.rejected(first.value, signal);
+    if (!next.ok) return fromTokenProblem(next.problem);
+    const retried = await this.post(request, next.value, signal);
+    if (retried.kind === 'http' && isTokenRefusal(retried.status)) {
+      this.log.warn('order service refused a fresh token too', { status: retried.status, orderId: request.orderId });
+      return {
+        kind: 'auth',
+        status: retried.status,
+        message: `The order service refused a freshly issued token (HTTP ${retried.status}). Check that the token server and order service addresses belong to the same environment, and the terminal's credentials.`,
+      };
+    }
+    return this.classify(retried);
+  }
+
+  private async post(request: OrderUpdateRequest, authorization: string, signal?: AbortSignal): Promise<HttpAnswer> {
+    const deadline: Deadline = startDeadline(this.timeoutMs, this.timers, signal);
+    try {
+      const response = await this.fetchImpl(this.url, {
+        method: 'POST',
+        headers: { Accept: 'application/json', 'Content-Type': 'application/json', Authorization: authorization },
+        body: JSON.stringify(request),
+        signal: deadline.signal,
+        // A redirect would re-send the update somewhere we were not told about; report it instead.
+        redirect: 'manual',
+      });
+      const body = await response.text();
+      return { kind: 'http', status: response.status, headers: response.headers, body };
+    } catch (error) {
+      return {
+        kind: 'network',
+        failure: describeNetworkFailure(error, { what: 'The order service', url: this.url, deadline, timeoutMs: this.timeoutMs }),
+      };
+    } finally {
+      deadline.done();
+    }
+  }
+
+  private classify(answer: HttpAnswer): UpdateOutcome {
+    if (answer.kind === 'network') {
+      const { message, noAnswer } = answer.failure;
+      return { kind: 'transient', message, noAnswer };
+    }
+    const { status, body } = answer;
+
+    if (status >= 200 && status <= 299) {
+      const json = parseJson(body);
+      if (json.ok) {
+        const parsed = OrderUpdateSuccessSchema.safeParse(json.value);
+        if (parsed.success) return { kind: 'success', status, order: parsed.data.response, raw: json.value };
+      }
+      const reason = json.ok ? `not an order update response: ${this.describeSchemaMismatch(json.value)}` : json.reason;
+      this.log.warn('unreadable success body', { status, reason });
+      return {
+        kind: 'unreadable',
+        status,
+        rawBody: truncateBytes(body, this.maxRawBodyBytes),
+        message: `The order service accepted the update (HTTP ${status}) but its answer could not be read (${reason}). The update was probably applied; refresh the order to see its state.`,
+      };
+    }
+
+    const serviceError = this.serviceError(body);
+    const said = serviceError ? `: ${serviceError.errorCode}: ${serviceError.message}` : '';
+
+    if (isTransientStatus(status)) {
+      const retryAfterMs = parseRetryAfter(answer.headers.get('retry-after'), this.now());
+      const why =
+        status === 429
+          ? 'asked the terminal to slow down'
+          : status === 408 || status === 425
+            ? 'did not accept the request in time'
+            : 'is failing or overloaded';
+      const when = retryAfterMs !== undefined ? `; it asked to retry in ${Math.ceil(retryAfterMs / 1000)} s` : '';
+      return {
+        kind: 'transient',
+        status,
+        message: `The order service ${why} (HTTP ${status}${said})${when}. The update will be sent again.`,
+        noAnswer: false,
+        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      };
+    }
+
+    if (status >= 400 && status <= 499) {
+      if (serviceError) return { kind: 'permanent', status, errorCode: serviceError.errorCode, message: serviceError.message };
+      return {
+        kind: 'permanent',
+        status,
+        errorCode: `HTTP_${status}`,
+        message: `The order service refused the update with HTTP ${status} without saying why.`,
+      };
+    }
+
+    // 1xx/3xx: not a protocol answer. Most likely a wrong or moved address; keep the tap and retry later.
+    return {
+      kind: 'transient',
+      status,
+      message: `The order service answered HTTP ${status}, which is not an answer to an update; check the order service address in settings.`,
+      noAnswer: false,
+    };
+  }
+
+  private serviceError(body: string): { errorCode: string; message: string } | undefined {
+    const json = parseJson(body);
+    if (!json.ok) return undefined;
+    const parsed = ErrorResponseSchema.safeParse(json.value);
+    if (!parsed.success) return undefined;
+    return {
+      errorCode: this.scrub(parsed.data.error.errorCode).slice(0, 100),
+      message: this.scrub(parsed.data.error.message).slice(0, MAX_SERVICE_MESSAGE),
+    };
+  }
+
+  private describeSchemaMismatch(value: unknown): string {
+    const parsed = OrderUpdateSuccessSchema.safeParse(value);
+    return parsed.success ? 'none' : describeZodError(parsed.error);
+  }
+
+  /** Text from outside may echo anything back; never let a registered secret through. */
+  private scrub(text: string): string {
+    return this.secrets.redactText(text);
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * When a token expires on this terminal's clock, and when to refresh it.
+ * The terminal's clock may be wrong, so the server's `expires_at` is never compared with our clock
+ * directly: it is shifted by the measured difference between our receive time and `issued_at`.
+ */
+import type { TokenResponse } from '../../../shared/protocol/schemas';
+
+export interface TokenTiming {
+  /** Local-clock epoch ms at which the token expires. */
+  readonly expiresAt: number;
+  /** How long the token is valid from the moment we received it. */
+  readonly lifetimeMs: number;
+  /**
+   * Local clock minus the token server's clock, measured as (receive time - issued_at); includes
+   * the network delay. Positive: this terminal's clock is ahead. Undefined without `issued_at`.
+   */
+  readonly clockSkewMs?: number;
+}
+
+// Below this, an epoch timestamp is in seconds (1e11 ms is in 1973; 1e11 s is in the year 5138).
+const SECONDS_LIMIT = 1e11;
+
+/** Epoch milliseconds from a timestamp the server may have sent in seconds or milliseconds. */
+export function toEpochMs(value: number): number {
+  return Math.abs(value) < SECONDS_LIMIT ? value * 1000 : value;
+}
+
+/** Local expiry of a token received at `receivedAt` (local clock), per decisions.md. */
+export function tokenExpiry(token: TokenResponse, receivedAt: number): TokenTiming {
+  const byExpiresIn = receivedAt + token.expires_in * 1000;
+  if (token.issued_at === undefined) return { expiresAt: byExpiresIn, lifetimeMs: byExpiresIn - receivedAt };
+
+  const issuedAt = toEpochMs(token.issued_at);
+  const clockSkewMs = receivedAt - issuedAt;
+  if (token.expires_at === undefined) return { expiresAt: byExpiresIn, lifetimeMs: byExpiresIn - receivedAt, clockSkewMs };
+
+  // The server's expiry moved onto our clock. A bound at or before receipt is nonsense (expires_at
+  // not after issued_at); ignoring it avoids refreshing in a loop.
+  const byExpiresAt = toEpochMs(token.expires_at) + clockSkewMs;
+  const expiresAt = byExpiresAt > receivedAt ? Math.min(byExpiresIn, byExpiresAt) : byExpiresIn;
+  return { expiresAt, lifetimeMs: expiresAt - receivedAt, clockSkewMs };
+}
+
+/**
+ * When to refresh ahead of expiry: `marginMs` plus up to `jitterMs` early (so a fleet of terminals
+ * does not refresh at the same instant), but never earlier than halfway through the lifetime, so a
+ * short-lived token is not refreshed on every call.
+ */
+export function refreshTime(
+  timing: { readonly expiresAt: number; readonly lifetimeMs: number },
+  marginMs: number,
+  jitterMs: number,
+  random: () => number,
+): number {
+  const ahead = Math.min(marginMs + random() * jitterMs, timing.lifetimeMs / 2);
+  return Math.round(timing.expiresAt - Math.max(0, ahead));
+}

@@ -1,0 +1,116 @@
+/**
+ * One call to the token server (spec endpoints 1 and 2), with the answer sorted into granted,
+ * refused (the server said no: wrong credentials or a bad refresh token) and transient (it could
+ * not say anything useful now). Decisions about what to do next live in the token manager.
+ */
+import { z } from 'zod';
+import { describeZodError, ErrorResponseSchema, type TokenResponse, TokenResponseSchema } from '../../../shared/protocol/schemas';
+import { describeNetworkFailure, joinUrl, startDeadline, type Timers } from '../api/http';
+import type { SecretRegistry } from '../log/redact';
+import type { ClientCredentials } from './vault';
+
+/** Path of the token endpoint under `{auth_url}`. */
+export const TOKEN_PATH = '/olympus/im/v1/oauth/token';
+
+export type TokenGrant =
+  | { readonly grantType: 'client_credentials' }
+  | { readonly grantType: 'refresh_token'; readonly accessToken: string; readonly refreshToken: string };
+
+export type TokenAnswer =
+  | { readonly kind: 'granted'; readonly token: TokenResponse; readonly receivedAt: number }
+  | { readonly kind: 'refused'; readonly status: number; readonly reason: string }
+  | { readonly kind: 'transient'; readonly status?: number; readonly message: string };
+
+export interface TokenRequestContext {
+  readonly authUrl: string;
+  readonly fetch: typeof fetch;
+  readonly timers: Timers;
+  readonly now: () => number;
+  readonly timeoutMs: number;
+  readonly secrets: SecretRegistry;
+  readonly signal?: AbortSignal;
+}
+
+// The spec does not show the token server's error body; accept the spec's error shape and OAuth's.
+const OAuthErrorSchema = z.looseObject({ error: z.string(), error_description: z.string().optional() });
+
+function refusalReason(body: string, status: number, secrets: SecretRegistry): string {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return `HTTP ${status}`;
+  }
+  const spec = ErrorResponseSchema.safeParse(json);
+  if (spec.success) return secrets.redactText(`HTTP ${status}, ${spec.data.error.errorCode}: ${spec.data.error.message}`).slice(0, 300);
+  const oauth = OAuthErrorSchema.safeParse(json);
+  if (oauth.success)
+    return secrets
+      .redactText(`HTTP ${status}, ${oauth.data.error}${oauth.data.error_description ? `: ${oauth.data.error_description}` : ''}`)
+      .slice(0, 300);
+  return `HTTP ${status}`;
+}
+
+/** The form body of a token request, exactly the fields the spec lists for the grant. */
+export function tokenForm(credentials: ClientCredentials, grant: TokenGrant): URLSearchParams {
+  const form = new URLSearchParams({
+    client_id: credentials.clientId,
+    client_secret: credentials.clientSecret,
+    grant_type: grant.grantType,
+  });
+  if (grant.grantType === 'refresh_token') {
+    form.set('token', grant.accessToken);
+    form.set('refresh_token', grant.refreshToken);
+  }
+  return form;
+}
+
+/** Asks the token server for a token; never throws. */
+export async function requestToken(
+  credentials: ClientCredentials,
+  grant: TokenGrant,
+  context: TokenRequestContext,
+): Promise<TokenAnswer> {
+  const url = joinUrl(context.authUrl, TOKEN_PATH);
+  const deadline = startDeadline(context.timeoutMs, context.timers, context.signal);
+  let status: number;
+  let body: string;
+  try {
+    const response = await context.fetch(url, {
+      method: 'POST',
+      headers: { Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: tokenForm(credentials, grant).toString(),
+      signal: deadline.signal,
+      redirect: 'manual',
+    });
+    status = response.status;
+    body = await response.text();
+  } catch (error) {
+    const failure = describeNetworkFailure(error, { what: 'The token server', url, deadline, timeoutMs: context.timeoutMs });
+    return { kind: 'transient', message: failure.message };
+  } finally {
+    deadline.done();
+  }
+  const receivedAt = context.now();
+
+  if (status >= 200 && status <= 299) {
+    let json: unknown;
+    try {
+      json = JSON.parse(body);
+    } catch {
+      return { kind: 'transient', status, message: `The token server answered HTTP ${status} with a body that is not JSON` };
+    }
+    const parsed = TokenResponseSchema.safeParse(json);
+    if (!parsed.success)
+      return {
+        kind: 'transient',
+        status,
+        message: `The token server answered HTTP ${status} but not with a token (${describeZodError(parsed.error)})`,
+      };
+    return { kind: 'granted', token: parsed.data, receivedAt };
+  }
+  // Throttling and server failures say nothing about the credentials.
+  if (status === 408 || status === 425 || status === 429 || status >= 500 || status < 400)
+    return { kind: 'transient', status, message: `The token server could not issue a token now (HTTP ${status})` };
+  return { kind: 'refused', status, reason: refusalReason(body, status, context.secrets) };
+}

@@ -1,0 +1,467 @@
+/**
+ * The token manager: hands out the Authorization header for the order service, gets and refreshes
+ * tokens from the token server, and keeps at most ONE token request in flight whatever the number
+ * of waiting callers. Tokens live in memory and in the vault; every token and the client secret
+ * are registered as secrets so no log line or message can carry them.
+ */
+import { fail, ok, type Problem, ProblemError, type Result } from '../../../shared/result';
+import { realTimers, type Timers } from '../api/http';
+import type { TokenSource } from '../api/token-source';
+import { silentLogger, type Logger } from '../log/logger';
+import { secrets as processSecrets, type SecretRegistry } from '../log/redact';
+import { refreshTime, tokenExpiry, type TokenTiming } from './expiry';
+import { ClientCredentialsSchema } from './stored-tokens';
+import { requestToken, type TokenAnswer, type TokenGrant } from './token-endpoint';
+import type { ClientCredentials, CredentialVault, StoredTokens } from './vault';
+
+export interface TokenManagerOptions {
+  /** `{auth_url}` of the token server. */
+  readonly authUrl: string;
+  readonly vault: CredentialVault;
+  readonly fetch?: typeof fetch;
+  /** Wall clock (epoch ms). */
+  readonly now?: () => number;
+  /** Uniform [0, 1): jitter of the refresh time. */
+  readonly random?: () => number;
+  readonly timers?: Timers;
+  /** Deadline of one token request. Default 15 s. */
+  readonly requestTimeoutMs?: number;
+  /** Refresh this long before expiry... Default 5 min. */
+  readonly refreshMarginMs?: number;
+  /** ...plus up to this much more, at random. Default 2 min. */
+  readonly refreshJitterMs?: number;
+  /** After a failed refresh ahead of expiry, wait this long before trying again. Default 30 s. */
+  readonly retryDelayMs?: number;
+  /** Refresh on a timer ahead of expiry (otherwise only when a caller asks after the refresh time). Default true. */
+  readonly proactive?: boolean;
+  readonly logger?: Logger;
+  /** Registry that learns every token and secret. Default: the process-wide one. */
+  readonly secrets?: SecretRegistry;
+}
+
+/** What the token server last said about the saved credentials. */
+export type CredentialsState = 'unknown' | 'ok' | 'missing' | 'rejected';
+
+/** A snapshot for `packdesk doctor` and the status bar; holds no secret. */
+export interface TokenStatus {
+  readonly credentials: CredentialsState;
+  readonly hasToken: boolean;
+  /** Local-clock epoch ms, or null without a token. */
+  readonly expiresAt: number | null;
+  readonly refreshAt: number | null;
+  /** Local clock minus the token server's clock (ms, network delay included), from the last token. */
+  readonly clockSkewMs: number | null;
+  readonly lastProblem: Problem | null;
+  /** Token requests sent by this manager since it started. */
+  readonly tokenRequests: number;
+}
+
+/** Result of saving new credentials: whether the token server accepted them. */
+export interface SavedCredentials {
+  /** False when they were saved without being checked (token server unreachable). */
+  readonly verified: boolean;
+  readonly message: string;
+}
+
+interface Held {
+  readonly tokens: StoredTokens;
+  readonly header: string;
+  readonly refreshAt: number;
+  /** The order service refused it; the refresh token may still be good. */
+  readonly invalid: boolean;
+}
+
+export const CREDENTIALS_REJECTED_MESSAGE =
+  "The token server refused this terminal's client id and secret; a manager must enter new ones.";
+export const NO_CREDENTIALS_MESSAGE =
+  'No credentials saved: a manager must enter the client id and secret from the e-mail in settings.';
+
+const sameCredentials = (a: ClientCredentials, b: ClientCredentials): boolean =>
+  a.clientId === b.clientId && a.clientSecret === b.clientSecret;
+
+/** Gets, caches and refreshes tokens; implements the order service client's TokenSource. */
+export class TokenManager implements TokenSource {
+  private held: Held | null = null;
+  private flight: Promise<Result<Held>> | null = null;
+  private loaded = false;
+  private loading: Promise<void> | null = null;
+  private rejectedCredentials: ClientCredentials | null = null;
+  private credentialsState: CredentialsState = 'unknown';
+  private clockSkew: number | null = null;
+  private lastProblem: Problem | null = null;
+  private nextBackgroundAttempt = 0;
+  private timer: unknown = null;
+  private closed = false;
+  private requests = 0;
+  private readonly lifecycle = new AbortController();
+
+  private readonly fetchImpl: typeof fetch;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private readonly timers: Timers;
+  private readonly timeoutMs: number;
+  private readonly marginMs: number;
+  private readonly jitterMs: number;
+  private readonly retryDelayMs: number;
+  private readonly proactive: boolean;
+  private readonly log: Logger;
+  private readonly secrets: SecretRegistry;
+
+  constructor(private readonly options: TokenManagerOptions) {
+    this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
+    this.timers = options.timers ?? realTimers;
+    this.timeoutMs = options.requestTimeoutMs ?? 15_000;
+    this.marginMs = options.refreshMarginMs ?? 5 * 60_000;
+    this.jitterMs = options.refreshJitterMs ?? 2 * 60_000;
+    this.retryDelayMs = options.retryDelayMs ?? 30_000;
+    this.proactive = options.proactive ?? true;
+    this.log = (options.logger ?? silentLogger).child('auth');
+    this.secrets = options.secrets ?? processSecrets;
+  }
+
+  /** The `Authorization` header value for the order service, getting a token first if needed. */
+  async authorization(signal?: AbortSignal): Promise<Result<string>> {
+    if (!this.loaded) await this.load();
+    const held = this.held;
+    if (held && !held.invalid) {
+      const now = this.now();
+      if (now < held.tokens.expiresAt) {
+        // Still valid: answer at once; a refresh ahead of expiry runs behind the caller's back.
+        if (now >= held.refreshAt) this.refreshInBackground(now);
+        return ok(held.header);
+      }
+    }
+    return this.headerOf(this.wait(this.obtain(), signal));
+  }
+
+  /**
+   * Reports that the order service refused `authorizationUsed` (401/412) and resolves with the
+   * header to retry with. However many callers report the same header, one token request is made.
+   */
+  async rejected(authorizationUsed: string, signal?: AbortSignal): Promise<Result<string>> {
+    if (!this.loaded) await this.load();
+    if (this.flight) return this.headerOf(this.wait(this.flight, signal));
+    const held = this.held;
+    if (held && !held.invalid && held.header !== authorizationUsed && this.now() < held.tokens.expiresAt)
+      return ok(held.header); // someone already replaced the refused token
+    if (held && held.header === authorizationUsed && !held.invalid) {
+      this.held = { ...held, invalid: true };
+      this.log.info('order service refused the token; getting a new one');
+    }
+    return this.headerOf(this.wait(this.obtain(), signal));
+  }
+
+  /**
+   * Checks new credentials with the token server and saves them in the vault when accepted (or
+   * when the token server cannot be reached to check them). Refused credentials are not saved.
+   */
+  async saveCredentials(credentials: ClientCredentials, signal?: AbortSignal): Promise<Result<SavedCredentials>> {
+    const parsed = ClientCredentialsSchema.safeParse(credentials);
+    if (!parsed.success) return fail('invalid', `These credentials cannot be used: ${parsed.error.issues[0]?.message ?? 'invalid'}`, 'INVALID_CREDENTIALS');
+    const candidate = parsed.data;
+    this.secrets.add(candidate.clientSecret);
+    if (!this.loaded) await this.load();
+    // Join the single-flight queue: nobody else talks to the token server while we check these.
+    while (this.flight) await this.flight;
+    const run = this.check(candidate).catch((error: unknown) => {
+      const problem = fail<never>('transient', `Unexpected failure while checking the credentials: ${this.scrub(error)}`, 'TOKEN_UNEXPECTED');
+      return { saved: problem, held: problem };
+    });
+    const flight: Promise<Result<Held>> = run
+      .then((r) => r.held)
+      .finally(() => {
+        if (this.flight === flight) this.flight = null;
+      });
+    this.flight = flight;
+    const done = await this.wait(run.then((r) => ok(r.saved)), signal);
+    return done.ok ? done.value : done;
+  }
+
+  /** Forgets the tokens (memory and vault), e.g. when switching environments; keeps the credentials. */
+  async forget(): Promise<void> {
+    while (this.flight) await this.flight;
+    this.held = null;
+    this.clockSkew = null;
+    this.clearTimer();
+    await this.persist(null);
+  }
+
+  /** Local clock minus the token server's clock (ms, network delay included), or null if unknown. */
+  clockSkewMs(): number | null {
+    return this.clockSkew;
+  }
+
+  /** A snapshot without secrets, for doctor and the status bar. */
+  status(): TokenStatus {
+    const held = this.held && !this.held.invalid ? this.held : null;
+    return {
+      credentials: this.credentialsState,
+      hasToken: held !== null && this.now() < held.tokens.expiresAt,
+      expiresAt: held?.tokens.expiresAt ?? null,
+      refreshAt: held?.refreshAt ?? null,
+      clockSkewMs: this.clockSkew,
+      lastProblem: this.lastProblem,
+      tokenRequests: this.requests,
+    };
+  }
+
+  /** Resolves when no token request is in flight. */
+  async whenIdle(): Promise<void> {
+    while (this.flight) await this.flight;
+  }
+
+  /** Stops the refresh timer and abandons a token request in flight. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.clearTimer();
+    this.lifecycle.abort();
+    await this.whenIdle();
+  }
+
+  // ---- single flight ------------------------------------------------------------------------
+
+  private obtain(): Promise<Result<Held>> {
+    if (this.flight) return this.flight;
+    if (this.closed) return Promise.resolve(fail('transient', 'Packdesk is shutting down', 'CLOSED'));
+    const flight: Promise<Result<Held>> = this.fetchTokens()
+      .catch((error: unknown) =>
+        fail<Held>('transient', `Unexpected failure while getting a token: ${this.scrub(error)}`, 'TOKEN_UNEXPECTED'),
+      )
+      .then((result) => {
+        if (!result.ok) this.lastProblem = result.problem;
+        return result;
+      })
+      .finally(() => {
+        if (this.flight === flight) this.flight = null;
+      });
+    this.flight = flight;
+    return flight;
+  }
+
+  /** The one sequence of token requests a flight makes: refresh, else client_credentials. */
+  private async fetchTokens(): Promise<Result<Held>> {
+    const credentials = await this.readCredentials();
+    if (!credentials.ok) return credentials;
+    const creds = credentials.value;
+    if (this.rejectedCredentials && sameCredentials(this.rejectedCredentials, creds))
+      // Already refused: asking again with the same ones would only hammer the token server.
+      return fail('auth', CREDENTIALS_REJECTED_MESSAGE, 'CREDENTIALS_REJECTED');
+
+    const previous = this.held;
+    if (previous?.tokens.refreshToken) {
+      const grant: TokenGrant = {
+        grantType: 'refresh_token',
+        accessToken: previous.tokens.accessToken,
+        refreshToken: previous.tokens.refreshToken,
+      };
+      const answer = await this.request(creds, grant);
+      if (answer.kind === 'granted') return this.adopt(answer, 'refresh_token', previous.tokens.refreshToken);
+      if (answer.kind === 'transient') return fail('transient', answer.message, 'TOKEN_SERVER_UNAVAILABLE');
+      this.log.info('token server refused the refresh; asking for a new token with the client credentials', { reason: answer.reason });
+    }
+
+    const answer = await this.request(creds, { grantType: 'client_credentials' });
+    if (answer.kind === 'granted') return this.adopt(answer, 'client_credentials');
+    if (answer.kind === 'transient') return fail('transient', answer.message, 'TOKEN_SERVER_UNAVAILABLE');
+    this.rejectedCredentials = creds;
+    this.credentialsState = 'rejected';
+    this.log.warn('token server refused the client credentials', { reason: answer.reason });
+    return fail('auth', CREDENTIALS_REJECTED_MESSAGE, 'CREDENTIALS_REJECTED');
+  }
+
+  /** The flight run by saveCredentials: one client_credentials request with the candidate. */
+  private async check(candidate: ClientCredentials): Promise<{ saved: Result<SavedCredentials>; held: Result<Held> }> {
+    const answer = await this.request(candidate, { grantType: 'client_credentials' });
+    if (answer.kind === 'refused') {
+      this.log.warn('token server refused the new client credentials; they were not saved', { reason: answer.reason });
+      const problem = fail<never>('auth', "The token server refused this client id and secret; nothing was saved. Check them against the e-mail.", 'CREDENTIALS_REJECTED');
+      return { saved: problem, held: fail('auth', 'New credentials were refused', 'CREDENTIALS_REJECTED') };
+    }
+    try {
+      await this.options.vault.setCredentials(candidate);
+    } catch (error) {
+      const problem = this.vaultProblem(error);
+      return { saved: fail(problem.kind, problem.message, problem.code), held: fail(problem.kind, problem.message, problem.code) };
+    }
+    // The old tokens belong to the old credentials.
+    this.held = null;
+    this.clearTimer();
+    this.rejectedCredentials = null;
+    this.credentialsState = 'unknown';
+    if (answer.kind === 'transient') {
+      await this.persist(null);
+      const message = `Credentials saved, but not checked: ${answer.message}. They will be checked on the next update.`;
+      return { saved: ok({ verified: false, message }), held: fail('transient', answer.message, 'TOKEN_SERVER_UNAVAILABLE') };
+    }
+    const held = await this.adopt(answer, 'client_credentials');
+    return { saved: ok({ verified: true, message: 'Credentials saved; the token server accepted them.' }), held };
+  }
+
+  private async request(credentials: ClientCredentials, grant: TokenGrant): Promise<TokenAnswer> {
+    this.requests += 1;
+    return requestToken(credentials, grant, {
+      authUrl: this.options.authUrl,
+      fetch: this.fetchImpl,
+      timers: this.timers,
+      now: this.now,
+      timeoutMs: this.timeoutMs,
+      secrets: this.secrets,
+      signal: this.lifecycle.signal,
+    });
+  }
+
+  /** Takes a granted token into use: memory, secrets registry, vault, refresh timer. */
+  private async adopt(answer: Extract<TokenAnswer, { kind: 'granted' }>, grant: TokenGrant['grantType'], previousRefresh?: string): Promise<Result<Held>> {
+    const { token, receivedAt } = answer;
+    this.secrets.add(token.access_token);
+    this.secrets.add(token.refresh_token);
+    const timing = tokenExpiry(token, receivedAt);
+    // Without a new refresh token, the old one stays valid (OAuth 2.0, section 6).
+    const refreshToken = token.refresh_token ?? previousRefresh;
+    const tokens: StoredTokens = {
+      accessToken: token.access_token,
+      tokenType: token.token_type,
+      expiresAt: timing.expiresAt,
+      ...(refreshToken ? { refreshToken } : {}),
+    };
+    const held = this.hold(tokens, timing);
+    this.clockSkew = timing.clockSkewMs ?? null;
+    this.credentialsState = 'ok';
+    this.rejectedCredentials = null;
+    this.lastProblem = null;
+    this.nextBackgroundAttempt = 0;
+    this.log.info('token obtained', {
+      grant,
+      expiresInSeconds: Math.round(timing.lifetimeMs / 1000),
+      ...(timing.clockSkewMs !== undefined ? { clockSkewMs: timing.clockSkewMs } : {}),
+    });
+    if (timing.clockSkewMs !== undefined && Math.abs(timing.clockSkewMs) > 5 * 60_000)
+      this.log.warn("this terminal's clock differs from the token server's", { clockSkewMs: timing.clockSkewMs });
+    await this.persist(tokens);
+    return ok(held);
+  }
+
+  private hold(tokens: StoredTokens, timing: Pick<TokenTiming, 'expiresAt' | 'lifetimeMs'>): Held {
+    const held: Held = {
+      tokens,
+      header: `${tokens.tokenType} ${tokens.accessToken}`,
+      refreshAt: refreshTime(timing, this.marginMs, this.jitterMs, this.random),
+      invalid: false,
+    };
+    this.held = held;
+    this.schedule(held.refreshAt);
+    return held;
+  }
+
+  // ---- refresh ahead of expiry --------------------------------------------------------------
+
+  private refreshInBackground(now: number): void {
+    if (this.flight || this.closed || now < this.nextBackgroundAttempt) return;
+    this.nextBackgroundAttempt = now + this.retryDelayMs;
+    void this.obtain().then((result) => {
+      if (result.ok) return;
+      this.log.warn('refresh ahead of expiry failed; the current token is used until it expires', {
+        problem: result.problem.message,
+      });
+      const held = this.held;
+      if (held && !held.invalid && this.now() < held.tokens.expiresAt) this.schedule(this.nextBackgroundAttempt);
+    });
+  }
+
+  private schedule(at: number): void {
+    this.clearTimer();
+    if (!this.proactive || this.closed) return;
+    this.timer = this.timers.setTimeout(() => {
+      this.timer = null;
+      const held = this.held;
+      if (!held || held.invalid) return;
+      const now = this.now();
+      if (now >= held.refreshAt) this.refreshInBackground(now);
+      else this.schedule(held.refreshAt);
+    }, at - this.now());
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== null) this.timers.clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  // ---- vault --------------------------------------------------------------------------------
+
+  private load(): Promise<void> {
+    this.loading ??= (async () => {
+      try {
+        const tokens = await this.options.vault.getTokens();
+        if (tokens && !this.held) {
+          this.secrets.add(tokens.accessToken);
+          this.secrets.add(tokens.refreshToken);
+          const lifetimeMs = Math.max(0, tokens.expiresAt - this.now());
+          this.hold(tokens, { expiresAt: tokens.expiresAt, lifetimeMs });
+        }
+      } catch (error) {
+        this.log.warn('saved tokens could not be read; a new token will be requested', { problem: this.vaultProblem(error).message });
+      } finally {
+        this.loaded = true;
+      }
+    })();
+    return this.loading;
+  }
+
+  private async readCredentials(): Promise<Result<ClientCredentials>> {
+    let credentials: ClientCredentials | null;
+    try {
+      credentials = await this.options.vault.getCredentials();
+    } catch (error) {
+      const problem = this.vaultProblem(error);
+      return fail(problem.kind, problem.message, problem.code);
+    }
+    if (!credentials) {
+      this.credentialsState = 'missing';
+      return fail('auth', NO_CREDENTIALS_MESSAGE, 'NO_CREDENTIALS');
+    }
+    this.secrets.add(credentials.clientSecret);
+    return ok(credentials);
+  }
+
+  private async persist(tokens: StoredTokens | null): Promise<void> {
+    try {
+      await this.options.vault.setTokens(tokens);
+    } catch (error) {
+      // The token still works from memory; only a restart would need a new one.
+      this.log.warn('tokens could not be saved in the vault', { problem: this.vaultProblem(error).message });
+    }
+  }
+
+  private vaultProblem(error: unknown): Problem {
+    if (error instanceof ProblemError) return error.problem;
+    return { kind: 'auth', code: 'VAULT_UNAVAILABLE', message: `The credential store could not be used: ${this.scrub(error)}` };
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------
+
+  private async headerOf(result: Promise<Result<Held>>): Promise<Result<string>> {
+    const r = await result;
+    return r.ok ? ok(r.value.header) : r;
+  }
+
+  /** Waits for a shared flight; the caller's signal ends only its own wait, never the shared request. */
+  private wait<T>(promise: Promise<Result<T>>, signal?: AbortSignal): Promise<Result<T>> {
+    if (!signal) return promise;
+    const cancelled = (): Result<T> => fail('transient', 'Waiting for a token was cancelled', 'CANCELLED');
+    if (signal.aborted) return Promise.resolve(cancelled());
+    return new Promise((resolve) => {
+      const onAbort = (): void => resolve(cancelled());
+      signal.addEventListener('abort', onAbort, { once: true });
+      void promise.then((result) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(result);
+      });
+    });
+  }
+
+  private scrub(error: unknown): string {
+    return this.secrets.redactText(error instanceof Error ? error.message : String(error)).slice(0, 300);
+  }
+}
