@@ -1,0 +1,244 @@
+/**
+ * The harness's HTTP + WebSocket server on 127.0.0.1. It serves the built renderer (with the bridge
+ * script inserted into index.html) under a strict CSP, and carries the IPC contract over a WebSocket
+ * that only a page holding this run's random token, on this server's own origin, may open.
+ * Anything else that reaches the port (another local page, a DNS-rebinding site) is refused.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { extname, join, resolve, sep } from 'node:path';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { EventName, Reply } from '../shared/ipc';
+import type { Logger } from '../main/core/log';
+import { BRIDGE_PATH, IPC_PATH, InvokeFrameSchema, MAX_FRAME_BYTES, type ServerFrame } from './wire';
+
+export interface WebServerOptions {
+  /** Folder of the built renderer (index.html and assets). */
+  rendererDir: string;
+  port?: number;
+  handle(command: unknown, payload: unknown): Promise<Reply<unknown>>;
+  subscribe(listener: (event: EventName, body: unknown) => void): () => void;
+  /** The bridge script's text. */
+  bridge(): Promise<string>;
+  log: Logger;
+  /** Token for this run; random when absent. */
+  token?: string;
+}
+
+export interface WebServer {
+  /** Address to open, token included (`http://127.0.0.1:PORT/#t=TOKEN`). */
+  readonly url: string;
+  readonly origin: string;
+  readonly port: number;
+  readonly token: string;
+  close(): Promise<void>;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.wav': 'audio/wav',
+  '.mp3': 'audio/mpeg',
+  '.ogg': 'audio/ogg',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** The Content-Security-Policy of every answer: scripts only from here, sockets only to here. */
+export function contentSecurityPolicy(port: number): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' https: data:",
+    `connect-src 'self' ws://127.0.0.1:${port}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+/** Starts the server on 127.0.0.1; resolves once it listens. */
+export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
+  const token = options.token ?? randomBytes(32).toString('base64url');
+  const tokenBytes = Buffer.from(token);
+  const root = await realpath(resolve(options.rendererDir));
+  const log = options.log;
+  const sockets = new Set<WebSocket>();
+  let port = 0;
+  let csp = '';
+  const expectedHost = (): string => `127.0.0.1:${port}`;
+  const expectedOrigin = (): string => `http://${expectedHost()}`;
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+
+  const send = (ws: WebSocket, frame: ServerFrame): void => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+  };
+
+  const unsubscribe = options.subscribe((event, body) => {
+    for (const ws of sockets) send(ws, { type: 'event', event, body });
+  });
+
+  wss.on('connection', (ws: WebSocket) => {
+    sockets.add(ws);
+    ws.on('close', () => sockets.delete(ws));
+    ws.on('error', () => ws.terminate());
+    ws.on('message', (data, isBinary) => {
+      let json: unknown;
+      try {
+        if (isBinary) throw new Error('binary');
+        json = JSON.parse(data.toString());
+      } catch {
+        return ws.close(1003, 'frames are JSON text');
+      }
+      const frame = InvokeFrameSchema.safeParse(json);
+      if (!frame.success) {
+        log.warn('refused a malformed harness frame');
+        return ws.close(1008, 'malformed frame');
+      }
+      const { id, command, payload } = frame.data;
+      // handle() never throws: every failure is already a Reply.
+      void options.handle(command, payload).then((reply) => send(ws, { type: 'reply', id, reply }));
+    });
+  });
+
+  const refuseUpgrade = (socket: Duplex, status: number, reason: string, why: string): void => {
+    log.warn('refused a harness connection', { why });
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    socket.destroy();
+  };
+
+  const server = createServer((req, res) => {
+    serve(req, res).catch((err: unknown) => {
+      log.error('the harness could not answer a request', { error: err instanceof Error ? err.message : String(err) });
+      if (!res.headersSent) plain(res, 500, 'Internal error');
+      else res.destroy();
+    });
+  });
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname !== IPC_PATH) return refuseUpgrade(socket, 404, 'Not Found', 'wrong path');
+    // A page on another origin (or a DNS-rebinding name for 127.0.0.1) must not drive the terminal.
+    if (req.headers.host !== expectedHost()) return refuseUpgrade(socket, 403, 'Forbidden', 'wrong host');
+    if (req.headers.origin !== expectedOrigin()) return refuseUpgrade(socket, 403, 'Forbidden', 'foreign origin');
+    const offered = Buffer.from(url.searchParams.get('t') ?? '');
+    if (offered.length !== tokenBytes.length || !timingSafeEqual(offered, tokenBytes))
+      return refuseUpgrade(socket, 401, 'Unauthorized', 'missing or wrong token');
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  });
+
+  const headers = (res: ServerResponse): void => {
+    res.setHeader('Content-Security-Policy', csp);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+    res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+    res.setHeader('Cache-Control', 'no-store');
+  };
+
+  const plain = (res: ServerResponse, status: number, text: string): void => {
+    headers(res);
+    res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end(text);
+  };
+
+  const body = (req: IncomingMessage, res: ServerResponse, type: string, content: string | Buffer): void => {
+    headers(res);
+    res.writeHead(200, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(content) });
+    res.end(req.method === 'HEAD' ? undefined : content);
+  };
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.headers.host !== expectedHost()) return plain(res, 421, 'Wrong host');
+    if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'Method not allowed');
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    } catch {
+      return plain(res, 400, 'Bad path');
+    }
+    if (pathname === '/' || pathname === '/index.html') {
+      const html = await readFile(join(root, 'index.html'), 'utf8');
+      return body(req, res, CONTENT_TYPES['.html']!, withBridge(html));
+    }
+    if (pathname === BRIDGE_PATH) return body(req, res, CONTENT_TYPES['.js']!, await options.bridge());
+    const file = await resolveInside(root, pathname);
+    if (!file && pathname === '/favicon.ico') {
+      // Browsers ask for it unprompted; "no icon" is not an error worth a console line.
+      headers(res);
+      res.writeHead(204);
+      return void res.end();
+    }
+    if (!file) return plain(res, 404, 'Not found');
+    return body(req, res, CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream', await readFile(file));
+  }
+
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolveListen();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  csp = contentSecurityPolicy(port);
+
+  return {
+    url: `${expectedOrigin()}/#t=${token}`,
+    origin: expectedOrigin(),
+    port,
+    token,
+    async close() {
+      unsubscribe();
+      for (const ws of sockets) ws.terminate();
+      wss.close();
+      await new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+/** Inserts the bridge as the first script of <head>, so `window.packdesk` exists before the app's module runs. */
+export function withBridge(html: string): string {
+  const tag = `<script src="${BRIDGE_PATH}"></script>`;
+  const head = /<head[^>]*>/i.exec(html);
+  if (head) return `${html.slice(0, head.index + head[0].length)}\n    ${tag}${html.slice(head.index + head[0].length)}`;
+  return `${tag}\n${html}`;
+}
+
+/** A regular file under root for a URL path, or null: no "..", no NUL, no symlink out of root, no folders. */
+async function resolveInside(root: string, pathname: string): Promise<string | null> {
+  if (pathname.includes('\0') || pathname.includes('\\')) return null;
+  const candidate = resolve(root, `.${pathname}`);
+  if (candidate !== root && !candidate.startsWith(root + sep)) return null;
+  try {
+    const real = await realpath(candidate);
+    if (!real.startsWith(root + sep)) return null;
+    return (await stat(real)).isFile() ? real : null;
+  } catch {
+    return null;
+  }
+}
