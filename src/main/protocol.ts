@@ -1,0 +1,115 @@
+/**
+ * Serves the built UI (out/renderer) on app://packdesk/ instead of file://, so the page has a real
+ * origin, a CSP header on every response, and no access to the rest of the disk. The request ->
+ * file decision and the handler are pure of Electron (they use the fetch API's Request/Response),
+ * so they are tested under Node; `registerAppScheme`/`serveApp` attach them to Electron's protocol.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Protocol } from 'electron';
+import { APP_HOST, APP_SCHEME, cspHeader } from './security';
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.mp3': 'audio/mpeg',
+  '.wav': 'audio/wav',
+  '.ogg': 'audio/ogg',
+  '.txt': 'text/plain; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+};
+
+/** The Content-Type for a served file; unknown kinds are sent as opaque bytes (with nosniff). */
+export function contentTypeFor(filePath: string): string {
+  return CONTENT_TYPES[path.extname(filePath).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/**
+ * Maps an app:// request URL to a file under `root`, or null when it must not be served: another
+ * scheme or host, an undecodable path, NUL bytes, backslashes, or anything resolving outside root.
+ */
+export function resolveAppPath(root: string, requestUrl: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(requestUrl);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== `${APP_SCHEME}:` || url.hostname !== APP_HOST) return null;
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(url.pathname);
+  } catch {
+    return null;
+  }
+  // Backslashes are separators on Windows and NUL truncates paths in native code: refuse both
+  // rather than trying to normalise them.
+  if (pathname.includes('\0') || pathname.includes('\\')) return null;
+  const relative = pathname === '' || pathname === '/' ? 'index.html' : pathname.replace(/^\/+/, '');
+  const base = path.resolve(root);
+  const target = path.resolve(base, relative);
+  const rel = path.relative(base, target);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return null;
+  return target;
+}
+
+/** Headers sent with every UI response. */
+export function securityHeaders(contentType: string): Record<string, string> {
+  return {
+    'Content-Type': contentType,
+    'Content-Security-Policy': cspHeader(),
+    'X-Content-Type-Options': 'nosniff',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-cache',
+  };
+}
+
+/** Builds the app:// request handler over a folder; `read` is injectable for tests. */
+export function createAppProtocolHandler(
+  root: string,
+  read: (file: string) => Promise<Uint8Array> = (file) => readFile(file),
+): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const text = (status: number, body: string): Response =>
+      new Response(body, { status, headers: securityHeaders('text/plain; charset=utf-8') });
+    if (request.method !== 'GET' && request.method !== 'HEAD') return text(405, 'Method not allowed');
+    const file = resolveAppPath(root, request.url);
+    if (file === null) return text(404, 'Not found');
+    let body: Uint8Array;
+    try {
+      body = await read(file);
+    } catch {
+      return text(404, 'Not found');
+    }
+    return new Response(request.method === 'HEAD' ? null : (body as BodyInit), { status: 200, headers: securityHeaders(contentTypeFor(file)) });
+  };
+}
+
+/** Declares app:// as a standard, secure scheme; must run before the app is ready. */
+export function registerAppScheme(protocol: Pick<Protocol, 'registerSchemesAsPrivileged'>): void {
+  protocol.registerSchemesAsPrivileged([
+    // standard: real origin and relative URLs; secure: counts as a secure context like https.
+    // No bypassCSP, no corsEnabled for others: the scheme is for this app's own files only.
+    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  ]);
+}
+
+/** Serves `root` on app:// through the session's protocol. */
+export function serveApp(protocol: Pick<Protocol, 'handle'>, root: string): void {
+  protocol.handle(APP_SCHEME, createAppProtocolHandler(root));
+}

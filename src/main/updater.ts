@@ -1,0 +1,361 @@
+/**
+ * Auto-update over electron-updater: check at start and every few hours, download in the
+ * background, and install only when the pure policy (core/update) says so, after re-reading the
+ * feed. The updater object is injected (structurally typed), so everything here runs under plain
+ * Node in tests; src/main/index.ts passes electron-updater's real `autoUpdater`.
+ */
+import type { UpdateStatus } from '../shared/ipc';
+import { fail, ok, type Result } from '../shared/result';
+import { secrets, type Logger } from './core/log';
+import { decideInstall, isWithinRollout, rolloutBucket, type InstallDecision } from './core/update';
+
+/** What electron-updater reports about a release (UpdateInfo, reduced). */
+export interface UpdateInfoLike {
+  readonly version: string;
+  readonly stagingPercentage?: number;
+}
+
+/** electron-updater's logger interface. */
+export interface UpdaterLogger {
+  info(message?: unknown): void;
+  warn(message?: unknown): void;
+  error(message?: unknown): void;
+  debug?(message: string): void;
+}
+
+/** The part of electron-updater's AppUpdater this controller drives. */
+export interface AppUpdaterLike {
+  autoDownload: boolean;
+  autoInstallOnAppQuit: boolean;
+  allowDowngrade: boolean;
+  allowPrerelease: boolean;
+  channel: string | null;
+  logger: UpdaterLogger | null;
+  /** Replaced by the controller: the rollout decision comes from the terminal id (method syntax so electron-updater's wider UpdateInfo fits). */
+  isUserWithinRollout(info: UpdateInfoLike): boolean | Promise<boolean>;
+  isUpdaterActive(): boolean;
+  checkForUpdates(): Promise<{ readonly updateInfo: UpdateInfoLike; readonly downloadPromise?: Promise<unknown> | null } | null>;
+  quitAndInstall(isSilent?: boolean, isForceRunAfter?: boolean): void;
+  on(event: 'error', listener: (error: Error, message?: string) => void): unknown;
+  on(event: 'checking-for-update', listener: () => void): unknown;
+  on(event: 'update-available', listener: (info: UpdateInfoLike) => void): unknown;
+  on(event: 'update-not-available', listener: (info: UpdateInfoLike) => void): unknown;
+  on(event: 'update-downloaded', listener: (info: UpdateInfoLike) => void): unknown;
+  on(event: 'download-progress', listener: (progress: { readonly percent: number }) => void): unknown;
+}
+
+/** What the controller reads, fresh, each time it decides. */
+export interface UpdateContext {
+  /** Stable per-terminal id: the rollout bucket comes from it. */
+  readonly terminalId: string;
+  readonly channel: 'stable' | 'beta';
+  readonly quietHour: number | null;
+  readonly sendingCount: number;
+  readonly lastTapAt: number | null;
+}
+
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+  setInterval(fn: () => void, ms: number): unknown;
+  clearInterval(handle: unknown): void;
+}
+
+const realTimers: Timers = {
+  setTimeout: (fn, ms) => {
+    const t = setTimeout(fn, ms);
+    t.unref?.();
+    return t;
+  },
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+  setInterval: (fn, ms) => {
+    const t = setInterval(fn, ms);
+    t.unref?.();
+    return t;
+  },
+  clearInterval: (h) => clearInterval(h as NodeJS.Timeout),
+};
+
+export interface UpdateControllerOptions {
+  readonly updater: AppUpdaterLike;
+  readonly currentVersion: string;
+  readonly log: Logger;
+  readonly now?: () => number;
+  readonly timers?: Timers;
+  /** First check after start; default 30 s, so start-up is not slowed. */
+  readonly firstCheckDelayMs?: number;
+  /** Feed check period; default 4 h. */
+  readonly checkEveryMs?: number;
+  /** How often a ready update re-asks the policy; default 1 min. */
+  readonly decideEveryMs?: number;
+  readonly tapQuietMs?: number;
+  readonly hourOf?: (epochMs: number) => number;
+  /** Runs right before quitAndInstall (stops the engine so SQLite closes cleanly). */
+  readonly beforeInstall?: () => Promise<void>;
+}
+
+/** The controller the host and the shell use (matches the host's UpdateController). */
+export interface ElectronUpdateController {
+  status(): UpdateStatus;
+  installNow(): Promise<Result<true>>;
+  onStatus(cb: (s: UpdateStatus) => void): () => void;
+  /** Configures the updater and starts the schedule; `context` is read at every decision. */
+  start(context: () => UpdateContext): void;
+  /** Stops the schedule. */
+  stop(): void;
+  /** Checks the feed now (also used by the schedule). */
+  checkNow(): Promise<void>;
+  /** Asks the policy now whether to install a ready update (also used by the schedule). */
+  considerInstall(managerRequested?: boolean): Promise<InstallDecision>;
+}
+
+/** electron-updater's channel file for a settings channel: stable reads latest.yml. */
+export function feedChannel(channel: 'stable' | 'beta'): string {
+  return channel === 'beta' ? 'beta' : 'latest';
+}
+
+const KEEPS_WORKING = 'This version keeps working.';
+
+/** Plain words for an updater error, with nothing secret in them (URLs may carry tokens). */
+export function describeUpdateError(err: unknown): string {
+  const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
+  const message = err instanceof Error ? err.message : String(err);
+  if (code === 'ERR_UPDATER_INVALID_SIGNATURE' || /not signed by the application owner|signature/i.test(message)) {
+    return `The downloaded update failed its signature check and was not installed. ${KEEPS_WORKING}`;
+  }
+  if (/sha512 checksum mismatch|checksum/i.test(message)) {
+    return `The downloaded update was damaged (checksum mismatch) and was not installed. ${KEEPS_WORKING}`;
+  }
+  if (code === 'ERR_UPDATER_CHANNEL_FILE_NOT_FOUND' || /Cannot find channel|HttpError: 404/i.test(message)) {
+    return `The update feed has no release for this channel. ${KEEPS_WORKING}`;
+  }
+  if (/net::|ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|getaddrinfo|socket hang up|timeout/i.test(message)) {
+    return `Could not reach the update server; trying again later. ${KEEPS_WORKING}`;
+  }
+  const first = (message.split('\n')[0] ?? '').slice(0, 160);
+  return `Update failed: ${redactUrlCredentials(secrets.redactText(first))}. ${KEEPS_WORKING}`;
+}
+
+/** Masks user:password@ and query strings in URLs, which feeds sometimes use for access keys. */
+export function redactUrlCredentials(text: string): string {
+  return text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, '$1[redacted]@').replace(/(\bhttps?:\/\/[^\s?#]+)\?[^\s#]*/gi, '$1?[redacted]');
+}
+
+/** Creates the update controller around an electron-updater instance. */
+export function createUpdateController(options: UpdateControllerOptions): ElectronUpdateController {
+  const { updater, currentVersion } = options;
+  const log = options.log.child('update');
+  const now = options.now ?? Date.now;
+  const timers = options.timers ?? realTimers;
+  const listeners = new Set<(s: UpdateStatus) => void>();
+
+  let status: UpdateStatus = { state: 'idle', currentVersion, availableVersion: null, message: null, lastCheckAt: null };
+  let downloadedVersion: string | null = null;
+  let context: (() => UpdateContext) | null = null;
+  let handles: unknown[] = [];
+  let deciding = false;
+  let started = false;
+  let wired = false;
+
+  const setStatus = (patch: Partial<UpdateStatus>): void => {
+    const next = { ...status, ...patch };
+    // The policy is asked every minute; only changes reach the screen.
+    if ((Object.keys(next) as (keyof UpdateStatus)[]).every((k) => next[k] === status[k])) return;
+    status = next;
+    for (const cb of listeners) {
+      try {
+        cb(status);
+      } catch (err) {
+        log.error('an update status listener failed', { error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  };
+
+  const readyStatus = (message: string | null = null): Partial<UpdateStatus> => ({
+    state: 'ready',
+    availableVersion: downloadedVersion,
+    message: message ?? `Version ${downloadedVersion ?? '?'} is ready; it installs at a quiet moment.`,
+  });
+
+  const reportError = (err: unknown): void => {
+    const text = err instanceof Error ? err.message : String(err);
+    log.error('update failed', { error: redactUrlCredentials(secrets.redactText(text.slice(0, 500))) });
+    setStatus({ state: 'error', message: describeUpdateError(err), availableVersion: downloadedVersion ?? status.availableVersion });
+  };
+
+  const adapterLog: UpdaterLogger = {
+    info: (m) => log.info(redactUrlCredentials(String(m))),
+    warn: (m) => log.warn(redactUrlCredentials(String(m))),
+    error: (m) => log.error(redactUrlCredentials(String(m))),
+    debug: (m) => log.debug(redactUrlCredentials(String(m))),
+  };
+
+  const wire = (): void => {
+    if (wired) return;
+    wired = true;
+    updater.on('checking-for-update', () => {
+      if (status.state !== 'ready' && status.state !== 'downloading' && status.state !== 'installing') setStatus({ state: 'checking', message: null });
+    });
+    updater.on('update-available', (info) => {
+      // A re-read of the feed before installing finds the version already downloaded: still ready.
+      if (info.version === downloadedVersion) return;
+      setStatus({ state: 'downloading', availableVersion: info.version, message: `Downloading version ${info.version}.` });
+    });
+    updater.on('download-progress', (progress) => {
+      const pct = Number.isFinite(progress.percent) ? Math.floor(progress.percent) : null;
+      if (status.state === 'downloading') setStatus({ message: `Downloading version ${status.availableVersion ?? ''}${pct === null ? '' : ` (${pct} %)`}.` });
+    });
+    updater.on('update-downloaded', (info) => {
+      downloadedVersion = info.version;
+      log.info('update downloaded', { version: info.version });
+      setStatus(readyStatus());
+      void considerInstall(false);
+    });
+    updater.on('update-not-available', () => {
+      if (downloadedVersion !== null) setStatus(readyStatus());
+      else setStatus({ state: 'idle', availableVersion: null, message: null });
+    });
+    updater.on('error', (err) => reportError(err));
+  };
+
+  const configure = (ctx: UpdateContext): void => {
+    updater.autoDownload = true;
+    // Packdesk owns the moment of installation: never on a quit the packer did not plan.
+    updater.autoInstallOnAppQuit = false;
+    updater.allowPrerelease = false;
+    const wanted = feedChannel(ctx.channel);
+    // Setting `channel` switches allowDowngrade on inside electron-updater, so it is reset after.
+    if (updater.channel !== wanted) updater.channel = wanted;
+    updater.allowDowngrade = false;
+  };
+
+  /** Reads the feed; resolves to its latest version, or null when it could not be read. */
+  const readFeed = async (): Promise<string | null> => {
+    if (!context) return null;
+    configure(context());
+    try {
+      const result = await updater.checkForUpdates();
+      setStatus({ lastCheckAt: now() });
+      const latest = result?.updateInfo.version ?? null;
+      // With autoDownload, electron-updater re-validates the cached download of the same version;
+      // let that finish so quitAndInstall finds the installer where it expects it.
+      if (latest !== null && latest === downloadedVersion && result?.downloadPromise) await result.downloadPromise.catch(() => undefined);
+      return latest;
+    } catch (err) {
+      setStatus({ lastCheckAt: now() });
+      // electron-updater also emits 'error' for most failures; report once.
+      if (status.state !== 'error') reportError(err);
+      return null;
+    }
+  };
+
+  const checkNow = async (): Promise<void> => {
+    if (!updater.isUpdaterActive() || status.state === 'installing') return;
+    await readFeed();
+  };
+
+  const considerInstall = async (managerRequested = false): Promise<InstallDecision> => {
+    if (status.state === 'installing') return { install: false, reason: 'Already installing.' };
+    if (!context) return { install: false, reason: 'Updates have not started yet.' };
+    if (deciding) return { install: false, reason: 'Already deciding; try again in a moment.' };
+    deciding = true;
+    try {
+      const inputs = (latestFeedVersion: string | null, manager: boolean) => {
+        const ctx = context!();
+        return {
+          now: now(),
+          sendingCount: ctx.sendingCount,
+          lastTapAt: ctx.lastTapAt,
+          quietHour: ctx.quietHour,
+          managerRequested: manager,
+          downloadedVersion,
+          currentVersion,
+          latestFeedVersion,
+        };
+      };
+      const policy = { ...(options.tapQuietMs === undefined ? {} : { tapQuietMs: options.tapQuietMs }), ...(options.hourOf ? { hourOf: options.hourOf } : {}) };
+      // First without the network: most of the time the answer is "not now".
+      const early = decideInstall(inputs(downloadedVersion, managerRequested), policy);
+      if (!early.install) {
+        if (downloadedVersion !== null && status.state === 'ready') setStatus(readyStatus(`Version ${downloadedVersion} is ready. ${early.reason}`));
+        return early;
+      }
+      // Then re-read the feed, so a superseded or withdrawn download is not installed.
+      const latest = await readFeed();
+      const decision = decideInstall(inputs(latest, managerRequested), policy);
+      log.info('install decision', { install: decision.install, reason: decision.reason, downloaded: downloadedVersion, latest });
+      if (!decision.install) {
+        if (downloadedVersion !== null && status.state === 'ready') setStatus(readyStatus(`Version ${downloadedVersion} is ready. ${decision.reason}`));
+        return decision;
+      }
+      setStatus({ state: 'installing', availableVersion: downloadedVersion, message: `Installing version ${downloadedVersion ?? ''}: ${decision.reason}` });
+      try {
+        await options.beforeInstall?.();
+      } catch (err) {
+        log.error('preparing to install failed; installing anyway', { error: err instanceof Error ? err.message : String(err) });
+      }
+      try {
+        // Silent install, and start Packdesk again afterwards: the terminal comes back by itself.
+        updater.quitAndInstall(true, true);
+      } catch (err) {
+        reportError(err);
+        return { install: false, reason: describeUpdateError(err) };
+      }
+      return decision;
+    } finally {
+      deciding = false;
+    }
+  };
+
+  return {
+    status: () => status,
+    onStatus(cb) {
+      listeners.add(cb);
+      return () => {
+        listeners.delete(cb);
+      };
+    },
+    async installNow() {
+      if (!updater.isUpdaterActive()) return fail('invalid', 'Updates are off in this build.');
+      if (downloadedVersion === null) return fail('invalid', 'No update is ready to install.');
+      const decision = await considerInstall(true);
+      return decision.install ? ok(true) : fail('invalid', decision.reason);
+    },
+    start(ctx) {
+      context = ctx;
+      if (started) return;
+      started = true;
+      if (!updater.isUpdaterActive()) {
+        // Unpackaged runs (npm run dev) have no app-update.yml: nothing to check.
+        setStatus({ state: 'disabled', message: 'Updates are off in development builds.' });
+        return;
+      }
+      updater.logger = adapterLog;
+      const bucket = rolloutBucket(ctx().terminalId);
+      updater.isUserWithinRollout = (info) => {
+        const inside = isWithinRollout(bucket, info.stagingPercentage);
+        log.info('staged rollout', { version: info.version, percentage: info.stagingPercentage ?? 100, bucket, inside });
+        return inside;
+      };
+      configure(ctx());
+      wire();
+      handles = [
+        timers.setTimeout(() => void checkNow(), options.firstCheckDelayMs ?? 30_000),
+        timers.setInterval(() => void checkNow(), options.checkEveryMs ?? 4 * 60 * 60_000),
+        timers.setInterval(() => {
+          // 'error' too: a failed check must not strand a good download (the policy re-reads the feed).
+          if (downloadedVersion !== null && (status.state === 'ready' || status.state === 'error')) void considerInstall(false);
+        }, options.decideEveryMs ?? 60_000),
+      ];
+    },
+    stop() {
+      const [first, ...intervals] = handles;
+      if (first !== undefined) timers.clearTimeout(first);
+      for (const h of intervals) timers.clearInterval(h);
+      handles = [];
+      started = false;
+    },
+    checkNow,
+    considerInstall,
+  };
+}
