@@ -1,0 +1,54 @@
+/** SQL for the audit log: every tap and every send attempt, with time, terminal and outcome. */
+import type { Database } from 'better-sqlite3';
+import { secrets } from '../log';
+import { type AuditKind, type AuditRow, parseAuditRow } from './rows';
+
+/** One audit line to write. */
+export interface AuditLine {
+  readonly time: number;
+  readonly terminal: string;
+  readonly kind: AuditKind;
+  readonly entryId?: number | null;
+  readonly orderId?: string | null;
+  readonly outcome: string;
+  readonly message?: string | null;
+}
+
+export type AuditTable = ReturnType<typeof createAuditTable>;
+
+/** Prepared statements for the audit log, wrapped in typed functions. */
+export function createAuditTable(db: Database) {
+  const s = {
+    add: db.prepare(
+      `INSERT INTO audit (time, terminal, kind, entry_id, order_id, outcome, message)
+       VALUES (@time, @terminal, @kind, @entryId, @orderId, @outcome, @message)`,
+    ),
+    recent: db.prepare(`SELECT * FROM (SELECT * FROM audit ORDER BY id DESC LIMIT ?) ORDER BY id`),
+    forEntry: db.prepare(`SELECT * FROM audit WHERE entry_id = ? ORDER BY id`),
+    prune: db.prepare(`DELETE FROM audit WHERE time < ?`),
+  };
+  return {
+    /** Appends a line; messages are outside text, so known secrets are masked first. */
+    add(line: AuditLine): void {
+      s.add.run({
+        time: line.time,
+        terminal: line.terminal,
+        kind: line.kind,
+        entryId: line.entryId ?? null,
+        orderId: line.orderId ?? null,
+        outcome: line.outcome,
+        message: line.message == null ? null : secrets.redactText(line.message),
+      });
+    },
+    recent(limit: number): AuditRow[] {
+      return s.recent.all(limit).map(parseAuditRow);
+    },
+    forEntry(entryId: number): AuditRow[] {
+      return s.forEntry.all(entryId).map(parseAuditRow);
+    },
+    /** Drops lines older than `before` (epoch ms); returns how many. */
+    prune(before: number): number {
+      return s.prune.run(before).changes;
+    },
+  };
+}

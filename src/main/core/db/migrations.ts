@@ -1,0 +1,69 @@
+/**
+ * Versioned schema migrations. Each runs once, inside a transaction, and bumps `user_version`;
+ * a file written by a newer Packdesk is refused rather than guessed at.
+ */
+
+export interface Migration {
+  readonly version: number;
+  readonly sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE orders (
+        id TEXT PRIMARY KEY,
+        -- JSON of the order in the service's latest success response; NULL until the first answer.
+        body TEXT,
+        synced_at INTEGER,
+        added_at INTEGER NOT NULL,
+        -- The last 2xx answer could not be read: the cached body is older than the service's state.
+        needs_refresh INTEGER NOT NULL DEFAULT 0,
+        -- That unreadable answer, kept for support.
+        raw_unreadable TEXT
+      ) STRICT;
+
+      CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        request_id TEXT NOT NULL UNIQUE,
+        order_id TEXT NOT NULL REFERENCES orders(id),
+        seq INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('queued', 'sending', 'sent', 'failed', 'discarded')),
+        created_at INTEGER NOT NULL,
+        send_after INTEGER NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER,
+        last_error TEXT,
+        may_be_applied INTEGER NOT NULL DEFAULT 0,
+        -- An earlier attempt ended without an answer (timeout, reset, crash while sending).
+        no_answer_before INTEGER NOT NULL DEFAULT 0,
+        sent_at INTEGER,
+        -- Sent, but the answer was unreadable: still projected on the order until a readable answer arrives.
+        awaiting_refresh INTEGER NOT NULL DEFAULT 0,
+        updated_at INTEGER NOT NULL,
+        terminal_id TEXT NOT NULL,
+        UNIQUE (order_id, seq)
+      ) STRICT;
+      CREATE INDEX outbox_pending ON outbox (order_id, seq) WHERE state IN ('queued', 'sending', 'failed');
+      CREATE INDEX outbox_state ON outbox (state, created_at);
+
+      CREATE TABLE audit (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        time INTEGER NOT NULL,
+        terminal TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('tap', 'attempt', 'undo', 'retry', 'discard', 'recover')),
+        entry_id INTEGER,
+        order_id TEXT,
+        outcome TEXT NOT NULL,
+        message TEXT
+      ) STRICT;
+      CREATE INDEX audit_time ON audit (time);
+      CREATE INDEX audit_entry ON audit (entry_id);
+    `,
+  },
+];
+
+/** The schema version this build writes. */
+export const SCHEMA_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

@@ -1,0 +1,201 @@
+/**
+ * Rows as they come out of SQLite, parsed with zod: a JSON column is outside data like any other,
+ * and a row that does not parse is reported, never trusted.
+ */
+import { z } from 'zod';
+import { ActionSchema, describeZodError, type Action, type Order, OrderSchema } from '../../../shared/protocol';
+import { EntryStateSchema, ProblemSchema, type EntryState } from '../../../shared/ipc';
+import { ProblemError, type Problem } from '../../../shared/result';
+
+/** A JSON text column piped into a schema. */
+function jsonColumn<T extends z.ZodType>(schema: T) {
+  return z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'not JSON' });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
+}
+
+const Int = z.number().int();
+const Flag = Int.transform((n) => n !== 0);
+
+const EntryRowSchema = z.object({
+  id: Int,
+  request_id: z.string().min(1),
+  order_id: z.string().min(1),
+  seq: Int,
+  action: jsonColumn(ActionSchema),
+  state: EntryStateSchema,
+  created_at: Int,
+  send_after: Int,
+  attempts: Int,
+  next_attempt_at: Int.nullable(),
+  last_error: jsonColumn(ProblemSchema).nullable(),
+  may_be_applied: Flag,
+  no_answer_before: Flag,
+  sent_at: Int.nullable(),
+  awaiting_refresh: Flag,
+  updated_at: Int,
+  terminal_id: z.string(),
+});
+
+/** One outbox entry, typed. */
+export interface EntryRow {
+  readonly id: number;
+  readonly requestId: string;
+  readonly orderId: string;
+  readonly seq: number;
+  readonly action: Action;
+  readonly state: EntryState;
+  readonly createdAt: number;
+  readonly sendAfter: number;
+  readonly attempts: number;
+  readonly nextAttemptAt: number | null;
+  readonly lastError: Problem | null;
+  readonly mayBeApplied: boolean;
+  readonly noAnswerBefore: boolean;
+  readonly sentAt: number | null;
+  readonly awaitingRefresh: boolean;
+  readonly updatedAt: number;
+  readonly terminalId: string;
+}
+
+/** Parses an outbox row; a row that does not parse is a damaged store, reported loudly. */
+export function parseEntryRow(raw: unknown): EntryRow {
+  const parsed = EntryRowSchema.safeParse(raw);
+  if (!parsed.success) {
+    const id = (raw as { id?: unknown } | undefined)?.id;
+    throw new ProblemError({
+      kind: 'permanent',
+      code: 'STORE_ROW_UNREADABLE',
+      message: `Outbox entry ${String(id)} in the data file cannot be read (${describeZodError(parsed.error)}); call support`,
+    });
+  }
+  const r = parsed.data;
+  return {
+    id: r.id,
+    requestId: r.request_id,
+    orderId: r.order_id,
+    seq: r.seq,
+    action: r.action,
+    state: r.state,
+    createdAt: r.created_at,
+    sendAfter: r.send_after,
+    attempts: r.attempts,
+    nextAttemptAt: r.next_attempt_at,
+    lastError: r.last_error,
+    mayBeApplied: r.may_be_applied,
+    noAnswerBefore: r.no_answer_before,
+    sentAt: r.sent_at,
+    awaitingRefresh: r.awaiting_refresh,
+    updatedAt: r.updated_at,
+    terminalId: r.terminal_id,
+  };
+}
+
+const OrderRowSchema = z.object({
+  id: z.string().min(1),
+  body: z.string().nullable(),
+  synced_at: Int.nullable(),
+  added_at: Int,
+  needs_refresh: Flag,
+  raw_unreadable: z.string().nullable(),
+});
+
+const OrderBodySchema = jsonColumn(OrderSchema);
+
+/** One cached order, typed. `body` is null until the service answered, or when the stored body is unreadable. */
+export interface OrderRow {
+  readonly id: string;
+  readonly body: Order | null;
+  /** The stored body exists but does not parse: shown as needing a refresh. */
+  readonly bodyUnreadable: boolean;
+  readonly syncedAt: number | null;
+  readonly addedAt: number;
+  readonly needsRefresh: boolean;
+  readonly rawUnreadable: string | null;
+}
+
+/** Parses an orders row; an unreadable body degrades to "unknown, needs refresh" rather than failing. */
+export function parseOrderRow(raw: unknown): OrderRow {
+  const parsed = OrderRowSchema.safeParse(raw);
+  if (!parsed.success) {
+    const id = (raw as { id?: unknown } | undefined)?.id;
+    throw new ProblemError({
+      kind: 'permanent',
+      code: 'STORE_ROW_UNREADABLE',
+      message: `Order ${String(id)} in the data file cannot be read (${describeZodError(parsed.error)}); call support`,
+    });
+  }
+  const r = parsed.data;
+  let body: Order | null = null;
+  let bodyUnreadable = false;
+  if (r.body !== null) {
+    const b = OrderBodySchema.safeParse(r.body);
+    if (b.success) body = b.data;
+    else bodyUnreadable = true;
+  }
+  return {
+    id: r.id,
+    body,
+    bodyUnreadable,
+    syncedAt: r.synced_at,
+    addedAt: r.added_at,
+    needsRefresh: r.needs_refresh || bodyUnreadable,
+    rawUnreadable: r.raw_unreadable,
+  };
+}
+
+export const AUDIT_KINDS = ['tap', 'attempt', 'undo', 'retry', 'discard', 'recover'] as const;
+export type AuditKind = (typeof AUDIT_KINDS)[number];
+
+const AuditRowSchema = z.object({
+  id: Int,
+  time: Int,
+  terminal: z.string(),
+  kind: z.enum(AUDIT_KINDS),
+  entry_id: Int.nullable(),
+  order_id: z.string().nullable(),
+  outcome: z.string(),
+  message: z.string().nullable(),
+});
+
+/** One audit line: every tap and every send attempt, with its outcome. */
+export interface AuditRow {
+  readonly id: number;
+  readonly time: number;
+  readonly terminal: string;
+  readonly kind: AuditKind;
+  readonly entryId: number | null;
+  readonly orderId: string | null;
+  readonly outcome: string;
+  readonly message: string | null;
+}
+
+/** Parses an audit row. */
+export function parseAuditRow(raw: unknown): AuditRow {
+  const parsed = AuditRowSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new ProblemError({
+      kind: 'permanent',
+      code: 'STORE_ROW_UNREADABLE',
+      message: `An audit line in the data file cannot be read (${describeZodError(parsed.error)}); call support`,
+    });
+  const r = parsed.data;
+  return {
+    id: r.id,
+    time: r.time,
+    terminal: r.terminal,
+    kind: r.kind,
+    entryId: r.entry_id,
+    orderId: r.order_id,
+    outcome: r.outcome,
+    message: r.message,
+  };
+}

@@ -1,0 +1,163 @@
+/**
+ * Opens the terminal's SQLite file: WAL, synchronous=FULL (a committed tap survives a power cut),
+ * foreign keys, a busy timeout for the CLI running next to the app, then integrity check and
+ * migrations. A damaged file is moved aside and reported; this module never replaces it silently.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database, { type Database as Db } from 'better-sqlite3';
+import { fail, ok, type Result } from '../../../shared/result';
+import { type AuditTable, createAuditTable } from './audit-table';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
+import { createOrdersTable, type OrdersTable } from './orders-table';
+import { createOutboxTable, type OutboxTable } from './outbox-table';
+
+export const DATA_FILE_NAME = 'packdesk.sqlite';
+
+/** Where the data file of a data folder lives. */
+export function dataFilePath(dataDir: string): string {
+  return path.join(dataDir, DATA_FILE_NAME);
+}
+
+/** The open store: the three tables and a transaction runner. */
+export interface Store {
+  readonly file: string;
+  readonly schemaVersion: number;
+  readonly outbox: OutboxTable;
+  readonly orders: OrdersTable;
+  readonly audit: AuditTable;
+  /** Runs `fn` in one IMMEDIATE transaction; when it returns, the changes are committed and fsync'd. */
+  transaction<T>(fn: () => T): T;
+  /** `PRAGMA integrity_check`: 'ok' or what it found. */
+  integrity(): 'ok' | string;
+  /** Folds the WAL back into the main file (done when idle, off the tap path). */
+  checkpoint(): void;
+  close(): void;
+}
+
+export interface OpenStoreOptions {
+  readonly dataDir: string;
+  readonly now: () => number;
+  readonly busyTimeoutMs?: number;
+}
+
+// SQLite error codes that mean the bytes on disk are not a sound database.
+const BROKEN_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CORRUPT_SEQUENCE', 'SQLITE_CORRUPT_INDEX']);
+
+class BrokenFile extends Error {}
+
+function errorCode(e: unknown): string {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : '';
+}
+
+function describe(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * Opens (creating if needed) `<dataDir>/packdesk.sqlite`. Failure codes:
+ * STORE_BROKEN (damaged; the file was set aside, the message says where), STORE_TOO_NEW,
+ * STORE_UNAVAILABLE (cannot open: permissions, disk; nothing was moved).
+ */
+export function openStore(options: OpenStoreOptions): Result<Store> {
+  const file = dataFilePath(options.dataDir);
+  try {
+    fs.mkdirSync(options.dataDir, { recursive: true });
+  } catch (e) {
+    return fail('permanent', `Cannot create the data folder ${options.dataDir}: ${describe(e)}`, 'STORE_UNAVAILABLE');
+  }
+  let db: Db | undefined;
+  try {
+    db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
+    const mode = db.pragma('journal_mode = WAL', { simple: true });
+    if (String(mode).toLowerCase() !== 'wal') throw new Error(`journal mode is ${String(mode)}, not WAL`);
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    const integrity = runIntegrityCheck(db);
+    if (integrity !== 'ok') throw new BrokenFile(integrity);
+    const version = Number(db.pragma('user_version', { simple: true }));
+    if (version > SCHEMA_VERSION) {
+      db.close();
+      return fail(
+        'permanent',
+        `The data file ${file} was written by a newer Packdesk (schema ${version}, this one knows ${SCHEMA_VERSION}); update Packdesk`,
+        'STORE_TOO_NEW',
+      );
+    }
+    migrate(db, version);
+    return ok(assemble(db, file));
+  } catch (e) {
+    try {
+      db?.close();
+    } catch {
+      // Closing a damaged handle may fail too; the file is handled below either way.
+    }
+    if (e instanceof BrokenFile || BROKEN_CODES.has(errorCode(e))) {
+      const reason = describe(e);
+      const moved = setAside(file, options.now());
+      if (!moved.ok) return moved;
+      return fail(
+        'permanent',
+        `The data file was damaged (${reason}). It was set aside as ${moved.value}; keep it for support. Taps in it were not sent by this terminal.`,
+        'STORE_BROKEN',
+      );
+    }
+    return fail('permanent', `Cannot open the data file ${file}: ${describe(e)}`, 'STORE_UNAVAILABLE');
+  }
+}
+
+function runIntegrityCheck(db: Db): 'ok' | string {
+  const rows = db.pragma('integrity_check') as { integrity_check: string }[];
+  const lines = rows.map((r) => r.integrity_check);
+  if (lines.length === 1 && lines[0] === 'ok') return 'ok';
+  return lines.slice(0, 5).join('; ') || 'integrity check returned nothing';
+}
+
+function migrate(db: Db, from: number): void {
+  const pending = MIGRATIONS.filter((m) => m.version > from).sort((a, b) => a.version - b.version);
+  for (const m of pending) {
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    }).immediate();
+  }
+}
+
+/** Moves the file and its -wal/-shm companions to `<file>.broken-<timestamp>`, keeping them openable together. */
+function setAside(file: string, now: number): Result<string> {
+  const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
+  let target = `${file}.broken-${stamp}`;
+  for (let n = 2; fs.existsSync(target); n++) target = `${file}.broken-${stamp}-${n}`;
+  try {
+    for (const suffix of ['', '-wal', '-shm']) {
+      if (fs.existsSync(file + suffix)) fs.renameSync(file + suffix, target + suffix);
+    }
+    return ok(target);
+  } catch (e) {
+    return fail(
+      'permanent',
+      `The data file ${file} is damaged and could not be moved aside (${describe(e)}); call support`,
+      'STORE_UNAVAILABLE',
+    );
+  }
+}
+
+function assemble(db: Db, file: string): Store {
+  const run = db.transaction((fn: () => unknown) => fn());
+  return {
+    file,
+    schemaVersion: Number(db.pragma('user_version', { simple: true })),
+    outbox: createOutboxTable(db),
+    orders: createOrdersTable(db),
+    audit: createAuditTable(db),
+    transaction: <T>(fn: () => T): T => run.immediate(fn) as T,
+    integrity: () => runIntegrityCheck(db),
+    checkpoint: () => {
+      db.pragma('wal_checkpoint(PASSIVE)');
+    },
+    close: () => {
+      if (db.open) db.close();
+    },
+  };
+}

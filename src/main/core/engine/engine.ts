@@ -1,0 +1,420 @@
+/**
+ * The engine facade: the one object the Electron shell, the web harness, the CLI and the tests
+ * drive. It owns the store, the outbox and the sync engine, and turns their changes into the
+ * events of src/shared/ipc.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { EventBody, EventName, OrderView, OutboxEntryView, SyncStatus } from '../../../shared/ipc';
+import type { ActionInput, Order } from '../../../shared/protocol';
+import { fail, ok, ProblemError, type Result } from '../../../shared/result';
+import type { UpdateSender } from '../api/outcome';
+import { DATA_FILE_NAME, type EntryRow, openStore, type Store } from '../db';
+import { type Logger, silentLogger } from '../log';
+import { createOutbox, DEFAULT_BACKOFF, entryView, orderView, type Outbox } from '../outbox';
+import { createSync, nodeTimers, type OnlineSignal, type Sync, type Timers, TimerSlot } from '../sync';
+import { EventHub } from './events';
+import { acquireSenderLock, type LockResult } from './lock';
+
+export interface EngineOptions {
+  dataDir: string;
+  sender: UpdateSender;
+  terminalId: string;
+  now?: () => number;
+  random?: () => number;
+  undoWindowMs?: number;
+  concurrency?: number;
+  backlogThresholdMs?: number;
+  backoff?: { baseMs: number; capMs: number };
+  online?: OnlineSignal;
+  log?: Logger;
+  /** Timers for retries, probes and the undo window (tests and benchmarks drive them). */
+  timers?: Timers;
+  /** How often to look for taps queued by another process, ms (default 5000). */
+  pollMs?: number;
+  /** How long stop() lets in-flight sends finish before aborting them, ms (default 3000). */
+  stopGraceMs?: number;
+  /** What the token manager knows of the credentials, so the status can tell "missing" from "rejected". */
+  credentialsState?: () => 'unknown' | 'ok' | 'missing' | 'rejected';
+}
+
+export interface Engine {
+  /** Recovers entries left `sending`, then starts draining. */
+  start(): void;
+  /** Stops timers, lets in-flight sends settle, closes the data file. */
+  stop(): Promise<void>;
+  /** A scanned or typed order id: returns the existing view or adds a new "unknown" order. */
+  addOrder(orderId: string): Result<OrderView>;
+  /** Validates a tap against the projected order and queues it durably. */
+  submitTap(orderId: string, input: ActionInput): Result<OutboxEntryView>;
+  /** Takes a tap back, only inside the undo window and while queued. */
+  undo(entryId: number): Result<true>;
+  /** A failed entry is queued again now (a backing-off one goes at the next chance). */
+  retry(entryId: number): Result<true>;
+  /** A failed or queued entry is discarded (the PIN is checked by the caller). */
+  discard(entryId: number): Result<true>;
+  listOrders(): OrderView[];
+  getOrder(orderId: string): OrderView | null;
+  listOutbox(options?: { includeDone?: boolean; limit?: number }): OutboxEntryView[];
+  status(): SyncStatus;
+  /** Sends what can be sent; with untilEmpty, until nothing more can go (or the timeout). */
+  drain(options: { untilEmpty: boolean; timeoutMs: number }): Promise<{ sent: number; failed: number; remaining: number }>;
+  /** New credentials were saved: resume a paused outbox. */
+  credentialsChanged(): void;
+  setOptions(patch: { undoWindowMs?: number; concurrency?: number }): void;
+  lastTapAt(): number | null;
+  sendingCount(): number;
+  health(): { dataFile: string; integrity: 'ok' | string; schemaVersion: number };
+  on<E extends EventName>(event: E, listener: (body: EventBody<E>) => void): () => void;
+}
+
+const DEFAULT_UNDO_MS = 5000;
+const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_BACKLOG_MS = 15 * 60 * 1000;
+const AUDIT_KEEP_MS = 180 * 24 * 60 * 60 * 1000;
+const DEFAULT_LIST_LIMIT = 500;
+
+/** Opens the data folder and builds the engine; throws ProblemError only when no data file can be used at all. */
+export function createEngine(options: EngineOptions): Engine {
+  const now = options.now ?? Date.now;
+  const random = options.random ?? Math.random;
+  const timers = options.timers ?? nodeTimers;
+  const log = (options.log ?? silentLogger).child('engine');
+  const { store, notice: storeNotice } = openOrReplace(options.dataDir, now, options.terminalId, log);
+
+  let undoWindowMs = clamp(options.undoWindowMs ?? DEFAULT_UNDO_MS, 0, 60_000);
+  let concurrency = clamp(options.concurrency ?? DEFAULT_CONCURRENCY, 1, 16);
+  const backlogThresholdMs = options.backlogThresholdMs ?? DEFAULT_BACKLOG_MS;
+  const hub = new EventHub(log);
+  let started = false;
+  let stopped = false;
+  let lock: LockResult | null = null;
+  let lastTap: number | null = null;
+  let lastStatusJson = '';
+
+  const outbox: Outbox = createOutbox({
+    store,
+    terminalId: options.terminalId,
+    now,
+    random,
+    newRequestId: randomUUID,
+    undoWindowMs: () => undoWindowMs,
+    backoff: options.backoff ?? DEFAULT_BACKOFF,
+  });
+
+  const sync: Sync = createSync(
+    {
+      store,
+      outbox,
+      sender: options.sender,
+      now,
+      random,
+      timers,
+      backoff: options.backoff ?? DEFAULT_BACKOFF,
+      concurrency: () => concurrency,
+      online: options.online,
+      log: log.child('sync'),
+      pollMs: options.pollMs,
+      stopGraceMs: options.stopGraceMs,
+    },
+    {
+      claimed: (entries) => publish(entries, false),
+      settled: (s) => publish([s.entry], s.orderChanged),
+      changed: () => publishStatus(),
+    },
+  );
+
+  // Re-evaluates the status when the oldest waiting tap crosses the backlog threshold.
+  const backlogTimer = new TimerSlot(timers, now, () => publishStatus());
+
+  const lockNotice = (): string | null =>
+    lock && !lock.ok
+      ? `Another Packdesk (process ${lock.holderPid}) is sending this terminal's queue; this one shows and queues taps only`
+      : null;
+
+  // ---- views -----------------------------------------------------------------------------------
+
+  const ordersById = (ids: Iterable<string>): Map<string, Order | null> => {
+    const out = new Map<string, Order | null>();
+    for (const id of ids) if (!out.has(id)) out.set(id, store.orders.get(id)?.body ?? null);
+    return out;
+  };
+
+  const entryViews = (entries: readonly EntryRow[]): OutboxEntryView[] => {
+    const orders = ordersById(entries.map((e) => e.orderId));
+    return entries.map((e) => entryView(e, orders.get(e.orderId) ?? null));
+  };
+
+  const viewOf = (orderId: string): OrderView | null => {
+    const row = store.orders.get(orderId);
+    return row ? orderView(row, store.outbox.projectedForOrder(orderId), now()) : null;
+  };
+
+  const computeStatus = (): SyncStatus => {
+    const counts = store.outbox.counts();
+    const t = now();
+    const backlogAlarm = counts.oldestWaitingAt !== null && t - counts.oldestWaitingAt >= backlogThresholdMs;
+    if (!backlogAlarm && counts.oldestWaitingAt !== null && !stopped)
+      backlogTimer.arm(counts.oldestWaitingAt + backlogThresholdMs - t);
+    const connectivity = sync.connectivity();
+    const known = options.credentialsState?.();
+    const credentials: SyncStatus['credentials'] =
+      known === 'missing' ? 'missing' : sync.credentials() === 'rejected' || known === 'rejected' ? 'rejected' : 'ok';
+    const plainFailed = counts.failed - counts.mayBeApplied;
+    let message: string | null = null;
+    if (storeNotice) message = storeNotice;
+    else if (sync.problem()) message = sync.problem();
+    else if (lockNotice()) message = lockNotice();
+    else if (credentials === 'missing')
+      message = `No credentials are saved for the order service. ${counts.waiting} tap(s) are kept; a manager must enter the client id and secret in Settings`;
+    else if (credentials === 'rejected')
+      message = `The order service rejected this terminal's credentials. ${counts.waiting} tap(s) are kept; a manager must enter new credentials in Settings`;
+    else if (connectivity === 'offline')
+      message = `No connection to the order service. ${counts.waiting} tap(s) are kept and will be sent when it is back`;
+    else if (counts.mayBeApplied > 0)
+      message = `${counts.mayBeApplied} tap(s) may already have been applied by the service: check the order before retrying or discarding`;
+    else if (plainFailed > 0)
+      message = `${plainFailed} tap(s) were refused by the service and hold their orders: retry or discard them`;
+    else if (backlogAlarm)
+      message = `A tap has waited more than ${Math.round(backlogThresholdMs / 60000)} minutes to be sent: check the connection`;
+    return {
+      connectivity,
+      waiting: counts.waiting,
+      failed: counts.failed,
+      oldestWaitingAt: counts.oldestWaitingAt,
+      lastSuccessAt: sync.lastSuccessAt(),
+      credentials,
+      backlogAlarm,
+      message,
+    };
+  };
+
+  // ---- events ----------------------------------------------------------------------------------
+
+  function publishStatus(): void {
+    if (stopped || !hub.wanted('sync.status')) return;
+    try {
+      const status = computeStatus();
+      const json = JSON.stringify(status);
+      if (json === lastStatusJson) return;
+      lastStatusJson = json;
+      hub.emit('sync.status', status);
+    } catch (e) {
+      log.error('status failed', { error: e });
+    }
+  }
+
+  function publish(entries: readonly EntryRow[], alwaysOrders: boolean): void {
+    if (stopped) return;
+    try {
+      if (hub.wanted('outbox.changed') && entries.length > 0) hub.emit('outbox.changed', { entries: entryViews(entries) });
+      if (hub.wanted('orders.changed') && (entries.length > 0 || alwaysOrders)) {
+        const views = [...new Set(entries.map((e) => e.orderId))].map(viewOf).filter((v): v is OrderView => v !== null);
+        if (views.length > 0) hub.emit('orders.changed', { orders: views });
+      }
+    } catch (e) {
+      log.error('publishing changes failed', { error: e });
+    }
+    publishStatus();
+  }
+
+  // ---- guarded calls ---------------------------------------------------------------------------
+
+  const guard = <T>(fn: () => Result<T>): Result<T> => {
+    if (stopped) return fail('permanent', 'Packdesk is shutting down; try again when it is back', 'STOPPED');
+    try {
+      return fn();
+    } catch (e) {
+      if (e instanceof ProblemError) return { ok: false, problem: e.problem };
+      log.error('engine call failed', { error: e });
+      return fail('permanent', `The data file could not be used: ${e instanceof Error ? e.message : String(e)}`, 'STORE_ERROR');
+    }
+  };
+
+  const afterChange = (entry: EntryRow): void => {
+    publish([entry], false);
+    sync.wake();
+  };
+
+  const start = (): void => {
+    if (started || stopped) return;
+    started = true;
+    lock = acquireSenderLock(options.dataDir);
+    if (!lock.ok) {
+      log.warn('another process sends this queue', { pid: lock.holderPid });
+      publishStatus();
+      return;
+    }
+    try {
+      const recovered = outbox.recover();
+      if (recovered.length > 0) {
+        log.warn('entries left sending were queued again', { count: recovered.length });
+        publish(recovered, false);
+      }
+      store.audit.prune(now() - AUDIT_KEEP_MS);
+    } catch (e) {
+      log.error('recovery failed', { error: e });
+    }
+    sync.start();
+    publishStatus();
+  };
+
+  return {
+    start,
+
+    async stop() {
+      if (stopped) return;
+      await sync.stop();
+      stopped = true;
+      backlogTimer.clear();
+      hub.clear();
+      if (lock?.ok) lock.release();
+      store.close();
+    },
+
+    addOrder(orderId) {
+      return guard(() => {
+        const r = outbox.addOrder(orderId);
+        if (!r.ok) return r;
+        const view = viewOf(r.value.row.id);
+        if (!view) return fail('permanent', `Order ${r.value.row.id} could not be read back`, 'STORE_ERROR');
+        if (r.value.added && hub.wanted('orders.changed')) hub.emit('orders.changed', { orders: [view] });
+        return ok(view);
+      });
+    },
+
+    submitTap(orderId, input) {
+      return guard(() => {
+        const r = outbox.enqueue(orderId, input);
+        if (!r.ok) return r;
+        lastTap = now();
+        afterChange(r.value);
+        const [view] = entryViews([r.value]);
+        return view ? ok(view) : fail('permanent', 'The tap was stored but could not be read back', 'STORE_ERROR');
+      });
+    },
+
+    undo(entryId) {
+      return guard(() => {
+        const r = outbox.undo(entryId);
+        if (!r.ok) return r;
+        afterChange(r.value);
+        return ok(true as const);
+      });
+    },
+
+    retry(entryId) {
+      return guard(() => {
+        const r = outbox.retry(entryId);
+        if (!r.ok) return r;
+        afterChange(r.value);
+        return ok(true as const);
+      });
+    },
+
+    discard(entryId) {
+      return guard(() => {
+        const r = outbox.discard(entryId);
+        if (!r.ok) return r;
+        afterChange(r.value);
+        return ok(true as const);
+      });
+    },
+
+    listOrders() {
+      if (stopped) return [];
+      const byOrder = new Map<string, EntryRow[]>();
+      for (const e of store.outbox.projectedAll()) {
+        const list = byOrder.get(e.orderId);
+        if (list) list.push(e);
+        else byOrder.set(e.orderId, [e]);
+      }
+      const t = now();
+      return store.orders.list().map((row) => orderView(row, byOrder.get(row.id) ?? [], t));
+    },
+
+    getOrder(orderId) {
+      if (stopped) return null;
+      return viewOf(orderId.trim());
+    },
+
+    listOutbox(listOptions = {}) {
+      if (stopped) return [];
+      const limit = clamp(listOptions.limit ?? DEFAULT_LIST_LIMIT, 1, 100_000);
+      return entryViews(listOptions.includeDone ? store.outbox.recent(limit) : store.outbox.pending(limit));
+    },
+
+    status() {
+      return computeStatus();
+    },
+
+    async drain(drainOptions) {
+      if (stopped) return { sent: 0, failed: 0, remaining: 0 };
+      start();
+      if (!lock?.ok) return { sent: 0, failed: 0, remaining: store.outbox.counts().waiting };
+      return sync.drain({ untilEmpty: drainOptions.untilEmpty, timeoutMs: Math.max(0, drainOptions.timeoutMs) });
+    },
+
+    credentialsChanged() {
+      sync.credentialsChanged();
+    },
+
+    setOptions(patch) {
+      if (patch.undoWindowMs !== undefined) undoWindowMs = clamp(patch.undoWindowMs, 0, 60_000);
+      if (patch.concurrency !== undefined) concurrency = clamp(patch.concurrency, 1, 16);
+      sync.wake();
+    },
+
+    lastTapAt: () => lastTap,
+    sendingCount: () => sync.inFlight(),
+
+    health() {
+      const current = stopped ? 'ok' : store.integrity();
+      const setAside = brokenFiles(options.dataDir);
+      let integrity: string = current;
+      if (storeNotice) integrity = storeNotice;
+      else if (current === 'ok' && setAside.length > 0)
+        integrity = `a damaged data file was set aside earlier (${setAside.join(', ')}); give it to support, then delete it`;
+      return { dataFile: store.file, integrity, schemaVersion: store.schemaVersion };
+    },
+
+    on(event, listener) {
+      return hub.on(event, listener);
+    },
+  };
+}
+
+function clamp(n: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, Math.floor(n)));
+}
+
+/** Files `packdesk.sqlite.broken-*` left in the data folder (their -wal/-shm companions not listed). */
+function brokenFiles(dataDir: string): string[] {
+  try {
+    return fs
+      .readdirSync(dataDir)
+      .filter((f) => f.startsWith(`${DATA_FILE_NAME}.broken-`) && !f.endsWith('-wal') && !f.endsWith('-shm'))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Opens the store; a damaged file has been set aside by openStore, and only then is a fresh one
+ * created, with the event written to the new file's audit log, the log and the status line.
+ */
+function openOrReplace(dataDir: string, now: () => number, terminalId: string, log: Logger): { store: Store; notice: string | null } {
+  const first = openStore({ dataDir, now });
+  if (first.ok) return { store: first.value, notice: null };
+  if (first.problem.code !== 'STORE_BROKEN') throw new ProblemError(first.problem);
+  log.error('data file damaged and set aside; starting a new one', { message: first.problem.message });
+  const fresh = openStore({ dataDir, now });
+  if (!fresh.ok) throw new ProblemError(fresh.problem);
+  const notice = `${first.problem.message} A new, empty data file was started at ${path.join(dataDir, DATA_FILE_NAME)}.`;
+  fresh.value.transaction(() =>
+    fresh.value.audit.add({ time: now(), terminal: terminalId, kind: 'recover', outcome: 'store-replaced', message: notice }),
+  );
+  return { store: fresh.value, notice };
+}

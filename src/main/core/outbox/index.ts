@@ -1,0 +1,6 @@
+/** The outbox: taps as durable entries, local validation, and settling the service's answers. */
+export { createOutbox, type Outbox, type OutboxContext, type Settlement } from './outbox';
+export { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
+export { checkTap, isPending, project, sameAction } from './validate';
+export { entryView, orderView } from './views';
+export { summarize } from './summary';

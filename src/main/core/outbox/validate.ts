@@ -1,0 +1,69 @@
+/**
+ * Local validation of a tap against the projected order (the service's latest answer with the
+ * entries still waiting applied on top), using the same rules the service applies. A tap that
+ * cannot apply is refused here and nothing is queued; a double tap is a no-op refusal.
+ */
+import { applyAction, projectOrder } from '../../../shared/fulfilment';
+import type { Action, Order } from '../../../shared/protocol';
+import { fail, ok, type Result } from '../../../shared/result';
+import type { EntryRow } from '../db';
+import { summarize } from './summary';
+
+/** Entries still waiting on the service (they shape the projection and hold the order). */
+export function isPending(entry: EntryRow): boolean {
+  return entry.state === 'queued' || entry.state === 'sending' || entry.state === 'failed';
+}
+
+/** The order as the packer should see it: cached body plus the entries that have not reached it yet. */
+export function project(cached: Order | null, entries: readonly EntryRow[], now: number): Order | null {
+  if (!cached) return null;
+  return projectOrder(cached, entries.map((e) => e.action), now).order;
+}
+
+/** Key-order-independent JSON, so two equal actions compare equal however they were built. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object')
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
+}
+
+/** True when two actions ask for exactly the same thing. */
+export function sameAction(a: Action, b: Action): boolean {
+  return canonical(a) === canonical(b);
+}
+
+const isAccept = (a: Action): boolean => a.type === 'ORDER_STATE_UPDATE' && a.orderState === 'ACCEPTED';
+
+/**
+ * Checks `action` for `orderId` against the cached order and the entries shaping its projection
+ * (pending ones and sent ones whose answer was unreadable). Refusals are `invalid` problems.
+ */
+export function checkTap(orderId: string, cached: Order | null, entries: readonly EntryRow[], action: Action, now: number): Result<true> {
+  const pending = entries.filter(isPending);
+  const last = pending[pending.length - 1];
+  if (last && sameAction(last.action, action)) {
+    const what = summarize(action, cached);
+    return last.state === 'failed'
+      ? fail('invalid', `"${what}" for order ${orderId} already failed once: retry or discard that one instead`, 'ALREADY_QUEUED')
+      : fail('invalid', `"${what}" for order ${orderId} is already waiting to be sent`, 'ALREADY_QUEUED');
+  }
+  if (!cached) {
+    // Without the service's answer there is nothing to check a fulfilment, unit or invoice tap against.
+    if (!isAccept(action))
+      return fail(
+        'invalid',
+        `The terminal has no details of order ${orderId} yet: accept it first and wait until the service answers`,
+        'NOT_LOADED',
+      );
+    if (pending.length > 0)
+      return fail('invalid', `Accepting order ${orderId} is already waiting to be sent`, 'ALREADY_QUEUED');
+    return ok(true);
+  }
+  const projected = project(cached, entries, now) ?? cached;
+  const applied = applyAction(projected, action, now);
+  return applied.ok ? ok(true) : applied;
+}

@@ -1,0 +1,48 @@
+/** Turns rows into the views the UI and the CLI show (src/shared/ipc.ts), so no shell recomputes them. */
+import { nextStep, promisedPackedAt } from '../../../shared/fulfilment';
+import type { Order } from '../../../shared/protocol';
+import type { OrderView, OutboxEntryView } from '../../../shared/ipc';
+import type { EntryRow, OrderRow } from '../db';
+import { summarize } from './summary';
+import { isPending, project } from './validate';
+
+/** One outbox entry as shown; `order` (if known) names items in the summary. */
+export function entryView(entry: EntryRow, order: Order | null): OutboxEntryView {
+  return {
+    id: entry.id,
+    requestId: entry.requestId,
+    orderId: entry.orderId,
+    action: entry.action,
+    summary: summarize(entry.action, order),
+    state: entry.state,
+    createdAt: entry.createdAt,
+    sendAfter: entry.sendAfter,
+    attempts: entry.attempts,
+    nextAttemptAt: entry.nextAttemptAt,
+    lastError: entry.lastError,
+    mayBeApplied: entry.mayBeApplied,
+    sentAt: entry.sentAt,
+  };
+}
+
+/** One order as shown: the projected order, its one next step and how many taps wait or failed. */
+export function orderView(row: OrderRow, entries: readonly EntryRow[], now: number): OrderView {
+  const projected = project(row.body, entries, now);
+  const pending = entries.filter(isPending);
+  const waiting = pending.filter((e) => e.state === 'queued' || e.state === 'sending').length;
+  const failed = pending.filter((e) => e.state === 'failed' && !e.mayBeApplied).length;
+  // With no details yet, Accept is the only step, and once it waits there is nothing more to tap.
+  const step = projected ? nextStep(projected) : pending.length > 0 ? null : nextStep(undefined);
+  return {
+    id: row.id,
+    order: projected,
+    nextStep: step,
+    waiting,
+    failed,
+    mayBeApplied: pending.some((e) => e.state === 'failed' && e.mayBeApplied),
+    needsRefresh: row.needsRefresh,
+    promisedPackedAt: promisedPackedAt(projected ?? undefined) ?? null,
+    syncedAt: row.syncedAt,
+    addedAt: row.addedAt,
+  };
+}
