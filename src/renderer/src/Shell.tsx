@@ -1,0 +1,63 @@
+/**
+ * The frame around every screen: training banner, top bar with the id field, the sync bar
+ * (always visible), the current screen, the notice line and the undo bar; plus the listeners
+ * that work everywhere (scanner, keyboard shortcuts).
+ */
+import { useEffect, useRef } from 'react';
+import { ErrorBoundary } from './components/ErrorBoundary';
+import { GlobalKeys } from './components/GlobalKeys';
+import { NoticeLine } from './components/NoticeLine';
+import { ScannerListener } from './components/ScannerListener';
+import { SyncBar } from './components/SyncBar';
+import { TopBar } from './components/TopBar';
+import { TrainingBanner } from './components/TrainingBanner';
+import { UndoBar } from './components/UndoBar';
+import { OrderScreen } from './screens/OrderScreen';
+import { OutboxScreen } from './screens/OutboxScreen';
+import { QueueScreen } from './screens/QueueScreen';
+import { SettingsScreen } from './screens/SettingsScreen';
+import { useUi } from './store/ui';
+
+export function Shell() {
+  const buzzes = useUi((s) => s.buzzes);
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || buzzes === 0) return;
+    // Restart the shake on every refusal without re-mounting anything (forms keep their input).
+    el.classList.remove('shake');
+    void el.offsetWidth;
+    el.classList.add('shake');
+  }, [buzzes]);
+  return (
+    <div className="shell" ref={ref}>
+      <TrainingBanner />
+      <TopBar />
+      <SyncBar />
+      <ErrorBoundary>
+        <CurrentScreen />
+      </ErrorBoundary>
+      {/* Messages float over the bottom of the screen so nothing under the packer's finger moves. */}
+      <div className="dock">
+        <NoticeLine />
+        <UndoBar />
+      </div>
+      <ScannerListener />
+      <GlobalKeys />
+    </div>
+  );
+}
+
+function CurrentScreen() {
+  const screen = useUi((s) => s.screen);
+  switch (screen.name) {
+    case 'queue':
+      return <QueueScreen />;
+    case 'order':
+      return <OrderScreen orderId={screen.orderId} key={screen.orderId} />;
+    case 'outbox':
+      return <OutboxScreen />;
+    case 'settings':
+      return <SettingsScreen />;
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * A modal window on the native <dialog>: the browser keeps focus inside it, makes the page
+ * behind inert and closes it on Escape.
+ */
+import { useEffect, useRef, type ReactNode } from 'react';
+
+interface Props {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  tone?: 'normal' | 'danger';
+  testId?: string;
+}
+
+export function Dialog({ title, onClose, children, tone = 'normal', testId }: Props) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useRef(`dialog-title-${Math.random().toString(36).slice(2)}`).current;
+
+  useEffect(() => {
+    const el = ref.current;
+    if (el && !el.open) el.showModal();
+    return () => el?.close();
+  }, []);
+
+  return (
+    <dialog
+      ref={ref}
+      className={`dialog dialog-${tone}`}
+      aria-labelledby={titleId}
+      data-testid={testId}
+      onCancel={(e) => {
+        // Escape: let React decide (it unmounts the dialog), so state and DOM agree.
+        e.preventDefault();
+        onClose();
+      }}
+    >
+      <div className="dialog-head">
+        <h2 id={titleId}>{title}</h2>
+        <button type="button" className="button button-quiet" onClick={onClose} aria-label="Close">
+          ✕ Close
+        </button>
+      </div>
+      <div className="dialog-body">{children}</div>
+    </dialog>
+  );
+}

@@ -1,0 +1,40 @@
+/**
+ * If a screen fails to draw, the packer gets plain words and a way back to the queue; the
+ * details go to the console for support, never onto the screen.
+ */
+import { Component, type ReactNode } from 'react';
+import { useUi } from '../store/ui';
+
+interface State {
+  failed: boolean;
+}
+
+export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
+  override state: State = { failed: false };
+
+  static getDerivedStateFromError(): State {
+    return { failed: true };
+  }
+
+  override componentDidCatch(error: unknown): void {
+    console.error('A screen failed to draw', error);
+  }
+
+  private readonly recover = (): void => {
+    useUi.getState().show({ name: 'queue' });
+    this.setState({ failed: false });
+  };
+
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <main className="screen screen-problem" role="alert">
+        <h1>This screen could not be shown</h1>
+        <p>Your taps are safe: everything you did is kept and will be sent.</p>
+        <button type="button" className="button button-primary" onClick={this.recover}>
+          Back to the order queue
+        </button>
+      </main>
+    );
+  }
+}

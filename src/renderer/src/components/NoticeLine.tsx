@@ -1,0 +1,43 @@
+/**
+ * The one line that tells the packer what just happened: why a tap was refused (stays until the
+ * next action or dismissed), or a short confirmation (fades after a few seconds).
+ */
+import { useEffect } from 'react';
+import { useUi } from '../store/ui';
+
+const INFO_MS = 5_000;
+
+export function NoticeLine() {
+  const notice = useUi((s) => s.notice);
+  const clear = useUi((s) => s.clearNotice);
+
+  useEffect(() => {
+    if (!notice || notice.tone === 'error') return;
+    const t = setTimeout(() => {
+      if (useUi.getState().notice?.id === notice.id) clear();
+    }, INFO_MS);
+    return () => clearTimeout(t);
+  }, [notice, clear]);
+
+  // The live regions stay mounted so screen readers announce each new message.
+  return (
+    <div className="notice-slot">
+      <div role="alert" className={notice?.tone === 'error' ? 'notice notice-error' : 'notice-empty'} data-testid="notice-error">
+        {notice?.tone === 'error' && (
+          <>
+            <span className="notice-icon" aria-hidden="true">
+              ✖
+            </span>
+            <span className="notice-text">{notice.text}</span>
+            <button type="button" className="button button-small" onClick={clear}>
+              OK
+            </button>
+          </>
+        )}
+      </div>
+      <div role="status" className={notice && notice.tone !== 'error' ? `notice notice-${notice.tone}` : 'notice-empty'} data-testid="notice-info">
+        {notice && notice.tone !== 'error' && <span className="notice-text">{notice.text}</span>}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+/**
+ * Type an order number (or scan into this field): opens the order, or adds it to the terminal
+ * when it is new. F2 puts the cursor here from anywhere.
+ */
+import { useState, type FormEvent } from 'react';
+import { openOrderById } from '../intents';
+
+export const ORDER_ID_FIELD = 'order-id-entry';
+
+export function OrderIdEntry() {
+  const [value, setValue] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    void openOrderById(value).then((opened) => {
+      setBusy(false);
+      if (opened) setValue('');
+    });
+  };
+
+  return (
+    <form className="id-entry" onSubmit={submit} role="search" aria-label="Open an order by number">
+      <label htmlFor={ORDER_ID_FIELD} className="id-entry-label">
+        Order number
+      </label>
+      <input
+        id={ORDER_ID_FIELD}
+        className="text-input id-entry-input"
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        placeholder="Scan or type, then Enter"
+        autoComplete="off"
+        spellCheck={false}
+        maxLength={128}
+        aria-keyshortcuts="F2"
+      />
+      <button type="submit" className="button button-primary" disabled={busy}>
+        Open
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,26 @@
+/** An order's next step as a coloured pill with its words; colour is never the only signal. */
+import { STEP_LABEL, type StepKey } from '../../../shared/fulfilment/states';
+
+export const STEP_ICON: Record<StepKey, string> = {
+  ACCEPT: '✔',
+  PACKING: '▣',
+  PACKED: '■',
+  OUT_FOR_DELIVERY: '➜',
+  DELIVERED: '⌂',
+};
+
+export function StepPill({ step }: { step: StepKey | null }) {
+  if (step === null)
+    return (
+      <span className="step-pill step-DONE">
+        <span className="step-pill-caption">Next</span>
+        Nothing left
+      </span>
+    );
+  return (
+    <span className={`step-pill step-${step}`}>
+      <span className="step-pill-caption">Next</span>
+      <span aria-hidden="true">{STEP_ICON[step]}</span> {STEP_LABEL[step]}
+    </span>
+  );
+}

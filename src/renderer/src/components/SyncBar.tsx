@@ -1,0 +1,63 @@
+/**
+ * Always visible: is the terminal reaching the order service, how many taps wait and for how
+ * long, when something last got through, and whether the credentials work. Every state in
+ * words as well as colour. Tapping it opens the outbox.
+ */
+import type { SyncStatus } from '../../../shared/ipc';
+import { formatAge, formatClock } from '../format/time';
+import { useNow } from '../hooks/useNow';
+import { useStatus } from '../store/status';
+import { useUi } from '../store/ui';
+
+const CONNECTIVITY: Record<SyncStatus['connectivity'], { word: string; tone: string }> = {
+  online: { word: 'Online', tone: 'ok' },
+  offline: { word: 'Offline', tone: 'bad' },
+  unknown: { word: 'Connecting…', tone: 'neutral' },
+};
+
+export function SyncBar() {
+  const sync = useStatus((s) => s.sync);
+  const show = useUi((s) => s.show);
+  const now = useNow(1_000);
+
+  if (!sync) return null;
+  const link = CONNECTIVITY[sync.connectivity];
+  const alarm = sync.backlogAlarm || sync.credentials !== 'ok' || sync.failed > 0;
+  return (
+    <button
+      type="button"
+      className={`sync-bar sync-${alarm ? 'alarm' : link.tone}`}
+      onClick={() => show({ name: 'outbox' })}
+      data-testid="sync-bar"
+      aria-label="Sync status: open the outbox"
+    >
+      <span className={`sync-link sync-link-${link.tone}`} data-testid="sync-connectivity">
+        <span className="dot" aria-hidden="true" />
+        {link.word}
+      </span>
+      <span className="sync-item" data-testid="sync-waiting">
+        {sync.waiting === 0 ? 'All taps sent' : `${sync.waiting} ${sync.waiting === 1 ? 'tap' : 'taps'} waiting to send`}
+        {sync.waiting > 0 && sync.oldestWaitingAt !== null && <> · oldest {formatAge(sync.oldestWaitingAt, now)}</>}
+      </span>
+      {sync.failed > 0 && (
+        <span className="sync-item sync-problem" data-testid="sync-failed">
+          ⚠ {sync.failed} refused — tap to see
+        </span>
+      )}
+      {sync.credentials !== 'ok' && (
+        <span className="sync-item sync-problem" data-testid="sync-credentials">
+          ⚠ {sync.credentials === 'missing' ? 'No credentials: ask a manager to enter them in Settings' : 'Credentials rejected: sending paused, nothing is lost'}
+        </span>
+      )}
+      {sync.backlogAlarm && (
+        <span className="sync-item sync-problem" data-testid="sync-backlog">
+          ⚠ Taps have waited too long: call the manager
+        </span>
+      )}
+      {sync.message && <span className="sync-item sync-message">{sync.message}</span>}
+      <span className="sync-item sync-last">
+        {sync.lastSuccessAt === null ? 'Nothing sent yet' : `Last sent ${formatClock(sync.lastSuccessAt)} (${formatAge(sync.lastSuccessAt, now)})`}
+      </span>
+    </button>
+  );
+}

@@ -1,0 +1,32 @@
+/**
+ * The undo offer for the latest tap, counting down the undo window. The engine holds the tap
+ * until the window ends, so Undo inside it means nothing is sent.
+ */
+import { useEffect } from 'react';
+import { secondsLeft } from '../format/time';
+import { useNow } from '../hooks/useNow';
+import { undo } from '../intents';
+import { useUi } from '../store/ui';
+
+export function UndoBar() {
+  const offer = useUi((s) => s.undo);
+  const now = useNow(200);
+  const left = offer ? secondsLeft(offer.sendAfter, now) : 0;
+
+  useEffect(() => {
+    // Window over: the tap is on its way and can no longer be taken back here.
+    if (offer && left === 0) useUi.getState().offerUndo(null);
+  }, [offer, left]);
+
+  if (!offer || left === 0) return null;
+  return (
+    <div className="undo-bar" data-testid="undo-bar" role="status">
+      <span className="undo-text">
+        <strong>{offer.summary}</strong> <span className="undo-order">· {offer.orderId}</span>
+      </span>
+      <button type="button" className="button undo-button" onClick={() => void undo(offer.entryId)} aria-keyshortcuts="Control+Z">
+        Undo <span className="undo-seconds">({left} s)</span>
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+/** The items to pack: picture, name, measurement, units and price, with a way to cut units. */
+import { useState } from 'react';
+import type { Item, Order } from '../../../../shared/protocol/schemas';
+import { formatPrice } from '../../format/money';
+import { PrescriptionBadge } from '../PrescriptionBadge';
+import { ItemPicture } from './ItemPicture';
+import { UnitsDialog } from './UnitsDialog';
+
+export function ItemList({ order, editable }: { order: Order; editable: boolean }) {
+  const [editing, setEditing] = useState<Item | null>(null);
+  const total = order.quote?.price?.value;
+  return (
+    <section className="panel items-panel" aria-labelledby="items-title">
+      <h2 id="items-title">
+        Items <span className="muted">({order.items.length})</span>
+      </h2>
+      <ul className="item-list">
+        {order.items.map((item) => (
+          <li key={item.itemId} className="item-row" data-testid="item-row" data-item-id={item.itemId}>
+            <ItemPicture item={item} />
+            <div className="item-main">
+              <div className="item-name">{item.name ?? item.itemId}</div>
+              <div className="item-facts">
+                {item.displayMeasurement && <span>{item.displayMeasurement}</span>}
+                {item.prescriptionRequired && <PrescriptionBadge />}
+              </div>
+            </div>
+            <div className="item-units" aria-label={`${item.quantity.count} units`}>
+              <span className="item-units-number">{item.quantity.count}</span>
+              <span className="item-units-word">{item.quantity.count === 1 ? 'unit' : 'units'}</span>
+            </div>
+            <div className="item-price">
+              <span className="item-price-each">{formatPrice(item.sellingPrice?.value ?? item.price?.value)} each</span>
+              {item.price && item.sellingPrice && item.price.value !== item.sellingPrice.value && (
+                <span className="item-price-mrp">MRP {formatPrice(item.price.value)}</span>
+              )}
+            </div>
+            {editable && (
+              <button type="button" className="button" onClick={() => setEditing(item)} disabled={item.quantity.count === 0}>
+                Change units
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      {total !== undefined && (
+        <div className="order-total">
+          Order total <strong>{formatPrice(total)}</strong>
+        </div>
+      )}
+      {editing && <UnitsDialog orderId={order.id} item={editing} onClose={() => setEditing(null)} />}
+    </section>
+  );
+}

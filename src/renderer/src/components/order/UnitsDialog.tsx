@@ -1,0 +1,57 @@
+/**
+ * Cut an item's units: a stepper between 0 and what the order holds now, and a reason from the
+ * catalogue (prescription reasons first for prescription items).
+ */
+import { useMemo, useState } from 'react';
+import { ITEM_UNIT_REASONS, findReason, reasonsFor } from '../../../../shared/protocol/reasons';
+import type { Item } from '../../../../shared/protocol/schemas';
+import { tap } from '../../intents';
+import { Dialog } from '../Dialog';
+import { PIN_PATTERN, PinField } from '../PinField';
+import { ReasonPicker } from '../ReasonPicker';
+
+export function UnitsDialog({ orderId, item, onClose }: { orderId: string; item: Item; onClose: () => void }) {
+  const current = item.quantity.count;
+  const [units, setUnits] = useState(Math.max(0, current - 1));
+  const [reason, setReason] = useState<string | null>(null);
+  const [pin, setPin] = useState('');
+  const [busy, setBusy] = useState(false);
+  const reasons = useMemo(() => reasonsFor(ITEM_UNIT_REASONS, item.prescriptionRequired === true), [item]);
+  const needsManager = reason !== null && findReason(ITEM_UNIT_REASONS, reason)?.needsManager === true;
+  const ready = reason !== null && units !== current && (!needsManager || PIN_PATTERN.test(pin));
+
+  const save = async () => {
+    if (!ready || busy || reason === null) return;
+    setBusy(true);
+    const taken = await tap(orderId, { kind: 'units', itemId: item.itemId, units, reason }, needsManager ? pin : undefined);
+    setBusy(false);
+    if (taken) onClose();
+  };
+
+  return (
+    <Dialog title={`Change units: ${item.name ?? item.itemId}`} onClose={onClose} testId="units-dialog">
+      <div className="stepper" role="group" aria-label="Units to send">
+        <button type="button" className="button stepper-button" onClick={() => setUnits((u) => Math.max(0, u - 1))} disabled={units <= 0} aria-label="One unit less">
+          −
+        </button>
+        <output className="stepper-value" aria-live="polite" data-testid="units-value">
+          {units} <span className="stepper-of">of {current}</span>
+        </output>
+        <button type="button" className="button stepper-button" onClick={() => setUnits((u) => Math.min(current, u + 1))} disabled={units >= current} aria-label="One unit more">
+          +
+        </button>
+      </div>
+      <p className="hint">{units === 0 ? 'The item will be removed from the order.' : `The customer will get ${units} of ${current}.`}</p>
+      <ReasonPicker legend="Why?" reasons={reasons} value={reason} onChange={setReason} />
+      {needsManager && <PinField label="Manager PIN" value={pin} onChange={setPin} />}
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onClose}>
+          Keep {current}
+        </button>
+        <button type="button" className="button button-primary" onClick={() => void save()} disabled={!ready || busy} data-testid="units-save">
+          {reason === null ? 'Choose a reason' : `Send ${units} ${units === 1 ? 'unit' : 'units'}`}
+        </button>
+      </div>
+    </Dialog>
+  );
+}

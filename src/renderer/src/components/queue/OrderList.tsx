@@ -1,0 +1,91 @@
+/**
+ * The queue as a virtualised list: only the rows in view exist, so 5,000 orders scroll and
+ * update as cheaply as 20. One focusable list with arrow keys (the rows are not each in the
+ * Tab order, which would be useless with thousands of them).
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRef, useState, type KeyboardEvent } from 'react';
+import { useUi } from '../../store/ui';
+import { OrderRow, ROW_HEIGHT } from './OrderRow';
+
+const rowDomId = (id: string) => `order-row-${id}`;
+
+export function OrderList({ ids }: { ids: readonly string[] }) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [activeId, setActiveId] = useState<string | null>(null);
+  const show = useUi((s) => s.show);
+
+  const virtualizer = useVirtualizer({
+    count: ids.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+    getItemKey: (index) => ids[index] ?? index,
+  });
+
+  const activeIndex = activeId === null ? -1 : ids.indexOf(activeId);
+
+  const moveTo = (index: number) => {
+    const clamped = Math.max(0, Math.min(ids.length - 1, index));
+    const id = ids[clamped];
+    if (id === undefined) return;
+    setActiveId(id);
+    virtualizer.scrollToIndex(clamped, { align: 'auto' });
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? ROW_HEIGHT) / ROW_HEIGHT) - 1);
+    const from = activeIndex < 0 ? -1 : activeIndex;
+    const moves: Record<string, number> = {
+      ArrowDown: from + 1,
+      ArrowUp: from - 1,
+      PageDown: from + page,
+      PageUp: from - page,
+      Home: 0,
+      End: ids.length - 1,
+    };
+    const target = moves[e.key];
+    if (target !== undefined) {
+      e.preventDefault();
+      moveTo(target);
+    } else if ((e.key === 'Enter' || e.key === ' ') && activeIndex >= 0 && activeId !== null) {
+      e.preventDefault();
+      show({ name: 'order', orderId: activeId });
+    }
+  };
+
+  return (
+    <div
+      ref={scrollRef}
+      className="queue-scroll"
+      role="listbox"
+      tabIndex={0}
+      aria-label="Orders, most urgent first. Arrow keys to move, Enter to open."
+      aria-activedescendant={activeIndex >= 0 && activeId !== null ? rowDomId(activeId) : undefined}
+      onKeyDown={onKeyDown}
+      onFocus={() => {
+        if (activeIndex < 0 && ids.length > 0) setActiveId(ids[0] ?? null);
+      }}
+      data-testid="queue-list"
+    >
+      <div className="queue-canvas" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((row) => {
+          const id = ids[row.index];
+          if (id === undefined) return null;
+          return (
+            <OrderRow
+              key={id}
+              id={id}
+              domId={rowDomId(id)}
+              top={row.start}
+              index={row.index}
+              total={ids.length}
+              active={id === activeId}
+              onOpen={() => show({ name: 'order', orderId: id })}
+            />
+          );
+        })}
+      </div>
+    </div>
+  );
+}

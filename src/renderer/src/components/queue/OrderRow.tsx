@@ -1,0 +1,70 @@
+/** One order in the queue: how long is left, who it is for, its next step and its marks. */
+import { memo } from 'react';
+import type { OrderView } from '../../../../shared/ipc';
+import { useOrders } from '../../store/orders';
+import { Countdown } from '../Countdown';
+import { OrderMarks } from '../OrderMarks';
+import { PrescriptionBadge } from '../PrescriptionBadge';
+import { StepPill } from '../StepPill';
+import { customerName, hasPrescriptionItem, itemSummary, orderStateWord } from '../../orderFacts';
+
+export const ROW_HEIGHT = 96;
+
+interface Props {
+  id: string;
+  domId: string;
+  top: number;
+  index: number;
+  total: number;
+  active: boolean;
+  onOpen: () => void;
+}
+
+export const OrderRow = memo(function OrderRow({ id, domId, top, index, total, active, onOpen }: Props) {
+  const view = useOrders((s) => s.byId.get(id));
+  if (!view) return null;
+  return (
+    <div
+      id={domId}
+      role="option"
+      aria-selected={active}
+      aria-posinset={index + 1}
+      aria-setsize={total}
+      className={active ? 'order-row active' : 'order-row'}
+      style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
+      onClick={onOpen}
+      data-testid="order-row"
+      data-order-id={id}
+    >
+      <RowDeadline view={view} />
+      <div className="row-main">
+        <div className="row-title">
+          <span className="row-id">{id}</span>
+          <span className="row-customer">{customerName(view.order)}</span>
+        </div>
+        <div className="row-facts">
+          <span>{itemSummary(view.order)}</span>
+          <span className="row-state">{orderStateWord(view.order)}</span>
+          {hasPrescriptionItem(view.order) && <PrescriptionBadge />}
+          <OrderMarks view={view} compact />
+        </div>
+      </div>
+      <StepPill step={view.nextStep?.key ?? null} />
+    </div>
+  );
+});
+
+/** The countdown matters only until the order is packed; after that the row says where it is. */
+function RowDeadline({ view }: { view: OrderView }) {
+  const key = view.nextStep?.key;
+  const packing = key === 'ACCEPT' || key === 'PACKING' || key === 'PACKED';
+  return (
+    <div className="row-deadline">
+      {packing && view.promisedPackedAt !== null ? (
+        <Countdown deadline={view.promisedPackedAt} label="to pack" />
+      ) : (
+        <span className="deadline deadline-none">{key === undefined ? 'Finished' : packing ? 'No promise' : 'Packed'}</span>
+      )}
+    </div>
+  );
+}

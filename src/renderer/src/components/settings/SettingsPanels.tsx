@@ -1,0 +1,27 @@
+/** The unlocked settings: terminal behaviour, connection and credentials, updates, the terminal. */
+import { ConnectionForm } from './ConnectionForm';
+import { TerminalForm } from './TerminalForm';
+import { TerminalPanel } from './TerminalPanel';
+import { UpdatesPanel } from './UpdatesPanel';
+
+interface Props {
+  pin: string;
+  onLock: () => void;
+  onPinChanged: (pin: string) => void;
+}
+
+export function SettingsPanels({ pin, onLock, onPinChanged }: Props) {
+  return (
+    <div className="settings-panels">
+      <div className="settings-lock">
+        <button type="button" className="button" onClick={onLock}>
+          🔒 Lock settings
+        </button>
+      </div>
+      <TerminalForm pin={pin} />
+      <ConnectionForm pin={pin} />
+      <UpdatesPanel pin={pin} />
+      <TerminalPanel pin={pin} onPinChanged={onPinChanged} />
+    </div>
+  );
+}

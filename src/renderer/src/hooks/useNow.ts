@@ -1,0 +1,55 @@
+/**
+ * One shared clock per tick rate, so 20 visible countdowns cost one timer, not 20, and they all
+ * turn over in the same frame.
+ */
+import { useSyncExternalStore } from 'react';
+
+interface Ticker {
+  now: number;
+  listeners: Set<() => void>;
+  timer: ReturnType<typeof setInterval> | null;
+}
+
+const tickers = new Map<number, Ticker>();
+
+function tickerFor(periodMs: number): Ticker {
+  let t = tickers.get(periodMs);
+  if (!t) {
+    t = { now: Date.now(), listeners: new Set(), timer: null };
+    tickers.set(periodMs, t);
+  }
+  return t;
+}
+
+function subscribe(periodMs: number, listener: () => void): () => void {
+  const t = tickerFor(periodMs);
+  t.listeners.add(listener);
+  if (!t.timer) {
+    t.now = Date.now();
+    t.timer = setInterval(() => {
+      t.now = Date.now();
+      for (const l of t.listeners) l();
+    }, periodMs);
+  }
+  return () => {
+    t.listeners.delete(listener);
+    if (t.listeners.size === 0 && t.timer) {
+      clearInterval(t.timer);
+      t.timer = null;
+    }
+  };
+}
+
+/** The wall clock (epoch ms), refreshed every `periodMs`. */
+export function useNow(periodMs = 1_000): number {
+  return useSyncExternalStore(
+    (listener) => subscribe(periodMs, listener),
+    () => {
+      const t = tickerFor(periodMs);
+      // An idle ticker's time is stale: refresh it (at most once a period, so the snapshot stays
+      // stable between React's consecutive reads) before a newly mounted countdown reads it.
+      if (!t.timer && Date.now() - t.now >= periodMs) t.now = Date.now();
+      return t.now;
+    },
+  );
+}

@@ -1,0 +1,162 @@
+/**
+ * What the packer can ask for, sent to the engine as commands. Each intent updates the stores
+ * from the engine's answer (the engine also reports changes by event; merging twice is harmless)
+ * and turns a refusal into plain words on screen with a buzz. Nothing here decides what an
+ * order's next state is: the engine does, and says so in OrderView.
+ */
+import type { CommandName, CommandPayload, CommandResult, PackdeskApi, Reply } from '../../shared/ipc';
+import type { ActionInput } from '../../shared/protocol/builders';
+import { bridge } from './api';
+import { playConfirm, playRefusal } from './feedback/sound';
+import { useOrders } from './store/orders';
+import { useOutbox } from './store/outbox';
+import { useStatus } from './store/status';
+import { useUi } from './store/ui';
+
+/** A problem the bridge itself hit (the engine is gone, the socket closed): never a stack trace. */
+async function call<C extends CommandName>(command: C, payload: CommandPayload<C>): Promise<Reply<CommandResult<C>>> {
+  try {
+    return await bridge().invoke(command, payload);
+  } catch {
+    return { ok: false, problem: { kind: 'transient', message: 'The terminal engine did not answer. Try again in a moment.' } };
+  }
+}
+
+function soundsOn(): boolean {
+  return useStatus.getState().settings?.sounds ?? true;
+}
+
+/** Plays the refusal buzz, shakes the screen and shows why. */
+export function refuse(message: string): void {
+  if (soundsOn()) playRefusal();
+  useUi.getState().buzz();
+  useUi.getState().say('error', message);
+}
+
+let subscribed = false;
+
+/** Subscribes to the engine's events, then loads everything once. Returns the first problem, if any. */
+export async function start(api: PackdeskApi): Promise<string | null> {
+  // Subscribe first: anything that changes while the lists load arrives after their answers.
+  // Once only: a second start (after a failed one) must not double every event.
+  if (!subscribed) subscribe(api);
+  subscribed = true;
+  return load();
+}
+
+function subscribe(api: PackdeskApi): void {
+  api.on('orders.changed', ({ orders }) => useOrders.getState().merge(orders));
+  api.on('outbox.changed', ({ entries }) => {
+    useOutbox.getState().merge(entries);
+    dropSpentUndo();
+  });
+  api.on('sync.status', (s) => useStatus.getState().setSync(s));
+  api.on('updates.status', (s) => useStatus.getState().setUpdates(s));
+}
+
+async function load(): Promise<string | null> {
+  const [info, settings, sync, updates, orders, outbox] = await Promise.all([
+    call('app.info', {}),
+    call('settings.get', {}),
+    call('sync.status', {}),
+    call('updates.status', {}),
+    call('orders.list', {}),
+    call('outbox.list', {}),
+  ]);
+  const status = useStatus.getState();
+  if (info.ok) status.setInfo(info.value);
+  if (settings.ok) status.setSettings(settings.value);
+  if (sync.ok) status.setSync(sync.value);
+  if (updates.ok) status.setUpdates(updates.value);
+  if (orders.ok) useOrders.getState().replace(orders.value);
+  if (outbox.ok) useOutbox.getState().replace(outbox.value);
+  const failed = [info, settings, orders].find((r) => !r.ok);
+  return failed && !failed.ok ? failed.problem.message : null;
+}
+
+/** Hides the undo offer once its entry has left the queue (sent, discarded, undone). */
+function dropSpentUndo(): void {
+  const offer = useUi.getState().undo;
+  if (!offer) return;
+  const entry = useOutbox.getState().byId.get(offer.entryId);
+  if (entry && entry.state !== 'queued') useUi.getState().offerUndo(null);
+}
+
+/** A scanned or typed order id: adds it to the terminal if new, then opens it. */
+export async function openOrderById(rawId: string): Promise<boolean> {
+  const orderId = rawId.trim();
+  if (!orderId) {
+    refuse('Type or scan an order number first.');
+    return false;
+  }
+  const reply = await call('orders.add', { orderId });
+  if (!reply.ok) {
+    refuse(reply.problem.message);
+    return false;
+  }
+  useOrders.getState().merge([reply.value]);
+  useUi.getState().show({ name: 'order', orderId: reply.value.id });
+  return true;
+}
+
+/**
+ * Sends one tap. The engine answers with the queued entry; the order's new projected state
+ * arrives by event at the same time, so the screen changes at once (optimistic).
+ */
+export async function tap(orderId: string, input: ActionInput, pin?: string): Promise<boolean> {
+  const reply = await call('taps.submit', pin === undefined ? { orderId, input } : { orderId, input, pin });
+  if (!reply.ok) {
+    refuse(reply.problem.message);
+    return false;
+  }
+  const entry = reply.value;
+  useOutbox.getState().merge([entry]);
+  if (soundsOn()) playConfirm();
+  const ui = useUi.getState();
+  ui.clearNotice();
+  ui.offerUndo(
+    entry.state === 'queued' && entry.sendAfter > Date.now()
+      ? { entryId: entry.id, orderId, summary: entry.summary, sendAfter: entry.sendAfter }
+      : null,
+  );
+  return true;
+}
+
+/** Takes back the offered tap, if the engine has not sent it yet. */
+export async function undo(entryId: number): Promise<void> {
+  const ui = useUi.getState();
+  const offer = ui.undo;
+  const reply = await call('taps.undo', { entryId });
+  ui.offerUndo(null);
+  if (!reply.ok) {
+    refuse(reply.problem.message);
+    return;
+  }
+  ui.say('info', offer ? `Undone: ${offer.summary}` : 'Undone');
+}
+
+/** Sends a failed or waiting entry again now. */
+export async function retry(entryId: number): Promise<void> {
+  const reply = await call('outbox.retry', { entryId });
+  if (!reply.ok) refuse(reply.problem.message);
+  else useUi.getState().say('info', 'Sending again.');
+}
+
+/** Drops an entry for good (manager PIN); returns the refusal message, if any. */
+export async function discard(entryId: number, pin: string): Promise<string | null> {
+  const reply = await call('outbox.discard', { entryId, pin });
+  if (!reply.ok) return reply.problem.message;
+  useUi.getState().say('info', 'Discarded. It will not be sent.');
+  return null;
+}
+
+/** Loads the whole outbox (on opening its screen), in case events were missed while hidden. */
+export async function refreshOutbox(): Promise<void> {
+  const reply = await call('outbox.list', {});
+  if (reply.ok) useOutbox.getState().replace(reply.value);
+}
+
+/** Runs any other command, for the settings screens; problems come back as values. */
+export function command<C extends CommandName>(name: C, payload: CommandPayload<C>): Promise<Reply<CommandResult<C>>> {
+  return call(name, payload);
+}

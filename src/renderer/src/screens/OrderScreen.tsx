@@ -1,0 +1,147 @@
+/**
+ * One order: who it is for, the ONE big next-step button, its items, its fulfilments, the
+ * invoice and cancelling. Everything shown is the engine's projected order (queued taps
+ * already applied), so the screen changes the moment a tap is taken.
+ */
+import { useState } from 'react';
+import type { OrderView } from '../../../shared/ipc';
+import type { Order } from '../../../shared/protocol/schemas';
+import { OrderMarks } from '../components/OrderMarks';
+import { PrescriptionBadge } from '../components/PrescriptionBadge';
+import { CancelDialog } from '../components/order/CancelDialog';
+import { FulfilmentList } from '../components/order/FulfilmentList';
+import { InvoiceForm } from '../components/order/InvoiceForm';
+import { ItemList } from '../components/order/ItemList';
+import { NextStepButton } from '../components/order/NextStepButton';
+import { Countdown } from '../components/Countdown';
+import { customerName, hasPrescriptionItem, invoiceOf, itemSummary, orderStateWord } from '../orderFacts';
+import { useOrders } from '../store/orders';
+import { useStatus } from '../store/status';
+import { useUi } from '../store/ui';
+
+export function OrderScreen({ orderId }: { orderId: string }) {
+  const view = useOrders((s) => s.byId.get(orderId));
+  const back = useUi((s) => s.back);
+
+  if (!view)
+    return (
+      <main className="screen order-screen">
+        <BackButton onBack={back} />
+        <div className="empty-state">
+          <p className="empty-title">Order {orderId} is not on this terminal.</p>
+          <p>Scan its barcode or type its number at the top to add it.</p>
+        </div>
+      </main>
+    );
+
+  return (
+    <main className="screen order-screen" aria-labelledby="order-title" data-testid="order-screen" data-order-id={orderId}>
+      <OrderHeader view={view} onBack={back} />
+      <HeldWarning view={view} />
+      <NextStepButton view={view} key={view.id} />
+      {view.nextStep === null && <FinishedPanel view={view} />}
+      {view.order ? <OrderBody order={view.order} open={view.nextStep !== null} /> : <AwaitingServiceCard />}
+    </main>
+  );
+}
+
+function BackButton({ onBack }: { onBack: () => void }) {
+  return (
+    <button type="button" className="button back-button" onClick={onBack} aria-keyshortcuts="Escape">
+      ← Orders
+    </button>
+  );
+}
+
+function OrderHeader({ view, onBack }: { view: OrderView; onBack: () => void }) {
+  const packing = view.nextStep && ['ACCEPT', 'PACKING', 'PACKED'].includes(view.nextStep.key);
+  return (
+    <div className="order-header">
+      <BackButton onBack={onBack} />
+      <div className="order-heading">
+        <h1 id="order-title" className="order-title">
+          Order {view.id}
+        </h1>
+        <div className="order-sub">
+          <span className="order-customer">{customerName(view.order)}</span>
+          <span className="order-state" data-testid="order-state">
+            {orderStateWord(view.order)}
+          </span>
+          <span>{itemSummary(view.order)}</span>
+          {hasPrescriptionItem(view.order) && <PrescriptionBadge />}
+        </div>
+        <div className="order-marks" data-testid="order-marks">
+          <OrderMarks view={view} />
+        </div>
+      </div>
+      {packing && view.promisedPackedAt !== null && (
+        <div className="order-deadline">
+          <Countdown deadline={view.promisedPackedAt} label="to pack" />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** A refused tap holds this order's later taps: say so next to the button, with the way out. */
+function HeldWarning({ view }: { view: OrderView }) {
+  const show = useUi((s) => s.show);
+  if (view.failed === 0) return null;
+  return (
+    <div className="held-warning" role="alert">
+      <span>
+        The order service refused a change to this order. Later taps on it wait until someone retries or discards it.
+      </span>
+      <button type="button" className="button" onClick={() => show({ name: 'outbox' })}>
+        Open the outbox
+      </button>
+    </div>
+  );
+}
+
+function FinishedPanel({ view }: { view: OrderView }) {
+  const state = orderStateWord(view.order);
+  return (
+    <div className="finished-panel" data-testid="finished-panel">
+      <span aria-hidden="true">✓</span> Nothing left to do on this order ({state}).
+    </div>
+  );
+}
+
+/** New to the terminal: the service's answer to Accept brings its items. */
+function AwaitingServiceCard() {
+  const offline = useStatus((s) => s.sync?.connectivity === 'offline');
+  return (
+    <section className="panel awaiting-card" data-testid="awaiting-card">
+      <h2>Details not received yet</h2>
+      <p>This order is new to the terminal. The order service sends its items and delivery details in its answer to Accept.</p>
+      {offline && (
+        <p className="awaiting-offline">
+          <strong>Offline:</strong> the acceptance is kept and sent when the connection is back; the details show then.
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** Items and fulfilments; `open` when the order still has steps, so it can still change. */
+function OrderBody({ order, open }: { order: Order; open: boolean }) {
+  const [cancelling, setCancelling] = useState(false);
+  return (
+    <div className="order-body">
+      <ItemList order={order} editable={open} />
+      <div className="order-side">
+        <FulfilmentList fulfilments={order.fulfillments} />
+        <InvoiceForm orderId={order.id} current={invoiceOf(order)} />
+        {open && (
+          <div className="panel danger-zone">
+            <button type="button" className="button button-danger-outline" onClick={() => setCancelling(true)} data-testid="cancel-order">
+              Cancel order…
+            </button>
+          </div>
+        )}
+      </div>
+      {cancelling && <CancelDialog orderId={order.id} prescription={hasPrescriptionItem(order)} onClose={() => setCancelling(false)} />}
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+/**
+ * The order queue: every order on the terminal, the most pressing first, filtered by next step.
+ */
+import { useMemo } from 'react';
+import { OrderList } from '../components/queue/OrderList';
+import { StepFilters } from '../components/queue/StepFilters';
+import { stepOf, useOrders } from '../store/orders';
+import { useUi } from '../store/ui';
+
+export function QueueScreen() {
+  const filter = useUi((s) => s.filter);
+  const sortedIds = useOrders((s) => s.sortedIds);
+  // Only a filtered queue depends on every order's step; "All" redraws only when the order moves.
+  const byId = useOrders((s) => (filter === 'ALL' ? null : s.byId));
+  const loaded = useOrders((s) => s.loaded);
+
+  const ids = useMemo(() => {
+    if (!byId) return sortedIds;
+    return sortedIds.filter((id) => {
+      const view = byId.get(id);
+      return view !== undefined && stepOf(view) === filter;
+    });
+  }, [sortedIds, byId, filter]);
+
+  return (
+    <main className="screen queue-screen" aria-labelledby="queue-title">
+      <div className="queue-head">
+        <h1 id="queue-title" className="screen-title">
+          Orders <span className="muted">({sortedIds.length})</span>
+        </h1>
+        <StepFilters />
+      </div>
+      {loaded && sortedIds.length === 0 ? (
+        <div className="empty-state">
+          <p className="empty-title">No orders on this terminal yet.</p>
+          <p>Scan an order's barcode, or type its number in the box at the top and press Enter.</p>
+        </div>
+      ) : ids.length === 0 ? (
+        <div className="empty-state">
+          <p className="empty-title">No orders with this next step.</p>
+          <p>Choose “All” to see every order.</p>
+        </div>
+      ) : (
+        <OrderList ids={ids} />
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,123 @@
+/**
+ * Orders on the terminal, keyed by id: fed by `orders.list` once and `orders.changed` after.
+ * Each event replaces whole views (the engine's projection), so the renderer never recomputes
+ * state; it only keeps them sorted for the queue and counted per step for the filters.
+ * Updates copy the Map (cheap at 5,000) but touch the sorted list only when a sort key moved.
+ */
+import { create } from 'zustand';
+import type { OrderView } from '../../../shared/ipc';
+import type { StepKey } from '../../../shared/fulfilment/states';
+
+/** Filter keys: a next step, or DONE for orders with nothing left to do. */
+export type StepFilterKey = StepKey | 'DONE';
+
+export interface OrdersSnapshot {
+  readonly byId: ReadonlyMap<string, OrderView>;
+  /** Ids in queue order. */
+  readonly sortedIds: readonly string[];
+  readonly counts: Readonly<Record<StepFilterKey, number>>;
+}
+
+const EMPTY_COUNTS: Record<StepFilterKey, number> = {
+  ACCEPT: 0,
+  PACKING: 0,
+  PACKED: 0,
+  OUT_FOR_DELIVERY: 0,
+  DELIVERED: 0,
+  DONE: 0,
+};
+
+export const EMPTY_ORDERS: OrdersSnapshot = { byId: new Map(), sortedIds: [], counts: EMPTY_COUNTS };
+
+/** Which filter an order falls under. */
+export function stepOf(view: OrderView): StepFilterKey {
+  return view.nextStep?.key ?? 'DONE';
+}
+
+/**
+ * Queue bands: orders still to be packed first (their promised PACKED time is running out),
+ * then packed orders waiting for delivery steps, then finished ones.
+ */
+function band(view: OrderView): number {
+  const key = view.nextStep?.key;
+  if (key === 'ACCEPT' || key === 'PACKING' || key === 'PACKED') return 0;
+  if (key === 'OUT_FOR_DELIVERY' || key === 'DELIVERED') return 1;
+  return 2;
+}
+
+/** Queue order: band, then the promised PACKED time (unknown last), then when added, then id. */
+export function compareViews(a: OrderView, b: OrderView): number {
+  const byBand = band(a) - band(b);
+  if (byBand !== 0) return byBand;
+  const pa = a.promisedPackedAt ?? Number.POSITIVE_INFINITY;
+  const pb = b.promisedPackedAt ?? Number.POSITIVE_INFINITY;
+  if (pa !== pb) return pa < pb ? -1 : 1;
+  if (a.addedAt !== b.addedAt) return a.addedAt - b.addedAt;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+function sameSortKey(a: OrderView, b: OrderView): boolean {
+  return band(a) === band(b) && a.promisedPackedAt === b.promisedPackedAt && a.addedAt === b.addedAt;
+}
+
+/** A snapshot holding exactly `views` (the answer to orders.list). */
+export function replaceOrders(views: readonly OrderView[]): OrdersSnapshot {
+  const byId = new Map<string, OrderView>();
+  for (const v of views) byId.set(v.id, v);
+  const counts = { ...EMPTY_COUNTS };
+  for (const v of byId.values()) counts[stepOf(v)] += 1;
+  const sortedIds = [...byId.values()].sort(compareViews).map((v) => v.id);
+  return { byId, sortedIds, counts };
+}
+
+/** Up to this many moved orders are re-placed one by one; more and a full sort is cheaper. */
+const INCREMENTAL_LIMIT = 32;
+
+/** The snapshot with `views` merged in (an orders.changed event or a command's answer). */
+export function mergeOrders(snap: OrdersSnapshot, views: readonly OrderView[]): OrdersSnapshot {
+  if (views.length === 0) return snap;
+  const byId = new Map(snap.byId);
+  const counts = { ...snap.counts };
+  const moved: OrderView[] = [];
+  for (const v of views) {
+    const before = byId.get(v.id);
+    if (before) counts[stepOf(before)] -= 1;
+    counts[stepOf(v)] += 1;
+    byId.set(v.id, v);
+    if (!before || !sameSortKey(before, v)) moved.push(v);
+  }
+  if (moved.length === 0) return { byId, sortedIds: snap.sortedIds, counts };
+  if (moved.length > INCREMENTAL_LIMIT) {
+    return { byId, sortedIds: [...byId.values()].sort(compareViews).map((v) => v.id), counts };
+  }
+  const movedIds = new Set(moved.map((v) => v.id));
+  const ids = snap.sortedIds.filter((id) => !movedIds.has(id));
+  for (const v of moved) ids.splice(insertionPoint(ids, byId, v), 0, v.id);
+  return { byId, sortedIds: ids, counts };
+}
+
+/** Binary search for where `v` belongs in the sorted `ids`. */
+function insertionPoint(ids: readonly string[], byId: ReadonlyMap<string, OrderView>, v: OrderView): number {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const other = byId.get(ids[mid] ?? '');
+    if (other && compareViews(other, v) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+interface OrdersStore extends OrdersSnapshot {
+  loaded: boolean;
+  replace(views: readonly OrderView[]): void;
+  merge(views: readonly OrderView[]): void;
+}
+
+export const useOrders = create<OrdersStore>()((set) => ({
+  ...EMPTY_ORDERS,
+  loaded: false,
+  replace: (views) => set({ ...replaceOrders(views), loaded: true }),
+  merge: (views) => set((s) => mergeOrders(s, views)),
+}));

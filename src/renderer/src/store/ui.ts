@@ -1,0 +1,76 @@
+/**
+ * Where the packer is and what the screen is telling them: the current screen, the queue
+ * filter, one notice (a refusal in plain words, or a confirmation), the undo offer for the
+ * latest tap, and a counter that makes the screen shake on a refusal.
+ */
+import { create } from 'zustand';
+import type { StepFilterKey } from './orders';
+
+export type Screen =
+  | { readonly name: 'queue' }
+  | { readonly name: 'order'; readonly orderId: string }
+  | { readonly name: 'outbox' }
+  | { readonly name: 'settings' };
+
+export type NoticeTone = 'error' | 'info' | 'success';
+
+export interface Notice {
+  readonly tone: NoticeTone;
+  readonly text: string;
+  /** Distinguishes two notices with the same words, so each one is announced. */
+  readonly id: number;
+}
+
+export interface UndoOffer {
+  readonly entryId: number;
+  readonly orderId: string;
+  readonly summary: string;
+  /** End of the undo window (epoch ms): the engine does not send before. */
+  readonly sendAfter: number;
+}
+
+interface UiStore {
+  screen: Screen;
+  /** Where Back goes from outbox and settings. */
+  previous: Screen;
+  filter: StepFilterKey | 'ALL';
+  notice: Notice | null;
+  undo: UndoOffer | null;
+  buzzes: number;
+  show(screen: Screen): void;
+  back(): void;
+  setFilter(filter: StepFilterKey | 'ALL'): void;
+  say(tone: NoticeTone, text: string): void;
+  clearNotice(): void;
+  offerUndo(offer: UndoOffer | null): void;
+  buzz(): void;
+}
+
+let noticeIds = 0;
+
+export const useUi = create<UiStore>()((set) => ({
+  screen: { name: 'queue' },
+  previous: { name: 'queue' },
+  filter: 'ALL',
+  notice: null,
+  undo: null,
+  buzzes: 0,
+  show: (screen) =>
+    set((s) => ({
+      screen,
+      // Outbox and settings return to where the packer was; an order always returns to the queue.
+      previous: s.screen.name === 'outbox' || s.screen.name === 'settings' ? s.previous : s.screen,
+      notice: null,
+    })),
+  back: () =>
+    set((s) => ({
+      screen: s.screen.name === 'order' ? { name: 'queue' } : s.previous,
+      previous: { name: 'queue' },
+      notice: null,
+    })),
+  setFilter: (filter) => set({ filter }),
+  say: (tone, text) => set({ notice: { tone, text, id: ++noticeIds } }),
+  clearNotice: () => set({ notice: null }),
+  offerUndo: (undo) => set({ undo }),
+  buzz: () => set((s) => ({ buzzes: s.buzzes + 1 })),
+}));

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import type { OrderView } from '../../src/shared/ipc';
+import { compareViews, mergeOrders, replaceOrders, stepOf } from '../../src/renderer/src/store/orders';
+import { mergeEntries, outboxOrder } from '../../src/renderer/src/store/outbox';
+import type { OutboxEntryView } from '../../src/shared/ipc';
+
+function view(id: string, promised: number | null, step: OrderView['nextStep'] = { key: 'ACCEPT', label: 'Accept order' }, extra: Partial<OrderView> = {}): OrderView {
+  return {
+    id,
+    order: null,
+    nextStep: step,
+    waiting: 0,
+    failed: 0,
+    mayBeApplied: false,
+    needsRefresh: false,
+    promisedPackedAt: promised,
+    syncedAt: null,
+    addedAt: 0,
+    ...extra,
+  };
+}
+
+const packing = { key: 'PACKING' as const, label: 'Start packing', fulfilmentId: 'F-S' };
+const out = { key: 'OUT_FOR_DELIVERY' as const, label: 'Out for delivery', fulfilmentId: 'F-D' };
+
+describe('orders store', () => {
+  it('sorts by promised PACKED time, unknown last, packed and finished orders after', () => {
+    const snap = replaceOrders([
+      view('done', 10, null),
+      view('late', 5),
+      view('unknown', null),
+      view('shipped', 1, out),
+      view('soon', 50, packing),
+    ]);
+    expect(snap.sortedIds).toEqual(['late', 'soon', 'unknown', 'shipped', 'done']);
+    expect(snap.counts).toMatchObject({ ACCEPT: 2, PACKING: 1, OUT_FOR_DELIVERY: 1, DONE: 1 });
+  });
+
+  it('keeps the sorted list (same array) when a change does not move the order', () => {
+    const snap = replaceOrders([view('a', 1), view('b', 2)]);
+    const next = mergeOrders(snap, [view('a', 1, { key: 'ACCEPT', label: 'Accept order' }, { waiting: 1 })]);
+    expect(next.sortedIds).toBe(snap.sortedIds);
+    expect(next.byId.get('a')?.waiting).toBe(1);
+    // The old snapshot is untouched: selectors comparing references see the change.
+    expect(snap.byId.get('a')?.waiting).toBe(0);
+  });
+
+  it('moves an order whose band changed and keeps the counts right', () => {
+    const snap = replaceOrders([view('a', 1), view('b', 2), view('c', 3)]);
+    const next = mergeOrders(snap, [view('a', 1, out)]);
+    expect(next.sortedIds).toEqual(['b', 'c', 'a']);
+    expect(next.counts.ACCEPT).toBe(2);
+    expect(next.counts.OUT_FOR_DELIVERY).toBe(1);
+  });
+
+  it('inserts new orders in place, one by one or many at once', () => {
+    const snap = replaceOrders([view('a', 10), view('c', 30)]);
+    expect(mergeOrders(snap, [view('b', 20)]).sortedIds).toEqual(['a', 'b', 'c']);
+    const many = Array.from({ length: 100 }, (_, i) => view(`n${String(i).padStart(3, '0')}`, 1000 - i));
+    const big = mergeOrders(snap, many);
+    expect(big.sortedIds).toHaveLength(102);
+    expect(big.sortedIds.slice(0, 3)).toEqual(['a', 'c', 'n099']);
+    const sorted = [...big.byId.values()].sort(compareViews).map((v) => v.id);
+    expect(big.sortedIds).toEqual(sorted);
+  });
+
+  it('files an order with no next step under DONE', () => {
+    expect(stepOf(view('x', 1, null))).toBe('DONE');
+    expect(stepOf(view('x', 1, packing))).toBe('PACKING');
+  });
+});
+
+function entry(id: number, state: OutboxEntryView['state'], extra: Partial<OutboxEntryView> = {}): OutboxEntryView {
+  return {
+    id,
+    requestId: `r${id}`,
+    orderId: 'ORD-1',
+    action: { type: 'ORDER_STATE_UPDATE', orderState: 'ACCEPTED' },
+    summary: 'Accept order',
+    state,
+    createdAt: id,
+    sendAfter: id,
+    attempts: 0,
+    nextAttemptAt: null,
+    lastError: null,
+    mayBeApplied: false,
+    sentAt: null,
+    ...extra,
+  };
+}
+
+describe('outbox store', () => {
+  it('lists refused and doubtful entries first, then waiting oldest first, then finished newest first', () => {
+    const order = outboxOrder([
+      entry(1, 'sent'),
+      entry(2, 'queued'),
+      entry(3, 'failed'),
+      entry(4, 'sent'),
+      entry(5, 'sending'),
+      entry(6, 'queued', { mayBeApplied: true }),
+    ]).map((e) => e.id);
+    expect(order).toEqual([3, 6, 2, 5, 4, 1]);
+  });
+
+  it('merges entries by id', () => {
+    const a = mergeEntries(new Map(), [entry(1, 'queued')]);
+    const b = mergeEntries(a, [entry(1, 'sent')]);
+    expect(b.get(1)?.state).toBe('sent');
+    expect(a.get(1)?.state).toBe('queued');
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { createScanDetector, type ScanDetector, type ScanVerdict } from '../../src/renderer/src/scanner/detector';
+
+/** Feeds `text` then Enter, `gap` ms apart, starting at `start`; returns the Enter's verdict. */
+function feed(d: ScanDetector, text: string, start: number, gap: number | number[]): ScanVerdict {
+  let at = start;
+  const gaps = Array.isArray(gap) ? gap : Array<number>(text.length + 1).fill(gap);
+  [...text].forEach((ch, i) => {
+    d.key(ch, at);
+    at += gaps[i] ?? 0;
+  });
+  return d.key('Enter', at);
+}
+
+describe('scan detector', () => {
+  it('takes a fast burst ending in Enter as a scan', () => {
+    const d = createScanDetector();
+    expect(feed(d, 'ORD-1000123', 1000, 5)).toEqual({ kind: 'scan', code: 'ORD-1000123', swallow: true });
+  });
+
+  it('never takes a person typing at a normal pace as a scan', () => {
+    const d = createScanDetector();
+    expect(feed(d, 'ORD-1000123', 1000, 120).kind).toBe('none');
+  });
+
+  it('never takes a fast typist with one ordinary gap as a scan', () => {
+    const d = createScanDetector();
+    // Fast bigrams (30 ms) but a 90 ms pause before the last keys: a new burst starts there, too short.
+    expect(feed(d, 'ORD-1000123', 1000, [30, 30, 30, 30, 30, 30, 30, 90, 30, 30, 30, 30]).kind).toBe('none');
+  });
+
+  it('refuses short bursts: a key chord is not a barcode', () => {
+    const d = createScanDetector();
+    expect(feed(d, 'abc', 1000, 5).kind).toBe('none');
+  });
+
+  it('refuses a burst whose Enter comes late (a person pressed Enter)', () => {
+    const d = createScanDetector();
+    expect(feed(d, 'ORD-1000123', 1000, [5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 400]).kind).toBe('none');
+  });
+
+  it('keeps only the last burst when a person typed before the scan', () => {
+    const d = createScanDetector();
+    d.key('x', 0);
+    d.key('y', 200);
+    expect(feed(d, 'ORD-1000123', 1000, 5)).toMatchObject({ kind: 'scan', code: 'ORD-1000123' });
+  });
+
+  it('ignores Shift between characters, as scanners send it for capitals', () => {
+    const d = createScanDetector();
+    let at = 0;
+    for (const ch of 'ORD-42424') {
+      d.key('Shift', at);
+      d.key(ch, at + 1);
+      at += 4;
+    }
+    expect(d.key('Enter', at)).toMatchObject({ kind: 'scan', code: 'ORD-42424' });
+  });
+
+  it('forgets the burst on an editing key', () => {
+    const d = createScanDetector();
+    d.key('O', 0);
+    d.key('R', 5);
+    d.key('Backspace', 10);
+    expect(d.key('Enter', 12).kind).toBe('none');
+  });
+
+  it('calls the same code again within 2 s a repeat, and a new scan after', () => {
+    const d = createScanDetector();
+    expect(feed(d, 'ORD-1000123', 0, 5).kind).toBe('scan');
+    expect(feed(d, 'ORD-1000123', 1500, 5)).toMatchObject({ kind: 'repeat', swallow: true });
+    // The window runs from the last sighting, so a label held under the scanner stays one scan.
+    expect(feed(d, 'ORD-1000123', 3000, 5).kind).toBe('repeat');
+    expect(feed(d, 'ORD-1000123', 6000, 5).kind).toBe('scan');
+  });
+
+  it('lets a different code through at once', () => {
+    const d = createScanDetector();
+    expect(feed(d, 'ORD-1000123', 0, 5).kind).toBe('scan');
+    expect(feed(d, 'ORD-1000456', 200, 5)).toMatchObject({ kind: 'scan', code: 'ORD-1000456' });
+  });
+
+  it('requires and strips a configured prefix', () => {
+    const d = createScanDetector({ prefix: '~' });
+    expect(feed(d, '~ORD-1000123', 0, 5)).toMatchObject({ kind: 'scan', code: 'ORD-1000123' });
+    expect(feed(d, 'ORD-1000999', 5000, 5).kind).toBe('none');
+  });
+
+  it('does not swallow a plain Enter, so buttons and forms still work', () => {
+    const d = createScanDetector();
+    expect(d.key('Enter', 0)).toEqual({ kind: 'none', swallow: false });
+  });
+
+  it('reset drops a burst in progress', () => {
+    const d = createScanDetector();
+    d.key('O', 0);
+    d.key('R', 3);
+    d.reset();
+    expect(d.key('Enter', 6).kind).toBe('none');
+  });
+});
