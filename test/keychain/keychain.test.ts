@@ -7,7 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { KeytarVault, NO_SECRET_SERVICE_MESSAGE } from '../../src/main/core/auth';
+import { startSandbox } from '../../sandbox';
+import { KeytarVault, NO_SECRET_SERVICE_MESSAGE, TokenManager } from '../../src/main/core/auth';
+import { createLogger, MemorySink, SecretRegistry } from '../../src/main/core/log';
 import { ProblemError } from '../../src/shared/result';
 
 const run = promisify(execFile);
@@ -91,6 +93,33 @@ describe.skipIf(!keyring)(`keytar vault on gnome-keyring${why}`, () => {
     expect(answer.saveError).not.toContain('child-secret-never-stored');
     // And nothing reached the real keychain.
     expect(await secretTool('Packdesk-training', 'client-id')).not.toBe('child-client');
+  });
+
+  it('the token manager keeps its tokens in the keychain, and a restart reuses them', async () => {
+    const sandbox = await startSandbox({ seed: 5 });
+    const sink = new MemorySink();
+    const logger = createLogger([sink], { registry: new SecretRegistry(), minLevel: 'debug' });
+    const tokenVault = new KeytarVault({ environment: `${environment}-tm`, logger });
+    const first = new TokenManager({ authUrl: sandbox.url, vault: tokenVault, logger });
+    try {
+      await tokenVault.setCredentials({ clientId: 'training', clientSecret: 'training-secret' });
+      const header = await first.authorization();
+      expect(header.ok).toBe(true);
+      const saved = await secretTool(tokenVault.service, 'tokens');
+      expect(saved && header.ok && header.value.endsWith(JSON.parse(saved).accessToken)).toBe(true);
+
+      const restarted = new TokenManager({ authUrl: sandbox.url, vault: new KeytarVault({ environment: `${environment}-tm` }) });
+      expect(await restarted.authorization()).toEqual(header);
+      await restarted.close();
+      expect(sandbox.stats().tokenRequests.client_credentials).toBe(1);
+      const logs = JSON.stringify(sink.records);
+      expect(logs).not.toContain('training-secret');
+      if (header.ok) expect(logs).not.toContain(header.value.split(' ')[1]);
+    } finally {
+      await first.close();
+      await tokenVault.clear();
+      await sandbox.close();
+    }
   });
 
   it('rejects with a ProblemError the shell can show', async () => {
