@@ -151,6 +151,19 @@ describe('token manager: credentials', () => {
     expect(world.tokens.status().credentials).toBe('missing');
   });
 
+  it('a wrong token server address is an auth problem about the address, not rejected credentials', async () => {
+    world = await startWorld();
+    const wrong = new TokenManager({ authUrl: `${world.sandbox.url}/not-the-token-server`, vault: world.vault });
+    try {
+      const result = await wrong.authorization();
+      expect(result).toMatchObject({ ok: false, problem: { kind: 'auth', code: 'TOKEN_SERVER_ADDRESS' } });
+      if (!result.ok) expect(result.problem.message).toMatch(/check the token server address/);
+      expect(wrong.status().credentials).not.toBe('rejected');
+    } finally {
+      await wrong.close();
+    }
+  });
+
   it('sends the spec form body and headers for both grants', async () => {
     const calls: { headers: Record<string, string>; form: Record<string, string> }[] = [];
     const recording: typeof fetch = async (input, init) => {

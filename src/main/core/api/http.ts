@@ -112,7 +112,7 @@ export function describeNetworkFailure(
       noAnswer: true,
     };
   if (context.deadline.cancelled())
-    return { cause: 'cancelled', message: `The request to ${where} was cancelled`, noAnswer: true };
+    return { cause: 'cancelled', message: `The request to ${where.charAt(0).toLowerCase()}${where.slice(1)} was cancelled`, noAnswer: true };
   const code = errorCode(error);
   if (code === 'ECONNREFUSED')
     return { cause: 'refused', message: `${where} refused the connection (is it running?)`, noAnswer: false };

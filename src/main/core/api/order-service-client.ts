@@ -231,11 +231,13 @@ export class OrderServiceClient implements UpdateSender {
 
     if (status >= 400 && status <= 499) {
       if (serviceError) return { kind: 'permanent', status, errorCode: serviceError.errorCode, message: serviceError.message };
+      // 404/405 without the service's error body usually means the address points somewhere else.
+      const hint = status === 404 || status === 405 ? ' Check the order service address in settings.' : '';
       return {
         kind: 'permanent',
         status,
         errorCode: `HTTP_${status}`,
-        message: `The order service refused the update with HTTP ${status} without saying why.`,
+        message: `The order service refused the update with HTTP ${status} without saying why.${hint}`,
       };
     }
 

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { describeZodError, ErrorResponseSchema, type TokenResponse, TokenResponseSchema } from '../../../shared/protocol/schemas';
-import { describeNetworkFailure, joinUrl, startDeadline, type Timers } from '../api/http';
+import { describeNetworkFailure, hostOf, joinUrl, startDeadline, type Timers } from '../api/http';
 import type { SecretRegistry } from '../log/redact';
 import type { ClientCredentials } from './vault';
 
@@ -19,7 +19,9 @@ export type TokenGrant =
 export type TokenAnswer =
   | { readonly kind: 'granted'; readonly token: TokenResponse; readonly receivedAt: number }
   | { readonly kind: 'refused'; readonly status: number; readonly reason: string }
-  | { readonly kind: 'transient'; readonly status?: number; readonly message: string };
+  | { readonly kind: 'transient'; readonly status?: number; readonly message: string }
+  /** Not a token endpoint at this address (redirect, 404, 405): the configured address is wrong. */
+  | { readonly kind: 'misdirected'; readonly status: number; readonly message: string };
 
 export interface TokenRequestContext {
   readonly authUrl: string;
@@ -109,6 +111,12 @@ export async function requestToken(
       };
     return { kind: 'granted', token: parsed.data, receivedAt };
   }
+  if ((status >= 300 && status <= 399) || status === 404 || status === 405)
+    return {
+      kind: 'misdirected',
+      status,
+      message: `There is no token server at ${hostOf(url)} (HTTP ${status}${status < 400 ? ', a redirect' : ''}); check the token server address in settings.`,
+    };
   // Throttling and server failures say nothing about the credentials.
   if (status === 408 || status === 425 || status === 429 || status >= 500 || status < 400)
     return { kind: 'transient', status, message: `The token server could not issue a token now (HTTP ${status})` };

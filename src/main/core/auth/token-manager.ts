@@ -259,12 +259,14 @@ export class TokenManager implements TokenSource {
       const answer = await this.request(creds, grant);
       if (answer.kind === 'granted') return this.adopt(answer, 'refresh_token', previous.tokens.refreshToken);
       if (answer.kind === 'transient') return fail('transient', answer.message, 'TOKEN_SERVER_UNAVAILABLE');
+      if (answer.kind === 'misdirected') return this.misdirected(answer);
       this.log.info('token server refused the refresh; asking for a new token with the client credentials', { reason: answer.reason });
     }
 
     const answer = await this.request(creds, { grantType: 'client_credentials' });
     if (answer.kind === 'granted') return this.adopt(answer, 'client_credentials');
     if (answer.kind === 'transient') return fail('transient', answer.message, 'TOKEN_SERVER_UNAVAILABLE');
+    if (answer.kind === 'misdirected') return this.misdirected(answer);
     this.rejectedCredentials = creds;
     this.credentialsState = 'rejected';
     this.log.warn('token server refused the client credentials', { reason: answer.reason });
@@ -278,6 +280,9 @@ export class TokenManager implements TokenSource {
       this.log.warn('token server refused the new client credentials; they were not saved', { reason: answer.reason });
       const problem = fail<never>('auth', "The token server refused this client id and secret; nothing was saved. Check them against the e-mail.", 'CREDENTIALS_REJECTED');
       return { saved: problem, held: fail('auth', 'New credentials were refused', 'CREDENTIALS_REJECTED') };
+    }
+    if (answer.kind === 'misdirected') {
+      return { saved: fail('auth', `${answer.message} Nothing was saved.`, 'TOKEN_SERVER_ADDRESS'), held: this.misdirected(answer) };
     }
     try {
       await this.options.vault.setCredentials(candidate);
@@ -297,6 +302,12 @@ export class TokenManager implements TokenSource {
     }
     const held = await this.adopt(answer, 'client_credentials');
     return { saved: ok({ verified: true, message: 'Credentials saved; the token server accepted them.' }), held };
+  }
+
+  /** A wrong token server address: a person must fix the settings, so it is an auth problem, not a retry. */
+  private misdirected(answer: Extract<TokenAnswer, { kind: 'misdirected' }>): Result<never> {
+    this.log.warn('token server address answers like no token server', { status: answer.status });
+    return fail('auth', answer.message, 'TOKEN_SERVER_ADDRESS');
   }
 
   private async request(credentials: ClientCredentials, grant: TokenGrant): Promise<TokenAnswer> {
