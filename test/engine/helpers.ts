@@ -6,10 +6,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
-import type { UpdateOutcome, UpdateSender } from '../../src/main/core/api';
-import { MemoryVault } from '../../src/main/core/auth';
+import { randomUUID } from 'node:crypto';
+import { OrderServiceClient, type UpdateOutcome, type UpdateSender } from '../../src/main/core/api';
+import { MemoryVault, TokenManager } from '../../src/main/core/auth';
 import { openEngineWithService, type ServiceEngine, type ServiceEngineOptions } from '../../src/main/core/engine';
-import type { OrderUpdateRequest } from '../../src/shared/protocol';
+import { type Action, buildUpdateRequest, type OrderUpdateRequest } from '../../src/shared/protocol';
 import type { Engine } from '../../src/main/core/engine';
 import type { OrderView } from '../../src/shared/ipc';
 
@@ -128,4 +129,21 @@ export function watchedSender(inner: UpdateSender): UpdateSender & {
     probe: (signal?: AbortSignal) => inner.probe(signal),
   };
   return watched;
+}
+
+/**
+ * The marketplace's own systems changing an order behind the terminal's back (a customer cancels
+ * online): a separate client of the same sandbox, not a terminal.
+ */
+export function marketplace(cleanup: Cleanup, box: Sandbox): { apply(orderId: string, action: Action): Promise<UpdateOutcome> } {
+  const tokens = new TokenManager({ authUrl: box.url, vault: new MemoryVault({ credentials: CLIENT }), proactive: false });
+  cleanup.add(() => tokens.close());
+  const client = new OrderServiceClient({ baseUrl: box.url, tokens });
+  return {
+    async apply(orderId, action) {
+      const request = buildUpdateRequest(orderId, randomUUID(), [action]);
+      if (!request.ok) throw new Error(request.problem.message);
+      return client.update(request.value);
+    },
+  };
 }

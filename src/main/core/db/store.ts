@@ -69,6 +69,10 @@ export function openStore(options: OpenStoreOptions): Result<Store> {
   }
   let db: Db | undefined;
   try {
+    // Checked before SQLite touches the file: closing a handle on a non-database may delete its -wal,
+    // and support wants the companions exactly as they were.
+    const header = readHeader(file);
+    if (header !== null && header !== SQLITE_HEADER) throw new BrokenFile('file is not a database');
     db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
     const mode = db.pragma('journal_mode = WAL', { simple: true });
     if (String(mode).toLowerCase() !== 'wal') throw new Error(`journal mode is ${String(mode)}, not WAL`);
@@ -104,6 +108,26 @@ export function openStore(options: OpenStoreOptions): Result<Store> {
       );
     }
     return fail('permanent', `Cannot open the data file ${file}: ${describe(e)}`, 'STORE_UNAVAILABLE');
+  }
+}
+
+const SQLITE_HEADER = 'SQLite format 3\u0000';
+
+/** The first 16 bytes of the file as text; null when the file is missing or empty (SQLite will create it). */
+function readHeader(file: string): string | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+  try {
+    const buf = Buffer.alloc(16);
+    const n = fs.readSync(fd, buf, 0, 16, 0);
+    return n === 0 ? null : buf.subarray(0, n).toString('latin1');
+  } finally {
+    fs.closeSync(fd);
   }
 }
 

@@ -193,6 +193,9 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
   }
 
   function onSettled(settlement: Settlement, outcome: UpdateOutcome): void {
+    // Counted and published first: the state changes below may wake a drain that is about to finish.
+    for (const c of counters) c.settled(settlement);
+    listener.settled(settlement);
     if (settlement.result === 'sent' || settlement.result === 'unreadable') lastSuccessAt = options.now();
     if (settlement.result === 'paused' && credentials !== 'rejected') {
       credentials = 'rejected';
@@ -201,8 +204,6 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
     }
     if (settlement.rateLimitedForMs !== undefined) notBefore = Math.max(notBefore, options.now() + settlement.rateLimitedForMs);
     if (settlement.reachable !== null) connectivity.report(settlement.reachable);
-    for (const c of counters) c.settled(settlement);
-    listener.settled(settlement);
   }
 
   /** True when nothing more will happen without time passing for a failed/paused state to change. */
