@@ -1,0 +1,43 @@
+/**
+ * Build of the three Electron parts into out/: main (Node, CJS), preload (sandboxed, so one
+ * self-contained CJS file that requires nothing but 'electron'), renderer (React, plain web).
+ */
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+const root = __dirname;
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: resolve(root, 'out/main'),
+      lib: { entry: resolve(root, 'src/main/index.ts'), formats: ['cjs'] },
+      // Runtime dependencies stay in node_modules (inside the asar): the native modules
+      // better-sqlite3 and keytar must, since they are rebuilt for Electron's ABI at packaging;
+      // electron-updater and zod simply need no bundling.
+      externalizeDeps: { include: ['better-sqlite3', 'keytar', 'electron-updater'] },
+      sourcemap: false,
+    },
+  },
+  preload: {
+    build: {
+      outDir: resolve(root, 'out/preload'),
+      lib: { entry: resolve(root, 'src/preload/index.ts'), formats: ['cjs'] },
+      // A sandboxed preload cannot require() packages, so zod and the contract are bundled in.
+      externalizeDeps: false,
+      rolldownOptions: { output: { codeSplitting: false } },
+      sourcemap: false,
+    },
+  },
+  renderer: {
+    root: resolve(root, 'src/renderer'),
+    plugins: [react()],
+    build: {
+      outDir: resolve(root, 'out/renderer'),
+      rolldownOptions: { input: resolve(root, 'src/renderer/index.html') },
+      // Source maps would ship the UI source inside the installer for no benefit on a terminal.
+      sourcemap: false,
+    },
+  },
+});
