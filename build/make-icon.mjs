@@ -4,8 +4,9 @@
  *   node build/make-icon.mjs
  * electron-builder turns it into the Windows .ico and the Linux icon set.
  */
+import { Buffer } from 'node:buffer';
 import { writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { URL, fileURLToPath } from 'node:url';
 import process from 'node:process';
 import { deflateSync } from 'node:zlib';
 
