@@ -19,9 +19,16 @@ export type TokenGrant =
 export type TokenAnswer =
   | { readonly kind: 'granted'; readonly token: TokenResponse; readonly receivedAt: number }
   | { readonly kind: 'refused'; readonly status: number; readonly reason: string }
-  | { readonly kind: 'transient'; readonly status?: number; readonly message: string }
-  /** Not a token endpoint at this address (redirect, 404, 405): the configured address is wrong. */
-  | { readonly kind: 'misdirected'; readonly status: number; readonly message: string };
+  | {
+      readonly kind: 'transient';
+      readonly status?: number;
+      readonly message: string;
+      /**
+       * True when the address answers like no token server (redirect, 404, 405): retrying will not
+       * help until a person fixes the configured address.
+       */
+      readonly misdirected?: true;
+    };
 
 export interface TokenRequestContext {
   readonly authUrl: string;
@@ -113,7 +120,8 @@ export async function requestToken(
   }
   if ((status >= 300 && status <= 399) || status === 404 || status === 405)
     return {
-      kind: 'misdirected',
+      kind: 'transient',
+      misdirected: true,
       status,
       message: `There is no token server at ${hostOf(url)} (HTTP ${status}${status < 400 ? ', a redirect' : ''}); check the token server address in settings.`,
     };

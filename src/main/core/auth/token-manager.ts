@@ -258,15 +258,13 @@ export class TokenManager implements TokenSource {
       };
       const answer = await this.request(creds, grant);
       if (answer.kind === 'granted') return this.adopt(answer, 'refresh_token', previous.tokens.refreshToken);
-      if (answer.kind === 'transient') return fail('transient', answer.message, 'TOKEN_SERVER_UNAVAILABLE');
-      if (answer.kind === 'misdirected') return this.misdirected(answer);
+      if (answer.kind === 'transient') return this.unavailable(answer);
       this.log.info('token server refused the refresh; asking for a new token with the client credentials', { reason: answer.reason });
     }
 
     const answer = await this.request(creds, { grantType: 'client_credentials' });
     if (answer.kind === 'granted') return this.adopt(answer, 'client_credentials');
-    if (answer.kind === 'transient') return fail('transient', answer.message, 'TOKEN_SERVER_UNAVAILABLE');
-    if (answer.kind === 'misdirected') return this.misdirected(answer);
+    if (answer.kind === 'transient') return this.unavailable(answer);
     this.rejectedCredentials = creds;
     this.credentialsState = 'rejected';
     this.log.warn('token server refused the client credentials', { reason: answer.reason });
@@ -281,9 +279,8 @@ export class TokenManager implements TokenSource {
       const problem = fail<never>('auth', "The token server refused this client id and secret; nothing was saved. Check them against the e-mail.", 'CREDENTIALS_REJECTED');
       return { saved: problem, held: fail('auth', 'New credentials were refused', 'CREDENTIALS_REJECTED') };
     }
-    if (answer.kind === 'misdirected') {
-      return { saved: fail('auth', `${answer.message} Nothing was saved.`, 'TOKEN_SERVER_ADDRESS'), held: this.misdirected(answer) };
-    }
+    if (answer.kind === 'transient' && answer.misdirected)
+      return { saved: fail('auth', `${answer.message} Nothing was saved.`, 'TOKEN_SERVER_ADDRESS'), held: this.unavailable(answer) };
     try {
       await this.options.vault.setCredentials(candidate);
     } catch (error) {
@@ -304,8 +301,12 @@ export class TokenManager implements TokenSource {
     return { saved: ok({ verified: true, message: 'Credentials saved; the token server accepted them.' }), held };
   }
 
-  /** A wrong token server address: a person must fix the settings, so it is an auth problem, not a retry. */
-  private misdirected(answer: Extract<TokenAnswer, { kind: 'misdirected' }>): Result<never> {
+  /**
+   * No token now. A wrong token server address is an auth problem (a person must fix the settings;
+   * retrying will not help); anything else is transient.
+   */
+  private unavailable(answer: Extract<TokenAnswer, { kind: 'transient' }>): Result<never> {
+    if (!answer.misdirected) return fail('transient', answer.message, 'TOKEN_SERVER_UNAVAILABLE');
     this.log.warn('token server address answers like no token server', { status: answer.status });
     return fail('auth', answer.message, 'TOKEN_SERVER_ADDRESS');
   }
