@@ -9,7 +9,14 @@ export const STEP_ICON: Record<StepKey, string> = {
   DELIVERED: '⌂',
 };
 
-export function StepPill({ step }: { step: StepKey | null }) {
+export function StepPill({ step, waitingForDetails = false }: { step: StepKey | null; waitingForDetails?: boolean }) {
+  if (waitingForDetails)
+    return (
+      <span className="step-pill step-DONE">
+        <span className="step-pill-caption">Next</span>
+        Wait for the service
+      </span>
+    );
   if (step === null)
     return (
       <span className="step-pill step-DONE">
@@ -20,7 +27,9 @@ export function StepPill({ step }: { step: StepKey | null }) {
   return (
     <span className={`step-pill step-${step}`}>
       <span className="step-pill-caption">Next</span>
-      <span aria-hidden="true">{STEP_ICON[step]}</span> {STEP_LABEL[step]}
+      <span>
+        <span aria-hidden="true">{STEP_ICON[step]}</span> {STEP_LABEL[step]}
+      </span>
     </span>
   );
 }

@@ -41,23 +41,28 @@ export function SyncBar() {
       </span>
       {sync.failed > 0 && (
         <span className="sync-item sync-problem" data-testid="sync-failed">
-          ⚠ {sync.failed} refused — tap to see
+          ⚠ {sync.failed} refused
         </span>
       )}
       {sync.credentials !== 'ok' && (
         <span className="sync-item sync-problem" data-testid="sync-credentials">
-          ⚠ {sync.credentials === 'missing' ? 'No credentials: ask a manager to enter them in Settings' : 'Credentials rejected: sending paused, nothing is lost'}
+          ⚠ {sync.credentials === 'missing' ? 'No credentials' : 'Credentials rejected'}
         </span>
       )}
       {sync.backlogAlarm && (
         <span className="sync-item sync-problem" data-testid="sync-backlog">
-          ⚠ Taps have waited too long: call the manager
+          ⚠ Taps waiting too long
         </span>
       )}
-      {sync.message && <span className="sync-item sync-message">{sync.message}</span>}
       <span className="sync-item sync-last">
         {sync.lastSuccessAt === null ? 'Nothing sent yet' : `Last sent ${formatClock(sync.lastSuccessAt)} (${formatAge(sync.lastSuccessAt, now)})`}
       </span>
+      {/* The engine's one sentence on what matters most now, in its own words. */}
+      {sync.message && (
+        <span className="sync-message" data-testid="sync-message">
+          {sync.message}
+        </span>
+      )}
     </button>
   );
 }

@@ -39,8 +39,8 @@ export function OrderScreen({ orderId }: { orderId: string }) {
       <OrderHeader view={view} onBack={back} />
       <HeldWarning view={view} />
       <NextStepButton view={view} key={view.id} />
-      {view.nextStep === null && <FinishedPanel view={view} />}
-      {view.order ? <OrderBody order={view.order} open={view.nextStep !== null} /> : <AwaitingServiceCard />}
+      {view.nextStep === null && view.order !== null && <FinishedPanel view={view} />}
+      {view.order ? <OrderBody order={view.order} open={view.nextStep !== null} /> : <AwaitingServiceCard view={view} />}
     </main>
   );
 }
@@ -76,7 +76,7 @@ function OrderHeader({ view, onBack }: { view: OrderView; onBack: () => void }) 
       </div>
       {packing && view.promisedPackedAt !== null && (
         <div className="order-deadline">
-          <Countdown deadline={view.promisedPackedAt} label="to pack" />
+          <Countdown deadline={view.promisedPackedAt} what="to pack" />
         </div>
       )}
     </div>
@@ -109,13 +109,19 @@ function FinishedPanel({ view }: { view: OrderView }) {
 }
 
 /** New to the terminal: the service's answer to Accept brings its items. */
-function AwaitingServiceCard() {
+function AwaitingServiceCard({ view }: { view: OrderView }) {
   const offline = useStatus((s) => s.sync?.connectivity === 'offline');
   return (
     <section className="panel awaiting-card" data-testid="awaiting-card">
       <h2>Details not received yet</h2>
-      <p>This order is new to the terminal. The order service sends its items and delivery details in its answer to Accept.</p>
-      {offline && (
+      {view.failed > 0 ? (
+        <p>The order service did not take the acceptance; see the outbox for its answer.</p>
+      ) : view.waiting > 0 ? (
+        <p>Accept is on its way. The items and delivery details show as soon as the order service answers.</p>
+      ) : (
+        <p>This order is new to the terminal. The order service sends its items and delivery details in its answer to Accept.</p>
+      )}
+      {offline && view.failed === 0 && (
         <p className="awaiting-offline">
           <strong>Offline:</strong> the acceptance is kept and sent when the connection is back; the details show then.
         </p>

@@ -25,7 +25,8 @@ export function QueueScreen() {
   return (
     <main className="screen queue-screen" aria-labelledby="queue-title">
       <div className="queue-head">
-        <h1 id="queue-title" className="screen-title">
+        {/* The "All" filter shows the count; the heading is for screen readers. */}
+        <h1 id="queue-title" className="visually-hidden">
           Orders <span className="muted">({sortedIds.length})</span>
         </h1>
         <StepFilters />

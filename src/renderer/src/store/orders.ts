@@ -29,8 +29,9 @@ const EMPTY_COUNTS: Record<StepFilterKey, number> = {
 
 export const EMPTY_ORDERS: OrdersSnapshot = { byId: new Map(), sortedIds: [], counts: EMPTY_COUNTS };
 
-/** Which filter an order falls under. */
+/** Which filter an order falls under; a new order whose Accept waits for the service is still "accept". */
 export function stepOf(view: OrderView): StepFilterKey {
+  if (!view.nextStep && !view.order) return 'ACCEPT';
   return view.nextStep?.key ?? 'DONE';
 }
 
@@ -39,6 +40,7 @@ export function stepOf(view: OrderView): StepFilterKey {
  * then packed orders waiting for delivery steps, then finished ones.
  */
 function band(view: OrderView): number {
+  if (!view.order) return 0;
   const key = view.nextStep?.key;
   if (key === 'ACCEPT' || key === 'PACKING' || key === 'PACKED') return 0;
   if (key === 'OUT_FOR_DELIVERY' || key === 'DELIVERED') return 1;

@@ -1,6 +1,6 @@
 /** Each fulfilment with where it stands and its status history: promised, expected, actual. */
 import type { Fulfillment, StatusHistoryEntry } from '../../../../shared/protocol/schemas';
-import { formatDayClock } from '../../format/time';
+import { formatClock, formatDayClock } from '../../format/time';
 
 /** History keys in the order they happen; others the service adds follow, as sent. */
 const KEY_ORDER = ['PACKING', 'PACKED', 'SEARCHING_FOR_AGENT', 'AGENT_ASSIGNED', 'OUT_FOR_DELIVERY', 'DELIVERED'];
@@ -29,7 +29,11 @@ function sortedHistory(history: Record<string, StatusHistoryEntry>): [string, St
   return Object.entries(history).sort(([a], [b]) => rank(a) - rank(b));
 }
 
-const at = (e: { endTime: number } | undefined) => (e ? formatDayClock(e.endTime) : '—');
+/** Today's times as "14:05"; other days with the date, since orders can span midnight. */
+function at(e: { endTime: number } | undefined): string {
+  if (!e) return '—';
+  return new Date(e.endTime).toDateString() === new Date().toDateString() ? formatClock(e.endTime) : formatDayClock(e.endTime);
+}
 
 export function FulfilmentList({ fulfilments }: { fulfilments: readonly Fulfillment[] }) {
   return (
@@ -45,6 +49,8 @@ export function FulfilmentList({ fulfilments }: { fulfilments: readonly Fulfillm
 function FulfilmentCard({ f }: { f: Fulfillment }) {
   const isDelivery = f.type.toUpperCase() === 'DELIVERY';
   const history = sortedHistory(f.fulfilmentStatusHistory ?? {});
+  // The service rarely sends "expected" times; a column of dashes only takes room.
+  const expected = history.some(([, e]) => e.expected);
   return (
     <div className="fulfilment" data-testid="fulfilment" data-type={f.type.toUpperCase()}>
       <div className="fulfilment-head">
@@ -66,7 +72,7 @@ function FulfilmentCard({ f }: { f: Fulfillment }) {
             <tr>
               <th scope="col">Step</th>
               <th scope="col">Promised</th>
-              <th scope="col">Expected</th>
+              {expected && <th scope="col">Expected</th>}
               <th scope="col">Done</th>
             </tr>
           </thead>
@@ -75,7 +81,7 @@ function FulfilmentCard({ f }: { f: Fulfillment }) {
               <tr key={key} className={entry.actual ? 'history-done' : undefined}>
                 <th scope="row">{word(key)}</th>
                 <td>{at(entry.promised)}</td>
-                <td>{at(entry.expected)}</td>
+                {expected && <td>{at(entry.expected)}</td>}
                 <td>{entry.actual ? <>✓ {at(entry.actual)}</> : '—'}</td>
               </tr>
             ))}

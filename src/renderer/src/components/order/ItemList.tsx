@@ -29,17 +29,25 @@ export function ItemList({ order, editable }: { order: Order; editable: boolean 
               <span className="item-units-number">{item.quantity.count}</span>
               <span className="item-units-word">{item.quantity.count === 1 ? 'unit' : 'units'}</span>
             </div>
-            <div className="item-price">
-              <span className="item-price-each">{formatPrice(item.sellingPrice?.value ?? item.price?.value)} each</span>
-              {item.price && item.sellingPrice && item.price.value !== item.sellingPrice.value && (
-                <span className="item-price-mrp">MRP {formatPrice(item.price.value)}</span>
+            <div className="item-side">
+              <div className="item-price">
+                <span className="item-price-each">{formatPrice(item.sellingPrice?.value ?? item.price?.value)} each</span>
+                {item.price && item.sellingPrice && item.price.value !== item.sellingPrice.value && (
+                  <span className="item-price-mrp">MRP {formatPrice(item.price.value)}</span>
+                )}
+              </div>
+              {editable && (
+                <button
+                  type="button"
+                  className="button button-small"
+                  onClick={() => setEditing(item)}
+                  disabled={item.quantity.count === 0}
+                  data-testid="change-units"
+                >
+                  Change units
+                </button>
               )}
             </div>
-            {editable && (
-              <button type="button" className="button" onClick={() => setEditing(item)} disabled={item.quantity.count === 0}>
-                Change units
-              </button>
-            )}
           </li>
         ))}
       </ul>

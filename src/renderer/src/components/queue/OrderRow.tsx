@@ -49,7 +49,7 @@ export const OrderRow = memo(function OrderRow({ id, domId, top, index, total, a
           <OrderMarks view={view} compact />
         </div>
       </div>
-      <StepPill step={view.nextStep?.key ?? null} />
+      {!view.nextStep && !view.order ? <StepPill step={null} waitingForDetails /> : <StepPill step={view.nextStep?.key ?? null} />}
     </div>
   );
 });
@@ -61,9 +61,9 @@ function RowDeadline({ view }: { view: OrderView }) {
   return (
     <div className="row-deadline">
       {packing && view.promisedPackedAt !== null ? (
-        <Countdown deadline={view.promisedPackedAt} label="to pack" />
+        <Countdown deadline={view.promisedPackedAt} what="to pack" />
       ) : (
-        <span className="deadline deadline-none">{key === undefined ? 'Finished' : packing ? 'No promise' : 'Packed'}</span>
+        <span className="deadline deadline-none">{!view.order ? 'Not known yet' : key === undefined ? 'Finished' : packing ? 'No promise' : 'Packed'}</span>
       )}
     </div>
   );
