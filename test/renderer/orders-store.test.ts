@@ -7,7 +7,7 @@ import type { OutboxEntryView } from '../../src/shared/ipc';
 function view(id: string, promised: number | null, step: OrderView['nextStep'] = { key: 'ACCEPT', label: 'Accept order' }, extra: Partial<OrderView> = {}): OrderView {
   return {
     id,
-    order: null,
+    order: { id, items: [], orderState: 'Accepted', fulfillments: [] },
     nextStep: step,
     waiting: 0,
     failed: 0,
@@ -67,6 +67,12 @@ describe('orders store', () => {
   it('files an order with no next step under DONE', () => {
     expect(stepOf(view('x', 1, null))).toBe('DONE');
     expect(stepOf(view('x', 1, packing))).toBe('PACKING');
+  });
+
+  it('keeps a new order whose Accept waits for the service with the orders to accept, at the top', () => {
+    const waiting = view('new', null, null, { order: null, waiting: 1 });
+    expect(stepOf(waiting)).toBe('ACCEPT');
+    expect(replaceOrders([view('a', 1, packing), waiting, view('d', 1, null)]).sortedIds).toEqual(['a', 'new', 'd']);
   });
 });
 
