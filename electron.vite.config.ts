@@ -17,6 +17,9 @@ export default defineConfig({
       // better-sqlite3 and keytar must, since they are rebuilt for Electron's ABI at packaging;
       // electron-updater and zod simply need no bundling.
       externalizeDeps: { include: ['better-sqlite3', 'keytar', 'electron-updater'] },
+      // keytar is loaded lazily with import(); as require() it goes through Electron's CJS loader,
+      // which knows how to find the native module unpacked next to the asar.
+      rolldownOptions: { output: { dynamicImportInCjs: false } },
       sourcemap: false,
     },
   },

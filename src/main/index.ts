@@ -1,0 +1,176 @@
+/**
+ * The Electron main process: thin glue around the app host (src/main/core/host). It owns what
+ * only Electron can do — the single instance, the window, the app:// protocol, the security
+ * handlers, ipcMain, the updater, kiosk and login items — and delegates every decision to the
+ * pure, tested modules beside it.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { BrowserWindow, Menu, app, dialog, ipcMain, net, powerMonitor, protocol, session } from 'electron';
+import { autoUpdater } from 'electron-updater';
+import { createAppHost, type AppHost } from './core/host';
+import { createLogger, createRotatingFileSink, stderrSink, type Logger } from './core/log';
+import { applyAutoLaunch } from './autolaunch';
+import { forwardEvents, wireCommands } from './ipc';
+import { createOnlineSignal } from './online';
+import { registerAppScheme, serveApp } from './protocol';
+import { guardWebContents, hardenSession, trustedOrigins } from './security';
+import { createUpdateController } from './updater';
+import { entryUrl, focusWindow, mainWindowOptions, setKiosk } from './window';
+
+// Both must happen before the app is ready: app:// gets its privileges only at registration, and
+// the sandbox is forced on for every renderer, whatever a window's options say.
+registerAppScheme(protocol);
+app.enableSandbox();
+
+const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
+const origins = trustedOrigins(devServerUrl, app.isPackaged);
+const rendererRoot = path.join(__dirname, '../renderer');
+const preloadPath = path.join(__dirname, '../preload/index.js');
+
+if (!app.requestSingleInstanceLock()) {
+  // Another Packdesk owns the outbox; it is brought to the front by its 'second-instance' handler.
+  app.quit();
+} else {
+  void main();
+}
+
+async function main(): Promise<void> {
+  const dataDir = app.getPath('userData');
+  const shellLog = createLogger(app.isPackaged ? [createRotatingFileSink({ dir: path.join(dataDir, 'logs'), name: 'shell' })] : [createRotatingFileSink({ dir: path.join(dataDir, 'logs'), name: 'shell' }), stderrSink], { scope: 'shell' });
+  process.on('unhandledRejection', (reason) => shellLog.error('unhandled rejection', { error: reason instanceof Error ? reason : String(reason) }));
+
+  let window: BrowserWindow | null = null;
+  let host: AppHost | null = null;
+  let stopped = false;
+
+  app.on('second-instance', () => {
+    if (window) focusWindow(window);
+  });
+  // Every web contents ever created gets the navigation, redirect, window and webview guards.
+  app.on('web-contents-created', (_event, contents) => {
+    guardWebContents(contents, origins, (what, url) => shellLog.warn(`blocked ${what}`, { url: url.slice(0, 200) }));
+  });
+  app.on('window-all-closed', () => app.quit());
+
+  await app.whenReady();
+  if (process.platform === 'win32') app.setAppUserModelId('com.packdesk.terminal');
+  // No application menu in a packaged build: nothing to reach devtools or reload from.
+  if (app.isPackaged) Menu.setApplicationMenu(null);
+  hardenSession(session.defaultSession);
+  serveApp(protocol, rendererRoot);
+
+  const updates = createUpdateController({
+    updater: autoUpdater,
+    currentVersion: app.getVersion(),
+    log: shellLog,
+    beforeInstall: async () => {
+      stopped = true;
+      await host?.stop();
+    },
+  });
+  const online = createOnlineSignal({
+    isOnline: () => net.isOnline(),
+    onWake: (cb) => {
+      powerMonitor.on('resume', cb);
+      powerMonitor.on('unlock-screen', cb);
+      return () => {
+        powerMonitor.off('resume', cb);
+        powerMonitor.off('unlock-screen', cb);
+      };
+    },
+  });
+
+  try {
+    host = await createAppHost({
+      shell: 'electron',
+      dataDir,
+      version: app.getVersion(),
+      // The default vaults: training's built-in credentials in memory, the OS keychain (keytar)
+      // for staging and production, never a file.
+      online,
+      updates,
+      kiosk: { leave: () => window && setKiosk(window, false) },
+      ...(app.isPackaged ? {} : { log: createLogger([stderrSink]) }),
+    });
+    await host.start();
+  } catch (err) {
+    shellLog.error('Packdesk could not start', { error: err instanceof Error ? err : String(err) });
+    dialog.showErrorBox('Packdesk could not start', 'The terminal could not open its data folder or start its engine. Restart the computer; if this keeps happening, call support.');
+    app.exit(1);
+    return;
+  }
+  const started = host;
+
+  const applyShellSettings = (): void => {
+    const settings = started.settings();
+    if (window) setKiosk(window, settings.kiosk);
+    applyLoginItem(settings.autoLaunch, shellLog);
+  };
+  applyLoginItem(started.settings().autoLaunch, shellLog);
+
+  wireCommands({
+    ipcMain,
+    host: started,
+    mainContentsId: () => (window && !window.isDestroyed() ? window.webContents.id : null),
+    origins,
+    log: shellLog,
+    afterCommand: (command, reply) => {
+      if (command === 'settings.update' && reply.ok) applyShellSettings();
+    },
+  });
+  forwardEvents(started, () => (window && !window.isDestroyed() ? window.webContents : null));
+
+  window = new BrowserWindow(mainWindowOptions({ preloadPath, kiosk: started.settings().kiosk, devTools: !app.isPackaged }));
+  window.once('ready-to-show', () => window?.show());
+  window.on('closed', () => {
+    window = null;
+  });
+  window.loadURL(entryUrl(devServerUrl, app.isPackaged)).catch((err: unknown) => shellLog.error('the UI could not be loaded', { error: err instanceof Error ? err : String(err) }));
+
+  updates.start(() => {
+    const settings = started.settings();
+    const engine = started.engine();
+    return {
+      terminalId: started.info().terminalId,
+      channel: settings.updateChannel,
+      quietHour: settings.quietHour,
+      sendingCount: engine?.sendingCount() ?? 0,
+      lastTapAt: engine?.lastTapAt() ?? null,
+    };
+  });
+
+  // Quit waits for the engine to stop, so an in-flight send finishes and SQLite closes cleanly.
+  app.on('before-quit', (event) => {
+    if (stopped) return;
+    event.preventDefault();
+    stopped = true;
+    updates.stop();
+    online.stop();
+    void started
+      .stop()
+      .catch((err: unknown) => shellLog.error('stopping the host failed', { error: err instanceof Error ? err : String(err) }))
+      .finally(() => app.quit());
+  });
+}
+
+/** Applies the auto-launch setting; a failure is logged, never fatal. */
+function applyLoginItem(enabled: boolean, log: Logger): void {
+  try {
+    applyAutoLaunch(
+      enabled,
+      { platform: process.platform, execPath: process.execPath, appImage: process.env['APPIMAGE'], xdgConfigHome: process.env['XDG_CONFIG_HOME'], home: os.homedir() },
+      {
+        setLoginItemSettings: (s) => app.setLoginItemSettings(s),
+        writeFile: (file, text) => {
+          mkdirSync(path.dirname(file), { recursive: true });
+          writeFileSync(file, text, { mode: 0o644 });
+        },
+        removeFile: (file) => rmSync(file, { force: true }),
+      },
+    );
+  } catch (err) {
+    log.warn('auto-launch could not be applied', { enabled, error: err instanceof Error ? err : String(err) });
+  }
+}
