@@ -10,6 +10,5 @@ eval "$(printf 'packdesk-test-keyring' | gnome-keyring-daemon --unlock --compone
 export GNOME_KEYRING_CONTROL PACKDESK_KEYRING=1
 status=0
 "$@" || status=$?
-pkill -u "$(id -u)" -f "gnome-keyring-daemon.*--components=secrets" 2>/dev/null || true
 rm -rf "$keyring_home"
 exit $status
