@@ -1,0 +1,279 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../sandbox';
+import { needsManager } from '../../src/main/core/host';
+import { COMMANDS, type CommandName, type EventName, type OrderView } from '../../src/shared/ipc';
+import { startTestHost, type TestHost } from './fixtures';
+import { malformedPayloads } from './payloads';
+
+const names = Object.keys(COMMANDS) as CommandName[];
+
+async function acceptFirstOrder(t: TestHost): Promise<OrderView> {
+  const [first] = await t.call('orders.list', {});
+  await t.call('taps.submit', { orderId: first!.id, input: { kind: 'orderState', state: 'ACCEPTED' } });
+  await t.host.engine()!.drain({ untilEmpty: true, timeoutMs: 10_000 });
+  return (await t.call('orders.get', { orderId: first!.id }))!;
+}
+
+describe('the app host in training mode', () => {
+  let t: TestHost;
+  beforeAll(async () => {
+    t = await startTestHost({ settingsOverride: { undoWindowMs: 0 } });
+  });
+  afterAll(async () => t.close());
+
+  it('starts the in-app sandbox on 127.0.0.1 and fills the queue with its seeded orders', async () => {
+    const sandbox = t.host.sandbox!;
+    expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const settings = await t.call('settings.get', {});
+    expect(settings).toMatchObject({ environment: 'training', authUrl: sandbox.url, baseUrl: sandbox.url });
+    const orders = await t.call('orders.list', {});
+    expect(orders.map((o) => o.id).sort()).toEqual(sandbox.orders().map((o) => o.id).sort());
+    expect(orders.length).toBeGreaterThanOrEqual(30);
+    const info = await t.call('app.info', {});
+    expect(info).toMatchObject({ environment: 'training', shell: 'web', version: '0.1.0-test', pinSet: false });
+    expect(info.terminalId).toMatch(/^T-[0-9a-f]{16}$/);
+    expect(await t.call('updates.status', {})).toMatchObject({ state: 'disabled', currentVersion: '0.1.0-test' });
+  });
+
+  it('sends a tap to the sandbox and forwards the engine events', async () => {
+    const seen: EventName[] = [];
+    const unsubscribe = t.host.subscribe((event) => seen.push(event));
+    const order = await acceptFirstOrder(t);
+    unsubscribe();
+    expect(order.order).not.toBeNull();
+    expect(order.nextStep?.key).toBe('PACKING');
+    expect(t.host.sandbox!.appliedLog().some((a) => a.orderId === order.id)).toBe(true);
+    expect(seen).toEqual(expect.arrayContaining(['orders.changed', 'outbox.changed', 'sync.status']));
+  });
+
+  it.each(names)('%s: every malformed payload is refused as invalid and changes nothing', async (command) => {
+    const snapshot = async (): Promise<string> =>
+      JSON.stringify([
+        await t.call('orders.list', {}),
+        await t.call('outbox.list', {}),
+        await t.call('settings.get', {}),
+        (await t.call('app.info', {})).pinSet,
+        existsSync(join(t.dataDir, 'pin.json')),
+        readdirSync(t.dataDir).sort(),
+      ]);
+    const before = await snapshot();
+    for (const { label, payload } of malformedPayloads(command)) {
+      const reply = await t.host.handle(command, payload);
+      expect(reply.ok, `${command} with ${label}`).toBe(false);
+      if (!reply.ok) expect(reply.problem, label).toMatchObject({ kind: 'invalid', code: 'INVALID_REQUEST' });
+    }
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('refuses unknown command names', async () => {
+    for (const name of ['orders.delete', 'constructor', '__proto__', 'hasOwnProperty', 7]) {
+      expect(await t.host.handle(name, {})).toMatchObject({ ok: false, problem: { kind: 'invalid', code: 'UNKNOWN_COMMAND' } });
+    }
+  });
+
+  it('refuses PIN-guarded commands while no PIN is set', async () => {
+    const reply = await t.host.handle('kiosk.leave', { pin: '1234' });
+    expect(reply).toMatchObject({ ok: false, problem: { code: 'PIN_NOT_SET' } });
+  });
+});
+
+describe('the manager PIN at the host', () => {
+  let t: TestHost;
+  beforeAll(async () => {
+    t = await startTestHost({ settingsOverride: { undoWindowMs: 60_000 } });
+  });
+  afterAll(async () => t.close());
+
+  it('guards every PIN command until a PIN is set, then checks it', async () => {
+    for (const [command, payload] of [
+      ['settings.update', { pin: '1234', patch: { sounds: false } }],
+      ['support.exportBundle', { pin: '1234' }],
+      ['kiosk.leave', { pin: '1234' }],
+      ['updates.installNow', { pin: '1234' }],
+      ['outbox.discard', { pin: '1234', entryId: 1 }],
+      ['credentials.save', { pin: '1234', environment: 'training' }],
+    ] as const) {
+      expect(await t.host.handle(command, payload), command).toMatchObject({ ok: false, problem: { code: 'PIN_NOT_SET' } });
+    }
+    expect(await t.call('pin.set', { newPin: '1234' })).toEqual({ done: true });
+    expect((await t.call('app.info', {})).pinSet).toBe(true);
+    expect(await t.host.handle('pin.set', { newPin: '9999' })).toMatchObject({ ok: false, problem: { code: 'PIN_REQUIRED' } });
+    expect(await t.call('pin.verify', { pin: '1234' })).toEqual({ valid: true });
+    expect(await t.call('pin.verify', { pin: '4321' })).toEqual({ valid: false });
+    expect(await t.host.handle('kiosk.leave', { pin: '4321' })).toMatchObject({ ok: false, problem: { kind: 'auth', code: 'PIN_WRONG' } });
+    expect(await t.host.handle('kiosk.leave', { pin: '1234' })).toMatchObject({ ok: false, problem: { code: 'NOT_IN_KIOSK' } });
+    expect(await t.host.handle('updates.installNow', { pin: '1234' })).toMatchObject({ ok: false, problem: { code: 'UPDATES_DISABLED' } });
+    const pinFile = readFileSync(join(t.dataDir, 'pin.json'), 'utf8');
+    expect(pinFile).not.toContain('1234');
+  });
+
+  it('needs the PIN to discard a tap: a wrong PIN leaves it queued', async () => {
+    const [order] = await t.call('orders.list', {});
+    const entry = await t.call('taps.submit', { orderId: order!.id, input: { kind: 'orderState', state: 'ACCEPTED' } });
+    expect(await t.host.handle('outbox.discard', { entryId: entry.id, pin: '0000' })).toMatchObject({ ok: false, problem: { code: 'PIN_WRONG' } });
+    expect((await t.call('outbox.list', {})).find((e) => e.id === entry.id)?.state).toBe('queued');
+    expect(await t.call('outbox.discard', { entryId: entry.id, pin: '1234' })).toEqual({ done: true });
+    expect((await t.call('outbox.list', {})).find((e) => e.id === entry.id)?.state ?? 'discarded').toBe('discarded');
+  });
+
+  it('needs the PIN for a fraudulent-prescription cancellation, not for other reasons', async () => {
+    expect(needsManager({ kind: 'orderState', state: 'CANCELLED', reason: 'FRAUD_PRESCRIPTION' })).toBe(true);
+    expect(needsManager({ kind: 'orderState', state: 'CANCELLED', reason: 'BUYER_NOT_AVAILABLE' })).toBe(false);
+    // Cancelling needs the order's details: accept two orders first and let the answers come back.
+    await t.call('settings.update', { pin: '1234', patch: { undoWindowMs: 0 } });
+    const orders = await t.call('orders.list', {});
+    const [order, other] = [orders[3]!, orders[4]!];
+    for (const o of [order, other]) await t.call('taps.submit', { orderId: o.id, input: { kind: 'orderState', state: 'ACCEPTED' } });
+    await t.host.engine()!.drain({ untilEmpty: true, timeoutMs: 10_000 });
+    const fraud = { orderId: order.id, input: { kind: 'orderState', state: 'CANCELLED', reason: 'FRAUD_PRESCRIPTION' } };
+    expect(await t.host.handle('taps.submit', fraud)).toMatchObject({ ok: false, problem: { code: 'PIN_REQUIRED' } });
+    expect(await t.host.handle('taps.submit', { ...fraud, pin: '0000' })).toMatchObject({ ok: false, problem: { code: 'PIN_WRONG' } });
+    const cancels = async (): Promise<number> =>
+      (await t.call('outbox.list', {})).filter((e) => e.orderId === order.id && e.action.type === 'ORDER_STATE_UPDATE' && e.action.orderState === 'CANCELLED').length;
+    expect(await cancels()).toBe(0);
+    const entry = await t.call('taps.submit', { ...fraud, pin: '1234' });
+    expect(entry).toMatchObject({ orderId: order.id });
+    expect(await cancels()).toBe(1);
+    expect(await t.call('taps.submit', { orderId: other.id, input: { kind: 'orderState', state: 'CANCELLED', reason: 'BUYER_NOT_AVAILABLE' } })).toMatchObject({ orderId: other.id });
+  });
+
+  it('locks PIN entry after five wrong PINs, even for the right PIN', async () => {
+    for (let i = 0; i < 5; i++) await t.host.handle('pin.verify', { pin: '0000' });
+    expect(await t.host.handle('pin.verify', { pin: '1234' })).toMatchObject({ ok: false, problem: { code: 'PIN_LOCKED' } });
+    expect(await t.host.handle('settings.update', { pin: '1234', patch: { sounds: false } })).toMatchObject({ ok: false, problem: { code: 'PIN_LOCKED' } });
+  });
+});
+
+describe('settings and credentials at the host', () => {
+  let t: TestHost | null = null;
+  let staging: Sandbox;
+  afterEach(async () => {
+    await t?.close();
+    t = null;
+  });
+  beforeAll(async () => {
+    staging = await startSandbox({ clientId: 'store-42', clientSecret: 'staging-secret-for-store-42', seed: 7, orderCount: 5 });
+  });
+  afterAll(async () => staging.close());
+
+  it('saves settings with the PIN, applies them to the engine, and keeps them across a restart', async () => {
+    t = await startTestHost();
+    await t.call('pin.set', { newPin: '2468' });
+    const next = await t.call('settings.update', { pin: '2468', patch: { undoWindowMs: 1500, concurrency: 2, sounds: false } });
+    expect(next).toMatchObject({ undoWindowMs: 1500, concurrency: 2, sounds: false });
+    const [order] = await t.call('orders.list', {});
+    const entry = await t.call('taps.submit', { orderId: order!.id, input: { kind: 'orderState', state: 'ACCEPTED' } });
+    expect(entry.sendAfter - entry.createdAt).toBe(1500);
+    const dir = t.dataDir;
+    await t.host.stop();
+    const again = await startTestHost({}, dir);
+    try {
+      expect(await again.call('settings.get', {})).toMatchObject({ undoWindowMs: 1500, concurrency: 2, sounds: false, environment: 'training' });
+      expect((await again.call('app.info', {})).pinSet).toBe(true);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('reports a corrupt settings file, sets it aside and runs on defaults', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'packdesk-host-'));
+    writeFileSync(join(dir, 'settings.json'), 'garbage{');
+    t = await startTestHost({}, dir);
+    expect((await t.call('settings.get', {})).environment).toBe('training');
+    expect(readdirSync(dir).some((f) => f.startsWith('settings.json.corrupt-'))).toBe(true);
+    const log = readFileSync(join(t.host.logDir, 'packdesk.log'), 'utf8');
+    expect(log).toContain('settings file set aside');
+  });
+
+  it('refuses wrong credentials with "rejected" and saves nothing', async () => {
+    t = await startTestHost();
+    await t.call('pin.set', { newPin: '1357' });
+    const answer = await t.call('credentials.save', {
+      pin: '1357',
+      environment: 'staging',
+      authUrl: staging.url,
+      baseUrl: staging.url,
+      clientId: 'store-42',
+      clientSecret: 'not-the-secret',
+    });
+    expect(answer.result).toBe('rejected');
+    expect(answer.message).toMatch(/refused/);
+    expect(JSON.stringify(answer)).not.toContain('not-the-secret');
+    expect(await t.vaults.get('staging')?.getCredentials() ?? null).toBeNull();
+    expect((await t.call('settings.get', {})).environment).toBe('training');
+    expect(t.host.sandbox).not.toBeNull();
+  });
+
+  it('checks addresses before anything: production needs https', async () => {
+    t = await startTestHost();
+    await t.call('pin.set', { newPin: '1357' });
+    const reply = await t.host.handle('credentials.save', {
+      pin: '1357',
+      environment: 'production',
+      authUrl: staging.url,
+      baseUrl: staging.url,
+      clientId: 'store-42',
+      clientSecret: 'staging-secret-for-store-42',
+    });
+    expect(reply).toMatchObject({ ok: false, problem: { kind: 'invalid', code: 'ADDRESS_NOT_HTTPS' } });
+    expect((await t.call('settings.get', {})).environment).toBe('training');
+  });
+
+  it('switches to staging with good credentials: saved in the vault, engine restarted against the new service', async () => {
+    t = await startTestHost({ settingsOverride: { undoWindowMs: 0 } });
+    await t.call('pin.set', { newPin: '1357' });
+    const answer = await t.call('credentials.save', {
+      pin: '1357',
+      environment: 'staging',
+      authUrl: `${staging.url}/`,
+      baseUrl: staging.url,
+      clientId: 'store-42',
+      clientSecret: 'staging-secret-for-store-42',
+    });
+    expect(answer).toEqual({ result: 'saved', message: expect.stringContaining('staging') });
+    expect(await t.vaults.get('staging')!.getCredentials()).toEqual({ clientId: 'store-42', clientSecret: 'staging-secret-for-store-42' });
+    expect(await t.call('settings.get', {})).toMatchObject({ environment: 'staging', authUrl: staging.url, baseUrl: staging.url });
+    expect(t.host.sandbox).toBeNull();
+    expect(await t.call('orders.list', {})).toEqual([]);
+    const orderId = staging.orders()[0]!.id;
+    await t.call('orders.add', { orderId });
+    await t.call('taps.submit', { orderId, input: { kind: 'orderState', state: 'ACCEPTED' } });
+    await t.host.engine()!.drain({ untilEmpty: true, timeoutMs: 10_000 });
+    expect(staging.appliedLog().some((a) => a.orderId === orderId)).toBe(true);
+    expect((await t.call('sync.status', {})).credentials).toBe('ok');
+
+    // A restart comes back in staging with the saved addresses; the training data stays apart.
+    const dir = t.dataDir;
+    const vaults = t.vaults;
+    await t.host.stop();
+    const again = await startTestHost({ vaultFor: (env) => vaults.get(env)! }, dir);
+    try {
+      expect((await again.call('settings.get', {})).environment).toBe('staging');
+      expect((await again.call('orders.list', {})).map((o) => o.id)).toEqual([orderId]);
+      // Back to training with the PIN: the practice queue is back.
+      expect(await again.call('credentials.save', { pin: '1357', environment: 'training' })).toMatchObject({ result: 'saved' });
+      expect(again.host.sandbox).not.toBeNull();
+      expect((await again.call('orders.list', {})).length).toBeGreaterThanOrEqual(30);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('writes a support bundle with logs, health lines, outbox and settings', async () => {
+    t = await startTestHost();
+    await t.call('pin.set', { newPin: '1357' });
+    const { path } = await t.call('support.exportBundle', { pin: '1357' });
+    expect(path.startsWith(join(t.dataDir, 'support'))).toBe(true);
+    expect(readdirSync(path).sort()).toEqual(['README.txt', 'doctor.txt', 'info.json', 'logs', 'outbox.json', 'settings.json', 'status.json']);
+    expect(readdirSync(join(path, 'logs'))).toContain('packdesk.log');
+    const doctor = readFileSync(join(path, 'doctor.txt'), 'utf8');
+    expect(doctor).toMatch(/ok\s+manager PIN/);
+    expect(doctor).toMatch(/data file/);
+    expect(JSON.parse(readFileSync(join(path, 'settings.json'), 'utf8'))).toMatchObject({ environment: 'training' });
+    expect(JSON.parse(readFileSync(join(path, 'outbox.json'), 'utf8'))).toMatchObject({ available: true });
+  });
+});
