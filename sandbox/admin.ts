@@ -1,0 +1,71 @@
+/**
+ * The admin API under `/__sandbox/`: inspection for tests and training staff, and fault switches.
+ * Served on both the service port and the admin port; JSON in and out.
+ */
+import type { Order } from '../src/shared/protocol/schemas';
+import type { Answer } from './answers';
+import { parseFaultsPatch } from './faults';
+import { json, tryParseJson } from './http';
+import type { AppliedEntry, Faults, RequestLogEntry, SandboxStats } from './types';
+
+export const ADMIN_PREFIX = '/__sandbox/';
+
+/** What the admin API can see and switch. */
+export interface AdminTarget {
+  orders(): Order[];
+  order(id: string): Order | undefined;
+  appliedLog(): AppliedEntry[];
+  requestLog(): RequestLogEntry[];
+  stats(): SandboxStats;
+  faults(): Faults;
+  /** Applies a validated patch; resolves once the service port listens (or not) as asked. */
+  setFaults(patch: Partial<Faults>): Promise<Faults>;
+  resetFaults(): Promise<Faults>;
+  expireTokens(): number;
+}
+
+const adminError = (status: number, errorCode: string, message: string): Answer =>
+  json(status, { error: { errorCode, message } });
+
+/** Answers one admin request; `path` starts with ADMIN_PREFIX. */
+export async function handleAdmin(target: AdminTarget, method: string, path: string, body: string): Promise<Answer> {
+  const route = path.slice(ADMIN_PREFIX.length);
+  const orderMatch = /^orders\/([^/]+)$/.exec(route);
+  const allow = (methods: string, answer: () => Answer | Promise<Answer>): Answer | Promise<Answer> =>
+    methods.split(',').includes(method)
+      ? answer()
+      : json(405, { error: { errorCode: 'METHOD_NOT_ALLOWED', message: `Use ${methods} for ${path}` } }, { Allow: methods });
+
+  if (orderMatch) {
+    const id = decodeURIComponent(orderMatch[1] ?? '');
+    return allow('GET', () => {
+      const order = target.order(id);
+      return order ? json(200, order) : adminError(404, 'NOT_FOUND', `Order ${id} was not found`);
+    });
+  }
+  switch (route) {
+    case 'orders':
+      return allow('GET', () => json(200, target.orders()));
+    case 'log':
+      return allow('GET', () => json(200, target.appliedLog()));
+    case 'requests':
+      return allow('GET', () => json(200, target.requestLog()));
+    case 'stats':
+      return allow('GET', () => json(200, target.stats()));
+    case 'faults':
+      return allow('GET,POST', async () => {
+        if (method === 'GET') return json(200, target.faults());
+        const parsedJson = tryParseJson(body);
+        if (!parsedJson.ok) return adminError(400, 'INVALID_REQUEST', `The body is not valid JSON: ${parsedJson.message}`);
+        const patch = parseFaultsPatch(parsedJson.value);
+        if (!patch.ok) return adminError(400, 'INVALID_FAULTS', patch.problem.message);
+        return json(200, await target.setFaults(patch.value as Partial<Faults>));
+      });
+    case 'expire-tokens':
+      return allow('POST', () => json(200, { expired: target.expireTokens() }));
+    case 'reset-faults':
+      return allow('POST', async () => json(200, await target.resetFaults()));
+    default:
+      return adminError(404, 'UNKNOWN_PATH', `No admin route ${path}`);
+  }
+}

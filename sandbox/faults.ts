@@ -1,0 +1,103 @@
+/**
+ * Fault injection, switchable at run time. The state here is pure data plus the seeded draw for
+ * the error rate; the HTTP layer decides where each fault bites.
+ */
+import { z } from 'zod';
+import { describeZodError } from '../src/shared/protocol/schemas';
+import { fail, ok, type Result } from '../src/shared/result';
+import { mulberry32, type Random } from './prng';
+import type { Faults } from './types';
+
+/** No faults at all. */
+export function noFaults(expiredStatus: 401 | 412): Faults {
+  return {
+    latencyMs: 0,
+    errorRate: 0,
+    outage: 'none',
+    rateLimit: { count: 0, retryAfterSeconds: 1 },
+    malformedBodies: 0,
+    refuseRefresh: false,
+    rejectCredentials: false,
+    expiredStatus,
+  };
+}
+
+const count = z.number().int().min(0).max(1_000_000);
+
+/** A patch to the faults, as the admin API and `faults.set` accept it; unknown keys are refused so typos show. */
+export const FaultsPatchSchema = z.strictObject({
+  latencyMs: z.number().int().min(0).max(600_000).optional(),
+  errorRate: z.number().min(0).max(1).optional(),
+  outage: z.enum(['none', 'refuse', 'hang', 'reset']).optional(),
+  rateLimit: z.strictObject({ count, retryAfterSeconds: z.number().int().min(0).max(86_400) }).optional(),
+  malformedBodies: count.optional(),
+  refuseRefresh: z.boolean().optional(),
+  rejectCredentials: z.boolean().optional(),
+  expiredStatus: z.union([z.literal(401), z.literal(412)]).optional(),
+});
+export type FaultsPatch = z.infer<typeof FaultsPatchSchema>;
+
+/** Parses a patch from outside (JSON body or a caller's object). */
+export function parseFaultsPatch(input: unknown): Result<FaultsPatch> {
+  const parsed = FaultsPatchSchema.safeParse(input);
+  return parsed.success ? ok(parsed.data) : fail('invalid', describeZodError(parsed.error), 'INVALID_FAULTS');
+}
+
+/** The faults in force, the counters that run down, and the seeded error-rate draw. */
+export class FaultState {
+  private current: Faults;
+  private readonly draw: Random;
+
+  constructor(
+    private readonly defaultExpiredStatus: 401 | 412,
+    seed: number,
+  ) {
+    this.current = noFaults(defaultExpiredStatus);
+    // A stream of its own, so switching faults on never changes the seeded orders.
+    this.draw = mulberry32((seed ^ 0x9e3779b9) >>> 0);
+  }
+
+  /** A copy of the faults in force. */
+  get(): Faults {
+    return structuredClone(this.current);
+  }
+
+  /** Applies an already-parsed patch; returns the previous faults. */
+  apply(patch: FaultsPatch): Faults {
+    const before = this.get();
+    const next: Faults = { ...this.current };
+    for (const [key, value] of Object.entries(patch)) if (value !== undefined) Object.assign(next, { [key]: value });
+    if (patch.rateLimit) next.rateLimit = { ...patch.rateLimit };
+    this.current = next;
+    return before;
+  }
+
+  /** Back to no faults; returns the previous faults. */
+  reset(): Faults {
+    const before = this.get();
+    this.current = noFaults(this.defaultExpiredStatus);
+    return before;
+  }
+
+  /** Consumes one rate-limit slot; returns Retry-After seconds when this request is to be limited. */
+  takeRateLimit(): number | undefined {
+    if (this.current.rateLimit.count <= 0) return undefined;
+    this.current.rateLimit = { ...this.current.rateLimit, count: this.current.rateLimit.count - 1 };
+    return this.current.rateLimit.retryAfterSeconds;
+  }
+
+  /** Whether this update request is to fail with a 503 (seeded draw; no draw when the rate is 0). */
+  takeError(): boolean {
+    const rate = this.current.errorRate;
+    if (rate <= 0) return false;
+    if (rate >= 1) return true;
+    return this.draw() < rate;
+  }
+
+  /** Consumes one malformed-body slot; true when this successful answer is to be mangled. */
+  takeMalformed(): boolean {
+    if (this.current.malformedBodies <= 0) return false;
+    this.current.malformedBodies -= 1;
+    return true;
+  }
+}

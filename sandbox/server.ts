@@ -1,0 +1,356 @@
+/**
+ * The sandbox order service: token server and order service on one port, the admin API on that
+ * port and on a port of its own. Both listen on 127.0.0.1 only.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { z } from 'zod';
+import { silentLogger } from '../src/main/core/log';
+import { describeZodError, OrderUpdateRequestSchema } from '../src/shared/protocol/schemas';
+import { ADMIN_PREFIX, type AdminTarget, handleAdmin } from './admin';
+import { type Answer, type EchoContext, errorAnswer, looseContext } from './answers';
+import { FaultState, parseFaultsPatch } from './faults';
+import { json, readBody, send, tryParseJson } from './http';
+import { OrderBook } from './orders';
+import { seedOrders } from './seed';
+import { TokenFormSchema, TokenStore } from './tokens';
+import type { Faults, RequestLogEntry, Sandbox, SandboxOptions, SandboxStats } from './types';
+
+export const TOKEN_PATH = '/olympus/im/v1/oauth/token';
+export const UPDATE_PATH = '/tsp/order/v1/update';
+const HOST = '127.0.0.1';
+
+const OptionsSchema = z.object({
+  port: z.number().int().min(0).max(65_535).default(0),
+  adminPort: z.number().int().min(0).max(65_535).default(0),
+  seed: z.number().int().default(1),
+  orderCount: z.number().int().min(1).max(10_000).default(40),
+  clientId: z.string().min(1).default('training'),
+  clientSecret: z.string().min(1).default('training-secret'),
+  tokenTtlSeconds: z.number().int().min(1).max(30 * 86_400).default(3600),
+  expiredStatus: z.union([z.literal(401), z.literal(412)]).default(401),
+});
+
+/** A listener whose open sockets are tracked, so an outage or close() can cut them. */
+class Listener {
+  readonly server: Server;
+  readonly sockets = new Set<Socket>();
+  listening = false;
+
+  constructor(handler: (req: IncomingMessage, res: ServerResponse) => void) {
+    this.server = createServer(handler);
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+  }
+
+  /** Listens on 127.0.0.1; resolves with the bound port. */
+  listen(port: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const onError = (error: Error): void => reject(error);
+      this.server.once('error', onError);
+      this.server.listen(port, HOST, () => {
+        this.server.off('error', onError);
+        this.listening = true;
+        const address = this.server.address();
+        resolve(typeof address === 'object' && address ? address.port : port);
+      });
+    });
+  }
+
+  /** Stops listening and destroys every open socket, hung ones included. */
+  close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    if (!this.listening) return Promise.resolve();
+    this.listening = false;
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** Starts a sandbox order service; resolves once both ports listen. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const parsedOptions = OptionsSchema.safeParse({ ...options, now: undefined, log: undefined });
+  if (!parsedOptions.success) throw new TypeError(`Bad sandbox options: ${describeZodError(parsedOptions.error)}`);
+  const opts = parsedOptions.data;
+  const now = options.now ?? Date.now;
+  const log = (options.log ?? silentLogger).child('sandbox');
+
+  const book = new OrderBook(seedOrders(opts.seed, opts.orderCount, now()), now);
+  const faults = new FaultState(opts.expiredStatus, opts.seed);
+  const tokens = new TokenStore({
+    clientId: opts.clientId,
+    clientSecret: opts.clientSecret,
+    ttlSeconds: opts.tokenTtlSeconds,
+    now,
+    refuseRefresh: () => faults.get().refuseRefresh,
+    rejectCredentials: () => faults.get().rejectCredentials,
+  });
+  /** First answer per requestId, replayed byte for byte on a repeat. */
+  const answered = new Map<string, Answer>();
+  const requests: RequestLogEntry[] = [];
+  const stats: SandboxStats = {
+    tokenRequests: { client_credentials: 0, refresh_token: 0, refused: 0 },
+    updateRequests: 0,
+  };
+  const timers = new Set<NodeJS.Timeout>();
+  let closed = false;
+
+  const sleep = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
+      timers.add(timer);
+    });
+
+  // ---- token endpoint ------------------------------------------------------------------
+
+  const handleToken = (req: IncomingMessage, body: string): Answer => {
+    const contentType = req.headers['content-type'] ?? '';
+    const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+    if (!contentType.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+      stats.tokenRequests.refused += 1;
+      return json(400, { error: 'invalid_request', error_description: 'Send the form as application/x-www-form-urlencoded' }, noStore);
+    }
+    const form = TokenFormSchema.safeParse(Object.fromEntries(new URLSearchParams(body)));
+    if (!form.success) {
+      stats.tokenRequests.refused += 1;
+      return json(400, { error: 'invalid_request', error_description: describeZodError(form.error) }, noStore);
+    }
+    const outcome = tokens.grant(form.data);
+    if (outcome.grant !== 'other') stats.tokenRequests[outcome.grant] += 1;
+    if (!outcome.ok) {
+      stats.tokenRequests.refused += 1;
+      log.warn('token refused', { grant: outcome.grant, error: outcome.refusal.body.error });
+      return json(outcome.refusal.status, outcome.refusal.body, noStore);
+    }
+    log.info('token issued', { grant: outcome.grant, expiresIn: outcome.body.expires_in });
+    return json(200, outcome.body, noStore);
+  };
+
+  // ---- update endpoint -----------------------------------------------------------------
+
+  const record = (entry: Omit<RequestLogEntry, 'at'>): void => {
+    requests.push({ ...entry, at: now() });
+    log.info('update request', { ...entry });
+  };
+
+  /** Handles one update request; returns the answer and what the request log should say. */
+  const handleUpdate = (req: IncomingMessage, body: string): Answer => {
+    stats.updateRequests += 1;
+    const parsedJson = tryParseJson(body);
+    const loose = parsedJson.ok ? looseContext(parsedJson.value) : {};
+    const context: EchoContext = {};
+    if (loose.requestId !== undefined) context.requestId = loose.requestId;
+    if (loose.transactionId !== undefined) context.transactionId = loose.transactionId;
+    const base = { requestId: loose.requestId ?? '', orderId: loose.orderId ?? '', duplicate: false };
+    const refuse = (answer: Answer, fault?: RequestLogEntry['fault']): Answer => {
+      record({ ...base, status: answer.status, ...(answer.errorCode ? { errorCode: answer.errorCode } : {}), ...(fault ? { fault } : {}) });
+      return answer;
+    };
+
+    // Gateway faults come before anything the service itself decides, as a real front door would.
+    const retryAfter = faults.takeRateLimit();
+    if (retryAfter !== undefined)
+      return refuse(
+        errorAnswer(429, context, 'RATE_LIMITED', `Too many requests; retry after ${retryAfter} s`, { 'Retry-After': String(retryAfter) }),
+        'rate-limit',
+      );
+    if (faults.takeError())
+      return refuse(errorAnswer(503, context, 'SERVICE_UNAVAILABLE', 'The order service is temporarily unavailable'), 'error-rate');
+
+    const auth = checkAuthorization(req.headers.authorization);
+    if (auth !== 'valid') {
+      const challenge = { 'WWW-Authenticate': 'O-Bearer realm="sandbox", error="invalid_token"' };
+      if (auth === 'expired') {
+        const status = faults.get().expiredStatus;
+        return refuse(errorAnswer(status, context, 'TOKEN_EXPIRED', 'The access token has expired; refresh it', challenge));
+      }
+      return refuse(errorAnswer(401, context, 'UNAUTHORIZED', auth, challenge));
+    }
+
+    if (!parsedJson.ok) return refuse(errorAnswer(400, context, 'INVALID_REQUEST', `The body is not valid JSON: ${parsedJson.message}`));
+    const request = OrderUpdateRequestSchema.safeParse(parsedJson.value);
+    if (!request.success) return refuse(errorAnswer(400, context, 'INVALID_REQUEST', describeZodError(request.error)));
+
+    const requestId = request.data.requestContext.requestId;
+    const first = answered.get(requestId);
+    if (first) {
+      record({ ...base, requestId, orderId: request.data.orderId, duplicate: true, status: first.status, ...(first.errorCode ? { errorCode: first.errorCode } : {}) });
+      return first;
+    }
+    const answer = book.update(request.data);
+    answered.set(requestId, answer);
+    const entry = { ...base, requestId, orderId: request.data.orderId, status: answer.status };
+    if (answer.status === 200 && faults.takeMalformed()) {
+      // A body cut in half, as a proxy dropping the connection mid-answer would leave it. The
+      // service's own record (replayed on a repeat) stays the real answer.
+      record({ ...entry, fault: 'malformed' });
+      return { status: 200, body: answer.body.slice(0, Math.floor(answer.body.length / 2)) };
+    }
+    record({ ...entry, ...(answer.errorCode ? { errorCode: answer.errorCode } : {}) });
+    return answer;
+  };
+
+  /** 'valid', 'expired', or the reason the header is refused (never repeating the token). */
+  const checkAuthorization = (header: string | undefined): string => {
+    if (!header) return 'The Authorization header is missing; send "O-Bearer <access token>"';
+    const match = /^\s*(\S+)\s+(\S+)\s*$/.exec(header);
+    if (!match || match[1]?.toLowerCase() !== 'o-bearer') return 'The Authorization header must be "O-Bearer <access token>"';
+    const check = tokens.check(match[2] ?? '');
+    return check === 'unknown' ? 'The access token is not known' : check;
+  };
+
+  // ---- inspection and switches ----------------------------------------------------------
+
+  const setFaults = (patch: Partial<Faults>): void => {
+    const parsed = parseFaultsPatch(patch);
+    if (!parsed.ok) throw new TypeError(`Bad faults: ${parsed.problem.message}`);
+    changeFaults(() => faults.apply(parsed.value));
+  };
+  const expireTokens = (): number => {
+    const count = tokens.expireAll();
+    log.info('tokens expired', { count });
+    return count;
+  };
+  const adminTarget: AdminTarget = {
+    orders: () => book.list(),
+    order: (id) => book.get(id),
+    appliedLog: () => book.log(),
+    requestLog: () => structuredClone(requests),
+    stats: () => structuredClone(stats),
+    faults: () => faults.get(),
+    setFaults: async (patch) => {
+      setFaults(patch);
+      await transitions;
+      return faults.get();
+    },
+    resetFaults: async () => {
+      changeFaults(() => faults.reset());
+      await transitions;
+      return faults.get();
+    },
+    expireTokens,
+  };
+
+  // ---- listeners and outages -----------------------------------------------------------
+
+  /** Serialises stop/start of the service port, so quick fault flips cannot interleave. */
+  let transitions: Promise<void> = Promise.resolve();
+
+  const changeFaults = (change: () => Faults): void => {
+    const before = change();
+    const after = faults.get();
+    log.info('faults changed', { faults: after });
+    if (before.outage === after.outage) return;
+    if (after.outage === 'refuse') {
+      // Stop accepting at once (synchronously), so the very next connect is refused.
+      const stopping = service.close();
+      transitions = transitions.then(() => stopping);
+    } else if (before.outage === 'refuse') {
+      transitions = transitions.then(async () => {
+        if (closed || service.listening || faults.get().outage === 'refuse') return;
+        try {
+          await service.listen(port);
+        } catch (error) {
+          log.error('could not listen again on the service port', { port, error });
+        }
+      });
+    }
+  };
+
+  const onService = (req: IncomingMessage, res: ServerResponse): void => {
+    void serve(req, res, true).catch((error: unknown) => internalError(res, error));
+  };
+  const onAdmin = (req: IncomingMessage, res: ServerResponse): void => {
+    void serve(req, res, false).catch((error: unknown) => internalError(res, error));
+  };
+  const internalError = (res: ServerResponse, error: unknown): void => {
+    log.error('request failed', { error });
+    send(res, errorAnswer(500, {}, 'INTERNAL', 'The sandbox failed to answer; see its log'));
+  };
+
+  /** True when an outage swallows this request (hang: keep the socket, never answer; reset: cut it). */
+  const swallowed = (req: IncomingMessage): boolean => {
+    const outage = faults.get().outage;
+    if (outage === 'hang') return true;
+    if (outage === 'reset') {
+      req.socket.resetAndDestroy();
+      return true;
+    }
+    return false;
+  };
+
+  const serve = async (req: IncomingMessage, res: ServerResponse, servicePort: boolean): Promise<void> => {
+    if (servicePort && swallowed(req)) return;
+    const path = new URL(req.url ?? '/', `http://${HOST}`).pathname;
+    const method = req.method ?? 'GET';
+
+    if (path.startsWith(ADMIN_PREFIX)) {
+      const body = await readBody(req);
+      if (!body.ok) return tooLargeOrGone(res, body.reason);
+      send(res, await handleAdmin(adminTarget, method, path, body.text));
+      return;
+    }
+    const route = servicePort && (path === TOKEN_PATH || path === UPDATE_PATH) ? path : undefined;
+    if (!route) {
+      send(res, errorAnswer(404, {}, 'UNKNOWN_PATH', `No such path ${path}`));
+      return;
+    }
+
+    const latency = faults.get().latencyMs;
+    if (latency > 0) {
+      await sleep(latency);
+      if (swallowed(req)) return;
+    }
+    if (method !== 'POST') {
+      // Clients probe reachability with a GET on the update path: answer at once, read nothing.
+      send(res, errorAnswer(405, {}, 'METHOD_NOT_ALLOWED', `Use POST for ${path}`), { Allow: 'POST' });
+      return;
+    }
+    const body = await readBody(req);
+    if (!body.ok) return tooLargeOrGone(res, body.reason);
+    send(res, route === TOKEN_PATH ? handleToken(req, body.text) : handleUpdate(req, body.text));
+  };
+
+  const tooLargeOrGone = (res: ServerResponse, reason: 'too-large' | 'aborted'): void => {
+    if (reason === 'aborted') return;
+    send(res, errorAnswer(413, {}, 'PAYLOAD_TOO_LARGE', 'The request body is too large'), { Connection: 'close' });
+  };
+
+  const service = new Listener(onService);
+  const admin = new Listener(onAdmin);
+  const port = await service.listen(opts.port);
+  let adminPort: number;
+  try {
+    adminPort = await admin.listen(opts.adminPort);
+  } catch (error) {
+    await service.close();
+    throw error;
+  }
+
+  log.info('listening', { port, adminPort, seed: opts.seed, orders: opts.orderCount });
+  return {
+    url: `http://${HOST}:${port}`,
+    adminUrl: `http://${HOST}:${adminPort}`,
+    port,
+    faults: { get: () => faults.get(), set: setFaults, reset: () => changeFaults(() => faults.reset()) },
+    orders: adminTarget.orders,
+    order: adminTarget.order,
+    appliedLog: adminTarget.appliedLog,
+    requestLog: adminTarget.requestLog,
+    stats: adminTarget.stats,
+    expireTokensNow: () => void expireTokens(),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      await transitions.catch(() => undefined);
+      await Promise.all([service.close(), admin.close()]);
+      log.info('stopped');
+    },
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * The public shape of the sandbox order service. Other parts of Packdesk (training mode, the
+ * engine's tests, benchmarks) code against these types, so they change only additively.
+ */
+import type { Logger } from '../src/main/core/log';
+import type { Action, Order } from '../src/shared/protocol/schemas';
+
+export interface SandboxOptions {
+  /** Service port (token server and order service); default 0 = any free port. Always binds 127.0.0.1. */
+  port?: number;
+  /** Admin API port; default 0. It stays reachable while the service port is down ('refuse' outage). */
+  adminPort?: number;
+  /** Seed for the orders and the error-rate draws; default 1. */
+  seed?: number;
+  /** Number of seeded orders; default 40. */
+  orderCount?: number;
+  /** Accepted client id; default 'training'. */
+  clientId?: string;
+  /** Accepted client secret; default 'training-secret'. */
+  clientSecret?: string;
+  /** Access token lifetime in seconds; default 3600. */
+  tokenTtlSeconds?: number;
+  /** Status for an expired token, default 401; also settable at run time via faults. */
+  expiredStatus?: 401 | 412;
+  /** Injected clock (epoch ms); default Date.now. */
+  now?: () => number;
+  /** Where the sandbox says what it does; never receives a secret or a token. */
+  log?: Logger;
+}
+
+export interface Faults {
+  /** Added before answering any token or update request (admin requests are never delayed). */
+  latencyMs: number;
+  /** Share (0..1) of update requests answered 503 with an error body; drawn from the seeded PRNG. */
+  errorRate: number;
+  /**
+   * What the service port does. refuse: stops listening (connection refused) and listens again on
+   * the SAME port when set back to 'none'; hang: accepts and never answers; reset: destroys the
+   * socket when a request arrives. The admin port is never affected.
+   */
+  outage: 'none' | 'refuse' | 'hang' | 'reset';
+  /** The next `count` update requests get 429 with `Retry-After: retryAfterSeconds`. */
+  rateLimit: { count: number; retryAfterSeconds: number };
+  /** The next N update requests that succeed are applied but answered 200 with an unreadable body. */
+  malformedBodies: number;
+  /** refresh_token grants are refused (the client must fall back to client_credentials). */
+  refuseRefresh: boolean;
+  /** client_credentials grants are refused. */
+  rejectCredentials: boolean;
+  /** Status for an expired token: 401 or 412 (the spec allows both). */
+  expiredStatus: 401 | 412;
+}
+
+export interface AppliedEntry {
+  requestId: string;
+  orderId: string;
+  /** Position of the action in its request's `actions`. */
+  actionIndex: number;
+  action: Action;
+  /** Epoch ms (injected clock). */
+  appliedAt: number;
+}
+
+export interface RequestLogEntry {
+  /** '' when the body carried no readable requestId. */
+  requestId: string;
+  /** '' when the body carried no readable orderId. */
+  orderId: string;
+  status: number;
+  /** True when the answer was a replay of the first answer to this requestId. */
+  duplicate: boolean;
+  errorCode?: string;
+  /** Which injected fault shaped the answer, if any: 'rate-limit', 'error-rate' or 'malformed'. */
+  fault?: 'rate-limit' | 'error-rate' | 'malformed';
+  /** Epoch ms (injected clock). */
+  at: number;
+}
+
+export interface SandboxStats {
+  /** Token requests received per grant type (granted or refused), and how many were refused. */
+  tokenRequests: { client_credentials: number; refresh_token: number; refused: number };
+  /** Update requests received, including refusals, faults and duplicates. */
+  updateRequests: number;
+}
+
+export interface FaultControl {
+  /** The faults in force (a copy). */
+  get(): Faults;
+  /** Changes some faults; throws a TypeError on values outside their range (a programming error). */
+  set(patch: Partial<Faults>): void;
+  /** Back to no faults (expiredStatus back to the option's value). */
+  reset(): void;
+}
+
+export interface Sandbox {
+  /** 'http://127.0.0.1:PORT': token server AND order service. */
+  readonly url: string;
+  /** 'http://127.0.0.1:ADMINPORT'. */
+  readonly adminUrl: string;
+  readonly port: number;
+  readonly faults: FaultControl;
+  /** Current orders (deep copies). */
+  orders(): Order[];
+  /** One order (a deep copy), or undefined. */
+  order(id: string): Order | undefined;
+  /** Every action applied, in the order applied. */
+  appliedLog(): AppliedEntry[];
+  /** Every update request received, incl. duplicates and refusals. */
+  requestLog(): RequestLogEntry[];
+  /** Counters of token and update requests. */
+  stats(): SandboxStats;
+  /** Expires every access token issued so far (refresh tokens stay usable). */
+  expireTokensNow(): void;
+  /** Closes both listeners and destroys open sockets (incl. hung ones). */
+  close(): Promise<void>;
+}
