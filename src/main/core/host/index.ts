@@ -82,6 +82,8 @@ export interface AppHost {
   info(): AppInfo;
   settings(): Settings;
   readonly logDir: string;
+  /** The host's redacting logger (log files, plus `options.log`), for the shell's own lines. */
+  readonly log: Logger;
   /** The training sandbox, when in training mode. */
   readonly sandbox: Sandbox | null;
   engine(): Engine | null;
@@ -103,7 +105,8 @@ export async function createAppHost(options: HostOptions): Promise<AppHost> {
     const outer = options.log;
     sinks.push({ write: (r) => outer.child(r.scope)[r.level](r.msg, r.fields) });
   }
-  const log = createLogger(sinks, { now, scope: 'host' });
+  const rootLog = createLogger(sinks, { now });
+  const log = rootLog.child('host');
 
   const settings: SettingsStore = openSettingsStore({ file: join(dataDir, 'settings.json'), override: options.settingsOverride, now });
   if (settings.loadProblem) log.warn('settings file set aside', { problem: settings.loadProblem });
@@ -121,7 +124,7 @@ export async function createAppHost(options: HostOptions): Promise<AppHost> {
   const vaultFor =
     options.vaultFor ??
     ((env: Environment): CredentialVault =>
-      env === 'training' ? new MemoryVault({ credentials: trainingCredentials }) : new KeytarVault({ environment: env, logger: log }));
+      env === 'training' ? new MemoryVault({ credentials: trainingCredentials }) : new KeytarVault({ environment: env, logger: rootLog }));
   const vaults = new Map<Environment, CredentialVault>();
   const vault = (env: Environment): CredentialVault => {
     let v = vaults.get(env);
@@ -168,7 +171,7 @@ export async function createAppHost(options: HostOptions): Promise<AppHost> {
     try {
       if (env === 'training') {
         if (!sandbox) {
-          sandbox = await startSandbox({ ...options.sandboxOptions, log: log.child('sandbox') });
+          sandbox = await startSandbox({ ...options.sandboxOptions, log: rootLog.child('sandbox') });
           log.info('training sandbox started', { url: sandbox.url });
         }
         settings.setTrainingAddresses({ authUrl: sandbox.url, baseUrl: sandbox.url });
@@ -193,7 +196,7 @@ export async function createAppHost(options: HostOptions): Promise<AppHost> {
         baseUrl: current.baseUrl,
         vault: vault(env),
         terminalId: terminal.id,
-        log: log.child(env),
+        log: rootLog.child(env),
         now,
         undoWindowMs: current.undoWindowMs,
         concurrency: current.concurrency,
@@ -448,10 +451,11 @@ export async function createAppHost(options: HostOptions): Promise<AppHost> {
         return ok({ done: true as const });
       }),
   };
-  const dispatch = createDispatcher(handlers, log.child('ipc'));
+  const dispatch = createDispatcher(handlers, rootLog.child('ipc'));
 
   return {
     logDir,
+    log: rootLog,
     get sandbox() {
       return sandbox;
     },

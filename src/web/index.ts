@@ -1,0 +1,82 @@
+/**
+ * The browser harness: the app host (same engine, same handlers as the Electron shell) plus a
+ * server on 127.0.0.1 that serves the built renderer and carries the IPC contract over a
+ * token-guarded WebSocket. End-to-end tests and `npm run web` use it; the Electron binary cannot
+ * run on CI machines.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createAppHost, type AppHost, type HostOptions } from '../main/core/host';
+import { bridgeScript } from './bundle';
+import { startWebServer } from './server';
+
+export { contentSecurityPolicy, withBridge } from './server';
+export { IPC_PATH, BRIDGE_PATH } from './wire';
+
+export interface WebHarnessOptions {
+  /** Port on 127.0.0.1; 0 (default) picks a free one. */
+  port?: number;
+  dataDir: string;
+  host?: Partial<HostOptions>;
+  /** The built renderer; default `out/renderer` of this checkout. */
+  rendererDir?: string;
+  /** The WebSocket token; random per run by default. */
+  token?: string;
+}
+
+export interface WebHarness {
+  /** Open this in a browser: it carries the per-run token in its fragment. */
+  readonly url: string;
+  readonly host: AppHost;
+  close(): Promise<void>;
+}
+
+/** Where electron-vite writes the renderer build. */
+export const DEFAULT_RENDERER_DIR = resolve(__dirname, '..', '..', 'out', 'renderer');
+
+/** Starts the host and the server; the host runs in whatever environment the settings say (training on first run). */
+export async function startWebHarness(options: WebHarnessOptions): Promise<WebHarness> {
+  const rendererDir = options.rendererDir ?? DEFAULT_RENDERER_DIR;
+  if (!existsSync(join(rendererDir, 'index.html')))
+    throw new Error(`The renderer is not built (${join(rendererDir, 'index.html')} is missing): run \`npm run build\` first.`);
+  const host = await createAppHost({
+    version: readVersion(),
+    ...options.host,
+    shell: 'web',
+    dataDir: options.dataDir,
+  });
+  await host.start();
+  try {
+    const server = await startWebServer({
+      rendererDir,
+      port: options.port ?? 0,
+      handle: (command, payload) => host.handle(command, payload),
+      subscribe: (listener) => host.subscribe(listener),
+      bridge: bridgeScript,
+      log: host.log.child('web'),
+      ...(options.token ? { token: options.token } : {}),
+    });
+    return {
+      url: server.url,
+      host,
+      async close() {
+        await server.close();
+        await host.stop();
+      },
+    };
+  } catch (err) {
+    await host.stop();
+    throw err;
+  }
+}
+
+/** The version in package.json (two folders up in the checkout); a missing one is not worth failing the harness. */
+function readVersion(): string {
+  try {
+    const json: unknown = JSON.parse(readFileSync(resolve(__dirname, '..', '..', 'package.json'), 'utf8'));
+    const version = (json as { version?: unknown } | null)?.version;
+    return typeof version === 'string' ? version : '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
