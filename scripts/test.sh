@@ -7,4 +7,5 @@ export ELECTRON_SKIP_BINARY_DOWNLOAD=1
 npm run typecheck
 npm run lint
 npm run build
+npm run electronegativity
 exec dbus-run-session -- bash scripts/with-keyring.sh npx vitest run "$@"

@@ -17,7 +17,7 @@ import { createOnlineSignal } from './online';
 import { registerAppScheme, serveApp } from './protocol';
 import { guardWebContents, hardenSession, trustedOrigins } from './security';
 import { createUpdateController } from './updater';
-import { entryUrl, focusWindow, mainWindowOptions, setKiosk } from './window';
+import { createMainWindow, entryUrl, focusWindow, setKiosk } from './window';
 
 // Both must happen before the app is ready: app:// gets its privileges only at registration, and
 // the sandbox is forced on for every renderer, whatever a window's options say.
@@ -122,7 +122,7 @@ async function main(): Promise<void> {
   });
   forwardEvents(started, () => (window && !window.isDestroyed() ? window.webContents : null));
 
-  window = new BrowserWindow(mainWindowOptions({ preloadPath, kiosk: started.settings().kiosk, devTools: !app.isPackaged }));
+  window = createMainWindow(BrowserWindow, { preloadPath, kiosk: started.settings().kiosk, devTools: !app.isPackaged });
   window.once('ready-to-show', () => window?.show());
   window.on('closed', () => {
     window = null;

@@ -3,7 +3,7 @@
  * Node; `hardenSession` and `guardWebContents` only attach these decisions to Electron objects.
  * Only `import type` from electron here: tests load this file without the Electron binary.
  */
-import type { Session, WebContents, WebPreferences } from 'electron';
+import type { Session, WebContents } from 'electron';
 
 /** The UI's scheme and host: app://packdesk/index.html. */
 export const APP_SCHEME = 'app';
@@ -89,26 +89,6 @@ export function isAllowedNavigation(url: string, origins: readonly string[] = [A
 /** Every permission request and check is refused: the UI needs none (no camera, notifications, ...). */
 export function isPermissionGranted(_permission: string): boolean {
   return false;
-}
-
-/** The BrowserWindow webPreferences: every checklist item set explicitly rather than left to defaults. */
-export function secureWebPreferences(preloadPath: string, options: { devTools: boolean }): WebPreferences {
-  return {
-    preload: preloadPath,
-    contextIsolation: true,
-    sandbox: true,
-    nodeIntegration: false,
-    nodeIntegrationInWorker: false,
-    nodeIntegrationInSubFrames: false,
-    webSecurity: true,
-    allowRunningInsecureContent: false,
-    webviewTag: false,
-    experimentalFeatures: false,
-    navigateOnDragDrop: false,
-    safeDialogs: true,
-    spellcheck: false,
-    devTools: options.devTools,
-  };
 }
 
 /** Attaches the deny-all permission handlers to a session. */

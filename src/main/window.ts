@@ -1,21 +1,25 @@
 /**
- * The one Packdesk window. Its options are a pure function (tested); creating it, loading the
- * UI and guarding its web contents are the thin Electron part.
+ * The one Packdesk window. Creation takes the BrowserWindow class as a parameter so tests can
+ * capture the exact options under Node; the options are written as one literal at the `new
+ * BrowserWindow(...)` call on purpose, so Electronegativity (which reads the built bundle) sees
+ * every webPreferences value where the window is made.
  */
 import type { BrowserWindow, BrowserWindowConstructorOptions } from 'electron';
-import { APP_ENTRY_URL, secureWebPreferences } from './security';
+import { APP_ENTRY_URL } from './security';
 
 export interface WindowSettings {
   readonly preloadPath: string;
   readonly kiosk: boolean;
   /** Developer tools: only in unpackaged runs. */
   readonly devTools: boolean;
-  readonly iconPath?: string;
 }
 
-/** The BrowserWindow options: kiosk (full screen, no way out without the PIN) from settings. */
-export function mainWindowOptions(settings: WindowSettings): BrowserWindowConstructorOptions {
-  return {
+/** The BrowserWindow class, or a stand-in with the same constructor in tests. */
+export type BrowserWindowClass<W> = new (options: BrowserWindowConstructorOptions) => W;
+
+/** Creates the window: kiosk from settings, every security checklist item set explicitly. */
+export function createMainWindow<W>(BrowserWindow: BrowserWindowClass<W>, settings: WindowSettings): W {
+  return new BrowserWindow({
     title: 'Packdesk',
     width: 1280,
     height: 800,
@@ -27,9 +31,25 @@ export function mainWindowOptions(settings: WindowSettings): BrowserWindowConstr
     autoHideMenuBar: true,
     kiosk: settings.kiosk,
     fullscreen: settings.kiosk,
-    ...(settings.iconPath ? { icon: settings.iconPath } : {}),
-    webPreferences: secureWebPreferences(settings.preloadPath, { devTools: settings.devTools }),
-  };
+    webPreferences: {
+      preload: settings.preloadPath,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      experimentalFeatures: false,
+      // Middle-click opens links in new windows; those are denied anyway, this removes the path.
+      disableBlinkFeatures: 'Auxclick',
+      navigateOnDragDrop: false,
+      safeDialogs: true,
+      spellcheck: false,
+      devTools: settings.devTools,
+    },
+  });
 }
 
 /** Where the window loads the UI from: the app:// origin, or the dev server in `npm run dev`. */

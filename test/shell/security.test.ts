@@ -8,7 +8,6 @@ import {
   isAllowedSender,
   isTrustedUrl,
   originOf,
-  secureWebPreferences,
   trustedOrigins,
 } from '../../src/main/security';
 
@@ -82,28 +81,6 @@ describe('isAllowedNavigation', () => {
     for (const url of ['https://example.com', 'http://127.0.0.1:8080/', 'file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,hi', 'app://other/']) {
       expect(isAllowedNavigation(url), url).toBe(false);
     }
-  });
-});
-
-describe('secureWebPreferences', () => {
-  it('sets every checklist item explicitly', () => {
-    const prefs = secureWebPreferences('/app/out/preload/index.js', { devTools: false });
-    expect(prefs).toMatchObject({
-      preload: '/app/out/preload/index.js',
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      webviewTag: false,
-      experimentalFeatures: false,
-      navigateOnDragDrop: false,
-      devTools: false,
-    });
-    expect(prefs).not.toHaveProperty('enableBlinkFeatures');
-    expect(prefs).not.toHaveProperty('enableRemoteModule');
   });
 });
 

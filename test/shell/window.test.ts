@@ -1,22 +1,41 @@
 import { describe, expect, it, vi } from 'vitest';
-import { entryUrl, focusWindow, mainWindowOptions, setKiosk } from '../../src/main/window';
+import type { BrowserWindowConstructorOptions } from 'electron';
+import { createMainWindow, entryUrl, focusWindow, setKiosk } from '../../src/main/window';
 import { applyAutoLaunch, autostartEntry, autostartFile, desktopExecQuote } from '../../src/main/autolaunch';
 import { createOnlineSignal } from '../../src/main/online';
 
-describe('mainWindowOptions', () => {
-  it('uses the hardened webPreferences and the kiosk setting', () => {
-    const options = mainWindowOptions({ preloadPath: '/app/out/preload/index.js', kiosk: true, devTools: false });
-    expect(options).toMatchObject({ kiosk: true, fullscreen: true, show: false });
-    expect(options.webPreferences).toMatchObject({
+describe('createMainWindow', () => {
+  class FakeBrowserWindow {
+    constructor(readonly options: BrowserWindowConstructorOptions) {}
+  }
+  const create = (kiosk: boolean, devTools: boolean) => createMainWindow(FakeBrowserWindow, { preloadPath: '/app/out/preload/index.js', kiosk, devTools }).options;
+
+  it('sets every security checklist item explicitly', () => {
+    const prefs = create(true, false).webPreferences;
+    expect(prefs).toEqual({
       preload: '/app/out/preload/index.js',
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
-      webviewTag: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
       webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      experimentalFeatures: false,
+      disableBlinkFeatures: 'Auxclick',
+      navigateOnDragDrop: false,
+      safeDialogs: true,
+      spellcheck: false,
       devTools: false,
     });
-    expect(mainWindowOptions({ preloadPath: 'p', kiosk: false, devTools: true })).toMatchObject({ kiosk: false, fullscreen: false, webPreferences: { devTools: true } });
+    expect(prefs).not.toHaveProperty('enableBlinkFeatures');
+    expect(prefs).not.toHaveProperty('enableRemoteModule');
+  });
+
+  it('takes kiosk and devtools from its settings', () => {
+    expect(create(true, false)).toMatchObject({ kiosk: true, fullscreen: true, show: false });
+    expect(create(false, true)).toMatchObject({ kiosk: false, fullscreen: false, webPreferences: { devTools: true } });
   });
 
   it('loads app:// in packaged builds, whatever the environment says', () => {
