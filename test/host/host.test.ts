@@ -1,9 +1,9 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { needsManager } from '../../src/main/core/host';
-import { COMMANDS, type CommandName, type EventName, type OrderView } from '../../src/shared/ipc';
+import { COMMANDS, type CommandName, type EventName, type OrderView, type UpdateStatus } from '../../src/shared/ipc';
 import { startTestHost, type TestHost } from './fixtures';
 import { malformedPayloads } from './payloads';
 
@@ -275,5 +275,87 @@ describe('settings and credentials at the host', () => {
     expect(doctor).toMatch(/data file/);
     expect(JSON.parse(readFileSync(join(path, 'settings.json'), 'utf8'))).toMatchObject({ environment: 'training' });
     expect(JSON.parse(readFileSync(join(path, 'outbox.json'), 'utf8'))).toMatchObject({ available: true });
+  });
+});
+
+describe('shell hooks: updates, kiosk, extra log', () => {
+  it('reports the update status, forwards its changes, and installs only with the PIN', async () => {
+    let listener: ((s: UpdateStatus) => void) | null = null;
+    let installs = 0;
+    const status = { state: 'ready' as const, currentVersion: '0.1.0', availableVersion: '0.2.0', message: null, lastCheckAt: 1 };
+    let kioskLeft = 0;
+    const lines: string[] = [];
+    const { createLogger } = await import('../../src/main/core/log');
+    const t = await startTestHost({
+      updates: {
+        status: () => status,
+        installNow: async () => {
+          installs++;
+          return { ok: true, value: true };
+        },
+        onStatus: (cb) => {
+          listener = cb;
+          return () => {
+            listener = null;
+          };
+        },
+      },
+      kiosk: { leave: () => kioskLeft++ },
+      log: createLogger([{ write: (r) => lines.push(`${r.scope} ${r.msg}`) }]),
+    });
+    try {
+      expect(await t.call('updates.status', {})).toEqual(status);
+      const events: unknown[] = [];
+      t.host.subscribe((event, body) => event === 'updates.status' && events.push(body));
+      listener!({ ...status, state: 'installing' });
+      expect(events).toEqual([{ ...status, state: 'installing' }]);
+      await t.call('pin.set', { newPin: '8642' });
+      expect(await t.host.handle('updates.installNow', { pin: '1111' })).toMatchObject({ ok: false, problem: { code: 'PIN_WRONG' } });
+      expect(installs).toBe(0);
+      expect(await t.call('updates.installNow', { pin: '8642' })).toEqual({ done: true });
+      expect(installs).toBe(1);
+      expect(await t.call('kiosk.leave', { pin: '8642' })).toEqual({ done: true });
+      expect(kioskLeft).toBe(1);
+      expect(lines.some((l) => l.includes('engine started'))).toBe(true);
+    } finally {
+      await t.close();
+    }
+    expect(listener).toBeNull();
+  });
+});
+
+describe('without a working keychain', () => {
+  it('says so in app.info and refuses to save credentials, never falling back to a file', async () => {
+    const { KeytarVault, MemoryVault, NO_SECRET_SERVICE_MESSAGE } = await import('../../src/main/core/auth');
+    const staging = await startSandbox({ clientId: 'c', clientSecret: 'keychainless-secret', orderCount: 2 });
+    const broken = (env: 'staging' | 'production'): InstanceType<typeof KeytarVault> =>
+      new KeytarVault({ environment: env, platform: 'linux', loadKeytar: () => Promise.reject(new Error('libsecret-1.so.0: cannot open shared object file')) });
+    const t = await startTestHost({
+      vaultFor: (env) => (env === 'training' ? new MemoryVault({ credentials: { clientId: 'training', clientSecret: 'training-secret' } }) : broken(env)),
+    });
+    try {
+      const info = await t.call('app.info', {});
+      expect(info.keychain.ok).toBe(false);
+      expect(info.keychain.message).toContain(NO_SECRET_SERVICE_MESSAGE);
+      await t.call('pin.set', { newPin: '1234' });
+      const reply = await t.host.handle('credentials.save', {
+        pin: '1234',
+        environment: 'staging',
+        authUrl: staging.url,
+        baseUrl: staging.url,
+        clientId: 'c',
+        clientSecret: 'keychainless-secret',
+      });
+      expect(reply).toMatchObject({ ok: false, problem: { code: 'NO_KEYCHAIN', message: expect.stringContaining('No keychain') } });
+      expect((await t.call('settings.get', {})).environment).toBe('training');
+      // Nothing landed in a file instead.
+      for (const f of readdirSync(t.dataDir, { recursive: true, encoding: 'utf8' })) {
+        const file = join(t.dataDir, f);
+        if (statSync(file).isFile()) expect(readFileSync(file).includes('keychainless-secret'), f).toBe(false);
+      }
+    } finally {
+      await t.close();
+      await staging.close();
+    }
   });
 });
