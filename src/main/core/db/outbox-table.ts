@@ -107,7 +107,8 @@ export function createOutboxTable(db: Database) {
        WHERE id = @id AND state = 'failed' RETURNING *`,
     ),
     sendNow: db.prepare(
-      `UPDATE outbox SET next_attempt_at = NULL, updated_at = @now WHERE id = @id AND state = 'queued' RETURNING *`,
+      `UPDATE outbox SET next_attempt_at = NULL, send_after = MIN(send_after, @now), updated_at = @now
+       WHERE id = @id AND state = 'queued' RETURNING *`,
     ),
     recoverSending: db.prepare(
       `UPDATE outbox SET state = 'queued', no_answer_before = 1, updated_at = ? WHERE state = 'sending' RETURNING *`,
@@ -213,7 +214,7 @@ export function createOutboxTable(db: Database) {
     retryFailed(id: number, now: number): EntryRow | null {
       return one(s.retryFailed.get({ id, now }));
     },
-    /** Drops the backoff of a queued entry so it goes at the next chance. */
+    /** Drops the backoff (and what is left of the undo window) of a queued entry so it goes at the next chance. */
     sendNow(id: number, now: number): EntryRow | null {
       return one(s.sendNow.get({ id, now }));
     },

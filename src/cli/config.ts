@@ -1,0 +1,64 @@
+/** Where the CLI's settings come from: flags first, then PACKDESK_* environment variables, each through a schema. */
+import os from 'node:os';
+import { z } from 'zod';
+import { EnvironmentSchema, type Environment } from '../shared/ipc';
+import { fail, ok, type Result } from '../shared/result';
+import { type CredentialVault, ENV_CLIENT_ID, ENV_CLIENT_SECRET, EnvVault, KeytarVault } from '../main/core/auth';
+import type { Parsed } from './args';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export interface CliConfig {
+  readonly dataDir: string;
+  readonly authUrl: string | null;
+  readonly baseUrl: string | null;
+  readonly environment: Environment;
+  readonly terminalId: string;
+  /** Where the client id and secret come from. */
+  readonly credentialsFrom: 'environment' | 'keychain';
+}
+
+const Url = z
+  .string()
+  .trim()
+  .url('must be a URL such as https://host')
+  .refine((u) => /^https?:\/\//i.test(u), 'must start with http:// or https://');
+const TerminalId = z.string().trim().regex(/^[A-Za-z0-9@._-]{1,64}$/, 'letters, digits and @._- only, at most 64');
+
+/** Resolves the configuration; a problem here is exit 3 (configuration). */
+export function resolveConfig(flags: Parsed, env: Env): Result<CliConfig> {
+  const pick = (flag: keyof Parsed['values'], variable: string): string | undefined => {
+    const v = flags.values[flag] ?? env[variable];
+    return v === undefined || v.trim() === '' ? undefined : v;
+  };
+  const dataDir = pick('data-dir', 'PACKDESK_DATA_DIR');
+  if (!dataDir) return fail('invalid', 'No data folder: set PACKDESK_DATA_DIR or pass --data-dir DIR', 'CONFIG');
+  const urls: Record<'authUrl' | 'baseUrl', string | null> = { authUrl: null, baseUrl: null };
+  for (const [key, flag, variable] of [
+    ['authUrl', 'auth-url', 'PACKDESK_AUTH_URL'],
+    ['baseUrl', 'base-url', 'PACKDESK_BASE_URL'],
+  ] as const) {
+    const raw = pick(flag, variable);
+    if (raw === undefined) continue;
+    const parsed = Url.safeParse(raw);
+    if (!parsed.success) return fail('invalid', `${variable} / --${flag} ${parsed.error.issues[0]?.message ?? 'is invalid'}`, 'CONFIG');
+    urls[key] = parsed.data;
+  }
+  const environment = EnvironmentSchema.safeParse((pick('environment', 'PACKDESK_ENVIRONMENT') ?? 'production').toLowerCase());
+  if (!environment.success) return fail('invalid', 'PACKDESK_ENVIRONMENT / --environment must be training, staging or production', 'CONFIG');
+  const fallbackId = `cli-${os.hostname()}`.replace(/[^A-Za-z0-9@._-]/g, '-').slice(0, 64);
+  const terminal = TerminalId.safeParse(pick('terminal-id', 'PACKDESK_TERMINAL_ID') ?? fallbackId);
+  if (!terminal.success) return fail('invalid', `PACKDESK_TERMINAL_ID / --terminal-id: ${terminal.error.issues[0]?.message ?? 'invalid'}`, 'CONFIG');
+  return ok({
+    dataDir,
+    ...urls,
+    environment: environment.data,
+    terminalId: terminal.data,
+    credentialsFrom: env[ENV_CLIENT_ID] !== undefined || env[ENV_CLIENT_SECRET] !== undefined ? 'environment' : 'keychain',
+  });
+}
+
+/** The vault the config names: the environment variables when either is set, else the OS keychain. */
+export function vaultFor(config: CliConfig, env: Env): CredentialVault {
+  return config.credentialsFrom === 'environment' ? new EnvVault(env) : new KeytarVault({ environment: config.environment });
+}

@@ -1,0 +1,112 @@
+/** `packdesk doctor`: one line per check, ok or problem, and what to do about a problem. */
+import type { OrderServiceClient } from '../main/core/api';
+import type { CredentialVault, TokenManager } from '../main/core/auth';
+import type { Engine } from '../main/core/engine';
+import type { CliConfig } from './config';
+
+export interface Check {
+  readonly name: string;
+  readonly ok: boolean;
+  readonly detail: string;
+  /** What to do, for a problem. */
+  readonly fix?: string;
+}
+
+export interface DoctorParts {
+  readonly config: CliConfig;
+  readonly engine: Engine | null;
+  /** Why the engine could not be opened, when it could not. */
+  readonly engineProblem: string | null;
+  readonly vault: CredentialVault;
+  readonly tokens: TokenManager | null;
+  readonly client: OrderServiceClient | null;
+}
+
+const MAX_SKEW_MS = 2 * 60_000;
+
+/** Runs every check in turn; never throws. */
+export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
+  const checks: Check[] = [];
+  const { engine, config } = parts;
+
+  if (!engine) {
+    checks.push({ name: 'data file', ok: false, detail: parts.engineProblem ?? 'cannot be opened', fix: 'check the data folder and the disk; call support with the folder' });
+    checks.push({ name: 'integrity', ok: false, detail: 'not checked: the data file cannot be opened', fix: 'fix the data file first' });
+  } else {
+    const health = engine.health();
+    checks.push({ name: 'data file', ok: true, detail: `${health.dataFile} (schema ${health.schemaVersion})` });
+    checks.push(
+      health.integrity === 'ok'
+        ? { name: 'integrity', ok: true, detail: 'integrity check passed' }
+        : { name: 'integrity', ok: false, detail: health.integrity, fix: 'keep the set-aside file for support; do not delete it until they have it' },
+    );
+  }
+
+  try {
+    const vault = await parts.vault.health();
+    checks.push(
+      vault.ok
+        ? { name: 'keychain', ok: true, detail: vault.message }
+        : { name: 'keychain', ok: false, detail: vault.message, fix: config.credentialsFrom === 'environment' ? 'set both PACKDESK_CLIENT_ID and PACKDESK_CLIENT_SECRET' : 'install and unlock the OS keychain (gnome-keyring on Linux)' },
+    );
+  } catch (e) {
+    checks.push({ name: 'keychain', ok: false, detail: e instanceof Error ? e.message : String(e), fix: 'install and unlock the OS keychain' });
+  }
+
+  if (!parts.tokens || !config.authUrl) {
+    checks.push({ name: 'token server', ok: false, detail: 'no token server address', fix: 'set PACKDESK_AUTH_URL or --auth-url' });
+  } else {
+    const token = await parts.tokens.authorization();
+    if (token.ok) checks.push({ name: 'token server', ok: true, detail: `${config.authUrl} issued a token` });
+    else
+      checks.push({
+        name: 'token server',
+        ok: false,
+        detail: token.problem.message,
+        fix: token.problem.kind === 'auth' ? 'a manager must enter the client id and secret from the e-mail' : 'check the network and the token server address',
+      });
+  }
+
+  if (!parts.client || !config.baseUrl) {
+    checks.push({ name: 'order service', ok: false, detail: 'no order service address', fix: 'set PACKDESK_BASE_URL or --base-url' });
+  } else {
+    const reachable = await parts.client.probe();
+    checks.push(
+      reachable
+        ? { name: 'order service', ok: true, detail: `${config.baseUrl} answers` }
+        : { name: 'order service', ok: false, detail: `${config.baseUrl} cannot be reached`, fix: 'check the network, then the order service address' },
+    );
+  }
+
+  const skew = parts.tokens?.clockSkewMs() ?? null;
+  if (skew === null) checks.push({ name: 'clock skew', ok: false, detail: 'could not be measured: no answer from the token server', fix: 'fix the token server check first' });
+  else if (Math.abs(skew) > MAX_SKEW_MS)
+    checks.push({
+      name: 'clock skew',
+      ok: false,
+      detail: `this computer's clock is ${Math.round(Math.abs(skew) / 1000)} s ${skew > 0 ? 'ahead of' : 'behind'} the token server`,
+      fix: "turn on automatic time in the computer's date settings",
+    });
+  else checks.push({ name: 'clock skew', ok: true, detail: `${Math.round(skew / 1000)} s against the token server` });
+
+  if (engine) {
+    const s = engine.status();
+    const problems: string[] = [];
+    if (s.backlogAlarm) problems.push(`backlog alarm: the oldest tap has waited since ${new Date(s.oldestWaitingAt ?? 0).toISOString()}`);
+    if (s.failed > 0) problems.push(`${s.failed} tap(s) failed and hold their orders`);
+    const detail = `${s.waiting} waiting, ${s.failed} failed${problems.length ? `; ${problems.join('; ')}` : ''}`;
+    checks.push(
+      problems.length === 0
+        ? { name: 'queue health', ok: true, detail }
+        : { name: 'queue health', ok: false, detail, fix: s.failed > 0 ? 'look at `packdesk outbox`; retry or discard the failed taps' : 'check the connection; run `packdesk drain --until-empty`' },
+    );
+  } else {
+    checks.push({ name: 'queue health', ok: false, detail: 'not checked: the data file cannot be opened', fix: 'fix the data file first' });
+  }
+  return checks;
+}
+
+/** One line per check. */
+export function formatChecks(checks: readonly Check[]): string {
+  return checks.map((c) => `${(c.ok ? 'ok' : 'problem').padEnd(8)} ${c.name.padEnd(14)} ${c.detail}${c.fix ? ` -> ${c.fix}` : ''}`).join('\n') + '\n';
+}

@@ -1,0 +1,176 @@
+/** The packdesk CLI, as a function of argv and environment to an exit code (packdesk.ts runs it). */
+import type { OrderServiceClient, UpdateOutcome, UpdateSender } from '../main/core/api';
+import type { TokenManager } from '../main/core/auth';
+import { createEngine, type Engine, openEngineWithService } from '../main/core/engine';
+import { createLogger, type Logger, silentLogger, stderrSink } from '../main/core/log';
+import { ProblemError } from '../shared/result';
+import { type Command, parseCommand } from './args';
+import { type CliConfig, type Env, resolveConfig, vaultFor } from './config';
+import { formatChecks, runDoctor } from './doctor';
+import { formatOrder, formatOrders, formatOutbox, formatStatus } from './format';
+import { EXIT, USAGE } from './usage';
+
+export interface CliIo {
+  readonly env: Env;
+  write(text: string): void;
+  writeError(text: string): void;
+}
+
+const DEFAULT_UNDO_MS = 5000;
+
+/** Runs one command; resolves with the exit code. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const parsed = parseCommand(argv);
+  if (!parsed.ok) {
+    io.writeError(`packdesk: ${parsed.problem.message}\n\n${USAGE}`);
+    return EXIT.USAGE;
+  }
+  const { command, flags } = parsed.value;
+  if (command.name === 'help') {
+    io.write(USAGE);
+    return EXIT.OK;
+  }
+  const config = resolveConfig(flags, io.env);
+  if (!config.ok) {
+    io.writeError(`packdesk: ${config.problem.message}\n`);
+    return EXIT.CONFIG;
+  }
+  const log = flags.switches.has('verbose') ? createLogger([stderrSink], { minLevel: 'info' }) : silentLogger;
+  return withEngine(command, config.value, io, log);
+}
+
+/** Answers every call with "not configured": local commands never send, so it is only a guard. */
+const unconfiguredSender: UpdateSender = {
+  update: async (): Promise<UpdateOutcome> => ({
+    kind: 'transient',
+    message: 'The order service address is not set (PACKDESK_BASE_URL, PACKDESK_AUTH_URL)',
+    noAnswer: false,
+  }),
+  probe: async () => false,
+};
+
+async function withEngine(command: Exclude<Command, { name: 'help' }>, config: CliConfig, io: CliIo, log: Logger): Promise<number> {
+  const needsService = command.name === 'drain' || command.name === 'doctor';
+  if (command.name === 'drain' && (!config.authUrl || !config.baseUrl)) {
+    io.writeError('packdesk: drain needs the service addresses: set PACKDESK_AUTH_URL and PACKDESK_BASE_URL (or --auth-url, --base-url)\n');
+    return EXIT.CONFIG;
+  }
+  const vault = vaultFor(config, io.env);
+  const undoWindowMs = command.name === 'enqueue' && command.noUndo ? 0 : DEFAULT_UNDO_MS;
+  let engine: Engine | null = null;
+  let tokens: TokenManager | null = null;
+  let client: OrderServiceClient | null = null;
+  let close: () => Promise<void> = async () => undefined;
+  let engineProblem: string | null = null;
+  try {
+    if (config.authUrl && config.baseUrl) {
+      const opened = openEngineWithService({
+        dataDir: config.dataDir,
+        authUrl: config.authUrl,
+        baseUrl: config.baseUrl,
+        vault,
+        terminalId: config.terminalId,
+        log,
+        undoWindowMs,
+        // A short-lived process: no refresh timers ahead of expiry.
+        proactiveRefresh: false,
+      });
+      ({ engine, tokens, client } = opened);
+      close = () => opened.close();
+    } else {
+      const local = createEngine({ dataDir: config.dataDir, sender: unconfiguredSender, terminalId: config.terminalId, log, undoWindowMs });
+      engine = local;
+      close = () => local.stop();
+    }
+  } catch (e) {
+    engineProblem = e instanceof ProblemError ? e.problem.message : e instanceof Error ? e.message : String(e);
+    if (command.name !== 'doctor') {
+      io.writeError(`packdesk: the data file cannot be used: ${engineProblem}\n`);
+      return EXIT.DATA_FILE;
+    }
+  }
+  try {
+    if (engine && !needsService) warnIfReplaced(engine, io);
+    switch (command.name) {
+      case 'doctor': {
+        const checks = await runDoctor({ config, engine, engineProblem, vault, tokens, client });
+        io.write(command.json ? `${JSON.stringify(checks, null, 2)}\n` : formatChecks(checks));
+        return checks.every((c) => c.ok) ? EXIT.OK : EXIT.REFUSED;
+      }
+      default:
+        if (!engine) return EXIT.DATA_FILE;
+        return await run(command, engine, io);
+    }
+  } finally {
+    await close();
+  }
+}
+
+/** A data file set aside at this very start must never pass unnoticed. */
+function warnIfReplaced(engine: Engine, io: CliIo): void {
+  const integrity = engine.health().integrity;
+  if (integrity !== 'ok') io.writeError(`packdesk: warning: ${integrity}\n`);
+}
+
+async function run(command: Exclude<Command, { name: 'help' | 'doctor' }>, engine: Engine, io: CliIo): Promise<number> {
+  const json = (value: unknown): void => io.write(`${JSON.stringify(value, null, 2)}\n`);
+  switch (command.name) {
+    case 'enqueue': {
+      const r = engine.submitTap(command.orderId, command.input);
+      if (!r.ok) {
+        io.writeError(`refused: ${r.problem.message}${r.problem.code ? ` (${r.problem.code})` : ''}\n`);
+        return r.problem.kind === 'invalid' ? EXIT.REFUSED : EXIT.DATA_FILE;
+      }
+      if (command.json) json(r.value);
+      else {
+        const when = r.value.sendAfter > r.value.createdAt ? `sends after ${new Date(r.value.sendAfter).toISOString()}` : 'due now';
+        io.write(`entry ${r.value.id} request ${r.value.requestId}\nqueued: ${r.value.summary} for ${r.value.orderId} (${when})\n`);
+      }
+      return EXIT.OK;
+    }
+    case 'outbox': {
+      const entries = engine.listOutbox({ includeDone: command.all, limit: command.limit });
+      if (command.json) json(entries);
+      else io.write(formatOutbox(entries));
+      return EXIT.OK;
+    }
+    case 'retry':
+    case 'discard': {
+      const r = command.name === 'retry' ? engine.retry(command.entryId) : engine.discard(command.entryId);
+      if (!r.ok) {
+        io.writeError(`${command.name} refused: ${r.problem.message}${r.problem.code ? ` (${r.problem.code})` : ''}\n`);
+        return EXIT.REFUSED;
+      }
+      io.write(command.name === 'retry' ? `entry ${command.entryId} will be sent again\n` : `entry ${command.entryId} discarded\n`);
+      return EXIT.OK;
+    }
+    case 'drain': {
+      engine.start();
+      const result = await engine.drain({ untilEmpty: command.untilEmpty, timeoutMs: command.timeoutMs });
+      const status = engine.status();
+      if (command.json) json({ ...result, status });
+      else io.write(`sent ${result.sent}, failed ${result.failed}, remaining ${result.remaining}\n${formatStatus(status)}`);
+      if (status.credentials !== 'ok') return EXIT.CONFIG;
+      if (status.connectivity === 'offline') return EXIT.UNREACHABLE;
+      if (status.failed > 0 || result.failed > 0) return EXIT.REFUSED;
+      if (result.remaining > 0) return EXIT.UNREACHABLE;
+      return EXIT.OK;
+    }
+    case 'orders': {
+      const orders = engine.listOrders();
+      if (command.json) json(orders);
+      else io.write(formatOrders(orders));
+      return EXIT.OK;
+    }
+    case 'order': {
+      const view = engine.getOrder(command.orderId);
+      if (!view) {
+        io.writeError(`Order ${command.orderId} is not on this terminal\n`);
+        return EXIT.REFUSED;
+      }
+      if (command.json) json(view);
+      else io.write(formatOrder(view));
+      return EXIT.OK;
+    }
+  }
+}

@@ -1,0 +1,51 @@
+/** The help text, with the exit codes (docs/cli.md says the same). */
+
+export const EXIT = {
+  /** Done. */
+  OK: 0,
+  /** A tap was refused, an entry failed or is held, an order is not on the terminal, or doctor found a problem. */
+  REFUSED: 1,
+  /** Bad arguments. */
+  USAGE: 2,
+  /** Configuration or credentials missing or rejected. */
+  CONFIG: 3,
+  /** The order service could not be reached, or the drain timed out with taps still waiting. */
+  UNREACHABLE: 4,
+  /** The data file cannot be used. */
+  DATA_FILE: 5,
+} as const;
+
+export const USAGE = `packdesk: look after a Packdesk terminal's outbox from a shell (support staff, tests).
+
+Usage:
+  packdesk enqueue fulfilment ORDER_ID FULFILMENT_ID STATE   STATE: PACKING, PACKED, OUT_FOR_DELIVERY, DELIVERED
+  packdesk enqueue units ORDER_ID ITEM_ID UNITS REASON
+  packdesk enqueue order-state ORDER_ID STATE [REASON]       STATE: ACCEPTED, IN_PROGRESS, COMPLETED, CANCELLED
+  packdesk enqueue invoice ORDER_ID SELLER_INVOICE_ID
+      Queues one tap; prints its entry id and requestId. --no-undo sends it without the 5 s undo window.
+  packdesk outbox [--json] [--all] [--limit N]               Waiting and failed taps (--all: sent and discarded too)
+  packdesk retry ENTRY_ID                                   Send a failed tap again (or a waiting one now)
+  packdesk discard ENTRY_ID                                 Give up on a failed or waiting tap
+  packdesk drain [--until-empty] [--timeout SECONDS]        Send what is due (default timeout 60 s)
+  packdesk orders [--json]                                  Orders on this terminal
+  packdesk order ORDER_ID [--json]                          One order, as the packer sees it
+  packdesk doctor                                           Checks, one line each, with what to do
+
+Configuration (flag, else environment variable):
+  --data-dir DIR        PACKDESK_DATA_DIR        the terminal's data folder (holds packdesk.sqlite)
+  --auth-url URL        PACKDESK_AUTH_URL        token server address
+  --base-url URL        PACKDESK_BASE_URL        order service address
+  --environment NAME    PACKDESK_ENVIRONMENT     training, staging or production (keychain entry; default production)
+  --terminal-id ID      PACKDESK_TERMINAL_ID     name in the audit log (default cli-<hostname>)
+                        PACKDESK_CLIENT_ID, PACKDESK_CLIENT_SECRET
+                            credentials; when either is set they are used instead of the OS keychain
+  --verbose             log lines (redacted) on stderr
+
+Exit codes:
+  0  done
+  1  refused or failed: a tap was refused, an entry failed or is held, no such order/entry, doctor found a problem
+  2  bad arguments (this text is printed)
+  3  configuration or credentials missing or rejected
+  4  the order service could not be reached, or the drain timed out with taps still waiting
+  5  the data file cannot be used
+`;
