@@ -6,6 +6,7 @@
 import { createLogger, secrets, stderrSink } from '../src/main/core/log';
 import { parseFlags, USAGE } from './flags';
 import { startSandbox } from './server';
+import type { Sandbox } from './types';
 
 async function main(): Promise<void> {
   const parsed = parseFlags(process.argv.slice(2));
@@ -20,14 +21,15 @@ async function main(): Promise<void> {
   // The secret may come from a flag; make sure no log line can ever carry it.
   secrets.add(parsed.options.clientSecret ?? 'training-secret');
   const log = createLogger([stderrSink]);
-  const sandbox = await startSandbox({ ...parsed.options, log });
-  if (parsed.latencyMs > 0) sandbox.faults.set({ latencyMs: parsed.latencyMs });
-  process.stdout.write(`listening on ${sandbox.url}\nadmin on ${sandbox.adminUrl}\n`);
 
+  // Handlers go in before anything is printed: a script that reads the first line and signals at
+  // once must never meet the default disposition (killed by the signal, no clean exit).
+  let sandbox: Sandbox | undefined = undefined;
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
+    if (!sandbox) return; // still starting: main() closes it as soon as it is up
     sandbox.close().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -38,6 +40,14 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+
+  sandbox = await startSandbox({ ...parsed.options, log });
+  if (stopping) {
+    await sandbox.close();
+    process.exit(0);
+  }
+  if (parsed.latencyMs > 0) sandbox.faults.set({ latencyMs: parsed.latencyMs });
+  process.stdout.write(`listening on ${sandbox.url}\nadmin on ${sandbox.adminUrl}\n`);
 }
 
 main().catch((error: unknown) => {

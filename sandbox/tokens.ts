@@ -18,7 +18,7 @@ export interface TokenResponseBody {
 /** An OAuth error answer: status and body. Messages never repeat a secret or a token. */
 export interface TokenRefusal {
   status: 400 | 401;
-  body: { error: 'invalid_client' | 'invalid_grant' | 'invalid_request' | 'unsupported_grant_type'; error_description: string };
+  body: { error: 'invalid_client' | 'invalid_grant' | 'invalid_request'; error_description: string };
 }
 
 export type GrantOutcome =
@@ -88,7 +88,7 @@ export class TokenStore {
       const r =
         grantType === undefined || grantType === ''
           ? refusal(400, 'invalid_request', 'grant_type is missing')
-          : refusal(400, 'unsupported_grant_type', 'grant_type must be client_credentials or refresh_token');
+          : refusal(400, 'invalid_request', 'grant_type must be client_credentials or refresh_token');
       return { ok: false, grant: 'other', refusal: r };
     }
     const fail = (r: TokenRefusal): GrantOutcome => ({ ok: false, grant: grantType, refusal: r });
