@@ -359,3 +359,54 @@ describe('without a working keychain', () => {
     }
   });
 });
+
+describe('when the engine cannot start', () => {
+  it('keeps answering and says why: no addresses saved for the environment', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'packdesk-host-'));
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ version: 1, environment: 'staging', preferences: {}, addresses: {} }));
+    const t = await startTestHost({}, dir);
+    try {
+      expect(t.host.engine()).toBeNull();
+      expect(await t.call('orders.list', {})).toEqual([]);
+      expect((await t.call('sync.status', {})).message).toMatch(/No service addresses are saved for staging/);
+      expect(await t.host.handle('orders.add', { orderId: 'X-1' })).toMatchObject({
+        ok: false,
+        problem: { code: 'ENGINE_UNAVAILABLE', message: expect.stringContaining('No service addresses') },
+      });
+    } finally {
+      await t.close();
+      (await import('node:fs')).rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps answering and says why: the data folder cannot be used', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'packdesk-host-'));
+    writeFileSync(
+      join(dir, 'settings.json'),
+      JSON.stringify({ version: 1, environment: 'staging', preferences: {}, addresses: { staging: { authUrl: 'http://127.0.0.1:9', baseUrl: 'http://127.0.0.1:9' } } }),
+    );
+    mkdirSync(join(dir, 'environments'));
+    writeFileSync(join(dir, 'environments', 'staging'), 'a file where a folder should be');
+    const t = await startTestHost({}, dir);
+    try {
+      expect(t.host.engine()).toBeNull();
+      expect((await t.call('sync.status', {})).message).toMatch(/could not start its engine/);
+      expect(readFileSync(join(t.host.logDir, 'packdesk.log'), 'utf8')).toContain('engine could not start');
+    } finally {
+      await t.close();
+      (await import('node:fs')).rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops once, however many callers ask', async () => {
+    const t = await startTestHost();
+    await Promise.all([t.host.stop(), t.host.stop(), t.host.stop()]);
+    expect(t.host.engine()).toBeNull();
+    expect(t.host.sandbox).toBeNull();
+    await t.close();
+  });
+});

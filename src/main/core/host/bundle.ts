@@ -1,0 +1,68 @@
+/** `support.exportBundle`: gathers the host's facts into a support bundle folder. */
+import { join } from 'node:path';
+import type { AppInfo, Settings } from '../../../shared/ipc';
+import { ok, type Result } from '../../../shared/result';
+import type { Engine } from '../engine';
+import type { Logger } from '../log';
+import type { PinStore } from '../pin';
+import { writeSupportBundle } from '../support';
+import { hostHealth } from './health';
+import type { KeychainWatch } from './keychain';
+import type { Runtime } from './runtime';
+
+export interface BundleDeps {
+  readonly dataDir: string;
+  readonly runtime: Runtime;
+  readonly keychain: KeychainWatch;
+  readonly settings: () => Settings;
+  readonly settingsProblem: string | null;
+  readonly pins: PinStore | null;
+  readonly pinProblem: string | null;
+  readonly info: () => AppInfo;
+  readonly logFiles: () => string[];
+  readonly log: Logger;
+  readonly now: () => number;
+}
+
+/** Writes the bundle and returns its folder. */
+export async function exportSupportBundle(deps: BundleDeps): Promise<Result<{ path: string }>> {
+  await deps.keychain.settled(5_000);
+  const engine = deps.runtime.engine();
+  const status = engine ? engine.status() : null;
+  let engineHealth: ReturnType<Engine['health']> | null = null;
+  try {
+    engineHealth = engine ? engine.health() : null;
+  } catch (err) {
+    // A damaged data file is exactly when support needs the rest of the bundle.
+    deps.log.warn('engine health could not be read for the bundle', { error: err });
+  }
+  const settings = deps.settings();
+  const now = deps.now();
+  const health = hostHealth({
+    dataDir: deps.dataDir,
+    environment: settings.environment,
+    settings,
+    settingsProblem: deps.settingsProblem,
+    pin: { set: deps.pins?.isSet() ?? false, problem: deps.pinProblem, lockedUntil: deps.pins?.lockedUntil() ?? null },
+    keychain: deps.keychain.current(),
+    engineProblem: deps.runtime.problem(),
+    engineHealth,
+    status,
+    tokens: deps.runtime.service()?.tokens.status() ?? null,
+    now,
+  });
+  deps.log.info('support bundle requested');
+  const written = writeSupportBundle({
+    dir: join(deps.dataDir, 'support'),
+    now,
+    info: deps.info(),
+    settings,
+    health,
+    outbox: engine ? engine.listOutbox({ includeDone: true }) : null,
+    status,
+    logFiles: deps.logFiles(),
+  });
+  if (!written.ok) return written;
+  deps.log.info('support bundle written', { path: written.value });
+  return ok({ path: written.value });
+}

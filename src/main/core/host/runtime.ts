@@ -1,0 +1,160 @@
+/**
+ * Which service the terminal works with right now: the engine for the environment in settings,
+ * and in training the in-app sandbox it talks to. Starting, stopping and switching run one at a
+ * time. When the engine cannot start (no addresses, unusable data file), the host keeps running
+ * and `problem()` says why, so the screen can tell the manager what to do.
+ *
+ * Each environment keeps its own engine data under `<dataDir>/environments/<env>/`: a practice tap
+ * queued in training must never be sent to production after a switch.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../../../sandbox';
+import type { Environment } from '../../../shared/ipc';
+import { ProblemError } from '../../../shared/result';
+import { hostOf } from '../api/http';
+import type { CredentialVault } from '../auth';
+import { openEngineWithService, type Engine, type ServiceEngine } from '../engine';
+import type { Logger } from '../log';
+import type { Addresses, SettingsStore } from '../settings';
+import type { HostListener } from './events';
+import type { EngineTuning, OnlineSignal } from './types';
+
+export interface RuntimeDeps {
+  readonly dataDir: string;
+  readonly settings: SettingsStore;
+  readonly vault: (env: Environment) => CredentialVault;
+  readonly terminalId: string;
+  /** The root logger (the engine and sandbox get children of it). */
+  readonly rootLog: Logger;
+  readonly now: () => number;
+  readonly emit: HostListener;
+  readonly online?: OnlineSignal;
+  readonly sandboxOptions?: SandboxOptions;
+  readonly engineOptions?: EngineTuning;
+}
+
+export interface Runtime {
+  /** Starts the engine (and in training the sandbox) for the environment in settings. */
+  start(): Promise<void>;
+  /** Stops the engine and the sandbox. */
+  stop(): Promise<void>;
+  /** Stops the engine, saves the new environment (and its addresses), starts again. */
+  switchTo(env: Environment, addresses: Addresses | null): Promise<void>;
+  service(): ServiceEngine | null;
+  engine(): Engine | null;
+  sandbox(): Sandbox | null;
+  /** Why there is no engine, or null while it runs. */
+  problem(): string | null;
+}
+
+const ENGINE_EVENTS = ['orders.changed', 'outbox.changed', 'sync.status'] as const;
+
+/** Creates the runtime; nothing starts before start(). */
+export function createRuntime(deps: RuntimeDeps): Runtime {
+  const log = deps.rootLog.child('host');
+  let sandbox: Sandbox | null = null;
+  let service: ServiceEngine | null = null;
+  let problem: string | null = 'The terminal is starting.';
+  let unsubscribes: (() => void)[] = [];
+  let chain: Promise<unknown> = Promise.resolve();
+  const serially = <T>(task: () => Promise<T>): Promise<T> => {
+    const next = chain.then(task, task);
+    chain = next.catch(() => undefined);
+    return next;
+  };
+  const engineDir = (env: Environment): string => join(deps.dataDir, 'environments', env);
+
+  const closeSandbox = async (): Promise<void> => {
+    const closing = sandbox;
+    sandbox = null;
+    if (closing) await closing.close();
+  };
+
+  /** Points settings at the training sandbox, starting it if needed, on a fresh practice queue. */
+  const prepareTraining = async (): Promise<void> => {
+    if (!sandbox) {
+      sandbox = await startSandbox({ ...deps.sandboxOptions, log: deps.rootLog.child('sandbox') });
+      log.info('training sandbox started', { url: sandbox.url });
+    }
+    deps.settings.setTrainingAddresses({ authUrl: sandbox.url, baseUrl: sandbox.url });
+    // Training starts fresh every time: the sandbox's orders are fresh too, and practice taps
+    // from an earlier session have nowhere meaningful to go.
+    rmSync(engineDir('training'), { recursive: true, force: true });
+  };
+
+  const activate = async (): Promise<void> => {
+    const env = deps.settings.get().environment;
+    try {
+      if (env === 'training') await prepareTraining();
+      else await closeSandbox();
+      const current = deps.settings.get();
+      if (!current.authUrl || !current.baseUrl) {
+        problem = `No service addresses are saved for ${env}. A manager must enter them in settings.`;
+        log.warn('engine not started', { environment: env, problem });
+        return;
+      }
+      mkdirSync(engineDir(env), { recursive: true });
+      const opened = openEngineWithService({
+        ...deps.engineOptions,
+        dataDir: engineDir(env),
+        authUrl: current.authUrl,
+        baseUrl: current.baseUrl,
+        vault: deps.vault(env),
+        terminalId: deps.terminalId,
+        log: deps.rootLog.child(env),
+        now: deps.now,
+        undoWindowMs: current.undoWindowMs,
+        concurrency: current.concurrency,
+        ...(deps.online ? { online: deps.online } : {}),
+      });
+      service = opened;
+      problem = null;
+      for (const name of ENGINE_EVENTS) unsubscribes.push(opened.engine.on(name, (body) => deps.emit(name, body)));
+      opened.engine.start();
+      if (env === 'training' && sandbox) {
+        // The seeded orders fill the practice queue, as a store's morning orders would.
+        for (const order of sandbox.orders()) {
+          const added = opened.engine.addOrder(order.id);
+          if (!added.ok) log.warn('a training order could not be added', { orderId: order.id, problem: added.problem.message });
+        }
+      }
+      log.info('engine started', { environment: env, orderService: hostOf(current.baseUrl) });
+      deps.emit('sync.status', opened.engine.status());
+    } catch (err) {
+      const why = err instanceof ProblemError ? err.problem.message : 'The terminal could not start its engine; see the log.';
+      log.error('engine could not start', { environment: env, error: err });
+      await deactivate();
+      problem = why;
+    }
+  };
+
+  const deactivate = async (): Promise<void> => {
+    for (const u of unsubscribes) u();
+    unsubscribes = [];
+    const closing = service;
+    service = null;
+    problem = 'The terminal is switching services; try again in a moment.';
+    if (closing) await closing.close();
+  };
+
+  return {
+    start: () => serially(activate),
+    stop: () =>
+      serially(async () => {
+        await deactivate();
+        await closeSandbox();
+        problem = 'The terminal has stopped.';
+      }),
+    switchTo: (env, addresses) =>
+      serially(async () => {
+        await deactivate();
+        deps.settings.switchTo(env, addresses);
+        await activate();
+      }),
+    service: () => service,
+    engine: () => service?.engine ?? null,
+    sandbox: () => sandbox,
+    problem: () => problem,
+  };
+}
