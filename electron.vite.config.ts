@@ -5,8 +5,23 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
 
 const root = __dirname;
+
+/**
+ * `npm run dev` only: Vite's dev server injects an inline React Refresh preamble and talks HMR
+ * over a WebSocket, which the page's strict CSP would block. Built output keeps the policy as
+ * written (test/shell/renderer-build.test.ts checks it).
+ */
+function devServerCsp(): Plugin {
+  return {
+    name: 'packdesk-dev-server-csp',
+    apply: 'serve',
+    transformIndexHtml: (html) =>
+      html.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace("connect-src 'self'", "connect-src 'self' ws://localhost:* http://localhost:*"),
+  };
+}
 
 export default defineConfig({
   main: {
@@ -35,7 +50,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(root, 'src/renderer'),
-    plugins: [react()],
+    plugins: [react(), devServerCsp()],
     build: {
       outDir: resolve(root, 'out/renderer'),
       rolldownOptions: { input: resolve(root, 'src/renderer/index.html') },

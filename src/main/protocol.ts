@@ -104,7 +104,8 @@ export function createAppProtocolHandler(
 export function registerAppScheme(protocol: Pick<Protocol, 'registerSchemesAsPrivileged'>): void {
   protocol.registerSchemesAsPrivileged([
     // standard: real origin and relative URLs; secure: counts as a secure context like https.
-    // No bypassCSP, no corsEnabled for others: the scheme is for this app's own files only.
+    // No bypassCSP, and no corsEnabled (which would let other origins read app:// responses):
+    // the UI's own module scripts are same-origin and need neither.
     { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
   ]);
 }
