@@ -102,6 +102,21 @@ describe('electron-builder configuration', () => {
     expect(config.publish).toEqual([{ provider: 'generic', url: '${env.PACKDESK_UPDATE_URL}', channel: 'latest' }]);
   });
 
+  it('loads our afterPack hook the way electron-builder resolves hooks', async () => {
+    const { resolveFunction } = await import('app-builder-lib/out/util/resolve');
+    const cwd = process.cwd();
+    process.chdir(repo);
+    try {
+      const hook = await resolveFunction<unknown>(undefined, './build/afterPack.mjs', 'afterPack', repo);
+      const { default: ours } = await import('../../build/afterPack.mjs');
+      // Loaded by Node itself (not through vitest), so compare the function, not the instance.
+      expect(typeof hook).toBe('function');
+      expect(String(hook)).toBe(String(ours));
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
   it('keeps native modules and the updater out of the main bundle', () => {
     const text = readFileSync(path.join(repo, 'electron.vite.config.ts'), 'utf8');
     expect(text).toMatch(/externalizeDeps: \{ include: \['better-sqlite3', 'keytar'/);
