@@ -102,19 +102,24 @@ describe('electron-builder configuration', () => {
     expect(config.publish).toEqual([{ provider: 'generic', url: '${env.PACKDESK_UPDATE_URL}', channel: 'latest' }]);
   });
 
-  it('loads our afterPack hook the way electron-builder resolves hooks', async () => {
+  it('loads our afterPack hook the way electron-builder resolves hooks, and that hook flips the fuses', async () => {
     const { resolveFunction } = await import('app-builder-lib/out/util/resolve');
     const cwd = process.cwd();
     process.chdir(repo);
+    let hook: unknown;
     try {
-      const hook = await resolveFunction<unknown>(undefined, './build/afterPack.mjs', 'afterPack', repo);
-      const { default: ours } = await import('../../build/afterPack.mjs');
-      // Loaded by Node itself (not through vitest), so compare the function, not the instance.
-      expect(typeof hook).toBe('function');
-      expect(String(hook)).toBe(String(ours));
+      hook = await resolveFunction<unknown>(undefined, './build/afterPack.mjs', 'afterPack', repo);
     } finally {
       process.chdir(cwd);
     }
+    expect(typeof hook).toBe('function');
+    const appOutDir = path.join(work, 'resolved-hook');
+    mkdirSync(appOutDir, { recursive: true });
+    fakeElectronBinary(path.join(appOutDir, 'packdesk'));
+    await (hook as (ctx: unknown) => Promise<void>)({ appOutDir, electronPlatformName: 'linux', packager: { appInfo: { productFilename: 'Packdesk' }, executableName: 'packdesk' } });
+    const wire = (await getCurrentFuseWire(path.join(appOutDir, 'packdesk'))) as unknown as Record<number, number>;
+    expect(wire[FuseV1Options.RunAsNode]).toBe(FuseState.DISABLE);
+    expect(wire[FuseV1Options.OnlyLoadAppFromAsar]).toBe(FuseState.ENABLE);
   });
 
   it('keeps native modules and the updater out of the main bundle', () => {
