@@ -7,7 +7,10 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 export type BodyRead = { ok: true; text: string } | { ok: false; reason: 'too-large' | 'aborted' };
 
-/** Reads a request body as UTF-8, up to `limit` bytes. */
+/**
+ * Reads a request body as UTF-8, up to `limit` bytes. A larger body is drained and discarded, so
+ * the client finishes sending and reads the 413 instead of seeing its upload cut mid-write.
+ */
 export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<BodyRead> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -19,18 +22,11 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
       resolve(result);
     };
     req.on('data', (chunk: Buffer) => {
-      if (done) return;
       size += chunk.length;
-      if (size > limit) {
-        // Stop buffering; the caller answers 413 and the connection is closed after it.
-        req.pause();
-        finish({ ok: false, reason: 'too-large' });
-        return;
-      }
-      chunks.push(chunk);
+      if (size <= limit) chunks.push(chunk);
+      else chunks.length = 0;
     });
-    req.on('end', () => finish({ ok: true, text: Buffer.concat(chunks).toString('utf8') }));
-    req.on('aborted', () => finish({ ok: false, reason: 'aborted' }));
+    req.on('end', () => finish(size > limit ? { ok: false, reason: 'too-large' } : { ok: true, text: Buffer.concat(chunks).toString('utf8') }));
     req.on('error', () => finish({ ok: false, reason: 'aborted' }));
     req.on('close', () => finish({ ok: false, reason: 'aborted' }));
   });

@@ -10,7 +10,7 @@ import { describeZodError, OrderUpdateRequestSchema } from '../src/shared/protoc
 import { ADMIN_PREFIX, type AdminTarget, handleAdmin } from './admin';
 import { type Answer, type EchoContext, errorAnswer, looseContext } from './answers';
 import { FaultState, parseFaultsPatch } from './faults';
-import { json, readBody, send, tryParseJson } from './http';
+import { json, MAX_BODY_BYTES, readBody, send, tryParseJson } from './http';
 import { OrderBook } from './orders';
 import { seedOrders } from './seed';
 import { TokenFormSchema, TokenStore } from './tokens';
@@ -137,7 +137,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     log.info('update request', { ...entry });
   };
 
-  /** Handles one update request; returns the answer and what the request log should say. */
+  /** Handles one update request: gateway faults, auth, parsing, replay, then the order book. Logs it. */
   const handleUpdate = (req: IncomingMessage, body: string): Answer => {
     stats.updateRequests += 1;
     const parsedJson = tryParseJson(body);
@@ -317,7 +317,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   const tooLargeOrGone = (res: ServerResponse, reason: 'too-large' | 'aborted'): void => {
     if (reason === 'aborted') return;
-    send(res, errorAnswer(413, {}, 'PAYLOAD_TOO_LARGE', 'The request body is too large'), { Connection: 'close' });
+    send(res, errorAnswer(413, {}, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES} bytes`));
   };
 
   const service = new Listener(onService);

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseFlags } from '../../sandbox/flags';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const children: ChildProcess[] = [];
@@ -72,13 +73,27 @@ describe('sandbox CLI', () => {
     expect(await exitOf(child)).toBe(0);
   });
 
-  it('prints usage and exits 2 on a bad flag or value', async () => {
-    for (const args of [['--bogus'], ['--port', 'eighty'], ['--expired-status', '403'], ['stray']]) {
-      const child = cli(args);
-      const stderr = collect(child.stderr);
-      expect(await exitOf(child), args.join(' ')).toBe(2);
-      expect(stderr()).toContain('Usage: npm run sandbox');
+  it('prints usage and exits 2 on a bad flag', async () => {
+    const child = cli(['--bogus']);
+    const stderr = collect(child.stderr);
+    expect(await exitOf(child)).toBe(2);
+    expect(stderr()).toContain("Unknown option '--bogus'");
+    expect(stderr()).toContain('Usage: npm run sandbox');
+  });
+
+  it('refuses bad flag values and maps good ones to sandbox options', () => {
+    for (const args of [['--port', 'eighty'], ['--port', '70000'], ['--expired-status', '403'], ['--orders', '0'], ['stray'], ['--seed']]) {
+      const parsed = parseFlags(args);
+      expect(parsed.ok, args.join(' ')).toBe(false);
     }
+    expect(
+      parseFlags(['--port', '0', '--admin-port', '9', '--seed', '3', '--orders', '30', '--client-id', 'c', '--client-secret', 's', '--token-ttl', '60', '--expired-status', '412', '--latency', '5']),
+    ).toEqual({
+      ok: true,
+      help: false,
+      latencyMs: 5,
+      options: { port: 0, adminPort: 9, seed: 3, orderCount: 30, clientId: 'c', clientSecret: 's', tokenTtlSeconds: 60, expiredStatus: 412 },
+    });
   });
 
   it('prints usage on --help and exits 0', async () => {
