@@ -3,6 +3,7 @@
 # unlocked gnome-keyring, so keychain tests talk to a real Secret Service.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+[ -d node_modules ] || bash scripts/setup.sh
 export ELECTRON_SKIP_BINARY_DOWNLOAD=1
 npm run typecheck
 npm run lint
