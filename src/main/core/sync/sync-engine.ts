@@ -68,6 +68,8 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
   const waiters = new Set<() => void>();
   // Drain calls count the settlements that happen while they run.
   const counters = new Set<SyncListener>();
+  const completed: { entry: EntryRow; outcome: UpdateOutcome; settled: () => void }[] = [];
+  let flushQueued = false;
   let running = false;
   let pumpQueued = false;
   let credentials: 'ok' | 'rejected' = 'ok';
@@ -162,21 +164,55 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
 
   function send(entry: EntryRow): void {
     const controller = new AbortController();
-    const done = (async () => {
-      const outcome = await attempt(entry, controller.signal);
-      let settlement: Settlement | null = null;
-      try {
-        settlement = outbox.settle(entry, outcome);
-      } catch (e) {
-        // The row stays `sending`; the next start recovers it as "no answer seen". Nothing is lost.
-        noteProblem(e);
-      }
-      inflight.delete(entry.id);
-      if (settlement) onSettled(settlement, outcome);
-      wake();
-      notifyWaiters();
-    })();
+    let settled: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (settled = resolve));
     inflight.set(entry.id, { entry, controller, done });
+    void attempt(entry, controller.signal).then((outcome) => {
+      completed.push({ entry, outcome, settled });
+      if (!flushQueued) {
+        flushQueued = true;
+        // Answers that arrive in the same turn of the event loop are settled in one commit.
+        setImmediate(flush);
+      }
+    });
+  }
+
+  /**
+   * Settles the answers received so far in ONE transaction and, when they were all plain
+   * successes, claims the next due entries in the same commit: one fsync per batch, not two per tap.
+   */
+  function flush(): void {
+    flushQueued = false;
+    const batch = completed.splice(0);
+    if (batch.length === 0) return;
+    const settlements: [Settlement, UpdateOutcome][] = [];
+    let claimed: EntryRow[] = [];
+    try {
+      store.transaction(() => {
+        for (const c of batch) settlements.push([outbox.settle(c.entry, c.outcome), c.outcome]);
+        // Anything but success may change whether to send at all (offline, paused, rate limited): pump decides.
+        if (settlements.every(([st]) => st.result === 'sent') && canSend(options.now())) {
+          const free = options.concurrency() - (inflight.size - batch.length);
+          if (free > 0) claimed = outbox.claim(store.outbox.dueHeads(options.now(), free));
+        }
+      });
+    } catch (e) {
+      // The rows stay `sending`; the next start recovers them as "no answer seen". Nothing is lost.
+      noteProblem(e);
+      settlements.length = 0;
+      claimed = [];
+    }
+    for (const c of batch) inflight.delete(c.entry.id);
+    for (const [settlement, outcome] of settlements) onSettled(settlement, outcome);
+    for (const entry of claimed) send(entry);
+    if (claimed.length > 0) listener.claimed(claimed);
+    for (const c of batch) c.settled();
+    wake();
+    notifyWaiters();
+  }
+
+  function canSend(now: number): boolean {
+    return running && credentials !== 'rejected' && connectivity.get() !== 'offline' && now >= notBefore;
   }
 
   async function attempt(entry: EntryRow, signal: AbortSignal): Promise<UpdateOutcome> {

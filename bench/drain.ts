@@ -1,0 +1,176 @@
+/**
+ * Drain time: 10,000 queued actions over 1,000 orders (10 each) sent to the sandbox with 20 ms of
+ * added latency, next to
+ *   - the bound max(actions x latency / concurrency, longest chain x latency), and
+ *   - a one-at-a-time replay of the same queue (concurrency 1, a fresh sandbox with the same seed).
+ * Targets: within 1.3x the bound; at least 3x faster than one at a time.
+ * Run: npx tsx bench/drain.ts [--orders 1000] [--latency 20] [--concurrency 4] [--skip-serial]
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startSandbox, type Sandbox } from '../sandbox';
+import { MemoryVault } from '../src/main/core/auth';
+import { openEngineWithService, type ServiceEngine } from '../src/main/core/engine';
+import type { ActionInput } from '../src/shared/protocol';
+
+const PER_ORDER = 10;
+
+export interface DrainRun {
+  readonly concurrency: number;
+  readonly actions: number;
+  readonly ms: number;
+  readonly boundMs: number;
+}
+
+export interface DrainFigures {
+  readonly orders: number;
+  readonly latencyMs: number;
+  readonly concurrent: DrainRun;
+  readonly serial: DrainRun | null;
+}
+
+const credentials = { clientId: 'training', clientSecret: 'training-secret' };
+
+function engineOn(sandbox: Sandbox, dataDir: string, concurrency: number): ServiceEngine {
+  return openEngineWithService({
+    dataDir,
+    authUrl: sandbox.url,
+    baseUrl: sandbox.url,
+    vault: new MemoryVault({ credentials }),
+    terminalId: 'bench',
+    undoWindowMs: 0,
+    concurrency,
+  });
+}
+
+/** Ten taps an accepted order can take in turn, STORE-only or with a DELIVERY fulfilment. */
+function planFor(orderId: string, store: string, delivery: string | undefined): ActionInput[] {
+  const invoice = (n: number): ActionInput => ({ kind: 'invoice', sellerInvoiceId: `INV-${orderId}-${n}` });
+  const plan: ActionInput[] = [
+    { kind: 'fulfilment', fulfilmentId: store, state: 'PACKING' },
+    invoice(1),
+    { kind: 'fulfilment', fulfilmentId: store, state: 'PACKED' },
+    invoice(2),
+  ];
+  if (delivery) plan.push({ kind: 'fulfilment', fulfilmentId: delivery, state: 'OUT_FOR_DELIVERY' }, invoice(3), { kind: 'fulfilment', fulfilmentId: delivery, state: 'DELIVERED' });
+  else plan.push(invoice(3), invoice(4), invoice(5));
+  plan.push(invoice(6), invoice(7), { kind: 'orderState', state: 'COMPLETED' });
+  return plan;
+}
+
+/** Loads `orders` orders on a fresh terminal, queues PER_ORDER actions for each, then times the drain. */
+async function runOnce(orders: number, latencyMs: number, concurrency: number, log: (line: string) => void): Promise<DrainRun> {
+  // Enough seeded orders that `orders` of them are still new (about three in four are).
+  const sandbox = await startSandbox({ seed: 5, orderCount: Math.min(10_000, Math.ceil(orders / 0.7) + 20) });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'packdesk-bench-drain-'));
+  try {
+    const ids = sandbox
+      .orders()
+      .filter((o) => o.orderState.toUpperCase() === 'CREATED')
+      .map((o) => o.id)
+      .slice(0, orders);
+    if (ids.length < orders) throw new Error(`the sandbox has only ${ids.length} new orders`);
+
+    // 1. Accept every order (no latency) so the terminal holds their bodies, as after a morning's scans.
+    const loading = engineOn(sandbox, dir, 8);
+    for (const id of ids) loading.engine.submitTap(id, { kind: 'orderState', state: 'ACCEPTED' });
+    const loaded = await loading.engine.drain({ untilEmpty: true, timeoutMs: 600_000 });
+    if (loaded.remaining > 0 || loaded.failed > 0) throw new Error(`could not load the orders: ${JSON.stringify(loaded)}`);
+
+    // 2. Queue the actions while nothing sends (the engine is not started), tap by tap across orders.
+    await loading.close();
+    const service = engineOn(sandbox, dir, concurrency);
+    try {
+      const plans = ids.map((id) => {
+        const order = service.engine.getOrder(id)?.order;
+        const store = order?.fulfillments.find((f) => f.type.toUpperCase() === 'STORE')?.fulfillmentId;
+        const delivery = order?.fulfillments.find((f) => f.type.toUpperCase() === 'DELIVERY')?.fulfillmentId;
+        if (!store) throw new Error(`order ${id} has no STORE fulfilment`);
+        return [id, planFor(id, store, delivery)] as const;
+      });
+      let actions = 0;
+      for (let step = 0; step < PER_ORDER; step++)
+        for (const [id, plan] of plans) {
+          const r = service.engine.submitTap(id, plan[step]!);
+          if (!r.ok) throw new Error(`tap refused for ${id}: ${r.problem.message}`);
+          actions++;
+        }
+      log(`  queued ${actions} actions over ${orders} orders; draining with concurrency ${concurrency}...`);
+
+      // 3. Time the drain with the latency switched on.
+      sandbox.faults.set({ latencyMs });
+      const start = process.hrtime.bigint();
+      const drained = await service.engine.drain({ untilEmpty: true, timeoutMs: 3_600_000 });
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      if (drained.sent !== actions || drained.remaining > 0) throw new Error(`drain incomplete: ${JSON.stringify(drained)}`);
+      if (sandbox.appliedLog().length !== actions + orders) throw new Error('the sandbox did not apply every action once');
+      const boundMs = Math.max((actions * latencyMs) / concurrency, PER_ORDER * latencyMs);
+      return { concurrency, actions, ms, boundMs };
+    } finally {
+      await service.close();
+    }
+  } finally {
+    await sandbox.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs the concurrent drain and (unless skipped) the one-at-a-time replay. */
+export async function measureDrain(
+  options: { orders?: number; latencyMs?: number; concurrency?: number; serial?: boolean; log?: (line: string) => void } = {},
+): Promise<DrainFigures> {
+  const orders = options.orders ?? 1000;
+  const latencyMs = options.latencyMs ?? 20;
+  const log = options.log ?? (() => undefined);
+  log(`Concurrent drain (concurrency ${options.concurrency ?? 4})`);
+  const concurrent = await runOnce(orders, latencyMs, options.concurrency ?? 4, log);
+  let serial: DrainRun | null = null;
+  if (options.serial !== false) {
+    log('One-at-a-time replay of the same queue');
+    serial = await runOnce(orders, latencyMs, 1, log);
+  }
+  return { orders, latencyMs, concurrent, serial };
+}
+
+/** The figures as lines a person reads. */
+export function formatDrain(f: DrainFigures): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const c = f.concurrent;
+  const ratio = c.ms / c.boundMs;
+  const lines = [
+    `Drain of ${c.actions} actions over ${f.orders} orders, sandbox latency ${f.latencyMs} ms`,
+    `  concurrency ${c.concurrency}: ${s(c.ms)}  (${((c.actions * 1000) / c.ms).toFixed(0)} actions/s)`,
+    `  bound max(actions x latency / concurrency, longest chain x latency) = ${s(c.boundMs)}`,
+    `  ratio to bound: ${ratio.toFixed(3)}x (target <= 1.3x: ${ratio <= 1.3 ? 'within' : 'OVER'})`,
+  ];
+  if (f.serial) {
+    const speedup = f.serial.ms / c.ms;
+    lines.push(
+      `  one at a time (concurrency 1): ${s(f.serial.ms)} (its own bound ${s(f.serial.boundMs)}, ratio ${(f.serial.ms / f.serial.boundMs).toFixed(3)}x)`,
+      `  speed-up over one at a time: ${speedup.toFixed(2)}x (target >= 3x: ${speedup >= 3 ? 'met' : 'NOT MET'})`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function flag(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const value = i >= 0 ? Number(process.argv[i + 1]) : Number.NaN;
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+if (process.argv[1]?.endsWith('drain.ts')) {
+  measureDrain({
+    orders: flag('orders', 1000),
+    latencyMs: flag('latency', 20),
+    concurrency: flag('concurrency', 4),
+    serial: !process.argv.includes('--skip-serial'),
+    log: (line) => console.log(line),
+  })
+    .then((figures) => console.log(formatDrain(figures)))
+    .catch((error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exitCode = 1;
+    });
+}

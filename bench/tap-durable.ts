@@ -1,0 +1,168 @@
+/**
+ * Tap-to-durable latency: how long `submitTap` takes from the call until the entry is committed
+ * (validated against the projected order, written, fsync'd), next to the raw cost of one fsync'd
+ * write on the same disk, which is the bound no durable tap can beat.
+ * Target: p99 tap-to-durable within 2x the fsync bound's p99.
+ * Run: npx tsx bench/tap-durable.ts [--taps 2000] [--dir /path/on/the/disk]
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startSandbox } from '../sandbox';
+import { MemoryVault } from '../src/main/core/auth';
+import { openEngineWithService } from '../src/main/core/engine';
+import type { ActionInput } from '../src/shared/protocol';
+
+export interface Spread {
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
+}
+
+export interface TapDurableFigures {
+  /** submitTap until committed, ms. */
+  readonly tapMs: Spread;
+  /** write(512 bytes) + fsync on the same disk, ms. */
+  readonly fsyncMs: Spread;
+  readonly taps: number;
+  /** p99 tap / p99 fsync. */
+  readonly ratioP99: number;
+  readonly dir: string;
+}
+
+function quantile(sorted: readonly number[], q: number): number {
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[index] ?? Number.NaN;
+}
+
+function spread(samples: readonly number[]): Spread {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), max: sorted[sorted.length - 1] ?? Number.NaN };
+}
+
+const since = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
+
+/** The bound: one small write made durable with fsync, appended as a log would be. */
+function measureFsync(dir: string, samples: number): number[] {
+  const file = path.join(dir, 'fsync-bound.bin');
+  const fd = fs.openSync(file, 'w');
+  const block = Buffer.alloc(512, 7);
+  const out: number[] = [];
+  try {
+    for (let i = 0; i < samples + 50; i++) {
+      const start = process.hrtime.bigint();
+      fs.writeSync(fd, block);
+      fs.fsyncSync(fd);
+      if (i >= 50) out.push(since(start));
+    }
+  } finally {
+    fs.closeSync(fd);
+    fs.rmSync(file, { force: true });
+  }
+  return out;
+}
+
+/** The taps a packer makes on an accepted order, in order (five per order). */
+function tapsFor(orderId: string, store: string, delivery: string | undefined): ActionInput[] {
+  const taps: ActionInput[] = [
+    { kind: 'fulfilment', fulfilmentId: store, state: 'PACKING' },
+    { kind: 'invoice', sellerInvoiceId: `INV-${orderId}` },
+    { kind: 'fulfilment', fulfilmentId: store, state: 'PACKED' },
+  ];
+  if (delivery)
+    taps.push({ kind: 'fulfilment', fulfilmentId: delivery, state: 'OUT_FOR_DELIVERY' }, { kind: 'fulfilment', fulfilmentId: delivery, state: 'DELIVERED' });
+  else taps.push({ kind: 'invoice', sellerInvoiceId: `INV-${orderId}-2` }, { kind: 'orderState', state: 'COMPLETED' });
+  return taps;
+}
+
+/** Measures both on `dir` (default: the OS temp folder) with real orders from a sandbox. */
+export async function measureTapDurable(options: { taps?: number; dir?: string } = {}): Promise<TapDurableFigures> {
+  const taps = options.taps ?? 2000;
+  const base = fs.mkdtempSync(path.join(options.dir ?? os.tmpdir(), 'packdesk-bench-tap-'));
+  const orderCount = Math.ceil(taps / 5 / 0.7) + 20;
+  const sandbox = await startSandbox({ seed: 3, orderCount: Math.min(10_000, orderCount) });
+  const service = openEngineWithService({
+    dataDir: path.join(base, 'data'),
+    authUrl: sandbox.url,
+    baseUrl: sandbox.url,
+    vault: new MemoryVault({ credentials: { clientId: 'training', clientSecret: 'training-secret' } }),
+    terminalId: 'bench',
+    undoWindowMs: 0,
+    concurrency: 8,
+  });
+  try {
+    const { engine } = service;
+    // Real order bodies first, as on a terminal: accept the orders and let the answers arrive.
+    const ids = sandbox
+      .orders()
+      .filter((o) => o.orderState.toUpperCase() === 'CREATED')
+      .map((o) => o.id)
+      .slice(0, Math.ceil(taps / 5));
+    for (const id of ids) engine.submitTap(id, { kind: 'orderState', state: 'ACCEPTED' });
+    const loaded = await engine.drain({ untilEmpty: true, timeoutMs: 300_000 });
+    if (loaded.remaining > 0 || loaded.failed > 0) throw new Error(`could not load the orders: ${JSON.stringify(loaded)}`);
+    await engine.stop();
+
+    // A fresh engine on the same file, not sending: only the tap path is measured. Default undo window.
+    const reopened = openEngineWithService({
+      dataDir: path.join(base, 'data'),
+      authUrl: sandbox.url,
+      baseUrl: sandbox.url,
+      vault: new MemoryVault({ credentials: { clientId: 'training', clientSecret: 'training-secret' } }),
+      terminalId: 'bench',
+    });
+    const plan: [string, ActionInput][] = [];
+    for (let step = 0; step < 5; step++)
+      for (const id of ids) {
+        const order = reopened.engine.getOrder(id)?.order;
+        const store = order?.fulfillments.find((f) => f.type.toUpperCase() === 'STORE')?.fulfillmentId;
+        const delivery = order?.fulfillments.find((f) => f.type.toUpperCase() === 'DELIVERY')?.fulfillmentId;
+        if (!store) continue;
+        const tap = tapsFor(id, store, delivery)[step];
+        if (tap) plan.push([id, tap]);
+      }
+    const samples: number[] = [];
+    for (const [id, tap] of plan.slice(0, taps)) {
+      const start = process.hrtime.bigint();
+      const r = reopened.engine.submitTap(id, tap);
+      const ms = since(start);
+      if (!r.ok) throw new Error(`tap refused: ${r.problem.message}`);
+      samples.push(ms);
+    }
+    await reopened.close();
+    const fsync = spread(measureFsync(base, samples.length));
+    const tap = spread(samples.slice(Math.min(50, Math.floor(samples.length / 10))));
+    return { tapMs: tap, fsyncMs: fsync, taps: samples.length, ratioP99: tap.p99 / fsync.p99, dir: base };
+  } finally {
+    await service.close();
+    await sandbox.close();
+    fs.rmSync(base, { recursive: true, force: true });
+  }
+}
+
+/** The figures as lines a person reads. */
+export function formatTapDurable(f: TapDurableFigures): string {
+  const ms = (v: number) => `${v.toFixed(3)} ms`;
+  const verdict = f.ratioP99 <= 2 ? 'within' : 'OVER';
+  return [
+    `Tap-to-durable (${f.taps} taps, validated against the projected order and committed with synchronous=FULL, in ${path.dirname(f.dir)})`,
+    `  submitTap until committed:      p50 ${ms(f.tapMs.p50)}  p99 ${ms(f.tapMs.p99)}  max ${ms(f.tapMs.max)}`,
+    `  bound, one fsync'd 512 B write: p50 ${ms(f.fsyncMs.p50)}  p99 ${ms(f.fsyncMs.p99)}  max ${ms(f.fsyncMs.max)}`,
+    `  ratio p99/p99: ${f.ratioP99.toFixed(2)}x (target <= 2x: ${verdict}); p50/p50: ${(f.tapMs.p50 / f.fsyncMs.p50).toFixed(2)}x`,
+  ].join('\n');
+}
+
+function flag(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+if (process.argv[1]?.endsWith('tap-durable.ts')) {
+  const taps = Number(flag('taps') ?? 2000);
+  measureTapDurable({ taps: Number.isFinite(taps) && taps > 0 ? taps : 2000, dir: flag('dir') })
+    .then((figures) => console.log(formatTapDurable(figures)))
+    .catch((error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exitCode = 1;
+    });
+}

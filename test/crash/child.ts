@@ -1,0 +1,67 @@
+/**
+ * The crash test's child: opens the engine on a data folder, taps every order of a plan through to
+ * COMPLETED (as far as the projected order allows, queuing ahead) and drains against the sandbox,
+ * until everything is sent. The parent kills it with SIGKILL at random moments and starts it again.
+ * Prints "ready" once the engine is open and "done" when the plan is complete.
+ */
+import { MemoryVault } from '../../src/main/core/auth';
+import { openEngineWithService } from '../../src/main/core/engine';
+import type { ActionInput } from '../../src/shared/protocol';
+import type { OrderView } from '../../src/shared/ipc';
+
+const env = process.env;
+const url = env.CRASH_URL ?? '';
+const dataDir = env.CRASH_DATA_DIR ?? '';
+const orderIds = (env.CRASH_ORDERS ?? '').split(',').filter(Boolean);
+
+/** The one tap that moves an order on, from the projected view; null when nothing is left. */
+function nextTap(view: OrderView): ActionInput | null {
+  if (view.failed > 0 || view.mayBeApplied) return null;
+  if (!view.order) return view.waiting === 0 ? { kind: 'orderState', state: 'ACCEPTED' } : null;
+  const step = view.nextStep;
+  if (step?.key === 'ACCEPT') return { kind: 'orderState', state: 'ACCEPTED' };
+  if (step?.fulfilmentId) return { kind: 'fulfilment', fulfilmentId: step.fulfilmentId, state: step.key as 'PACKING' };
+  if (!step && view.order.orderState.toUpperCase() !== 'COMPLETED') return { kind: 'orderState', state: 'COMPLETED' };
+  return null;
+}
+
+async function main(): Promise<void> {
+  const { engine, close } = openEngineWithService({
+    dataDir,
+    authUrl: url,
+    baseUrl: url,
+    vault: new MemoryVault({ credentials: { clientId: 'training', clientSecret: 'training-secret' } }),
+    terminalId: `crash-${process.pid}`,
+    undoWindowMs: 0,
+    concurrency: 4,
+    backoff: { baseMs: 20, capMs: 200 },
+    requestTimeoutMs: 400,
+    probeTimeoutMs: 200,
+    stopGraceMs: 200,
+    proactiveRefresh: false,
+  });
+  engine.start();
+  process.stdout.write('ready\n');
+  for (;;) {
+    let open = 0;
+    for (const id of orderIds) {
+      const view = engine.getOrder(id) ?? (engine.addOrder(id).ok ? engine.getOrder(id) : null);
+      if (!view) throw new Error(`order ${id} could not be added`);
+      const completed = view.order?.orderState.toUpperCase() === 'COMPLETED';
+      if (!completed || view.waiting > 0 || view.failed > 0 || view.mayBeApplied) open++;
+      const tap = nextTap(view);
+      // Refusals (a tap already queued) are expected after a restart; the projection decides.
+      if (tap) engine.submitTap(id, tap);
+    }
+    if (open === 0) break;
+    if (engine.status().failed > 0) throw new Error(`a tap failed: ${JSON.stringify(engine.listOutbox().filter((e) => e.state === 'failed'))}`);
+    await engine.drain({ untilEmpty: false, timeoutMs: 1000 });
+  }
+  await close();
+  process.stdout.write('done\n');
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`crash child failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
