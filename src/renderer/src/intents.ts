@@ -54,6 +54,11 @@ function subscribe(api: PackdeskApi): void {
   api.on('updates.status', (s) => useStatus.getState().setUpdates(s));
 }
 
+/** Reads everything again: after the engine behind the bridge was replaced (a new environment). */
+export function reload(): Promise<string | null> {
+  return load();
+}
+
 async function load(): Promise<string | null> {
   const [info, settings, sync, updates, orders, outbox] = await Promise.all([
     call('app.info', {}),

@@ -1,13 +1,18 @@
 /**
  * Tells a barcode scanner from a person at the keyboard. A scanner "types" a whole code in a
- * burst, a few milliseconds between keys, and ends it with Enter; a person, even a fast one,
- * leaves tens of milliseconds between most keys and rarely types a long run without a slower
- * gap. Pure: the caller passes every key with its time, so tests drive the clock.
+ * burst, a few milliseconds between keys, and ends it with Enter. A person, even a very fast
+ * one, averages 100 ms or more per key and cannot keep a run of six or more keys at the
+ * scanner's pace. So a scan is: at least `minLength` characters then Enter, with an average gap
+ * of at most `maxMeanGapMs`. One slow gap (a busy USB hub or a busy page) is tolerated up to
+ * `maxGapMs`; anything slower starts a new burst. Pure: the caller passes every key with its
+ * time, so tests drive the clock.
  */
 
 export interface ScanDetectorOptions {
-  /** Longest gap between two keys of one scan (ms). Scanners send keys 1-10 ms apart. */
+  /** Longest single gap inside one scan (ms); a slower key starts a new burst. */
   readonly maxGapMs: number;
+  /** Longest average gap of a scan (ms). Scanners send keys 1-10 ms apart; people 100+ ms. */
+  readonly maxMeanGapMs: number;
   /** Shortest code accepted (characters, after the prefix). Short bursts are human key chords. */
   readonly minLength: number;
   /** Characters the scanner puts before every code (configured in settings); '' for none. */
@@ -17,7 +22,8 @@ export interface ScanDetectorOptions {
 }
 
 export const DEFAULT_SCAN_OPTIONS: ScanDetectorOptions = {
-  maxGapMs: 45,
+  maxGapMs: 120,
+  maxMeanGapMs: 35,
   minLength: 6,
   prefix: '',
   repeatWindowMs: 2_000,
@@ -45,6 +51,7 @@ export interface ScanDetector {
 export function createScanDetector(options: Partial<ScanDetectorOptions> = {}): ScanDetector {
   const o: ScanDetectorOptions = { ...DEFAULT_SCAN_OPTIONS, ...options };
   let buffer = '';
+  let firstAt = 0;
   let lastAt = Number.NEGATIVE_INFINITY;
   let lastCode = '';
   let lastCodeAt = Number.NEGATIVE_INFINITY;
@@ -61,7 +68,8 @@ export function createScanDetector(options: Partial<ScanDetectorOptions> = {}): 
       const gap = at - lastAt;
       if (key === 'Enter') {
         const burst = buffer;
-        const inTime = gap <= o.maxGapMs;
+        // n characters then Enter: n gaps from the first character to the Enter.
+        const inTime = gap <= o.maxGapMs && burst.length > 0 && (at - firstAt) / burst.length <= o.maxMeanGapMs;
         reset();
         if (!inTime || !burst.startsWith(o.prefix)) return NONE;
         const code = burst.slice(o.prefix.length).trim();
@@ -81,7 +89,11 @@ export function createScanDetector(options: Partial<ScanDetectorOptions> = {}): 
         return NONE;
       }
       // A slow key starts a new burst: whatever came before was typed by a person.
-      buffer = gap <= o.maxGapMs ? buffer + key : key;
+      if (gap <= o.maxGapMs) buffer += key;
+      else {
+        buffer = key;
+        firstAt = at;
+      }
       lastAt = at;
       return NONE;
     },

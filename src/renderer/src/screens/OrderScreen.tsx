@@ -39,7 +39,7 @@ export function OrderScreen({ orderId }: { orderId: string }) {
       <OrderHeader view={view} onBack={back} />
       <HeldWarning view={view} />
       <NextStepButton view={view} key={view.id} />
-      {view.nextStep === null && view.order !== null && <FinishedPanel view={view} />}
+      {view.nextStep === null && view.order !== null && <FinishedPanel />}
       {view.order ? <OrderBody order={view.order} open={view.nextStep !== null} /> : <AwaitingServiceCard view={view} />}
     </main>
   );
@@ -99,11 +99,10 @@ function HeldWarning({ view }: { view: OrderView }) {
   );
 }
 
-function FinishedPanel({ view }: { view: OrderView }) {
-  const state = orderStateWord(view.order);
+function FinishedPanel() {
   return (
     <div className="finished-panel" data-testid="finished-panel">
-      <span aria-hidden="true">✓</span> Nothing left to do on this order ({state}).
+      <span aria-hidden="true">✓</span> Nothing left to do on this order.
     </div>
   );
 }

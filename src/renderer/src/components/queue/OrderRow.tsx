@@ -40,12 +40,18 @@ export const OrderRow = memo(function OrderRow({ id, domId, top, index, total, a
       <div className="row-main">
         <div className="row-title">
           <span className="row-id">{id}</span>
-          <span className="row-customer">{customerName(view.order)}</span>
+          {view.order && <span className="row-customer">{customerName(view.order)}</span>}
         </div>
         <div className="row-facts">
-          <span>{itemSummary(view.order)}</span>
-          <span className="row-state">{orderStateWord(view.order)}</span>
-          {hasPrescriptionItem(view.order) && <PrescriptionBadge />}
+          {view.order ? (
+            <>
+              <span>{itemSummary(view.order)}</span>
+              <span className="row-state">{orderStateWord(view.order)}</span>
+              {hasPrescriptionItem(view.order) && <PrescriptionBadge />}
+            </>
+          ) : (
+            <span>New to this terminal: items show once the order service answers Accept</span>
+          )}
           <OrderMarks view={view} compact />
         </div>
       </div>
@@ -63,7 +69,7 @@ function RowDeadline({ view }: { view: OrderView }) {
       {packing && view.promisedPackedAt !== null ? (
         <Countdown deadline={view.promisedPackedAt} what="to pack" />
       ) : (
-        <span className="deadline deadline-none">{!view.order ? 'Not known yet' : key === undefined ? 'Finished' : packing ? 'No promise' : 'Packed'}</span>
+        <span className="deadline deadline-none">{!view.order ? 'New' : key === undefined ? 'Finished' : packing ? 'No promise' : 'Packed'}</span>
       )}
     </div>
   );

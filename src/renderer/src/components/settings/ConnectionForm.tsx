@@ -4,7 +4,7 @@
  */
 import { useId, useState, type FormEvent } from 'react';
 import type { Environment } from '../../../../shared/ipc';
-import { command } from '../../intents';
+import { command, reload } from '../../intents';
 import { useStatus } from '../../store/status';
 
 const ENVIRONMENTS: readonly { value: Environment; label: string }[] = [
@@ -37,10 +37,8 @@ export function ConnectionForm({ pin }: { pin: string }) {
       ...(clientId.trim() ? { clientId: clientId.trim() } : {}),
       ...(clientSecret ? { clientSecret } : {}),
     });
-    if (reply.ok) {
-      const fresh = await command('settings.get', {});
-      if (fresh.ok) useStatus.getState().setSettings(fresh.value);
-    }
+    // Saved connection settings restart the engine behind the bridge: read everything again.
+    if (reply.ok && reply.value.result === 'saved') await reload();
     setBusy(false);
     // Whatever happened, the secret leaves this screen's memory.
     setClientSecret('');

@@ -15,7 +15,7 @@ export function SettingsPanels({ pin, onLock, onPinChanged }: Props) {
     <div className="settings-panels">
       <div className="settings-lock">
         <button type="button" className="button" onClick={onLock}>
-          🔒 Lock settings
+          Lock settings
         </button>
       </div>
       <TerminalForm pin={pin} />

@@ -1,0 +1,156 @@
+/**
+ * End-to-end plumbing: the browser harness (real host, engine and in-process training sandbox)
+ * with the built renderer in Debian's Chromium. One browser and one terminal per test file; each
+ * file cleans up its browser, harness and temporary folder.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Sandbox } from '../../sandbox';
+import type { Action, Order } from '../../src/shared/protocol/schemas';
+import type { Settings } from '../../src/shared/ipc';
+import { DEFAULT_RENDERER_DIR, startWebHarness, type WebHarness } from '../../src/web';
+
+export const SCREENSHOT_DIR = resolve(__dirname, '..', '..', 'test-results', 'screenshots');
+export const MANAGER_PIN = '2468';
+
+export interface TerminalOptions {
+  orderCount?: number;
+  settings?: Partial<Settings>;
+  viewport?: { width: number; height: number };
+}
+
+export interface Terminal {
+  readonly harness: WebHarness;
+  readonly sandbox: Sandbox;
+  readonly browser: Browser;
+  readonly page: Page;
+  /** Console errors and page errors seen so far (item pictures that cannot load offline are left out). */
+  readonly problems: string[];
+  close(): Promise<void>;
+}
+
+/** Launches Debian's Chromium (never a downloaded browser). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** Starts a terminal in training mode with a short undo window, opens it and waits for the queue. */
+export async function openTerminal(options: TerminalOptions = {}): Promise<Terminal> {
+  if (!existsSync(join(DEFAULT_RENDERER_DIR, 'index.html')))
+    throw new Error(`${join(DEFAULT_RENDERER_DIR, 'index.html')} is missing: run \`npm run build\` first (npm test does).`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'packdesk-e2e-'));
+  let harness: WebHarness | undefined;
+  let browser: Browser | undefined;
+  try {
+    harness = await startWebHarness({
+      dataDir,
+      host: {
+        settingsOverride: { environment: 'training', undoWindowMs: 1500, sounds: true, ...options.settings },
+        sandboxOptions: { orderCount: options.orderCount ?? 40 },
+        // Quick retries, so an outage that ends is noticed in about a second, not a minute.
+        engineOptions: { backoff: { baseMs: 200, capMs: 1_000 }, pollMs: 500 },
+      },
+    });
+    const sandbox = harness.host.sandbox;
+    if (!sandbox) throw new Error('The harness did not start the training sandbox');
+    browser = await launchChromium();
+    const page = await browser.newPage({ viewport: options.viewport ?? { width: 1366, height: 768 } });
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    page.on('console', (m) => {
+      // Seeded item pictures live on the internet; this machine is offline, so they fail to load.
+      if (m.type() === 'error' && !m.text().includes('net::ERR_')) problems.push(m.text());
+    });
+    await page.goto(harness.url);
+    await page.getByTestId('order-row').first().waitFor({ timeout: 20_000 });
+    const h = harness;
+    const b = browser;
+    return {
+      harness: h,
+      sandbox,
+      browser: b,
+      page,
+      problems,
+      async close() {
+        await b.close().catch(() => undefined);
+        await h.close().catch(() => undefined);
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    await browser?.close().catch(() => undefined);
+    await harness?.close().catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** Saves a screenshot of the whole window to test-results/screenshots/<name>.png. */
+export async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) });
+}
+
+/** A scanner: the code as a burst of keys 5 ms apart, then Enter, with focus outside text fields. */
+export async function scan(page: Page, code: string): Promise<void> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.type(code, { delay: 5 });
+  await page.keyboard.press('Enter');
+}
+
+/** Waits until `check` returns a value other than undefined/false; polls every 50 ms. */
+export async function until<T>(what: string, check: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > end) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The actions the sandbox applied to one order, in the order applied. */
+export function appliedTo(sandbox: Sandbox, orderId: string): Action[] {
+  return sandbox
+    .appliedLog()
+    .filter((e) => e.orderId === orderId)
+    .map((e) => e.action);
+}
+
+/** Seeded orders still new at the service, with a delivery fulfilment (so every step applies). */
+export function freshOrders(sandbox: Sandbox): Order[] {
+  return sandbox
+    .orders()
+    .filter((o) => o.orderState.toLowerCase() === 'created' && o.fulfillments.some((f) => f.type === 'DELIVERY'))
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+/** Opens an order by typing its number in the top field (as a person would). */
+export async function typeOrderId(page: Page, orderId: string): Promise<void> {
+  await page.keyboard.press('F2');
+  await page.keyboard.type(orderId, { delay: 40 });
+  await page.keyboard.press('Enter');
+  await page.locator(`[data-testid="order-screen"][data-order-id="${orderId}"]`).waitFor();
+}
+
+/** The big button, once it offers `step` (and is not resting after a tap). */
+export async function nextStep(page: Page, step: string): Promise<void> {
+  await page.locator(`[data-testid="next-step"][data-step="${step}"]`).waitFor({ timeout: 15_000 });
+}
+
+/** Taps the big button when it offers `step`. */
+export async function tapStep(page: Page, step: string): Promise<void> {
+  await nextStep(page, step);
+  await page.locator(`[data-testid="next-step"][data-step="${step}"]`).click();
+}
+
+/** Sets the manager PIN directly on the host (the settings test does it through the screen). */
+export async function setPin(terminal: Terminal): Promise<void> {
+  const reply = await terminal.harness.host.handle('pin.set', { newPin: MANAGER_PIN });
+  if (!reply.ok) throw new Error(`pin.set refused: ${reply.problem.message}`);
+}
