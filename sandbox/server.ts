@@ -70,11 +70,12 @@ class Listener {
 
 /** Starts a sandbox order service; resolves once both ports listen. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const parsedOptions = OptionsSchema.safeParse({ ...options, now: undefined, log: undefined });
+  const { now: injectedNow, log: injectedLog, ...plain } = options;
+  const parsedOptions = OptionsSchema.safeParse(plain);
   if (!parsedOptions.success) throw new TypeError(`Bad sandbox options: ${describeZodError(parsedOptions.error)}`);
   const opts = parsedOptions.data;
-  const now = options.now ?? Date.now;
-  const log = (options.log ?? silentLogger).child('sandbox');
+  const now = injectedNow ?? Date.now;
+  const log = (injectedLog ?? silentLogger).child('sandbox');
 
   const book = new OrderBook(seedOrders(opts.seed, opts.orderCount, now()), now);
   const faults = new FaultState(opts.expiredStatus, opts.seed);

@@ -82,6 +82,14 @@ describe('sandbox faults', () => {
     expect(new URL(s.url).port).toBe(String(s.port));
   });
 
+  it("close() works during a 'refuse' outage and frees the port", async () => {
+    const first = await sandbox();
+    first.faults.set({ outage: 'refuse' });
+    await first.close();
+    const second = await sandbox({ port: first.port });
+    expect(second.port).toBe(first.port);
+  });
+
   it("outage 'hang' accepts and never answers; close() still completes", async () => {
     const s = await sandbox();
     const t = await token(s);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { promisedPackedAt } from '../../src/shared/fulfilment/states';
 import { OrderSchema } from '../../src/shared/protocol/schemas';
-import { seedOrders } from '../../sandbox';
+import { seedOrders, startSandbox } from '../../sandbox';
 import { manualClock, sandbox } from './helpers';
 
 const NOW = Date.UTC(2025, 0, 15, 9, 30);
@@ -71,8 +71,11 @@ describe('sandbox seeded orders', () => {
     for (const o of orders) expect(Date.parse(o.createdAt ?? '')).toBeLessThan(NOW);
   });
 
-  it('honours the order count', () => {
+  it('honours the order count and refuses bad options', async () => {
     expect(seedOrders(1, 30, NOW)).toHaveLength(30);
     expect(seedOrders(1, 5, NOW)).toHaveLength(5);
+    expect((await sandbox({ orderCount: 30 })).orders()).toHaveLength(30);
+    await expect(startSandbox({ orderCount: 0 })).rejects.toThrow(TypeError);
+    await expect(startSandbox({ port: 70_000 })).rejects.toThrow(/port/);
   });
 });
