@@ -16,7 +16,7 @@ import { forwardEvents, wireCommands } from './ipc';
 import { createOnlineSignal } from './online';
 import { registerAppScheme, serveApp } from './protocol';
 import { guardWebContents, hardenSession, trustedOrigins } from './security';
-import { createUpdateController } from './updater';
+import { createUpdateController, updateSupport } from './updater';
 import { createMainWindow, entryUrl, focusWindow, setKiosk } from './window';
 
 // Both must happen before the app is ready: app:// gets its privileges only at registration, and
@@ -65,6 +65,7 @@ async function main(): Promise<void> {
     updater: autoUpdater,
     currentVersion: app.getVersion(),
     log: shellLog,
+    disabledReason: updateSupport({ platform: process.platform, isPackaged: app.isPackaged, appImage: process.env['APPIMAGE'] }),
     beforeInstall: async () => {
       stopped = true;
       await host?.stop();

@@ -92,6 +92,21 @@ export interface UpdateControllerOptions {
   readonly hourOf?: (epochMs: number) => number;
   /** Runs right before quitAndInstall (stops the engine so SQLite closes cleanly). */
   readonly beforeInstall?: () => Promise<void>;
+  /** Why updates are off for this installation (see updateSupport); the updater is then never touched. */
+  readonly disabledReason?: string | null;
+}
+
+/**
+ * Whether this installation updates itself. Windows (NSIS) and the Linux AppImage replace
+ * themselves without asking anyone; a .deb install would need root (electron-updater runs pkexec,
+ * which puts a password prompt in front of a packer), so it is left to the system's package
+ * manager. Unpackaged runs have no feed.
+ */
+export function updateSupport(env: { platform: NodeJS.Platform; isPackaged: boolean; appImage: string | undefined }): string | null {
+  if (!env.isPackaged) return 'Updates are off in development builds.';
+  if (env.platform === 'win32') return null;
+  if (env.platform === 'linux') return env.appImage ? null : "This installation (.deb) is updated through the system's package manager.";
+  return `Updates are not supported on ${env.platform}.`;
 }
 
 /** The controller the host and the shell use (matches the host's UpdateController). */
@@ -250,7 +265,7 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
   };
 
   const checkNow = async (): Promise<void> => {
-    if (!updater.isUpdaterActive() || status.state === 'installing') return;
+    if (options.disabledReason || !updater.isUpdaterActive() || status.state === 'installing') return;
     await readFeed();
   };
 
@@ -316,6 +331,7 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
       };
     },
     async installNow() {
+      if (options.disabledReason) return fail('invalid', options.disabledReason);
       if (!updater.isUpdaterActive()) return fail('invalid', 'Updates are off in this build.');
       if (downloadedVersion === null) return fail('invalid', 'No update is ready to install.');
       const decision = await considerInstall(true);
@@ -325,6 +341,13 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
       context = ctx;
       if (started) return;
       started = true;
+      if (options.disabledReason) {
+        // Never checked, so nothing is downloaded; switched off anyway in case anything else calls it.
+        updater.autoDownload = false;
+        updater.autoInstallOnAppQuit = false;
+        setStatus({ state: 'disabled', message: options.disabledReason });
+        return;
+      }
       if (!updater.isUpdaterActive()) {
         // Unpackaged runs (npm run dev) have no app-update.yml: nothing to check.
         setStatus({ state: 'disabled', message: 'Updates are off in development builds.' });

@@ -7,6 +7,7 @@ import {
   describeUpdateError,
   feedChannel,
   redactUrlCredentials,
+  updateSupport,
   type AppUpdaterLike,
   type Timers,
   type UpdateContext,
@@ -288,6 +289,28 @@ describe('createUpdateController', () => {
     controller.start(() => context);
     updater.logger!.info('Downloading update from https://updates.example/Packdesk-1.1.0.exe?token=abcdef123456');
     expect(JSON.stringify(sink.records)).not.toContain('abcdef123456');
+  });
+});
+
+describe('updateSupport', () => {
+  it('updates Windows and AppImage installs; leaves .deb to the package manager and dev runs alone', () => {
+    expect(updateSupport({ platform: 'win32', isPackaged: true, appImage: undefined })).toBeNull();
+    expect(updateSupport({ platform: 'linux', isPackaged: true, appImage: '/home/p/Packdesk.AppImage' })).toBeNull();
+    expect(updateSupport({ platform: 'linux', isPackaged: true, appImage: undefined })).toMatch(/package manager/);
+    expect(updateSupport({ platform: 'win32', isPackaged: false, appImage: undefined })).toMatch(/development/);
+    expect(updateSupport({ platform: 'darwin', isPackaged: true, appImage: undefined })).toMatch(/not supported/);
+  });
+
+  it('a disabled controller never checks the feed and never installs', async () => {
+    const updater = new FakeUpdater();
+    const controller = createUpdateController({ updater, currentVersion: '1.0.0', log: createLogger([]), disabledReason: 'off for deb', timers: manualTimers().timers });
+    controller.start(() => ({ terminalId: 't', channel: 'stable', quietHour: null, sendingCount: 0, lastTapAt: null }));
+    expect(controller.status()).toMatchObject({ state: 'disabled', message: 'off for deb' });
+    await controller.checkNow();
+    expect(await controller.installNow()).toMatchObject({ ok: false, problem: { message: 'off for deb' } });
+    expect(updater.checks).toBe(0);
+    expect(updater.autoInstallOnAppQuit).toBe(false);
+    expect(updater.autoDownload).toBe(false);
   });
 });
 
