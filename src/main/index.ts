@@ -70,6 +70,10 @@ async function main(): Promise<void> {
       stopped = true;
       await host?.stop();
     },
+    afterFailedInstall: async () => {
+      stopped = false;
+      await host?.start();
+    },
   });
   const online = createOnlineSignal({
     isOnline: () => net.isOnline(),

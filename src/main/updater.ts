@@ -92,6 +92,8 @@ export interface UpdateControllerOptions {
   readonly hourOf?: (epochMs: number) => number;
   /** Runs right before quitAndInstall (stops the engine so SQLite closes cleanly). */
   readonly beforeInstall?: () => Promise<void>;
+  /** Runs when quitAndInstall refused after beforeInstall (restarts the engine: this version keeps working). */
+  readonly afterFailedInstall?: () => Promise<void>;
   /** Why updates are off for this installation (see updateSupport); the updater is then never touched. */
   readonly disabledReason?: string | null;
 }
@@ -169,6 +171,8 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
   let context: (() => UpdateContext) | null = null;
   let handles: unknown[] = [];
   let deciding = false;
+  /** A version whose install electron-updater refused: not retried by the schedule (every minute). */
+  let failedInstallOf: string | null = null;
   let started = false;
   let wired = false;
 
@@ -192,7 +196,9 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
     message: message ?? `Version ${downloadedVersion ?? '?'} is ready; it installs at a quiet moment.`,
   });
 
+  let errorsReported = 0;
   const reportError = (err: unknown): void => {
+    errorsReported++;
     const text = err instanceof Error ? err.message : String(err);
     log.error('update failed', { error: redactUrlCredentials(secrets.redactText(text.slice(0, 500))) });
     setStatus({ state: 'error', message: describeUpdateError(err), availableVersion: downloadedVersion ?? status.availableVersion });
@@ -273,6 +279,9 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
     if (status.state === 'installing') return { install: false, reason: 'Already installing.' };
     if (!context) return { install: false, reason: 'Updates have not started yet.' };
     if (deciding) return { install: false, reason: 'Already deciding; try again in a moment.' };
+    if (!managerRequested && failedInstallOf !== null && failedInstallOf === downloadedVersion) {
+      return { install: false, reason: `Installing version ${failedInstallOf} failed before; a manager can try again from settings.` };
+    }
     deciding = true;
     try {
       const inputs = (latestFeedVersion: string | null, manager: boolean) => {
@@ -309,12 +318,24 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
       } catch (err) {
         log.error('preparing to install failed; installing anyway', { error: err instanceof Error ? err.message : String(err) });
       }
+      // electron-updater reports a refused install (no installer on disk, spawn failure) as an
+      // 'error' event during the call, and then does not quit.
+      const errorsBefore = errorsReported;
       try {
         // Silent install, and start Packdesk again afterwards: the terminal comes back by itself.
         updater.quitAndInstall(true, true);
       } catch (err) {
         reportError(err);
-        return { install: false, reason: describeUpdateError(err) };
+      }
+      if (errorsReported > errorsBefore) {
+        failedInstallOf = downloadedVersion;
+        log.error('the update could not be installed; carrying on with this version', { version: downloadedVersion });
+        try {
+          await options.afterFailedInstall?.();
+        } catch (err) {
+          log.error('restarting after a failed install failed', { error: err instanceof Error ? err.message : String(err) });
+        }
+        return { install: false, reason: status.message ?? `The update could not be installed. ${KEEPS_WORKING}` };
       }
       return decision;
     } finally {

@@ -95,7 +95,7 @@ function manualTimers() {
   };
 }
 
-function setup(ctx: Partial<UpdateContext> = {}, extra: { beforeInstall?: () => Promise<void> } = {}) {
+function setup(ctx: Partial<UpdateContext> = {}, extra: { beforeInstall?: () => Promise<void>; afterFailedInstall?: () => Promise<void> } = {}) {
   const updater = new FakeUpdater();
   const sink = new MemorySink();
   const clock = manualTimers();
@@ -196,6 +196,30 @@ describe('createUpdateController', () => {
     expect(controller.status().state).toBe('installing');
     // The re-read did not flap the screen back to "downloading".
     expect(statuses.slice(statuses.indexOf('ready'))).toEqual(['ready', 'installing']);
+  });
+
+  it('restarts the engine and keeps this version when electron-updater refuses to install', async () => {
+    const order: string[] = [];
+    const { updater, controller, context } = setup(
+      {},
+      { beforeInstall: async () => void order.push('stop engine'), afterFailedInstall: async () => void order.push('start engine') },
+    );
+    controller.start(() => context);
+    updater.feed = { version: '1.1.0' };
+    await controller.checkNow();
+    // What BaseUpdater.install does when the installer is gone: an 'error' event, no quit.
+    updater.quitAndInstall = () => void updater.emit('error', new Error("No update filepath provided, can't quit and install"));
+    updater.downloaded('1.1.0');
+    await settle();
+    await settle();
+    expect(order).toEqual(['stop engine', 'start engine']);
+    expect(controller.status()).toMatchObject({ state: 'error', message: expect.stringMatching(/keeps working/) });
+    // The schedule does not stop and start the engine every minute for the same broken download.
+    expect(await controller.considerInstall(false)).toMatchObject({ install: false, reason: expect.stringMatching(/failed before/) });
+    expect(order).toHaveLength(2);
+    // A manager may try again.
+    await controller.considerInstall(true);
+    expect(order).toEqual(['stop engine', 'start engine', 'stop engine', 'start engine']);
   });
 
   it('does not install a download the feed has superseded, and takes the newer one later', async () => {
