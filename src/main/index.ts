@@ -38,7 +38,10 @@ if (!app.requestSingleInstanceLock()) {
 
 async function main(): Promise<void> {
   const dataDir = app.getPath('userData');
-  const shellLog = createLogger(app.isPackaged ? [createRotatingFileSink({ dir: path.join(dataDir, 'logs'), name: 'shell' })] : [createRotatingFileSink({ dir: path.join(dataDir, 'logs'), name: 'shell' }), stderrSink], { scope: 'shell' });
+  // The shell's own lines (blocked navigation, foreign IPC, updates) go to logs/shell.log beside
+  // the host's packdesk.log; in `npm run dev` to the terminal too.
+  const shellFile = createRotatingFileSink({ dir: path.join(dataDir, 'logs'), name: 'shell' });
+  const shellLog = createLogger(app.isPackaged ? [shellFile] : [shellFile, stderrSink], { scope: 'shell' });
   process.on('unhandledRejection', (reason) => shellLog.error('unhandled rejection', { error: reason instanceof Error ? reason : String(reason) }));
 
   let window: BrowserWindow | null = null;
