@@ -4,15 +4,20 @@
  *   - the bound max(actions x latency / concurrency, longest chain x latency), and
  *   - a one-at-a-time replay of the same queue (concurrency 1, a fresh sandbox with the same seed).
  * Targets: within 1.3x the bound; at least 3x faster than one at a time.
- * Run: npx tsx bench/drain.ts [--orders 1000] [--latency 20] [--concurrency 4] [--skip-serial]
+ * The sandbox runs as a process of its own by default, as the real service runs on another machine
+ * (`--sandbox inline` runs it inside the benchmark's process instead).
+ * Run: npx tsx bench/drain.ts [--orders 1000] [--latency 20] [--concurrency 4] [--skip-serial] [--sandbox process|inline]
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { createInterface } from 'node:readline';
+import { z } from 'zod';
+import { type Faults, startSandbox } from '../sandbox';
 import { MemoryVault } from '../src/main/core/auth';
 import { openEngineWithService, type ServiceEngine } from '../src/main/core/engine';
-import type { ActionInput } from '../src/shared/protocol';
+import { type ActionInput, type Order, OrderSchema } from '../src/shared/protocol';
 
 const PER_ORDER = 10;
 
@@ -28,11 +33,66 @@ export interface DrainFigures {
   readonly latencyMs: number;
   readonly concurrent: DrainRun;
   readonly serial: DrainRun | null;
+  /** Where the sandbox ran: its own process, or inside the benchmark's. */
+  readonly sandbox: 'process' | 'inline';
 }
 
 const credentials = { clientId: 'training', clientSecret: 'training-secret' };
 
-function engineOn(sandbox: Sandbox, dataDir: string, concurrency: number): ServiceEngine {
+/** What the benchmark needs from a sandbox, wherever it runs. */
+interface Box {
+  readonly url: string;
+  orders(): Promise<Order[]>;
+  setFaults(patch: Partial<Faults>): Promise<void>;
+  appliedCount(): Promise<number>;
+  close(): Promise<void>;
+}
+
+async function inlineBox(seed: number, orderCount: number): Promise<Box> {
+  const sandbox = await startSandbox({ seed, orderCount });
+  return {
+    url: sandbox.url,
+    orders: async () => sandbox.orders(),
+    setFaults: async (patch) => sandbox.faults.set(patch),
+    appliedCount: async () => sandbox.appliedLog().length,
+    close: () => sandbox.close(),
+  };
+}
+
+/** `npm run sandbox` as a child process, driven through its admin API. */
+async function processBox(seed: number, orderCount: number): Promise<Box> {
+  const repo = path.resolve(__dirname, '..');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--seed', String(seed), '--orders', String(orderCount)], {
+    cwd: repo,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  const lines = createInterface({ input: child.stdout });
+  const urls: string[] = [];
+  for await (const line of lines) {
+    const m = /^(?:listening|admin) on (http:\/\/127\.0\.0\.1:\d+)$/.exec(line.trim());
+    if (m?.[1]) urls.push(m[1]);
+    if (urls.length === 2) break;
+  }
+  const [url, admin] = urls;
+  if (!url || !admin) throw new Error('the sandbox did not start');
+  const get = async (route: string): Promise<unknown> => (await fetch(`${admin}/__sandbox/${route}`)).json();
+  return {
+    url,
+    orders: async () => z.array(OrderSchema).parse(await get('orders')),
+    setFaults: async (patch) => {
+      const r = await fetch(`${admin}/__sandbox/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(patch) });
+      if (!r.ok) throw new Error(`faults not set: HTTP ${r.status}`);
+    },
+    appliedCount: async () => z.array(z.looseObject({ requestId: z.string() })).parse(await get('log')).length,
+    close: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+function engineOn(sandbox: Box, dataDir: string, concurrency: number): ServiceEngine {
   return openEngineWithService({
     dataDir,
     authUrl: sandbox.url,
@@ -60,13 +120,13 @@ function planFor(orderId: string, store: string, delivery: string | undefined): 
 }
 
 /** Loads `orders` orders on a fresh terminal, queues PER_ORDER actions for each, then times the drain. */
-async function runOnce(orders: number, latencyMs: number, concurrency: number, log: (line: string) => void): Promise<DrainRun> {
+async function runOnce(orders: number, latencyMs: number, concurrency: number, inline: boolean, log: (line: string) => void): Promise<DrainRun> {
   // Enough seeded orders that `orders` of them are still new (about three in four are).
-  const sandbox = await startSandbox({ seed: 5, orderCount: Math.min(10_000, Math.ceil(orders / 0.7) + 20) });
+  const orderCount = Math.min(10_000, Math.ceil(orders / 0.7) + 20);
+  const sandbox = inline ? await inlineBox(5, orderCount) : await processBox(5, orderCount);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'packdesk-bench-drain-'));
   try {
-    const ids = sandbox
-      .orders()
+    const ids = (await sandbox.orders())
       .filter((o) => o.orderState.toUpperCase() === 'CREATED')
       .map((o) => o.id)
       .slice(0, orders);
@@ -99,12 +159,12 @@ async function runOnce(orders: number, latencyMs: number, concurrency: number, l
       log(`  queued ${actions} actions over ${orders} orders; draining with concurrency ${concurrency}...`);
 
       // 3. Time the drain with the latency switched on.
-      sandbox.faults.set({ latencyMs });
+      await sandbox.setFaults({ latencyMs });
       const start = process.hrtime.bigint();
       const drained = await service.engine.drain({ untilEmpty: true, timeoutMs: 3_600_000 });
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       if (drained.sent !== actions || drained.remaining > 0) throw new Error(`drain incomplete: ${JSON.stringify(drained)}`);
-      if (sandbox.appliedLog().length !== actions + orders) throw new Error('the sandbox did not apply every action once');
+      if ((await sandbox.appliedCount()) !== actions + orders) throw new Error('the sandbox did not apply every action once');
       const boundMs = Math.max((actions * latencyMs) / concurrency, PER_ORDER * latencyMs);
       return { concurrency, actions, ms, boundMs };
     } finally {
@@ -118,19 +178,20 @@ async function runOnce(orders: number, latencyMs: number, concurrency: number, l
 
 /** Runs the concurrent drain and (unless skipped) the one-at-a-time replay. */
 export async function measureDrain(
-  options: { orders?: number; latencyMs?: number; concurrency?: number; serial?: boolean; log?: (line: string) => void } = {},
+  options: { orders?: number; latencyMs?: number; concurrency?: number; serial?: boolean; inline?: boolean; log?: (line: string) => void } = {},
 ): Promise<DrainFigures> {
   const orders = options.orders ?? 1000;
   const latencyMs = options.latencyMs ?? 20;
   const log = options.log ?? (() => undefined);
   log(`Concurrent drain (concurrency ${options.concurrency ?? 4})`);
-  const concurrent = await runOnce(orders, latencyMs, options.concurrency ?? 4, log);
+  const inline = options.inline ?? false;
+  const concurrent = await runOnce(orders, latencyMs, options.concurrency ?? 4, inline, log);
   let serial: DrainRun | null = null;
   if (options.serial !== false) {
     log('One-at-a-time replay of the same queue');
-    serial = await runOnce(orders, latencyMs, 1, log);
+    serial = await runOnce(orders, latencyMs, 1, inline, log);
   }
-  return { orders, latencyMs, concurrent, serial };
+  return { orders, latencyMs, concurrent, serial, sandbox: inline ? 'inline' : 'process' };
 }
 
 /** The figures as lines a person reads. */
@@ -139,7 +200,7 @@ export function formatDrain(f: DrainFigures): string {
   const c = f.concurrent;
   const ratio = c.ms / c.boundMs;
   const lines = [
-    `Drain of ${c.actions} actions over ${f.orders} orders, sandbox latency ${f.latencyMs} ms`,
+    `Drain of ${c.actions} actions over ${f.orders} orders, sandbox latency ${f.latencyMs} ms (sandbox ${f.sandbox === 'process' ? 'in its own process' : 'in this process'})`,
     `  concurrency ${c.concurrency}: ${s(c.ms)}  (${((c.actions * 1000) / c.ms).toFixed(0)} actions/s)`,
     `  bound max(actions x latency / concurrency, longest chain x latency) = ${s(c.boundMs)}`,
     `  ratio to bound: ${ratio.toFixed(3)}x (target <= 1.3x: ${ratio <= 1.3 ? 'within' : 'OVER'})`,
@@ -166,6 +227,7 @@ if (process.argv[1]?.endsWith('drain.ts')) {
     latencyMs: flag('latency', 20),
     concurrency: flag('concurrency', 4),
     serial: !process.argv.includes('--skip-serial'),
+    inline: process.argv.includes('inline'),
     log: (line) => console.log(line),
   })
     .then((figures) => console.log(formatDrain(figures)))

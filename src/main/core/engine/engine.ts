@@ -289,9 +289,8 @@ export function createEngine(options: EngineOptions): Engine {
         const r = outbox.enqueue(orderId, input);
         if (!r.ok) return r;
         lastTap = now();
-        afterChange(r.value);
-        const [view] = entryViews([r.value]);
-        return view ? ok(view) : fail('permanent', 'The tap was stored but could not be read back', 'STORE_ERROR');
+        afterChange(r.value.entry);
+        return ok(entryView(r.value.entry, r.value.order));
       });
     },
 

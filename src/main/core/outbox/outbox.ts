@@ -64,15 +64,15 @@ export function createOutbox(ctx: OutboxContext) {
       });
     },
 
-    /** Validates a tap against the projected order and commits it as a queued entry, or refuses it. */
-    enqueue(rawOrderId: string, input: ActionInput): Result<EntryRow> {
+    /** Validates a tap against the projected order and commits it as a queued entry (returned with the cached order), or refuses it. */
+    enqueue(rawOrderId: string, input: ActionInput): Result<{ entry: EntryRow; order: Order | null }> {
       const id = checkId('Order id', rawOrderId);
       if (!id.ok) return id;
       const orderId = id.value;
       const built = buildAction(input);
       if (!built.ok) return refuseTap(orderId, built.problem, 'Tap refused');
       const action = built.value;
-      const decided = store.transaction((): Result<EntryRow> | { refused: Problem } => {
+      const decided = store.transaction((): Result<{ entry: EntryRow; order: Order | null }> | { refused: Problem } => {
         const now = ctx.now();
         const row = store.orders.get(orderId);
         const entries = store.outbox.projectedForOrder(orderId);
@@ -88,7 +88,7 @@ export function createOutbox(ctx: OutboxContext) {
           terminalId,
         });
         audit({ kind: 'tap', entryId: entry.id, orderId, outcome: 'queued', message: summarize(action, row?.body ?? null) });
-        return ok(entry);
+        return ok({ entry, order: row?.body ?? null });
       });
       if ('refused' in decided) return refuseTap(orderId, decided.refused, summarize(action, null));
       return decided;
