@@ -166,18 +166,23 @@ describe('data folder', () => {
     expect(engine.submitTap(newDeliveryOrderIds(box)[0]!, accept).ok).toBe(true);
   });
 
-  it('lets one process send a folder’s queue; a second one only queues', async () => {
+  it('lets one process send a folder’s queue; a second one only queues, and takes over when the first stops', async () => {
     const box = await sandbox(cleanup);
     const dir = tempDir(cleanup);
-    const first = serviceEngine(cleanup, box, dir, { undoWindowMs: 60_000 }).engine;
-    const second = serviceEngine(cleanup, box, dir).engine;
-    first.start();
+    const first = serviceEngine(cleanup, box, dir, { undoWindowMs: 60_000 });
+    const second = serviceEngine(cleanup, box, dir, { pollMs: 50 }).engine;
+    first.engine.start();
     second.start();
     expect(second.status().message).toMatch(/Another Packdesk/);
-    expect(second.submitTap(newDeliveryOrderIds(box)[0]!, accept).ok).toBe(true);
+    const [a, b] = newDeliveryOrderIds(box) as [string, string];
+    expect(second.submitTap(a, accept).ok).toBe(true);
     expect(await second.drain({ untilEmpty: true, timeoutMs: 2000 })).toEqual({ sent: 0, failed: 0, remaining: 1 });
     // The sender picks up what the other queued.
-    expect(await first.drain({ untilEmpty: true, timeoutMs: 10_000 })).toEqual({ sent: 1, failed: 0, remaining: 0 });
+    expect(await first.engine.drain({ untilEmpty: true, timeoutMs: 10_000 })).toEqual({ sent: 1, failed: 0, remaining: 0 });
+    await first.close();
+    expect(second.submitTap(b, accept).ok).toBe(true);
+    expect(await second.drain({ untilEmpty: true, timeoutMs: 10_000 })).toMatchObject({ remaining: 0 });
+    expect(box.appliedLog().map((x) => x.orderId)).toEqual([a, b]);
   });
 
   it('never writes the client secret or a token into the data file', async () => {

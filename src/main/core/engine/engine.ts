@@ -237,13 +237,16 @@ export function createEngine(options: EngineOptions): Engine {
     sync.wake();
   };
 
-  const start = (): void => {
-    if (started || stopped) return;
-    started = true;
+  // While another process holds the sender lock (a CLI drain), try again now and then.
+  const lockRetry = new TimerSlot(timers, now, () => takeLockAndSend());
+
+  function takeLockAndSend(): void {
+    if (stopped) return;
     lock = acquireSenderLock(options.dataDir);
     if (!lock.ok) {
       log.warn('another process sends this queue', { pid: lock.holderPid });
       publishStatus();
+      lockRetry.arm(options.pollMs ?? 5000);
       return;
     }
     try {
@@ -258,6 +261,12 @@ export function createEngine(options: EngineOptions): Engine {
     }
     sync.start();
     publishStatus();
+  }
+
+  const start = (): void => {
+    if (started || stopped) return;
+    started = true;
+    takeLockAndSend();
   };
 
   return {
@@ -265,6 +274,7 @@ export function createEngine(options: EngineOptions): Engine {
 
     async stop() {
       if (stopped) return;
+      lockRetry.clear();
       await sync.stop();
       stopped = true;
       backlogTimer.clear();
@@ -351,6 +361,11 @@ export function createEngine(options: EngineOptions): Engine {
     async drain(drainOptions) {
       if (stopped) return { sent: 0, failed: 0, remaining: 0 };
       start();
+      if (!lock?.ok) {
+        // An explicit drain tries for the lock at once rather than at the next retry.
+        lockRetry.clear();
+        takeLockAndSend();
+      }
       if (!lock?.ok) return { sent: 0, failed: 0, remaining: store.outbox.counts().waiting };
       return sync.drain({ untilEmpty: drainOptions.untilEmpty, timeoutMs: Math.max(0, drainOptions.timeoutMs) });
     },
