@@ -157,8 +157,8 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
     } catch (e) {
       noteProblem(e);
     }
-    // Also look again now and then: another process (the CLI) may have queued taps.
-    if (!wakeTimer.armed) wakeTimer.arm(pollMs);
+    // Look again at least every pollMs: another process (the CLI) may have queued taps, the clock may have jumped.
+    wakeTimer.arm(pollMs);
     notifyWaiters();
   }
 
