@@ -17,6 +17,8 @@ export const MANAGER_PIN = '2468';
 
 export interface TerminalOptions {
   orderCount?: number;
+  /** Runs on the new page before it opens the app (e.g. to route its WebSocket). */
+  beforeOpen?: (page: Page) => Promise<void>;
   settings?: Partial<Settings>;
   viewport?: { width: number; height: number };
 }
@@ -66,6 +68,7 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
       // Seeded item pictures live on the internet; this machine is offline, so they fail to load.
       if (m.type() === 'error' && !m.text().includes('net::ERR_')) problems.push(m.text());
     });
+    await options.beforeOpen?.(page);
     await page.goto(harness.url);
     await page.getByTestId('order-row').first().waitFor({ timeout: 20_000 });
     const h = harness;
@@ -147,6 +150,30 @@ export async function nextStep(page: Page, step: string): Promise<void> {
 export async function tapStep(page: Page, step: string): Promise<void> {
   await nextStep(page, step);
   await page.locator(`[data-testid="next-step"][data-step="${step}"]`).click();
+}
+
+/** Hands out seeded orders one at a time, so tests in a file never share an order. */
+export function orderPool(sandbox: Sandbox): (want?: (o: Order) => boolean) => Order {
+  const left = freshOrders(sandbox);
+  return (want = () => true) => {
+    const i = left.findIndex(want);
+    const [order] = i < 0 ? [] : left.splice(i, 1);
+    if (!order) throw new Error('no seeded order left that fits');
+    return order;
+  };
+}
+
+/** True when an order has an item that needs a prescription. */
+export const withPrescription = (o: Order): boolean => o.items.some((i) => i.prescriptionRequired === true);
+
+/** Scans an order, accepts it and waits until the service's answer has filled in its items. */
+export async function acceptOrder(terminal: Terminal, order: Order): Promise<void> {
+  const { page, sandbox } = terminal;
+  await scan(page, order.id);
+  await page.locator(`[data-testid="order-screen"][data-order-id="${order.id}"]`).waitFor();
+  await tapStep(page, 'ACCEPT');
+  await until(`${order.id} accepted at the service`, () => appliedTo(sandbox, order.id).length >= 1);
+  await page.getByTestId('item-row').first().waitFor();
 }
 
 /** Sets the manager PIN directly on the host (the settings test does it through the screen). */

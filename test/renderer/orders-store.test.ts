@@ -115,3 +115,22 @@ describe('outbox store', () => {
     expect(a.get(1)?.state).toBe('queued');
   });
 });
+
+describe('outbox store pruning and refresh', () => {
+  it('keeps only the latest finished entries', async () => {
+    const { FINISHED_KEPT } = await import('../../src/renderer/src/store/outbox');
+    const many = Array.from({ length: FINISHED_KEPT + 10 }, (_, i) => entry(i + 1, 'sent'));
+    const map = mergeEntries(new Map(), [...many, entry(1000, 'queued')]);
+    expect(map.size).toBe(FINISHED_KEPT + 1);
+    expect(map.has(1)).toBe(false);
+    expect(map.has(1000)).toBe(true);
+  });
+
+  it('a refresh keeps history, replaces pending entries and drops pending ones that finished unseen', async () => {
+    const { withPending } = await import('../../src/renderer/src/store/outbox');
+    const known = mergeEntries(new Map(), [entry(1, 'sent'), entry(2, 'queued'), entry(3, 'failed')]);
+    const next = withPending(known, [entry(3, 'queued', { attempts: 2 })]);
+    expect([...next.keys()].sort()).toEqual([1, 3]);
+    expect(next.get(3)?.state).toBe('queued');
+  });
+});

@@ -74,7 +74,7 @@ async function load(): Promise<string | null> {
   if (sync.ok) status.setSync(sync.value);
   if (updates.ok) status.setUpdates(updates.value);
   if (orders.ok) useOrders.getState().replace(orders.value);
-  if (outbox.ok) useOutbox.getState().replace(outbox.value);
+  if (outbox.ok) useOutbox.getState().replaceAll(outbox.value);
   const failed = [info, settings, orders].find((r) => !r.ok);
   return failed && !failed.ok ? failed.problem.message : null;
 }
@@ -100,7 +100,7 @@ export async function openOrderById(rawId: string): Promise<boolean> {
     return false;
   }
   useOrders.getState().merge([reply.value]);
-  useUi.getState().show({ name: 'order', orderId: reply.value.id });
+  useUi.getState().openOrder(reply.value.id);
   return true;
 }
 
@@ -112,6 +112,9 @@ export async function tap(orderId: string, input: ActionInput, pin?: string): Pr
   const reply = await call('taps.submit', pin === undefined ? { orderId, input } : { orderId, input, pin });
   if (!reply.ok) {
     refuse(reply.problem.message);
+    // A refused step usually means this screen was behind the engine (another window moved the
+    // order): read the order again so the button shows what is really next.
+    if (reply.problem.kind === 'invalid') void refreshOrder(orderId);
     return false;
   }
   const entry = reply.value;
@@ -125,6 +128,12 @@ export async function tap(orderId: string, input: ActionInput, pin?: string): Pr
       : null,
   );
   return true;
+}
+
+/** Reads one order again from the engine. */
+async function refreshOrder(orderId: string): Promise<void> {
+  const reply = await call('orders.get', { orderId });
+  if (reply.ok && reply.value) useOrders.getState().merge([reply.value]);
 }
 
 /** Takes back the offered tap, if the engine has not sent it yet. */
@@ -155,10 +164,10 @@ export async function discard(entryId: number, pin: string): Promise<string | nu
   return null;
 }
 
-/** Loads the whole outbox (on opening its screen), in case events were missed while hidden. */
+/** Reads the pending outbox again (on opening its screen), in case an event was missed. */
 export async function refreshOutbox(): Promise<void> {
   const reply = await call('outbox.list', {});
-  if (reply.ok) useOutbox.getState().replace(reply.value);
+  if (reply.ok) useOutbox.getState().replacePending(reply.value);
 }
 
 /** Runs any other command, for the settings screens; problems come back as values. */

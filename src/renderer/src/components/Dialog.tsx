@@ -3,6 +3,8 @@
  * behind inert and closes it on Escape.
  */
 import { useEffect, useRef, type ReactNode } from 'react';
+import { useUi } from '../store/ui';
+import { NoticeError } from './NoticeLine';
 
 interface Props {
   title: string;
@@ -19,7 +21,11 @@ export function Dialog({ title, onClose, children, tone = 'normal', testId }: Pr
   useEffect(() => {
     const el = ref.current;
     if (el && !el.open) el.showModal();
-    return () => el?.close();
+    useUi.getState().dialogOpened();
+    return () => {
+      el?.close();
+      useUi.getState().dialogClosed();
+    };
   }, []);
 
   return (
@@ -40,7 +46,10 @@ export function Dialog({ title, onClose, children, tone = 'normal', testId }: Pr
           ✕ Close
         </button>
       </div>
-      <div className="dialog-body">{children}</div>
+      <div className="dialog-body">
+        {children}
+        <NoticeError inDialog />
+      </div>
     </dialog>
   );
 }

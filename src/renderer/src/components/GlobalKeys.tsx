@@ -24,7 +24,8 @@ export function GlobalKeys() {
       } else if (e.key === 'Escape') {
         // An open dialog handles its own Escape (the browser closes it).
         if (document.querySelector('dialog[open]')) return;
-        if (ui.notice) ui.clearNotice();
+        // A refusal is acknowledged first; short confirmations fade by themselves.
+        if (ui.notice?.tone === 'error') ui.clearNotice();
         else if (ui.screen.name !== 'queue') ui.back();
       } else if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'z' && ui.undo) {
         const target = e.target as HTMLElement | null;

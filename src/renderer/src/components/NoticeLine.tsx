@@ -22,22 +22,36 @@ export function NoticeLine() {
   // The live regions stay mounted so screen readers announce each new message.
   return (
     <div className="notice-slot">
-      <div role="alert" className={notice?.tone === 'error' ? 'notice notice-error' : 'notice-empty'} data-testid="notice-error">
-        {notice?.tone === 'error' && (
-          <>
-            <span className="notice-icon" aria-hidden="true">
-              ✖
-            </span>
-            <span className="notice-text">{notice.text}</span>
-            <button type="button" className="button button-small" onClick={clear}>
-              OK
-            </button>
-          </>
-        )}
-      </div>
+      <NoticeError inDialog={false} />
       <div role="status" className={notice && notice.tone !== 'error' ? `notice notice-${notice.tone}` : 'notice-empty'} data-testid="notice-info">
         {notice && notice.tone !== 'error' && <span className="notice-text">{notice.text}</span>}
       </div>
+    </div>
+  );
+}
+
+/**
+ * Why something was refused, until acknowledged. While a dialog is open the page behind it is
+ * dimmed and out of reach, so the message shows inside the dialog instead.
+ */
+export function NoticeError({ inDialog }: { inDialog: boolean }) {
+  const notice = useUi((s) => s.notice);
+  const dialogOpen = useUi((s) => s.dialogs > 0);
+  const clear = useUi((s) => s.clearNotice);
+  const shown = notice?.tone === 'error' && inDialog === dialogOpen ? notice : null;
+  return (
+    <div role="alert" className={shown ? 'notice notice-error' : 'notice-empty'} data-testid="notice-error">
+      {shown && (
+        <>
+          <span className="notice-icon" aria-hidden="true">
+            ✖
+          </span>
+          <span className="notice-text">{shown.text}</span>
+          <button type="button" className="button button-small" onClick={clear}>
+            OK
+          </button>
+        </>
+      )}
     </div>
   );
 }

@@ -54,15 +54,14 @@ export function SyncBar() {
           ⚠ Taps waiting too long
         </span>
       )}
+      {/* The engine's one sentence on what matters most now; cut to one line here so the bar never
+          grows and pushes the screen down under a finger (the outbox shows it whole). */}
+      <span className="sync-message" data-testid="sync-message" title={sync.message ?? undefined}>
+        {sync.message}
+      </span>
       <span className="sync-item sync-last">
         {sync.lastSuccessAt === null ? 'Nothing sent yet' : `Last sent ${formatClock(sync.lastSuccessAt)} (${formatAge(sync.lastSuccessAt, now)})`}
       </span>
-      {/* The engine's one sentence on what matters most now, in its own words. */}
-      {sync.message && (
-        <span className="sync-message" data-testid="sync-message">
-          {sync.message}
-        </span>
-      )}
     </button>
   );
 }

@@ -7,6 +7,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { DiscardDialog } from '../components/outbox/DiscardDialog';
 import { OutboxEntryRow } from '../components/outbox/OutboxEntryRow';
 import { refreshOutbox } from '../intents';
+import { useStatus } from '../store/status';
 import { isWaiting, needsAttention, outboxOrder, useOutbox } from '../store/outbox';
 import type { OutboxEntryView } from '../../../shared/ipc';
 
@@ -16,6 +17,7 @@ const HISTORY_SHOWN = 50;
 
 export function OutboxScreen() {
   const byId = useOutbox((s) => s.byId);
+  const message = useStatus((s) => s.sync?.message ?? null);
   const [discarding, setDiscarding] = useState<OutboxEntryView | null>(null);
 
   useEffect(() => {
@@ -39,6 +41,11 @@ export function OutboxScreen() {
       <p className="screen-intro">
         Every tap is kept here until the order service has it. Taps are sent in the order they were made, one order at a time.
       </p>
+      {message && (
+        <p className="outbox-message" role="status">
+          {message}
+        </p>
+      )}
       <Section title="Needs attention" count={attention.length} empty="Nothing needs attention." testId="outbox-attention">
         {attention.map((e) => (
           <OutboxEntryRow key={e.id} entry={e} onDiscard={setDiscarding} />

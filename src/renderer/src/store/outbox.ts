@@ -25,7 +25,10 @@ export function outboxOrder(entries: Iterable<OutboxEntryView>): OutboxEntryView
   });
 }
 
-/** The map with `entries` merged in. */
+/** Finished entries kept for the "recently finished" list; older ones are dropped from memory. */
+export const FINISHED_KEPT = 200;
+
+/** The map with `entries` merged in; only the latest FINISHED_KEPT sent or discarded entries stay. */
 export function mergeEntries(
   byId: ReadonlyMap<number, OutboxEntryView>,
   entries: readonly OutboxEntryView[],
@@ -33,17 +36,40 @@ export function mergeEntries(
   if (entries.length === 0) return byId;
   const next = new Map(byId);
   for (const e of entries) next.set(e.id, e);
+  const finished = [...next.values()].filter((e) => !needsAttention(e) && !isWaiting(e));
+  if (finished.length > FINISHED_KEPT) {
+    finished.sort((a, b) => a.id - b.id);
+    for (const e of finished.slice(0, finished.length - FINISHED_KEPT)) next.delete(e.id);
+  }
   return next;
 }
 
 interface OutboxStore {
   byId: ReadonlyMap<number, OutboxEntryView>;
-  replace(entries: readonly OutboxEntryView[]): void;
+  /** The engine's list of entries still to send or look at: those replace what is known of them. */
+  replacePending(entries: readonly OutboxEntryView[]): void;
+  /** Forgets everything known (another engine now answers) and takes `entries`. */
+  replaceAll(entries: readonly OutboxEntryView[]): void;
   merge(entries: readonly OutboxEntryView[]): void;
+}
+
+/**
+ * The known entries after a fresh `outbox.list` (pending ones only): an entry the store still
+ * holds as pending but the list no longer has has finished meanwhile, and without its final
+ * state it is dropped; finished entries the store holds stay for the history.
+ */
+export function withPending(
+  byId: ReadonlyMap<number, OutboxEntryView>,
+  pending: readonly OutboxEntryView[],
+): ReadonlyMap<number, OutboxEntryView> {
+  const listed = new Set(pending.map((e) => e.id));
+  const kept = [...byId.values()].filter((e) => listed.has(e.id) || (!needsAttention(e) && !isWaiting(e)));
+  return mergeEntries(new Map(kept.map((e) => [e.id, e])), pending);
 }
 
 export const useOutbox = create<OutboxStore>()((set) => ({
   byId: new Map(),
-  replace: (entries) => set({ byId: mergeEntries(new Map(), entries) }),
+  replacePending: (entries) => set((s) => ({ byId: withPending(s.byId, entries) })),
+  replaceAll: (entries) => set({ byId: mergeEntries(new Map(), entries) }),
   merge: (entries) => set((s) => ({ byId: mergeEntries(s.byId, entries) })),
 }));

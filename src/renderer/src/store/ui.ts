@@ -37,7 +37,15 @@ interface UiStore {
   notice: Notice | null;
   undo: UndoOffer | null;
   buzzes: number;
+  /** Bumped when an order is opened by scan or typed number: its big button takes focus again. */
+  focusRequests: number;
+  /** Open modal dialogs: while one is open, refusals show inside it (the page behind is dimmed). */
+  dialogs: number;
+  dialogOpened(): void;
+  dialogClosed(): void;
   show(screen: Screen): void;
+  /** Opens an order and puts the keyboard focus on its next step. */
+  openOrder(orderId: string): void;
   back(): void;
   setFilter(filter: StepFilterKey | 'ALL'): void;
   say(tone: NoticeTone, text: string): void;
@@ -55,6 +63,14 @@ export const useUi = create<UiStore>()((set) => ({
   notice: null,
   undo: null,
   buzzes: 0,
+  focusRequests: 0,
+  dialogs: 0,
+  dialogOpened: () => set((s) => ({ dialogs: s.dialogs + 1 })),
+  dialogClosed: () => set((s) => ({ dialogs: Math.max(0, s.dialogs - 1) })),
+  openOrder: (orderId) => {
+    useUi.getState().show({ name: 'order', orderId });
+    set((s) => ({ focusRequests: s.focusRequests + 1 }));
+  },
   show: (screen) =>
     set((s) => ({
       screen,

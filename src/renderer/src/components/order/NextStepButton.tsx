@@ -9,6 +9,7 @@ import type { ActionInput } from '../../../../shared/protocol/builders';
 import { STEP_LABEL, type NextStep } from '../../../../shared/fulfilment/states';
 import { refuse, tap } from '../../intents';
 import { STEP_ICON } from '../StepPill';
+import { useUi } from '../../store/ui';
 
 /** How long the button rests after a tap: longer than any double tap, short enough not to annoy. */
 export const REST_MS = 900;
@@ -36,11 +37,13 @@ export function NextStepButton({ view }: { view: OrderView }) {
   const busy = useRef(false);
   const button = useRef<HTMLButtonElement>(null);
   const step = view.nextStep;
+  const focusRequests = useUi((s) => s.focusRequests);
 
   useEffect(() => {
-    // The order just opened: Enter or Space does the next step; the scanner's Enter never does.
+    // The order was just opened (or scanned again): Enter or Space does the next step; the
+    // scanner's own Enter never does (the scan listener swallows it).
     button.current?.focus();
-  }, []);
+  }, [focusRequests]);
 
   useEffect(() => {
     if (phase.name !== 'done') return;
