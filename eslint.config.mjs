@@ -4,7 +4,11 @@ import tseslint from 'typescript-eslint';
 
 const noElectron = {
   paths: [{ name: 'electron', message: 'The engine, shared code and sandbox run under plain Node: no electron here.' }],
-  patterns: [{ group: ['electron/*', '**/main/*.ts'], message: 'No Electron glue here.' }],
+  patterns: [
+    { group: ['electron/*'], message: 'No Electron here.' },
+    // The Electron glue is the files directly in src/main; the engine lives in src/main/core.
+    { regex: '(^|/)main/(?!core(/|$))[^/]+$', message: 'No Electron glue (src/main/*.ts) here: use src/main/core.' },
+  ],
 };
 
 export default tseslint.config(

@@ -4,6 +4,7 @@
  * Only `import type` from electron here: tests load this file without the Electron binary.
  */
 import type { Session, WebContents } from 'electron';
+import { uiContentSecurityPolicy } from './core/ui';
 
 /** The UI's scheme and host: app://packdesk/index.html. */
 export const APP_SCHEME = 'app';
@@ -13,19 +14,7 @@ export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
 
 /** The Content-Security-Policy for every UI response: scripts only from the app, item pictures from https. */
 export function cspHeader(): string {
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' https: data:",
-    "connect-src 'self'",
-    "font-src 'self'",
-    "media-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+  return uiContentSecurityPolicy();
 }
 
 /**

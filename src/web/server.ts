@@ -9,11 +9,12 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { extname, join, resolve, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EventName, Reply } from '../shared/ipc';
 import type { Logger } from '../main/core/log';
 import { BRIDGE_PATH, IPC_PATH, InvokeFrameSchema, MAX_FRAME_BYTES, type ServerFrame } from './wire';
+import { contentTypeFor, uiContentSecurityPolicy } from '../main/core/ui';
 
 export interface WebServerOptions {
   /** Folder of the built renderer (index.html and assets). */
@@ -37,42 +38,9 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.wav': 'audio/wav',
-  '.mp3': 'audio/mpeg',
-  '.ogg': 'audio/ogg',
-  '.txt': 'text/plain; charset=utf-8',
-};
-
 /** The Content-Security-Policy of every answer: scripts only from here, sockets only to here. */
 export function contentSecurityPolicy(port: number): string {
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' https: data:",
-    `connect-src 'self' ws://127.0.0.1:${port}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-    "form-action 'none'",
-  ].join('; ');
+  return uiContentSecurityPolicy([`ws://127.0.0.1:${port}`]);
 }
 
 /** Starts the server on 127.0.0.1; resolves once it listens. */
@@ -180,9 +148,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     }
     if (pathname === '/' || pathname === '/index.html') {
       const html = await readFile(join(root, 'index.html'), 'utf8');
-      return body(req, res, CONTENT_TYPES['.html']!, withBridge(html));
+      return body(req, res, contentTypeFor('index.html'), withBridge(html));
     }
-    if (pathname === BRIDGE_PATH) return body(req, res, CONTENT_TYPES['.js']!, await options.bridge());
+    if (pathname === BRIDGE_PATH) return body(req, res, contentTypeFor('bridge.js'), await options.bridge());
     const file = await resolveInside(root, pathname);
     if (!file && pathname === '/favicon.ico') {
       // Browsers ask for it unprompted; "no icon" is not an error worth a console line.
@@ -191,7 +159,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       return void res.end();
     }
     if (!file) return plain(res, 404, 'Not found');
-    return body(req, res, CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream', await readFile(file));
+    return body(req, res, contentTypeFor(file), await readFile(file));
   }
 
   await new Promise<void>((resolveListen, reject) => {
