@@ -77,6 +77,21 @@ describe('store', () => {
     expect([add('A', 1).seq, add('B', 1).seq, add('A', 2).seq, add('A', 3).seq, add('B', 2).seq]).toEqual([1, 1, 2, 3, 2]);
   });
 
+  it('prunes audit lines older than a cut-off and keeps the rest', () => {
+    const store = open(tempDir(cleanup));
+    store.transaction(() => {
+      for (let i = 0; i < 1000; i++) store.audit.add({ time: i * 10, terminal: 'T1', kind: 'tap', outcome: 'queued', message: `tap ${i}` });
+    });
+    expect(store.audit.prune(5000)).toBe(500);
+    const left = store.audit.recent(10_000);
+    expect(left).toHaveLength(500);
+    expect(left[0]).toMatchObject({ time: 5000, message: 'tap 500' });
+    expect(store.audit.prune(5000)).toBe(0);
+    expect(store.audit.prune(0)).toBe(0);
+    expect(store.audit.prune(100_000)).toBe(500);
+    expect(store.audit.prune(100_000)).toBe(0);
+  });
+
   it('sets an unreadable file aside with its -wal and -shm and says where, never opening over it', () => {
     const dir = tempDir(cleanup);
     const file = dataFilePath(dir);

@@ -25,7 +25,9 @@ export function createAuditTable(db: Database) {
     ),
     recent: db.prepare(`SELECT * FROM (SELECT * FROM audit ORDER BY id DESC LIMIT ?) ORDER BY id`),
     forEntry: db.prepare(`SELECT * FROM audit WHERE entry_id = ? ORDER BY id`),
-    prune: db.prepare(`DELETE FROM audit WHERE time < ?`),
+    bounds: db.prepare(`SELECT MIN(id) AS lo, MAX(id) AS hi FROM audit`),
+    timeAtOrAfter: db.prepare(`SELECT id, time FROM audit WHERE id >= ? ORDER BY id LIMIT 1`),
+    pruneUpTo: db.prepare(`DELETE FROM audit WHERE id <= ?`),
   };
   return {
     /** Appends a line; messages are outside text, so known secrets are masked first. */
@@ -46,9 +48,23 @@ export function createAuditTable(db: Database) {
     forEntry(entryId: number): AuditRow[] {
       return s.forEntry.all(entryId).map(parseAuditRow);
     },
-    /** Drops lines older than `before` (epoch ms); returns how many. */
+    /**
+     * Drops lines older than `before` (epoch ms); returns how many. Lines are appended in time order,
+     * so the cut is found by bisecting ids (a clock set back now and then only moves it a little).
+     */
     prune(before: number): number {
-      return s.prune.run(before).changes;
+      const b = s.bounds.get() as { lo: number | null; hi: number | null };
+      if (b.lo === null || b.hi === null) return 0;
+      let lo = b.lo;
+      let hi = b.hi + 1; // first id whose line is not older than `before`
+      while (lo < hi) {
+        const mid = Math.floor((lo + hi) / 2);
+        const row = s.timeAtOrAfter.get(mid) as { id: number; time: number } | undefined;
+        if (!row) hi = mid;
+        else if (row.time < before) lo = row.id + 1;
+        else hi = mid;
+      }
+      return lo > b.lo ? s.pruneUpTo.run(lo - 1).changes : 0;
     },
   };
 }

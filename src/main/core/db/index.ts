@@ -2,7 +2,7 @@
 export { openStore, dataFilePath, DATA_FILE_NAME, type Store, type OpenStoreOptions } from './store';
 export { SCHEMA_VERSION } from './migrations';
 export type { EntryRow, OrderRow, AuditRow, AuditKind } from './rows';
-export { AUDIT_KINDS } from './rows';
+export { AUDIT_KINDS, deepFreeze } from './rows';
 export type { NewEntry, OutboxCounts, OutboxTable } from './outbox-table';
 export type { OrdersTable } from './orders-table';
 export type { AuditLine, AuditTable } from './audit-table';

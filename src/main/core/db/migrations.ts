@@ -24,8 +24,10 @@ export const MIGRATIONS: readonly Migration[] = [
         raw_unreadable TEXT
       ) STRICT;
 
+      -- No AUTOINCREMENT (it writes sqlite_sequence on every insert): rows are never deleted from
+      -- the outbox, so an id is never reused anyway.
       CREATE TABLE outbox (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        id INTEGER PRIMARY KEY,
         request_id TEXT NOT NULL UNIQUE,
         order_id TEXT NOT NULL REFERENCES orders(id),
         seq INTEGER NOT NULL,
@@ -46,11 +48,15 @@ export const MIGRATIONS: readonly Migration[] = [
         terminal_id TEXT NOT NULL,
         UNIQUE (order_id, seq)
       ) STRICT;
-      CREATE INDEX outbox_pending ON outbox (order_id, seq) WHERE state IN ('queued', 'sending', 'failed');
+      -- Every index is one more page written per tap: (order_id, seq) above serves the per-order
+      -- lookups, this one the queue scan and the counts.
       CREATE INDEX outbox_state ON outbox (state, created_at);
+      -- Rarely any rows: sent entries whose answer was unreadable still shape their order's projection.
+      CREATE INDEX outbox_awaiting ON outbox (order_id, seq) WHERE awaiting_refresh = 1;
 
+      -- Append-only; ids grow with time, which is what pruning relies on (no index on time to write).
       CREATE TABLE audit (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        id INTEGER PRIMARY KEY,
         time INTEGER NOT NULL,
         terminal TEXT NOT NULL,
         kind TEXT NOT NULL CHECK (kind IN ('tap', 'attempt', 'undo', 'retry', 'discard', 'recover')),
@@ -59,8 +65,6 @@ export const MIGRATIONS: readonly Migration[] = [
         outcome TEXT NOT NULL,
         message TEXT
       ) STRICT;
-      CREATE INDEX audit_time ON audit (time);
-      CREATE INDEX audit_entry ON audit (entry_id);
     `,
   },
 ];

@@ -2,10 +2,12 @@
 import type { Database } from 'better-sqlite3';
 import type { Order } from '../../../shared/protocol';
 import { secrets } from '../log';
-import { type OrderRow, parseOrderRow } from './rows';
+import { type OrderRow, parseOrderBody, parseOrderRow } from './rows';
 
 /** Unreadable answers are kept for support, but not without bound. */
 const MAX_RAW_CHARS = 64 * 1024;
+/** Parsed bodies kept in memory: every tap is checked against its order, and parsing is most of a tap's cost. */
+const BODY_CACHE_SIZE = 512;
 
 export type OrdersTable = ReturnType<typeof createOrdersTable>;
 
@@ -26,6 +28,22 @@ export function createOrdersTable(db: Database) {
        ON CONFLICT (id) DO UPDATE SET needs_refresh = 1, raw_unreadable = excluded.raw_unreadable`,
     ),
   };
+  // Keyed by the exact stored text: the same bytes always give the same (validated, frozen) order.
+  const bodies = new Map<string, Order | null>();
+  const parseBody = (text: string): Order | null => {
+    const hit = bodies.get(text);
+    if (hit !== undefined) {
+      bodies.delete(text);
+      bodies.set(text, hit); // most recently used last
+      return hit;
+    }
+    const body = parseOrderBody(text);
+    bodies.set(text, body);
+    if (bodies.size > BODY_CACHE_SIZE) bodies.delete(bodies.keys().next().value as string);
+    return body;
+  };
+  const parse = (raw: unknown): OrderRow => parseOrderRow(raw, parseBody);
+
   return {
     /** Adds an order the terminal has only the id of; returns true when it was new. */
     ensure(id: string, now: number): boolean {
@@ -33,10 +51,10 @@ export function createOrdersTable(db: Database) {
     },
     get(id: string): OrderRow | null {
       const raw = s.get.get(id);
-      return raw === undefined ? null : parseOrderRow(raw);
+      return raw === undefined ? null : parse(raw);
     },
     list(): OrderRow[] {
-      return s.list.all().map(parseOrderRow);
+      return s.list.all().map(parse);
     },
     count(): number {
       return (s.count.get() as { n: number }).n;

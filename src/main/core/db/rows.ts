@@ -25,12 +25,32 @@ function jsonColumn<T extends z.ZodType>(schema: T) {
 const Int = z.number().int();
 const Flag = Int.transform((n) => n !== 0);
 
+const ActionColumn = jsonColumn(ActionSchema);
+const ACTION_CACHE_SIZE = 4096;
+// Parsed actions by their exact stored text: the same bytes always give the same (validated, frozen) action.
+const actions = new Map<string, Action>();
+
+/** Parses a stored action, remembering recent ones (every tap re-reads its order's waiting taps). */
+function parseAction(text: string, ctx: z.RefinementCtx): Action {
+  const hit = actions.get(text);
+  if (hit) return hit;
+  const parsed = ActionColumn.safeParse(text);
+  if (!parsed.success) {
+    ctx.addIssue({ code: 'custom', message: `action: ${describeZodError(parsed.error)}` });
+    return z.NEVER;
+  }
+  const action = deepFreeze(parsed.data);
+  actions.set(text, action);
+  if (actions.size > ACTION_CACHE_SIZE) actions.delete(actions.keys().next().value as string);
+  return action;
+}
+
 const EntryRowSchema = z.object({
   id: Int,
   request_id: z.string().min(1),
   order_id: z.string().min(1),
   seq: Int,
-  action: jsonColumn(ActionSchema),
+  action: z.string().transform(parseAction),
   state: EntryStateSchema,
   created_at: Int,
   send_after: Int,
@@ -110,7 +130,7 @@ const OrderRowSchema = z.object({
 
 const OrderBodySchema = jsonColumn(OrderSchema);
 
-/** One cached order, typed. `body` is null until the service answered, or when the stored body is unreadable. */
+/** One cached order, typed. `body` (deep-frozen) is null until the service answered, or when the stored body is unreadable. */
 export interface OrderRow {
   readonly id: string;
   readonly body: Order | null;
@@ -122,8 +142,26 @@ export interface OrderRow {
   readonly rawUnreadable: string | null;
 }
 
-/** Parses an orders row; an unreadable body degrades to "unknown, needs refresh" rather than failing. */
-export function parseOrderRow(raw: unknown): OrderRow {
+/** Parses a stored order body; null when it does not parse. */
+export function parseOrderBody(text: string): Order | null {
+  const b = OrderBodySchema.safeParse(text);
+  return b.success ? deepFreeze(b.data) : null;
+}
+
+/** Freezes a parsed value all the way down, so a cached value can be shared and never changed by a reader. */
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/**
+ * Parses an orders row; an unreadable body degrades to "unknown, needs refresh" rather than failing.
+ * `parseBody` turns the body text into an order (the orders table passes a cached parser).
+ */
+export function parseOrderRow(raw: unknown, parseBody: (text: string) => Order | null = parseOrderBody): OrderRow {
   const parsed = OrderRowSchema.safeParse(raw);
   if (!parsed.success) {
     const id = (raw as { id?: unknown } | undefined)?.id;
@@ -134,13 +172,8 @@ export function parseOrderRow(raw: unknown): OrderRow {
     });
   }
   const r = parsed.data;
-  let body: Order | null = null;
-  let bodyUnreadable = false;
-  if (r.body !== null) {
-    const b = OrderBodySchema.safeParse(r.body);
-    if (b.success) body = b.data;
-    else bodyUnreadable = true;
-  }
+  const body = r.body === null ? null : parseBody(r.body);
+  const bodyUnreadable = r.body !== null && body === null;
   return {
     id: r.id,
     body,

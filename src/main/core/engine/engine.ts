@@ -12,7 +12,7 @@ import { fail, ok, ProblemError, type Result } from '../../../shared/result';
 import type { UpdateSender } from '../api/outcome';
 import { DATA_FILE_NAME, type EntryRow, openStore, type Store } from '../db';
 import { type Logger, silentLogger } from '../log';
-import { createOutbox, DEFAULT_BACKOFF, entryView, orderView, type Outbox } from '../outbox';
+import { createOutbox, DEFAULT_BACKOFF, entryView, orderView, type Outbox, Projector } from '../outbox';
 import { createSync, nodeTimers, type OnlineSignal, type Sync, type Timers, TimerSlot } from '../sync';
 import { EventHub } from './events';
 import { acquireSenderLock, type LockResult } from './lock';
@@ -74,6 +74,7 @@ const DEFAULT_CONCURRENCY = 4;
 const DEFAULT_BACKLOG_MS = 15 * 60 * 1000;
 const AUDIT_KEEP_MS = 180 * 24 * 60 * 60 * 1000;
 const DEFAULT_LIST_LIMIT = 500;
+const CHECKPOINT_DELAY_MS = 250;
 
 /** Opens the data folder and builds the engine; throws ProblemError only when no data file can be used at all. */
 export function createEngine(options: EngineOptions): Engine {
@@ -93,6 +94,9 @@ export function createEngine(options: EngineOptions): Engine {
   let lastTap: number | null = null;
   let lastStatusJson = '';
 
+  const projector = new Projector();
+  const projectWith = (id: string, body: Order | null, entries: readonly EntryRow[], t: number): Order | null =>
+    projector.project(id, body, entries, t);
   const outbox: Outbox = createOutbox({
     store,
     terminalId: options.terminalId,
@@ -127,6 +131,16 @@ export function createEngine(options: EngineOptions): Engine {
 
   // Re-evaluates the status when the oldest waiting tap crosses the backlog threshold.
   const backlogTimer = new TimerSlot(timers, now, () => publishStatus());
+  // Folds the WAL into the main file shortly after writes, between taps rather than inside one.
+  const checkpointTimer = new TimerSlot(timers, now, () => {
+    if (stopped) return;
+    try {
+      store.checkpoint();
+    } catch (e) {
+      log.warn('checkpoint failed', { error: e });
+    }
+  });
+  const wrote = (): void => checkpointTimer.arm(CHECKPOINT_DELAY_MS);
 
   const lockNotice = (): string | null =>
     lock && !lock.ok
@@ -148,7 +162,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   const viewOf = (orderId: string): OrderView | null => {
     const row = store.orders.get(orderId);
-    return row ? orderView(row, store.outbox.projectedForOrder(orderId), now()) : null;
+    return row ? orderView(row, store.outbox.projectedForOrder(orderId), now(), projectWith) : null;
   };
 
   const computeStatus = (): SyncStatus => {
@@ -207,6 +221,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   function publish(entries: readonly EntryRow[], alwaysOrders: boolean): void {
     if (stopped) return;
+    wrote();
     try {
       if (hub.wanted('outbox.changed') && entries.length > 0) hub.emit('outbox.changed', { entries: entryViews(entries) });
       if (hub.wanted('orders.changed') && (entries.length > 0 || alwaysOrders)) {
@@ -278,6 +293,7 @@ export function createEngine(options: EngineOptions): Engine {
       await sync.stop();
       stopped = true;
       backlogTimer.clear();
+      checkpointTimer.clear();
       hub.clear();
       if (lock?.ok) lock.release();
       store.close();
@@ -289,6 +305,7 @@ export function createEngine(options: EngineOptions): Engine {
         if (!r.ok) return r;
         const view = viewOf(r.value.row.id);
         if (!view) return fail('permanent', `Order ${r.value.row.id} could not be read back`, 'STORE_ERROR');
+        if (r.value.added) wrote();
         if (r.value.added && hub.wanted('orders.changed')) hub.emit('orders.changed', { orders: [view] });
         return ok(view);
       });
@@ -340,7 +357,7 @@ export function createEngine(options: EngineOptions): Engine {
         else byOrder.set(e.orderId, [e]);
       }
       const t = now();
-      return store.orders.list().map((row) => orderView(row, byOrder.get(row.id) ?? [], t));
+      return store.orders.list().map((row) => orderView(row, byOrder.get(row.id) ?? [], t, projectWith));
     },
 
     getOrder(orderId) {

@@ -9,7 +9,8 @@ import type { UpdateOutcome } from '../api/outcome';
 import type { EntryRow, OrderRow, Store } from '../db';
 import { type BackoffPolicy, backoffDelay } from './backoff';
 import { summarize } from './summary';
-import { checkTap, isPending, project } from './validate';
+import { Projector } from './projection';
+import { checkTap, isPending, project, type ProjectFn } from './validate';
 
 export interface OutboxContext {
   readonly store: Store;
@@ -41,6 +42,9 @@ const NETWORK = 'NETWORK';
 /** Builds the outbox over an open store. */
 export function createOutbox(ctx: OutboxContext) {
   const { store, terminalId } = ctx;
+  // Taps are validated against slim projections, remembered between taps.
+  const projector = new Projector({ slim: true });
+  const projectWith: ProjectFn = (id, body, entries, now) => projector.project(id, body, entries, now);
   const audit = (line: Omit<Parameters<Store['audit']['add']>[0], 'terminal' | 'time'>): void =>
     store.audit.add({ ...line, time: ctx.now(), terminal: terminalId });
 
@@ -76,7 +80,7 @@ export function createOutbox(ctx: OutboxContext) {
         const now = ctx.now();
         const row = store.orders.get(orderId);
         const entries = store.outbox.projectedForOrder(orderId);
-        const check = checkTap(orderId, row?.body ?? null, entries, action, now);
+        const check = checkTap(orderId, row?.body ?? null, entries, action, now, projectWith);
         if (!check.ok) return { refused: check.problem };
         store.orders.ensure(orderId, now);
         const entry = store.outbox.insert({
@@ -87,6 +91,7 @@ export function createOutbox(ctx: OutboxContext) {
           sendAfter: now + Math.max(0, ctx.undoWindowMs()),
           terminalId,
         });
+        projector.extend(orderId, row?.body ?? null, entries, entry.id, check.value);
         audit({ kind: 'tap', entryId: entry.id, orderId, outcome: 'queued', message: summarize(action, row?.body ?? null) });
         return ok({ entry, order: row?.body ?? null });
       });

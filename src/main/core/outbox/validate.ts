@@ -20,6 +20,11 @@ export function project(cached: Order | null, entries: readonly EntryRow[], now:
   return projectOrder(cached, entries.map((e) => e.action), now).order;
 }
 
+/** Projects `orderId`'s order; a Projector remembers projections between calls. */
+export type ProjectFn = (orderId: string, cached: Order | null, entries: readonly EntryRow[], now: number) => Order | null;
+
+const plainProject: ProjectFn = (_orderId, cached, entries, now) => project(cached, entries, now);
+
 /** Key-order-independent JSON, so two equal actions compare equal however they were built. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
@@ -40,9 +45,17 @@ const isAccept = (a: Action): boolean => a.type === 'ORDER_STATE_UPDATE' && a.or
 
 /**
  * Checks `action` for `orderId` against the cached order and the entries shaping its projection
- * (pending ones and sent ones whose answer was unreadable). Refusals are `invalid` problems.
+ * (pending ones and sent ones whose answer was unreadable). Refusals are `invalid` problems; an
+ * accepted tap yields the projected order with it applied (null while the order is not loaded).
  */
-export function checkTap(orderId: string, cached: Order | null, entries: readonly EntryRow[], action: Action, now: number): Result<true> {
+export function checkTap(
+  orderId: string,
+  cached: Order | null,
+  entries: readonly EntryRow[],
+  action: Action,
+  now: number,
+  projectWith: ProjectFn = plainProject,
+): Result<Order | null> {
   const pending = entries.filter(isPending);
   const last = pending[pending.length - 1];
   if (last && sameAction(last.action, action)) {
@@ -61,9 +74,8 @@ export function checkTap(orderId: string, cached: Order | null, entries: readonl
       );
     if (pending.length > 0)
       return fail('invalid', `Accepting order ${orderId} is already waiting to be sent`, 'ALREADY_QUEUED');
-    return ok(true);
+    return ok(null);
   }
-  const projected = project(cached, entries, now) ?? cached;
-  const applied = applyAction(projected, action, now);
-  return applied.ok ? ok(true) : applied;
+  const projected = projectWith(orderId, cached, entries, now) ?? cached;
+  return applyAction(projected, action, now);
 }

@@ -4,7 +4,7 @@ import type { Order } from '../../../shared/protocol';
 import type { OrderView, OutboxEntryView } from '../../../shared/ipc';
 import type { EntryRow, OrderRow } from '../db';
 import { summarize } from './summary';
-import { isPending, project } from './validate';
+import { isPending, project, type ProjectFn } from './validate';
 
 /** One outbox entry as shown; `order` (if known) names items in the summary. */
 export function entryView(entry: EntryRow, order: Order | null): OutboxEntryView {
@@ -26,8 +26,8 @@ export function entryView(entry: EntryRow, order: Order | null): OutboxEntryView
 }
 
 /** One order as shown: the projected order, its one next step and how many taps wait or failed. */
-export function orderView(row: OrderRow, entries: readonly EntryRow[], now: number): OrderView {
-  const projected = project(row.body, entries, now);
+export function orderView(row: OrderRow, entries: readonly EntryRow[], now: number, projectWith?: ProjectFn): OrderView {
+  const projected = projectWith ? projectWith(row.id, row.body, entries, now) : project(row.body, entries, now);
   const pending = entries.filter(isPending);
   const waiting = pending.filter((e) => e.state === 'queued' || e.state === 'sending').length;
   const failed = pending.filter((e) => e.state === 'failed' && !e.mayBeApplied).length;
