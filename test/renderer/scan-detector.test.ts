@@ -29,6 +29,8 @@ describe('scan detector', () => {
     expect(feed(d, 'ORD-1000123', 1000, 60).kind).toBe('none');
     // Fast bigrams (30 ms) with ordinary pauses between them.
     expect(feed(d, 'ORD-1000123', 5000, [30, 110, 30, 110, 30, 110, 30, 110, 30, 110, 30]).kind).toBe('none');
+    // A fast typist's best burst: 45 ms a key.
+    expect(feed(d, 'ORD-1000123', 9000, 45).kind).toBe('none');
   });
 
   it('tolerates one slow gap inside a scan, as a busy computer delivers keys in clumps', () => {
@@ -44,6 +46,8 @@ describe('scan detector', () => {
   it('refuses a burst whose Enter comes late (a person pressed Enter)', () => {
     const d = createScanDetector();
     expect(feed(d, 'ORD-1000123', 1000, [5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 400]).kind).toBe('none');
+    // ...but an Enter delayed by a busy machine still ends the scan.
+    expect(feed(d, 'ORD-1000456', 5000, [5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 150]).kind).toBe('scan');
   });
 
   it('keeps only the last burst when a person typed before the scan', () => {
