@@ -38,11 +38,13 @@ describe('orders store', () => {
 
   it('keeps the sorted list (same array) when a change does not move the order', () => {
     const snap = replaceOrders([view('a', 1), view('b', 2)]);
+    const before = snap.byId.get('a');
     const next = mergeOrders(snap, [view('a', 1, { key: 'ACCEPT', label: 'Accept order' }, { waiting: 1 })]);
     expect(next.sortedIds).toBe(snap.sortedIds);
     expect(next.byId.get('a')?.waiting).toBe(1);
-    // The old snapshot is untouched: selectors comparing references see the change.
-    expect(snap.byId.get('a')?.waiting).toBe(0);
+    // Selectors of one order see a new object; selectors of many see a new version.
+    expect(next.byId.get('a')).not.toBe(before);
+    expect(next.version).toBe(snap.version + 1);
   });
 
   it('moves an order whose band changed and keeps the counts right', () => {
@@ -54,10 +56,10 @@ describe('orders store', () => {
   });
 
   it('inserts new orders in place, one by one or many at once', () => {
-    const snap = replaceOrders([view('a', 10), view('c', 30)]);
-    expect(mergeOrders(snap, [view('b', 20)]).sortedIds).toEqual(['a', 'b', 'c']);
+    const base = () => replaceOrders([view('a', 10), view('c', 30)]);
+    expect(mergeOrders(base(), [view('b', 20)]).sortedIds).toEqual(['a', 'b', 'c']);
     const many = Array.from({ length: 100 }, (_, i) => view(`n${String(i).padStart(3, '0')}`, 1000 - i));
-    const big = mergeOrders(snap, many);
+    const big = mergeOrders(base(), many);
     expect(big.sortedIds).toHaveLength(102);
     expect(big.sortedIds.slice(0, 3)).toEqual(['a', 'c', 'n099']);
     const sorted = [...big.byId.values()].sort(compareViews).map((v) => v.id);

@@ -56,27 +56,33 @@ function subscribe(api: PackdeskApi): void {
 
 /** Reads everything again: after the engine behind the bridge was replaced (a new environment). */
 export function reload(): Promise<string | null> {
+  // The other engine's entries are not this one's: forget them before reading its outbox.
+  useOutbox.getState().replaceAll([]);
   return load();
 }
 
 async function load(): Promise<string | null> {
-  const [info, settings, sync, updates, orders, outbox] = await Promise.all([
-    call('app.info', {}),
-    call('settings.get', {}),
-    call('sync.status', {}),
-    call('updates.status', {}),
-    call('orders.list', {}),
-    call('outbox.list', {}),
-  ]);
   const status = useStatus.getState();
-  if (info.ok) status.setInfo(info.value);
+  // Each answer is shown as it arrives; only the orders and the settings hold up the first
+  // screen (app.info may wait on a slow keychain, and nothing on the queue needs it).
+  const info = call('app.info', {}).then((r) => {
+    if (r.ok) status.setInfo(r.value);
+    return r;
+  });
+  void call('sync.status', {}).then((r) => r.ok && status.setSync(r.value));
+  void call('updates.status', {}).then((r) => r.ok && status.setUpdates(r.value));
+  void call('outbox.list', {}).then((r) => r.ok && useOutbox.getState().replacePending(r.value));
+  const [settings, orders] = await Promise.all([call('settings.get', {}), call('orders.list', {})]);
   if (settings.ok) status.setSettings(settings.value);
-  if (sync.ok) status.setSync(sync.value);
-  if (updates.ok) status.setUpdates(updates.value);
   if (orders.ok) useOrders.getState().replace(orders.value);
-  if (outbox.ok) useOutbox.getState().replaceAll(outbox.value);
-  const failed = [info, settings, orders].find((r) => !r.ok);
-  return failed && !failed.ok ? failed.problem.message : null;
+  performance.mark('packdesk:data');
+  if (!orders.ok) return orders.problem.message;
+  if (!settings.ok) {
+    // Without settings the screen still works (sounds on, no scanner prefix); say why if app.info cannot either.
+    const about = await info;
+    return about.ok ? null : settings.problem.message;
+  }
+  return null;
 }
 
 /** Hides the undo offer once its entry has left the queue (sent, discarded, undone). */

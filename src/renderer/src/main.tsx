@@ -13,6 +13,10 @@ import './styles/queue.css';
 import './styles/order.css';
 import './styles/panels.css';
 
+// Marks for the benchmarks and for support: when the app's code began, and (in intents) when
+// the first data arrived.
+performance.mark('packdesk:script');
+
 const container = document.getElementById('root');
 if (container) {
   const root = createRoot(container);

@@ -11,16 +11,18 @@ export function QueueScreen() {
   const filter = useUi((s) => s.filter);
   const sortedIds = useOrders((s) => s.sortedIds);
   // Only a filtered queue depends on every order's step; "All" redraws only when the order moves.
-  const byId = useOrders((s) => (filter === 'ALL' ? null : s.byId));
+  const version = useOrders((s) => (filter === 'ALL' ? 0 : s.version));
   const loaded = useOrders((s) => s.loaded);
 
   const ids = useMemo(() => {
-    if (!byId) return sortedIds;
+    if (filter === 'ALL') return sortedIds;
+    const byId = useOrders.getState().byId;
     return sortedIds.filter((id) => {
       const view = byId.get(id);
       return view !== undefined && stepOf(view) === filter;
     });
-  }, [sortedIds, byId, filter]);
+    // `version` stands for the Map's contents, which change in place.
+  }, [sortedIds, version, filter]);
 
   return (
     <main className="screen queue-screen" aria-labelledby="queue-title">
