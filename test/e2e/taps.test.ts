@@ -168,6 +168,32 @@ describe('taps', () => {
     });
   }, 60_000);
 
+  it('takes a scanned invoice number in its field, and never takes a person typing an order number for a scan', async () => {
+    const { page, sandbox } = t;
+    const order = take();
+    await acceptOrder(t, order);
+
+    // A scan while the invoice field has the cursor fills the field; its Enter saves the invoice.
+    await page.getByTestId('invoice-input').focus();
+    await page.keyboard.type('INV-2024-0815', { delay: 5 });
+    await page.keyboard.press('Enter');
+    await until('the invoice at the service', () => appliedTo(sandbox, order.id).length === 2);
+    expect(appliedTo(sandbox, order.id)[1]).toEqual({ type: 'CLIENT_ORDER_INFO_UPDATE', clientOrderInfo: { sellerInvoiceId: 'INV-2024-0815' } });
+    await page.getByTestId('invoice-current').filter({ hasText: 'INV-2024-0815' }).waitFor();
+    await expect(page.locator('[data-testid="order-screen"]').getAttribute('data-order-id')).resolves.toBe(order.id);
+
+    // A person typing another order's number on the keyboard (a key every 90 ms) opens nothing.
+    const other = take();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('queue-list').waitFor();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.type(other.id, { delay: 90 });
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(1_000);
+    await expect(page.getByTestId('order-screen').count()).resolves.toBe(0);
+    await page.getByTestId('queue-list').waitFor();
+  }, 60_000);
+
   it('cancels an order with a reason after a confirm step; a fraud reason needs the manager PIN', async () => {
     const { page, sandbox } = t;
 
