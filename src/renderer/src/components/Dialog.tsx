@@ -10,11 +10,13 @@ interface Props {
   title: string;
   onClose: () => void;
   children: ReactNode;
+  /** The buttons that finish the job: kept in view at the bottom, with any refusal just above. */
+  actions: ReactNode;
   tone?: 'normal' | 'danger';
   testId?: string;
 }
 
-export function Dialog({ title, onClose, children, tone = 'normal', testId }: Props) {
+export function Dialog({ title, onClose, children, actions, tone = 'normal', testId }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useRef(`dialog-title-${Math.random().toString(36).slice(2)}`).current;
 
@@ -46,9 +48,10 @@ export function Dialog({ title, onClose, children, tone = 'normal', testId }: Pr
           ✕ Close
         </button>
       </div>
-      <div className="dialog-body">
-        {children}
+      <div className="dialog-body">{children}</div>
+      <div className="dialog-foot">
         <NoticeError inDialog />
+        <div className="dialog-actions">{actions}</div>
       </div>
     </dialog>
   );

@@ -32,20 +32,37 @@ export function CancelDialog({ orderId, prescription, onClose }: Props) {
     if (taken) onClose();
   };
 
+  const picking = !confirming || !chosen;
+  const actions = picking ? (
+    <>
+      <button type="button" className="button" onClick={onClose}>
+        Keep the order
+      </button>
+      <button type="button" className="button button-primary" disabled={!chosen} onClick={() => setConfirming(true)} data-testid="cancel-next">
+        Next
+      </button>
+    </>
+  ) : (
+    <>
+      <button type="button" className="button" onClick={() => setConfirming(false)}>
+        Back to reasons
+      </button>
+      <button
+        type="button"
+        className="button button-danger"
+        onClick={() => void send()}
+        disabled={busy || (needsManager && !PIN_PATTERN.test(pin))}
+        data-testid="cancel-confirm"
+      >
+        Yes, cancel the order
+      </button>
+    </>
+  );
+
   return (
-    <Dialog title={`Cancel order ${orderId}`} onClose={onClose} tone="danger" testId="cancel-dialog">
-      {!confirming || !chosen ? (
-        <>
-          <ReasonPicker legend="Why is the order cancelled?" reasons={reasons} value={reason} onChange={setReason} />
-          <div className="dialog-actions">
-            <button type="button" className="button" onClick={onClose}>
-              Keep the order
-            </button>
-            <button type="button" className="button button-primary" disabled={!chosen} onClick={() => setConfirming(true)} data-testid="cancel-next">
-              Next
-            </button>
-          </div>
-        </>
+    <Dialog title={`Cancel order ${orderId}`} onClose={onClose} tone="danger" testId="cancel-dialog" actions={actions}>
+      {picking || !chosen ? (
+        <ReasonPicker legend="Why is the order cancelled?" reasons={reasons} value={reason} onChange={setReason} />
       ) : (
         <>
           <p className="confirm-text">
@@ -53,20 +70,6 @@ export function CancelDialog({ orderId, prescription, onClose }: Props) {
           </p>
           <p className="hint">The customer is told the order is cancelled. This cannot be reversed once it is sent.</p>
           {needsManager && <PinField label="Manager PIN (needed for this reason)" value={pin} onChange={setPin} autoFocus testId="cancel-pin" />}
-          <div className="dialog-actions">
-            <button type="button" className="button" onClick={() => setConfirming(false)}>
-              Back to reasons
-            </button>
-            <button
-              type="button"
-              className="button button-danger"
-              onClick={() => void send()}
-              disabled={busy || (needsManager && !PIN_PATTERN.test(pin))}
-              data-testid="cancel-confirm"
-            >
-              Yes, cancel the order
-            </button>
-          </div>
         </>
       )}
     </Dialog>

@@ -29,7 +29,21 @@ export function UnitsDialog({ orderId, item, onClose }: { orderId: string; item:
   };
 
   return (
-    <Dialog title={`Change units: ${item.name ?? item.itemId}`} onClose={onClose} testId="units-dialog">
+    <Dialog
+      title={`Change units: ${item.name ?? item.itemId}`}
+      onClose={onClose}
+      testId="units-dialog"
+      actions={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            Keep {current}
+          </button>
+          <button type="button" className="button button-primary" onClick={() => void save()} disabled={!ready || busy} data-testid="units-save">
+            {reason === null ? 'Choose a reason' : `Send ${units} ${units === 1 ? 'unit' : 'units'}`}
+          </button>
+        </>
+      }
+    >
       <div className="stepper" role="group" aria-label="Units to send">
         <button type="button" className="button stepper-button" onClick={() => setUnits((u) => Math.max(0, u - 1))} disabled={units <= 0} aria-label="One unit less">
           −
@@ -44,14 +58,6 @@ export function UnitsDialog({ orderId, item, onClose }: { orderId: string; item:
       <p className="hint">{units === 0 ? 'The item will be removed from the order.' : `The customer will get ${units} of ${current}.`}</p>
       <ReasonPicker legend="Why?" reasons={reasons} value={reason} onChange={setReason} />
       {needsManager && <PinField label="Manager PIN" value={pin} onChange={setPin} />}
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={onClose}>
-          Keep {current}
-        </button>
-        <button type="button" className="button button-primary" onClick={() => void save()} disabled={!ready || busy} data-testid="units-save">
-          {reason === null ? 'Choose a reason' : `Send ${units} ${units === 1 ? 'unit' : 'units'}`}
-        </button>
-      </div>
     </Dialog>
   );
 }

@@ -1,5 +1,5 @@
 /** Drop a tap for good: says what is lost, and needs the manager PIN. */
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { OutboxEntryView } from '../../../../shared/ipc';
 import { discard } from '../../intents';
 import { Dialog } from '../Dialog';
@@ -9,6 +9,7 @@ export function DiscardDialog({ entry, onClose }: { entry: OutboxEntryView; onCl
   const [pin, setPin] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const formId = useId();
 
   const confirm = async () => {
     if (!PIN_PATTERN.test(pin) || busy) return;
@@ -20,12 +21,28 @@ export function DiscardDialog({ entry, onClose }: { entry: OutboxEntryView; onCl
   };
 
   return (
-    <Dialog title="Discard this tap?" onClose={onClose} tone="danger" testId="discard-dialog">
+    <Dialog
+      title="Discard this tap?"
+      onClose={onClose}
+      tone="danger"
+      testId="discard-dialog"
+      actions={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            Keep it
+          </button>
+          <button type="submit" form={formId} className="button button-danger" disabled={!PIN_PATTERN.test(pin) || busy} data-testid="discard-confirm">
+            Discard
+          </button>
+        </>
+      }
+    >
       <p className="confirm-text">
         <strong>{entry.summary}</strong> for order <strong>{entry.orderId}</strong> will never be sent.
       </p>
       <p className="hint">Only do this when the order service must not get it, for example a wrong order number.</p>
       <form
+        id={formId}
         onSubmit={(e) => {
           e.preventDefault();
           void confirm();
@@ -37,14 +54,6 @@ export function DiscardDialog({ entry, onClose }: { entry: OutboxEntryView; onCl
             {problem}
           </p>
         )}
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Keep it
-          </button>
-          <button type="submit" className="button button-danger" disabled={!PIN_PATTERN.test(pin) || busy} data-testid="discard-confirm">
-            Discard
-          </button>
-        </div>
       </form>
     </Dialog>
   );
