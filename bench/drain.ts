@@ -64,7 +64,7 @@ async function processBox(seed: number, orderCount: number): Promise<Box> {
   const repo = path.resolve(__dirname, '..');
   const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--seed', String(seed), '--orders', String(orderCount)], {
     cwd: repo,
-    stdio: ['ignore', 'pipe', 'ignore'],
+    stdio: ['ignore', 'pipe', process.env.BENCH_SANDBOX_LOG ? 'inherit' : 'ignore'],
   });
   const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
   const lines = createInterface({ input: child.stdout });
@@ -76,12 +76,21 @@ async function processBox(seed: number, orderCount: number): Promise<Box> {
   }
   const [url, admin] = urls;
   if (!url || !admin) throw new Error('the sandbox did not start');
-  const get = async (route: string): Promise<unknown> => (await fetch(`${admin}/__sandbox/${route}`)).json();
+  // An idle keep-alive socket may have been closed by the sandbox while this process was busy queuing;
+  // an admin call is safe to repeat once.
+  const call = async (route: string, init?: RequestInit): Promise<Response> => {
+    try {
+      return await fetch(`${admin}/__sandbox/${route}`, init);
+    } catch {
+      return fetch(`${admin}/__sandbox/${route}`, init);
+    }
+  };
+  const get = async (route: string): Promise<unknown> => (await call(route)).json();
   return {
     url,
     orders: async () => z.array(OrderSchema).parse(await get('orders')),
     setFaults: async (patch) => {
-      const r = await fetch(`${admin}/__sandbox/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(patch) });
+      const r = await call('faults', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(patch) });
       if (!r.ok) throw new Error(`faults not set: HTTP ${r.status}`);
     },
     appliedCount: async () => z.array(z.looseObject({ requestId: z.string() })).parse(await get('log')).length,
@@ -158,7 +167,9 @@ async function runOnce(orders: number, latencyMs: number, concurrency: number, i
         }
       log(`  queued ${actions} actions over ${orders} orders; draining with concurrency ${concurrency}...`);
 
-      // 3. Time the drain with the latency switched on.
+      // 3. Time the drain with the latency switched on. Queuing kept the event loop busy for a while:
+      // let it see the sockets the sandbox closed meanwhile, so the timed drain starts on fresh ones.
+      await new Promise((resolve) => setTimeout(resolve, 200));
       await sandbox.setFaults({ latencyMs });
       const start = process.hrtime.bigint();
       const drained = await service.engine.drain({ untilEmpty: true, timeoutMs: 3_600_000 });

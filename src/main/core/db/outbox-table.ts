@@ -81,6 +81,7 @@ export function createOutboxTable(db: Database) {
        FROM outbox WHERE ${PENDING}`,
     ),
     markSending: db.prepare(`UPDATE outbox SET state = 'sending', updated_at = @now WHERE id = @id AND state = 'queued'`),
+    unclaim: db.prepare(`UPDATE outbox SET state = 'queued', updated_at = @now WHERE id = @id AND state = 'sending'`),
     markSent: db.prepare(
       `UPDATE outbox SET state = 'sent', attempts = attempts + 1, sent_at = @now, next_attempt_at = NULL,
          awaiting_refresh = @awaitingRefresh, last_error = @lastError, updated_at = @now
@@ -204,6 +205,10 @@ export function createOutboxTable(db: Database) {
     /** Moves queued entries to sending; returns those that moved. */
     markSending(ids: readonly number[], now: number): number[] {
       return ids.filter((id) => s.markSending.run({ id, now }).changes === 1);
+    },
+    /** Puts claimed entries that were never sent back to queued (no "no answer" mark: nothing went out). */
+    unclaim(ids: readonly number[], now: number): void {
+      for (const id of ids) s.unclaim.run({ id, now });
     },
     /** Records a delivered entry (`awaitingRefresh` when the answer was unreadable). */
     markSent(id: number, now: number, awaitingRefresh: boolean, lastError: Problem | null): EntryRow {

@@ -180,6 +180,13 @@ export function createOutbox(ctx: OutboxContext) {
       return entries.filter((e) => moved.has(e.id)).map((e) => ({ ...e, state: 'sending' as const }));
     },
 
+    /** Claimed entries that were not sent after all go back to queued, as they were; returns them as they are now. */
+    unclaim(entries: readonly EntryRow[]): EntryRow[] {
+      if (entries.length === 0) return [];
+      store.transaction(() => store.outbox.unclaim(entries.map((e) => e.id), ctx.now()));
+      return entries.map((e) => ({ ...e, state: 'queued' as const }));
+    },
+
     /** Applies the service's answer to a sending entry, per decisions.md, in one transaction. */
     settle(entry: EntryRow, outcome: UpdateOutcome): Settlement {
       return store.transaction(() => settleOne(ctx, entry, outcome, audit));

@@ -31,7 +31,7 @@ export interface SyncOptions {
 
 /** What the engine facade hears from the sync engine. */
 export interface SyncListener {
-  /** Entries moved to `sending`. */
+  /** Entries moved to `sending`, or back to `queued` unsent. */
   claimed(entries: readonly EntryRow[]): void;
   /** An answer was settled. */
   settled(settlement: Settlement): void;
@@ -69,6 +69,11 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
   // Drain calls count the settlements that happen while they run.
   const counters = new Set<SyncListener>();
   const completed: { entry: EntryRow; outcome: UpdateOutcome; settled: () => void }[] = [];
+  // Entries already claimed (durably `sending`) for the next free slot: when an answer comes, the slot
+  // goes straight on to one of them while that answer is being committed. They belong to orders with
+  // nothing else in flight. If the process dies first they are recovered as "no answer seen", the
+  // cautious reading; a clean stop or a pause puts them back as plain `queued`.
+  const ready: EntryRow[] = [];
   let flushQueued = false;
   let running = false;
   let pumpQueued = false;
@@ -135,14 +140,18 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
   function pump(): void {
     if (!running) return;
     wakeTimer.clear();
-    if (credentials === 'rejected' || connectivity.get() === 'offline') return;
     const now = options.now();
-    if (now < notBefore) {
-      wakeTimer.arm(notBefore - now);
+    if (!canSend(now)) {
+      releaseReady();
+      if (running && credentials !== 'rejected' && connectivity.get() !== 'offline') wakeTimer.arm(notBefore - now);
       return;
     }
     try {
-      const free = options.concurrency() - inflight.size;
+      let free = options.concurrency() - inflight.size;
+      while (free > 0 && ready.length > 0) {
+        send(ready.shift()!);
+        free--;
+      }
       if (free > 0) {
         const claimed = outbox.claim(store.outbox.dueHeads(now, free));
         for (const entry of claimed) send(entry);
@@ -162,12 +171,25 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
     notifyWaiters();
   }
 
+  /** Puts the ready entries back to `queued` (nothing was sent for them). */
+  function releaseReady(): void {
+    if (ready.length === 0) return;
+    try {
+      listener.claimed(outbox.unclaim(ready.splice(0)));
+    } catch (e) {
+      // They stay `sending` on disk and are recovered at the next start; nothing is lost.
+      noteProblem(e);
+    }
+  }
+
   function send(entry: EntryRow): void {
     const controller = new AbortController();
     let settled: () => void = () => undefined;
     const done = new Promise<void>((resolve) => (settled = resolve));
     inflight.set(entry.id, { entry, controller, done });
     void attempt(entry, controller.signal).then((outcome) => {
+      // A plain success frees the slot for a ready entry at once; its commit follows in flush().
+      if (outcome.kind === 'success' && ready.length > 0 && canSend(options.now())) send(ready.shift()!);
       completed.push({ entry, outcome, settled });
       if (!flushQueued) {
         flushQueued = true;
@@ -179,7 +201,8 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
 
   /**
    * Settles the answers received so far in ONE transaction and, when they were all plain
-   * successes, claims the next due entries in the same commit: one fsync per batch, not two per tap.
+   * successes, claims the next due entries (for free slots and the ready pool) in the same commit:
+   * one fsync per batch, not two per tap.
    */
   function flush(): void {
     flushQueued = false;
@@ -187,13 +210,18 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
     if (batch.length === 0) return;
     const settlements: [Settlement, UpdateOutcome][] = [];
     let claimed: EntryRow[] = [];
+    let released: EntryRow[] = [];
     try {
       store.transaction(() => {
         for (const c of batch) settlements.push([outbox.settle(c.entry, c.outcome), c.outcome]);
         // Anything but success may change whether to send at all (offline, paused, rate limited): pump decides.
         if (settlements.every(([st]) => st.result === 'sent') && canSend(options.now())) {
-          const free = options.concurrency() - (inflight.size - batch.length);
-          if (free > 0) claimed = outbox.claim(store.outbox.dueHeads(options.now(), free));
+          // Enough for the free slots, plus a full ready pool.
+          const busy = inflight.size - batch.length;
+          const wanted = 2 * options.concurrency() - busy - ready.length;
+          if (wanted > 0) claimed = outbox.claim(store.outbox.dueHeads(options.now(), wanted));
+        } else if (ready.length > 0) {
+          released = outbox.unclaim(ready.splice(0));
         }
       });
     } catch (e) {
@@ -204,8 +232,10 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
     }
     for (const c of batch) inflight.delete(c.entry.id);
     for (const [settlement, outcome] of settlements) onSettled(settlement, outcome);
-    for (const entry of claimed) send(entry);
+    ready.push(...claimed);
+    for (let free = options.concurrency() - inflight.size; free > 0 && ready.length > 0; free--) send(ready.shift()!);
     if (claimed.length > 0) listener.claimed(claimed);
+    if (released.length > 0) listener.claimed(released);
     for (const c of batch) c.settled();
     wake();
     notifyWaiters();
@@ -244,7 +274,7 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
 
   /** True when nothing more will happen without time passing for a failed/paused state to change. */
   function idle(): boolean {
-    if (inflight.size > 0) return false;
+    if (inflight.size > 0 || ready.length > 0) return false;
     if (credentials === 'rejected') return true;
     return store.outbox.nextWakeAt() === null;
   }
@@ -263,6 +293,7 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
       running = false;
       wakeTimer.clear();
       connectivity.stop();
+      releaseReady();
       const pending = [...inflight.values()];
       if (pending.length > 0) {
         const grace = new TimerSlot(options.timers, options.now, () => pending.forEach((p) => p.controller.abort()));
