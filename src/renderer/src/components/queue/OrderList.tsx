@@ -68,7 +68,7 @@ export function OrderList({ ids }: { ids: readonly string[] }) {
       }}
       data-testid="queue-list"
     >
-      <div className="queue-canvas" style={{ height: virtualizer.getTotalSize() }}>
+      <div className="queue-canvas" role="presentation" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((row) => {
           const id = ids[row.index];
           if (id === undefined) return null;
