@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OrderServiceClient } from '../../src/main/core/api';
 import { MemoryVault, TokenManager } from '../../src/main/core/auth';
+import { openStore } from '../../src/main/core/db';
 import { createEngine, type Engine } from '../../src/main/core/engine';
 import type { EventBody } from '../../src/shared/ipc';
 import {
@@ -62,6 +63,36 @@ describe('sending order', () => {
       expect(applied.filter((x) => x.startsWith(`${id}/`))).toEqual(tapOrder.filter((x) => x.startsWith(`${id}/`)));
     }
     expect(box.order(ids[0]!)?.fulfillments.find((f) => f.type === 'DELIVERY')?.fulfillmentState).toBe('DELIVERED');
+  });
+});
+
+describe('stopping', () => {
+  it('a clean stop in the middle of a drain leaves nothing marked as being sent', async () => {
+    const box = await sandbox(cleanup, { orderCount: 60 });
+    const dir = tempDir(cleanup);
+    const first = serviceEngine(cleanup, box, dir);
+    first.engine.start();
+    const ids = newDeliveryOrderIds(box).slice(0, 12);
+    for (const id of ids) first.engine.submitTap(id, accept);
+    await first.engine.drain({ untilEmpty: true, timeoutMs: 20_000 });
+    box.faults.set({ latencyMs: 30 });
+    for (const id of ids) first.engine.submitTap(id, { kind: 'invoice', sellerInvoiceId: `INV-${id}` });
+    for (const id of ids) first.engine.submitTap(id, { kind: 'invoice', sellerInvoiceId: `INV-${id}-2` });
+    await first.engine.drain({ untilEmpty: false, timeoutMs: 5000 });
+    await first.close();
+
+    const store = openStore({ dataDir: dir, now: Date.now });
+    if (!store.ok) throw new Error(store.problem.message);
+    const states = store.value.outbox.recent(1000).map((e) => e.state);
+    store.value.close();
+    expect(states).not.toContain('sending');
+    expect(states.filter((s) => s === 'sent').length).toBeGreaterThan(ids.length);
+
+    const again = serviceEngine(cleanup, box, dir).engine;
+    again.start();
+    expect(await again.drain({ untilEmpty: true, timeoutMs: 20_000 })).toMatchObject({ failed: 0, remaining: 0 });
+    expect(box.requestLog().filter((r) => r.duplicate)).toHaveLength(0);
+    expect(box.appliedLog()).toHaveLength(ids.length * 3);
   });
 });
 
