@@ -9,9 +9,11 @@ import { appliedTo, MANAGER_PIN, openTerminal, orderPool, scan, setPin, shot, ta
 
 describe('the outbox', () => {
   let t: Terminal;
+  let take: ReturnType<typeof orderPool>;
 
   beforeAll(async () => {
     t = await openTerminal();
+    take = orderPool(t.sandbox);
     await setPin(t);
   });
   afterAll(async () => {
@@ -20,7 +22,6 @@ describe('the outbox', () => {
 
   it('shows a NOT_FOUND refusal, holds that order while others flow, and retries and discards it', async () => {
     const { page, sandbox } = t;
-    const take = orderPool(sandbox);
     const unknown = 'ORD-0000042';
     expect(sandbox.order(unknown)).toBeUndefined();
 
@@ -76,4 +77,21 @@ describe('the outbox', () => {
     expect(appliedTo(sandbox, unknown)).toEqual([]);
     expect(t.problems).toEqual([]);
   }, 90_000);
+
+  // Last in this file: the terminal stops sending once its credentials are rejected.
+  it('says so when the service rejects the credentials, and keeps the tap', async () => {
+    const { page, sandbox } = t;
+    const order = take();
+    sandbox.faults.set({ refuseRefresh: true, rejectCredentials: true });
+    sandbox.expireTokensNow();
+    await page.keyboard.press('Escape');
+    await scan(page, order.id);
+    await tapStep(page, 'ACCEPT');
+    await page.getByTestId('sync-credentials').filter({ hasText: 'Credentials rejected' }).waitFor({ timeout: 20_000 });
+    await expect(page.getByTestId('sync-waiting').textContent()).resolves.toContain('1 tap waiting');
+    await expect(page.getByTestId('sync-message').textContent()).resolves.toMatch(/credentials/i);
+    await page.getByTestId('order-marks').getByTestId('mark-waiting').waitFor();
+    await shot(page, '44-credentials-rejected');
+    expect(appliedTo(sandbox, order.id)).toEqual([]);
+  }, 60_000);
 });

@@ -110,6 +110,7 @@ function FinishedPanel() {
 /** New to the terminal: the service's answer to Accept brings its items. */
 function AwaitingServiceCard({ view }: { view: OrderView }) {
   const offline = useStatus((s) => s.sync?.connectivity === 'offline');
+  const paused = useStatus((s) => (s.sync?.credentials ?? 'ok') !== 'ok');
   return (
     <section className="panel awaiting-card" data-testid="awaiting-card">
       <h2>Details not received yet</h2>
@@ -120,7 +121,13 @@ function AwaitingServiceCard({ view }: { view: OrderView }) {
       ) : (
         <p>This order is new to the terminal. The order service sends its items and delivery details in its answer to Accept.</p>
       )}
-      {offline && view.failed === 0 && (
+      {paused && view.failed === 0 && (
+        <p className="awaiting-offline">
+          <strong>Sending is paused:</strong> the order service does not accept this terminal's credentials. The acceptance is
+          kept; a manager must enter the credentials in Settings.
+        </p>
+      )}
+      {offline && !paused && view.failed === 0 && (
         <p className="awaiting-offline">
           <strong>Offline:</strong> the acceptance is kept and sent when the connection is back; the details show then.
         </p>
