@@ -116,7 +116,7 @@ function AwaitingServiceCard({ view }: { view: OrderView }) {
       <h2>Details not received yet</h2>
       {view.failed > 0 ? (
         <p>The order service did not take the acceptance; see the outbox for its answer.</p>
-      ) : view.waiting > 0 ? (
+      ) : view.waiting > 0 && paused ? null : view.waiting > 0 ? (
         <p>Accept is on its way. The items and delivery details show as soon as the order service answers.</p>
       ) : (
         <p>This order is new to the terminal. The order service sends its items and delivery details in its answer to Accept.</p>
