@@ -7,9 +7,11 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
+/** Modules here that are not benchmarks. */
+const HELPERS = new Set(['run.ts', 'stats.ts']);
 const dir = __dirname;
 const all = readdirSync(dir)
-  .filter((f) => f.endsWith('.ts') && f !== 'run.ts')
+  .filter((f) => f.endsWith('.ts') && !HELPERS.has(f))
   .map((f) => f.replace(/\.ts$/, ''))
   .sort();
 const wanted = process.argv.slice(2);

@@ -13,6 +13,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { startSandbox, TOKEN_PATH, UPDATE_PATH } from '../sandbox';
+import { quantile } from './stats';
 
 const Flags = z.object({
   seconds: z.coerce.number().positive().max(60).default(3),
@@ -56,12 +57,6 @@ function call(agent: Agent, url: string, method: string, headers: Record<string,
     req.on('error', reject);
     req.end(body);
   });
-}
-
-/** The value at quantile q of sorted numbers. */
-function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
 }
 
 async function inProcess(): Promise<Target> {

@@ -13,12 +13,7 @@ import { startSandbox } from '../sandbox';
 import { MemoryVault } from '../src/main/core/auth';
 import { openEngineWithService } from '../src/main/core/engine';
 import type { ActionInput } from '../src/shared/protocol';
-
-export interface Spread {
-  readonly p50: number;
-  readonly p99: number;
-  readonly max: number;
-}
+import { type Spread, spread } from './stats';
 
 export interface TapDurableFigures {
   /** submitTap until committed, ms. */
@@ -29,16 +24,6 @@ export interface TapDurableFigures {
   /** p99 tap / p99 fsync. */
   readonly ratioP99: number;
   readonly dir: string;
-}
-
-function quantile(sorted: readonly number[], q: number): number {
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-  return sorted[index] ?? Number.NaN;
-}
-
-function spread(samples: readonly number[]): Spread {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), max: sorted[sorted.length - 1] ?? Number.NaN };
 }
 
 const since = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
@@ -156,9 +141,9 @@ export function formatTapDurable(f: TapDurableFigures): string {
   const verdict = f.ratioP99 <= 2 ? 'within' : 'OVER';
   return [
     `Tap-to-durable (${f.taps} taps, validated against the projected order and committed with synchronous=FULL, in ${path.dirname(f.dir)})`,
-    `  submitTap until committed:      p50 ${ms(f.tapMs.p50)}  p99 ${ms(f.tapMs.p99)}  max ${ms(f.tapMs.max)}`,
-    `  bound, one fsync'd 512 B write: p50 ${ms(f.fsyncMs.p50)}  p99 ${ms(f.fsyncMs.p99)}  max ${ms(f.fsyncMs.max)}`,
-    `  ratio p99/p99: ${f.ratioP99.toFixed(2)}x (target <= 2x: ${verdict}); p50/p50: ${(f.tapMs.p50 / f.fsyncMs.p50).toFixed(2)}x`,
+    `  submitTap until committed:      p50 ${ms(f.tapMs.median)}  p99 ${ms(f.tapMs.p99)}  max ${ms(f.tapMs.max)}`,
+    `  bound, one fsync'd 512 B write: p50 ${ms(f.fsyncMs.median)}  p99 ${ms(f.fsyncMs.p99)}  max ${ms(f.fsyncMs.max)}`,
+    `  ratio p99/p99: ${f.ratioP99.toFixed(2)}x (target <= 2x: ${verdict}); p50/p50: ${(f.tapMs.median / f.fsyncMs.median).toFixed(2)}x`,
   ].join('\n');
 }
 

@@ -11,11 +11,7 @@ import { OrderServiceClient, type TokenSource } from '../src/main/core/api';
 import { MemoryVault, TokenManager } from '../src/main/core/auth';
 import { buildUpdateRequest } from '../src/shared/protocol';
 import { ok } from '../src/shared/result';
-
-export interface Spread {
-  readonly median: number;
-  readonly p99: number;
-}
+import { type Spread, spread } from './stats';
 
 export interface TokenOverheadFigures {
   /** authorization() on a cached token, microseconds per call. */
@@ -25,19 +21,8 @@ export interface TokenOverheadFigures {
   /** One update call end to end, milliseconds, with a fixed Authorization header. */
   readonly updateFixedHeaderMs: Spread;
   /** with / without, for the median and the p99. */
-  readonly ratio: Spread;
+  readonly ratio: { readonly median: number; readonly p99: number };
   readonly calls: number;
-}
-
-function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-  return sorted[index] ?? Number.NaN;
-}
-
-function spread(samples: readonly number[]): Spread {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { median: quantile(sorted, 0.5), p99: quantile(sorted, 0.99) };
 }
 
 const elapsedMs = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;

@@ -17,27 +17,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startWebHarness, type WebHarness } from '../src/web';
+import { type Spread, spread } from './stats';
 
 const PIN = '2468';
 const FRAME_MS = 1000 / 60;
-
-interface Spread {
-  readonly n: number;
-  readonly median: number;
-  readonly p95: number;
-  readonly p99: number;
-  readonly max: number;
-}
-
-function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
-}
-
-function spread(samples: readonly number[]): Spread {
-  const s = [...samples].sort((a, b) => a - b);
-  return { n: s.length, median: quantile(s, 0.5), p95: quantile(s, 0.95), p99: quantile(s, 0.99), max: s[s.length - 1] ?? Number.NaN };
-}
 
 function line(title: string, s: Spread, bound: number, boundWord: string): string {
   const ms = (v: number) => `${v.toFixed(1)} ms`;

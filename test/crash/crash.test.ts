@@ -10,24 +10,13 @@ import { openStore } from '../../src/main/core/db';
 import type { Faults } from '../../sandbox';
 import { bundle, REPO } from '../engine/bundle';
 import { Cleanup, newDeliveryOrderIds, sandbox, tempDir } from '../engine/helpers';
+import { mulberry32 } from '../../sandbox/prng';
 
 const cleanup = new Cleanup();
 afterAll(() => cleanup.run());
 
 const KILLS = 110;
 const ORDERS = 16;
-
-/** A small seeded PRNG (mulberry32), so a failing run can be replayed with the same seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Child {
   readonly ready: Promise<boolean>;
@@ -64,7 +53,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 it(`survives ${KILLS} SIGKILLs with outages on and off: every tap applied exactly once, in order`, { timeout: 170_000 }, async () => {
   const seed = Number(process.env.CRASH_SEED ?? Date.now() % 100_000);
-  const random = prng(seed);
+  const random = mulberry32(seed);
   const box = await sandbox(cleanup, { orderCount: 80, seed: 7 });
   const dataDir = tempDir(cleanup, 'packdesk-crash-');
   const script = bundle('test/crash/child.ts', path.join(tempDir(cleanup, 'packdesk-crash-bin-'), 'child.cjs'));
