@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { needsManager } from '../../src/main/core/host';
+import { createRotatingFileSink, secrets } from '../../src/main/core/log';
 import { COMMANDS, type CommandName, type EventName, type OrderView, type UpdateStatus } from '../../src/shared/ipc';
 import { startTestHost, type TestHost } from './fixtures';
 import { malformedPayloads } from './payloads';
@@ -275,6 +276,52 @@ describe('settings and credentials at the host', () => {
     expect(doctor).toMatch(/data file/);
     expect(JSON.parse(readFileSync(join(path, 'settings.json'), 'utf8'))).toMatchObject({ environment: 'training' });
     expect(JSON.parse(readFileSync(join(path, 'outbox.json'), 'utf8'))).toMatchObject({ available: true });
+  });
+
+  it("puts the Electron shell's log files in the bundle too, rotated ones included, redacted", async () => {
+    t = await startTestHost();
+    await t.call('pin.set', { newPin: '1357' });
+    const logDir = t.host.logDir;
+    // The shell's sink as src/main/index.ts makes it, small enough to rotate. Records go to the sink
+    // directly, skipping the logger's own redaction, so only the bundle's redaction stands between
+    // these secrets and the bundle.
+    const shell = createRotatingFileSink({ dir: logDir, name: 'shell', maxBytes: 1024, keep: 3 });
+    const bearer = 'eyJhbGciOiJIUzI1NiJ9.shell-token-Zq7x';
+    const fieldSecret = 'shell-field-secret-Wk4r';
+    const registered = 'shell-registered-secret-Pn2m';
+    secrets.add(registered);
+    for (let i = 0; i < 12; i++) {
+      shell.write({
+        time: new Date().toISOString(),
+        level: 'warn',
+        scope: 'shell',
+        msg: `blocked navigation #${i} Authorization: Bearer ${bearer} after ${registered}`,
+        fields: { url: 'https://example.invalid/', client_secret: fieldSecret },
+      });
+    }
+    shell.close();
+    expect(readdirSync(logDir)).toEqual(expect.arrayContaining(['shell.log', 'shell.1.log']));
+    // Not ours, so not copied: another program's notes, and a link that only looks like a log.
+    writeFileSync(join(logDir, 'notes.txt'), 'not a Packdesk log');
+    const outside = join(t.dataDir, 'elsewhere.txt');
+    writeFileSync(outside, 'outside the logs folder');
+    symlinkSync(outside, join(logDir, 'linked.log'));
+
+    const shellFiles = shell.files().map((f) => basename(f));
+    const kept = shellFiles.flatMap((f) => [...readFileSync(join(logDir, f), 'utf8').matchAll(/navigation #(\d+)/g)].map((m) => m[1]));
+
+    const { path } = await t.call('support.exportBundle', { pin: '1357' });
+    expect(readdirSync(join(path, 'logs')).sort()).toEqual(['packdesk.log', ...shellFiles].sort());
+    const shellText = shellFiles.map((f) => readFileSync(join(path, 'logs', f), 'utf8')).join('');
+    // Every line the shell still has on disk, from the newest file and the rotated ones.
+    expect([...shellText.matchAll(/navigation #(\d+)/g)].map((m) => m[1])).toEqual(kept);
+    expect(kept).toContain('11');
+    expect(shellText).toContain('Bearer [redacted]');
+    expect(shellText).toContain('"client_secret":"[redacted]"');
+    for (const secret of [bearer, fieldSecret, registered]) expect(shellText).not.toContain(secret);
+    // Still one JSON record per line after redaction.
+    for (const line of shellText.split('\n').filter(Boolean)) expect(JSON.parse(line)).toMatchObject({ scope: 'shell' });
+    expect(readFileSync(join(path, 'README.txt'), 'utf8')).toMatch(/host and shell log files/);
   });
 });
 

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppInfo, Environment } from '../../../shared/ipc';
 import { KeytarVault, MemoryVault, type ClientCredentials, type CredentialVault } from '../auth';
-import { createLogger, createRotatingFileSink, type LogSink } from '../log';
+import { createLogger, createRotatingFileSink, logFilesIn, type LogSink } from '../log';
 import { openPinStore } from '../pin';
 import { openSettingsStore } from '../settings';
 import { exportSupportBundle } from './bundle';
@@ -124,7 +124,8 @@ export async function createAppHost(options: HostOptions): Promise<AppHost> {
         pins,
         pinProblem: pinProblem?.message ?? null,
         info,
-        logFiles: () => fileSink.files(),
+        // The whole folder, not just this sink's files: the Electron shell writes shell.log there.
+        logFiles: () => logFilesIn(logDir),
         log,
         now,
       }),

@@ -25,6 +25,32 @@ export interface RotatingFileSink extends LogSink {
   close(): void;
 }
 
+/** A sink's current file (`<name>.log`) or a rotated one (`<name>.<n>.log`); the stem and number are captured. */
+const LOG_FILE = /^([A-Za-z0-9][A-Za-z0-9_-]*)(?:\.([1-9][0-9]*))?\.log$/;
+
+/**
+ * Every sink's log files in `dir` (the host's packdesk, the Electron shell's shell, ...), grouped by
+ * name and newest first within each. Found by name on disk rather than asked of the sinks, because
+ * the sinks live in different layers and only the folder is shared. Only regular files count: a
+ * symlink or folder that happens to match the pattern is not a log we wrote.
+ */
+export function logFilesIn(dir: string): string[] {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const found: { stem: string; n: number; file: string }[] = [];
+  for (const e of entries) {
+    const match = LOG_FILE.exec(e.name);
+    if (!match || !e.isFile()) continue;
+    found.push({ stem: match[1] ?? '', n: match[2] ? Number(match[2]) : 0, file: join(dir, e.name) });
+  }
+  found.sort((a, b) => (a.stem < b.stem ? -1 : a.stem > b.stem ? 1 : a.n - b.n));
+  return found.map((f) => f.file);
+}
+
 /** Creates a size-rotated JSON-lines file sink. */
 export function createRotatingFileSink(options: RotatingFileSinkOptions): RotatingFileSink {
   const name = options.name ?? 'packdesk';

@@ -27,7 +27,7 @@ export interface BundleInput {
   /** Every outbox entry the engine knows; null when the engine is not running. */
   readonly outbox: readonly OutboxEntryView[] | null;
   readonly status: SyncStatus | null;
-  /** Log files, newest first. */
+  /** Every Packdesk log file (host and shell, rotated ones included), newest first per log. */
   readonly logFiles: readonly string[];
   /** Bundles kept, this one included (older ones are removed). Default 5. */
   readonly keep?: number;
@@ -58,13 +58,32 @@ export function writeSupportBundle(input: BundleInput): Result<string> {
       } catch {
         continue; // rotated away while we were copying
       }
-      write(join('logs', basename(file)), text);
+      write(join('logs', basename(file)), redactLogLines(text, registry));
     }
     prune(input.dir, input.keep ?? 5);
     return ok(folder);
   } catch (err) {
     return fail('transient', `The support bundle could not be written to ${input.dir}: ${registry.redactText((err as Error).message)}`, 'BUNDLE_FAILED');
   }
+}
+
+/**
+ * Masks secret-bearing keys in each JSON log line, on top of the text redaction every bundle file
+ * gets: the loggers redact at the source, but a line written by an older version or a sink that
+ * bypassed its logger must not carry a `client_secret` field into a file that leaves the store.
+ */
+function redactLogLines(text: string, registry: SecretRegistry): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      if (!line.startsWith('{')) return line;
+      try {
+        return JSON.stringify(registry.redact(JSON.parse(line)));
+      } catch {
+        return line; // a line cut short by a crash; the text redaction still applies
+      }
+    })
+    .join('\n');
 }
 
 /** Doctor-style lines, one per check: "ok   keychain  The keychain works". */
@@ -105,7 +124,7 @@ function readme(input: BundleInput): string {
     'doctor.txt     health checks, one per line',
     'status.json    sync status when the bundle was made',
     'outbox.json    outbox counts and every tap not yet sent',
-    'logs/          the log files (tokens and secrets are redacted)',
+    'logs/          the host and shell log files, rotated ones too (tokens and secrets are redacted)',
     '',
   ].join('\n');
 }
