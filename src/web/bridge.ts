@@ -27,6 +27,19 @@ const unreachable = (): Reply<never> => ({
   problem: { kind: 'transient', message: 'The terminal service is not reachable. Try again in a moment.', code: 'HARNESS_DISCONNECTED' },
 });
 
+/**
+ * What to read again after a reconnect, per event: the command whose answer is that event's state
+ * now, and how the answer becomes the event's body. Events the host sent while the socket was down
+ * are gone; these answers replace them. orders.changed carries every order (the renderer merges by
+ * id), outbox.changed the entries still pending.
+ */
+const RESYNC: readonly { event: EventName; command: CommandName; body: (value: unknown) => unknown }[] = [
+  { event: 'orders.changed', command: 'orders.list', body: (orders) => ({ orders }) },
+  { event: 'outbox.changed', command: 'outbox.list', body: (entries) => ({ entries }) },
+  { event: 'sync.status', command: 'sync.status', body: (status) => status },
+  { event: 'updates.status', command: 'updates.status', body: (status) => status },
+];
+
 /** A Transport over a WebSocket that reconnects with a capped backoff; calls made while down wait for it. */
 function createWsTransport(url: string): Transport {
   const listeners = new Map<EventName, Set<(body: unknown) => void>>();
@@ -35,8 +48,44 @@ function createWsTransport(url: string): Transport {
   const waiting = new Map<number, string>();
   let socket: WebSocket | null = null;
   let open = false;
+  let everOpened = false;
   let nextId = 1;
   let delay = 250;
+
+  const invoke = (command: CommandName, payload: unknown): Promise<Reply<unknown>> =>
+    new Promise<Reply<unknown>>((resolve) => {
+      const id = nextId++;
+      pending.set(id, resolve);
+      const frame = JSON.stringify({ type: 'invoke', id, command, payload });
+      if (open && socket) return socket.send(frame);
+      waiting.set(id, frame);
+      // A call must not hang while the host is away: give up on it after a while.
+      setTimeout(() => {
+        if (!waiting.delete(id)) return;
+        pending.delete(id);
+        resolve(unreachable());
+      }, QUEUED_CALL_TIMEOUT_MS);
+    });
+
+  const deliver = (event: EventName, body: unknown): void => {
+    for (const listener of listeners.get(event) ?? []) listener(body);
+  };
+
+  /**
+   * Brings current subscribers up to date after the socket came back, as if the missed events had
+   * arrived. The host answers a read from the state at that moment and sends the reply before any
+   * event raised after it, on the same ordered socket, so a live event that follows the reply is
+   * newer and wins. Only events someone listens to are read.
+   */
+  const resync = (): void => {
+    for (const { event, command, body } of RESYNC) {
+      if (!listeners.get(event)?.size) continue;
+      void invoke(command, {}).then((reply) => {
+        // Still unreachable or refused: the next reconnect or the renderer's own reads catch up.
+        if (reply.ok) deliver(event, body(reply.value));
+      });
+    }
+  };
 
   const connect = (): void => {
     const ws = new WebSocket(url);
@@ -46,6 +95,9 @@ function createWsTransport(url: string): Transport {
       delay = 250;
       for (const frame of waiting.values()) ws.send(frame);
       waiting.clear();
+      // The first connection needs no catch-up: the renderer reads everything itself at start.
+      if (everOpened) resync();
+      everOpened = true;
     };
     ws.onmessage = (message) => {
       if (typeof message.data !== 'string') return;
@@ -62,7 +114,7 @@ function createWsTransport(url: string): Transport {
         pending.delete(frame.data.id);
         resolve?.(frame.data.reply as Reply<unknown>);
       } else if (Object.prototype.hasOwnProperty.call(EVENTS, frame.data.event)) {
-        for (const listener of listeners.get(frame.data.event as EventName) ?? []) listener(frame.data.body);
+        deliver(frame.data.event as EventName, frame.data.body);
       }
     };
     ws.onclose = () => {
@@ -78,21 +130,7 @@ function createWsTransport(url: string): Transport {
   connect();
 
   return {
-    invoke(command: CommandName, payload: unknown) {
-      return new Promise<Reply<unknown>>((resolve) => {
-        const id = nextId++;
-        pending.set(id, resolve);
-        const frame = JSON.stringify({ type: 'invoke', id, command, payload });
-        if (open && socket) return socket.send(frame);
-        waiting.set(id, frame);
-        // A call must not hang while the host is away: give up on it after a while.
-        setTimeout(() => {
-          if (!waiting.delete(id)) return;
-          pending.delete(id);
-          resolve(unreachable());
-        }, QUEUED_CALL_TIMEOUT_MS);
-      });
-    },
+    invoke,
     subscribe(event, listener) {
       let set = listeners.get(event);
       if (!set) listeners.set(event, (set = new Set()));
