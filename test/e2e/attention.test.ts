@@ -1,0 +1,201 @@
+/**
+ * Two things the screen shows that need a person's eye, driven through the real sandbox:
+ *
+ * 1. "May already be applied" (decisions.md, failures table): a packer taps Start packing while
+ *    the service hangs, so the first try ends with no answer; meanwhile another terminal had already
+ *    started packing that order at the service, so the retry is refused ALREADY_IN_STATE. The
+ *    terminal cannot tell whether its own first try landed: it marks the tap "may already be
+ *    applied", not as a plain refusal.
+ * 2. The backlog alarm: a tap kept longer than the backlog threshold while the service is
+ *    unreachable is called out on the sync bar in words.
+ *
+ * Its own terminal (not support's openTerminal): a short request deadline, so a hung service
+ * is a no-answer in about a second, and a short backlog threshold, both through host.engineOptions.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOKEN_PATH, UPDATE_PATH, type Sandbox } from '../../sandbox';
+import type { OutboxEntryView } from '../../src/shared/ipc';
+import type { Action, Order } from '../../src/shared/protocol/schemas';
+import { startWebHarness, type WebHarness } from '../../src/web';
+import { acceptOrder, appliedTo, launchChromium, MANAGER_PIN, orderPool, scan, setPin, shot, tapStep, until, type Terminal } from './support';
+
+const REQUEST_TIMEOUT_MS = 1_000;
+const BACKLOG_THRESHOLD_MS = 6_000;
+const MAYBE_WORDS = 'An earlier try got no answer, so this may already be done. Check the order before sending again.';
+
+async function openAttentionTerminal(): Promise<Terminal> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'packdesk-e2e-'));
+  let harness: WebHarness | undefined;
+  let browser: Browser | undefined;
+  try {
+    harness = await startWebHarness({
+      dataDir,
+      host: {
+        settingsOverride: { environment: 'training', undoWindowMs: 1500, sounds: true },
+        sandboxOptions: { orderCount: 40 },
+        engineOptions: {
+          backoff: { baseMs: 200, capMs: 1_000 },
+          pollMs: 500,
+          requestTimeoutMs: REQUEST_TIMEOUT_MS,
+          probeTimeoutMs: 500,
+          backlogThresholdMs: BACKLOG_THRESHOLD_MS,
+        },
+      },
+    });
+    const sandbox = harness.host.sandbox;
+    if (!sandbox) throw new Error('The harness did not start the training sandbox');
+    browser = await launchChromium();
+    const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !m.text().includes('net::ERR_')) problems.push(m.text());
+    });
+    await page.goto(harness.url);
+    await page.getByTestId('order-row').first().waitFor({ timeout: 20_000 });
+    const h = harness;
+    const b = browser;
+    return {
+      harness: h,
+      sandbox,
+      browser: b,
+      page,
+      problems,
+      async close() {
+        await b.close().catch(() => undefined);
+        await h.close().catch(() => undefined);
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    await browser?.close().catch(() => undefined);
+    await harness?.close().catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** Another terminal (its own token, its own requestId) sends one action straight to the service. */
+async function otherTerminalSends(sandbox: Sandbox, orderId: string, action: Action): Promise<number> {
+  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: 'training', client_secret: 'training-secret' });
+  const tokenRes = await fetch(`${sandbox.url}${TOKEN_PATH}`, { method: 'POST', body: form });
+  if (tokenRes.status !== 200) throw new Error(`token request answered ${tokenRes.status}`);
+  const { access_token: token } = (await tokenRes.json()) as { access_token: string };
+  const res = await fetch(`${sandbox.url}${UPDATE_PATH}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', Authorization: `O-Bearer ${token}` },
+    body: JSON.stringify({ requestContext: { requestId: randomUUID(), transactionId: orderId, actionType: 'UPDATE' }, orderId, actions: [action] }),
+  });
+  await res.text();
+  return res.status;
+}
+
+const storeFulfilment = (o: Order): string => {
+  const f = o.fulfillments.find((x) => x.type === 'STORE');
+  if (!f) throw new Error(`order ${o.id} has no STORE fulfilment`);
+  return f.fulfillmentId;
+};
+
+describe('taps that need attention', () => {
+  let t: Terminal;
+  let take: ReturnType<typeof orderPool>;
+  const entriesOf = (orderId: string): OutboxEntryView[] =>
+    (t.harness.host.engine()?.listOutbox({ includeDone: true }) ?? []).filter((e) => e.orderId === orderId);
+
+  beforeAll(async () => {
+    t = await openAttentionTerminal();
+    take = orderPool(t.sandbox);
+    await setPin(t);
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('marks a tap refused after a try with no answer as "may already be applied", not as a plain refusal', async () => {
+    const { page, sandbox } = t;
+    const order = take((o) => o.fulfillments.some((f) => f.type === 'STORE'));
+    await acceptOrder(t, order);
+
+    // Another terminal starts packing this order at the service; this terminal does not know.
+    const packing: Action = { type: 'ORDER_FULFILMENT_STATE_UPDATE', fulfilmentId: storeFulfilment(order), fulfillmentState: 'PACKING' };
+    expect(await otherTerminalSends(sandbox, order.id, packing)).toBe(200);
+
+    // The packer taps Start packing while the service hangs: the first try gets no answer.
+    sandbox.faults.set({ outage: 'hang' });
+    await tapStep(page, 'PACKING');
+    const firstTry = await until(
+      'the first try to end without an answer',
+      () => entriesOf(order.id).find((e) => e.action.type === 'ORDER_FULFILMENT_STATE_UPDATE' && e.attempts >= 1 && e.lastError !== null),
+      15_000,
+    );
+    expect(firstTry.lastError?.message).toMatch(/did not answer/);
+
+    // The service is back: the retry (same requestId) is refused, since the order is already packing.
+    sandbox.faults.set({ outage: 'none' });
+    const settled = await until('the retry to be refused', () => entriesOf(order.id).find((e) => e.id === firstTry.id && e.state === 'failed'), 15_000);
+    expect(settled.mayBeApplied).toBe(true);
+    expect(settled.requestId).toBe(firstTry.requestId);
+    // The hung first try never reached the order book; every try the service saw was refused.
+    const seen = sandbox.requestLog().filter((r) => r.requestId === firstTry.requestId);
+    expect(seen.length).toBeGreaterThanOrEqual(1);
+    expect(seen.every((r) => r.status === 409 && r.errorCode === 'ALREADY_IN_STATE')).toBe(true);
+    expect(appliedTo(sandbox, order.id).filter((a) => a.type === 'ORDER_FULFILMENT_STATE_UPDATE')).toHaveLength(1);
+
+    // The order: "may already be applied", not the refused mark that holds later taps.
+    const marks = page.getByTestId('order-marks');
+    await marks.getByTestId('mark-doubt').filter({ hasText: 'May already be applied — check' }).waitFor();
+    await expect(marks.getByTestId('mark-failed').count()).resolves.toBe(0);
+    // The sync bar's sentence speaks of a doubt, not of refused taps holding orders.
+    const message = page.getByTestId('sync-message');
+    await message.filter({ hasText: 'may already have been applied by the service' }).waitFor();
+    await expect(message.textContent()).resolves.not.toMatch(/were refused by the service/);
+    await shot(page, '50-order-may-be-applied');
+
+    // The outbox: under "Needs attention", in words, with the service's answer.
+    await page.getByTestId('sync-bar').click();
+    const entry = page.getByTestId('outbox-attention').locator(`[data-testid="outbox-entry"][data-order-id="${order.id}"]`);
+    await entry.waitFor();
+    await expect(entry.getByTestId('outbox-maybe').textContent()).resolves.toContain(MAYBE_WORDS);
+    await expect(entry.getByTestId('outbox-error').textContent()).resolves.toContain('ALREADY_IN_STATE');
+    await expect(entry.textContent()).resolves.toContain('2 tries');
+    await shot(page, '51-outbox-may-be-applied');
+
+    // Leave nothing behind for the next test: a manager discards it (the order is packing anyway).
+    const discarded = await t.harness.host.handle('outbox.discard', { entryId: settled.id, pin: MANAGER_PIN });
+    expect(discarded.ok).toBe(true);
+    await entry.waitFor({ state: 'detached' });
+    await page.keyboard.press('Escape');
+    expect(t.problems).toEqual([]);
+  }, 60_000);
+
+  it('raises the backlog alarm on the sync bar when a tap waits too long while the service is unreachable', async () => {
+    const { page, sandbox } = t;
+    const order = take();
+    sandbox.faults.set({ outage: 'refuse' });
+    await scan(page, order.id);
+    await tapStep(page, 'ACCEPT');
+    const tappedAt = Date.now();
+    await page.getByTestId('sync-connectivity').filter({ hasText: 'Offline' }).waitFor({ timeout: 15_000 });
+
+    const backlog = page.getByTestId('sync-backlog');
+    await backlog.waitFor({ timeout: BACKLOG_THRESHOLD_MS + 10_000 });
+    expect(Date.now() - tappedAt).toBeGreaterThanOrEqual(BACKLOG_THRESHOLD_MS - 500);
+    await expect(backlog.textContent()).resolves.toContain('Taps waiting too long');
+    await expect(page.getByTestId('sync-waiting').textContent()).resolves.toContain('1 tap waiting to send');
+    await expect(page.getByTestId('sync-message').textContent()).resolves.toMatch(/No connection to the order service/);
+    await expect(page.getByTestId('sync-bar').getAttribute('class')).resolves.toContain('sync-alarm');
+    await shot(page, '52-backlog-alarm');
+    expect(appliedTo(sandbox, order.id)).toEqual([]);
+
+    // The service comes back: the tap arrives once and the alarm goes.
+    sandbox.faults.set({ outage: 'none' });
+    await until('the tap at the service', () => appliedTo(sandbox, order.id).length === 1, 15_000);
+    await backlog.waitFor({ state: 'detached' });
+    expect(t.problems).toEqual([]);
+  }, 60_000);
+});
