@@ -94,11 +94,12 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
     const problems: string[] = [];
     if (s.backlogAlarm) problems.push(`backlog alarm: the oldest tap has waited since ${new Date(s.oldestWaitingAt ?? 0).toISOString()}`);
     if (s.failed > 0) problems.push(`${s.failed} tap(s) failed and hold their orders`);
-    const detail = `${s.waiting} waiting, ${s.failed} failed${problems.length ? `; ${problems.join('; ')}` : ''}`;
+    if (s.toCheck > 0) problems.push(`${s.toCheck} tap(s) may already be applied: check those orders`);
+    const detail = `${s.waiting} waiting, ${s.failed} failed, ${s.toCheck} to check${problems.length ? `; ${problems.join('; ')}` : ''}`;
     checks.push(
       problems.length === 0
         ? { name: 'queue health', ok: true, detail }
-        : { name: 'queue health', ok: false, detail, fix: s.failed > 0 ? 'look at `packdesk outbox`; retry or discard the failed taps' : 'check the connection; run `packdesk drain --until-empty`' },
+        : { name: 'queue health', ok: false, detail, fix: s.failed + s.toCheck > 0 ? 'look at `packdesk outbox`; retry or discard the failed taps' : 'check the connection; run `packdesk drain --until-empty`' },
     );
   } else {
     checks.push({ name: 'queue health', ok: false, detail: 'not checked: the data file cannot be opened', fix: 'fix the data file first' });

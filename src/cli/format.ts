@@ -46,6 +46,6 @@ export function formatOrder(o: OrderView): string {
 
 /** The status as one or two lines. */
 export function formatStatus(s: SyncStatus): string {
-  const line = `connectivity ${s.connectivity}, ${s.waiting} waiting, ${s.failed} failed, credentials ${s.credentials}${s.backlogAlarm ? ', BACKLOG ALARM' : ''}`;
+  const line = `connectivity ${s.connectivity}, ${s.waiting} waiting, ${s.failed} failed, ${s.toCheck} to check, credentials ${s.credentials}${s.backlogAlarm ? ', BACKLOG ALARM' : ''}`;
   return s.message ? `${line}\n${s.message}\n` : `${line}\n`;
 }

@@ -82,7 +82,10 @@ export const SyncStatusSchema = z.object({
   connectivity: z.enum(['online', 'offline', 'unknown']),
   /** Taps queued or sending. */
   waiting: z.number().int(),
+  /** Taps the service refused, holding their orders. */
   failed: z.number().int(),
+  /** Taps refused after a try that got no answer: they may already be applied; a person checks. */
+  toCheck: z.number().int(),
   oldestWaitingAt: z.number().nullable(),
   lastSuccessAt: z.number().nullable(),
   credentials: z.enum(['ok', 'missing', 'rejected']),

@@ -154,6 +154,9 @@ describe('taps that need attention', () => {
     const message = page.getByTestId('sync-message');
     await message.filter({ hasText: 'may already have been applied by the service' }).waitFor();
     await expect(message.textContent()).resolves.not.toMatch(/were refused by the service/);
+    // Its counts too: one tap to check, none refused.
+    await page.getByTestId('sync-to-check').filter({ hasText: '1 to check' }).waitFor();
+    await expect(page.getByTestId('sync-failed').count()).resolves.toBe(0);
     await shot(page, '50-order-may-be-applied');
 
     // The outbox: under "Needs attention", in words, with the service's answer.
@@ -163,6 +166,8 @@ describe('taps that need attention', () => {
     await expect(entry.getByTestId('outbox-maybe').textContent()).resolves.toContain(MAYBE_WORDS);
     await expect(entry.getByTestId('outbox-error').textContent()).resolves.toContain('ALREADY_IN_STATE');
     await expect(entry.textContent()).resolves.toContain('2 tries');
+    await expect(entry.textContent()).resolves.toContain('May already be applied — check the order');
+    await expect(entry.textContent()).resolves.not.toContain('Refused by the order service');
     await shot(page, '51-outbox-may-be-applied');
 
     // Leave nothing behind for the next test: a manager discards it (the order is packing anyway).

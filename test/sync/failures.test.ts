@@ -220,6 +220,8 @@ describe('permanent failures', () => {
     });
     expect(again.engine.getOrder(x)).toMatchObject({ mayBeApplied: true, failed: 0 });
     expect(again.engine.status().message).toMatch(/may already have been applied/);
+    // A doubt for a person, not a plain failure: counted apart.
+    expect(again.engine.status()).toMatchObject({ failed: 0, toCheck: 1 });
   });
 });
 

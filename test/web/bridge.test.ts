@@ -83,6 +83,7 @@ describe('the bridge in Chromium', () => {
       connectivity: 'online',
       waiting: 0,
       failed: 0,
+      toCheck: 0,
       oldestWaitingAt: null,
       lastSuccessAt: null,
       credentials: 'ok',

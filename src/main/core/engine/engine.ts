@@ -191,11 +191,12 @@ export function createEngine(options: EngineOptions): Engine {
     else if (plainFailed > 0)
       message = `${plainFailed} tap(s) were refused by the service and hold their orders: retry or discard them`;
     else if (backlogAlarm)
-      message = `A tap has waited more than ${Math.round(backlogThresholdMs / 60000)} minutes to be sent: check the connection`;
+      message = `A tap has waited more than ${formatThreshold(backlogThresholdMs)} to be sent: check the connection`;
     return {
       connectivity,
       waiting: counts.waiting,
-      failed: counts.failed,
+      failed: plainFailed,
+      toCheck: counts.mayBeApplied,
       oldestWaitingAt: counts.oldestWaitingAt,
       lastSuccessAt: sync.lastSuccessAt(),
       credentials,
@@ -448,4 +449,14 @@ function openOrReplace(dataDir: string, now: () => number, terminalId: string, l
     fresh.value.audit.add({ time: now(), terminal: terminalId, kind: 'recover', outcome: 'store-replaced', message: notice }),
   );
   return { store: fresh.value, notice };
+}
+
+/** The backlog threshold in words ("15 minutes", "45 seconds"): never "0 minutes". */
+function formatThreshold(ms: number): string {
+  if (ms >= 60_000) {
+    const minutes = Math.round(ms / 60_000);
+    return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  }
+  const seconds = Math.max(1, Math.round(ms / 1000));
+  return `${seconds} second${seconds === 1 ? '' : 's'}`;
 }

@@ -71,6 +71,7 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
     connectivity: 'unknown',
     waiting: 0,
     failed: 0,
+    toCheck: 0,
     oldestWaitingAt: null,
     lastSuccessAt: null,
     credentials: 'missing',

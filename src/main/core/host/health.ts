@@ -68,8 +68,8 @@ export function hostHealth(f: HostFacts): HealthLine[] {
   if (f.status) {
     lines.push({
       name: 'queue',
-      ok: !f.status.backlogAlarm && f.status.failed === 0,
-      message: `${f.status.waiting} waiting, ${f.status.failed} failed${f.status.backlogAlarm ? ', BACKLOG: taps have waited too long' : ''}${
+      ok: !f.status.backlogAlarm && f.status.failed === 0 && f.status.toCheck === 0,
+      message: `${f.status.waiting} waiting, ${f.status.failed} failed, ${f.status.toCheck} to check${f.status.backlogAlarm ? ', BACKLOG: taps have waited too long' : ''}${
         f.status.oldestWaitingAt ? `, oldest since ${new Date(f.status.oldestWaitingAt).toISOString()}` : ''
       }`,
     });

@@ -22,7 +22,7 @@ export function SyncBar() {
 
   if (!sync) return null;
   const link = CONNECTIVITY[sync.connectivity];
-  const alarm = sync.backlogAlarm || sync.credentials !== 'ok' || sync.failed > 0;
+  const alarm = sync.backlogAlarm || sync.credentials !== 'ok' || sync.failed > 0 || sync.toCheck > 0;
   return (
     <button
       type="button"
@@ -42,6 +42,11 @@ export function SyncBar() {
       {sync.failed > 0 && (
         <span className="sync-item sync-problem" data-testid="sync-failed">
           ⚠ {sync.failed} refused
+        </span>
+      )}
+      {sync.toCheck > 0 && (
+        <span className="sync-item sync-problem" data-testid="sync-to-check">
+          ⚠ {sync.toCheck} to check
         </span>
       )}
       {sync.credentials !== 'ok' && (

@@ -17,6 +17,9 @@ function stateWords(e: OutboxEntryView, now: number): { word: string; tone: stri
     case 'sent':
       return { word: 'Sent ✓', tone: 'ok' };
     case 'failed':
+      // Refused after a try that got no answer: the first try may have landed, so it is a doubt
+      // for a person to check, not a plain refusal.
+      if (e.mayBeApplied) return { word: 'May already be applied — check the order', tone: 'bad' };
       return { word: 'Refused by the order service', tone: 'bad' };
     case 'discarded':
       return { word: 'Discarded — not sent', tone: 'neutral' };
