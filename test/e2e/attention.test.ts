@@ -12,73 +12,16 @@
  * Its own terminal (not support's openTerminal): a short request deadline, so a hung service
  * is a no-answer in about a second, and a short backlog threshold, both through host.engineOptions.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_PATH, UPDATE_PATH, type Sandbox } from '../../sandbox';
 import type { OutboxEntryView } from '../../src/shared/ipc';
 import type { Action, Order } from '../../src/shared/protocol/schemas';
-import { startWebHarness, type WebHarness } from '../../src/web';
-import { acceptOrder, appliedTo, launchChromium, MANAGER_PIN, orderPool, scan, setPin, shot, tapStep, until, type Terminal } from './support';
+import { acceptOrder, appliedTo, MANAGER_PIN, openTerminal, orderPool, scan, setPin, shot, tapStep, until, type Terminal } from './support';
 
 const REQUEST_TIMEOUT_MS = 1_000;
 const BACKLOG_THRESHOLD_MS = 6_000;
 const MAYBE_WORDS = 'An earlier try got no answer, so this may already be done. Check the order before sending again.';
-
-async function openAttentionTerminal(): Promise<Terminal> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'packdesk-e2e-'));
-  let harness: WebHarness | undefined;
-  let browser: Browser | undefined;
-  try {
-    harness = await startWebHarness({
-      dataDir,
-      host: {
-        settingsOverride: { environment: 'training', undoWindowMs: 1500, sounds: true },
-        sandboxOptions: { orderCount: 40 },
-        engineOptions: {
-          backoff: { baseMs: 200, capMs: 1_000 },
-          pollMs: 500,
-          requestTimeoutMs: REQUEST_TIMEOUT_MS,
-          probeTimeoutMs: 500,
-          backlogThresholdMs: BACKLOG_THRESHOLD_MS,
-        },
-      },
-    });
-    const sandbox = harness.host.sandbox;
-    if (!sandbox) throw new Error('The harness did not start the training sandbox');
-    browser = await launchChromium();
-    const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
-    const problems: string[] = [];
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.type() === 'error' && !m.text().includes('net::ERR_')) problems.push(m.text());
-    });
-    await page.goto(harness.url);
-    await page.getByTestId('order-row').first().waitFor({ timeout: 20_000 });
-    const h = harness;
-    const b = browser;
-    return {
-      harness: h,
-      sandbox,
-      browser: b,
-      page,
-      problems,
-      async close() {
-        await b.close().catch(() => undefined);
-        await h.close().catch(() => undefined);
-        rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
-  } catch (err) {
-    await browser?.close().catch(() => undefined);
-    await harness?.close().catch(() => undefined);
-    rmSync(dataDir, { recursive: true, force: true });
-    throw err;
-  }
-}
 
 /** Another terminal (its own token, its own requestId) sends one action straight to the service. */
 async function otherTerminalSends(sandbox: Sandbox, orderId: string, action: Action): Promise<number> {
@@ -108,7 +51,9 @@ describe('taps that need attention', () => {
     (t.harness.host.engine()?.listOutbox({ includeDone: true }) ?? []).filter((e) => e.orderId === orderId);
 
   beforeAll(async () => {
-    t = await openAttentionTerminal();
+    t = await openTerminal({
+      engineOptions: { requestTimeoutMs: REQUEST_TIMEOUT_MS, probeTimeoutMs: 500, backlogThresholdMs: BACKLOG_THRESHOLD_MS },
+    });
     take = orderPool(t.sandbox);
     await setPin(t);
   }, 60_000);

@@ -10,6 +10,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Sandbox } from '../../sandbox';
 import type { Action, Order } from '../../src/shared/protocol/schemas';
 import type { Settings } from '../../src/shared/ipc';
+import type { HostOptions } from '../../src/main/core/host';
 import { DEFAULT_RENDERER_DIR, startWebHarness, type WebHarness } from '../../src/web';
 
 export const SCREENSHOT_DIR = resolve(__dirname, '..', '..', 'test-results', 'screenshots');
@@ -21,6 +22,8 @@ export interface TerminalOptions {
   beforeOpen?: (page: Page) => Promise<void>;
   settings?: Partial<Settings>;
   viewport?: { width: number; height: number };
+  /** Engine options over the quick-retry defaults (timeouts, backlog threshold). */
+  engineOptions?: HostOptions['engineOptions'];
 }
 
 export interface Terminal {
@@ -55,7 +58,7 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
         settingsOverride: { environment: 'training', undoWindowMs: 1500, sounds: true, ...options.settings },
         sandboxOptions: { orderCount: options.orderCount ?? 40 },
         // Quick retries, so an outage that ends is noticed in about a second, not a minute.
-        engineOptions: { backoff: { baseMs: 200, capMs: 1_000 }, pollMs: 500 },
+        engineOptions: { backoff: { baseMs: 200, capMs: 1_000 }, pollMs: 500, ...options.engineOptions },
       },
     });
     const sandbox = harness.host.sandbox;
