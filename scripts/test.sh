@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d node_modules ] || bash scripts/setup.sh
+source scripts/programs.sh
+packdesk_check_programs
 export ELECTRON_SKIP_BINARY_DOWNLOAD=1
 npm run typecheck
 npm run lint
