@@ -23,8 +23,13 @@ export interface BarPattern {
   readonly bars: readonly Bar[];
 }
 
-/** The Code 128 bars for `text`, or null when it cannot be encoded (e.g. characters outside Code 128). */
+/**
+ * The Code 128 bars for `text`, or null when it cannot be encoded. Only printable ASCII: bwip-js
+ * would encode other characters as bytes that a scanner reads back as different characters, and a
+ * barcode that scans as another id is worse than none (the slip then shows the id in large type).
+ */
 export function code128(text: string): BarPattern | null {
+  if (!/^[\x20-\x7e]+$/.test(text)) return null;
   try {
     const drawn = encodeCode128({ bcid: 'code128', text, scale: 1, includetext: false }, barRecorder());
     if (!drawn || drawn.bars.length === 0) return null;
