@@ -3,7 +3,7 @@
  * encoder, module by module), the packing slip's facts, the pick list's grouping and totals, and
  * the page sizes the shells print on.
  */
-import bwipjs from 'bwip-js';
+import bwipjs from 'bwip-js/node';
 import { describe, expect, it } from 'vitest';
 import type { OrderView } from '../../src/shared/ipc';
 import type { Order } from '../../src/shared/protocol/schemas';
@@ -41,7 +41,8 @@ describe('Code 128 bars', () => {
     for (const text of ['ORD-1001', 'ORD-20417', 'A', 'order 42/b', '0123456789', 'ORD-X9-ZZZZZZZZZZZZZZ']) {
       const pattern = code128(text);
       expect(pattern, text).not.toBeNull();
-      const [raw] = bwipjs.raw({ bcid: 'code128', text }) as [{ sbs: number[] }];
+      const raw = bwipjs.raw({ bcid: 'code128', text })[0];
+      if (!raw || !('sbs' in raw)) throw new Error(`bwip-js gave no linear encoding for ${text}`);
       const reference: { x: number; width: number }[] = [];
       let x = 0;
       raw.sbs.forEach((w, i) => {

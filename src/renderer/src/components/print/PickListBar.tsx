@@ -20,7 +20,7 @@ export function PickListBar() {
   return (
     <div className="pick-bar" data-testid="pick-bar">
       <button type="button" className="button button-primary" onClick={() => void print()} disabled={busy || ids.size === 0} data-testid="print-pick-list">
-        <span aria-hidden="true">🖶</span> {t('action.pickList', { count: ids.size })}
+        {t('action.pickList', { count: ids.size })}
       </button>
       {ids.size > 0 && (
         <button type="button" className="button" onClick={clear}>

@@ -17,7 +17,7 @@ export function PrintSlipButton({ orderId }: { orderId: string }) {
   };
   return (
     <button type="button" className="button print-button" onClick={() => void print()} disabled={busy} data-testid="print-slip">
-      <span aria-hidden="true">🖶</span> {busy ? t('action.printing') : t('action.printSlip')}
+      {busy ? t('action.printing') : t('action.printSlip')}
     </button>
   );
 }
