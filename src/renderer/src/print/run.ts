@@ -39,7 +39,17 @@ export async function printPickList(orderIds: readonly string[], now: () => numb
   return printJob({ document: 'pickList', list, at: now() });
 }
 
-async function printJob(job: PrintJob): Promise<boolean> {
+// One print at a time: the page holds one document, and a second job laid out while the first is
+// still being handed to the printer (an auto-printed slip and a Print tap) would replace it.
+let queue: Promise<unknown> = Promise.resolve();
+
+function printJob(job: PrintJob): Promise<boolean> {
+  const run = queue.then(() => printNow(job));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+async function printNow(job: PrintJob): Promise<boolean> {
   usePrint.getState().show(job);
   const heightMm = await laidOutHeightMm();
   usePrint.getState().measured(heightMm);
