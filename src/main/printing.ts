@@ -34,7 +34,12 @@ export function createElectronPrinting(contents: () => PrintingContents | null):
       if (!target) return noWindow();
       try {
         const found = await target.getPrintersAsync();
-        return ok(found.map((p) => ({ name: p.name, displayName: p.displayName || p.name, description: p.description ?? '' })));
+        // Printing needs the system name; an entry without one could never be chosen.
+        return ok(
+          found
+            .filter((p) => p.name.trim() !== '')
+            .map((p) => ({ name: p.name, displayName: p.displayName || p.name, description: p.description ?? '' })),
+        );
       } catch (err) {
         return fail('transient', `The list of printers could not be read (${err instanceof Error ? err.message : String(err)}).`, 'PRINTERS_UNAVAILABLE');
       }

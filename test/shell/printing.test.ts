@@ -20,6 +20,7 @@ function contents(answer: { success: boolean; reason?: string } = { success: tru
     getPrintersAsync: async () => [
       { name: 'EPSON_TM_T82', displayName: 'EPSON TM-T82', description: 'Receipt printer' },
       { name: 'Office_A4', displayName: '', description: '' },
+      { name: ' ', displayName: 'Broken driver', description: '' },
     ],
   };
   return c;
