@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pageSizeFor } from '../../src/main/core/print';
 import type { OrderView } from '../../src/shared/ipc';
 import type { Order } from '../../src/shared/protocol/schemas';
-import { acceptOrder, appliedTo, MANAGER_PIN, openTerminal, orderPool, SCREENSHOT_DIR, shot, tapStep, until, withPrescription, type Terminal } from './support';
+import { appliedTo, MANAGER_PIN, openTerminal, orderPool, SCREENSHOT_DIR, shot, tapStep, typeOrderId, until, withPrescription, type Terminal } from './support';
 
 const work = mkdtempSync(join(tmpdir(), 'packdesk-paper-'));
 
@@ -62,6 +62,17 @@ function pdfText(pdf: string): string {
 /** A PNG's width in pixels, from its IHDR chunk. */
 function pngWidth(png: string): number {
   return readFileSync(png).readUInt32BE(16);
+}
+
+/**
+ * Opens an order by typing its number (scanning is the taps tests' subject; on a loaded machine a
+ * scan's keys can arrive too slowly to count as one), accepts it and waits for its items.
+ */
+async function acceptOrder(t: Terminal, order: Order): Promise<void> {
+  await typeOrderId(t.page, order.id);
+  await tapStep(t.page, 'ACCEPT');
+  await until(`${order.id} accepted at the service`, () => appliedTo(t.sandbox, order.id).length >= 1);
+  await t.page.getByTestId('item-row').first().waitFor();
 }
 
 async function viewOf(t: Terminal, orderId: string): Promise<OrderView & { order: Order }> {
