@@ -7,6 +7,7 @@ packdesk_programs=(
   "dbus-run-session:dbus"
   "dbus-launch:dbus-x11"
   "pdftoppm:poppler-utils"
+  "pdftotext:poppler-utils"
   "zbarimg:zbar-tools"
   "make:build-essential"
   "g++:build-essential"

@@ -14,6 +14,7 @@ import { createLogger, createRotatingFileSink, stderrSink, type Logger } from '.
 import { applyAutoLaunch } from './autolaunch';
 import { forwardEvents, wireCommands } from './ipc';
 import { createOnlineSignal } from './online';
+import { createElectronPrinting } from './printing';
 import { registerAppScheme, serveApp } from './protocol';
 import { guardWebContents, hardenSession, trustedOrigins } from './security';
 import { createUpdateController, updateSupport } from './updater';
@@ -100,6 +101,8 @@ async function main(): Promise<void> {
       online,
       updates,
       kiosk: { leave: () => window && setKiosk(window, false) },
+      // The window's page is what prints: the renderer lays the slip or pick list out for print first.
+      printing: createElectronPrinting(() => (window && !window.isDestroyed() ? window.webContents : null)),
       ...(app.isPackaged ? {} : { log: createLogger([stderrSink]) }),
     });
     await host.start();

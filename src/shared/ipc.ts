@@ -98,6 +98,32 @@ export type SyncStatus = z.infer<typeof SyncStatusSchema>;
 export const EnvironmentSchema = z.enum(['training', 'staging', 'production']);
 export type Environment = z.infer<typeof EnvironmentSchema>;
 
+/** The paper the terminal prints on: an 80 mm thermal roll or A4 sheets. */
+export const PaperSchema = z.enum(['thermal80', 'a4']);
+export type Paper = z.infer<typeof PaperSchema>;
+
+/** What can be printed: one order's packing slip, or the pick list of several orders. */
+export const PrintDocumentSchema = z.enum(['packingSlip', 'pickList']);
+export type PrintDocument = z.infer<typeof PrintDocumentSchema>;
+
+/** A printer the operating system offers (Electron's getPrintersAsync, reduced to what we show). */
+export const PrinterSchema = z.object({
+  /** The system name, which printing needs ("EPSON_TM_T82"). */
+  name: z.string().min(1).max(256),
+  /** The name people know it by ("EPSON TM-T82"). */
+  displayName: z.string().max(256),
+  description: z.string().max(512),
+});
+export type Printer = z.infer<typeof PrinterSchema>;
+
+/**
+ * How a print request ended: `printed` (sent to the printer), `cancelled` (the packer closed the
+ * print dialog), or `browser` (the browser harness: the page opens the browser's own print dialog,
+ * where Save as PDF keeps a file).
+ */
+export const PrintOutcomeSchema = z.object({ outcome: z.enum(['printed', 'cancelled', 'browser']) });
+export type PrintOutcome = z.infer<typeof PrintOutcomeSchema>;
+
 export const SettingsSchema = z.object({
   environment: EnvironmentSchema,
   authUrl: z.string(),
@@ -110,6 +136,11 @@ export const SettingsSchema = z.object({
   updateChannel: z.enum(['stable', 'beta']),
   scannerPrefix: z.string().max(8),
   quietHour: z.number().int().min(0).max(23).nullable(),
+  paper: PaperSchema,
+  /** The printer's system name; null: ask with the print dialog each time. */
+  printer: z.string().trim().min(1).max(256).nullable(),
+  /** Print the packing slip as soon as an order is marked PACKED on this terminal. */
+  autoPrintSlip: z.boolean(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -178,6 +209,16 @@ export const COMMANDS = {
   'updates.installNow': { payload: z.object({ pin: Pin }).strict(), result: Ok },
   'support.exportBundle': { payload: z.object({ pin: Pin }).strict(), result: z.object({ path: z.string() }) },
   'kiosk.leave': { payload: z.object({ pin: Pin }).strict(), result: Ok },
+  /** The printers the operating system offers (none in the browser harness). */
+  'printers.list': { payload: Empty, result: z.array(PrinterSchema) },
+  /**
+   * Prints the document the page has laid out for print, on the paper and printer of the settings.
+   * `contentHeightMm` is the laid-out height, so a thermal roll is cut after the content.
+   */
+  'print.run': {
+    payload: z.object({ document: PrintDocumentSchema, contentHeightMm: z.number().positive().max(10_000) }).strict(),
+    result: PrintOutcomeSchema,
+  },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -28,6 +28,8 @@ export const VALID_PAYLOADS: { [C in CommandName]: CommandPayload<C> } = {
   'updates.installNow': { pin: '1234' },
   'support.exportBundle': { pin: '1234' },
   'kiosk.leave': { pin: '1234' },
+  'printers.list': {},
+  'print.run': { document: 'packingSlip', contentHeightMm: 120 },
 };
 
 /** A value of another type than `v`. */

@@ -24,10 +24,16 @@ const fake = vi.hoisted(() => {
   class FakeWindow {
     readonly options: Record<string, unknown>;
     readonly sent: [string, unknown][] = [];
+    readonly printed: Record<string, unknown>[] = [];
     readonly webContents = {
       id: 41,
       isDestroyed: () => false,
       send: (channel: string, body: unknown) => this.sent.push([channel, body]),
+      print: (options: Record<string, unknown>, callback: (success: boolean, reason: string) => void) => {
+        this.printed.push(options);
+        callback(true, '');
+      },
+      getPrintersAsync: async () => [{ name: 'EPSON_TM_T82', displayName: 'EPSON TM-T82', description: 'Receipt printer', options: {} }],
     };
     readonly loaded: string[] = [];
     kiosk: boolean;
@@ -214,6 +220,21 @@ describe('the main process', () => {
     expect(fake.windows[0]!.kiosk).toBe(true);
     expect(await invoke('kiosk.leave', { pin: '2468' })).toMatchObject({ ok: true });
     expect(fake.windows[0]!.kiosk).toBe(false);
+  });
+
+  it('prints the window through webContents.print: the dialog until a printer is set, then silently to it', async () => {
+    const window = fake.windows[0]!;
+    expect(await invoke('printers.list', {})).toEqual({ ok: true, value: [{ name: 'EPSON_TM_T82', displayName: 'EPSON TM-T82', description: 'Receipt printer' }] });
+    expect(await invoke('print.run', { document: 'packingSlip', contentHeightMm: 100 })).toEqual({ ok: true, value: { outcome: 'printed' } });
+    expect(window.printed.at(-1)).toMatchObject({ silent: false, pageSize: { width: 80_000, height: 108_000 } });
+    const info = (await invoke('app.info', {})) as { value: { pinSet: boolean } };
+    if (!info.value.pinSet) expect(await invoke('pin.set', { newPin: '2468' })).toMatchObject({ ok: true });
+    expect(await invoke('settings.update', { pin: '2468', patch: { printer: 'EPSON_TM_T82', paper: 'a4' } })).toMatchObject({ ok: true, value: { printer: 'EPSON_TM_T82', paper: 'a4' } });
+    expect(await invoke('print.run', { document: 'pickList', contentHeightMm: 400 })).toEqual({ ok: true, value: { outcome: 'printed' } });
+    expect(window.printed.at(-1)).toMatchObject({ silent: true, deviceName: 'EPSON_TM_T82', pageSize: 'A4' });
+    // A printer name that is not text, or an unknown paper, never reaches the settings file.
+    expect(await invoke('settings.update', { pin: '2468', patch: { printer: 42 } })).toMatchObject({ ok: false, problem: { kind: 'invalid' } });
+    expect(await invoke('settings.update', { pin: '2468', patch: { paper: 'letter' } })).toMatchObject({ ok: false, problem: { kind: 'invalid' } });
   });
 
   it('guards every web contents that is created', () => {

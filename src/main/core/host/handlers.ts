@@ -10,6 +10,7 @@ import { fail, ok, type Problem, type Result } from '../../../shared/result';
 import type { Engine } from '../engine';
 import type { Logger } from '../log';
 import type { PinStore } from '../pin';
+import type { PrintPort } from '../print';
 import type { SettingsStore } from '../settings';
 import type { HandlerTable } from './dispatch';
 import type { Runtime } from './runtime';
@@ -26,6 +27,8 @@ export interface HandlerDeps {
   readonly info: () => Promise<AppInfo>;
   readonly updates: UpdateController | undefined;
   readonly kiosk: { leave(): void } | undefined;
+  /** Absent (browser harness): the page prints through the browser's own dialog. */
+  readonly printing: PrintPort | undefined;
   readonly version: string;
   readonly shell: 'electron' | 'web';
   readonly saveCredentials: (request: CredentialsRequest) => Promise<Result<CredentialsAnswer>>;
@@ -143,6 +146,15 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
         log.info('kiosk mode left by a manager');
         return ok({ done: true as const });
       }),
+    'printers.list': async () => (deps.printing ? deps.printing.printers() : ok([])),
+    'print.run': async ({ document, contentHeightMm }) => {
+      if (!deps.printing) return ok({ outcome: 'browser' as const });
+      const { paper, printer } = settings.get();
+      const printed = await deps.printing.print({ paper, printer, contentHeightMm });
+      if (printed.ok) log.info('printed', { document, paper, printer: printer ?? 'dialog', outcome: printed.value.outcome });
+      else log.warn('printing failed', { document, paper, printer: printer ?? 'dialog', problem: printed.problem.message });
+      return printed;
+    },
   };
 }
 

@@ -109,6 +109,7 @@ export async function createAppHost(options: HostOptions): Promise<AppHost> {
     },
     updates: options.updates,
     kiosk: options.kiosk,
+    printing: options.printing,
     version: options.version,
     shell: options.shell,
     log,

@@ -5,6 +5,7 @@ import type { Result } from '../../../shared/result';
 import type { CredentialVault } from '../auth';
 import type { Engine, ServiceEngineOptions } from '../engine';
 import type { Logger } from '../log';
+import type { PrintPort } from '../print';
 
 /** The OS's online/offline signal, when the shell has one. */
 export interface OnlineSignal {
@@ -35,6 +36,8 @@ export interface HostOptions {
   updates?: UpdateController;
   /** Absent (web): `kiosk.leave` answers "not in kiosk mode". */
   kiosk?: { leave(): void };
+  /** The shell's printing (Electron: webContents.print). Absent (web): the page uses the browser's print dialog. */
+  printing?: PrintPort;
   /** Training mode's in-app sandbox (port 0 by default). */
   sandboxOptions?: SandboxOptions;
   /** Laid over settings.json at start (tests: `{ undoWindowMs: 1500 }`; the harness forces training). */

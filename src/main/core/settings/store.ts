@@ -22,6 +22,9 @@ export const DEFAULT_PREFERENCES: Preferences = {
   updateChannel: 'stable',
   scannerPrefix: '',
   quietHour: null,
+  paper: 'thermal80',
+  printer: null,
+  autoPrintSlip: false,
 };
 
 const PreferencesSchema = SettingsSchema.omit({ environment: true, authUrl: true, baseUrl: true });

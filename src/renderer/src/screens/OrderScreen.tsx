@@ -14,6 +14,7 @@ import { InvoiceForm } from '../components/order/InvoiceForm';
 import { ItemList } from '../components/order/ItemList';
 import { NextStepButton } from '../components/order/NextStepButton';
 import { Countdown } from '../components/Countdown';
+import { PrintSlipButton } from '../components/print/PrintSlipButton';
 import { customerName, hasPrescriptionItem, invoiceOf, itemSummary, orderStateWord } from '../orderFacts';
 import { useOrders } from '../store/orders';
 import { useStatus } from '../store/status';
@@ -79,6 +80,7 @@ function OrderHeader({ view, onBack }: { view: OrderView; onBack: () => void }) 
           <Countdown deadline={view.promisedPackedAt} what="to pack" />
         </div>
       )}
+      {view.order && <PrintSlipButton orderId={view.id} />}
     </div>
   );
 }

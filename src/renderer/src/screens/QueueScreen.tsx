@@ -2,6 +2,7 @@
  * The order queue: every order on the terminal, the most pressing first, filtered by next step.
  */
 import { useMemo } from 'react';
+import { PickListBar } from '../components/print/PickListBar';
 import { OrderList } from '../components/queue/OrderList';
 import { StepFilters } from '../components/queue/StepFilters';
 import { stepOf, useOrders } from '../store/orders';
@@ -32,6 +33,7 @@ export function QueueScreen() {
           Orders <span className="muted">({sortedIds.length})</span>
         </h1>
         <StepFilters />
+        <PickListBar />
       </div>
       {loaded && sortedIds.length === 0 ? (
         <div className="empty-state">

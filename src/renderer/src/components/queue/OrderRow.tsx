@@ -4,6 +4,7 @@ import type { OrderView } from '../../../../shared/ipc';
 import { useOrders } from '../../store/orders';
 import { Countdown } from '../Countdown';
 import { OrderMarks } from '../OrderMarks';
+import { PickSelect } from '../print/PickSelect';
 import { PrescriptionBadge } from '../PrescriptionBadge';
 import { StepPill } from '../StepPill';
 import { customerName, hasPrescriptionItem, itemSummary, orderStateWord } from '../../orderFacts';
@@ -36,6 +37,7 @@ export const OrderRow = memo(function OrderRow({ id, domId, top, index, total, a
       data-testid="order-row"
       data-order-id={id}
     >
+      <PickSelect orderId={id} disabled={!view.order} />
       <RowDeadline view={view} />
       <div className="row-main">
         <div className="row-title">

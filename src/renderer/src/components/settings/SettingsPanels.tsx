@@ -1,4 +1,5 @@
 /** The unlocked settings: terminal behaviour, connection and credentials, updates, the terminal. */
+import { PrintingForm } from '../print/PrintingForm';
 import { ConnectionForm } from './ConnectionForm';
 import { TerminalForm } from './TerminalForm';
 import { TerminalPanel } from './TerminalPanel';
@@ -19,6 +20,7 @@ export function SettingsPanels({ pin, onLock, onPinChanged }: Props) {
         </button>
       </div>
       <TerminalForm pin={pin} />
+      <PrintingForm pin={pin} />
       <ConnectionForm pin={pin} />
       <UpdatesPanel pin={pin} />
       <TerminalPanel pin={pin} onPinChanged={onPinChanged} />

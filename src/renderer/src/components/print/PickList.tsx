@@ -1,0 +1,48 @@
+/** The pick list: every item of the selected orders once, with its total and each order's share. */
+import { useTranslation } from 'react-i18next';
+import { paperTime, type PickList as List } from '../../print';
+
+export function PickList({ list, at }: { list: List; at: number }) {
+  const { t, i18n } = useTranslation('print');
+  return (
+    <article className="print-doc pick-list" data-print-document="pickList">
+      <header className="print-head">
+        <h1>{t('pick.title')}</h1>
+        <p>
+          {t('pick.orders', { count: list.orderIds.length })} · {t('pick.printedAt', { time: paperTime(at, i18n.language) })}
+        </p>
+        <p className="print-order-list">{list.orderIds.join(', ')}</p>
+      </header>
+      <table className="print-items">
+        <thead>
+          <tr>
+            <th scope="col">{t('pick.item')}</th>
+            <th scope="col" className="num">
+              {t('pick.total')}
+            </th>
+            <th scope="col">{t('pick.perOrder')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.lines.map((line) => (
+            <tr key={line.key}>
+              <td>
+                {line.prescription && <span className="print-rx">℞</span>} {line.name ?? t('pick.unnamed')}
+                {line.measurement && <span className="print-measure"> · {line.measurement}</span>}
+              </td>
+              <td className="num">{line.totalUnits}</td>
+              <td className="print-shares">{line.shares.map((s) => t('pick.share', { orderId: s.orderId, units: s.units })).join(', ')}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row">{t('pick.lines', { count: list.lines.length })}</th>
+            <td className="num">{list.totalUnits}</td>
+            <td>{t('pick.units', { count: list.totalUnits })}</td>
+          </tr>
+        </tfoot>
+      </table>
+    </article>
+  );
+}

@@ -1,0 +1,32 @@
+/**
+ * The print root: its own React root beside the app's (#root), holding the document laid out for
+ * print. On screen it is laid out but invisible (its height is measured for the thermal roll); in
+ * print, print.css hides the app and shows only this. It also runs the auto-print watcher.
+ */
+import { useEffect } from 'react';
+import { printPackingSlip, usePrint, watchPackedTaps } from '../../print';
+import { useStatus } from '../../store/status';
+import { PackingSlip } from './PackingSlip';
+import { PickList } from './PickList';
+
+export function PrintRoot({ now = Date.now }: { now?: () => number }) {
+  const job = usePrint((s) => s.job);
+  const heightMm = usePrint((s) => s.heightMm);
+  const paper = useStatus((s) => s.settings?.paper ?? 'thermal80');
+
+  useEffect(() => watchPackedTaps((orderId) => void printPackingSlip(orderId, now), now()), [now]);
+
+  return (
+    <div
+      className={`print-root paper-${paper}`}
+      aria-hidden="true"
+      data-testid="print-root"
+      data-paper={paper}
+      data-document={job?.document ?? ''}
+      data-height-mm={heightMm ?? ''}
+    >
+      {job?.document === 'packingSlip' && <PackingSlip slip={job.slip} barcode={job.barcode} />}
+      {job?.document === 'pickList' && <PickList list={job.list} at={job.at} />}
+    </div>
+  );
+}

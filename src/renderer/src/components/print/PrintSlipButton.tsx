@@ -1,0 +1,23 @@
+/** The order screen's Print button: the packing slip on the paper and printer of the settings. */
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { printPackingSlip } from '../../print';
+
+export function PrintSlipButton({ orderId }: { orderId: string }) {
+  const { t } = useTranslation('print');
+  const [busy, setBusy] = useState(false);
+  const print = async () => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      await printPackingSlip(orderId);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <button type="button" className="button print-button" onClick={() => void print()} disabled={busy} data-testid="print-slip">
+      {busy ? t('action.printing') : t('action.printSlip')}
+    </button>
+  );
+}

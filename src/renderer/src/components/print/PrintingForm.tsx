@@ -1,0 +1,114 @@
+/** Settings for printing: the paper, the printer (or the print dialog each time), and auto-print on PACKED. */
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Paper, Printer, Settings } from '../../../../shared/ipc';
+import { command } from '../../intents';
+import { useStatus } from '../../store/status';
+
+type Editable = Pick<Settings, 'paper' | 'printer' | 'autoPrintSlip'>;
+
+function editable(s: Settings): Editable {
+  return { paper: s.paper, printer: s.printer, autoPrintSlip: s.autoPrintSlip };
+}
+
+export function PrintingForm({ pin }: { pin: string }) {
+  const { t } = useTranslation('print');
+  const settings = useStatus((s) => s.settings);
+  const shell = useStatus((s) => s.info?.shell ?? null);
+  const setSettings = useStatus((s) => s.setSettings);
+  const [draft, setDraft] = useState<Editable | null>(settings ? editable(settings) : null);
+  const [printers, setPrinters] = useState<Printer[] | null>(null);
+  const [printersProblem, setPrintersProblem] = useState<string | null>(null);
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const id = useId();
+
+  useEffect(() => {
+    let live = true;
+    void command('printers.list', {}).then((reply) => {
+      if (!live) return;
+      if (reply.ok) setPrinters(reply.value);
+      else setPrintersProblem(reply.problem.message);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  if (!draft) return null;
+  const change = (patch: Partial<Editable>) => {
+    setDraft({ ...draft, ...patch });
+    setResult(null);
+  };
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    const reply = await command('settings.update', { pin, patch: draft });
+    setBusy(false);
+    if (reply.ok) {
+      setSettings(reply.value);
+      setDraft(editable(reply.value));
+      setResult({ ok: true, text: t('settings.saved') });
+    } else setResult({ ok: false, text: reply.problem.message });
+  };
+
+  // A saved printer that the system no longer lists is still offered, marked, so it is not lost silently.
+  const known = printers ?? [];
+  const missing = draft.printer !== null && !known.some((p) => p.name === draft.printer) ? draft.printer : null;
+
+  return (
+    <form className="panel settings-form" onSubmit={(e) => void save(e)} aria-labelledby={`${id}-t`} data-testid="printing-form">
+      <h2 id={`${id}-t`}>{t('settings.title')}</h2>
+      <div className="field">
+        <label htmlFor={`${id}-paper`}>{t('settings.paper')}</label>
+        <select id={`${id}-paper`} className="text-input narrow" value={draft.paper} onChange={(e) => change({ paper: e.target.value as Paper })} data-testid="paper">
+          <option value="thermal80">{t('settings.thermal80')}</option>
+          <option value="a4">{t('settings.a4')}</option>
+        </select>
+      </div>
+      {shell === 'web' ? (
+        <p className="field-note" data-testid="printer-browser-note">
+          {t('settings.browserNote')}
+        </p>
+      ) : (
+        <div className="field">
+          <label htmlFor={`${id}-printer`}>{t('settings.printer')}</label>
+          <select
+            id={`${id}-printer`}
+            className="text-input"
+            value={draft.printer ?? ''}
+            onChange={(e) => change({ printer: e.target.value === '' ? null : e.target.value })}
+            data-testid="printer"
+          >
+            <option value="">{t('settings.askEachTime')}</option>
+            {known.map((p) => (
+              <option key={p.name} value={p.name}>
+                {p.displayName}
+              </option>
+            ))}
+            {missing && <option value={missing}>{t('settings.missingPrinter', { name: missing })}</option>}
+          </select>
+          {printersProblem && <p className="inline-error">{printersProblem}</p>}
+          {printers !== null && printers.length === 0 && <p className="field-note">{t('settings.noPrinters')}</p>}
+        </div>
+      )}
+      <label className="toggle">
+        <input type="checkbox" checked={draft.autoPrintSlip} onChange={(e) => change({ autoPrintSlip: e.target.checked })} data-testid="auto-print" />
+        <span className="toggle-box" aria-hidden="true" />
+        <span>{t('settings.autoPrint')}</span>
+      </label>
+      <div className="form-foot">
+        <button type="submit" className="button button-primary" disabled={busy} data-testid="printing-save">
+          {t('settings.save')}
+        </button>
+        {result && (
+          <span className={result.ok ? 'inline-ok' : 'inline-error'} role={result.ok ? 'status' : 'alert'}>
+            {result.text}
+          </span>
+        )}
+      </div>
+    </form>
+  );
+}

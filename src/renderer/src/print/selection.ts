@@ -1,0 +1,19 @@
+/** The orders picked on the queue for a pick list. */
+import { create } from 'zustand';
+
+interface PickSelection {
+  ids: ReadonlySet<string>;
+  toggle(id: string): void;
+  clear(): void;
+}
+
+export const usePickSelection = create<PickSelection>()((set) => ({
+  ids: new Set(),
+  toggle: (id) =>
+    set((s) => {
+      const ids = new Set(s.ids);
+      if (!ids.delete(id)) ids.add(id);
+      return { ids };
+    }),
+  clear: () => set({ ids: new Set() }),
+}));

@@ -1,0 +1,88 @@
+/**
+ * What a packing slip says, read off an order: pure, so the slip component only lays it out and
+ * tests can check the facts without a page.
+ */
+import type { OrderView } from '../../../shared/ipc';
+import type { Address, Fulfillment, Order } from '../../../shared/protocol/schemas';
+import { invoiceOf } from '../orderFacts';
+
+/** One item line on a slip. */
+export interface SlipItem {
+  readonly itemId: string;
+  readonly name: string | null;
+  readonly measurement: string | null;
+  readonly units: number;
+  readonly prescription: boolean;
+}
+
+/** Everything a packing slip shows. */
+export interface PackingSlip {
+  readonly orderId: string;
+  readonly customer: string | null;
+  readonly phone: string | null;
+  /** The delivery address as lines, or empty when the order has none (a store pick-up). */
+  readonly addressLines: readonly string[];
+  readonly delivery: boolean;
+  readonly items: readonly SlipItem[];
+  readonly totalUnits: number;
+  readonly prescription: boolean;
+  readonly invoiceId: string | null;
+  /** When the order was promised PACKED (epoch ms). */
+  readonly promisedPackedAt: number | null;
+  /** When it was promised DELIVERED, for a delivery (epoch ms). */
+  readonly promisedDeliveryAt: number | null;
+}
+
+/** The slip for an order the service has answered for; null for an order without details yet. */
+export function packingSlipOf(view: OrderView): PackingSlip | null {
+  const order = view.order;
+  if (!order) return null;
+  const delivery = order.fulfillments.find((f) => f.type.toUpperCase() === 'DELIVERY') ?? null;
+  const items = order.items
+    // An item cut to 0 units does not go in the bag.
+    .filter((i) => i.quantity.count > 0)
+    .map((i) => ({
+      itemId: i.itemId,
+      name: nonBlank(i.name),
+      measurement: nonBlank(i.displayMeasurement),
+      units: i.quantity.count,
+      prescription: i.prescriptionRequired === true,
+    }));
+  return {
+    orderId: order.id,
+    customer: nonBlank(delivery?.end?.person?.name) ?? nonBlank(order.billing?.name),
+    phone: nonBlank(delivery?.end?.contact?.phone) ?? nonBlank(order.billing?.phone),
+    addressLines: addressLines(delivery?.end?.address ?? (delivery ? order.billing?.address : undefined)),
+    delivery: delivery !== null,
+    items,
+    totalUnits: items.reduce((sum, i) => sum + i.units, 0),
+    prescription: items.some((i) => i.prescription),
+    invoiceId: invoiceOf(order),
+    promisedPackedAt: view.promisedPackedAt,
+    promisedDeliveryAt: promised(delivery, 'DELIVERED'),
+  };
+}
+
+/** An address as the lines a courier reads: the formatted address when the service gives one. */
+export function addressLines(address: Address | undefined): string[] {
+  if (!address) return [];
+  const formatted = nonBlank(address.formattedAddress);
+  if (formatted) return formatted.split(/\s*\n\s*/).filter(Boolean);
+  const place = [address.city, address.state].map(nonBlank).filter(Boolean).join(', ');
+  const lines = [nonBlank(address.building), nonBlank(address.locality), [place, nonBlank(address.pincode)].filter(Boolean).join(' ')];
+  return lines.filter((l): l is string => typeof l === 'string' && l.length > 0);
+}
+
+function promised(f: Fulfillment | null, state: string): number | null {
+  return f?.fulfilmentStatusHistory?.[state]?.promised?.endTime ?? null;
+}
+
+function nonBlank(s: string | undefined): string | null {
+  const t = s?.trim();
+  return t ? t : null;
+}
+
+/** Orders whose details are known, for a caller holding several views. */
+export function withDetails(views: readonly (OrderView | undefined)[]): (OrderView & { order: Order })[] {
+  return views.filter((v): v is OrderView & { order: Order } => v !== undefined && v.order !== null);
+}

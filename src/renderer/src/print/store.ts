@@ -1,0 +1,27 @@
+/**
+ * The document laid out for print: one packing slip or one pick list at a time. It stays in the
+ * page after printing (hidden on screen), so a test or a trainee can still render the page to PDF.
+ */
+import { create } from 'zustand';
+import type { BarPattern } from './barcode';
+import type { PackingSlip } from './slip';
+import type { PickList } from './pickList';
+
+export type PrintJob =
+  | { readonly document: 'packingSlip'; readonly slip: PackingSlip; readonly barcode: BarPattern | null; readonly at: number }
+  | { readonly document: 'pickList'; readonly list: PickList; readonly at: number };
+
+interface PrintStore {
+  job: PrintJob | null;
+  /** The laid-out height of the job's document, in mm, once measured. */
+  heightMm: number | null;
+  show(job: PrintJob): void;
+  measured(heightMm: number): void;
+}
+
+export const usePrint = create<PrintStore>()((set) => ({
+  job: null,
+  heightMm: null,
+  show: (job) => set({ job, heightMm: null }),
+  measured: (heightMm) => set({ heightMm }),
+}));
