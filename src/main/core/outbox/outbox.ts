@@ -403,7 +403,9 @@ function settleUnreadable(ctx: OutboxContext, entry: EntryRow, rawBody: string, 
     : {
         kind: 'permanent',
         code: 'UNREADABLE_ANSWER',
-        message: `Delivered, but the service's answer could not be read (${message}); the order needs a refresh`,
+        message: refreshed
+          ? `Delivered, but the service's answer could not be read (${message}); the order was refreshed by a status check`
+          : `Delivered, but the service's answer could not be read (${message}); the order needs a refresh`,
       };
   const after = mustMove(ctx.store.outbox, entry, 'deliver', now, {
     addAttempt: true,
