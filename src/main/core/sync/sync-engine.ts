@@ -260,6 +260,8 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
     }
     if (committed.released.length > 0) ready.length = 0;
     for (const c of batch) inflight.delete(c.entry.id);
+    // The whole batch is counted before any state change below can wake a drain that then finishes.
+    for (const st of committed.settlements) for (const c of counters) c.settled(st);
     batch.forEach((c, i) => onSettled(committed.settlements[i]!, c.outcome));
     ready.push(...committed.claimed);
     for (let free = options.concurrency() - inflight.size; free > 0 && ready.length > 0; free--) send(ready.shift()!);
@@ -276,8 +278,6 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
   }
 
   function onSettled(settlement: Settlement, outcome: AttemptOutcome): void {
-    // Counted and published first: the state changes below may wake a drain that is about to finish.
-    for (const c of counters) c.settled(settlement);
     listener.settled(settlement);
     if (settlement.result === 'sent' || settlement.result === 'unreadable') lastSuccessAt = options.now();
     if (settlement.result === 'paused' && credentials !== 'rejected') {
