@@ -6,7 +6,8 @@
 import { OrderServiceClient } from '../api';
 import { type CredentialVault, TokenManager } from '../auth';
 import { type Logger, silentLogger } from '../log';
-import type { OnlineSignal, Timers } from '../sync';
+import type { OnlineSignal } from '../sync';
+import type { Timers } from '../time';
 import { createEngine, type Engine, type EngineOptions } from './engine';
 
 export interface ServiceEngineOptions {

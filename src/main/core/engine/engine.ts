@@ -13,7 +13,8 @@ import type { UpdateSender } from '../api/outcome';
 import { DATA_FILE_NAME, type EntryRow, openStore, type Store } from '../db';
 import { type Logger, silentLogger } from '../log';
 import { createOutbox, DEFAULT_BACKOFF, entryView, type LeaseResult, orderView, type Outbox, Projector, type StatusCheck } from '../outbox';
-import { createSync, nodeTimers, type OnlineSignal, type Sync, type Timers, TimerSlot } from '../sync';
+import { createSync, type OnlineSignal, type Sync } from '../sync';
+import { systemTimers, type Timers, TimerSlot } from '../time';
 import { EventHub } from './events';
 
 export interface EngineOptions {
@@ -86,7 +87,7 @@ const CHECKPOINT_DELAY_MS = 250;
 export function createEngine(options: EngineOptions): Engine {
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
-  const timers = options.timers ?? nodeTimers;
+  const timers = options.timers ?? systemTimers;
   const log = (options.log ?? silentLogger).child('engine');
   const { store, notice: storeNotice } = openOrReplace(options.dataDir, now, options.terminalId, log);
 

@@ -10,7 +10,7 @@ import { type EntryRow, storageProblem } from '../db';
 import type { Logger } from '../log';
 import { type Answered, attemptEntry, type AttemptOutcome, type BackoffPolicy, type Outbox, type Settlement, type StatusCheck } from '../outbox';
 import { type Connectivity, createConnectivity, type OnlineSignal } from './connectivity';
-import { type Timers, TimerSlot } from './timers';
+import { type Timers, TimerSlot } from '../time';
 
 export interface SyncOptions {
   readonly outbox: Outbox;
