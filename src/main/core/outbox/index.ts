@@ -2,7 +2,7 @@
 export { createOutbox, type Answered, type Committed, type Outbox, type OutboxContext, type Settlement } from './outbox';
 export { attemptEntry, type AttemptDeps, type AttemptOutcome } from './attempt';
 export { ENTRY_TRANSITIONS, allows, move, type TransitionName } from './lifecycle';
-export { takeSenderLease, processAlive, type LeaseResult } from './lease';
+export { takeSenderLease, processAlive, type IsAlive, type LeaseOptions, type LeaseResult } from './lease';
 export type { StatusCheck, StatusCheckResult } from './status-check';
 export { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
 export { checkTap, isPending, project, sameAction, type ProjectFn } from './validate';

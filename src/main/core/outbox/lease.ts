@@ -26,16 +26,26 @@ export function processAlive(pid: number): boolean {
   }
 }
 
+export interface LeaseOptions {
+  readonly now: () => number;
+  /** Default: process.kill(pid, 0). */
+  readonly isAlive?: IsAlive;
+  /** This process's id (default process.pid; tests stand in for other processes). */
+  readonly pid?: number;
+}
+
 /** Takes the sender lease of `store`, or says which live process holds it. */
-export function takeSenderLease(store: Store, now: () => number, isAlive: IsAlive = processAlive): LeaseResult {
+export function takeSenderLease(store: Store, options: LeaseOptions): LeaseResult {
+  const pid = options.pid ?? process.pid;
+  const isAlive = options.isAlive ?? processAlive;
   const mine = heldHere.get(store.file);
-  if (mine !== undefined) return { ok: false, holderPid: process.pid };
+  if (mine !== undefined) return { ok: false, holderPid: pid };
   const holder = randomUUID();
   const taken = store.transaction((): LeaseResult | null => {
     const current = store.lease.get();
     // Our own pid without an engine here holding it is a leftover of an earlier process with this pid.
-    if (current && current.pid !== process.pid && isAlive(current.pid)) return { ok: false, holderPid: current.pid };
-    store.lease.take(holder, process.pid, now());
+    if (current && current.pid !== pid && isAlive(current.pid)) return { ok: false, holderPid: current.pid };
+    store.lease.take(holder, pid, options.now());
     return null;
   });
   if (taken) return taken;

@@ -181,7 +181,7 @@ export function createOutbox(ctx: OutboxContext) {
 
     /** Takes the sender lease of this data file (one sending process at a time), or says who holds it. */
     takeLease(): LeaseResult {
-      return takeSenderLease(store, ctx.now);
+      return takeSenderLease(store, { now: ctx.now });
     },
 
     /**
