@@ -86,6 +86,8 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
   let problem: string | null = null;
   // The data file does not take writes (disk full, read-only): nothing is sent until it does.
   let storage: Problem | null = null;
+  // A commit of answers failed: they wait in `completed` and nothing new goes out before they are recorded.
+  let unrecorded = false;
 
   const wakeTimer = new TimerSlot(options.timers, options.now, () => pump());
   const flushRetry = new TimerSlot(options.timers, options.now, () => flush());
@@ -159,10 +161,10 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
   function pump(): void {
     if (!running) return;
     wakeTimer.clear();
-    if (completed.length > 0 && !flushQueued) {
+    if (unrecorded && !flushQueued) {
       // Answers whose commit failed are recorded first; nothing new goes out before they are.
       flush();
-      if (completed.length > 0) return;
+      if (unrecorded) return;
     }
     const now = options.now();
     if (!canSend(now)) {
@@ -250,6 +252,7 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
     } catch (e) {
       // Nothing of the commit happened: the entries stay `sending` in the file and in flight here.
       completed.unshift(...batch);
+      unrecorded = true;
       noteProblem(e);
       // The attempts themselves are over (a one-pass drain may finish); the answers wait for the file.
       for (const c of batch) c.settled();
@@ -258,6 +261,7 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
       notifyWaiters();
       return;
     }
+    unrecorded = false;
     if (committed.released.length > 0) ready.length = 0;
     for (const c of batch) inflight.delete(c.entry.id);
     // The whole batch is counted before any state change below can wake a drain that then finishes.
@@ -274,7 +278,7 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
   }
 
   function canSend(now: number): boolean {
-    return running && storage === null && completed.length === 0 && credentials !== 'rejected' && connectivity.get() !== 'offline' && now >= notBefore;
+    return running && storage === null && !unrecorded && credentials !== 'rejected' && connectivity.get() !== 'offline' && now >= notBefore;
   }
 
   function onSettled(settlement: Settlement, outcome: AttemptOutcome): void {
