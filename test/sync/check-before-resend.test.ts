@@ -9,6 +9,7 @@ import type { Sandbox } from '../../sandbox';
 import { OrderServiceClient } from '../../src/main/core/api';
 import { MemoryVault, TokenManager } from '../../src/main/core/auth';
 import { openStore } from '../../src/main/core/db';
+import type { StatusCheck } from '../../src/main/core/outbox';
 import type { OutboxEntryView } from '../../src/shared/ipc';
 import { type ActionInput, buildUpdateRequest } from '../../src/shared/protocol';
 import {
@@ -103,6 +104,8 @@ describe('check before resend', () => {
     expect(check.calls).toEqual([id]);
     expect(box.appliedLog().filter((a) => a.requestId === tap.requestId)).toHaveLength(1);
     expect(engine.listOutbox({ includeDone: true })[0]).toMatchObject({ requestId: tap.requestId, state: 'sent', attempts: 2 });
+    await engine.stop();
+    expect(auditOf(dir, tap.id).find((a) => a.outcome === 'sent')?.message).toMatch(/status check: the order did not show it yet/);
   });
 
   it('keeps the entry waiting, unsent, while the check cannot reach the service, then checks again', async () => {
@@ -126,6 +129,23 @@ describe('check before resend', () => {
     box.faults.set({ outage: 'none' });
     expect(await engine.drain({ untilEmpty: true, timeoutMs: 10_000 })).toEqual({ sent: 1, failed: 0, remaining: 0 });
     expect(box.requestLog().filter((r) => r.requestId === tap.requestId)).toHaveLength(1);
+  });
+
+  it("resends as before when the check is unavailable (no access to `status`), and says so in the audit", async () => {
+    const box = await sandbox(cleanup);
+    const dir = tempDir(cleanup);
+    const id = newDeliveryOrderIds(box)[0]!;
+    const tap = await tapWithoutAnswer(box, dir, id, accept, true);
+    const asked: string[] = [];
+    const unavailable: StatusCheck = async (orderId) => (asked.push(orderId), { kind: 'unavailable' });
+    const { engine } = serviceEngine(cleanup, box, dir, { statusCheck: unavailable });
+    engine.start();
+    expect(await engine.drain({ untilEmpty: true, timeoutMs: 10_000 })).toEqual({ sent: 1, failed: 0, remaining: 0 });
+    expect(asked).toEqual([id]);
+    // Resent with the same requestId; the service de-duplicated it.
+    expect(box.requestLog().filter((r) => r.requestId === tap.requestId).map((r) => r.duplicate)).toEqual([false, true]);
+    await engine.stop();
+    expect(auditOf(dir, tap.id).find((a) => a.outcome === 'sent')?.message).toMatch(/status check not available/);
   });
 
   it('always resends an invoice (it cannot be seen in the order body), without asking', async () => {

@@ -12,9 +12,12 @@ import type { StatusCheck, StatusCheckResult } from './status-check';
 /** Refusals that may mean the action is already applied (a repeat the service does not de-duplicate). */
 const MAYBE_APPLIED = new Set(['ALREADY_IN_STATE', 'ACTION_NOT_ALLOWED']);
 
+/** What a status check decided before the update went out anyway (for the audit log). */
+export type CheckNote = 'not-applied' | 'unavailable';
+
 /** What one attempt found: the service's answer, or what a status check showed instead. */
 export type AttemptOutcome =
-  | UpdateOutcome
+  | (UpdateOutcome & { readonly checked?: CheckNote })
   /** The order already shows the entry's effect: settle it as applied, with this body. */
   | {
       readonly kind: 'confirmed';
@@ -41,12 +44,15 @@ export async function attemptEntry(entry: EntryRow, deps: AttemptDeps, signal: A
   const check = deps.statusCheck;
   // An invoice cannot be seen in the order body: it is always resent (the same id twice is harmless).
   const checkable = check !== undefined && entry.action.type !== 'CLIENT_ORDER_INFO_UPDATE';
+  let checked: CheckNote | undefined;
   if (checkable && entry.noAnswerBefore) {
     const seen = await ask(check, entry.orderId, signal, deps.log);
     if (seen.kind === 'unreachable') return { kind: 'check-unreachable' };
     if (seen.kind === 'order' && showsEffect(seen.order, entry.action)) return { kind: 'confirmed', order: seen.order, after: 'no-answer' };
+    checked = seen.kind === 'order' ? 'not-applied' : 'unavailable';
   }
-  const outcome = await send(entry, deps, signal);
+  const sent = await send(entry, deps, signal);
+  const outcome = checked ? { ...sent, checked } : sent;
   if (outcome.kind === 'permanent' && checkable && (entry.noAnswerBefore || MAYBE_APPLIED.has(outcome.errorCode) || isAccept(entry))) {
     const seen = await ask(check, entry.orderId, signal, deps.log);
     if (seen.kind === 'order' && showsEffect(seen.order, entry.action))

@@ -289,8 +289,16 @@ function laterTapsDependOn(store: Store, entry: EntryRow, now: number): string |
 
 type Audit = (line: Omit<Parameters<Store['audit']['add']>[0], 'terminal' | 'time'>) => void;
 
-function settleOne(ctx: OutboxContext, entry: EntryRow, outcome: AttemptOutcome, audit: Audit): Settlement {
+const CHECK_NOTE = {
+  'not-applied': 'status check: the order did not show it yet, so it was sent again with the same request id',
+  unavailable: 'status check not available: sent again with the same request id',
+} as const;
+
+function settleOne(ctx: OutboxContext, entry: EntryRow, outcome: AttemptOutcome, auditLine: Audit): Settlement {
   const { store } = ctx;
+  // Every decision of a check before resend is in the audit log, on the line of the attempt it led to.
+  const checked = 'checked' in outcome ? outcome.checked : undefined;
+  const audit: Audit = checked ? (line) => auditLine({ ...line, message: `${line.message ?? ''} (${CHECK_NOTE[checked]})` }) : auditLine;
   const now = ctx.now();
   const base = { entryId: entry.id, orderId: entry.orderId, kind: 'attempt' as const };
   switch (outcome.kind) {
