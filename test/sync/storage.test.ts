@@ -68,3 +68,34 @@ it.skipIf(!canMountTmpfs)('keeps what listeners hear in step with the file when 
   for (const tap of taps) expect(box.appliedLog().filter((a) => a.requestId === tap.requestId)).toHaveLength(1);
   for (const tap of taps) expect(told.get(tap.id)).toBe('sent');
 });
+
+it.skipIf(!canMountTmpfs)('starting on a full disk says so, sends nothing, and sends everything once space is freed', { timeout: 60_000 }, async () => {
+  const box = await sandbox(cleanup);
+  const disk = smallDisk(cleanup, '4m');
+  const dataDir = path.join(disk.dir, 'data');
+  const { engine } = serviceEngine(cleanup, box, dataDir, { pollMs: 200 });
+  // A reader's snapshot from before the taps keeps the write-ahead log from restarting.
+  const pin = new Database(path.join(dataDir, 'packdesk.sqlite'), { readonly: true });
+  pin.prepare('BEGIN').run();
+  pin.prepare('SELECT COUNT(*) FROM outbox').get();
+  cleanup.add(() => pin.close());
+  const ids = newDeliveryOrderIds(box).slice(0, 2);
+  for (const id of ids) expect(engine.submitTap(id, { kind: 'orderState', state: 'ACCEPTED' }).ok).toBe(true);
+  disk.fill();
+
+  engine.start();
+  expect(await engine.drain({ untilEmpty: true, timeoutMs: 5000 })).toEqual({ sent: 0, failed: 0, remaining: 2 });
+  expect(engine.storage()).toMatchObject({ kind: 'storage', code: 'STORE_FULL' });
+  expect(engine.status().message).toMatch(/disk holding the data file is full/);
+  expect(box.requestLog()).toEqual([]);
+
+  pin.prepare('COMMIT').run();
+  disk.free();
+  for (let i = 0; engine.storage() !== null; i++) {
+    if (i > 300) throw new Error('the engine never noticed the disk had room again');
+    await sleep(20);
+  }
+  expect(await engine.drain({ untilEmpty: true, timeoutMs: 10_000 })).toMatchObject({ failed: 0, remaining: 0 });
+  expect(engine.status().message).toBeNull();
+  expect(box.appliedLog().map((a) => a.orderId).sort()).toEqual([...ids].sort());
+});

@@ -10,7 +10,7 @@ import type { EventBody, EventName, OrderView, OutboxEntryView, SyncStatus } fro
 import type { ActionInput, Order } from '../../../shared/protocol';
 import { fail, ok, type Problem, ProblemError, type Result } from '../../../shared/result';
 import type { UpdateSender } from '../api/outcome';
-import { DATA_FILE_NAME, type EntryRow, openStore, type Store } from '../db';
+import { DATA_FILE_NAME, type EntryRow, openStore, type Store, storageProblem } from '../db';
 import { type Logger, silentLogger } from '../log';
 import { createOutbox, DEFAULT_BACKOFF, entryView, type LeaseResult, orderView, type Outbox, Projector, type StatusCheck } from '../outbox';
 import { createSync, type OnlineSignal, type Sync } from '../sync';
@@ -98,6 +98,8 @@ export function createEngine(options: EngineOptions): Engine {
   let started = false;
   let stopped = false;
   let lock: LeaseResult | null = null;
+  // The data file refused the writes of taking the lease or recovering (disk full…), until they succeed.
+  let startStorage: Problem | null = null;
   let lastTap: number | null = null;
   let lastStatusJson = '';
 
@@ -185,6 +187,7 @@ export function createEngine(options: EngineOptions): Engine {
     const plainFailed = counts.failed - counts.mayBeApplied;
     let message: string | null = null;
     if (storeNotice) message = storeNotice;
+    else if (startStorage) message = startStorage.message;
     else if (sync.problem()) message = sync.problem();
     else if (lockNotice()) message = lockNotice();
     else if (credentials === 'missing')
@@ -268,8 +271,10 @@ export function createEngine(options: EngineOptions): Engine {
     if (stopped) return;
     try {
       lock = outbox.takeLease();
+      startStorage = null;
     } catch (e) {
       lock = null;
+      startStorage = storageProblem(e);
       log.error('the sender lease could not be taken', { error: e });
       publishStatus();
       lockRetry.arm(options.pollMs ?? 5000);
@@ -409,7 +414,7 @@ export function createEngine(options: EngineOptions): Engine {
       return sync.drain({ untilEmpty: drainOptions.untilEmpty, timeoutMs: Math.max(0, drainOptions.timeoutMs) });
     },
 
-    storage: () => sync.storage(),
+    storage: () => startStorage ?? sync.storage(),
 
     credentialsChanged() {
       sync.credentialsChanged();

@@ -169,7 +169,7 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
     const now = options.now();
     if (!canSend(now)) {
       releaseReady();
-      if (running && credentials !== 'rejected' && connectivity.get() !== 'offline') wakeTimer.arm(Math.max(notBefore - now, storage ? pollMs : 0));
+      if (running && credentials !== 'rejected' && connectivity.get() !== 'offline') wakeTimer.arm(notBefore - now);
       return;
     }
     try {
@@ -278,7 +278,8 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
   }
 
   function canSend(now: number): boolean {
-    return running && storage === null && !unrecorded && credentials !== 'rejected' && connectivity.get() !== 'offline' && now >= notBefore;
+    // A storage problem alone does not stop pump from trying: the next claim is how it learns the disk has room again.
+    return running && !unrecorded && credentials !== 'rejected' && connectivity.get() !== 'offline' && now >= notBefore;
   }
 
   function onSettled(settlement: Settlement, outcome: AttemptOutcome): void {
