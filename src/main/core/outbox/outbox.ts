@@ -192,9 +192,10 @@ export function createOutbox(ctx: OutboxContext) {
     recover(): EntryRow[] {
       return store.transaction(() => {
         const now = ctx.now();
-        const out: EntryRow[] = [];
+        // By id: an entry recovered from sending may also drop an old backoff; it is reported once, as it ends up.
+        const out = new Map<number, EntryRow>();
         for (const e of store.outbox.inState('sending')) {
-          out.push(mustMove(store.outbox, e, 'recover', now, { noAnswerBefore: true }));
+          out.set(e.id, mustMove(store.outbox, e, 'recover', now, { noAnswerBefore: true }));
           audit({
             kind: 'recover',
             entryId: e.id,
@@ -203,8 +204,8 @@ export function createOutbox(ctx: OutboxContext) {
             message: 'Was being sent when Packdesk stopped; will be checked or sent again with the same request id',
           });
         }
-        for (const e of store.outbox.backedOff()) out.push(mustMove(store.outbox, e, 'dropBackoff', now, { nextAttemptAt: null }));
-        return out;
+        for (const e of store.outbox.backedOff()) out.set(e.id, mustMove(store.outbox, e, 'dropBackoff', now, { nextAttemptAt: null }));
+        return [...out.values()];
       });
     },
 
@@ -241,11 +242,6 @@ export function createOutbox(ctx: OutboxContext) {
         const claimed = claimDueIn(next.claim);
         return { settlements, claimed, released };
       });
-    },
-
-    /** Applies one answer to a sending entry, per decisions.md, in one transaction. */
-    settle(entry: EntryRow, outcome: AttemptOutcome): Settlement {
-      return store.transaction(() => settleOne(ctx, entry, outcome, audit));
     },
 
     /** When the earliest queued head becomes due, or null when no order has a queued head. */
