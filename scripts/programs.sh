@@ -13,6 +13,8 @@ packdesk_programs=(
   "g++:build-essential"
   "python3:python3"
   "pkill:procps"
+  "mount:mount"
+  "umount:mount"
 )
 # Libraries and certificates that no program name stands for.
 packdesk_libraries=(libsecret-1-dev ca-certificates)

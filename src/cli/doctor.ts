@@ -2,6 +2,7 @@
 import type { OrderServiceClient } from '../main/core/api';
 import type { CredentialVault, TokenManager } from '../main/core/auth';
 import type { Engine } from '../main/core/engine';
+import fs from 'node:fs';
 import type { CliConfig } from './config';
 
 export interface Check {
@@ -23,6 +24,26 @@ export interface DoctorParts {
 }
 
 const MAX_SKEW_MS = 2 * 60_000;
+// Below this, SQLite may not find room for the write-ahead log of the next commit.
+const MIN_FREE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Why the data file cannot take writes, or null: the engine ran into it (disk full, read-only), or
+ * the disk holding it is (nearly) full. A storage problem, never reported as the network.
+ */
+function storageTrouble(dataDir: string, engine: Engine | null): string | null {
+  const storage = engine?.storage() ?? null;
+  if (storage) return storage.message;
+  try {
+    const st = fs.statfsSync(dataDir);
+    const free = st.bavail * st.bsize;
+    if (free < MIN_FREE_BYTES)
+      return `only ${Math.floor(free / 1024)} KB free on the disk holding it: answers from the order service cannot be recorded`;
+  } catch {
+    // No folder yet, or no statfs here: the open above already says what is wrong.
+  }
+  return null;
+}
 
 /** Runs every check in turn; never throws. */
 export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
@@ -34,7 +55,12 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
     checks.push({ name: 'integrity', ok: false, detail: 'not checked: the data file cannot be opened', fix: 'fix the data file first' });
   } else {
     const health = engine.health();
-    checks.push({ name: 'data file', ok: true, detail: `${health.dataFile} (schema ${health.schemaVersion})` });
+    const trouble = storageTrouble(config.dataDir, engine);
+    checks.push(
+      trouble
+        ? { name: 'data file', ok: false, detail: `${health.dataFile} (schema ${health.schemaVersion}): ${trouble}`, fix: 'free disk space, then run `packdesk drain --until-empty`' }
+        : { name: 'data file', ok: true, detail: `${health.dataFile} (schema ${health.schemaVersion})` },
+    );
     checks.push(
       health.integrity === 'ok'
         ? { name: 'integrity', ok: true, detail: 'integrity check passed' }

@@ -150,6 +150,8 @@ async function run(command: Exclude<Command, { name: 'help' | 'doctor' }>, engin
       const status = engine.status();
       if (command.json) json({ ...result, status });
       else io.write(`sent ${result.sent}, failed ${result.failed}, remaining ${result.remaining}\n${formatStatus(status)}`);
+      // Before the network: a full disk leaves taps "waiting" that the service may already have applied.
+      if (engine.storage()) return EXIT.STORAGE;
       if (status.credentials !== 'ok') return EXIT.CONFIG;
       if (status.connectivity === 'offline') return EXIT.UNREACHABLE;
       if (status.failed > 0 || result.failed > 0) return EXIT.REFUSED;

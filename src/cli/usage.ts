@@ -13,6 +13,8 @@ export const EXIT = {
   UNREACHABLE: 4,
   /** The data file cannot be used. */
   DATA_FILE: 5,
+  /** The data file stopped taking writes while working (disk full, read-only): answers could not be recorded. */
+  STORAGE: 6,
 } as const;
 
 export const USAGE = `packdesk: look after a Packdesk terminal's outbox from a shell (support staff, tests).
@@ -48,4 +50,5 @@ Exit codes:
   3  configuration or credentials missing or rejected
   4  the order service could not be reached, or the drain timed out with taps still waiting
   5  the data file cannot be used
+  6  the data file stopped taking writes during the command (disk full): free disk space, then drain again
 `;

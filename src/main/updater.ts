@@ -7,6 +7,7 @@
 import type { UpdateStatus } from '../shared/ipc';
 import { fail, ok, type Result } from '../shared/result';
 import { secrets, type Logger } from './core/log';
+import { every, systemTimers, type Timers } from './core/time';
 import { decideInstall, isWithinRollout, rolloutBucket, type InstallDecision } from './core/update';
 
 /** What electron-updater reports about a release (UpdateInfo, reduced). */
@@ -54,27 +55,7 @@ export interface UpdateContext {
   readonly lastTapAt: number | null;
 }
 
-export interface Timers {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-  setInterval(fn: () => void, ms: number): unknown;
-  clearInterval(handle: unknown): void;
-}
-
-const realTimers: Timers = {
-  setTimeout: (fn, ms) => {
-    const t = setTimeout(fn, ms);
-    t.unref?.();
-    return t;
-  },
-  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
-  setInterval: (fn, ms) => {
-    const t = setInterval(fn, ms);
-    t.unref?.();
-    return t;
-  },
-  clearInterval: (h) => clearInterval(h as NodeJS.Timeout),
-};
+export type { Timers } from './core/time';
 
 export interface UpdateControllerOptions {
   readonly updater: AppUpdaterLike;
@@ -163,13 +144,14 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
   const { updater, currentVersion } = options;
   const log = options.log.child('update');
   const now = options.now ?? Date.now;
-  const timers = options.timers ?? realTimers;
+  const timers = options.timers ?? systemTimers;
   const listeners = new Set<(s: UpdateStatus) => void>();
 
   let status: UpdateStatus = { state: 'idle', currentVersion, availableVersion: null, message: null, lastCheckAt: null };
   let downloadedVersion: string | null = null;
   let context: (() => UpdateContext) | null = null;
-  let handles: unknown[] = [];
+  // Stops the first-check timer and the repeating checks.
+  let stops: (() => void)[] = [];
   let deciding = false;
   /** A version whose install electron-updater refused: not retried by the schedule (every minute). */
   let failedInstallOf: string | null = null;
@@ -383,20 +365,19 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
       };
       configure(ctx());
       wire();
-      handles = [
-        timers.setTimeout(() => void checkNow(), options.firstCheckDelayMs ?? 30_000),
-        timers.setInterval(() => void checkNow(), options.checkEveryMs ?? 4 * 60 * 60_000),
-        timers.setInterval(() => {
+      const first = timers.setTimeout(() => void checkNow(), options.firstCheckDelayMs ?? 30_000);
+      stops = [
+        () => timers.clearTimeout(first),
+        every(timers, options.checkEveryMs ?? 4 * 60 * 60_000, () => void checkNow()),
+        every(timers, options.decideEveryMs ?? 60_000, () => {
           // 'error' too: a failed check must not strand a good download (the policy re-reads the feed).
           if (downloadedVersion !== null && (status.state === 'ready' || status.state === 'error')) void considerInstall(false);
-        }, options.decideEveryMs ?? 60_000),
+        }),
       ];
     },
     stop() {
-      const [first, ...intervals] = handles;
-      if (first !== undefined) timers.clearTimeout(first);
-      for (const h of intervals) timers.clearInterval(h);
-      handles = [];
+      for (const stopOne of stops) stopOne();
+      stops = [];
       started = false;
     },
     checkNow,

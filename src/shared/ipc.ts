@@ -16,7 +16,7 @@ const Id = z.string().trim().min(1).max(128);
 const Pin = z.string().regex(/^\d{4,8}$/, 'PIN must be 4 to 8 digits');
 
 export const ProblemSchema = z.object({
-  kind: z.enum(['transient', 'auth', 'permanent', 'invalid']),
+  kind: z.enum(['transient', 'auth', 'permanent', 'invalid', 'storage']),
   message: z.string(),
   code: z.string().optional(),
 });

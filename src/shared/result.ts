@@ -4,8 +4,10 @@
  * - auth: credentials or token problem
  * - permanent: the service refused the action; retrying the same thing will not help
  * - invalid: refused locally before anything was queued or sent
+ * - storage: the terminal's own data file could not be written (disk full, read-only, I/O error):
+ *   never the network's fault, and never the service's
  */
-export type ErrorKind = 'transient' | 'auth' | 'permanent' | 'invalid';
+export type ErrorKind = 'transient' | 'auth' | 'permanent' | 'invalid' | 'storage';
 
 export interface Problem {
   readonly kind: ErrorKind;

@@ -2,17 +2,32 @@
  * The crash test's child: opens the engine on a data folder, taps every order of a plan through to
  * COMPLETED (as far as the projected order allows, queuing ahead) and drains against the sandbox,
  * until everything is sent. The parent kills it with SIGKILL at random moments and starts it again.
- * Prints "ready" once the engine is open and "done" when the plan is complete.
+ * Prints "ready" once the engine is open and "done" when the plan is complete. With
+ * CRASH_STATUS_CHECK=1 it checks before resending (decisions.md) through the sandbox's admin path.
  */
 import { MemoryVault } from '../../src/main/core/auth';
 import { openEngineWithService } from '../../src/main/core/engine';
-import type { ActionInput } from '../../src/shared/protocol';
+import type { StatusCheck } from '../../src/main/core/outbox';
+import { type ActionInput, OrderSchema } from '../../src/shared/protocol';
 import type { OrderView } from '../../src/shared/ipc';
 
 const env = process.env;
 const url = env.CRASH_URL ?? '';
 const dataDir = env.CRASH_DATA_DIR ?? '';
 const orderIds = (env.CRASH_ORDERS ?? '').split(',').filter(Boolean);
+
+/** Check before resend through the sandbox's admin path on the service port: an outage makes it unreachable too. */
+const statusCheck: StatusCheck = async (orderId, signal) => {
+  try {
+    const timeout = AbortSignal.timeout(300);
+    const res = await fetch(`${url}/__sandbox/orders/${encodeURIComponent(orderId)}`, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+    if (!res.ok) return { kind: 'unreachable' };
+    const order = OrderSchema.safeParse(await res.json());
+    return order.success ? { kind: 'order', order: order.data } : { kind: 'unreachable' };
+  } catch {
+    return { kind: 'unreachable' };
+  }
+};
 
 /** The one tap that moves an order on, from the projected view; null when nothing is left. */
 function nextTap(view: OrderView): ActionInput | null {
@@ -39,6 +54,7 @@ async function main(): Promise<void> {
     probeTimeoutMs: 200,
     stopGraceMs: 200,
     proactiveRefresh: false,
+    ...(env.CRASH_STATUS_CHECK === '1' ? { statusCheck } : {}),
   });
   engine.start();
   process.stdout.write('ready\n');

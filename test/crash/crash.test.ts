@@ -70,7 +70,8 @@ it(`survives ${KILLS} SIGKILLs with outages on and off: every tap applied exactl
       latencyMs: Math.floor(random() * 40),
       errorRate: random() < 0.3 ? 0.3 : 0,
     });
-    const child = startChild(script, env);
+    // Half the processes check before resending, half resend blindly: both lifecycles meet the same file.
+    const child = startChild(script, { ...env, CRASH_STATUS_CHECK: random() < 0.5 ? '1' : '0' });
     // Most kills land after the engine is open (sending, committing); some during start-up.
     const early = random() < 0.15;
     if (!early) await Promise.race([child.ready, sleep(5000)]);
@@ -91,7 +92,7 @@ it(`survives ${KILLS} SIGKILLs with outages on and off: every tap applied exactl
   box.faults.reset();
   let done = false;
   for (let attempt = 0; attempt < 5 && !done; attempt++) {
-    const last = startChild(script, env);
+    const last = startChild(script, { ...env, CRASH_STATUS_CHECK: '1' });
     const end = await last.exited;
     expect(end.stderr, `final child (seed ${seed})`).toBe('');
     done = end.code === 0 && end.stdout.includes('done');
@@ -103,6 +104,7 @@ it(`survives ${KILLS} SIGKILLs with outages on and off: every tap applied exactl
   const store = opened.value;
   const entries = store.outbox.recent(1_000_000);
   const recovered = store.audit.recent(1_000_000).filter((a) => a.kind === 'recover').length;
+  const confirmed = store.audit.recent(1_000_000).filter((a) => a.outcome === 'confirmed').length;
   store.close();
   const applied = box.appliedLog();
 
@@ -124,5 +126,5 @@ it(`survives ${KILLS} SIGKILLs with outages on and off: every tap applied exactl
   // Kills really landed mid-send: entries were found in `sending` at a restart and sent again.
   expect(recovered, `entries recovered from sending (seed ${seed})`).toBeGreaterThan(0);
   const duplicates = box.requestLog().filter((r) => r.duplicate).length;
-  console.log(`crash test seed ${seed}: ${kills} kills, ${finishedEarly} early exits, ${entries.length} taps, ${recovered} recovered from sending, ${duplicates} resends de-duplicated`);
+  console.log(`crash test seed ${seed}: ${kills} kills, ${finishedEarly} early exits, ${entries.length} taps, ${recovered} recovered from sending, ${confirmed} confirmed by status check, ${duplicates} resends de-duplicated`);
 });

@@ -10,7 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { OrderServiceClient, type UpdateOutcome, type UpdateSender } from '../../src/main/core/api';
 import { MemoryVault, TokenManager } from '../../src/main/core/auth';
 import { openEngineWithService, type ServiceEngine, type ServiceEngineOptions } from '../../src/main/core/engine';
-import { type Action, buildUpdateRequest, type OrderUpdateRequest } from '../../src/shared/protocol';
+import { type Action, buildUpdateRequest, OrderSchema, type OrderUpdateRequest } from '../../src/shared/protocol';
+import type { StatusCheck, StatusCheckResult } from '../../src/main/core/outbox';
 import type { Engine } from '../../src/main/core/engine';
 import type { OrderView } from '../../src/shared/ipc';
 
@@ -146,4 +147,28 @@ export function marketplace(cleanup: Cleanup, box: Sandbox): { apply(orderId: st
       return client.update(request.value);
     },
   };
+}
+
+/**
+ * A StatusCheck that reads the sandbox's order over real HTTP through its admin path on the
+ * service port, so an outage of the service makes the check unreachable too, as the real `status`
+ * call would be. `calls` lists the order ids asked about.
+ */
+export function sandboxStatusCheck(box: Sandbox): StatusCheck & { calls: string[] } {
+  const calls: string[] = [];
+  const check = async (orderId: string, signal?: AbortSignal): Promise<StatusCheckResult> => {
+    calls.push(orderId);
+    try {
+      const res = await fetch(`${box.url}/__sandbox/orders/${encodeURIComponent(orderId)}`, {
+        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(2000)]) : AbortSignal.timeout(2000),
+      });
+      if (res.status === 404) return { kind: 'unavailable' };
+      if (!res.ok) return { kind: 'unreachable' };
+      const parsed = OrderSchema.safeParse(await res.json());
+      return parsed.success ? { kind: 'order', order: parsed.data } : { kind: 'unreachable' };
+    } catch {
+      return { kind: 'unreachable' };
+    }
+  };
+  return Object.assign(check, { calls });
 }

@@ -74,8 +74,6 @@ function manualTimers() {
   const timers: Timers = {
     setTimeout: (fn, ms) => (pending.push({ fn, at: clock + ms, id: nextId }), nextId++),
     clearTimeout: (h) => void pending.splice(pending.findIndex((p) => p.id === h), 1),
-    setInterval: (fn, ms) => (pending.push({ fn, at: clock + ms, every: ms, id: nextId }), nextId++),
-    clearInterval: (h) => void pending.splice(pending.findIndex((p) => p.id === h), 1),
   };
   return {
     timers,

@@ -1,2 +1,3 @@
 export * from './states';
 export * from './apply';
+export * from './effect';

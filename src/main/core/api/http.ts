@@ -3,23 +3,11 @@
  * combined with the caller's AbortSignal, and network failures described in words.
  */
 
-/** Timers the engine uses, injected so tests can drive them. */
-export interface Timers {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+import { systemTimers, type Timers } from '../time';
 
-/** Node's timers, unref'd: a pending deadline or refresh must never keep a CLI or test process alive. */
-export const realTimers: Timers = {
-  setTimeout(fn, ms) {
-    const handle = setTimeout(fn, Math.min(Math.max(0, ms), 2_147_483_647));
-    handle.unref?.();
-    return handle;
-  },
-  clearTimeout(handle) {
-    clearTimeout(handle as ReturnType<typeof setTimeout>);
-  },
-};
+export type { Timers } from '../time';
+/** Node's timers, unref'd (a pending deadline never keeps a CLI open): core/time's, under the name HTTP callers know. */
+export const realTimers: Timers = systemTimers;
 
 /** A per-request deadline joined with the caller's signal. Call `done()` once the body is read. */
 export interface Deadline {

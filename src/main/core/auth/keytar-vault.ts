@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ProblemError } from '../../../shared/result';
-import { realTimers, type Timers } from '../api/http';
+import { systemTimers, type Timers } from '../time';
 import { silentLogger, type Logger } from '../log/logger';
 import { secrets as processSecrets, type SecretRegistry } from '../log/redact';
 import { ClientCredentialsSchema, StoredTokensSchema } from './stored-tokens';
@@ -70,7 +70,7 @@ export class KeytarVault implements CredentialVault {
   constructor(private readonly options: KeytarVaultOptions) {
     this.service = keychainService(options.environment, options.service);
     this.timeoutMs = options.timeoutMs ?? 10_000;
-    this.timers = options.timers ?? realTimers;
+    this.timers = options.timers ?? systemTimers;
     this.platform = options.platform ?? process.platform;
     this.log = (options.logger ?? silentLogger).child('vault');
     this.registry = options.secrets ?? processSecrets;

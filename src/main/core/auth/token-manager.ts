@@ -5,7 +5,7 @@
  * are registered as secrets so no log line or message can carry them.
  */
 import { fail, ok, type Problem, ProblemError, type Result } from '../../../shared/result';
-import { realTimers, type Timers } from '../api/http';
+import { systemTimers, type Timers } from '../time';
 import type { TokenSource } from '../api/token-source';
 import { silentLogger, type Logger } from '../log/logger';
 import { secrets as processSecrets, type SecretRegistry } from '../log/redact';
@@ -111,7 +111,7 @@ export class TokenManager implements TokenSource {
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
-    this.timers = options.timers ?? realTimers;
+    this.timers = options.timers ?? systemTimers;
     this.timeoutMs = options.requestTimeoutMs ?? 15_000;
     this.marginMs = options.refreshMarginMs ?? 5 * 60_000;
     this.jitterMs = options.refreshJitterMs ?? 2 * 60_000;

@@ -3,6 +3,8 @@ export { openStore, dataFilePath, DATA_FILE_NAME, type Store, type OpenStoreOpti
 export { SCHEMA_VERSION } from './migrations';
 export type { EntryRow, OrderRow, AuditRow, AuditKind } from './rows';
 export { AUDIT_KINDS, deepFreeze } from './rows';
-export type { NewEntry, OutboxCounts, OutboxTable } from './outbox-table';
+export type { EntryPatch, NewEntry, OutboxCounts, OutboxTable } from './outbox-table';
+export type { LeaseRow, LeaseTable } from './lease-table';
 export type { OrdersTable } from './orders-table';
 export type { AuditLine, AuditTable } from './audit-table';
+export { storageProblem } from './storage-error';

@@ -67,6 +67,20 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 2,
+    sql: `
+      -- Which process sends this data file's queue: one row at most, taken and handed over inside an
+      -- IMMEDIATE transaction so two processes that both find a dead holder cannot both take it.
+      CREATE TABLE sender_lease (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        -- Unique to the holding engine (a process may open the same folder twice).
+        holder TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        taken_at INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -1,5 +1,6 @@
 /** SQL for the outbox table. Business rules live in core/outbox; this file only reads and writes rows. */
 import type { Database } from 'better-sqlite3';
+import type { EntryState } from '../../../shared/ipc';
 import type { Action } from '../../../shared/protocol';
 import type { Problem } from '../../../shared/result';
 import { secrets } from '../log';
@@ -13,6 +14,22 @@ export interface NewEntry {
   readonly createdAt: number;
   readonly sendAfter: number;
   readonly terminalId: string;
+}
+
+/**
+ * What a state change writes besides the state; an absent field keeps its column. `addAttempt`
+ * counts one more attempt, `sentNow` stamps sent_at, `dueNow` ends what is left of the undo window.
+ */
+export interface EntryPatch {
+  readonly to: EntryState;
+  readonly addAttempt?: boolean;
+  readonly nextAttemptAt?: number | null;
+  readonly lastError?: Problem | null;
+  readonly mayBeApplied?: boolean;
+  readonly noAnswerBefore?: boolean;
+  readonly sentNow?: boolean;
+  readonly awaitingRefresh?: boolean;
+  readonly dueNow?: boolean;
 }
 
 /** Counts for the sync status. */
@@ -80,47 +97,28 @@ export function createOutboxTable(db: Database) {
          MIN(CASE WHEN state IN ('queued', 'sending') THEN created_at END) AS oldestWaitingAt
        FROM outbox WHERE ${PENDING}`,
     ),
-    markSending: db.prepare(`UPDATE outbox SET state = 'sending', updated_at = @now WHERE id = @id AND state = 'queued'`),
-    unclaim: db.prepare(`UPDATE outbox SET state = 'queued', updated_at = @now WHERE id = @id AND state = 'sending'`),
-    markSent: db.prepare(
-      `UPDATE outbox SET state = 'sent', attempts = attempts + 1, sent_at = @now, next_attempt_at = NULL,
-         awaiting_refresh = @awaitingRefresh, last_error = @lastError, updated_at = @now
-       WHERE id = @id RETURNING *`,
-    ),
     clearAwaitingRefresh: db.prepare(`UPDATE outbox SET awaiting_refresh = 0 WHERE order_id = ? AND awaiting_refresh = 1`),
-    requeueAfterAttempt: db.prepare(
-      `UPDATE outbox SET state = 'queued', attempts = attempts + 1, next_attempt_at = @nextAttemptAt, last_error = @lastError,
-         no_answer_before = MAX(no_answer_before, @noAnswer), updated_at = @now
-       WHERE id = @id RETURNING *`,
-    ),
-    markFailed: db.prepare(
-      `UPDATE outbox SET state = 'failed', attempts = attempts + 1, next_attempt_at = NULL, last_error = @lastError,
-         may_be_applied = @mayBeApplied, updated_at = @now
-       WHERE id = @id RETURNING *`,
-    ),
-    setState: db.prepare(
-      `UPDATE outbox SET state = @to, next_attempt_at = @nextAttemptAt, updated_at = @now
-       WHERE id = @id AND state = @from RETURNING *`,
-    ),
-    setStateWithError: db.prepare(
-      `UPDATE outbox SET state = @to, next_attempt_at = NULL, last_error = @lastError, updated_at = @now
-       WHERE id = @id AND state = @from RETURNING *`,
-    ),
-    retryFailed: db.prepare(
-      `UPDATE outbox SET state = 'queued', next_attempt_at = NULL, may_be_applied = 0, updated_at = @now
-       WHERE id = @id AND state = 'failed' RETURNING *`,
-    ),
-    sendNow: db.prepare(
-      `UPDATE outbox SET next_attempt_at = NULL, send_after = MIN(send_after, @now), updated_at = @now
-       WHERE id = @id AND state = 'queued' RETURNING *`,
-    ),
-    recoverSending: db.prepare(
-      `UPDATE outbox SET state = 'queued', no_answer_before = 1, updated_at = ? WHERE state = 'sending' RETURNING *`,
-    ),
-    clearNetworkBackoff: db.prepare(
-      `UPDATE outbox SET next_attempt_at = NULL, updated_at = @now
-       WHERE state = 'queued' AND next_attempt_at > @now AND json_extract(last_error, '$.code') = 'NETWORK'
+    // The one statement that changes an entry's state: guarded on the state the caller read, each
+    // other column either kept or set as the transition says.
+    move: db.prepare(
+      `UPDATE outbox SET
+         state = @to,
+         attempts = attempts + @addAttempts,
+         next_attempt_at = CASE WHEN @setNextAttempt THEN @nextAttemptAt ELSE next_attempt_at END,
+         last_error = CASE WHEN @setLastError THEN @lastError ELSE last_error END,
+         may_be_applied = CASE WHEN @setMayBeApplied THEN @mayBeApplied ELSE may_be_applied END,
+         no_answer_before = CASE WHEN @setNoAnswer THEN @noAnswer ELSE no_answer_before END,
+         sent_at = CASE WHEN @setSentAt THEN @now ELSE sent_at END,
+         awaiting_refresh = CASE WHEN @setAwaiting THEN @awaitingRefresh ELSE awaiting_refresh END,
+         send_after = CASE WHEN @dueNow THEN MIN(send_after, @now) ELSE send_after END,
+         updated_at = @now
+       WHERE id = @id AND state = @from
        RETURNING *`,
+    ),
+    inState: db.prepare(`SELECT * FROM outbox WHERE state = ? ORDER BY id`),
+    backedOff: db.prepare(`SELECT * FROM outbox WHERE state = 'queued' AND next_attempt_at IS NOT NULL ORDER BY id`),
+    networkBackedOff: db.prepare(
+      `SELECT * FROM outbox WHERE state = 'queued' AND next_attempt_at > @now AND json_extract(last_error, '$.code') = 'NETWORK' ORDER BY id`,
     ),
   };
 
@@ -202,61 +200,49 @@ export function createOutboxTable(db: Database) {
         oldestWaitingAt: typeof r.oldestWaitingAt === 'number' ? r.oldestWaitingAt : null,
       };
     },
-    /** Moves queued entries to sending; returns those that moved. */
-    markSending(ids: readonly number[], now: number): number[] {
-      return ids.filter((id) => s.markSending.run({ id, now }).changes === 1);
-    },
-    /** Puts claimed entries that were never sent back to queued (no "no answer" mark: nothing went out). */
-    unclaim(ids: readonly number[], now: number): void {
-      for (const id of ids) s.unclaim.run({ id, now });
-    },
-    /** Records a delivered entry (`awaitingRefresh` when the answer was unreadable). */
-    markSent(id: number, now: number, awaitingRefresh: boolean, lastError: Problem | null): EntryRow {
-      return parseEntryRow(
-        s.markSent.get({ id, now, awaitingRefresh: awaitingRefresh ? 1 : 0, lastError: lastError ? problemJson(lastError) : null }),
-      );
-    },
     /** A readable answer arrived for the order: unreadable-answer entries no longer shape its projection. */
     clearAwaitingRefresh(orderId: string): void {
       s.clearAwaitingRefresh.run(orderId);
     },
-    /** Back to queued after an attempt that did not settle the entry. */
-    requeueAfterAttempt(id: number, now: number, nextAttemptAt: number | null, lastError: Problem, noAnswer: boolean): EntryRow {
-      return parseEntryRow(
-        s.requeueAfterAttempt.get({ id, now, nextAttemptAt, lastError: problemJson(lastError), noAnswer: noAnswer ? 1 : 0 }),
+    /**
+     * Changes an entry's state if it is still `from` (one guarded UPDATE); null when it was not.
+     * Only core/outbox's lifecycle calls this, with a transition from its table.
+     */
+    move(id: number, from: EntryState, now: number, patch: EntryPatch): EntryRow | null {
+      const has = (k: keyof EntryPatch): number => (patch[k] !== undefined ? 1 : 0);
+      return one(
+        s.move.get({
+          id,
+          from,
+          to: patch.to,
+          now,
+          addAttempts: patch.addAttempt ? 1 : 0,
+          setNextAttempt: has('nextAttemptAt'),
+          nextAttemptAt: patch.nextAttemptAt ?? null,
+          setLastError: has('lastError'),
+          lastError: patch.lastError ? problemJson(patch.lastError) : null,
+          setMayBeApplied: has('mayBeApplied'),
+          mayBeApplied: patch.mayBeApplied ? 1 : 0,
+          setNoAnswer: has('noAnswerBefore'),
+          noAnswer: patch.noAnswerBefore ? 1 : 0,
+          setSentAt: patch.sentNow ? 1 : 0,
+          setAwaiting: has('awaitingRefresh'),
+          awaitingRefresh: patch.awaitingRefresh ? 1 : 0,
+          dueNow: patch.dueNow ? 1 : 0,
+        }),
       );
     },
-    /** The service refused the entry. */
-    markFailed(id: number, now: number, lastError: Problem, mayBeApplied: boolean): EntryRow {
-      return parseEntryRow(s.markFailed.get({ id, now, lastError: problemJson(lastError), mayBeApplied: mayBeApplied ? 1 : 0 }));
+    /** Every entry in `state`, by id. */
+    inState(state: EntryState): EntryRow[] {
+      return rows(s.inState.all(state));
     },
-    /** Moves an entry between states if it is still in `from`; null when it was not. */
-    transition(
-      id: number,
-      from: EntryRow['state'],
-      to: EntryRow['state'],
-      now: number,
-      options: { nextAttemptAt?: number | null; lastError?: Problem } = {},
-    ): EntryRow | null {
-      if (options.lastError)
-        return one(s.setStateWithError.get({ id, from, to, now, lastError: problemJson(options.lastError) }));
-      return one(s.setState.get({ id, from, to, now, nextAttemptAt: options.nextAttemptAt ?? null }));
+    /** Queued entries with a backoff (any reason). */
+    backedOff(): EntryRow[] {
+      return rows(s.backedOff.all());
     },
-    /** A person asked to try a failed entry again: queued, due now, no longer "may be applied" until refused again. */
-    retryFailed(id: number, now: number): EntryRow | null {
-      return one(s.retryFailed.get({ id, now }));
-    },
-    /** Drops the backoff (and what is left of the undo window) of a queued entry so it goes at the next chance. */
-    sendNow(id: number, now: number): EntryRow | null {
-      return one(s.sendNow.get({ id, now }));
-    },
-    /** Entries a crash left in `sending` go back to queued, flagged "no answer seen". */
-    recoverSending(now: number): EntryRow[] {
-      return rows(s.recoverSending.all(now));
-    },
-    /** Connectivity came back: entries that backed off because of a network error are due again. */
-    clearNetworkBackoff(now: number): EntryRow[] {
-      return rows(s.clearNetworkBackoff.all({ now }));
+    /** Queued entries backing off because of a network error, not yet due at `now`. */
+    networkBackedOff(now: number): EntryRow[] {
+      return rows(s.networkBackedOff.all({ now }));
     },
   };
 }

@@ -10,6 +10,7 @@ import { fail, ok, type Result } from '../../../shared/result';
 import { type AuditTable, createAuditTable } from './audit-table';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
 import { createOrdersTable, type OrdersTable } from './orders-table';
+import { createLeaseTable, type LeaseTable } from './lease-table';
 import { createOutboxTable, type OutboxTable } from './outbox-table';
 
 export const DATA_FILE_NAME = 'packdesk.sqlite';
@@ -19,13 +20,14 @@ export function dataFilePath(dataDir: string): string {
   return path.join(dataDir, DATA_FILE_NAME);
 }
 
-/** The open store: the three tables and a transaction runner. */
+/** The open store: its tables and a transaction runner. */
 export interface Store {
   readonly file: string;
   readonly schemaVersion: number;
   readonly outbox: OutboxTable;
   readonly orders: OrdersTable;
   readonly audit: AuditTable;
+  readonly lease: LeaseTable;
   /** Runs `fn` in one IMMEDIATE transaction; when it returns, the changes are committed and fsync'd. */
   transaction<T>(fn: () => T): T;
   /** `PRAGMA integrity_check`: 'ok' or what it found. */
@@ -141,10 +143,16 @@ function runIntegrityCheck(db: Db): 'ok' | string {
   return lines.slice(0, 5).join('; ') || 'integrity check returned nothing';
 }
 
-function migrate(db: Db, from: number): void {
-  const pending = MIGRATIONS.filter((m) => m.version > from).sort((a, b) => a.version - b.version);
-  for (const m of pending) {
+/**
+ * Runs the migrations the file lacks. The version is read again inside each IMMEDIATE transaction:
+ * another process opening a new data folder at the same moment may have migrated it meanwhile.
+ */
+function migrate(db: Db, seen: number): void {
+  if (seen >= SCHEMA_VERSION) return;
+  for (const m of [...MIGRATIONS].sort((a, b) => a.version - b.version)) {
     db.transaction(() => {
+      const current = Number(db.pragma('user_version', { simple: true }));
+      if (current >= m.version) return;
       db.exec(m.sql);
       db.pragma(`user_version = ${m.version}`);
     }).immediate();
@@ -178,6 +186,7 @@ function assemble(db: Db, file: string): Store {
     outbox: createOutboxTable(db),
     orders: createOrdersTable(db),
     audit: createAuditTable(db),
+    lease: createLeaseTable(db),
     transaction: <T>(fn: () => T): T => run.immediate(fn) as T,
     integrity: () => runIntegrityCheck(db),
     checkpoint: () => {

@@ -6,7 +6,8 @@
 import { OrderServiceClient } from '../api';
 import { type CredentialVault, TokenManager } from '../auth';
 import { type Logger, silentLogger } from '../log';
-import type { OnlineSignal, Timers } from '../sync';
+import type { OnlineSignal } from '../sync';
+import type { Timers } from '../time';
 import { createEngine, type Engine, type EngineOptions } from './engine';
 
 export interface ServiceEngineOptions {
@@ -34,6 +35,8 @@ export interface ServiceEngineOptions {
   readonly probeTimeoutMs?: number;
   /** Refresh tokens on a timer ahead of expiry (default true; the CLI's short runs turn it off). */
   readonly proactiveRefresh?: boolean;
+  /** Check before resend (decisions.md); absent = resend as before. */
+  readonly statusCheck?: EngineOptions['statusCheck'];
 }
 
 export interface ServiceEngine {
@@ -53,6 +56,7 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
     logger: log,
     ...(options.now ? { now: options.now } : {}),
     ...(options.random ? { random: options.random } : {}),
+    ...(options.timers ? { timers: options.timers } : {}),
     ...(options.proactiveRefresh !== undefined ? { proactive: options.proactiveRefresh } : {}),
   });
   const client = new OrderServiceClient({
@@ -60,6 +64,7 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
     tokens,
     logger: log,
     ...(options.now ? { now: options.now } : {}),
+    ...(options.timers ? { timers: options.timers } : {}),
     ...(options.requestTimeoutMs !== undefined ? { timeoutMs: options.requestTimeoutMs } : {}),
     ...(options.probeTimeoutMs !== undefined ? { probeTimeoutMs: options.probeTimeoutMs } : {}),
   });
@@ -94,5 +99,6 @@ function pick(o: ServiceEngineOptions): Partial<EngineOptions> {
   if (o.backoff) out.backoff = o.backoff;
   if (o.pollMs !== undefined) out.pollMs = o.pollMs;
   if (o.stopGraceMs !== undefined) out.stopGraceMs = o.stopGraceMs;
+  if (o.statusCheck) out.statusCheck = o.statusCheck;
   return out;
 }

@@ -1,21 +1,21 @@
 /**
  * The engine facade: the one object the Electron shell, the web harness, the CLI and the tests
- * drive. It owns the store, the outbox and the sync engine, and turns their changes into the
- * events of src/shared/ipc.ts.
+ * drive. It opens the store, puts the outbox (the queue) and the sync engine (the scheduler)
+ * together, and turns their changes into the events, views and status of src/shared/ipc.ts.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EventBody, EventName, OrderView, OutboxEntryView, SyncStatus } from '../../../shared/ipc';
 import type { ActionInput, Order } from '../../../shared/protocol';
-import { fail, ok, ProblemError, type Result } from '../../../shared/result';
+import { fail, ok, type Problem, ProblemError, type Result } from '../../../shared/result';
 import type { UpdateSender } from '../api/outcome';
-import { DATA_FILE_NAME, type EntryRow, openStore, type Store } from '../db';
+import { DATA_FILE_NAME, type EntryRow, openStore, type Store, storageProblem } from '../db';
 import { type Logger, silentLogger } from '../log';
-import { createOutbox, DEFAULT_BACKOFF, entryView, orderView, type Outbox, Projector } from '../outbox';
-import { createSync, nodeTimers, type OnlineSignal, type Sync, type Timers, TimerSlot } from '../sync';
+import { createOutbox, DEFAULT_BACKOFF, entryView, type LeaseResult, orderView, type Outbox, Projector, type StatusCheck } from '../outbox';
+import { createSync, type OnlineSignal, type Sync } from '../sync';
+import { systemTimers, type Timers, TimerSlot } from '../time';
 import { EventHub } from './events';
-import { acquireSenderLock, type LockResult } from './lock';
 
 export interface EngineOptions {
   dataDir: string;
@@ -37,6 +37,11 @@ export interface EngineOptions {
   stopGraceMs?: number;
   /** What the token manager knows of the credentials, so the status can tell "missing" from "rejected". */
   credentialsState?: () => 'unknown' | 'ok' | 'missing' | 'rejected';
+  /**
+   * Asked before resending an entry whose earlier attempt got no answer, and after a refusal that
+   * may mean "already done" (decisions.md, "Check before resend"). Absent: resend as before.
+   */
+  statusCheck?: StatusCheck;
 }
 
 export interface Engine {
@@ -60,6 +65,8 @@ export interface Engine {
   status(): SyncStatus;
   /** Sends what can be sent; with untilEmpty, until nothing more can go (or the timeout). */
   drain(options: { untilEmpty: boolean; timeoutMs: number }): Promise<{ sent: number; failed: number; remaining: number }>;
+  /** The data file stopped taking writes (disk full, read-only): sending is paused; null when all is well. */
+  storage(): Problem | null;
   /** New credentials were saved: resume a paused outbox. */
   credentialsChanged(): void;
   setOptions(patch: { undoWindowMs?: number; concurrency?: number }): void;
@@ -80,7 +87,7 @@ const CHECKPOINT_DELAY_MS = 250;
 export function createEngine(options: EngineOptions): Engine {
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
-  const timers = options.timers ?? nodeTimers;
+  const timers = options.timers ?? systemTimers;
   const log = (options.log ?? silentLogger).child('engine');
   const { store, notice: storeNotice } = openOrReplace(options.dataDir, now, options.terminalId, log);
 
@@ -90,7 +97,9 @@ export function createEngine(options: EngineOptions): Engine {
   const hub = new EventHub(log);
   let started = false;
   let stopped = false;
-  let lock: LockResult | null = null;
+  let lock: LeaseResult | null = null;
+  // The data file refused the writes of taking the lease or recovering (disk full…), until they succeed.
+  let startStorage: Problem | null = null;
   let lastTap: number | null = null;
   let lastStatusJson = '';
 
@@ -109,9 +118,9 @@ export function createEngine(options: EngineOptions): Engine {
 
   const sync: Sync = createSync(
     {
-      store,
       outbox,
       sender: options.sender,
+      ...(options.statusCheck ? { statusCheck: options.statusCheck } : {}),
       now,
       random,
       timers,
@@ -178,6 +187,7 @@ export function createEngine(options: EngineOptions): Engine {
     const plainFailed = counts.failed - counts.mayBeApplied;
     let message: string | null = null;
     if (storeNotice) message = storeNotice;
+    else if (startStorage) message = startStorage.message;
     else if (sync.problem()) message = sync.problem();
     else if (lockNotice()) message = lockNotice();
     else if (credentials === 'missing')
@@ -256,9 +266,20 @@ export function createEngine(options: EngineOptions): Engine {
   // While another process holds the sender lock (a CLI drain), try again now and then.
   const lockRetry = new TimerSlot(timers, now, () => takeLockAndSend());
 
+  /** Runs from a timer too: it never throws (a failure is logged, said in the status, and tried again). */
   function takeLockAndSend(): void {
     if (stopped) return;
-    lock = acquireSenderLock(options.dataDir);
+    try {
+      lock = outbox.takeLease();
+      startStorage = null;
+    } catch (e) {
+      lock = null;
+      startStorage = storageProblem(e);
+      log.error('the sender lease could not be taken', { error: e });
+      publishStatus();
+      lockRetry.arm(options.pollMs ?? 5000);
+      return;
+    }
     if (!lock.ok) {
       log.warn('another process sends this queue', { pid: lock.holderPid });
       publishStatus();
@@ -296,7 +317,12 @@ export function createEngine(options: EngineOptions): Engine {
       backlogTimer.clear();
       checkpointTimer.clear();
       hub.clear();
-      if (lock?.ok) lock.release();
+      try {
+        if (lock?.ok) lock.release();
+      } catch (e) {
+        // Left in the file: the next process finds this one gone and takes it over.
+        log.warn('the sender lease could not be released', { error: e });
+      }
       store.close();
     },
 
@@ -387,6 +413,8 @@ export function createEngine(options: EngineOptions): Engine {
       if (!lock?.ok) return { sent: 0, failed: 0, remaining: store.outbox.counts().waiting };
       return sync.drain({ untilEmpty: drainOptions.untilEmpty, timeoutMs: Math.max(0, drainOptions.timeoutMs) });
     },
+
+    storage: () => startStorage ?? sync.storage(),
 
     credentialsChanged() {
       sync.credentialsChanged();

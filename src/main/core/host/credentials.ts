@@ -3,7 +3,7 @@
  * manager typing credentials from the e-mail learns at once whether they work. Whatever the
  * answer, the secret and the token obtained stay in this process (registered as secrets).
  */
-import { realTimers } from '../api/http';
+import { systemTimers } from '../time';
 import { requestToken } from '../auth/token-endpoint';
 import type { ClientCredentials } from '../auth/vault';
 import type { SecretRegistry } from '../log';
@@ -26,7 +26,7 @@ export async function checkCredentials(authUrl: string, credentials: ClientCrede
   const answer = await requestToken(credentials, { grantType: 'client_credentials' }, {
     authUrl,
     fetch: options.fetch ?? globalThis.fetch,
-    timers: realTimers,
+    timers: systemTimers,
     now: options.now,
     timeoutMs: options.timeoutMs ?? 15_000,
     secrets: options.registry,

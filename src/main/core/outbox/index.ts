@@ -1,5 +1,9 @@
-/** The outbox: taps as durable entries, local validation, and settling the service's answers. */
-export { createOutbox, type Outbox, type OutboxContext, type Settlement } from './outbox';
+/** The outbox: a persisted queue of taps that owns its entries' lifecycle, claims, settles, recovers and holds the sender lease. */
+export { createOutbox, type Answered, type Committed, type Outbox, type OutboxContext, type Settlement } from './outbox';
+export { attemptEntry, type AttemptDeps, type AttemptOutcome, type CheckNote } from './attempt';
+export { ENTRY_TRANSITIONS, allows, move, type TransitionName } from './lifecycle';
+export { takeSenderLease, processAlive, type IsAlive, type LeaseOptions, type LeaseResult } from './lease';
+export type { StatusCheck, StatusCheckResult } from './status-check';
 export { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
 export { checkTap, isPending, project, sameAction, type ProjectFn } from './validate';
 export { Projector, slimOrder } from './projection';

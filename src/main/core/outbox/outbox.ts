@@ -1,13 +1,18 @@
 /**
- * The durable outbox: every tap becomes a committed row before the call returns, and every
- * answer from the service is settled on that row (and on the orders cache) in one transaction.
+ * The outbox: a persisted queue that owns its entries' lifecycle. Every tap becomes a committed
+ * row before the call returns; the queue claims due entries, settles every answer on its row (and
+ * on the orders cache) in one transaction, recovers what a stopped process left, and holds the
+ * sender lease. Every state change goes through lifecycle.ts. The scheduler (core/sync) only
+ * decides when and how many.
  */
 import { applyAction } from '../../../shared/fulfilment';
 import { type ActionInput, buildAction, checkId, type Order } from '../../../shared/protocol';
 import { fail, ok, type Problem, type Result } from '../../../shared/result';
-import type { UpdateOutcome } from '../api/outcome';
 import type { EntryRow, OrderRow, Store } from '../db';
+import type { AttemptOutcome } from './attempt';
 import { type BackoffPolicy, backoffDelay } from './backoff';
+import { takeSenderLease, type LeaseResult } from './lease';
+import { move, mustMove } from './lifecycle';
 import { summarize } from './summary';
 import { Projector } from './projection';
 import { checkTap, isPending, project, type ProjectFn } from './validate';
@@ -27,6 +32,8 @@ export interface OutboxContext {
 export interface Settlement {
   readonly entry: EntryRow;
   readonly result: 'sent' | 'unreadable' | 'retry' | 'failed' | 'mayBeApplied' | 'paused';
+  /** Settled as applied because a status check showed its effect (no answer, or a "maybe done" refusal). */
+  readonly confirmed?: boolean;
   /** The service answered (true), or the network failed (false); null when it tells nothing. */
   readonly reachable: boolean | null;
   /** The orders cache row of the entry's order was written. */
@@ -38,6 +45,19 @@ export interface Settlement {
 export type Outbox = ReturnType<typeof createOutbox>;
 
 const NETWORK = 'NETWORK';
+
+/** One answered attempt, waiting to be settled. */
+export interface Answered {
+  readonly entry: EntryRow;
+  readonly outcome: AttemptOutcome;
+}
+
+/** What one commit did: the settlements, and the entries it claimed or released. */
+export interface Committed {
+  readonly settlements: readonly Settlement[];
+  readonly claimed: readonly EntryRow[];
+  readonly released: readonly EntryRow[];
+}
 
 /** Builds the outbox over an open store. */
 export function createOutbox(ctx: OutboxContext) {
@@ -109,12 +129,12 @@ export function createOutbox(ctx: OutboxContext) {
           return fail('invalid', `Too late to undo "${summarize(entry.action, null)}": it is on its way to the service`, 'TOO_LATE');
         const blocked = laterTapsDependOn(store, entry, now);
         if (blocked) return fail('invalid', `Undo the later taps of order ${entry.orderId} first (${blocked})`, 'LATER_TAPS');
-        const undone = store.outbox.transition(entryId, 'queued', 'discarded', now, {
+        const undone = move(store.outbox, entry, 'undo', now, {
           lastError: { kind: 'invalid', code: 'UNDONE', message: 'Taken back by the packer' },
         });
-        if (!undone) return fail('invalid', `Too late to undo tap ${entryId}`, 'TOO_LATE');
+        if (!undone.ok) return fail('invalid', `Too late to undo tap ${entryId}`, 'TOO_LATE');
         audit({ kind: 'undo', entryId, orderId: entry.orderId, outcome: 'undone', message: summarize(entry.action, null) });
-        return ok(undone);
+        return undone;
       });
     },
 
@@ -124,13 +144,14 @@ export function createOutbox(ctx: OutboxContext) {
         const now = ctx.now();
         const entry = store.outbox.get(entryId);
         if (!entry) return fail('invalid', `There is no tap number ${entryId}`, 'NOT_FOUND');
-        let after: EntryRow | null = null;
-        if (entry.state === 'failed') after = store.outbox.retryFailed(entryId, now);
-        else if (entry.state === 'queued') after = store.outbox.sendNow(entryId, now);
-        if (!after)
+        const after =
+          entry.state === 'failed'
+            ? move(store.outbox, entry, 'retry', now, { nextAttemptAt: null, mayBeApplied: false })
+            : move(store.outbox, entry, 'sendNow', now, { nextAttemptAt: null, dueNow: true });
+        if (!after.ok)
           return fail('invalid', `Tap ${entryId} is ${entry.state}; only a failed or waiting tap can be retried`, 'NOT_RETRYABLE');
         audit({ kind: 'retry', entryId, orderId: entry.orderId, outcome: 'retried', message: `was ${entry.state}` });
-        return ok(after);
+        return after;
       });
     },
 
@@ -144,8 +165,9 @@ export function createOutbox(ctx: OutboxContext) {
           return fail('invalid', `Tap ${entryId} is being sent right now; try again in a moment`, 'BUSY');
         if (entry.state !== 'failed' && entry.state !== 'queued')
           return fail('invalid', `Tap ${entryId} is already ${entry.state}`, 'NOT_DISCARDABLE');
-        const after = store.outbox.transition(entryId, entry.state, 'discarded', now, { nextAttemptAt: null });
-        if (!after) return fail('invalid', `Tap ${entryId} changed meanwhile; look again`, 'BUSY');
+        const moved = move(store.outbox, entry, 'discard', now, { nextAttemptAt: null });
+        if (!moved.ok) return fail('invalid', `Tap ${entryId} changed meanwhile; look again`, 'BUSY');
+        const after = moved.value;
         audit({
           kind: 'discard',
           entryId,
@@ -157,41 +179,92 @@ export function createOutbox(ctx: OutboxContext) {
       });
     },
 
-    /** After a crash: entries left in `sending` are queued again with the same requestId, flagged "no answer seen". */
+    /** Takes the sender lease of this data file (one sending process at a time), or says who holds it. */
+    takeLease(): LeaseResult {
+      return takeSenderLease(store, { now: ctx.now });
+    },
+
+    /**
+     * Run by the process that just took the lease: entries an earlier process left in `sending` are
+     * queued again with the same requestId, flagged "no answer seen", and no backoff saved by an
+     * earlier process holds a waiting entry (this process has not seen the service fail).
+     */
     recover(): EntryRow[] {
       return store.transaction(() => {
-        const rows = store.outbox.recoverSending(ctx.now());
-        for (const r of rows)
+        const now = ctx.now();
+        // By id: an entry recovered from sending may also drop an old backoff; it is reported once, as it ends up.
+        const out = new Map<number, EntryRow>();
+        for (const e of store.outbox.inState('sending')) {
+          out.set(e.id, mustMove(store.outbox, e, 'recover', now, { noAnswerBefore: true }));
           audit({
             kind: 'recover',
-            entryId: r.id,
-            orderId: r.orderId,
+            entryId: e.id,
+            orderId: e.orderId,
             outcome: 'requeued',
-            message: 'Was being sent when Packdesk stopped; will be sent again with the same request id',
+            message: 'Was being sent when Packdesk stopped; will be checked or sent again with the same request id',
           });
-        return rows;
+        }
+        for (const e of store.outbox.backedOff()) out.set(e.id, mustMove(store.outbox, e, 'dropBackoff', now, { nextAttemptAt: null }));
+        return [...out.values()];
       });
     },
 
-    /** Moves due entries to `sending` in one commit, so a crash from here on is recovered as "no answer seen". */
-    claim(entries: readonly EntryRow[]): EntryRow[] {
-      if (entries.length === 0) return [];
-      const moved = new Set(store.transaction(() => store.outbox.markSending(entries.map((e) => e.id), ctx.now())));
-      return entries.filter((e) => moved.has(e.id)).map((e) => ({ ...e, state: 'sending' as const }));
+    /** Claims up to `limit` due heads (queued -> sending) in one commit, so a crash from here on is recovered as "no answer seen". */
+    claimDue(limit: number): EntryRow[] {
+      if (limit <= 0) return [];
+      return store.transaction(() => claimDueIn(limit));
     },
 
     /** Claimed entries that were not sent after all go back to queued, as they were; returns them as they are now. */
-    unclaim(entries: readonly EntryRow[]): EntryRow[] {
+    release(entries: readonly EntryRow[]): EntryRow[] {
       if (entries.length === 0) return [];
-      store.transaction(() => store.outbox.unclaim(entries.map((e) => e.id), ctx.now()));
-      return entries.map((e) => ({ ...e, state: 'queued' as const }));
+      return store.transaction(() => entries.map((e) => mustMove(store.outbox, e, 'release', ctx.now())));
     },
 
-    /** Applies the service's answer to a sending entry, per decisions.md, in one transaction. */
-    settle(entry: EntryRow, outcome: UpdateOutcome): Settlement {
-      return store.transaction(() => settleOne(ctx, entry, outcome, audit));
+    /** Connectivity came back: entries that backed off because of the network are due again. */
+    networkBack(): EntryRow[] {
+      return store.transaction(() => {
+        const now = ctx.now();
+        return store.outbox.networkBackedOff(now).map((e) => mustMove(store.outbox, e, 'dropBackoff', now, { nextAttemptAt: null }));
+      });
+    },
+
+    /**
+     * Settles `answered` and then claims `plan(settlements).claim` more due heads and releases
+     * `plan(...).release`, all in ONE transaction (one fsync per batch). If it throws, nothing of it
+     * happened: the file and the caller's picture are as before.
+     */
+    commit(answered: readonly Answered[], plan: (settlements: readonly Settlement[]) => { claim: number; release: readonly EntryRow[] }): Committed {
+      return store.transaction(() => {
+        const settlements = answered.map((a) => settleOne(ctx, a.entry, a.outcome, audit));
+        const next = plan(settlements);
+        const released = next.release.map((e) => mustMove(store.outbox, e, 'release', ctx.now()));
+        const claimed = claimDueIn(next.claim);
+        return { settlements, claimed, released };
+      });
+    },
+
+    /** When the earliest queued head becomes due, or null when no order has a queued head. */
+    nextWakeAt(): number | null {
+      return store.outbox.nextWakeAt();
+    },
+
+    /** Entries waiting (queued or sending). */
+    waiting(): number {
+      return store.outbox.counts().waiting;
     },
   };
+
+  function claimDueIn(limit: number): EntryRow[] {
+    if (limit <= 0) return [];
+    const now = ctx.now();
+    const out: EntryRow[] = [];
+    for (const e of store.outbox.dueHeads(now, limit)) {
+      const r = move(store.outbox, e, 'claim', now);
+      if (r.ok) out.push(r.value);
+    }
+    return out;
+  }
 }
 
 /** When undoing `entry` would leave a later pending tap of its order invalid, says which. */
@@ -210,13 +283,18 @@ function laterTapsDependOn(store: Store, entry: EntryRow, now: number): string |
   return null;
 }
 
-function settleOne(
-  ctx: OutboxContext,
-  entry: EntryRow,
-  outcome: UpdateOutcome,
-  audit: (line: Omit<Parameters<Store['audit']['add']>[0], 'terminal' | 'time'>) => void,
-): Settlement {
+type Audit = (line: Omit<Parameters<Store['audit']['add']>[0], 'terminal' | 'time'>) => void;
+
+const CHECK_NOTE = {
+  'not-applied': 'status check: the order did not show it yet, so it was sent again with the same request id',
+  unavailable: 'status check not available: sent again with the same request id',
+} as const;
+
+function settleOne(ctx: OutboxContext, entry: EntryRow, outcome: AttemptOutcome, auditLine: Audit): Settlement {
   const { store } = ctx;
+  // Every decision of a check before resend is in the audit log, on the line of the attempt it led to.
+  const checked = 'checked' in outcome ? outcome.checked : undefined;
+  const audit: Audit = checked ? (line) => auditLine({ ...line, message: `${line.message ?? ''} (${CHECK_NOTE[checked]})` }) : auditLine;
   const now = ctx.now();
   const base = { entryId: entry.id, orderId: entry.orderId, kind: 'attempt' as const };
   switch (outcome.kind) {
@@ -228,29 +306,72 @@ function settleOne(
           entry,
           JSON.stringify(outcome.raw ?? outcome.order),
           `The service answered with order ${outcome.order.id} instead of ${entry.orderId}`,
+          null,
           audit,
         );
       }
-      const after = store.outbox.markSent(entry.id, now, false, null);
+      const after = mustMove(store.outbox, entry, 'deliver', now, {
+        addAttempt: true,
+        sentNow: true,
+        nextAttemptAt: null,
+        awaitingRefresh: false,
+        lastError: null,
+      });
       store.orders.saveBody(outcome.order, now);
       store.outbox.clearAwaitingRefresh(entry.orderId);
       audit({ ...base, outcome: 'sent', message: `HTTP ${outcome.status}` });
       return { entry: after, result: 'sent', reachable: true, orderChanged: true };
     }
+    case 'confirmed': {
+      const after = mustMove(store.outbox, entry, 'confirm', now, {
+        addAttempt: outcome.after === 'refusal',
+        sentNow: true,
+        nextAttemptAt: null,
+        awaitingRefresh: false,
+        mayBeApplied: false,
+        lastError: null,
+      });
+      store.orders.saveBody(outcome.order, now);
+      store.outbox.clearAwaitingRefresh(entry.orderId);
+      const why =
+        outcome.after === 'no-answer'
+          ? 'an earlier attempt got no answer; the order already shows it, so it was not sent again'
+          : `the service refused it (${outcome.refusal?.errorCode ?? '?'}: ${outcome.refusal?.message ?? ''}) and the order already shows it`;
+      audit({ ...base, outcome: 'confirmed', message: `Confirmed by status check: ${why}` });
+      return { entry: after, result: 'sent', confirmed: true, reachable: true, orderChanged: true };
+    }
+    case 'check-unreachable': {
+      const problem: Problem = {
+        kind: 'transient',
+        code: NETWORK,
+        message: 'An earlier attempt got no answer, and the order service could not be asked whether it was applied; it will be asked again',
+      };
+      const delay = backoffDelay(entry.attempts + 1, ctx.backoff, ctx.random);
+      const after = mustMove(store.outbox, entry, 'retryLater', now, { nextAttemptAt: now + delay, lastError: problem });
+      audit({ ...base, outcome: 'check-unreachable', message: `${problem.message}; next try in ${Math.ceil(delay / 1000)} s` });
+      return { entry: after, result: 'retry', reachable: false, orderChanged: false };
+    }
     case 'unreadable':
-      return settleUnreadable(ctx, entry, outcome.rawBody, outcome.message, audit);
+      return settleUnreadable(ctx, entry, outcome.rawBody, outcome.message, null, audit);
+    case 'delivered-refreshed':
+      return settleUnreadable(ctx, entry, outcome.answer.rawBody, outcome.answer.message, outcome.order, audit);
     case 'transient': {
       const network = outcome.status === undefined;
       const problem: Problem = { kind: 'transient', code: network ? NETWORK : `HTTP_${outcome.status}`, message: outcome.message };
       const delay = backoffDelay(entry.attempts + 1, ctx.backoff, ctx.random, outcome.retryAfterMs);
-      const after = store.outbox.requeueAfterAttempt(entry.id, now, now + delay, problem, outcome.noAnswer);
+      const after = mustMove(store.outbox, entry, 'retryLater', now, {
+        addAttempt: true,
+        nextAttemptAt: now + delay,
+        lastError: problem,
+        ...(outcome.noAnswer ? { noAnswerBefore: true } : {}),
+      });
       audit({ ...base, outcome: 'retry', message: `${outcome.message}; next try in ${Math.ceil(delay / 1000)} s` });
       const rateLimited = outcome.status === 429 ? { rateLimitedForMs: delay } : {};
       return { entry: after, result: 'retry', reachable: !network, orderChanged: false, ...rateLimited };
     }
     case 'auth': {
       const problem: Problem = { kind: 'auth', code: 'CREDENTIALS_REJECTED', message: outcome.message };
-      const after = store.outbox.requeueAfterAttempt(entry.id, now, null, problem, false);
+      const after = mustMove(store.outbox, entry, 'retryLater', now, { addAttempt: true, nextAttemptAt: null, lastError: problem });
       audit({ ...base, outcome: 'credentials-rejected', message: outcome.message });
       return { entry: after, result: 'paused', reachable: true, orderChanged: false };
     }
@@ -258,7 +379,12 @@ function settleOne(
       const problem: Problem = { kind: 'permanent', code: outcome.errorCode, message: outcome.message };
       // An earlier attempt may have landed unseen; a refusal now may just mean "already done".
       const maybe = entry.noAnswerBefore;
-      const after = store.outbox.markFailed(entry.id, now, problem, maybe);
+      const after = mustMove(store.outbox, entry, 'refuse', now, {
+        addAttempt: true,
+        nextAttemptAt: null,
+        lastError: problem,
+        mayBeApplied: maybe,
+      });
       audit({
         ...base,
         outcome: maybe ? 'may-be-applied' : 'failed',
@@ -269,22 +395,40 @@ function settleOne(
   }
 }
 
-function settleUnreadable(
-  ctx: OutboxContext,
-  entry: EntryRow,
-  rawBody: string,
-  message: string,
-  audit: (line: Omit<Parameters<Store['audit']['add']>[0], 'terminal' | 'time'>) => void,
-): Settlement {
+/**
+ * A 2xx whose body was empty (the platform's 204: plain success) or unreadable (probably applied):
+ * never resent. The order is flagged for a refresh, or refreshed at once when `refreshed` came with it.
+ */
+function settleUnreadable(ctx: OutboxContext, entry: EntryRow, rawBody: string, message: string, refreshed: Order | null, audit: Audit): Settlement {
   const now = ctx.now();
-  const problem: Problem = {
-    kind: 'permanent',
-    code: 'UNREADABLE_ANSWER',
-    message: `Delivered, but the service's answer could not be read (${message}); the order needs a refresh`,
-  };
-  // Probably applied: never resend it. Keep the body for support and flag the order.
-  const after = ctx.store.outbox.markSent(entry.id, now, true, problem);
-  ctx.store.orders.markUnreadable(entry.orderId, rawBody, now);
-  audit({ kind: 'attempt', entryId: entry.id, orderId: entry.orderId, outcome: 'unreadable', message });
-  return { entry: after, result: 'unreadable', reachable: true, orderChanged: true };
+  const empty = rawBody.trim() === '';
+  const problem: Problem | null = empty
+    ? null
+    : {
+        kind: 'permanent',
+        code: 'UNREADABLE_ANSWER',
+        message: refreshed
+          ? `Delivered, but the service's answer could not be read (${message}); the order was refreshed by a status check`
+          : `Delivered, but the service's answer could not be read (${message}); the order needs a refresh`,
+      };
+  const after = mustMove(ctx.store.outbox, entry, 'deliver', now, {
+    addAttempt: true,
+    sentNow: true,
+    nextAttemptAt: null,
+    awaitingRefresh: refreshed === null,
+    lastError: problem,
+  });
+  if (refreshed) {
+    ctx.store.orders.saveBody(refreshed, now);
+    ctx.store.outbox.clearAwaitingRefresh(entry.orderId);
+  } else ctx.store.orders.markUnreadable(entry.orderId, rawBody, now);
+  const said = empty ? 'sent (empty answer)' : message;
+  audit({
+    kind: 'attempt',
+    entryId: entry.id,
+    orderId: entry.orderId,
+    outcome: empty ? 'sent' : 'unreadable',
+    message: refreshed ? `${said}; order refreshed by status check` : said,
+  });
+  return { entry: after, result: empty ? 'sent' : 'unreadable', reachable: true, orderChanged: true };
 }

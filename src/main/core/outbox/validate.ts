@@ -74,6 +74,14 @@ export function checkTap(
       );
     if (pending.length > 0)
       return fail('invalid', `Accepting order ${orderId} is already waiting to be sent`, 'ALREADY_QUEUED');
+    // A sent Accept whose answer could not be read still counts: it was delivered, and a second one
+    // would go out with a new requestId the service cannot recognise as a repeat.
+    if (entries.some((e) => e.state === 'sent' && isAccept(e.action)))
+      return fail(
+        'invalid',
+        `Order ${orderId} was already accepted; its details are on their way from the service`,
+        'ALREADY_SENT',
+      );
     return ok(null);
   }
   const projected = projectWith(orderId, cached, entries, now) ?? cached;

@@ -5,7 +5,7 @@
  */
 import type { Logger } from '../log';
 import { type BackoffPolicy, backoffDelay } from '../outbox';
-import { type Timers, TimerSlot } from './timers';
+import { type Timers, TimerSlot } from '../time';
 
 export type Connectivity = 'online' | 'offline' | 'unknown';
 

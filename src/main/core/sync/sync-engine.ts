@@ -1,21 +1,22 @@
 /**
- * The sync engine: sends due outbox entries through the UpdateSender, strictly one at a time per
- * order (FIFO) and up to `concurrency` orders at once, while the service is reachable and the
- * credentials are not rejected. Every answer is settled by the outbox in one transaction.
+ * The sync engine schedules: it has the outbox send due entries strictly one at a time per order
+ * (FIFO) and up to `concurrency` orders at once, while the service is reachable, the credentials
+ * are not rejected and the data file takes writes. Claiming, settling and every state change are
+ * the outbox's; this module decides when and how many.
  */
-import { buildUpdateRequest } from '../../../shared/protocol';
-import { ProblemError } from '../../../shared/result';
-import type { UpdateOutcome, UpdateSender } from '../api/outcome';
-import type { EntryRow, Store } from '../db';
+import { ProblemError, type Problem } from '../../../shared/result';
+import type { UpdateSender } from '../api/outcome';
+import { type EntryRow, storageProblem } from '../db';
 import type { Logger } from '../log';
-import type { BackoffPolicy, Outbox, Settlement } from '../outbox';
+import { type Answered, attemptEntry, type AttemptOutcome, type BackoffPolicy, type Outbox, type Settlement, type StatusCheck } from '../outbox';
 import { type Connectivity, createConnectivity, type OnlineSignal } from './connectivity';
-import { type Timers, TimerSlot } from './timers';
+import { type Timers, TimerSlot } from '../time';
 
 export interface SyncOptions {
-  readonly store: Store;
   readonly outbox: Outbox;
   readonly sender: UpdateSender;
+  /** Asked before resending an entry whose earlier attempt got no answer; absent = resend as before. */
+  readonly statusCheck?: StatusCheck;
   readonly now: () => number;
   readonly random: () => number;
   readonly timers: Timers;
@@ -35,7 +36,7 @@ export interface SyncListener {
   claimed(entries: readonly EntryRow[]): void;
   /** An answer was settled. */
   settled(settlement: Settlement): void;
-  /** Connectivity, credentials or a sync problem changed. */
+  /** Connectivity, credentials, storage or a sync problem changed. */
   changed(): void;
 }
 
@@ -62,13 +63,15 @@ export type Sync = ReturnType<typeof createSync>;
 
 /** Creates the sync engine; nothing is sent before start(). */
 export function createSync(options: SyncOptions, listener: SyncListener) {
-  const { store, outbox, sender, log } = options;
+  const { outbox, sender, log } = options;
   const pollMs = options.pollMs ?? 5000;
   const inflight = new Map<number, InFlight>();
   const waiters = new Set<() => void>();
   // Drain calls count the settlements that happen while they run.
   const counters = new Set<SyncListener>();
-  const completed: { entry: EntryRow; outcome: UpdateOutcome; settled: () => void }[] = [];
+  // Answers not yet committed. After a failed commit they stay here (their entries stay in flight,
+  // `sending` in memory as on disk) and the commit is tried again.
+  const completed: (Answered & { settled: () => void })[] = [];
   // Entries already claimed (durably `sending`) for the next free slot: when an answer comes, the slot
   // goes straight on to one of them while that answer is being committed. They belong to orders with
   // nothing else in flight. If the process dies first they are recovered as "no answer seen", the
@@ -81,8 +84,13 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
   let notBefore = 0;
   let lastSuccessAt: number | null = null;
   let problem: string | null = null;
+  // The data file does not take writes (disk full, read-only): nothing is sent until it does.
+  let storage: Problem | null = null;
+  // A commit of answers failed: they wait in `completed` and nothing new goes out before they are recorded.
+  let unrecorded = false;
 
   const wakeTimer = new TimerSlot(options.timers, options.now, () => pump());
+  const flushRetry = new TimerSlot(options.timers, options.now, () => flush());
   const connectivity = createConnectivity({
     probe: (signal) => sender.probe(signal),
     now: options.now,
@@ -96,7 +104,7 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
       if (state === 'online' && previous === 'offline') {
         // The network is back: entries that were backing off only because of it are due again.
         try {
-          store.outbox.clearNetworkBackoff(options.now());
+          outbox.networkBack();
         } catch (e) {
           noteProblem(e);
         }
@@ -112,6 +120,17 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
   };
 
   const noteProblem = (e: unknown): void => {
+    const full = storageProblem(e);
+    if (full) {
+      if (storage?.code !== full.code) {
+        storage = full;
+        log.error('data file not writable: sending paused', { error: e });
+        listener.changed();
+      }
+      // Try again now and then: space may be freed while the app runs.
+      wakeTimer.arm(pollMs);
+      return;
+    }
     const message = e instanceof ProblemError ? e.problem.message : `The data file could not be used: ${String(e)}`;
     if (problem !== message) {
       problem = message;
@@ -121,8 +140,10 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
   };
 
   const clearProblem = (): void => {
-    if (problem !== null) {
+    if (problem !== null || storage !== null) {
+      if (storage) log.info('data file takes writes again: sending resumes');
       problem = null;
+      storage = null;
       listener.changed();
     }
   };
@@ -140,6 +161,11 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
   function pump(): void {
     if (!running) return;
     wakeTimer.clear();
+    if (unrecorded && !flushQueued) {
+      // Answers whose commit failed are recorded first; nothing new goes out before they are.
+      flush();
+      if (unrecorded) return;
+    }
     const now = options.now();
     if (!canSend(now)) {
       releaseReady();
@@ -153,13 +179,13 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
         free--;
       }
       if (free > 0) {
-        const claimed = outbox.claim(store.outbox.dueHeads(now, free));
+        const claimed = outbox.claimDue(free);
         for (const entry of claimed) send(entry);
         if (claimed.length > 0) listener.claimed(claimed);
       }
       if (inflight.size < options.concurrency()) {
         // Every due head is on its way; sleep until the next one falls due.
-        const next = store.outbox.nextWakeAt();
+        const next = outbox.nextWakeAt();
         if (next !== null) wakeTimer.arm(Math.max(1, next - options.now()));
       }
       clearProblem();
@@ -171,13 +197,15 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
     notifyWaiters();
   }
 
-  /** Puts the ready entries back to `queued` (nothing was sent for them). */
+  /** Puts the ready entries back to `queued` (nothing was sent for them); they leave memory only once the file says so. */
   function releaseReady(): void {
     if (ready.length === 0) return;
     try {
-      listener.claimed(outbox.unclaim(ready.splice(0)));
+      const released = outbox.release(ready);
+      ready.length = 0;
+      listener.claimed(released);
     } catch (e) {
-      // They stay `sending` on disk and are recovered at the next start; nothing is lost.
+      // They stay `sending` in the file and in the ready pool; the next start recovers them if this process ends first.
       noteProblem(e);
     }
   }
@@ -187,7 +215,7 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
     let settled: () => void = () => undefined;
     const done = new Promise<void>((resolve) => (settled = resolve));
     inflight.set(entry.id, { entry, controller, done });
-    void attempt(entry, controller.signal).then((outcome) => {
+    void attemptEntry(entry, { sender, statusCheck: options.statusCheck, log }, controller.signal).then((outcome) => {
       // A plain success frees the slot for a ready entry at once; its commit follows in flush().
       if (outcome.kind === 'success' && ready.length > 0 && canSend(options.now())) send(ready.shift()!);
       completed.push({ entry, outcome, settled });
@@ -202,65 +230,59 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
   /**
    * Settles the answers received so far in ONE transaction and, when they were all plain
    * successes, claims the next due entries (for free slots and the ready pool) in the same commit:
-   * one fsync per batch, not two per tap.
+   * one fsync per batch, not two per tap. Memory follows the file: only what the commit wrote is
+   * applied here; after a failed commit the answers wait and the commit is tried again.
    */
   function flush(): void {
     flushQueued = false;
+    flushRetry.clear();
     const batch = completed.splice(0);
     if (batch.length === 0) return;
-    const settlements: [Settlement, UpdateOutcome][] = [];
-    let claimed: EntryRow[] = [];
-    let released: EntryRow[] = [];
+    let committed;
     try {
-      store.transaction(() => {
-        for (const c of batch) settlements.push([outbox.settle(c.entry, c.outcome), c.outcome]);
+      committed = outbox.commit(batch, (settlements) => {
         // Anything but success may change whether to send at all (offline, paused, rate limited): pump decides.
-        if (settlements.every(([st]) => st.result === 'sent') && canSend(options.now())) {
+        if (settlements.every((st) => st.result === 'sent') && canSend(options.now())) {
           // Enough for the free slots, plus a full ready pool.
           const busy = inflight.size - batch.length;
-          const wanted = 2 * options.concurrency() - busy - ready.length;
-          if (wanted > 0) claimed = outbox.claim(store.outbox.dueHeads(options.now(), wanted));
-        } else if (ready.length > 0) {
-          released = outbox.unclaim(ready.splice(0));
+          return { claim: Math.max(0, 2 * options.concurrency() - busy - ready.length), release: [] };
         }
+        return { claim: 0, release: ready };
       });
     } catch (e) {
-      // The rows stay `sending`; the next start recovers them as "no answer seen". Nothing is lost.
+      // Nothing of the commit happened: the entries stay `sending` in the file and in flight here.
+      completed.unshift(...batch);
+      unrecorded = true;
       noteProblem(e);
-      settlements.length = 0;
-      claimed = [];
+      // The attempts themselves are over (a one-pass drain may finish); the answers wait for the file.
+      for (const c of batch) c.settled();
+      if (running) flushRetry.arm(storage ? pollMs : options.backoff.baseMs);
+      listener.changed();
+      notifyWaiters();
+      return;
     }
+    unrecorded = false;
+    if (committed.released.length > 0) ready.length = 0;
     for (const c of batch) inflight.delete(c.entry.id);
-    for (const [settlement, outcome] of settlements) onSettled(settlement, outcome);
-    ready.push(...claimed);
+    // The whole batch is counted before any state change below can wake a drain that then finishes.
+    for (const st of committed.settlements) for (const c of counters) c.settled(st);
+    batch.forEach((c, i) => onSettled(committed.settlements[i]!, c.outcome));
+    ready.push(...committed.claimed);
     for (let free = options.concurrency() - inflight.size; free > 0 && ready.length > 0; free--) send(ready.shift()!);
-    if (claimed.length > 0) listener.claimed(claimed);
-    if (released.length > 0) listener.claimed(released);
+    if (committed.claimed.length > 0) listener.claimed(committed.claimed);
+    if (committed.released.length > 0) listener.claimed(committed.released);
+    clearProblem();
     for (const c of batch) c.settled();
     wake();
     notifyWaiters();
   }
 
   function canSend(now: number): boolean {
-    return running && credentials !== 'rejected' && connectivity.get() !== 'offline' && now >= notBefore;
+    // A storage problem alone does not stop pump from trying: the next claim is how it learns the disk has room again.
+    return running && !unrecorded && credentials !== 'rejected' && connectivity.get() !== 'offline' && now >= notBefore;
   }
 
-  async function attempt(entry: EntryRow, signal: AbortSignal): Promise<UpdateOutcome> {
-    const request = buildUpdateRequest(entry.orderId, entry.requestId, [entry.action]);
-    if (!request.ok)
-      return { kind: 'permanent', status: 0, errorCode: request.problem.code ?? 'INVALID_REQUEST', message: request.problem.message };
-    try {
-      return await sender.update(request.value, signal);
-    } catch (e) {
-      // The sender promises never to throw; if it does, treat it as a send whose fate is unknown.
-      log.error('sender threw', { error: e });
-      return { kind: 'transient', message: `Sending failed: ${e instanceof Error ? e.message : String(e)}`, noAnswer: true };
-    }
-  }
-
-  function onSettled(settlement: Settlement, outcome: UpdateOutcome): void {
-    // Counted and published first: the state changes below may wake a drain that is about to finish.
-    for (const c of counters) c.settled(settlement);
+  function onSettled(settlement: Settlement, outcome: AttemptOutcome): void {
     listener.settled(settlement);
     if (settlement.result === 'sent' || settlement.result === 'unreadable') lastSuccessAt = options.now();
     if (settlement.result === 'paused' && credentials !== 'rejected') {
@@ -274,9 +296,11 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
 
   /** True when nothing more will happen without time passing for a failed/paused state to change. */
   function idle(): boolean {
+    // A data file that takes no writes: nothing more can be recorded until a person frees space.
+    if (storage !== null) return true;
     if (inflight.size > 0 || ready.length > 0) return false;
     if (credentials === 'rejected') return true;
-    return store.outbox.nextWakeAt() === null;
+    return outbox.nextWakeAt() === null;
   }
 
   return {
@@ -292,6 +316,7 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
     async stop(): Promise<void> {
       running = false;
       wakeTimer.clear();
+      flushRetry.clear();
       connectivity.stop();
       releaseReady();
       const pending = [...inflight.values()];
@@ -314,7 +339,9 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
       lastSuccessAt = at;
     },
     /** A store failure the sync engine ran into, in words; null when all is well. */
-    problem: (): string | null => problem,
+    problem: (): string | null => storage?.message ?? problem,
+    /** The data file does not take writes (disk full…): sending is paused; null when it does. */
+    storage: (): Problem | null => storage,
     inFlight: (): number => inflight.size,
     running: (): boolean => running,
 
@@ -350,7 +377,7 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
           counters.delete(counting);
           let remaining = 0;
           try {
-            remaining = store.outbox.counts().waiting;
+            remaining = outbox.waiting();
           } catch (e) {
             noteProblem(e);
           }

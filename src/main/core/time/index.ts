@@ -1,0 +1,2 @@
+/** Time as an injected dependency: the one Timers abstraction and its helpers. */
+export { every, systemTimers, TimerSlot, type TimerOptions, type Timers } from './timers';

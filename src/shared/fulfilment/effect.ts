@@ -1,0 +1,37 @@
+/**
+ * Whether an order, as the service shows it, already carries an action's effect: the question
+ * "check before resend" asks (decisions.md) before an entry whose earlier attempt got no answer
+ * is sent again, and after a refusal that may only mean "already done".
+ */
+import type { Action, Order } from '../protocol/schemas';
+import { fulfilmentRank, orderPhase, type OrderPhase } from './states';
+
+// The forward path of an order; CANCELLED is off it and only shows itself.
+const PHASE_RANK: Readonly<Record<OrderPhase, number>> = { NEW: 0, ACCEPTED: 1, IN_PROGRESS: 2, COMPLETED: 3, CANCELLED: -1 };
+
+/**
+ * True when `order` shows `action` applied: the fulfilment state reached or passed, the order state
+ * reached (or passed, on the forward path), the item's units equal to the requested count. An
+ * invoice cannot be seen in the order body: always false, so it is resent.
+ */
+export function showsEffect(order: Order, action: Action): boolean {
+  switch (action.type) {
+    case 'ORDER_FULFILMENT_STATE_UPDATE': {
+      const f = order.fulfillments.find((x) => x.fulfillmentId === action.fulfilmentId);
+      return f !== undefined && fulfilmentRank(f.fulfillmentState) >= fulfilmentRank(action.fulfillmentState);
+    }
+    case 'ORDER_STATE_UPDATE': {
+      const phase = orderPhase(order);
+      const target = action.orderState as OrderPhase;
+      if (target === 'CANCELLED' || phase === 'CANCELLED') return phase === target;
+      const want = PHASE_RANK[target];
+      return want !== undefined && want > 0 && PHASE_RANK[phase] >= want;
+    }
+    case 'ITEM_UNIT_UPDATE': {
+      const item = order.items.find((i) => i.itemId === action.itemId);
+      return item !== undefined && item.quantity.count === action.itemUnits;
+    }
+    case 'CLIENT_ORDER_INFO_UPDATE':
+      return false;
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * A disk that fills up during a drain (a real tmpfs, really full): the service applied the updates
+ * but their answers cannot be recorded. The CLI says so as a storage failure with its own exit code,
+ * never as the network; nothing is marked failed; once space is freed a drain settles every entry,
+ * each applied exactly once.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import type { Sandbox } from '../../sandbox';
+import { bundle, REPO, runNode, type RunResult } from '../engine/bundle';
+import { Cleanup, CLIENT, newDeliveryOrderIds, sandbox, tempDir } from '../engine/helpers';
+import { canMountTmpfs, smallDisk } from '../engine/small-disk';
+
+const suite = new Cleanup();
+const cleanup = new Cleanup();
+let cli: string;
+
+beforeAll(() => {
+  cli = bundle('src/cli/packdesk.ts', path.join(tempDir(suite, 'packdesk-cli-'), 'packdesk.cjs'));
+});
+afterAll(() => suite.run());
+afterEach(() => cleanup.run());
+
+function envFor(box: Sandbox, dataDir: string): Record<string, string> {
+  return {
+    PACKDESK_DATA_DIR: dataDir,
+    PACKDESK_AUTH_URL: box.url,
+    PACKDESK_BASE_URL: box.url,
+    PACKDESK_CLIENT_ID: CLIENT.clientId,
+    PACKDESK_CLIENT_SECRET: CLIENT.clientSecret,
+  };
+}
+
+/** Starts `packdesk args` and resolves when it exits. */
+function startCli(args: readonly string[], env: Record<string, string>): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], {
+      cwd: REPO,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_PATH: path.join(REPO, 'node_modules'), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+it.skipIf(!canMountTmpfs)('a disk that fills during a drain is a storage failure (exit 6), not the network; a later drain settles each entry once', { timeout: 60_000 }, async () => {
+  const box = await sandbox(cleanup);
+  const disk = smallDisk(cleanup, '4m');
+  const dataDir = path.join(disk.dir, 'data');
+  const env = envFor(box, dataDir);
+  const ids = newDeliveryOrderIds(box).slice(0, 4);
+  for (const id of ids) expect((await runNode(cli, ['enqueue', 'order-state', id, 'ACCEPTED', '--no-undo'], env)).code).toBe(0);
+
+  // Slow answers, so the disk can fill while the updates are on their way.
+  box.faults.set({ latencyMs: 1500 });
+  const draining = startCli(['drain', '--until-empty', '--timeout', '30'], env);
+  const watcher = new Database(path.join(dataDir, 'packdesk.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    const sending = watcher.prepare(`SELECT COUNT(*) AS n FROM outbox WHERE state = 'sending'`);
+    for (let i = 0; (sending.get() as { n: number }).n < ids.length; i++) {
+      if (i > 400) throw new Error('the drain never claimed the taps');
+      await sleep(20);
+    }
+  } finally {
+    watcher.close();
+  }
+  expect(disk.fill()).toBeGreaterThan(0);
+  const drained = await draining;
+  const said = drained.stdout + drained.stderr;
+  expect(drained.code, said).toBe(6);
+  expect(said).toMatch(/disk holding the data file is full/);
+  expect(said).not.toMatch(/could not be reached|No connection/);
+  expect(said).toMatch(/failed 0/);
+  // The service did apply them: the updates went out before the disk filled.
+  await sleep(100);
+  expect(new Set(box.appliedLog().map((a) => a.orderId))).toEqual(new Set(ids));
+
+  box.faults.set({ latencyMs: 0 });
+  const doctor = await runNode(cli, ['doctor'], env);
+  expect(doctor.code).toBe(1);
+  expect(doctor.stdout).toMatch(/^problem\s+data file\s+.*free on the disk holding it/m);
+  expect(doctor.stdout).toMatch(/^ok\s+order service/m);
+
+  disk.free();
+  const again = await runNode(cli, ['drain', '--until-empty', '--timeout', '30'], env);
+  expect(again.code, again.stdout + again.stderr).toBe(0);
+  expect(again.stdout).toMatch(/remaining 0/);
+  for (const id of ids) expect(box.appliedLog().filter((a) => a.orderId === id)).toHaveLength(1);
+  const outbox = await runNode(cli, ['outbox', '--all', '--json'], env);
+  expect((JSON.parse(outbox.stdout) as { state: string }[]).map((e) => e.state)).toEqual(['sent', 'sent', 'sent', 'sent']);
+});
