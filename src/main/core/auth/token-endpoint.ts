@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { describeZodError, ErrorResponseSchema, type TokenResponse, TokenResponseSchema } from '../../../shared/protocol/schemas';
-import { describeNetworkFailure, hostOf, joinUrl, startDeadline, type Timers } from '../api/http';
+import { describeBytes, describeNetworkFailure, hostOf, joinUrl, readCappedBody, startDeadline, type Timers } from '../api/http';
 import type { SecretRegistry } from '../log/redact';
 import type { ClientCredentials } from './vault';
 
@@ -38,7 +38,11 @@ export interface TokenRequestContext {
   readonly timeoutMs: number;
   readonly secrets: SecretRegistry;
   readonly signal?: AbortSignal;
+  /** The most of an answer that is read. Default 256 KiB (a token answer is well under 1 KiB). */
+  readonly maxBodyBytes?: number;
 }
+
+const DEFAULT_MAX_TOKEN_BODY = 256 * 1024;
 
 // The spec does not show the token server's error body; accept the spec's error shape and OAuth's.
 const OAuthErrorSchema = z.looseObject({ error: z.string(), error_description: z.string().optional() });
@@ -84,6 +88,8 @@ export async function requestToken(
   const deadline = startDeadline(context.timeoutMs, context.timers, context.signal);
   let status: number;
   let body: string;
+  let overCap: boolean;
+  const maxBytes = context.maxBodyBytes ?? DEFAULT_MAX_TOKEN_BODY;
   try {
     const response = await context.fetch(url, {
       method: 'POST',
@@ -93,7 +99,7 @@ export async function requestToken(
       redirect: 'manual',
     });
     status = response.status;
-    body = await response.text();
+    ({ text: body, overCap } = await readCappedBody(response, maxBytes));
   } catch (error) {
     const failure = describeNetworkFailure(error, { what: 'The token server', url, deadline, timeoutMs: context.timeoutMs });
     return { kind: 'transient', message: failure.message };
@@ -103,6 +109,12 @@ export async function requestToken(
   const receivedAt = context.now();
 
   if (status >= 200 && status <= 299) {
+    if (overCap)
+      return {
+        kind: 'transient',
+        status,
+        message: `The token server answered HTTP ${status} with an answer larger than ${describeBytes(maxBytes)}, which is not a token`,
+      };
     let json: unknown;
     try {
       json = JSON.parse(body);
