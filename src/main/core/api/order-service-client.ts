@@ -25,7 +25,7 @@ import {
 } from './http';
 import type { UpdateOutcome, UpdateSender } from './outcome';
 import { parseRetryAfter } from './retry-after';
-import type { TokenSource } from './token-source';
+import { TOKEN_SERVER_FAULT, type TokenSource } from './token-source';
 
 /** Path of the update operation under `{base_url}` (spec, endpoint 3). */
 export const UPDATE_PATH = '/tsp/order/v1/update';
@@ -89,6 +89,8 @@ function parseJson(body: string): { ok: true; value: unknown } | { ok: false; re
 
 /** Maps a token problem to the outcome the outbox expects: nothing was sent to the order service. */
 function fromTokenProblem(problem: Problem): UpdateOutcome {
+  if (problem.kind === 'transient' && problem.code === TOKEN_SERVER_FAULT)
+    return { kind: 'transient', message: problem.message, noAnswer: false, tokenServer: true };
   if (problem.kind === 'transient') return { kind: 'transient', message: problem.message, noAnswer: false };
   return { kind: 'auth', message: problem.message };
 }

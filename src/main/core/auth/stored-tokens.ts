@@ -17,6 +17,7 @@ export const ClientCredentialsSchema = z.object({
 export const StoredTokensSchema = z.object({
   accessToken: z.string().min(1),
   refreshToken: z.string().min(1).optional(),
-  tokenType: z.string().min(1),
+  // A type that cannot go in a header (one saved before such tokens were refused) is no token at all.
+  tokenType: z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/),
   expiresAt: z.number().finite(),
 });

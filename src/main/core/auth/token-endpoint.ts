@@ -28,6 +28,11 @@ export type TokenAnswer =
        * help until a person fixes the configured address.
        */
       readonly misdirected?: true;
+      /**
+       * True when a token was issued that can never be used (it cannot go in an HTTP header): a
+       * fault of the token server that retrying will not mend, so a person must look at it.
+       */
+      readonly unusable?: true;
     };
 
 export interface TokenRequestContext {
@@ -62,6 +67,18 @@ function refusalReason(body: string, status: number, secrets: SecretRegistry): s
       .redactText(`HTTP ${status}, ${oauth.data.error}${oauth.data.error_description ? `: ${oauth.data.error_description}` : ''}`)
       .slice(0, 300);
   return `HTTP ${status}`;
+}
+
+// RFC 9110 token characters for the scheme, visible ASCII for the credentials: anything else
+// (CR, LF, control or non-ASCII characters) cannot be sent in the Authorization header.
+const HEADER_SCHEME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_CREDENTIALS = /^[\x21-\x7E]+$/;
+
+/** Why a granted token cannot be put in an Authorization header, or null when it can. */
+export function headerUnsafe(token: Pick<TokenResponse, 'token_type' | 'access_token'>): string | null {
+  if (!HEADER_SCHEME.test(token.token_type)) return 'its token_type has a line break or other character not allowed in an HTTP header';
+  if (!HEADER_CREDENTIALS.test(token.access_token)) return 'its access_token has a character not allowed in an HTTP header';
+  return null;
 }
 
 /** The form body of a token request, exactly the fields the spec lists for the grant. */
@@ -127,6 +144,14 @@ export async function requestToken(
         kind: 'transient',
         status,
         message: `The token server answered HTTP ${status} but not with a token (${describeZodError(parsed.error)})`,
+      };
+    const unsafe = headerUnsafe(parsed.data);
+    if (unsafe)
+      return {
+        kind: 'transient',
+        status,
+        unusable: true,
+        message: `The token server issued a token that cannot be used (${unsafe}); the token server is at fault, call support`,
       };
     return { kind: 'granted', token: parsed.data, receivedAt };
   }

@@ -8,8 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { EventBody, EventName, OrderView, OutboxEntryView, SyncStatus } from '../../../shared/ipc';
 import type { ActionInput, Order } from '../../../shared/protocol';
-import { fail, ok, ProblemError, type Result } from '../../../shared/result';
+import { fail, ok, type Problem, ProblemError, type Result } from '../../../shared/result';
 import type { UpdateSender } from '../api/outcome';
+import { TOKEN_SERVER_FAULT, TOKEN_UNUSABLE } from '../api/token-source';
 import { DATA_FILE_NAME, type EntryRow, openStore, type Store } from '../db';
 import { type Logger, silentLogger } from '../log';
 import { createOutbox, DEFAULT_BACKOFF, entryView, orderView, type Outbox, Projector } from '../outbox';
@@ -37,6 +38,8 @@ export interface EngineOptions {
   stopGraceMs?: number;
   /** What the token manager knows of the credentials, so the status can tell "missing" from "rejected". */
   credentialsState?: () => 'unknown' | 'ok' | 'missing' | 'rejected';
+  /** The token manager's last problem getting a token (null once one is issued), for the status line. */
+  tokenProblem?: () => Problem | null;
 }
 
 export interface Engine {
@@ -176,10 +179,14 @@ export function createEngine(options: EngineOptions): Engine {
     const credentials: SyncStatus['credentials'] =
       known === 'missing' ? 'missing' : sync.credentials() === 'rejected' || known === 'rejected' ? 'rejected' : 'ok';
     const plainFailed = counts.failed - counts.mayBeApplied;
+    const tokenProblem = options.tokenProblem?.() ?? null;
     let message: string | null = null;
     if (storeNotice) message = storeNotice;
     else if (sync.problem()) message = sync.problem();
     else if (lockNotice()) message = lockNotice();
+    // The token server answered but gave nothing usable: say so, rather than "no connection" or "rejected credentials".
+    else if (tokenProblem && (tokenProblem.code === TOKEN_SERVER_FAULT || tokenProblem.code === TOKEN_UNUSABLE))
+      message = `${tokenProblem.message}. ${counts.waiting} tap(s) are kept`;
     else if (credentials === 'missing')
       message = `No credentials are saved for the order service. ${counts.waiting} tap(s) are kept; a manager must enter the client id and secret in Settings`;
     else if (credentials === 'rejected')

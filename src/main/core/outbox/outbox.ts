@@ -241,12 +241,15 @@ function settleOne(
       return settleUnreadable(ctx, entry, outcome.rawBody, outcome.message, audit);
     case 'transient': {
       const network = outcome.status === undefined;
-      const problem: Problem = { kind: 'transient', code: network ? NETWORK : `HTTP_${outcome.status}`, message: outcome.message };
+      const code = outcome.tokenServer ? 'TOKEN_SERVER' : network ? NETWORK : `HTTP_${outcome.status}`;
+      const problem: Problem = { kind: 'transient', code, message: outcome.message };
       const delay = backoffDelay(entry.attempts + 1, ctx.backoff, ctx.random, outcome.retryAfterMs);
       const after = store.outbox.requeueAfterAttempt(entry.id, now, now + delay, problem, outcome.noAnswer);
       audit({ ...base, outcome: 'retry', message: `${outcome.message}; next try in ${Math.ceil(delay / 1000)} s` });
       const rateLimited = outcome.status === 429 ? { rateLimitedForMs: delay } : {};
-      return { entry: after, result: 'retry', reachable: !network, orderChanged: false, ...rateLimited };
+      // A token server fault never reached the order service: it says nothing about reaching it.
+      const reachable = outcome.tokenServer ? null : !network;
+      return { entry: after, result: 'retry', reachable, orderChanged: false, ...rateLimited };
     }
     case 'auth': {
       const problem: Problem = { kind: 'auth', code: 'CREDENTIALS_REJECTED', message: outcome.message };
