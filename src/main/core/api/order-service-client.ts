@@ -24,7 +24,7 @@ import {
   type Timers,
 } from './http';
 import type { UpdateOutcome, UpdateSender } from './outcome';
-import { parseRetryAfter } from './retry-after';
+import { capRetryAfter, describeWait, MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry-after';
 import { TOKEN_SERVER_FAULT, type TokenSource } from './token-source';
 
 /** Path of the update operation under `{base_url}` (spec, endpoint 3). */
@@ -242,14 +242,20 @@ export class OrderServiceClient implements UpdateSender {
     const said = serviceError ? `: ${serviceError.errorCode}: ${serviceError.message}` : '';
 
     if (isTransientStatus(status)) {
-      const retryAfterMs = parseRetryAfter(answer.headers.get('retry-after'), this.now());
+      const askedMs = parseRetryAfter(answer.headers.get('retry-after'), this.now());
+      const retryAfterMs = capRetryAfter(askedMs);
       const why =
         status === 429
           ? 'asked the terminal to slow down'
           : status === 408 || status === 425
             ? 'did not accept the request in time'
             : 'is failing or overloaded';
-      const when = retryAfterMs !== undefined ? `; it asked to retry in ${Math.ceil(retryAfterMs / 1000)} s` : '';
+      const when =
+        retryAfterMs === undefined
+          ? ''
+          : askedMs !== undefined && askedMs > MAX_RETRY_AFTER_MS
+            ? `; it asked for a longer wait than the terminal allows, so it will retry in ${describeWait(retryAfterMs)}`
+            : `; it asked to retry in ${describeWait(retryAfterMs)}`;
       return {
         kind: 'transient',
         status,
