@@ -63,7 +63,7 @@ function describe(e: unknown): string {
 export function openStore(options: OpenStoreOptions): Result<Store> {
   const file = dataFilePath(options.dataDir);
   try {
-    fs.mkdirSync(options.dataDir, { recursive: true });
+    fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   } catch (e) {
     return fail('permanent', `Cannot create the data folder ${options.dataDir}: ${describe(e)}`, 'STORE_UNAVAILABLE');
   }
@@ -73,6 +73,7 @@ export function openStore(options: OpenStoreOptions): Result<Store> {
     // and support wants the companions exactly as they were.
     const header = readHeader(file);
     if (header !== null && header !== SQLITE_HEADER) throw new BrokenFile('file is not a database');
+    ownerOnly(file);
     db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
     const mode = db.pragma('journal_mode = WAL', { simple: true });
     if (String(mode).toLowerCase() !== 'wal') throw new Error(`journal mode is ${String(mode)}, not WAL`);
@@ -115,6 +116,23 @@ export function openStore(options: OpenStoreOptions): Result<Store> {
 }
 
 const SQLITE_HEADER = 'SQLite format 3\u0000';
+
+/**
+ * The file holds customer names, addresses and phones: it is created readable by the owner only,
+ * and one left wider by an older version is narrowed. SQLite gives the -wal and -shm it creates the
+ * main file's permissions; ones already there are narrowed too.
+ */
+export function ownerOnly(file: string): void {
+  if (process.platform === 'win32') return; // NTFS ACLs of the user's profile folder apply instead
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  for (const suffix of ['', '-wal', '-shm']) {
+    try {
+      fs.chmodSync(file + suffix, 0o600);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+  }
+}
 
 /** The first 16 bytes of the file as text; null when the file is missing or empty (SQLite will create it). */
 function readHeader(file: string): string | null {
