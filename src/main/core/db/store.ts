@@ -11,6 +11,7 @@ import { type AuditTable, createAuditTable } from './audit-table';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
 import { createOrdersTable, type OrdersTable } from './orders-table';
 import { createOutboxTable, type OutboxTable } from './outbox-table';
+import { salvageInto, type SalvageReport } from './salvage';
 
 export const DATA_FILE_NAME = 'packdesk.sqlite';
 
@@ -30,6 +31,8 @@ export interface Store {
   transaction<T>(fn: () => T): T;
   /** `PRAGMA integrity_check`: 'ok' or what it found. */
   integrity(): 'ok' | string;
+  /** Copies the outbox and orders rows SQLite can still read from a damaged file into this one. */
+  salvageFrom(damagedFile: string, now: number): SalvageReport;
   /** Folds the WAL back into the main file (done when idle, off the tap path). */
   checkpoint(): void;
   close(): void;
@@ -39,6 +42,8 @@ export interface OpenStoreOptions {
   readonly dataDir: string;
   readonly now: () => number;
   readonly busyTimeoutMs?: number;
+  /** Told where a damaged file was set aside (before STORE_BROKEN is returned), so it can be salvaged. */
+  readonly onSetAside?: (target: string) => void;
 }
 
 // SQLite error codes that mean the bytes on disk are not a sound database.
@@ -105,9 +110,10 @@ export function openStore(options: OpenStoreOptions): Result<Store> {
       const reason = describe(e);
       const moved = setAside(file, options.now());
       if (!moved.ok) return moved;
+      options.onSetAside?.(moved.value);
       return fail(
         'permanent',
-        `The data file was damaged (${reason}). It was set aside as ${moved.value}; keep it for support. Taps in it were not sent by this terminal.`,
+        `The data file was damaged (${reason}). It was set aside as ${moved.value}; keep it for support.`,
         'STORE_BROKEN',
       );
     }
@@ -198,6 +204,7 @@ function assemble(db: Db, file: string): Store {
     audit: createAuditTable(db),
     transaction: <T>(fn: () => T): T => run.immediate(fn) as T,
     integrity: () => runIntegrityCheck(db),
+    salvageFrom: (damagedFile, now) => salvageInto(damagedFile, db, now),
     checkpoint: () => {
       db.pragma('wal_checkpoint(PASSIVE)');
     },

@@ -11,7 +11,7 @@ import type { ActionInput, Order } from '../../../shared/protocol';
 import { fail, ok, type Problem, ProblemError, type Result } from '../../../shared/result';
 import type { UpdateSender } from '../api/outcome';
 import { TOKEN_SERVER_FAULT, TOKEN_UNUSABLE } from '../api/token-source';
-import { DATA_FILE_NAME, type EntryRow, openStore, type Store } from '../db';
+import { DATA_FILE_NAME, describeSalvage, type EntryRow, openStore, type Store } from '../db';
 import { type Logger, silentLogger } from '../log';
 import { createOutbox, DEFAULT_BACKOFF, entryView, orderView, type Outbox, Projector } from '../outbox';
 import { createSync, nodeTimers, type OnlineSignal, type Sync, type Timers, TimerSlot } from '../sync';
@@ -414,7 +414,7 @@ export function createEngine(options: EngineOptions): Engine {
       let integrity: string = current;
       if (storeNotice) integrity = storeNotice;
       else if (current === 'ok' && setAside.length > 0)
-        integrity = `a damaged data file was set aside earlier (${setAside.join(', ')}); give it to support, then delete it`;
+        integrity = `a damaged data file was set aside earlier (${setAside.join(', ')}); give it to support, then delete it. ${lastSalvage(store)}`.trim();
       return { dataFile: store.file, integrity, schemaVersion: store.schemaVersion };
     },
 
@@ -426,6 +426,11 @@ export function createEngine(options: EngineOptions): Engine {
 
 function clamp(n: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, Math.floor(n)));
+}
+
+/** What the last salvage recovered, in words, from the audit log ('' when it is no longer there). */
+function lastSalvage(store: Store): string {
+  return store.audit.lastOutcome('recover', 'salvaged')?.message ?? '';
 }
 
 /** Files `packdesk.sqlite.broken-*` left in the data folder (their -wal/-shm companions not listed). */
@@ -445,16 +450,31 @@ function brokenFiles(dataDir: string): string[] {
  * created, with the event written to the new file's audit log, the log and the status line.
  */
 function openOrReplace(dataDir: string, now: () => number, terminalId: string, log: Logger): { store: Store; notice: string | null } {
-  const first = openStore({ dataDir, now });
+  let setAside: string | null = null;
+  const first = openStore({ dataDir, now, onSetAside: (target) => (setAside = target) });
   if (first.ok) return { store: first.value, notice: null };
   if (first.problem.code !== 'STORE_BROKEN') throw new ProblemError(first.problem);
   log.error('data file damaged and set aside; starting a new one', { message: first.problem.message });
   const fresh = openStore({ dataDir, now });
   if (!fresh.ok) throw new ProblemError(fresh.problem);
-  const notice = `${first.problem.message} A new, empty data file was started at ${path.join(dataDir, DATA_FILE_NAME)}.`;
-  fresh.value.transaction(() =>
-    fresh.value.audit.add({ time: now(), terminal: terminalId, kind: 'recover', outcome: 'store-replaced', message: notice }),
-  );
+  // Queued taps must not silently leave the queue: carry over whatever SQLite can still read.
+  let salvaged = 'No taps could be recovered from it; taps in it were not sent by this terminal.';
+  let empty = true;
+  if (setAside !== null) {
+    try {
+      const report = fresh.value.salvageFrom(setAside, now());
+      salvaged = describeSalvage(report);
+      empty = report.tapsRecovered === 0 && report.ordersRecovered === 0;
+      log.warn('salvaged the damaged data file', { ...report });
+    } catch (e) {
+      log.error('salvage of the damaged data file failed', { error: e });
+    }
+  }
+  const notice = `${first.problem.message} A new${empty ? ', empty' : ''} data file was started at ${path.join(dataDir, DATA_FILE_NAME)}. ${salvaged}`;
+  fresh.value.transaction(() => {
+    fresh.value.audit.add({ time: now(), terminal: terminalId, kind: 'recover', outcome: 'store-replaced', message: notice });
+    fresh.value.audit.add({ time: now(), terminal: terminalId, kind: 'recover', outcome: 'salvaged', message: salvaged });
+  });
   return { store: fresh.value, notice };
 }
 
