@@ -176,7 +176,8 @@ export const COMMANDS = {
         authUrl: z.string().url().max(2048).optional(),
         baseUrl: z.string().url().max(2048).optional(),
         clientId: z.string().trim().min(1).max(512).optional(),
-        clientSecret: z.string().min(1).max(4096).optional(),
+        // One of only spaces is as empty as none (the vaults refuse it too); not trimmed otherwise.
+        clientSecret: z.string().min(1).max(4096).regex(/\S/, 'the client secret is empty').optional(),
       })
       .strict(),
     result: z.object({ result: z.enum(['saved', 'rejected']), message: z.string() }),

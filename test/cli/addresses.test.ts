@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/shared/ipc';
 import { bundle, runNode } from '../engine/bundle';
 import { Cleanup, tempDir } from '../engine/helpers';
 
@@ -90,5 +91,13 @@ describe('CLI configuration', () => {
       expect(r.stdout).toMatch(/keychain.*PACKDESK_CLIENT_SECRET must both be set to a non-empty value/);
     }
     expect(server.seen.filter((s) => s.path.includes('oauth'))).toEqual([]);
+  });
+});
+
+describe('the app takes the same rule for a secret', () => {
+  it('credentials.save refuses a whitespace-only secret at the IPC boundary', () => {
+    const payload = (clientSecret: string) => ({ pin: '1234', environment: 'staging', clientId: 'store-7', clientSecret });
+    expect(COMMANDS['credentials.save'].payload.safeParse(payload('  \t ')).success).toBe(false);
+    expect(COMMANDS['credentials.save'].payload.safeParse(payload(' s3cret ')).success).toBe(true);
   });
 });
