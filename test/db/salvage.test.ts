@@ -7,11 +7,11 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/main/core/engine';
 import { bundle, runNode } from '../engine/bundle';
 import { Cleanup, tempDir } from '../engine/helpers';
+import { damagePages, leafPages } from './damage';
 
 const cleanup = new Cleanup();
 const suite = new Cleanup();
@@ -25,27 +25,6 @@ beforeAll(() => {
 const offline = { update: async () => ({ kind: 'transient' as const, message: 'offline', noAnswer: false }), probe: async () => false };
 const TAPS = 300;
 const sha = (file: string): string => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-
-/** Overwrites whole pages of a closed database with a pattern SQLite cannot read as a page. */
-function damagePages(file: string, pages: readonly number[]): void {
-  const fd = fs.openSync(file, 'r+');
-  try {
-    for (const page of pages) fs.writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, (page - 1) * 4096);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/** Leaf pages of a table, read with SQLite's dbstat table while the file is still sound. */
-function leafPages(file: string, table: string): number[] {
-  const db = new Database(file);
-  try {
-    db.pragma('wal_checkpoint(TRUNCATE)');
-    return (db.prepare(`SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY pageno`).all(table) as { pageno: number }[]).map((r) => r.pageno);
-  } finally {
-    db.close();
-  }
-}
 
 describe('salvaging a damaged data file', () => {
   it.each([

@@ -470,7 +470,8 @@ function openOrReplace(dataDir: string, now: () => number, terminalId: string, l
       log.error('salvage of the damaged data file failed', { error: e });
     }
   }
-  const notice = `${first.problem.message} A new${empty ? ', empty' : ''} data file was started at ${path.join(dataDir, DATA_FILE_NAME)}. ${salvaged}`;
+  // What was saved comes first: the sync bar shows one line, and this is what the manager must know.
+  const notice = `Damaged data file replaced. ${salvaged} ${first.problem.message} A new${empty ? ', empty' : ''} data file was started at ${path.join(dataDir, DATA_FILE_NAME)}.`;
   fresh.value.transaction(() => {
     fresh.value.audit.add({ time: now(), terminal: terminalId, kind: 'recover', outcome: 'store-replaced', message: notice });
     fresh.value.audit.add({ time: now(), terminal: terminalId, kind: 'recover', outcome: 'salvaged', message: salvaged });
