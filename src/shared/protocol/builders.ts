@@ -31,9 +31,12 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 // Invisible format characters (bidi overrides, marks and isolates, zero-width spaces): the id on
 // screen would not be the id sent.
 const FORMAT_CHARS = /\p{Cf}/u;
+const PLAIN_ASCII = /^[\x20-\x7e]*$/;
 
 /** Why a (trimmed) identifier cannot be used as given, or null when it can. */
 export function idFault(value: string): string | null {
+  // Nearly every id is plain printable ASCII, and none of the checks below can fail on it.
+  if (PLAIN_ASCII.test(value)) return null;
   if (CONTROL_CHARS.test(value)) return 'contains control characters';
   if (LONE_SURROGATE.test(value)) return 'contains a broken character (half of a surrogate pair)';
   if (FORMAT_CHARS.test(value)) return 'contains invisible direction or format characters';
