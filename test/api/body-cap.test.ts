@@ -3,11 +3,15 @@
  * larger than the cap (honouring backpressure, so it only writes what the client reads), and the
  * client must stop reading, and classify a 2xx as delivered-but-unreadable (never resent).
  */
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OrderServiceClient } from '../../src/main/core/api';
 import { realTimers } from '../../src/main/core/api/http';
+import { createEngine } from '../../src/main/core/engine';
 import { requestToken } from '../../src/main/core/auth/token-endpoint';
 import { SecretRegistry } from '../../src/main/core/log';
 import { ok } from '../../src/shared/result';
@@ -21,6 +25,8 @@ afterEach(async () => {
 
 interface Streamer {
   readonly url: string;
+  /** Requests answered so far. */
+  requests(): number;
   /** Bytes handed to the socket so far (at most what the client read plus socket buffers). */
   written(): number;
 }
@@ -28,9 +34,11 @@ interface Streamer {
 /** A server that answers every request with `status` and a JSON-looking body of `totalBytes`. */
 async function streamer(status: number, totalBytes: number): Promise<Streamer> {
   let written = 0;
+  let requests = 0;
   const server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
+      requests += 1;
       res.writeHead(status, { 'Content-Type': 'application/json' });
       const chunk = Buffer.alloc(256 * 1024, 'x');
       let stopped = false;
@@ -57,7 +65,7 @@ async function streamer(status: number, totalBytes: number): Promise<Streamer> {
         server.close(() => resolve());
       }),
   );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, written: () => written };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, written: () => written, requests: () => requests };
 }
 
 const tokens = { authorization: async () => ok('Bearer t'), rejected: async () => ok('Bearer t') };
@@ -75,6 +83,23 @@ describe('answers are read up to a cap', () => {
       expect(outcome.rawBody.length).toBeLessThanOrEqual(64 * 1024);
     }
     expect(server.written()).toBeLessThan(48 * MiB);
+  });
+
+  it('the engine (real SQLite) takes an oversized 200 as delivered and never sends that tap again', async () => {
+    const server = await streamer(200, BIG);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'packdesk-cap-'));
+    closers.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
+    const sender = new OrderServiceClient({ baseUrl: server.url, tokens, timeoutMs: 30_000 });
+    const engine = createEngine({ dataDir: dir, sender, terminalId: 'T1', undoWindowMs: 0, backoff: { baseMs: 20, capMs: 100 } });
+    closers.push(() => engine.stop());
+    expect(engine.submitTap('ORD-1', { kind: 'orderState', state: 'ACCEPTED' }).ok).toBe(true);
+    await engine.drain({ untilEmpty: true, timeoutMs: 20_000 });
+    await engine.drain({ untilEmpty: true, timeoutMs: 1_000 });
+    expect(server.requests()).toBe(1);
+    const [entry] = engine.listOutbox({ includeDone: true });
+    expect(entry?.state).toBe('sent');
+    expect(engine.status().waiting).toBe(0);
+    expect(engine.getOrder('ORD-1')?.needsRefresh).toBe(true);
   });
 
   it('a 503 far over the cap is still a plain transient failure, read only up to the cap', async () => {
