@@ -3,7 +3,7 @@
  * that does not fit is a usage error (exit 2) with the usage text.
  */
 import { z } from 'zod';
-import { type ActionInput, FULFILLMENT_STATES, ORDER_STATES } from '../shared/protocol';
+import { type ActionInput, FULFILLMENT_STATES, idFault, ORDER_STATES } from '../shared/protocol';
 import { fail, ok, type Result } from '../shared/result';
 
 /** Flags that take a value (`--flag value` or `--flag=value`). */
@@ -56,7 +56,15 @@ export function splitArgs(argv: readonly string[]): Result<Parsed> {
 }
 
 const EntryId = z.coerce.number().int().positive();
-const Word = z.string().trim().min(1);
+// Ids from a shell go through the same check as a scan: nothing invisible or broken gets in.
+const Word = z
+  .string()
+  .trim()
+  .min(1)
+  .superRefine((value, ctx) => {
+    const fault = idFault(value);
+    if (fault) ctx.addIssue({ code: 'custom', message: fault });
+  });
 const Units = z
   .string()
   .regex(/^-?\d+$/, 'UNITS must be a whole number')

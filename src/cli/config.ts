@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { EnvironmentSchema, type Environment } from '../shared/ipc';
 import { fail, ok, type Result } from '../shared/result';
 import { type CredentialVault, ENV_CLIENT_ID, ENV_CLIENT_SECRET, EnvVault, KeytarVault } from '../main/core/auth';
+import { checkAddress } from '../main/core/settings/addresses';
 import type { Parsed } from './args';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -18,11 +19,6 @@ export interface CliConfig {
   readonly credentialsFrom: 'environment' | 'keychain';
 }
 
-const Url = z
-  .string()
-  .trim()
-  .url('must be a URL such as https://host')
-  .refine((u) => /^https?:\/\//i.test(u), 'must start with http:// or https://');
 const TerminalId = z.string().trim().regex(/^[A-Za-z0-9@._-]{1,64}$/, 'letters, digits and @._- only, at most 64');
 
 /** Resolves the configuration; a problem here is exit 3 (configuration). */
@@ -33,19 +29,20 @@ export function resolveConfig(flags: Parsed, env: Env): Result<CliConfig> {
   };
   const dataDir = pick('data-dir', 'PACKDESK_DATA_DIR');
   if (!dataDir) return fail('invalid', 'No data folder: set PACKDESK_DATA_DIR or pass --data-dir DIR', 'CONFIG');
+  const environment = EnvironmentSchema.safeParse((pick('environment', 'PACKDESK_ENVIRONMENT') ?? 'production').toLowerCase());
+  if (!environment.success) return fail('invalid', 'PACKDESK_ENVIRONMENT / --environment must be training, staging or production', 'CONFIG');
   const urls: Record<'authUrl' | 'baseUrl', string | null> = { authUrl: null, baseUrl: null };
-  for (const [key, flag, variable] of [
-    ['authUrl', 'auth-url', 'PACKDESK_AUTH_URL'],
-    ['baseUrl', 'base-url', 'PACKDESK_BASE_URL'],
+  for (const [key, flag, variable, label] of [
+    ['authUrl', 'auth-url', 'PACKDESK_AUTH_URL', 'token server'],
+    ['baseUrl', 'base-url', 'PACKDESK_BASE_URL', 'order service'],
   ] as const) {
     const raw = pick(flag, variable);
     if (raw === undefined) continue;
-    const parsed = Url.safeParse(raw);
-    if (!parsed.success) return fail('invalid', `${variable} / --${flag} ${parsed.error.issues[0]?.message ?? 'is invalid'}`, 'CONFIG');
-    urls[key] = parsed.data;
+    // The app's own rule: the client secret and tokens travel on these addresses, so production is https only.
+    const checked = checkAddress(environment.data, label, raw);
+    if (!checked.ok) return fail('invalid', `${variable} / --${flag}: ${checked.problem.message}`, 'CONFIG');
+    urls[key] = checked.value;
   }
-  const environment = EnvironmentSchema.safeParse((pick('environment', 'PACKDESK_ENVIRONMENT') ?? 'production').toLowerCase());
-  if (!environment.success) return fail('invalid', 'PACKDESK_ENVIRONMENT / --environment must be training, staging or production', 'CONFIG');
   const fallbackId = `cli-${os.hostname()}`.replace(/[^A-Za-z0-9@._-]/g, '-').slice(0, 64);
   const terminal = TerminalId.safeParse(pick('terminal-id', 'PACKDESK_TERMINAL_ID') ?? fallbackId);
   if (!terminal.success) return fail('invalid', `PACKDESK_TERMINAL_ID / --terminal-id: ${terminal.error.issues[0]?.message ?? 'invalid'}`, 'CONFIG');

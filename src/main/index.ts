@@ -4,13 +4,14 @@
  * handlers, ipcMain, the updater, kiosk and login items — and delegates every decision to the
  * pure, tested modules beside it.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BrowserWindow, Menu, app, dialog, ipcMain, net, powerMonitor, protocol, session } from 'electron';
 import { autoUpdater } from 'electron-updater';
 import { createAppHost, type AppHost } from './core/host';
 import { createLogger, createRotatingFileSink, stderrSink, type Logger } from './core/log';
+import { feedProblem } from './core/update';
 import { applyAutoLaunch } from './autolaunch';
 import { forwardEvents, wireCommands } from './ipc';
 import { createOnlineSignal } from './online';
@@ -69,7 +70,11 @@ async function main(): Promise<void> {
     updater: autoUpdater,
     currentVersion: app.getVersion(),
     log: shellLog,
-    disabledReason: updateSupport({ platform: process.platform, isPackaged: app.isPackaged, appImage: process.env['APPIMAGE'] }),
+    disabledReason:
+      updateSupport({ platform: process.platform, isPackaged: app.isPackaged, appImage: process.env['APPIMAGE'] }) ??
+      // The very file electron-updater reads in a packaged build: a non-https feed is never used.
+      feedProblem(readTextOrNull(path.join(process.resourcesPath, 'app-update.yml'))),
+    pendingInstallFile: path.join(dataDir, 'update-pending.json'),
     beforeInstall: async () => {
       stopped = true;
       await host?.stop();
@@ -183,5 +188,14 @@ function applyLoginItem(enabled: boolean, log: Logger): void {
     );
   } catch (err) {
     log.warn('auto-launch could not be applied', { enabled, error: err instanceof Error ? err : String(err) });
+  }
+}
+
+/** A file's text, or null when it cannot be read. */
+function readTextOrNull(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
   }
 }

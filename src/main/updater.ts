@@ -8,12 +8,23 @@ import type { UpdateStatus } from '../shared/ipc';
 import { fail, ok, type Result } from '../shared/result';
 import { secrets, type Logger } from './core/log';
 import { every, systemTimers, type Timers } from './core/time';
-import { decideInstall, isWithinRollout, rolloutBucket, type InstallDecision } from './core/update';
+import {
+  decideInstall,
+  forgetPendingInstall,
+  isWithinRollout,
+  notePendingInstall,
+  rolloutBucket,
+  takePendingInstall,
+  type InstallDecision,
+} from './core/update';
 
 /** What electron-updater reports about a release (UpdateInfo, reduced). */
 export interface UpdateInfoLike {
   readonly version: string;
   readonly stagingPercentage?: number;
+  /** The release's files with their checksums, from the feed's latest*.yml. */
+  readonly files?: readonly { readonly url: string; readonly sha512?: string }[];
+  readonly sha512?: string;
 }
 
 /** electron-updater's logger interface. */
@@ -75,6 +86,11 @@ export interface UpdateControllerOptions {
   readonly beforeInstall?: () => Promise<void>;
   /** Runs when quitAndInstall refused after beforeInstall (restarts the engine: this version keeps working). */
   readonly afterFailedInstall?: () => Promise<void>;
+  /**
+   * Where the note of an install about to run is kept (see core/update/pending-install), so the
+   * next start can say whether the installer, which runs after Packdesk quit, worked.
+   */
+  readonly pendingInstallFile?: string;
   /** Why updates are off for this installation (see updateSupport); the updater is then never touched. */
   readonly disabledReason?: string | null;
 }
@@ -114,6 +130,13 @@ export function feedChannel(channel: 'stable' | 'beta'): string {
 
 const KEEPS_WORKING = 'This version keeps working.';
 
+/** True when the feed gave a sha512 for the release (top level or every file), which electron-updater verifies the download against. */
+export function hasChecksums(info: UpdateInfoLike): boolean {
+  const files = info.files ?? [];
+  if (files.length > 0) return files.every((f) => typeof f.sha512 === 'string' && f.sha512.length > 0);
+  return typeof info.sha512 === 'string' && info.sha512.length > 0;
+}
+
 /** Plain words for an updater error, with nothing secret in them (URLs may carry tokens). */
 export function describeUpdateError(err: unknown): string {
   const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
@@ -149,6 +172,8 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
 
   let status: UpdateStatus = { state: 'idle', currentVersion, availableVersion: null, message: null, lastCheckAt: null };
   let downloadedVersion: string | null = null;
+  /** Whether the feed gave a sha512 for every file of the downloaded release (what electron-updater checks it against). */
+  let downloadedChecked = false;
   let context: (() => UpdateContext) | null = null;
   // Stops the first-check timer and the repeating checks.
   let stops: (() => void)[] = [];
@@ -210,6 +235,7 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
     });
     updater.on('update-downloaded', (info) => {
       downloadedVersion = info.version;
+      downloadedChecked = hasChecksums(info);
       log.info('update downloaded', { version: info.version });
       setStatus(readyStatus());
       void considerInstall(false);
@@ -261,8 +287,16 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
     if (status.state === 'installing') return { install: false, reason: 'Already installing.' };
     if (!context) return { install: false, reason: 'Updates have not started yet.' };
     if (deciding) return { install: false, reason: 'Already deciding; try again in a moment.' };
+    if (downloadedVersion !== null && !downloadedChecked) {
+      // Without a sha512 electron-updater checks nothing, and an AppImage has no signature either.
+      const reason = `The update feed gives no sha512 checksum for version ${downloadedVersion}, so it is not installed. ${KEEPS_WORKING}`;
+      setStatus({ state: 'error', availableVersion: downloadedVersion, message: reason });
+      return { install: false, reason };
+    }
     if (!managerRequested && failedInstallOf !== null && failedInstallOf === downloadedVersion) {
-      return { install: false, reason: `Installing version ${failedInstallOf} failed before; a manager can try again from settings.` };
+      const reason = `Installing version ${failedInstallOf} failed before; a manager can try again from settings.`;
+      if (status.state === 'ready') setStatus(readyStatus(`Version ${failedInstallOf} is ready. ${reason}`));
+      return { install: false, reason };
     }
     deciding = true;
     try {
@@ -303,6 +337,13 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
       // electron-updater reports a refused install (no installer on disk, spawn failure) as an
       // 'error' event during the call, and then does not quit.
       const errorsBefore = errorsReported;
+      if (options.pendingInstallFile && downloadedVersion !== null) {
+        try {
+          notePendingInstall(options.pendingInstallFile, { from: currentVersion, to: downloadedVersion, at: now() });
+        } catch (err) {
+          log.warn('could not note the install about to run', { error: err instanceof Error ? err.message : String(err) });
+        }
+      }
       try {
         // Silent install, and start Packdesk again afterwards: the terminal comes back by itself.
         updater.quitAndInstall(true, true);
@@ -310,6 +351,7 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
         reportError(err);
       }
       if (errorsReported > errorsBefore) {
+        if (options.pendingInstallFile) forgetPendingInstall(options.pendingInstallFile);
         failedInstallOf = downloadedVersion;
         log.error('the update could not be installed; carrying on with this version', { version: downloadedVersion });
         try {
@@ -322,6 +364,31 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
       return decision;
     } finally {
       deciding = false;
+    }
+  };
+
+  /** Says at start what became of an install that ran after the last quit. */
+  const readPendingInstall = (): void => {
+    if (!options.pendingInstallFile) return;
+    let outcome: ReturnType<typeof takePendingInstall>;
+    try {
+      outcome = takePendingInstall(options.pendingInstallFile, currentVersion);
+    } catch (err) {
+      log.warn('could not read the note of the last install', { error: err instanceof Error ? err.message : String(err) });
+      return;
+    }
+    if (outcome.kind === 'installed') {
+      log.info('update installed', { from: outcome.from, to: currentVersion });
+      setStatus({ message: `Updated from version ${outcome.from} to ${currentVersion}.` });
+    } else if (outcome.kind === 'failed') {
+      // Not retried by the schedule: an installer that fails every time must not quit the app every few minutes.
+      failedInstallOf = outcome.to;
+      log.error('the update installer did not complete after the last quit', { version: outcome.to, running: currentVersion });
+      setStatus({
+        state: 'error',
+        availableVersion: outcome.to,
+        message: `Installing version ${outcome.to} did not complete after Packdesk closed. This version (${currentVersion}) keeps working; a manager can try again from settings.`,
+      });
     }
   };
 
@@ -344,6 +411,7 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
       context = ctx;
       if (started) return;
       started = true;
+      readPendingInstall();
       if (options.disabledReason) {
         // Never checked, so nothing is downloaded; switched off anyway in case anything else calls it.
         updater.autoDownload = false;

@@ -8,11 +8,20 @@
  */
 import { z } from 'zod';
 import { ActionSchema, FULFILLMENT_STATES, ORDER_STATES, OrderSchema } from './protocol/schemas';
+import { idFault } from './protocol/builders';
 import type { Problem } from './result';
 
 // ---- Shared shapes ---------------------------------------------------------------------------
 
-const Id = z.string().trim().min(1).max(128);
+const Id = z
+  .string()
+  .trim()
+  .min(1)
+  .max(128)
+  .superRefine((value, ctx) => {
+    const fault = idFault(value);
+    if (fault) ctx.addIssue({ code: 'custom', message: `The id ${fault}` });
+  });
 const Pin = z.string().regex(/^\d{4,8}$/, 'PIN must be 4 to 8 digits');
 
 export const ProblemSchema = z.object({
@@ -198,7 +207,8 @@ export const COMMANDS = {
         authUrl: z.string().url().max(2048).optional(),
         baseUrl: z.string().url().max(2048).optional(),
         clientId: z.string().trim().min(1).max(512).optional(),
-        clientSecret: z.string().min(1).max(4096).optional(),
+        // One of only spaces is as empty as none (the vaults refuse it too); not trimmed otherwise.
+        clientSecret: z.string().min(1).max(4096).regex(/\S/, 'the client secret is empty').optional(),
       })
       .strict(),
     result: z.object({ result: z.enum(['saved', 'rejected']), message: z.string() }),

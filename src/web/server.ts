@@ -38,6 +38,14 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
+/**
+ * The most bytes that may wait to be sent to one page. A page that stops reading (a hung tab, a
+ * suspended laptop) is dropped past it rather than holding every event in this process: the bridge
+ * reconnects and reads the state again. A busy shift's largest event (orders.list of 5,000 orders)
+ * is about 1 MB, so a reading page never comes near it.
+ */
+export const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
 /** The Content-Security-Policy of every answer: scripts only from here, sockets only to here. */
 export function contentSecurityPolicy(port: number): string {
   return uiContentSecurityPolicy([`ws://127.0.0.1:${port}`]);
@@ -58,7 +66,15 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
 
   const send = (ws: WebSocket, frame: ServerFrame): void => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+    if (ws.readyState !== ws.OPEN) return;
+    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+      // A close frame would only queue behind the backlog; cut the connection instead.
+      log.warn('dropped a harness page that stopped reading', { bufferedBytes: ws.bufferedAmount });
+      sockets.delete(ws);
+      ws.terminate();
+      return;
+    }
+    ws.send(JSON.stringify(frame));
   };
 
   const unsubscribe = options.subscribe((event, body) => {

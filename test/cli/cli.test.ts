@@ -24,6 +24,8 @@ function envFor(box: Sandbox, dataDir: string, extra: Record<string, string> = {
     PACKDESK_BASE_URL: box.url,
     PACKDESK_CLIENT_ID: CLIENT.clientId,
     PACKDESK_CLIENT_SECRET: CLIENT.clientSecret,
+    // The sandbox speaks plain http on 127.0.0.1, which production refuses.
+    PACKDESK_ENVIRONMENT: 'staging',
     ...extra,
   };
 }

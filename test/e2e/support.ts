@@ -22,6 +22,11 @@ export interface TerminalOptions {
   beforeOpen?: (page: Page) => Promise<void>;
   settings?: Partial<Settings>;
   viewport?: { width: number; height: number };
+  /** Runs on the fresh data folder before the harness starts (e.g. to leave a damaged data file there). */
+  prepare?: (dataDir: string) => void | Promise<void>;
+  /** Outside training: the vaults to use, and the sandbox standing in for the service. */
+  vaultFor?: HostOptions['vaultFor'];
+  sandbox?: Sandbox;
   /** Engine options over the quick-retry defaults (timeouts, backlog threshold). */
   engineOptions?: HostOptions['engineOptions'];
 }
@@ -52,6 +57,7 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
   let harness: WebHarness | undefined;
   let browser: Browser | undefined;
   try {
+    await options.prepare?.(dataDir);
     harness = await startWebHarness({
       dataDir,
       host: {
@@ -59,9 +65,10 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
         sandboxOptions: { orderCount: options.orderCount ?? 40 },
         // Quick retries, so an outage that ends is noticed in about a second, not a minute.
         engineOptions: { backoff: { baseMs: 200, capMs: 1_000 }, pollMs: 500, ...options.engineOptions },
+        ...(options.vaultFor ? { vaultFor: options.vaultFor } : {}),
       },
     });
-    const sandbox = harness.host.sandbox;
+    const sandbox = harness.host.sandbox ?? options.sandbox;
     if (!sandbox) throw new Error('The harness did not start the training sandbox');
     browser = await launchChromium();
     const page = await browser.newPage({ viewport: options.viewport ?? { width: 1366, height: 768 } });

@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { MemorySink, createLogger } from '../../src/main/core/log';
 import { isWithinRollout, rolloutBucket } from '../../src/main/core/update';
@@ -8,90 +7,9 @@ import {
   feedChannel,
   redactUrlCredentials,
   updateSupport,
-  type AppUpdaterLike,
-  type Timers,
   type UpdateContext,
-  type UpdateInfoLike,
-  type UpdaterLogger,
 } from '../../src/main/updater';
-
-/**
- * Stands in for electron-updater's AppUpdater (which needs the Electron binary): same properties,
- * same events, and the same quirk that setting `channel` switches allowDowngrade on.
- */
-class FakeUpdater extends EventEmitter implements AppUpdaterLike {
-  autoDownload = false;
-  autoInstallOnAppQuit = true;
-  allowDowngrade = false;
-  allowPrerelease = true;
-  logger: UpdaterLogger | null = null;
-  isUserWithinRollout: (info: UpdateInfoLike) => boolean | Promise<boolean> = () => true;
-  active = true;
-  feed: UpdateInfoLike | Error = { version: '1.0.0' };
-  checks = 0;
-  installs: [boolean | undefined, boolean | undefined][] = [];
-  private _channel: string | null = null;
-  get channel(): string | null {
-    return this._channel;
-  }
-  set channel(value: string | null) {
-    this._channel = value;
-    this.allowDowngrade = true;
-  }
-  isUpdaterActive(): boolean {
-    return this.active;
-  }
-  async checkForUpdates() {
-    this.checks++;
-    this.emit('checking-for-update');
-    if (this.feed instanceof Error) {
-      this.emit('error', this.feed);
-      throw this.feed;
-    }
-    const info = this.feed;
-    if (info.version === '1.0.0') {
-      this.emit('update-not-available', info);
-      return { updateInfo: info };
-    }
-    this.emit('update-available', info);
-    return { updateInfo: info, downloadPromise: Promise.resolve([]) };
-  }
-  quitAndInstall(isSilent?: boolean, isForceRunAfter?: boolean): void {
-    this.installs.push([isSilent, isForceRunAfter]);
-  }
-  /** Simulates the background download finishing. */
-  downloaded(version: string): void {
-    this.emit('update-downloaded', { version, downloadedFile: '/tmp/x' });
-  }
-}
-
-const NOW = Date.UTC(2025, 0, 10, 12, 0);
-
-function manualTimers() {
-  const pending: { fn: () => void; at: number; every?: number; id: number }[] = [];
-  let clock = 0;
-  let nextId = 1;
-  const timers: Timers = {
-    setTimeout: (fn, ms) => (pending.push({ fn, at: clock + ms, id: nextId }), nextId++),
-    clearTimeout: (h) => void pending.splice(pending.findIndex((p) => p.id === h), 1),
-  };
-  return {
-    timers,
-    pending,
-    advance(ms: number) {
-      const until = clock + ms;
-      for (;;) {
-        const due = pending.filter((p) => p.at <= until).sort((a, b) => a.at - b.at)[0];
-        if (!due) break;
-        clock = due.at;
-        if (due.every) due.at += due.every;
-        else pending.splice(pending.indexOf(due), 1);
-        due.fn();
-      }
-      clock = until;
-    },
-  };
-}
+import { FakeUpdater, manualTimers, NOW } from './fakes';
 
 function setup(ctx: Partial<UpdateContext> = {}, extra: { beforeInstall?: () => Promise<void>; afterFailedInstall?: () => Promise<void> } = {}) {
   const updater = new FakeUpdater();

@@ -26,6 +26,22 @@ export type ActionInput =
 const MAX_ID_LENGTH = 128;
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+// Half of a surrogate pair: UTF-8 cannot hold it, so SQLite and JSON would store U+FFFD, another id.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// Invisible format characters (bidi overrides, marks and isolates, zero-width spaces): the id on
+// screen would not be the id sent.
+const FORMAT_CHARS = /\p{Cf}/u;
+const PLAIN_ASCII = /^[\x20-\x7e]*$/;
+
+/** Why a (trimmed) identifier cannot be used as given, or null when it can. */
+export function idFault(value: string): string | null {
+  // Nearly every id is plain printable ASCII, and none of the checks below can fail on it.
+  if (PLAIN_ASCII.test(value)) return null;
+  if (CONTROL_CHARS.test(value)) return 'contains control characters';
+  if (LONE_SURROGATE.test(value)) return 'contains a broken character (half of a surrogate pair)';
+  if (FORMAT_CHARS.test(value)) return 'contains invisible direction or format characters';
+  return null;
+}
 
 /** Checks an identifier typed, scanned or read from a file; returns it trimmed. */
 export function checkId(what: string, raw: unknown): Result<string> {
@@ -34,7 +50,8 @@ export function checkId(what: string, raw: unknown): Result<string> {
   if (value.length === 0) return fail('invalid', `${what} must not be empty`, 'EMPTY_ID');
   if (value.length > MAX_ID_LENGTH)
     return fail('invalid', `${what} is too long (${value.length} characters, at most ${MAX_ID_LENGTH})`, 'ID_TOO_LONG');
-  if (CONTROL_CHARS.test(value)) return fail('invalid', `${what} contains control characters`, 'BAD_ID');
+  const fault = idFault(value);
+  if (fault) return fail('invalid', `${what} ${fault}`, 'BAD_ID');
   return ok(value);
 }
 

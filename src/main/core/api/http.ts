@@ -118,6 +118,53 @@ export function describeNetworkFailure(
   };
 }
 
+/** A response body read up to a cap. */
+export interface CappedBody {
+  /** The body as UTF-8 text, or its first `maxBytes` bytes when it was larger. */
+  readonly text: string;
+  /** True when the body was larger than the cap: the rest was never read. */
+  readonly overCap: boolean;
+}
+
+/** Size of the cap in words, for messages ("4 MiB", "256 KiB"). */
+export function describeBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB` : `${Math.round(bytes / 1024)} KiB`;
+}
+
+/**
+ * Reads at most `maxBytes` of a response body, then cancels the rest: an answer is never held
+ * whole in memory, whatever the server sends (a 600 MB answer must not take the process with it).
+ */
+export async function readCappedBody(response: Response, maxBytes: number): Promise<CappedBody> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    return { text: '', overCap: true };
+  }
+  if (!response.body) return { text: '', overCap: false };
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const room = maxBytes - total;
+    if (value.byteLength > room) {
+      chunks.push(value.subarray(0, room));
+      await reader.cancel().catch(() => undefined);
+      return { text: decodeChunks(chunks), overCap: true };
+    }
+    chunks.push(value);
+    total += value.byteLength;
+  }
+  return { text: decodeChunks(chunks), overCap: false };
+}
+
+function decodeChunks(chunks: readonly Uint8Array[]): string {
+  const decoder = new TextDecoder('utf-8');
+  return chunks.map((c, i) => decoder.decode(c, { stream: i < chunks.length - 1 })).join('');
+}
+
 /** Joins a configured base address and a spec path without doubling or losing a slash. */
 export function joinUrl(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;

@@ -12,10 +12,20 @@ import {
 import type { Problem } from '../../../shared/result';
 import { silentLogger, type Logger } from '../log/logger';
 import { secrets as processSecrets, type SecretRegistry } from '../log/redact';
-import { type Deadline, describeNetworkFailure, joinUrl, type NetworkFailure, realTimers, startDeadline, type Timers } from './http';
+import {
+  type Deadline,
+  describeBytes,
+  describeNetworkFailure,
+  joinUrl,
+  type NetworkFailure,
+  readCappedBody,
+  realTimers,
+  startDeadline,
+  type Timers,
+} from './http';
 import type { UpdateOutcome, UpdateSender } from './outcome';
-import { parseRetryAfter } from './retry-after';
-import type { TokenSource } from './token-source';
+import { capRetryAfter, describeWait, MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry-after';
+import { TOKEN_SERVER_FAULT, type TokenSource } from './token-source';
 
 /** Path of the update operation under `{base_url}` (spec, endpoint 3). */
 export const UPDATE_PATH = '/tsp/order/v1/update';
@@ -32,6 +42,8 @@ export interface OrderServiceClientOptions {
   readonly timeoutMs?: number;
   /** Deadline of a reachability probe. Default 3 s. */
   readonly probeTimeoutMs?: number;
+  /** The most of an answer that is read; past it the rest is left unread. Default 4 MiB. */
+  readonly maxBodyBytes?: number;
   /** How much of an unreadable 2xx body is kept for support. Default 64 KiB. */
   readonly maxRawBodyBytes?: number;
   readonly logger?: Logger;
@@ -40,12 +52,15 @@ export interface OrderServiceClientOptions {
 }
 
 type HttpAnswer =
-  | { readonly kind: 'http'; readonly status: number; readonly headers: Headers; readonly body: string }
+  | { readonly kind: 'http'; readonly status: number; readonly headers: Headers; readonly body: string; readonly overCap: boolean }
   | { readonly kind: 'network'; readonly failure: NetworkFailure };
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 const DEFAULT_PROBE_TIMEOUT_MS = 3_000;
 const DEFAULT_MAX_RAW_BODY = 64 * 1024;
+// An order's answer is a few kB; 4 MiB leaves room for the largest order and caps what a broken
+// or hostile server can make the terminal hold.
+const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 const MAX_SERVICE_MESSAGE = 500;
 
 /** HTTP statuses the spec uses for an expired or refused token. */
@@ -74,6 +89,8 @@ function parseJson(body: string): { ok: true; value: unknown } | { ok: false; re
 
 /** Maps a token problem to the outcome the outbox expects: nothing was sent to the order service. */
 function fromTokenProblem(problem: Problem): UpdateOutcome {
+  if (problem.kind === 'transient' && problem.code === TOKEN_SERVER_FAULT)
+    return { kind: 'transient', message: problem.message, noAnswer: false, tokenServer: true };
   if (problem.kind === 'transient') return { kind: 'transient', message: problem.message, noAnswer: false };
   return { kind: 'auth', message: problem.message };
 }
@@ -87,6 +104,7 @@ export class OrderServiceClient implements UpdateSender {
   private readonly timeoutMs: number;
   private readonly probeTimeoutMs: number;
   private readonly maxRawBodyBytes: number;
+  private readonly maxBodyBytes: number;
   private readonly log: Logger;
   private readonly secrets: SecretRegistry;
 
@@ -98,6 +116,7 @@ export class OrderServiceClient implements UpdateSender {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
     this.maxRawBodyBytes = options.maxRawBodyBytes ?? DEFAULT_MAX_RAW_BODY;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
     this.log = (options.logger ?? silentLogger).child('api');
     this.secrets = options.secrets ?? processSecrets;
   }
@@ -173,8 +192,8 @@ export class OrderServiceClient implements UpdateSender {
         // A redirect would re-send the update somewhere we were not told about; report it instead.
         redirect: 'manual',
       });
-      const body = await response.text();
-      return { kind: 'http', status: response.status, headers: response.headers, body };
+      const { text, overCap } = await readCappedBody(response, this.maxBodyBytes);
+      return { kind: 'http', status: response.status, headers: response.headers, body: text, overCap };
     } catch (error) {
       return {
         kind: 'network',
@@ -193,6 +212,17 @@ export class OrderServiceClient implements UpdateSender {
     const { status, body } = answer;
 
     if (status >= 200 && status <= 299) {
+      if (answer.overCap) {
+        // The service took the update; only its answer is unusable. Resending would apply it twice.
+        const reason = `its answer was larger than ${describeBytes(this.maxBodyBytes)}, so it was not read`;
+        this.log.warn('oversized success body', { status, maxBytes: this.maxBodyBytes });
+        return {
+          kind: 'unreadable',
+          status,
+          rawBody: truncateBytes(body.slice(0, this.maxRawBodyBytes), this.maxRawBodyBytes),
+          message: `The order service accepted the update (HTTP ${status}) but ${reason}. The update was probably applied; refresh the order to see its state.`,
+        };
+      }
       const json = parseJson(body);
       if (json.ok) {
         const parsed = OrderUpdateSuccessSchema.safeParse(json.value);
@@ -212,14 +242,20 @@ export class OrderServiceClient implements UpdateSender {
     const said = serviceError ? `: ${serviceError.errorCode}: ${serviceError.message}` : '';
 
     if (isTransientStatus(status)) {
-      const retryAfterMs = parseRetryAfter(answer.headers.get('retry-after'), this.now());
+      const askedMs = parseRetryAfter(answer.headers.get('retry-after'), this.now());
+      const retryAfterMs = capRetryAfter(askedMs);
       const why =
         status === 429
           ? 'asked the terminal to slow down'
           : status === 408 || status === 425
             ? 'did not accept the request in time'
             : 'is failing or overloaded';
-      const when = retryAfterMs !== undefined ? `; it asked to retry in ${Math.ceil(retryAfterMs / 1000)} s` : '';
+      const when =
+        retryAfterMs === undefined
+          ? ''
+          : askedMs !== undefined && askedMs > MAX_RETRY_AFTER_MS
+            ? `; it asked for a longer wait than the terminal allows, so it will retry in ${describeWait(retryAfterMs)}`
+            : `; it asked to retry in ${describeWait(retryAfterMs)}`;
       return {
         kind: 'transient',
         status,

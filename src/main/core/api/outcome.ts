@@ -19,6 +19,11 @@ export type UpdateOutcome =
       readonly status?: number;
       readonly retryAfterMs?: number;
       readonly noAnswer: boolean;
+      /**
+       * True when the order service was not contacted because the token server answered without a
+       * usable token: says nothing about whether the order service can be reached.
+       */
+      readonly tokenServer?: true;
     }
   /** Credentials rejected even after a refresh and a fresh client_credentials grant. */
   | { readonly kind: 'auth'; readonly message: string; readonly status?: number }

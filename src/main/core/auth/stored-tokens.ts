@@ -6,12 +6,18 @@ import { z } from 'zod';
 
 export const ClientCredentialsSchema = z.object({
   clientId: z.string().trim().min(1, 'the client id is empty').max(512, 'the client id is too long'),
-  clientSecret: z.string().min(1, 'the client secret is empty').max(4096, 'the client secret is too long'),
+  // Not trimmed (a secret is sent as given), but one of only spaces is as empty as no secret.
+  clientSecret: z
+    .string()
+    .min(1, 'the client secret is empty')
+    .max(4096, 'the client secret is too long')
+    .regex(/\S/, 'the client secret is empty'),
 });
 
 export const StoredTokensSchema = z.object({
   accessToken: z.string().min(1),
   refreshToken: z.string().min(1).optional(),
-  tokenType: z.string().min(1),
+  // A type that cannot go in a header (one saved before such tokens were refused) is no token at all.
+  tokenType: z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/),
   expiresAt: z.number().finite(),
 });

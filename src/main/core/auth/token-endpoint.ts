@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { describeZodError, ErrorResponseSchema, type TokenResponse, TokenResponseSchema } from '../../../shared/protocol/schemas';
-import { describeNetworkFailure, hostOf, joinUrl, startDeadline, type Timers } from '../api/http';
+import { describeBytes, describeNetworkFailure, hostOf, joinUrl, readCappedBody, startDeadline, type Timers } from '../api/http';
 import type { SecretRegistry } from '../log/redact';
 import type { ClientCredentials } from './vault';
 
@@ -28,6 +28,11 @@ export type TokenAnswer =
        * help until a person fixes the configured address.
        */
       readonly misdirected?: true;
+      /**
+       * True when a token was issued that can never be used (it cannot go in an HTTP header): a
+       * fault of the token server that retrying will not mend, so a person must look at it.
+       */
+      readonly unusable?: true;
     };
 
 export interface TokenRequestContext {
@@ -38,7 +43,11 @@ export interface TokenRequestContext {
   readonly timeoutMs: number;
   readonly secrets: SecretRegistry;
   readonly signal?: AbortSignal;
+  /** The most of an answer that is read. Default 256 KiB (a token answer is well under 1 KiB). */
+  readonly maxBodyBytes?: number;
 }
+
+const DEFAULT_MAX_TOKEN_BODY = 256 * 1024;
 
 // The spec does not show the token server's error body; accept the spec's error shape and OAuth's.
 const OAuthErrorSchema = z.looseObject({ error: z.string(), error_description: z.string().optional() });
@@ -58,6 +67,18 @@ function refusalReason(body: string, status: number, secrets: SecretRegistry): s
       .redactText(`HTTP ${status}, ${oauth.data.error}${oauth.data.error_description ? `: ${oauth.data.error_description}` : ''}`)
       .slice(0, 300);
   return `HTTP ${status}`;
+}
+
+// RFC 9110 token characters for the scheme, visible ASCII for the credentials: anything else
+// (CR, LF, control or non-ASCII characters) cannot be sent in the Authorization header.
+const HEADER_SCHEME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_CREDENTIALS = /^[\x21-\x7E]+$/;
+
+/** Why a granted token cannot be put in an Authorization header, or null when it can. */
+export function headerUnsafe(token: Pick<TokenResponse, 'token_type' | 'access_token'>): string | null {
+  if (!HEADER_SCHEME.test(token.token_type)) return 'its token_type has a line break or other character not allowed in an HTTP header';
+  if (!HEADER_CREDENTIALS.test(token.access_token)) return 'its access_token has a character not allowed in an HTTP header';
+  return null;
 }
 
 /** The form body of a token request, exactly the fields the spec lists for the grant. */
@@ -84,6 +105,8 @@ export async function requestToken(
   const deadline = startDeadline(context.timeoutMs, context.timers, context.signal);
   let status: number;
   let body: string;
+  let overCap: boolean;
+  const maxBytes = context.maxBodyBytes ?? DEFAULT_MAX_TOKEN_BODY;
   try {
     const response = await context.fetch(url, {
       method: 'POST',
@@ -93,7 +116,7 @@ export async function requestToken(
       redirect: 'manual',
     });
     status = response.status;
-    body = await response.text();
+    ({ text: body, overCap } = await readCappedBody(response, maxBytes));
   } catch (error) {
     const failure = describeNetworkFailure(error, { what: 'The token server', url, deadline, timeoutMs: context.timeoutMs });
     return { kind: 'transient', message: failure.message };
@@ -103,6 +126,12 @@ export async function requestToken(
   const receivedAt = context.now();
 
   if (status >= 200 && status <= 299) {
+    if (overCap)
+      return {
+        kind: 'transient',
+        status,
+        message: `The token server answered HTTP ${status} with an answer larger than ${describeBytes(maxBytes)}, which is not a token`,
+      };
     let json: unknown;
     try {
       json = JSON.parse(body);
@@ -115,6 +144,14 @@ export async function requestToken(
         kind: 'transient',
         status,
         message: `The token server answered HTTP ${status} but not with a token (${describeZodError(parsed.error)})`,
+      };
+    const unsafe = headerUnsafe(parsed.data);
+    if (unsafe)
+      return {
+        kind: 'transient',
+        status,
+        unusable: true,
+        message: `The token server issued a token that cannot be used (${unsafe}); the token server is at fault, call support`,
       };
     return { kind: 'granted', token: parsed.data, receivedAt };
   }

@@ -6,7 +6,7 @@
  */
 import { fail, ok, type Problem, ProblemError, type Result } from '../../../shared/result';
 import { systemTimers, type Timers } from '../time';
-import type { TokenSource } from '../api/token-source';
+import { TOKEN_SERVER_FAULT, TOKEN_UNUSABLE, type TokenSource } from '../api/token-source';
 import { silentLogger, type Logger } from '../log/logger';
 import { secrets as processSecrets, type SecretRegistry } from '../log/redact';
 import { refreshTime, tokenExpiry, type TokenTiming } from './expiry';
@@ -279,7 +279,7 @@ export class TokenManager implements TokenSource {
       const problem = fail<never>('auth', "The token server refused this client id and secret; nothing was saved. Check them against the e-mail.", 'CREDENTIALS_REJECTED');
       return { saved: problem, held: fail('auth', 'New credentials were refused', 'CREDENTIALS_REJECTED') };
     }
-    if (answer.kind === 'transient' && answer.misdirected)
+    if (answer.kind === 'transient' && (answer.misdirected || answer.unusable))
       return { saved: fail('auth', `${answer.message} Nothing was saved.`, 'TOKEN_SERVER_ADDRESS'), held: this.unavailable(answer) };
     try {
       await this.options.vault.setCredentials(candidate);
@@ -306,6 +306,12 @@ export class TokenManager implements TokenSource {
    * retrying will not help); anything else is transient.
    */
   private unavailable(answer: Extract<TokenAnswer, { kind: 'transient' }>): Result<never> {
+    if (answer.unusable) {
+      this.log.warn('token server issued a token that cannot be sent', { status: answer.status });
+      return fail('auth', answer.message, TOKEN_UNUSABLE);
+    }
+    // The token server answered, just not with a token: the network is fine, so this must not read as "offline".
+    if (!answer.misdirected && answer.status !== undefined) return fail('transient', answer.message, TOKEN_SERVER_FAULT);
     if (!answer.misdirected) return fail('transient', answer.message, 'TOKEN_SERVER_UNAVAILABLE');
     this.log.warn('token server address answers like no token server', { status: answer.status });
     return fail('auth', answer.message, 'TOKEN_SERVER_ADDRESS');

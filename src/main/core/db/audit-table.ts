@@ -24,6 +24,7 @@ export function createAuditTable(db: Database) {
        VALUES (@time, @terminal, @kind, @entryId, @orderId, @outcome, @message)`,
     ),
     recent: db.prepare(`SELECT * FROM (SELECT * FROM audit ORDER BY id DESC LIMIT ?) ORDER BY id`),
+    lastOutcome: db.prepare(`SELECT * FROM audit WHERE kind = ? AND outcome = ? ORDER BY id DESC LIMIT 1`),
     forEntry: db.prepare(`SELECT * FROM audit WHERE entry_id = ? ORDER BY id`),
     bounds: db.prepare(`SELECT MIN(id) AS lo, MAX(id) AS hi FROM audit`),
     timeAtOrAfter: db.prepare(`SELECT id, time FROM audit WHERE id >= ? ORDER BY id LIMIT 1`),
@@ -47,6 +48,11 @@ export function createAuditTable(db: Database) {
     },
     forEntry(entryId: number): AuditRow[] {
       return s.forEntry.all(entryId).map(parseAuditRow);
+    },
+    /** The latest line of a kind with an outcome, or null (a scan: for health checks, not the tap path). */
+    lastOutcome(kind: AuditKind, outcome: string): AuditRow | null {
+      const row = s.lastOutcome.get(kind, outcome);
+      return row === undefined ? null : parseAuditRow(row);
     },
     /**
      * Drops lines older than `before` (epoch ms); returns how many. Lines are appended in time order,

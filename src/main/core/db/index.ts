@@ -1,6 +1,7 @@
 /** The store: the only place with SQL. */
 export { openStore, dataFilePath, DATA_FILE_NAME, type Store, type OpenStoreOptions } from './store';
 export { SCHEMA_VERSION } from './migrations';
+export { describeSalvage, type SalvageReport } from './salvage';
 export type { EntryRow, OrderRow, AuditRow, AuditKind } from './rows';
 export { AUDIT_KINDS, deepFreeze } from './rows';
 export type { EntryPatch, NewEntry, OutboxCounts, OutboxTable } from './outbox-table';

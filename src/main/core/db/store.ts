@@ -12,6 +12,7 @@ import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
 import { createOrdersTable, type OrdersTable } from './orders-table';
 import { createLeaseTable, type LeaseTable } from './lease-table';
 import { createOutboxTable, type OutboxTable } from './outbox-table';
+import { salvageInto, type SalvageReport } from './salvage';
 
 export const DATA_FILE_NAME = 'packdesk.sqlite';
 
@@ -32,6 +33,8 @@ export interface Store {
   transaction<T>(fn: () => T): T;
   /** `PRAGMA integrity_check`: 'ok' or what it found. */
   integrity(): 'ok' | string;
+  /** Copies the outbox and orders rows SQLite can still read from a damaged file into this one. */
+  salvageFrom(damagedFile: string, now: number): SalvageReport;
   /** Folds the WAL back into the main file (done when idle, off the tap path). */
   checkpoint(): void;
   close(): void;
@@ -41,6 +44,8 @@ export interface OpenStoreOptions {
   readonly dataDir: string;
   readonly now: () => number;
   readonly busyTimeoutMs?: number;
+  /** Told where a damaged file was set aside (before STORE_BROKEN is returned), so it can be salvaged. */
+  readonly onSetAside?: (target: string) => void;
 }
 
 // SQLite error codes that mean the bytes on disk are not a sound database.
@@ -65,7 +70,7 @@ function describe(e: unknown): string {
 export function openStore(options: OpenStoreOptions): Result<Store> {
   const file = dataFilePath(options.dataDir);
   try {
-    fs.mkdirSync(options.dataDir, { recursive: true });
+    fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   } catch (e) {
     return fail('permanent', `Cannot create the data folder ${options.dataDir}: ${describe(e)}`, 'STORE_UNAVAILABLE');
   }
@@ -75,6 +80,7 @@ export function openStore(options: OpenStoreOptions): Result<Store> {
     // and support wants the companions exactly as they were.
     const header = readHeader(file);
     if (header !== null && header !== SQLITE_HEADER) throw new BrokenFile('file is not a database');
+    ownerOnly(file);
     db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
     const mode = db.pragma('journal_mode = WAL', { simple: true });
     if (String(mode).toLowerCase() !== 'wal') throw new Error(`journal mode is ${String(mode)}, not WAL`);
@@ -106,9 +112,10 @@ export function openStore(options: OpenStoreOptions): Result<Store> {
       const reason = describe(e);
       const moved = setAside(file, options.now());
       if (!moved.ok) return moved;
+      options.onSetAside?.(moved.value);
       return fail(
         'permanent',
-        `The data file was damaged (${reason}). It was set aside as ${moved.value}; keep it for support. Taps in it were not sent by this terminal.`,
+        `The data file was damaged (${reason}). It was set aside as ${moved.value}; keep it for support.`,
         'STORE_BROKEN',
       );
     }
@@ -117,6 +124,23 @@ export function openStore(options: OpenStoreOptions): Result<Store> {
 }
 
 const SQLITE_HEADER = 'SQLite format 3\u0000';
+
+/**
+ * The file holds customer names, addresses and phones: it is created readable by the owner only,
+ * and one left wider by an older version is narrowed. SQLite gives the -wal and -shm it creates the
+ * main file's permissions; ones already there are narrowed too.
+ */
+export function ownerOnly(file: string): void {
+  if (process.platform === 'win32') return; // NTFS ACLs of the user's profile folder apply instead
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  for (const suffix of ['', '-wal', '-shm']) {
+    try {
+      fs.chmodSync(file + suffix, 0o600);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+  }
+}
 
 /** The first 16 bytes of the file as text; null when the file is missing or empty (SQLite will create it). */
 function readHeader(file: string): string | null {
@@ -189,6 +213,7 @@ function assemble(db: Db, file: string): Store {
     lease: createLeaseTable(db),
     transaction: <T>(fn: () => T): T => run.immediate(fn) as T,
     integrity: () => runIntegrityCheck(db),
+    salvageFrom: (damagedFile, now) => salvageInto(damagedFile, db, now),
     checkpoint: () => {
       db.pragma('wal_checkpoint(PASSIVE)');
     },

@@ -74,6 +74,7 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
     terminalId: options.terminalId,
     log,
     credentialsState: () => tokens.status().credentials,
+    tokenProblem: () => tokens.status().lastProblem,
     ...pick(options),
   });
   return {

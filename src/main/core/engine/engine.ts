@@ -10,7 +10,8 @@ import type { EventBody, EventName, OrderView, OutboxEntryView, SyncStatus } fro
 import type { ActionInput, Order } from '../../../shared/protocol';
 import { fail, ok, type Problem, ProblemError, type Result } from '../../../shared/result';
 import type { UpdateSender } from '../api/outcome';
-import { DATA_FILE_NAME, type EntryRow, openStore, type Store, storageProblem } from '../db';
+import { TOKEN_SERVER_FAULT, TOKEN_UNUSABLE } from '../api/token-source';
+import { DATA_FILE_NAME, describeSalvage, type EntryRow, openStore, type Store, storageProblem } from '../db';
 import { type Logger, silentLogger } from '../log';
 import { createOutbox, DEFAULT_BACKOFF, entryView, type LeaseResult, orderView, type Outbox, Projector, type StatusCheck } from '../outbox';
 import { createSync, type OnlineSignal, type Sync } from '../sync';
@@ -42,6 +43,8 @@ export interface EngineOptions {
    * may mean "already done" (decisions.md, "Check before resend"). Absent: resend as before.
    */
   statusCheck?: StatusCheck;
+  /** The token manager's last problem getting a token (null once one is issued), for the status line. */
+  tokenProblem?: () => Problem | null;
 }
 
 export interface Engine {
@@ -185,11 +188,15 @@ export function createEngine(options: EngineOptions): Engine {
     const credentials: SyncStatus['credentials'] =
       known === 'missing' ? 'missing' : sync.credentials() === 'rejected' || known === 'rejected' ? 'rejected' : 'ok';
     const plainFailed = counts.failed - counts.mayBeApplied;
+    const tokenProblem = options.tokenProblem?.() ?? null;
     let message: string | null = null;
     if (storeNotice) message = storeNotice;
     else if (startStorage) message = startStorage.message;
     else if (sync.problem()) message = sync.problem();
     else if (lockNotice()) message = lockNotice();
+    // The token server answered but gave nothing usable: say so, rather than "no connection" or "rejected credentials".
+    else if (tokenProblem && (tokenProblem.code === TOKEN_SERVER_FAULT || tokenProblem.code === TOKEN_UNUSABLE))
+      message = `${tokenProblem.message}. ${counts.waiting} tap(s) are kept`;
     else if (credentials === 'missing')
       message = `No credentials are saved for the order service. ${counts.waiting} tap(s) are kept; a manager must enter the client id and secret in Settings`;
     else if (credentials === 'rejected')
@@ -435,7 +442,7 @@ export function createEngine(options: EngineOptions): Engine {
       let integrity: string = current;
       if (storeNotice) integrity = storeNotice;
       else if (current === 'ok' && setAside.length > 0)
-        integrity = `a damaged data file was set aside earlier (${setAside.join(', ')}); give it to support, then delete it`;
+        integrity = `a damaged data file was set aside earlier (${setAside.join(', ')}); give it to support, then delete it. ${lastSalvage(store)}`.trim();
       return { dataFile: store.file, integrity, schemaVersion: store.schemaVersion };
     },
 
@@ -447,6 +454,11 @@ export function createEngine(options: EngineOptions): Engine {
 
 function clamp(n: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, Math.floor(n)));
+}
+
+/** What the last salvage recovered, in words, from the audit log ('' when it is no longer there). */
+function lastSalvage(store: Store): string {
+  return store.audit.lastOutcome('recover', 'salvaged')?.message ?? '';
 }
 
 /** Files `packdesk.sqlite.broken-*` left in the data folder (their -wal/-shm companions not listed). */
@@ -466,16 +478,32 @@ function brokenFiles(dataDir: string): string[] {
  * created, with the event written to the new file's audit log, the log and the status line.
  */
 function openOrReplace(dataDir: string, now: () => number, terminalId: string, log: Logger): { store: Store; notice: string | null } {
-  const first = openStore({ dataDir, now });
+  let setAside: string | null = null;
+  const first = openStore({ dataDir, now, onSetAside: (target) => (setAside = target) });
   if (first.ok) return { store: first.value, notice: null };
   if (first.problem.code !== 'STORE_BROKEN') throw new ProblemError(first.problem);
   log.error('data file damaged and set aside; starting a new one', { message: first.problem.message });
   const fresh = openStore({ dataDir, now });
   if (!fresh.ok) throw new ProblemError(fresh.problem);
-  const notice = `${first.problem.message} A new, empty data file was started at ${path.join(dataDir, DATA_FILE_NAME)}.`;
-  fresh.value.transaction(() =>
-    fresh.value.audit.add({ time: now(), terminal: terminalId, kind: 'recover', outcome: 'store-replaced', message: notice }),
-  );
+  // Queued taps must not silently leave the queue: carry over whatever SQLite can still read.
+  let salvaged = 'No taps could be recovered from it; taps in it were not sent by this terminal.';
+  let empty = true;
+  if (setAside !== null) {
+    try {
+      const report = fresh.value.salvageFrom(setAside, now());
+      salvaged = describeSalvage(report);
+      empty = report.tapsRecovered === 0 && report.ordersRecovered === 0;
+      log.warn('salvaged the damaged data file', { ...report });
+    } catch (e) {
+      log.error('salvage of the damaged data file failed', { error: e });
+    }
+  }
+  // What was saved comes first: the sync bar shows one line, and this is what the manager must know.
+  const notice = `Damaged data file replaced. ${salvaged} ${first.problem.message} A new${empty ? ', empty' : ''} data file was started at ${path.join(dataDir, DATA_FILE_NAME)}.`;
+  fresh.value.transaction(() => {
+    fresh.value.audit.add({ time: now(), terminal: terminalId, kind: 'recover', outcome: 'store-replaced', message: notice });
+    fresh.value.audit.add({ time: now(), terminal: terminalId, kind: 'recover', outcome: 'salvaged', message: salvaged });
+  });
   return { store: fresh.value, notice };
 }
 

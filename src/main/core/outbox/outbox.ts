@@ -357,7 +357,8 @@ function settleOne(ctx: OutboxContext, entry: EntryRow, outcome: AttemptOutcome,
       return settleUnreadable(ctx, entry, outcome.answer.rawBody, outcome.answer.message, outcome.order, audit);
     case 'transient': {
       const network = outcome.status === undefined;
-      const problem: Problem = { kind: 'transient', code: network ? NETWORK : `HTTP_${outcome.status}`, message: outcome.message };
+      const code = outcome.tokenServer ? 'TOKEN_SERVER' : network ? NETWORK : `HTTP_${outcome.status}`;
+      const problem: Problem = { kind: 'transient', code, message: outcome.message };
       const delay = backoffDelay(entry.attempts + 1, ctx.backoff, ctx.random, outcome.retryAfterMs);
       const after = mustMove(store.outbox, entry, 'retryLater', now, {
         addAttempt: true,
@@ -367,7 +368,9 @@ function settleOne(ctx: OutboxContext, entry: EntryRow, outcome: AttemptOutcome,
       });
       audit({ ...base, outcome: 'retry', message: `${outcome.message}; next try in ${Math.ceil(delay / 1000)} s` });
       const rateLimited = outcome.status === 429 ? { rateLimitedForMs: delay } : {};
-      return { entry: after, result: 'retry', reachable: !network, orderChanged: false, ...rateLimited };
+      // A token server fault never reached the order service: it says nothing about reaching it.
+      const reachable = outcome.tokenServer ? null : !network;
+      return { entry: after, result: 'retry', reachable, orderChanged: false, ...rateLimited };
     }
     case 'auth': {
       const problem: Problem = { kind: 'auth', code: 'CREDENTIALS_REJECTED', message: outcome.message };

@@ -1,5 +1,5 @@
-/** Small JSON files in the data folder (settings, PIN hash): parsed with zod on read, replaced atomically on write. */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync, mkdirSync } from 'node:fs';
+/** Small JSON files in the data folder (settings, PIN hash): parsed with zod on read, replaced atomically on write, owner-only (0600) by default. */
+import { closeSync, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, writeSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { z } from 'zod';
 
@@ -36,11 +36,13 @@ export function readJsonFile<S extends z.ZodType>(file: string, schema: S): Json
  * Replaces a file so that a crash or power cut leaves either the old or the new content, never a
  * half-written file: write a temporary file, fsync it, rename it over the old one, fsync the folder.
  */
-export function writeFileAtomic(file: string, content: string, mode = 0o644): void {
-  mkdirSync(dirname(file), { recursive: true });
+export function writeFileAtomic(file: string, content: string, mode = 0o600): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.${process.pid}.tmp`;
   const fd = openSync(tmp, 'w', mode);
   try {
+    // A temporary file left by a crash keeps its old mode on reopen; the renamed file must have this one.
+    if (process.platform !== 'win32') fchmodSync(fd, mode);
     writeSync(fd, content);
     fsyncSync(fd);
   } finally {

@@ -1,4 +1,6 @@
-/** Update decisions that need no Electron: install policy, rollout bucket, version order. */
+/** Update decisions that need no Electron: install policy, rollout bucket, version order, feed check, pending-install note. */
 export * from './policy';
 export * from './rollout';
 export * from './version';
+export * from './feed';
+export * from './pending-install';

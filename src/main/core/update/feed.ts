@@ -1,0 +1,29 @@
+/**
+ * The update feed a packaged build reads (electron-builder's `app-update.yml`), checked before
+ * electron-updater is let near it: the installers' only integrity check on Linux is the sha512 in
+ * the feed's latest*.yml, so the feed must come over https from where the build says.
+ */
+import { z } from 'zod';
+
+const FeedUrl = z.url();
+
+/** The value of a top-level `key: value` line of a flat YAML file, unquoted; null when absent. */
+function topLevel(yaml: string, key: string): string | null {
+  const line = yaml.split(/\r?\n/).find((l) => l.startsWith(`${key}:`));
+  if (line === undefined) return null;
+  const raw = line.slice(key.length + 1).trim();
+  return raw.replace(/^(['"])(.*)\1$/, '$2');
+}
+
+/** Why this `app-update.yml` (its text, or null when missing) must not be used; null when it may. */
+export function feedProblem(appUpdateYml: string | null): string | null {
+  if (appUpdateYml === null) return 'This build has no update feed configured; updates are off.';
+  const provider = topLevel(appUpdateYml, 'provider');
+  if (provider !== 'generic') return `The update feed must be a generic https feed (this build names "${provider ?? 'none'}"); updates are off.`;
+  const parsed = FeedUrl.safeParse(topLevel(appUpdateYml, 'url') ?? '');
+  if (!parsed.success) return 'The update feed address is not a web address; updates are off.';
+  const url = new URL(parsed.data);
+  if (url.protocol !== 'https:') return 'The update feed address must be https (installers are checked against checksums read from it); updates are off.';
+  if (url.username || url.password) return 'The update feed address must not contain a user name or password; updates are off.';
+  return null;
+}
