@@ -20,9 +20,9 @@ import { createKeychainWatch } from './keychain';
 import { createRuntime } from './runtime';
 import { saveCredentials } from './switch';
 import { loadTerminalId } from './terminal-id';
-import type { AppHost, HostOptions } from './types';
+import type { AppHost, HostOptions, TrainingService } from './types';
 
-export type { AppHost, EngineTuning, HostOptions, OnlineSignal, UpdateController } from './types';
+export type { AppHost, EngineTuning, HostOptions, OnlineSignal, TrainingService, UpdateController } from './types';
 export { createDispatcher, INTERNAL_PROBLEM, type Dispatch, type Handler, type HandlerTable } from './dispatch';
 export { needsManager } from './handlers';
 export { checkCredentials, type CredentialCheck } from './credentials';
@@ -31,7 +31,7 @@ export { loadTerminalId } from './terminal-id';
 const TRAINING_CREDENTIALS: ClientCredentials = { clientId: 'training', clientSecret: 'training-secret' };
 
 /** Builds the host (reads settings, PIN and terminal id, opens the log files); nothing runs until start(). */
-export async function createAppHost(options: HostOptions): Promise<AppHost> {
+export async function createAppHost<S extends TrainingService = TrainingService>(options: HostOptions<S>): Promise<AppHost<S>> {
   const now = options.now ?? Date.now;
   const dataDir = options.dataDir;
   mkdirSync(dataDir, { recursive: true });
@@ -55,10 +55,7 @@ export async function createAppHost(options: HostOptions): Promise<AppHost> {
   const terminal = loadTerminalId(join(dataDir, 'terminal-id'));
   if (terminal.created) log.info('new terminal id created', { terminalId: terminal.id });
 
-  const trainingCredentials: ClientCredentials = {
-    clientId: options.sandboxOptions?.clientId ?? TRAINING_CREDENTIALS.clientId,
-    clientSecret: options.sandboxOptions?.clientSecret ?? TRAINING_CREDENTIALS.clientSecret,
-  };
+  const trainingCredentials: ClientCredentials = options.trainingCredentials ?? TRAINING_CREDENTIALS;
   const vaultFor =
     options.vaultFor ??
     ((env: Environment): CredentialVault =>
@@ -82,7 +79,7 @@ export async function createAppHost(options: HostOptions): Promise<AppHost> {
     now,
     emit: events.emit,
     ...(options.online ? { online: options.online } : {}),
-    ...(options.sandboxOptions ? { sandboxOptions: options.sandboxOptions } : {}),
+    ...(options.startTraining ? { startTraining: options.startTraining } : {}),
     ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
   });
 
