@@ -13,7 +13,7 @@ import type { PinStore } from '../pin';
 import type { SettingsStore } from '../settings';
 import type { HandlerTable } from './dispatch';
 import type { Runtime } from './runtime';
-import type { CredentialsAnswer, CredentialsRequest } from './switch';
+import type { CredentialsAnswer, CredentialsRequest } from './credentials';
 import type { UpdateController } from './types';
 
 export interface HandlerDeps {

@@ -7,18 +7,16 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AppInfo, Environment } from '../../../shared/ipc';
-import { KeytarVault, MemoryVault, type ClientCredentials, type CredentialVault } from '../auth';
+import type { AppInfo } from '../../../shared/ipc';
 import { createLogger, createRotatingFileSink, logFilesIn, type LogSink } from '../log';
 import { openPinStore } from '../pin';
 import { openSettingsStore } from '../settings';
 import { exportSupportBundle } from './bundle';
 import { createDispatcher } from './dispatch';
+import { createKeychainWatch, createVaults, saveCredentials } from './credentials';
 import { createBroadcaster } from './events';
 import { createHandlers } from './handlers';
-import { createKeychainWatch } from './keychain';
 import { createRuntime } from './runtime';
-import { saveCredentials } from './switch';
 import { loadTerminalId } from './terminal-id';
 import type { AppHost, HostOptions, TrainingService } from './types';
 
@@ -27,8 +25,6 @@ export { createDispatcher, INTERNAL_PROBLEM, type Dispatch, type Handler, type H
 export { needsManager } from './handlers';
 export { checkCredentials, type CredentialCheck } from './credentials';
 export { loadTerminalId } from './terminal-id';
-
-const TRAINING_CREDENTIALS: ClientCredentials = { clientId: 'training', clientSecret: 'training-secret' };
 
 /** Builds the host (reads settings, PIN and terminal id, opens the log files); nothing runs until start(). */
 export async function createAppHost<S extends TrainingService = TrainingService>(options: HostOptions<S>): Promise<AppHost<S>> {
@@ -55,18 +51,7 @@ export async function createAppHost<S extends TrainingService = TrainingService>
   const terminal = loadTerminalId(join(dataDir, 'terminal-id'));
   if (terminal.created) log.info('new terminal id created', { terminalId: terminal.id });
 
-  const trainingCredentials: ClientCredentials = options.trainingCredentials ?? TRAINING_CREDENTIALS;
-  const vaultFor =
-    options.vaultFor ??
-    ((env: Environment): CredentialVault =>
-      env === 'training' ? new MemoryVault({ credentials: trainingCredentials }) : new KeytarVault({ environment: env, logger: rootLog }));
-  // One vault per environment for the host's life: a vault may cache what it read.
-  const vaults = new Map<Environment, CredentialVault>();
-  const vault = (env: Environment): CredentialVault => {
-    let v = vaults.get(env);
-    if (!v) vaults.set(env, (v = vaultFor(env)));
-    return v;
-  };
+  const vault = createVaults({ vaultFor: options.vaultFor, trainingCredentials: options.trainingCredentials, log: rootLog });
 
   const events = createBroadcaster(log);
   const keychain = createKeychainWatch(vault);
