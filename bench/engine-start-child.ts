@@ -1,8 +1,9 @@
 /**
  * The process bench/engine-start.ts kills and restarts: loads the engine, opens it on the data
  * folder it is given, starts it and makes one tap, printing when each step ended (ms since the
- * process began, `performance.now()`) and the CPU time it took, then waits to be killed. The benchmark bundles it into one
- * file first, as electron-vite bundles the app, so module loading is measured as it happens there.
+ * process began, `performance.now()`) and the CPU time it took, then waits to be killed. The
+ * benchmark bundles it first, as electron-vite bundles the app, so module loading is measured as
+ * it happens there.
  * Argv: DATA_DIR SERVICE_URL ORDER_ID
  */
 const entryAt = performance.now();

@@ -2,8 +2,7 @@
  * Engine start: how long a terminal that was killed (power cut, crash, kill -9) takes from
  * starting again to accepting the packer's first tap, on a data file that has been in use a while:
  * 5,000 orders with their bodies and 10,000 outbox rows (mostly sent, some queued and failed, each
- * with its audit lines). The engine runs in a process of its own, bundled into one file as the app
- * is; each run taps once, reports and is killed with SIGKILL, so the next run opens the file as a
+ * with its audit lines). The engine runs in a process of its own, bundled by Vite as the app is; each run taps once, reports and is killed with SIGKILL, so the next run opens the file as a
  * crash left it (WAL and all). Figures, each from the child's own clock:
  *   - engine start to first tap accepted (module loading, open: integrity check, migrations,
  *     prepared statements; start: sender lock, recovery, audit pruning, sync start; the tap):
@@ -46,23 +45,28 @@ function flag(name: string, fallback: number): number {
   return Number.isInteger(v) && v > 0 ? v : fallback;
 }
 
-/** The child bundled into one CommonJS file next to the data, native modules left outside. */
+/**
+ * The child bundled with Vite, as electron-vite bundles the app's main process (tree-shaken: zod's
+ * unused locales stay out, as they do in out/main), native modules left outside.
+ */
 export async function bundleChild(outDir: string): Promise<string> {
-  const esbuild = await import('esbuild');
-  const outfile = path.join(outDir, 'engine-start-child.cjs');
-  await esbuild.build({
-    entryPoints: [path.join(__dirname, 'engine-start-child.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    outfile,
-    // Resolved from the checkout's node_modules, as the app resolves them from its own.
-    external: ['better-sqlite3', 'keytar', 'electron'],
-    nodePaths: [NODE_MODULES],
+  const { build } = await import('vite');
+  const external = ['better-sqlite3', 'keytar', 'electron'];
+  await build({
+    configFile: false,
     logLevel: 'silent',
+    root: path.join(__dirname, '..'),
+    ssr: { noExternal: true, external },
+    build: {
+      ssr: path.join(__dirname, 'engine-start-child.ts'),
+      outDir,
+      emptyOutDir: false,
+      minify: false,
+      target: 'node20',
+      rollupOptions: { external, output: { format: 'cjs', entryFileNames: 'engine-start-child.cjs' } },
+    },
   });
-  return outfile;
+  return path.join(outDir, 'engine-start-child.cjs');
 }
 
 /**
