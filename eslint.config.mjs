@@ -11,6 +11,19 @@ const noElectron = {
   ],
 };
 
+// The engine runs against whatever service it is given; training's sandbox is started by the
+// shells (src/main/index.ts, src/web) and handed to the host, as the credential vaults are.
+const noSandboxInCore = {
+  ...noElectron,
+  patterns: [
+    ...noElectron.patterns,
+    {
+      regex: '(^|/)sandbox(/.*)?$',
+      message: 'No sandbox in the engine: the shells start it and hand it to the host (HostOptions.startTraining).',
+    },
+  ],
+};
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**', 'coverage/**', 'test-results/**', '.tmp/**'] },
   js.configs.recommended,
@@ -26,6 +39,10 @@ export default tseslint.config(
   {
     files: ['src/main/core/**', 'src/shared/**', 'sandbox/**', 'src/cli/**', 'src/web/**'],
     rules: { 'no-restricted-imports': ['error', noElectron] },
+  },
+  {
+    files: ['src/main/core/**'],
+    rules: { 'no-restricted-imports': ['error', noSandboxInCore] },
   },
   {
     files: ['src/renderer/**'],

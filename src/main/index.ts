@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BrowserWindow, Menu, app, dialog, ipcMain, net, powerMonitor, protocol, session } from 'electron';
 import { autoUpdater } from 'electron-updater';
+import { startSandbox } from '../../sandbox';
 import { createAppHost, type AppHost } from './core/host';
 import { createLogger, createRotatingFileSink, stderrSink, type Logger } from './core/log';
 import { feedProblem } from './core/update';
@@ -103,6 +104,8 @@ async function main(): Promise<void> {
       version: app.getVersion(),
       // The default vaults: training's built-in credentials in memory, the OS keychain (keytar)
       // for staging and production, never a file.
+      // Training mode's order service runs inside the app, on 127.0.0.1.
+      startTraining: (log) => startSandbox({ log }),
       online,
       updates,
       kiosk: { leave: () => window && setKiosk(window, false) },

@@ -3,9 +3,8 @@
  * host (which validates the name and payload with zod) sees anything; host events go to the
  * window. Electron objects are passed in (structurally typed), so this is tested under Node.
  */
-import type { CommandName, EventName, Reply } from '../shared/ipc';
+import { COMMAND_NAMES, commandChannel, eventChannel, type CommandName, type EventName, type Reply } from '../shared/ipc';
 import type { Logger } from './core/log';
-import { COMMAND_NAMES, commandChannel, eventChannel } from '../preload/channels';
 import { isAllowedSender, type SenderFacts } from './security';
 
 /** What ipcMain hands a handler, reduced to the facts the sender check needs. */

@@ -3,9 +3,7 @@
  * renderer's listeners receive the event body alone: never the IpcRendererEvent, whose `sender`
  * is ipcRenderer itself. The ipcRenderer is injected, so this is tested under plain Node.
  */
-import { z } from 'zod';
-import { ProblemSchema, isCommandName, type Reply, type Transport } from '../shared/ipc';
-import { commandChannel, eventChannel, isEventName } from './channels';
+import { ReplySchema, commandChannel, eventChannel, isCommandName, isEventName, type Reply, type Transport } from '../shared/ipc';
 
 /** The part of Electron's ipcRenderer this transport uses. */
 export interface IpcRendererLike {
@@ -13,11 +11,6 @@ export interface IpcRendererLike {
   on(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
   removeListener(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
 }
-
-const ReplySchema = z.union([
-  z.object({ ok: z.literal(true), value: z.unknown() }),
-  z.object({ ok: z.literal(false), problem: ProblemSchema }),
-]);
 
 const unreadable: Reply<never> = { ok: false, problem: { kind: 'permanent', message: 'The terminal sent an unreadable answer.' } };
 

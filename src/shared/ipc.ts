@@ -253,6 +253,15 @@ export type EventBody<E extends EventName> = z.infer<(typeof EVENTS)[E]>;
 /** What crosses the wire as a command's answer. */
 export type Reply<T> = { ok: true; value: T } | { ok: false; problem: Problem };
 
+/**
+ * A command's answer as it arrives at the page, from either shell (Electron IPC, the harness
+ * WebSocket): the envelope only; createApi then parses the value with the command's result schema.
+ */
+export const ReplySchema = z.union([
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), problem: ProblemSchema }),
+]);
+
 /** How a shell carries the contract (ipcRenderer in Electron, a WebSocket in the harness). */
 export interface Transport {
   invoke(command: CommandName, payload: unknown): Promise<Reply<unknown>>;
@@ -293,5 +302,32 @@ export function isCommandName(name: unknown): name is CommandName {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(COMMANDS, name);
 }
 
+/** Checks an event name from outside (IPC channel, WebSocket frame). */
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(EVENTS, name);
+}
+
+/** Every command name, in contract order. */
+export const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[];
+/** Every event name, in contract order. */
+export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];
+
+// ---- Electron IPC channels -------------------------------------------------------------------
+// Built only from the contract's names, so no channel outside the contract can be reached
+// through the preload; src/main/ipc.ts and the preload both use these.
+
 /** The IPC channel prefix used by the Electron shell. */
 export const IPC_CHANNEL_PREFIX = 'packdesk:';
+
+/** The ipcMain.handle channel of a command: `packdesk:orders.list`. */
+export function commandChannel(command: CommandName): string {
+  return `${IPC_CHANNEL_PREFIX}${command}`;
+}
+
+/**
+ * The webContents.send channel of an event: `packdesk:event:sync.status`. Kept apart from the
+ * command channels because some events share a name with a command (`sync.status`).
+ */
+export function eventChannel(event: EventName): string {
+  return `${IPC_CHANNEL_PREFIX}event:${event}`;
+}

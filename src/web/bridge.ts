@@ -5,7 +5,7 @@
  * to the server in a request line or a Referer); it is moved to sessionStorage so a reload works and
  * the address bar stops showing it.
  */
-import { EVENTS, createApi, type CommandName, type EventName, type PackdeskApi, type Reply, type Transport } from '../shared/ipc';
+import { createApi, isEventName, type CommandName, type EventName, type PackdeskApi, type Reply, type Transport } from '../shared/ipc';
 import { IPC_PATH, ServerFrameSchema } from './wire';
 
 const TOKEN_KEY = 'packdesk.harnessToken';
@@ -113,8 +113,8 @@ function createWsTransport(url: string): Transport {
         const resolve = pending.get(frame.data.id);
         pending.delete(frame.data.id);
         resolve?.(frame.data.reply as Reply<unknown>);
-      } else if (Object.prototype.hasOwnProperty.call(EVENTS, frame.data.event)) {
-        deliver(frame.data.event as EventName, frame.data.body);
+      } else if (isEventName(frame.data.event)) {
+        deliver(frame.data.event, frame.data.body);
       }
     };
     ws.onclose = () => {

@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { createAppHost, type AppHost, type HostOptions } from '../main/core/host';
 import { bridgeScript } from './bundle';
 import { startWebServer } from './server';
@@ -13,11 +14,17 @@ import { startWebServer } from './server';
 export { contentSecurityPolicy, withBridge } from './server';
 export { IPC_PATH, BRIDGE_PATH } from './wire';
 
+/** The host's options a harness caller may set, and the training sandbox's (the harness starts it). */
+export type WebHostOptions = Partial<Omit<HostOptions<Sandbox>, 'shell' | 'dataDir' | 'startTraining'>> & {
+  /** Training mode's sandbox (port 0 by default). */
+  sandboxOptions?: SandboxOptions;
+};
+
 export interface WebHarnessOptions {
   /** Port on 127.0.0.1; 0 (default) picks a free one. */
   port?: number;
   dataDir: string;
-  host?: Partial<HostOptions>;
+  host?: WebHostOptions;
   /** The built renderer; default `out/renderer` of this checkout. */
   rendererDir?: string;
   /** The WebSocket token; random per run by default. */
@@ -27,7 +34,7 @@ export interface WebHarnessOptions {
 export interface WebHarness {
   /** Open this in a browser: it carries the per-run token in its fragment. */
   readonly url: string;
-  readonly host: AppHost;
+  readonly host: AppHost<Sandbox>;
   close(): Promise<void>;
 }
 
@@ -39,9 +46,14 @@ export async function startWebHarness(options: WebHarnessOptions): Promise<WebHa
   const rendererDir = options.rendererDir ?? DEFAULT_RENDERER_DIR;
   if (!existsSync(join(rendererDir, 'index.html')))
     throw new Error(`The renderer is not built (${join(rendererDir, 'index.html')} is missing): run \`npm run build\` first.`);
-  const host = await createAppHost({
+  const { sandboxOptions, ...hostOptions } = options.host ?? {};
+  const host = await createAppHost<Sandbox>({
     version: readVersion(),
-    ...options.host,
+    ...hostOptions,
+    ...(sandboxOptions?.clientId && sandboxOptions.clientSecret
+      ? { trainingCredentials: { clientId: sandboxOptions.clientId, clientSecret: sandboxOptions.clientSecret } }
+      : {}),
+    startTraining: (log) => startSandbox({ ...sandboxOptions, log }),
     shell: 'web',
     dataDir: options.dataDir,
   });

@@ -3,7 +3,7 @@
  * between the page (bridge.ts) and the Node host (server.ts). Both ends parse what they receive.
  */
 import { z } from 'zod';
-import { ProblemSchema } from '../shared/ipc';
+import { ReplySchema } from '../shared/ipc';
 
 /** The path the page connects to; the per-run token travels as `?t=`. */
 export const IPC_PATH = '/ipc';
@@ -22,11 +22,6 @@ export const InvokeFrameSchema = z
   })
   .strict();
 export type InvokeFrame = z.infer<typeof InvokeFrameSchema>;
-
-export const ReplySchema = z.union([
-  z.object({ ok: z.literal(true), value: z.unknown() }),
-  z.object({ ok: z.literal(false), problem: ProblemSchema }),
-]);
 
 /** Host -> page: a command's reply, or an event. */
 export const ServerFrameSchema = z.discriminatedUnion('type', [

@@ -2,13 +2,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startSandbox, type Sandbox } from '../../sandbox';
 import { MemoryVault } from '../../src/main/core/auth';
 import type { CredentialVault } from '../../src/main/core/auth/vault';
 import { createAppHost, type AppHost, type HostOptions } from '../../src/main/core/host';
 import type { CommandName, CommandResult, Environment } from '../../src/shared/ipc';
 
 export interface TestHost {
-  host: AppHost;
+  host: AppHost<Sandbox>;
   dataDir: string;
   vaults: Map<Environment, CredentialVault>;
   /** Runs a command and returns its value, failing the test on a problem. */
@@ -17,11 +18,12 @@ export interface TestHost {
 }
 
 /** Starts a host (training mode unless the options say otherwise) in a fresh temp folder. */
-export async function startTestHost(options: Partial<HostOptions> = {}, dataDir?: string): Promise<TestHost> {
+export async function startTestHost(options: Partial<HostOptions<Sandbox>> = {}, dataDir?: string): Promise<TestHost> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'packdesk-host-'));
   const vaults = new Map<Environment, CredentialVault>();
-  const host = await createAppHost({
+  const host = await createAppHost<Sandbox>({
     shell: 'web',
+    startTraining: (log) => startSandbox({ log }),
     dataDir: dir,
     version: '0.1.0-test',
     vaultFor: (env) => {

@@ -80,6 +80,21 @@ describe('the app host in training mode', () => {
   });
 });
 
+describe('a host whose shell hands it no training service', () => {
+  it('keeps running and says why training cannot start; taps are refused, not lost', async () => {
+    const t = await startTestHost({ startTraining: undefined, settingsOverride: { environment: 'training' } });
+    try {
+      expect(t.host.sandbox).toBeNull();
+      expect(t.host.engine()).toBeNull();
+      expect((await t.call('sync.status', {})).message).toMatch(/Training mode is not available/);
+      const reply = await t.host.handle('taps.submit', { orderId: 'ORD-1', input: { kind: 'orderState', state: 'ACCEPTED' } });
+      expect(reply).toMatchObject({ ok: false, problem: { kind: 'transient', code: 'ENGINE_UNAVAILABLE' } });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('the manager PIN at the host', () => {
   let t: TestHost;
   beforeAll(async () => {

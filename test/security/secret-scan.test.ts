@@ -126,6 +126,7 @@ for (const variant of variants) {
         },
         settingsOverride: { undoWindowMs: 0 },
         engineOptions: { pollMs: 200, backoff: { baseMs: 50, capMs: 500 } },
+        startTraining: (log) => startSandbox({ log }),
       });
       host.subscribe((event, body) => seenByRenderer.push({ event, body }));
       await host.start();

@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { COMMANDS, EVENTS, createApi } from '../../src/shared/ipc';
-import { COMMAND_NAMES, EVENT_NAMES, commandChannel, eventChannel, isEventName } from '../../src/preload/channels';
+import { COMMANDS, COMMAND_NAMES, EVENTS, EVENT_NAMES, commandChannel, createApi, eventChannel, isEventName } from '../../src/shared/ipc';
 import { createIpcTransport, type IpcRendererLike } from '../../src/preload/transport';
 
 /** A stand-in for Electron's ipcRenderer: records invokes and delivers sends to listeners. */

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../sandbox';
 import { createAppHost, type AppHost } from '../../src/main/core/host';
 import type { CommandName, CommandResult } from '../../src/shared/ipc';
 import { DEFAULT_RENDERER_DIR } from '../../src/web';
@@ -62,6 +63,7 @@ describe('the bridge after a dropped socket', () => {
       version: '0.1.0-test',
       settingsOverride: { environment: 'training', undoWindowMs: 0 },
       engineOptions: { pollMs: 200, backoff: { baseMs: 50, capMs: 500 } },
+      startTraining: (log) => startSandbox({ log }),
     });
     await host.start();
     server = await serve();

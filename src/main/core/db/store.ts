@@ -1,7 +1,7 @@
 /**
  * Opens the terminal's SQLite file: WAL, synchronous=FULL (a committed tap survives a power cut),
- * foreign keys, a busy timeout for the CLI running next to the app, then integrity check and
- * migrations. A damaged file is moved aside and reported; this module never replaces it silently.
+ * foreign keys, a busy timeout for the CLI running next to the app, then a check of every page
+ * (quick_check) and migrations. A damaged file is moved aside and reported; this module never replaces it silently.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -89,7 +89,7 @@ export function openStore(options: OpenStoreOptions): Result<Store> {
     // The engine folds the WAL back when idle (Store.checkpoint), so a tap does not pay for it;
     // SQLite's own checkpoint stays as a backstop for a process that never idles.
     db.pragma('wal_autocheckpoint = 10000');
-    const integrity = runIntegrityCheck(db);
+    const integrity = runOpeningCheck(db);
     if (integrity !== 'ok') throw new BrokenFile(integrity);
     const version = Number(db.pragma('user_version', { simple: true }));
     if (version > SCHEMA_VERSION) {
@@ -160,11 +160,30 @@ function readHeader(file: string): string | null {
   }
 }
 
-function runIntegrityCheck(db: Db): 'ok' | string {
-  const rows = db.pragma('integrity_check') as { integrity_check: string }[];
-  const lines = rows.map((r) => r.integrity_check);
+function runIntegrityCheck(db: Db, pragma: 'integrity_check' | 'quick_check' = 'integrity_check'): 'ok' | string {
+  const rows = db.pragma(pragma) as Record<string, string>[];
+  const lines = rows.map((r) => r[pragma] ?? '');
   if (lines.length === 1 && lines[0] === 'ok') return 'ok';
   return lines.slice(0, 5).join('; ') || 'integrity check returned nothing';
+}
+
+/** Room to map the whole file while it is checked: a 30 MB file is read in about half the time. */
+const CHECK_MMAP_BYTES = 1 << 30;
+
+/**
+ * The check every open runs, on the path from start to the first tap: `quick_check` reads every
+ * page and finds what a bad disk or a torn write leaves (broken b-trees, pages lost or used twice,
+ * unreadable records) in about a third of `integrity_check`'s time, which also compares every index
+ * entry with its row (a logic fault, not a disk one; health() still runs it for doctor and support).
+ * The file is memory-mapped only for the check, so everyday reads and writes stay as they were.
+ */
+function runOpeningCheck(db: Db): 'ok' | string {
+  db.pragma(`mmap_size = ${CHECK_MMAP_BYTES}`);
+  try {
+    return runIntegrityCheck(db, 'quick_check');
+  } finally {
+    db.pragma('mmap_size = 0');
+  }
 }
 
 /**
@@ -204,9 +223,14 @@ function setAside(file: string, now: number): Result<string> {
 
 function assemble(db: Db, file: string): Store {
   const run = db.transaction((fn: () => unknown) => fn());
+  // Rewrites the schema version with its own value: one page, no change.
+  const version = Number(db.pragma('user_version', { simple: true }));
+  const restartWal = (): void => {
+    run.immediate(() => db.pragma(`user_version = ${version}`));
+  };
   return {
     file,
-    schemaVersion: Number(db.pragma('user_version', { simple: true })),
+    schemaVersion: version,
     outbox: createOutboxTable(db),
     orders: createOrdersTable(db),
     audit: createAuditTable(db),
@@ -215,7 +239,11 @@ function assemble(db: Db, file: string): Store {
     integrity: () => runIntegrityCheck(db),
     salvageFrom: (damagedFile, now) => salvageInto(damagedFile, db, now),
     checkpoint: () => {
-      db.pragma('wal_checkpoint(PASSIVE)');
+      const [done] = db.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[];
+      // With every frame folded back, the next commit starts the WAL over, and with synchronous=FULL
+      // SQLite fsyncs the new WAL header before that commit's own fsync: two fsyncs in one tap. A
+      // write of one unchanged page here starts the WAL over now, so the next tap pays one.
+      if (done && done.busy === 0 && done.log > 0 && done.checkpointed === done.log) restartWal();
     },
     close: () => {
       if (db.open) db.close();

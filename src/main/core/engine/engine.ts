@@ -241,11 +241,13 @@ export function createEngine(options: EngineOptions): Engine {
     if (stopped) return;
     wrote();
     try {
-      if (hub.wanted('outbox.changed') && entries.length > 0) hub.emit('outbox.changed', { entries: entryViews(entries) });
+      // Orders first: the order's new state is what the packer waits to see after a tap, and each
+      // event is its own message for the page to parse.
       if (hub.wanted('orders.changed') && (entries.length > 0 || alwaysOrders)) {
         const views = [...new Set(entries.map((e) => e.orderId))].map(viewOf).filter((v): v is OrderView => v !== null);
         if (views.length > 0) hub.emit('orders.changed', { orders: views });
       }
+      if (hub.wanted('outbox.changed') && entries.length > 0) hub.emit('outbox.changed', { entries: entryViews(entries) });
     } catch (e) {
       log.error('publishing changes failed', { error: e });
     }

@@ -7,7 +7,7 @@ import type { Logger } from '../log';
 import type { PinStore } from '../pin';
 import { writeSupportBundle } from '../support';
 import { hostHealth } from './health';
-import type { KeychainWatch } from './keychain';
+import type { KeychainWatch } from './credentials';
 import type { Runtime } from './runtime';
 
 export interface BundleDeps {

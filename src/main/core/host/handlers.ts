@@ -14,7 +14,7 @@ import type { PrintPort } from '../print';
 import type { SettingsStore } from '../settings';
 import type { HandlerTable } from './dispatch';
 import type { Runtime } from './runtime';
-import type { CredentialsAnswer, CredentialsRequest } from './switch';
+import type { CredentialsAnswer, CredentialsRequest } from './credentials';
 import type { UpdateController } from './types';
 
 export interface HandlerDeps {

@@ -7,31 +7,27 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AppInfo, Environment } from '../../../shared/ipc';
-import { KeytarVault, MemoryVault, type ClientCredentials, type CredentialVault } from '../auth';
+import type { AppInfo } from '../../../shared/ipc';
 import { createLogger, createRotatingFileSink, logFilesIn, type LogSink } from '../log';
 import { openPinStore } from '../pin';
 import { openSettingsStore } from '../settings';
 import { exportSupportBundle } from './bundle';
 import { createDispatcher } from './dispatch';
+import { createKeychainWatch, createVaults, saveCredentials } from './credentials';
 import { createBroadcaster } from './events';
 import { createHandlers } from './handlers';
-import { createKeychainWatch } from './keychain';
 import { createRuntime } from './runtime';
-import { saveCredentials } from './switch';
 import { loadTerminalId } from './terminal-id';
-import type { AppHost, HostOptions } from './types';
+import type { AppHost, HostOptions, TrainingService } from './types';
 
-export type { AppHost, EngineTuning, HostOptions, OnlineSignal, UpdateController } from './types';
+export type { AppHost, EngineTuning, HostOptions, OnlineSignal, TrainingService, UpdateController } from './types';
 export { createDispatcher, INTERNAL_PROBLEM, type Dispatch, type Handler, type HandlerTable } from './dispatch';
 export { needsManager } from './handlers';
 export { checkCredentials, type CredentialCheck } from './credentials';
 export { loadTerminalId } from './terminal-id';
 
-const TRAINING_CREDENTIALS: ClientCredentials = { clientId: 'training', clientSecret: 'training-secret' };
-
 /** Builds the host (reads settings, PIN and terminal id, opens the log files); nothing runs until start(). */
-export async function createAppHost(options: HostOptions): Promise<AppHost> {
+export async function createAppHost<S extends TrainingService = TrainingService>(options: HostOptions<S>): Promise<AppHost<S>> {
   const now = options.now ?? Date.now;
   const dataDir = options.dataDir;
   mkdirSync(dataDir, { recursive: true });
@@ -55,21 +51,7 @@ export async function createAppHost(options: HostOptions): Promise<AppHost> {
   const terminal = loadTerminalId(join(dataDir, 'terminal-id'));
   if (terminal.created) log.info('new terminal id created', { terminalId: terminal.id });
 
-  const trainingCredentials: ClientCredentials = {
-    clientId: options.sandboxOptions?.clientId ?? TRAINING_CREDENTIALS.clientId,
-    clientSecret: options.sandboxOptions?.clientSecret ?? TRAINING_CREDENTIALS.clientSecret,
-  };
-  const vaultFor =
-    options.vaultFor ??
-    ((env: Environment): CredentialVault =>
-      env === 'training' ? new MemoryVault({ credentials: trainingCredentials }) : new KeytarVault({ environment: env, logger: rootLog }));
-  // One vault per environment for the host's life: a vault may cache what it read.
-  const vaults = new Map<Environment, CredentialVault>();
-  const vault = (env: Environment): CredentialVault => {
-    let v = vaults.get(env);
-    if (!v) vaults.set(env, (v = vaultFor(env)));
-    return v;
-  };
+  const vault = createVaults({ vaultFor: options.vaultFor, trainingCredentials: options.trainingCredentials, log: rootLog });
 
   const events = createBroadcaster(log);
   const keychain = createKeychainWatch(vault);
@@ -82,7 +64,7 @@ export async function createAppHost(options: HostOptions): Promise<AppHost> {
     now,
     emit: events.emit,
     ...(options.online ? { online: options.online } : {}),
-    ...(options.sandboxOptions ? { sandboxOptions: options.sandboxOptions } : {}),
+    ...(options.startTraining ? { startTraining: options.startTraining } : {}),
     ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
   });
 

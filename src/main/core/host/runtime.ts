@@ -9,7 +9,6 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../../../sandbox';
 import type { Environment } from '../../../shared/ipc';
 import { ProblemError } from '../../../shared/result';
 import { hostOf } from '../api/http';
@@ -18,9 +17,9 @@ import { openEngineWithService, type Engine, type ServiceEngine } from '../engin
 import type { Logger } from '../log';
 import type { Addresses, SettingsStore } from '../settings';
 import type { HostListener } from './events';
-import type { EngineTuning, OnlineSignal } from './types';
+import type { EngineTuning, OnlineSignal, TrainingService } from './types';
 
-export interface RuntimeDeps {
+export interface RuntimeDeps<S extends TrainingService> {
   readonly dataDir: string;
   readonly settings: SettingsStore;
   readonly vault: (env: Environment) => CredentialVault;
@@ -30,11 +29,12 @@ export interface RuntimeDeps {
   readonly now: () => number;
   readonly emit: HostListener;
   readonly online?: OnlineSignal;
-  readonly sandboxOptions?: SandboxOptions;
+  /** Starts training mode's service; absent, training cannot start. */
+  readonly startTraining?: (log: Logger) => Promise<S>;
   readonly engineOptions?: EngineTuning;
 }
 
-export interface Runtime {
+export interface Runtime<S extends TrainingService = TrainingService> {
   /** Starts the engine (and in training the sandbox) for the environment in settings. */
   start(): Promise<void>;
   /** Stops the engine and the sandbox. */
@@ -43,7 +43,7 @@ export interface Runtime {
   switchTo(env: Environment, addresses: Addresses | null): Promise<void>;
   service(): ServiceEngine | null;
   engine(): Engine | null;
-  sandbox(): Sandbox | null;
+  sandbox(): S | null;
   /** Why there is no engine, or null while it runs. */
   problem(): string | null;
 }
@@ -51,9 +51,9 @@ export interface Runtime {
 const ENGINE_EVENTS = ['orders.changed', 'outbox.changed', 'sync.status'] as const;
 
 /** Creates the runtime; nothing starts before start(). */
-export function createRuntime(deps: RuntimeDeps): Runtime {
+export function createRuntime<S extends TrainingService>(deps: RuntimeDeps<S>): Runtime<S> {
   const log = deps.rootLog.child('host');
-  let sandbox: Sandbox | null = null;
+  let sandbox: S | null = null;
   let service: ServiceEngine | null = null;
   let problem: string | null = 'The terminal is starting.';
   let unsubscribes: (() => void)[] = [];
@@ -74,7 +74,8 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   /** Points settings at the training sandbox, starting it if needed, on a fresh practice queue. */
   const prepareTraining = async (): Promise<void> => {
     if (!sandbox) {
-      sandbox = await startSandbox({ ...deps.sandboxOptions, log: deps.rootLog.child('sandbox') });
+      if (!deps.startTraining) throw new ProblemError({ kind: 'permanent', message: 'Training mode is not available in this build. A manager must enter service addresses in settings.' });
+      sandbox = await deps.startTraining(deps.rootLog.child('sandbox'));
       log.info('training sandbox started', { url: sandbox.url });
     }
     deps.settings.setTrainingAddresses({ authUrl: sandbox.url, baseUrl: sandbox.url });

@@ -1,8 +1,7 @@
 /** The host's public shapes: what a shell passes in (HostOptions) and gets back (AppHost). */
-import type { Sandbox, SandboxOptions } from '../../../../sandbox';
 import type { AppInfo, Environment, EventName, Reply, Settings, UpdateStatus } from '../../../shared/ipc';
 import type { Result } from '../../../shared/result';
-import type { CredentialVault } from '../auth';
+import type { ClientCredentials, CredentialVault } from '../auth';
 import type { Engine, ServiceEngineOptions } from '../engine';
 import type { Logger } from '../log';
 import type { PrintPort } from '../print';
@@ -25,7 +24,19 @@ export type EngineTuning = Partial<
   Pick<ServiceEngineOptions, 'pollMs' | 'stopGraceMs' | 'backoff' | 'requestTimeoutMs' | 'probeTimeoutMs' | 'backlogThresholdMs' | 'random' | 'timers'>
 >;
 
-export interface HostOptions {
+/**
+ * Training mode's order service and token server on 127.0.0.1 (the sandbox). The shells start it
+ * and hand it over, as they hand over `vaultFor`: the engine's code never loads the sandbox.
+ */
+export interface TrainingService {
+  /** `{auth_url}` and `{base_url}` at once. */
+  readonly url: string;
+  /** The seeded orders, which fill the practice queue. */
+  orders(): readonly { readonly id: string }[];
+  close(): Promise<void>;
+}
+
+export interface HostOptions<S extends TrainingService = TrainingService> {
   shell: 'electron' | 'web';
   dataDir: string;
   version: string;
@@ -38,8 +49,10 @@ export interface HostOptions {
   kiosk?: { leave(): void };
   /** The shell's printing (Electron: webContents.print). Absent (web): the page uses the browser's print dialog. */
   printing?: PrintPort;
-  /** Training mode's in-app sandbox (port 0 by default). */
-  sandboxOptions?: SandboxOptions;
+  /** Starts training mode's service when training begins; absent, training mode cannot start. */
+  startTraining?: (log: Logger) => Promise<S>;
+  /** The client id and secret the training service accepts (default training / training-secret). */
+  trainingCredentials?: ClientCredentials;
   /** Laid over settings.json at start (tests: `{ undoWindowMs: 1500 }`; the harness forces training). */
   settingsOverride?: Partial<Settings>;
   /** Also receives every log line (already redacted); the log files always do. */
@@ -51,7 +64,7 @@ export interface HostOptions {
   logFiles?: { maxBytes?: number; keep?: number };
 }
 
-export interface AppHost {
+export interface AppHost<S extends TrainingService = TrainingService> {
   start(): Promise<void>;
   stop(): Promise<void>;
   /** Validates the command name and payload (COMMANDS), runs it, validates the result; never throws. */
@@ -62,7 +75,7 @@ export interface AppHost {
   readonly logDir: string;
   /** The host's redacting logger (log files, plus `options.log`), for the shell's own lines. */
   readonly log: Logger;
-  /** The training sandbox, when in training mode. */
-  readonly sandbox: Sandbox | null;
+  /** The training service (the sandbox), when in training mode. */
+  readonly sandbox: S | null;
   engine(): Engine | null;
 }

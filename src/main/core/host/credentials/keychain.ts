@@ -3,8 +3,8 @@
  * missing Secret Service can take seconds to answer) so `app.info` stays quick. While training,
  * production's keychain is checked: better to learn it is missing before the switch than during it.
  */
-import type { Environment } from '../../../shared/ipc';
-import type { CredentialVault, VaultHealth } from '../auth';
+import type { Environment } from '../../../../shared/ipc';
+import type { CredentialVault, VaultHealth } from '../../auth';
 
 export const KEYCHAIN_CHECKING: VaultHealth = { ok: false, message: 'Checking the keychain…' };
 

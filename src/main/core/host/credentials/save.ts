@@ -4,14 +4,14 @@
  * then stored in that environment's vault and the engine restarted against the new service.
  * Refused credentials change nothing. The secret never comes back: only "saved" or "rejected".
  */
-import type { Environment } from '../../../shared/ipc';
-import { fail, ok, ProblemError, type Result } from '../../../shared/result';
-import { hostOf } from '../api/http';
-import type { ClientCredentials, CredentialVault } from '../auth';
-import { secrets, type Logger } from '../log';
-import { checkAddress, type Addresses, type SettingsStore } from '../settings';
-import { checkCredentials } from './credentials';
-import type { Runtime } from './runtime';
+import type { Environment } from '../../../../shared/ipc';
+import { fail, ok, ProblemError, type Result } from '../../../../shared/result';
+import { hostOf } from '../../api/http';
+import type { ClientCredentials, CredentialVault } from '../../auth';
+import { secrets, type Logger } from '../../log';
+import { checkAddress, type Addresses, type SettingsStore } from '../../settings';
+import { checkCredentials } from './check';
+import type { Runtime } from '../runtime';
 
 export interface CredentialsRequest {
   readonly environment: Environment;
@@ -23,7 +23,7 @@ export interface CredentialsRequest {
 
 export type CredentialsAnswer = { result: 'saved' | 'rejected'; message: string };
 
-export interface SwitchDeps {
+export interface SaveCredentialsDeps {
   readonly runtime: Runtime;
   readonly settings: SettingsStore;
   readonly vault: (env: Environment) => CredentialVault;
@@ -34,7 +34,7 @@ export interface SwitchDeps {
 }
 
 /** Checks, saves and switches; a Problem for what a manager must fix, `rejected` for refused credentials. */
-export async function saveCredentials(deps: SwitchDeps, request: CredentialsRequest): Promise<Result<CredentialsAnswer>> {
+export async function saveCredentials(deps: SaveCredentialsDeps, request: CredentialsRequest): Promise<Result<CredentialsAnswer>> {
   const env = request.environment;
   if (request.clientSecret) secrets.add(request.clientSecret);
   if (env === 'training') {

@@ -3,10 +3,10 @@
  * manager typing credentials from the e-mail learns at once whether they work. Whatever the
  * answer, the secret and the token obtained stay in this process (registered as secrets).
  */
-import { systemTimers } from '../time';
-import { requestToken } from '../auth/token-endpoint';
-import type { ClientCredentials } from '../auth/vault';
-import type { SecretRegistry } from '../log';
+import { systemTimers } from '../../time';
+import { requestToken } from '../../auth/token-endpoint';
+import type { ClientCredentials } from '../../auth/vault';
+import type { SecretRegistry } from '../../log';
 
 export type CredentialCheck =
   | { readonly kind: 'accepted' }
