@@ -26,10 +26,10 @@ export class OrderBook {
     this.changedAt.set(order.id, at);
   }
 
-  /** Ids of orders placed or changed in [from, to] (both ends included), oldest change first. */
-  changedBetween(from: number, to: number): string[] {
+  /** Ids of one seller's orders placed or changed in [from, to] (both ends included), oldest change first. */
+  changedBetween(serviceProviderId: string, from: number, to: number): string[] {
     return [...this.changedAt.entries()]
-      .filter(([, at]) => at >= from && at <= to)
+      .filter(([id, at]) => at >= from && at <= to && this.byId.get(id)?.serviceProvider?.id === serviceProviderId)
       .sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1))
       .map(([id]) => id);
   }

@@ -59,7 +59,7 @@ export function createReads(options: ReadOptions) {
         ({ f: from, t: to, o: offset } = cursor);
       }
       const size = Math.min(r.size, options.maxPageSize);
-      const ids = options.book.changedBetween(from, to);
+      const ids = options.book.changedBetween(r.serviceProviderId, from, to);
       const page = ids.slice(offset, offset + size);
       const more = offset + size < ids.length;
       const response = { orderIds: page, ...(more ? { nextPage: encodeCursor({ f: from, t: to, o: offset + size }) } : {}) };

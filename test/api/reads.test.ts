@@ -16,7 +16,7 @@ async function world(sandbox: SandboxOptions = {}): Promise<World> {
   return w;
 }
 const window = (size: number, nextPage?: string | null) =>
-  buildChangesRequest({ requestId: randomUUID(), serviceProviderId: 'SP-1', fromTimestamp: Date.now() - 86_400_000, toTimestamp: Date.now(), size, nextPage: nextPage ?? null });
+  buildChangesRequest({ requestId: randomUUID(), serviceProviderId: 'SP-BLR-0142', fromTimestamp: Date.now() - 86_400_000, toTimestamp: Date.now(), size, nextPage: nextPage ?? null });
 
 describe('read calls', () => {
   it('reads every page of changes behind the opaque cursor, each id once, capped at the page size', async () => {

@@ -6,3 +6,4 @@ export { AUDIT_KINDS, deepFreeze } from './rows';
 export type { NewEntry, OutboxCounts, OutboxTable } from './outbox-table';
 export type { OrdersTable } from './orders-table';
 export type { AuditLine, AuditTable } from './audit-table';
+export type { IntakeState, IntakeTable } from './intake-table';

@@ -22,6 +22,10 @@ export const DEFAULT_PREFERENCES: Preferences = {
   updateChannel: 'stable',
   scannerPrefix: '',
   quietHour: null,
+  serviceProviderId: '',
+  intakeIntervalMs: 30_000,
+  alertRepeatMs: 20_000,
+  alertVolume: 1,
 };
 
 const PreferencesSchema = SettingsSchema.omit({ environment: true, authUrl: true, baseUrl: true });

@@ -2,3 +2,4 @@
 export { createSync, type Sync, type SyncOptions, type SyncListener, type DrainOptions, type DrainResult } from './sync-engine';
 export { createConnectivity, type Connectivity, type OnlineSignal, type ConnectivityTracker } from './connectivity';
 export { nodeTimers, TimerSlot, type Timers } from './timers';
+export { createReachabilitySignal, type ReachabilitySignal } from './reachability';
