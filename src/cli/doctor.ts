@@ -2,6 +2,7 @@
 import type { OrderServiceClient } from '../main/core/api';
 import type { CredentialVault, TokenManager } from '../main/core/auth';
 import type { Engine } from '../main/core/engine';
+import type { Intake } from '../main/core/intake';
 import type { CliConfig } from './config';
 
 export interface Check {
@@ -20,6 +21,9 @@ export interface DoctorParts {
   readonly vault: CredentialVault;
   readonly tokens: TokenManager | null;
   readonly client: OrderServiceClient | null;
+  readonly intake?: Intake | null;
+  /** The clock for ages (default Date.now). */
+  readonly now?: () => number;
 }
 
 const MAX_SKEW_MS = 2 * 60_000;
@@ -89,6 +93,8 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
     });
   else checks.push({ name: 'clock skew', ok: true, detail: `${Math.round(skew / 1000)} s against the token server` });
 
+  checks.push(intakeCheck(parts));
+
   if (engine) {
     const s = engine.status();
     const problems: string[] = [];
@@ -105,6 +111,20 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
     checks.push({ name: 'queue health', ok: false, detail: 'not checked: the data file cannot be opened', fix: 'fix the data file first' });
   }
   return checks;
+}
+
+/** Order intake: access to the read calls, the last complete pass and how old the cursor is. */
+function intakeCheck(parts: DoctorParts): Check {
+  const name = 'order intake';
+  if (!parts.intake) return { name, ok: false, detail: 'not checked: no order service address or data file', fix: 'fix the checks above first' };
+  const s = parts.intake.status();
+  if (s.condition === 'noAccess') return { name, ok: false, detail: s.message ?? 'no access', fix: 'ask the marketplace to enable the changes and status calls for these credentials; scanning still works' };
+  if (!parts.config.serviceProviderId)
+    return { name, ok: false, detail: 'no service provider id', fix: 'set PACKDESK_SERVICE_PROVIDER_ID (the id from the marketplace e-mail)' };
+  if (s.lastCompleteAt === null || s.cursorAt === null)
+    return { name, ok: false, detail: 'access not refused; no complete pass yet', fix: 'run `packdesk intake --once`' };
+  const age = Math.max(0, Math.round(((parts.now ?? Date.now)() - s.cursorAt) / 1000));
+  return { name, ok: true, detail: `access ok; last complete pass ${new Date(s.lastCompleteAt).toISOString()}; cursor ${age} s old` };
 }
 
 /** One line per check. */

@@ -57,6 +57,8 @@ export type PassReport =
   | { readonly kind: 'unreachable'; readonly counts: PassCounts; readonly message: string }
   | { readonly kind: 'noAccess'; readonly call: 'changes' | 'status'; readonly message: string }
   | { readonly kind: 'notConfigured'; readonly message: string }
+  /** Credentials missing or rejected (after the single-flight refresh). */
+  | { readonly kind: 'auth'; readonly counts: PassCounts; readonly message: string }
   | { readonly kind: 'failed'; readonly counts: PassCounts; readonly message: string };
 
 /** A scanned or typed id fetched at once. */
@@ -216,6 +218,7 @@ export function createIntake(o: IntakeOptions): Intake {
     retryAfterMs = failure.kind === 'transient' ? failure.retryAfterMs : undefined;
     log.warn('pass stopped; the cursor stays', { call, kind: failure.kind, message: failure.message, ...counts });
     if (failure.kind === 'transient') return { kind: 'unreachable', counts, message: failure.message };
+    if (failure.kind === 'auth') return { kind: 'auth', counts, message: failure.message };
     return { kind: 'failed', counts, message: failure.message };
   };
 
