@@ -6,12 +6,14 @@ import { createRoot } from 'react-dom/client';
 import { findBridge, setBridge } from './api';
 import { App } from './App';
 import { FullScreenMessage } from './components/FullScreenMessage';
+import { startI18n } from './i18n';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/controls.css';
 import './styles/queue.css';
 import './styles/order.css';
 import './styles/panels.css';
+import './styles/intake.css';
 
 // Marks for the benchmarks and for support: when the app's code began, and (in intents) when
 // the first data arrived.
@@ -23,7 +25,8 @@ if (container) {
   const api = findBridge(window);
   if (api) {
     setBridge(api);
-    root.render(<App api={api} />);
+    // The words load from bundled files (no network), so this is quick; render once they are ready.
+    void startI18n().finally(() => root.render(<App api={api} />));
   } else {
     root.render(
       <FullScreenMessage title="Packdesk cannot reach its engine">
