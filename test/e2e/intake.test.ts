@@ -28,7 +28,9 @@ beforeAll(async () => {
     settings: { intakeIntervalMs: POLL_MS, alertRepeatMs: 5_000 },
     engineOptions: { intakeMinIntervalMs: 500 },
     sandbox: { arrivalEveryMs: 0, changesMinIntervalMs: 0 },
-    beforeOpen: (page) => page.addInitScript(COUNT_TONES),
+    beforeOpen: async (page) => {
+      await page.addInitScript(COUNT_TONES);
+    },
   });
 }, 60_000);
 afterAll(() => terminal?.close());
