@@ -43,6 +43,8 @@ describe('orders arriving by themselves', () => {
     const accepted = sandbox.orders().find((o) => o.orderState === 'Accepted')!;
     await expect(row(page, accepted.id).locator('.row-state').textContent()).resolves.not.toMatch(/new/i);
     expect(await row(page, accepted.id).getAttribute('data-new')).toBeNull();
+    // No tap has been made: intake's answered polls alone tell the sync bar the terminal is online.
+    await page.getByTestId('sync-connectivity').filter({ hasText: 'Online' }).waitFor({ timeout: 10_000 });
   });
 
   it('a new order appears in the queue with its items within a poll interval; the alert sounds until it is opened', async () => {

@@ -6,7 +6,11 @@
  */
 import { buildChangesRequest } from '../../../shared/protocol/intake';
 import type { ChangesOutcome, ReadFailure, StatusOutcome } from '../api/read-outcome';
+import type { Order } from '../../../shared/protocol/schemas';
 import type { IntakeReader, IntakeStore } from './ports';
+
+const BATCH_SIZE = 50;
+const BATCH_WAIT_MS = 150;
 
 export interface PassOptions {
   readonly reader: IntakeReader;
@@ -64,6 +68,21 @@ export async function runPass(o: PassOptions): Promise<PassResult> {
     nextPage = outcome.value.nextPage;
   } while (nextPage !== null);
 
+  // Bodies are written in small batches: a durable write per order would make a catch-up after an
+  // outage cost one fsync per order; a short wait keeps a lone new order on screen at once.
+  const batch: Order[] = [];
+  let lastFlush = o.now();
+  const flush = (): void => {
+    if (batch.length === 0) return;
+    const orders = batch.splice(0);
+    lastFlush = o.now();
+    const results = o.store.saveAllIfNewer(orders, lastFlush);
+    results.forEach((saved, i) => {
+      counts[saved]++;
+      if (saved !== 'unchanged') o.onStored(orders[i]!.id);
+    });
+  };
+
   const queue = [...ids];
   // A holder, not a local: the workers set it while the pass awaits them.
   const halt: { failure: ReadFailure | null } = { failure: null };
@@ -80,9 +99,8 @@ export async function runPass(o: PassOptions): Promise<PassResult> {
             counts.failed++;
             break;
           }
-          const saved = o.store.saveIfNewer(outcome.order, o.now());
-          counts[saved]++;
-          if (saved !== 'unchanged') o.onStored(id);
+          batch.push(outcome.order);
+          if (batch.length >= BATCH_SIZE || o.now() - lastFlush >= BATCH_WAIT_MS || queue.length === 0) flush();
           break;
         }
         // Listed but gone, or answered without a body: nothing to store, and nothing a retry would change.
@@ -98,6 +116,7 @@ export async function runPass(o: PassOptions): Promise<PassResult> {
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, queue.length)) }, worker));
+  flush();
   if (halt.failure !== null) return { kind: 'stopped', counts, call: 'status', failure: halt.failure };
   o.store.commit(to, o.now());
   return { kind: 'completed', counts, window: { from, to } };

@@ -6,6 +6,7 @@ import type { IntakeStore } from './ports';
 export function storeForIntake(store: Store): IntakeStore {
   return {
     saveIfNewer: (order, now) => store.transaction(() => store.orders.saveIfNewer(order, now)),
+    saveAllIfNewer: (orders, now) => store.transaction(() => orders.map((order) => store.orders.saveIfNewer(order, now))),
     state: () => store.intake.get(),
     commit: (to, at) => store.transaction(() => store.intake.commit(to, at)),
     setNoAccess: (value) => store.transaction(() => store.intake.setNoAccess(value)),
