@@ -137,7 +137,7 @@ function flag(name: string, fallback: number): number {
 
 async function main(): Promise<void> {
   const orders = flag('orders', 1000);
-  const latencyMs = flag('latency', 20);
+  const latencyMs = process.argv.includes("--no-latency") ? 0 : flag("latency", 20);
   const concurrency = flag('concurrency', 4);
   const runs = flag('runs', 3);
   const boundMs = (orders * latencyMs) / concurrency;

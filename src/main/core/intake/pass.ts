@@ -9,8 +9,8 @@ import type { ChangesOutcome, ReadFailure, StatusOutcome } from '../api/read-out
 import type { Order } from '../../../shared/protocol/schemas';
 import type { IntakeReader, IntakeStore } from './ports';
 
-const BATCH_SIZE = 50;
-const BATCH_WAIT_MS = 150;
+const BATCH_SIZE = 200;
+const BATCH_WAIT_MS = 500;
 
 export interface PassOptions {
   readonly reader: IntakeReader;
