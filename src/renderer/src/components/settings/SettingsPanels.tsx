@@ -1,4 +1,5 @@
 /** The unlocked settings: terminal behaviour, connection and credentials, updates, the terminal. */
+import { IntakeForm } from '../intake/IntakeForm';
 import { ConnectionForm } from './ConnectionForm';
 import { TerminalForm } from './TerminalForm';
 import { TerminalPanel } from './TerminalPanel';
@@ -20,6 +21,7 @@ export function SettingsPanels({ pin, onLock, onPinChanged }: Props) {
       </div>
       <TerminalForm pin={pin} />
       <ConnectionForm pin={pin} />
+      <IntakeForm pin={pin} />
       <UpdatesPanel pin={pin} />
       <TerminalPanel pin={pin} onPinChanged={onPinChanged} />
     </div>
