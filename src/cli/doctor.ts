@@ -93,7 +93,7 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
     });
   else checks.push({ name: 'clock skew', ok: true, detail: `${Math.round(skew / 1000)} s against the token server` });
 
-  checks.push(intakeCheck(parts));
+  checks.push(await intakeCheck(parts));
 
   if (engine) {
     const s = engine.status();
@@ -113,18 +113,26 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
   return checks;
 }
 
-/** Order intake: access to the read calls, the last complete pass and how old the cursor is. */
-function intakeCheck(parts: DoctorParts): Check {
+/** Order intake: access to `changes` (one tiny request), the last complete pass and how old its cursor is. */
+async function intakeCheck(parts: DoctorParts): Promise<Check> {
   const name = 'order intake';
   if (!parts.intake) return { name, ok: false, detail: 'not checked: no order service address or data file', fix: 'fix the checks above first' };
   const s = parts.intake.status();
-  if (s.condition === 'noAccess') return { name, ok: false, detail: s.message ?? 'no access', fix: 'ask the marketplace to enable the changes and status calls for these credentials; scanning still works' };
-  if (!parts.config.serviceProviderId)
-    return { name, ok: false, detail: 'no service provider id', fix: 'set PACKDESK_SERVICE_PROVIDER_ID (the id from the marketplace e-mail)' };
-  if (s.lastCompleteAt === null || s.cursorAt === null)
-    return { name, ok: false, detail: 'access not refused; no complete pass yet', fix: 'run `packdesk intake --once`' };
-  const age = Math.max(0, Math.round(((parts.now ?? Date.now)() - s.cursorAt) / 1000));
-  return { name, ok: true, detail: `access ok; last complete pass ${new Date(s.lastCompleteAt).toISOString()}; cursor ${age} s old` };
+  const age = s.cursorAt === null ? null : Math.max(0, Math.round(((parts.now ?? Date.now)() - s.cursorAt) / 1000));
+  const pass = s.lastCompleteAt === null ? 'no complete pass yet' : `last complete pass ${new Date(s.lastCompleteAt).toISOString()}; cursor ${age} s old`;
+  const access = await parts.intake.checkAccess();
+  switch (access.kind) {
+    case 'ok':
+      return { name, ok: true, detail: `access ok; ${pass}` };
+    case 'notConfigured':
+      return { name, ok: false, detail: 'no service provider id', fix: 'set PACKDESK_SERVICE_PROVIDER_ID (the id from the marketplace e-mail)' };
+    case 'noAccess':
+      return { name, ok: false, detail: `${access.message} (${pass})`, fix: 'ask the marketplace to enable the changes and status calls for these credentials; scanning still works' };
+    case 'unreachable':
+      return { name, ok: false, detail: `${access.message} (${pass})`, fix: 'check the network, then the order service address' };
+    default:
+      return { name, ok: false, detail: `${access.message} (${pass})`, fix: 'call support with `packdesk intake --once --verbose`' };
+  }
 }
 
 /** One line per check. */

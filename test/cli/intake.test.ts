@@ -67,6 +67,8 @@ describe('packdesk intake and fetch', () => {
     expect(given.stdout).toContain('new 3, updated 0, unchanged 0, failed 0');
     const doctor = await runNode(cli, ['doctor', '--service-provider-id', TRAINING_SERVICE_PROVIDER_ID], env);
     expect(doctor.stdout).toMatch(/ok\s+order intake\s+access ok; last complete pass/);
+    const unset = await runNode(cli, ['doctor'], env);
+    expect(unset.stdout).toMatch(/problem\s+order intake\s+no service provider id/);
     expect((await runNode(cli, ['intake'], env)).code).toBe(2);
   });
 

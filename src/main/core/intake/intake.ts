@@ -5,6 +5,7 @@
  * — or while intake cannot poll — a light probe keeps the reachability signal true to life.
  * Scanned ids the terminal does not know are fetched at once with `status`.
  */
+import { buildChangesRequest } from '../../../shared/protocol/intake';
 import { type BackoffPolicy, backoffDelay } from '../outbox/backoff';
 import type { Logger } from '../log';
 import { type Timers, TimerSlot } from '../sync/timers';
@@ -68,6 +69,11 @@ export type FetchReport =
   | { readonly kind: 'unreachable'; readonly message: string }
   | { readonly kind: 'failed'; readonly message: string };
 
+/** What a one-request access check found. */
+export type AccessReport =
+  | { readonly kind: 'ok' }
+  | { readonly kind: 'noAccess' | 'unreachable' | 'notConfigured' | 'failed'; readonly message: string };
+
 export interface Intake {
   /** Starts polling: the first pass at once, or after `firstInMs` (when one was just run). */
   start(firstInMs?: number): void;
@@ -77,6 +83,8 @@ export interface Intake {
   passOnce(): Promise<PassReport>;
   /** One `status` call for an order, stored when newer. */
   fetchOrder(orderId: string): Promise<FetchReport>;
+  /** One tiny `changes` request (one id, the last second) to see whether this client may poll; stores nothing. */
+  checkAccess(): Promise<AccessReport>;
   /** The settings changed: a refusal of access is forgotten and polling resumes. */
   settingsChanged(): void;
   status(): IntakeStatus;
@@ -266,6 +274,25 @@ export function createIntake(o: IntakeOptions): Intake {
           return { kind: 'unreachable', message: outcome.message };
         case 'accepted':
           return { kind: 'failed', message: `The service answered HTTP ${outcome.status} without the order` };
+        default:
+          return { kind: 'failed', message: outcome.message };
+      }
+    },
+    async checkAccess() {
+      const provider = o.serviceProviderId();
+      if (!provider) return { kind: 'notConfigured', message: 'no service provider id is set' };
+      const to = o.now();
+      const outcome = await o.reader.changes(
+        buildChangesRequest({ requestId: o.newRequestId(), serviceProviderId: provider, fromTimestamp: to - 1_000, toTimestamp: to, size: 1 }),
+      );
+      switch (outcome.kind) {
+        case 'ok':
+        case 'accepted':
+          return { kind: 'ok' };
+        case 'noAccess':
+          return { kind: 'noAccess', message: outcome.message };
+        case 'transient':
+          return { kind: 'unreachable', message: outcome.message };
         default:
           return { kind: 'failed', message: outcome.message };
       }
