@@ -2,11 +2,12 @@
  * The admin API under `/__sandbox/`: inspection for tests and training staff, and fault switches.
  * Served on both the service port and the admin port; JSON in and out.
  */
-import type { Order } from '../src/shared/protocol/schemas';
+import { z } from 'zod';
+import { describeZodError, type Order } from '../src/shared/protocol/schemas';
 import type { Answer } from './answers';
 import { parseFaultsPatch } from './faults';
 import { json, tryParseJson } from './http';
-import type { AppliedEntry, Faults, RequestLogEntry, SandboxStats } from './types';
+import type { AppliedEntry, Faults, OrderChange, RequestLogEntry, SandboxStats } from './types';
 
 export const ADMIN_PREFIX = '/__sandbox/';
 
@@ -22,7 +23,11 @@ export interface AdminTarget {
   setFaults(patch: Partial<Faults>): Promise<Faults>;
   resetFaults(): Promise<Faults>;
   expireTokens(): number;
+  placeOrder(): Order;
+  changeOrder(id: string, change: OrderChange): Order | undefined;
 }
+
+const ChangeSchema = z.strictObject({ change: z.enum(['accept', 'cancel', 'touch']) });
 
 const adminError = (status: number, errorCode: string, message: string): Answer =>
   json(status, { error: { errorCode, message } });
@@ -31,11 +36,23 @@ const adminError = (status: number, errorCode: string, message: string): Answer 
 export async function handleAdmin(target: AdminTarget, method: string, path: string, body: string): Promise<Answer> {
   const route = path.slice(ADMIN_PREFIX.length);
   const orderMatch = /^orders\/([^/]+)$/.exec(route);
+  const changeMatch = /^orders\/([^/]+)\/change$/.exec(route);
   const allow = (methods: string, answer: () => Answer | Promise<Answer>): Answer | Promise<Answer> =>
     methods.split(',').includes(method)
       ? answer()
       : json(405, { error: { errorCode: 'METHOD_NOT_ALLOWED', message: `Use ${methods} for ${path}` } }, { Allow: methods });
 
+  if (changeMatch) {
+    const id = decodeURIComponent(changeMatch[1] ?? '');
+    return allow('POST', () => {
+      const parsedJson = tryParseJson(body);
+      if (!parsedJson.ok) return adminError(400, 'INVALID_REQUEST', `The body is not valid JSON: ${parsedJson.message}`);
+      const change = ChangeSchema.safeParse(parsedJson.value);
+      if (!change.success) return adminError(400, 'INVALID_REQUEST', describeZodError(change.error));
+      const order = target.changeOrder(id, change.data.change);
+      return order ? json(200, order) : adminError(404, 'NOT_FOUND', `Order ${id} was not found`);
+    });
+  }
   if (orderMatch) {
     const id = decodeURIComponent(orderMatch[1] ?? '');
     return allow('GET', () => {
@@ -63,6 +80,8 @@ export async function handleAdmin(target: AdminTarget, method: string, path: str
       });
     case 'expire-tokens':
       return allow('POST', () => json(200, { expired: target.expireTokens() }));
+    case 'place-order':
+      return allow('POST', () => json(200, target.placeOrder()));
     case 'reset-faults':
       return allow('POST', async () => json(200, await target.resetFaults()));
     default:

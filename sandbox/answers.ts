@@ -17,6 +17,8 @@ export interface Answer {
   headers?: Record<string, string>;
   /** The error code, for the request log. */
   errorCode?: string;
+  /** Send nothing: cut the connection instead (the "applied, then dropped" fault). */
+  drop?: true;
 }
 
 /** Builds an error answer in the spec's error-response shape. */

@@ -19,6 +19,11 @@ export function noFaults(expiredStatus: 401 | 412): Faults {
     refuseRefresh: false,
     rejectCredentials: false,
     expiredStatus,
+    readsRateLimit: { count: 0, retryAfterSeconds: 1 },
+    dedupe: true,
+    dropAfterApply: 0,
+    emptyUpdateAnswers: 0,
+    forbidReads: { changes: false, status: false },
   };
 }
 
@@ -34,6 +39,11 @@ export const FaultsPatchSchema = z.strictObject({
   refuseRefresh: z.boolean().optional(),
   rejectCredentials: z.boolean().optional(),
   expiredStatus: z.union([z.literal(401), z.literal(412)]).optional(),
+  readsRateLimit: z.strictObject({ count, retryAfterSeconds: z.number().int().min(0).max(86_400) }).optional(),
+  dedupe: z.boolean().optional(),
+  dropAfterApply: count.optional(),
+  emptyUpdateAnswers: count.optional(),
+  forbidReads: z.strictObject({ changes: z.boolean(), status: z.boolean() }).optional(),
 });
 export type FaultsPatch = z.infer<typeof FaultsPatchSchema>;
 
@@ -68,6 +78,8 @@ export class FaultState {
     const next: Faults = { ...this.current };
     for (const [key, value] of Object.entries(patch)) if (value !== undefined) Object.assign(next, { [key]: value });
     if (patch.rateLimit) next.rateLimit = { ...patch.rateLimit };
+    if (patch.readsRateLimit) next.readsRateLimit = { ...patch.readsRateLimit };
+    if (patch.forbidReads) next.forbidReads = { ...patch.forbidReads };
     this.current = next;
     return before;
   }
@@ -92,6 +104,28 @@ export class FaultState {
     if (rate <= 0) return false;
     if (rate >= 1) return true;
     return this.draw() < rate;
+  }
+
+  /** Consumes one read rate-limit slot; returns Retry-After seconds when this read is to be limited. */
+  takeReadsRateLimit(): number | undefined {
+    const limit = this.current.readsRateLimit;
+    if (limit.count <= 0) return undefined;
+    this.current.readsRateLimit = { ...limit, count: limit.count - 1 };
+    return limit.retryAfterSeconds;
+  }
+
+  /** Consumes one drop-after-apply slot; true when this applied update is to get no answer. */
+  takeDrop(): boolean {
+    if (this.current.dropAfterApply <= 0) return false;
+    this.current.dropAfterApply -= 1;
+    return true;
+  }
+
+  /** Consumes one empty-answer slot; true when this successful update is answered 204. */
+  takeEmpty(): boolean {
+    if (this.current.emptyUpdateAnswers <= 0) return false;
+    this.current.emptyUpdateAnswers -= 1;
+    return true;
   }
 
   /** Consumes one malformed-body slot; true when this successful answer is to be mangled. */

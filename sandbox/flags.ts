@@ -18,6 +18,10 @@ Options:
   --token-ttl SECONDS   access token lifetime (default 3600)
   --expired-status N    status for an expired token: 401 or 412 (default 401)
   --latency MS          delay added before each token and update answer (default 0)
+  --arrival-every MS    a new order arrives every MS milliseconds; 0 = none (default 180000)
+  --changes-max-page N  largest changes page (default 100)
+  --changes-min-interval MS
+                        a new changes poll sooner than this gets 429 + Retry-After (default 5000)
   --help                show this text
 `;
 
@@ -33,6 +37,9 @@ const FlagsSchema = z.strictObject({
   'token-ttl': int(1, 30 * 86_400).optional(),
   'expired-status': z.enum(['401', '412']).optional(),
   latency: int(0, 600_000).optional(),
+  'arrival-every': int(0, 86_400_000).optional(),
+  'changes-min-interval': int(0, 3_600_000).optional(),
+  'changes-max-page': int(1, 10_000).optional(),
   help: z.boolean().optional(),
 });
 
@@ -56,6 +63,9 @@ export function parseFlags(argv: readonly string[]): { ok: true; help: boolean; 
         'token-ttl': stringFlag,
         'expired-status': stringFlag,
         latency: stringFlag,
+        'arrival-every': stringFlag,
+        'changes-min-interval': stringFlag,
+        'changes-max-page': stringFlag,
         help: { type: 'boolean' },
       },
     }));
@@ -74,5 +84,8 @@ export function parseFlags(argv: readonly string[]): { ok: true; help: boolean; 
   if (f['client-secret'] !== undefined) options.clientSecret = f['client-secret'];
   if (f['token-ttl'] !== undefined) options.tokenTtlSeconds = f['token-ttl'];
   if (f['expired-status'] !== undefined) options.expiredStatus = f['expired-status'] === '412' ? 412 : 401;
+  if (f['arrival-every'] !== undefined) options.arrivalEveryMs = f['arrival-every'];
+  if (f['changes-max-page'] !== undefined) options.changesMaxPageSize = f['changes-max-page'];
+  if (f['changes-min-interval'] !== undefined) options.changesMinIntervalMs = f['changes-min-interval'];
   return { ok: true, help: f.help === true, options, latencyMs: f.latency ?? 0 };
 }

@@ -10,12 +10,35 @@ import type { AppliedEntry } from './types';
 export class OrderBook {
   private readonly byId = new Map<string, Order>();
   private readonly applied: AppliedEntry[] = [];
+  /** When each order was placed or last changed (epoch ms): what `changes` windows select on. */
+  private readonly changedAt = new Map<string, number>();
 
   constructor(
     orders: readonly Order[],
     private readonly now: () => number,
   ) {
-    for (const order of orders) this.byId.set(order.id, structuredClone(order));
+    for (const order of orders) this.put(order, changeTimeOf(order, now()));
+  }
+
+  /** Adds or replaces an order, changed at `at`. */
+  put(order: Order, at: number): void {
+    this.byId.set(order.id, structuredClone(order));
+    this.changedAt.set(order.id, at);
+  }
+
+  /** Ids of one seller's orders placed or changed in [from, to] (both ends included), oldest change first. */
+  changedBetween(serviceProviderId: string, from: number, to: number): string[] {
+    return [...this.changedAt.entries()]
+      .filter(([id, at]) => at >= from && at <= to && this.byId.get(id)?.serviceProvider?.id === serviceProviderId)
+      .sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1))
+      .map(([id]) => id);
+  }
+
+  /** The largest number in an `ORD-<n>` id, so new orders get fresh ids. */
+  highestNumber(): number {
+    let max = 0;
+    for (const id of this.byId.keys()) max = Math.max(max, Number(/(\d+)$/.exec(id)?.[1] ?? 0));
+    return max;
   }
 
   /** All orders, in seeded order (deep copies). */
@@ -57,10 +80,16 @@ export class OrderBook {
       next = result.value;
     }
 
-    this.byId.set(next.id, next);
+    this.put(next, at);
     request.actions.forEach((action, actionIndex) =>
       this.applied.push({ requestId, orderId: next.id, actionIndex, action: structuredClone(action), appliedAt: at }),
     );
     return { status: 200, body: JSON.stringify({ requestContext: context, response: next }) };
   }
+}
+
+/** An order's own updatedAt as epoch ms, or `fallback` when it has none readable. */
+function changeTimeOf(order: Order, fallback: number): number {
+  const at = order.updatedAt ? Date.parse(order.updatedAt) : Number.NaN;
+  return Number.isNaN(at) ? fallback : at;
 }

@@ -43,7 +43,15 @@ export function seedOrders(seed: number, count: number, now: number): Order[] {
   return stages.map((stage, index) => seedOrder(random, base + index * 17 + intBetween(random, 0, 16), index, stage, now));
 }
 
-function seedOrder(random: Random, number: number, index: number, stage: Stage, now: number): Order {
+/**
+ * One order placed just now (training mode's arrivals, the admin "place an order"): state
+ * `Created`, created at `now`, promised to be packed within the next 20 to 45 minutes.
+ */
+export function freshOrder(random: Random, number: number, now: number): Order {
+  return seedOrder(random, number, number, 'new', now, true);
+}
+
+function seedOrder(random: Random, number: number, index: number, stage: Stage, now: number, fresh = false): Order {
   const id = `ORD-${number}`;
   // Most orders are delivered; about one in seven is picked up at the counter (STORE only).
   const hasDelivery = stage === 'outForDelivery' || index % 7 !== 3;
@@ -68,8 +76,8 @@ function seedOrder(random: Random, number: number, index: number, stage: Stage, 
     lon: round4(area.lon + (random() - 0.5) / 100),
   };
 
-  const promisedPacked = now + intBetween(random, -12, 240) * MINUTE;
-  const createdAt = Math.min(promisedPacked - intBetween(random, 20, 50) * MINUTE, now - 3 * MINUTE);
+  const promisedPacked = now + (fresh ? intBetween(random, 20, 45) : intBetween(random, -12, 240)) * MINUTE;
+  const createdAt = fresh ? now : Math.min(promisedPacked - intBetween(random, 20, 50) * MINUTE, now - 3 * MINUTE);
 
   const products = shuffled(random, CATALOGUE).slice(0, intBetween(random, 1, 6));
   const items: Item[] = products.map((p, k) => ({

@@ -6,15 +6,19 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { z } from 'zod';
 import { silentLogger } from '../src/main/core/log';
+import { CHANGES_PATH, STATUS_PATH } from '../src/shared/protocol/intake';
 import { describeZodError, OrderUpdateRequestSchema } from '../src/shared/protocol/schemas';
 import { ADMIN_PREFIX, type AdminTarget, handleAdmin } from './admin';
 import { type Answer, type EchoContext, errorAnswer, looseContext } from './answers';
 import { FaultState, parseFaultsPatch } from './faults';
 import { json, MAX_BODY_BYTES, readBody, send, tryParseJson } from './http';
 import { OrderBook } from './orders';
-import { seedOrders } from './seed';
+import { mulberry32 } from './prng';
+import { createReads } from './reads';
+import { STORE } from './catalogue';
+import { freshOrder, seedOrders } from './seed';
 import { TokenFormSchema, TokenStore } from './tokens';
-import type { Faults, RequestLogEntry, Sandbox, SandboxOptions, SandboxStats } from './types';
+import type { Faults, OrderChange, RequestLogEntry, Sandbox, SandboxOptions, SandboxStats } from './types';
 
 export const TOKEN_PATH = '/olympus/im/v1/oauth/token';
 export const UPDATE_PATH = '/tsp/order/v1/update';
@@ -29,6 +33,9 @@ const OptionsSchema = z.object({
   clientSecret: z.string().min(1).default('training-secret'),
   tokenTtlSeconds: z.number().int().min(1).max(30 * 86_400).default(3600),
   expiredStatus: z.union([z.literal(401), z.literal(412)]).default(401),
+  arrivalEveryMs: z.number().int().min(0).max(86_400_000).default(180_000),
+  changesMaxPageSize: z.number().int().min(1).max(10_000).default(100),
+  changesMinIntervalMs: z.number().int().min(0).max(3_600_000).default(5_000),
 });
 
 /** A listener whose open sockets are tracked, so an outage or close() can cut them. */
@@ -93,7 +100,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const stats: SandboxStats = {
     tokenRequests: { client_credentials: 0, refresh_token: 0, refused: 0 },
     updateRequests: 0,
+    changesRequests: 0,
+    statusRequests: 0,
+    probeRequests: 0,
   };
+  const reads = createReads({ book, now, maxPageSize: opts.changesMaxPageSize, minIntervalMs: opts.changesMinIntervalMs });
+  // New orders get their own stream, so arrivals never change the seeded orders.
+  const arrivalRandom = mulberry32((opts.seed ^ 0x5bd1e995) >>> 0);
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
 
@@ -177,7 +190,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (!request.success) return refuse(errorAnswer(400, context, 'INVALID_REQUEST', describeZodError(request.error)));
 
     const requestId = request.data.requestContext.requestId;
-    const first = answered.get(requestId);
+    const first = faults.get().dedupe ? answered.get(requestId) : undefined;
     if (first) {
       record({ ...base, requestId, orderId: request.data.orderId, duplicate: true, status: first.status, ...(first.errorCode ? { errorCode: first.errorCode } : {}) });
       return first;
@@ -191,9 +204,69 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       record({ ...entry, fault: 'malformed' });
       return { status: 200, body: answer.body.slice(0, Math.floor(answer.body.length / 2)) };
     }
+    if (answer.status === 200 && faults.takeDrop()) {
+      record({ ...entry, fault: 'dropped' });
+      return { ...answer, drop: true };
+    }
+    if (answer.status === 200 && faults.takeEmpty()) {
+      record({ ...entry, status: 204, fault: 'empty' });
+      return { status: 204, body: '' };
+    }
     record({ ...entry, ...(answer.errorCode ? { errorCode: answer.errorCode } : {}) });
     return answer;
   };
+
+  // ---- read calls ------------------------------------------------------------------------
+
+  /** Handles `changes` or `status`: gateway faults, access, auth, then the book. */
+  const handleRead = (req: IncomingMessage, body: string, call: 'changes' | 'status'): Answer => {
+    stats[call === 'changes' ? 'changesRequests' : 'statusRequests'] += 1;
+    const parsedJson = tryParseJson(body);
+    const loose = parsedJson.ok ? looseContext(parsedJson.value) : {};
+    const context: EchoContext = {};
+    if (loose.requestId !== undefined) context.requestId = loose.requestId;
+    if (loose.transactionId !== undefined) context.transactionId = loose.transactionId;
+    const retryAfter = faults.takeReadsRateLimit();
+    if (retryAfter !== undefined)
+      return errorAnswer(429, context, 'RATE_LIMITED', `Too many requests; retry after ${retryAfter} s`, { 'Retry-After': String(retryAfter) });
+    const auth = checkAuthorization(req.headers.authorization);
+    if (auth === 'expired') return errorAnswer(faults.get().expiredStatus, context, 'TOKEN_EXPIRED', 'The access token has expired; refresh it');
+    if (auth !== 'valid') return errorAnswer(401, context, 'UNAUTHORIZED', auth);
+    if (faults.get().forbidReads[call]) return errorAnswer(403, context, 'FORBIDDEN', `This client may not use ${call}`);
+    if (!parsedJson.ok) return errorAnswer(400, context, 'INVALID_REQUEST', `The body is not valid JSON: ${parsedJson.message}`);
+    const answer = call === 'changes' ? reads.changes(parsedJson.value, context) : reads.status(parsedJson.value, context);
+    log.info(`${call} request`, { status: answer.status, ...(loose.orderId ? { orderId: loose.orderId } : {}) });
+    return answer;
+  };
+
+  // ---- orders placed and changed elsewhere ------------------------------------------------
+
+  const placeOrder = () => {
+    const order = freshOrder(arrivalRandom, book.highestNumber() + 17, now());
+    book.put(order, now());
+    log.info('order placed', { orderId: order.id });
+    return structuredClone(order);
+  };
+  const changeOrder = (id: string, change: OrderChange) => {
+    const order = book.get(id);
+    if (!order) return undefined;
+    const at = now();
+    if (change === 'accept') order.orderState = 'Accepted';
+    if (change === 'cancel') {
+      order.orderState = 'Cancelled';
+      for (const f of order.fulfillments) f.fulfillmentState = 'Cancelled';
+      order.actions = [...(order.actions ?? []), { type: 'CANCEL_ORDER', channel: 'MARKETPLACE', createdAt: String(at) }];
+    }
+    order.updatedAt = new Date(at).toISOString();
+    book.put(order, at);
+    log.info('order changed elsewhere', { orderId: id, change });
+    return structuredClone(order);
+  };
+  if (opts.arrivalEveryMs > 0) {
+    const arrivals = setInterval(() => void placeOrder(), opts.arrivalEveryMs);
+    arrivals.unref();
+    timers.add(arrivals);
+  }
 
   /** 'valid', 'expired', or the reason the header is refused (never repeating the token). */
   const checkAuthorization = (header: string | undefined): string => {
@@ -234,6 +307,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return faults.get();
     },
     expireTokens,
+    placeOrder,
+    changeOrder,
   };
 
   // ---- listeners and outages -----------------------------------------------------------
@@ -295,7 +370,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       send(res, await handleAdmin(adminTarget, method, path, body.text));
       return;
     }
-    const route = servicePort && (path === TOKEN_PATH || path === UPDATE_PATH) ? path : undefined;
+    const route = servicePort && [TOKEN_PATH, UPDATE_PATH, CHANGES_PATH, STATUS_PATH].includes(path) ? path : undefined;
     if (!route) {
       send(res, errorAnswer(404, {}, 'UNKNOWN_PATH', `No such path ${path}`));
       return;
@@ -307,13 +382,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (swallowed(req)) return;
     }
     if (method !== 'POST') {
+      if (path === UPDATE_PATH) stats.probeRequests += 1;
       // Clients probe reachability with a GET on the update path: answer at once, read nothing.
       send(res, errorAnswer(405, {}, 'METHOD_NOT_ALLOWED', `Use POST for ${path}`), { Allow: 'POST' });
       return;
     }
     const body = await readBody(req);
     if (!body.ok) return tooLargeOrGone(res, body.reason);
-    send(res, route === TOKEN_PATH ? handleToken(req, body.text) : handleUpdate(req, body.text));
+    const answer =
+      route === TOKEN_PATH
+        ? handleToken(req, body.text)
+        : route === UPDATE_PATH
+          ? handleUpdate(req, body.text)
+          : handleRead(req, body.text, route === CHANGES_PATH ? 'changes' : 'status');
+    if (answer.drop) {
+      req.socket.destroy();
+      return;
+    }
+    send(res, answer);
   };
 
   const tooLargeOrGone = (res: ServerResponse, reason: 'too-large' | 'aborted'): void => {
@@ -337,6 +423,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     url: `http://${HOST}:${port}`,
     adminUrl: `http://${HOST}:${adminPort}`,
     port,
+    serviceProviderId: STORE.serviceProviderId,
     faults: { get: () => faults.get(), set: setFaults, reset: () => changeFaults(() => faults.reset()) },
     orders: adminTarget.orders,
     order: adminTarget.order,
@@ -344,10 +431,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     requestLog: adminTarget.requestLog,
     stats: adminTarget.stats,
     expireTokensNow: () => void expireTokens(),
+    placeOrder,
+    changeOrder,
     close: async () => {
       if (closed) return;
       closed = true;
-      for (const timer of timers) clearTimeout(timer);
+      for (const timer of timers) clearTimeout(timer); // clears intervals too
       timers.clear();
       await transitions.catch(() => undefined);
       await Promise.all([service.close(), admin.close()]);

@@ -22,6 +22,15 @@ export interface SandboxOptions {
   tokenTtlSeconds?: number;
   /** Status for an expired token, default 401; also settable at run time via faults. */
   expiredStatus?: 401 | 412;
+  /** A new order arrives every this many ms (training mode); 0 = none. Default 180000 (3 minutes). */
+  arrivalEveryMs?: number;
+  /** Largest `changes` page; a request for more gets this many. Default 100. */
+  changesMaxPageSize?: number;
+  /**
+   * A first `changes` page (no nextPage) sooner than this after the previous one is answered 429
+   * with Retry-After. Default 5000; 0 = no limit.
+   */
+  changesMinIntervalMs?: number;
   /** Injected clock (epoch ms); default Date.now. */
   now?: () => number;
   /** Where the sandbox says what it does; never receives a secret or a token. */
@@ -49,6 +58,16 @@ export interface Faults {
   rejectCredentials: boolean;
   /** Status for an expired token: 401 or 412 (the spec allows both). */
   expiredStatus: 401 | 412;
+  /** requestId de-duplication (replaying the first answer); off: every repeat is applied again. */
+  dedupe: boolean;
+  /** The next N successful updates are applied, then the connection is dropped without an answer. */
+  dropAfterApply: number;
+  /** The next N successful updates are answered 204 with no body (the platform's ACCEPTED). */
+  emptyUpdateAnswers: number;
+  /** The next `count` `changes`/`status` requests get 429 with `Retry-After: retryAfterSeconds`. */
+  readsRateLimit: { count: number; retryAfterSeconds: number };
+  /** Answer `changes` / `status` with 403 (this client has no access to the call). */
+  forbidReads: { changes: boolean; status: boolean };
 }
 
 export interface AppliedEntry {
@@ -70,8 +89,8 @@ export interface RequestLogEntry {
   /** True when the answer was a replay of the first answer to this requestId. */
   duplicate: boolean;
   errorCode?: string;
-  /** Which injected fault shaped the answer, if any: 'rate-limit', 'error-rate' or 'malformed'. */
-  fault?: 'rate-limit' | 'error-rate' | 'malformed';
+  /** Which injected fault shaped the answer, if any. */
+  fault?: 'rate-limit' | 'error-rate' | 'malformed' | 'dropped' | 'empty';
   /** Epoch ms (injected clock). */
   at: number;
 }
@@ -81,6 +100,12 @@ export interface SandboxStats {
   tokenRequests: { client_credentials: number; refresh_token: number; refused: number };
   /** Update requests received, including refusals, faults and duplicates. */
   updateRequests: number;
+  /** `changes` requests received (every page), refusals included. */
+  changesRequests: number;
+  /** `status` requests received, refusals included. */
+  statusRequests: number;
+  /** Reachability probes (GET on the update path). */
+  probeRequests: number;
 }
 
 export interface FaultControl {
@@ -98,6 +123,8 @@ export interface Sandbox {
   /** 'http://127.0.0.1:ADMINPORT'. */
   readonly adminUrl: string;
   readonly port: number;
+  /** The one store whose orders it serves (its orders' serviceProvider.id; `changes` asks for it). */
+  readonly serviceProviderId: string;
   readonly faults: FaultControl;
   /** Current orders (deep copies). */
   orders(): Order[];
@@ -109,8 +136,15 @@ export interface Sandbox {
   requestLog(): RequestLogEntry[];
   /** Counters of token and update requests. */
   stats(): SandboxStats;
+  /** Places a new order now (state Created); returns it. */
+  placeOrder(): Order;
+  /** Changes an order "from elsewhere" (the marketplace or another terminal); returns it, or undefined. */
+  changeOrder(id: string, change: OrderChange): Order | undefined;
   /** Expires every access token issued so far (refresh tokens stay usable). */
   expireTokensNow(): void;
   /** Closes both listeners and destroys open sockets (incl. hung ones). */
   close(): Promise<void>;
 }
+
+/** A change made to an order outside this terminal. */
+export type OrderChange = 'accept' | 'cancel' | 'touch';

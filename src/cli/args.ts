@@ -7,9 +7,9 @@ import { type ActionInput, FULFILLMENT_STATES, idFault, ORDER_STATES } from '../
 import { fail, ok, type Result } from '../shared/result';
 
 /** Flags that take a value (`--flag value` or `--flag=value`). */
-const VALUE_FLAGS = ['data-dir', 'auth-url', 'base-url', 'environment', 'terminal-id', 'timeout', 'limit'] as const;
+const VALUE_FLAGS = ['data-dir', 'auth-url', 'base-url', 'environment', 'terminal-id', 'timeout', 'limit', 'service-provider-id'] as const;
 /** Flags that are switches. */
-const SWITCHES = ['json', 'no-undo', 'until-empty', 'all', 'verbose', 'help'] as const;
+const SWITCHES = ['json', 'no-undo', 'until-empty', 'all', 'verbose', 'help', 'once'] as const;
 
 type ValueFlag = (typeof VALUE_FLAGS)[number];
 type Switch = (typeof SWITCHES)[number];
@@ -83,7 +83,9 @@ export type Command =
   | { readonly name: 'drain'; readonly untilEmpty: boolean; readonly timeoutMs: number; readonly json: boolean }
   | { readonly name: 'orders'; readonly json: boolean }
   | { readonly name: 'order'; readonly orderId: string; readonly json: boolean }
-  | { readonly name: 'doctor'; readonly json: boolean };
+  | { readonly name: 'doctor'; readonly json: boolean }
+  | { readonly name: 'intake'; readonly json: boolean }
+  | { readonly name: 'fetch'; readonly orderId: string; readonly json: boolean };
 
 export type EnqueueInput = ActionInput;
 
@@ -197,6 +199,18 @@ export function parseCommand(argv: readonly string[]): Result<{ command: Command
     case 'doctor':
       if (rest.length > 0) return usage('doctor takes no arguments');
       return done({ name: 'doctor', json });
+    case 'intake':
+      if (rest.length > 0) return usage('intake takes no arguments');
+      // Polling on a timer is the app's job; from a shell, one pass and out.
+      if (!flags.switches.has('once')) return usage('intake runs one pass from the stored cursor: pass --once');
+      return done({ name: 'intake', json });
+    case 'fetch': {
+      const r = exactly(rest, 1, 'fetch', (a) => a[0]);
+      if (!r.ok) return r;
+      const id = checked(Word, r.value, 'ORDER_ID');
+      if (!id.ok) return id;
+      return done({ name: 'fetch', orderId: id.value, json });
+    }
     default:
       return usage(`Unknown command "${name}"`);
   }

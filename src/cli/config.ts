@@ -17,8 +17,11 @@ export interface CliConfig {
   readonly terminalId: string;
   /** Where the client id and secret come from. */
   readonly credentialsFrom: 'environment' | 'keychain';
+  /** The store's service provider id, for `changes`; null when not given. */
+  readonly serviceProviderId: string | null;
 }
 
+const ProviderId = z.string().trim().min(1).max(128);
 const TerminalId = z.string().trim().regex(/^[A-Za-z0-9@._-]{1,64}$/, 'letters, digits and @._- only, at most 64');
 
 /** Resolves the configuration; a problem here is exit 3 (configuration). */
@@ -46,8 +49,12 @@ export function resolveConfig(flags: Parsed, env: Env): Result<CliConfig> {
   const fallbackId = `cli-${os.hostname()}`.replace(/[^A-Za-z0-9@._-]/g, '-').slice(0, 64);
   const terminal = TerminalId.safeParse(pick('terminal-id', 'PACKDESK_TERMINAL_ID') ?? fallbackId);
   if (!terminal.success) return fail('invalid', `PACKDESK_TERMINAL_ID / --terminal-id: ${terminal.error.issues[0]?.message ?? 'invalid'}`, 'CONFIG');
+  const rawProvider = pick('service-provider-id', 'PACKDESK_SERVICE_PROVIDER_ID');
+  const provider = rawProvider === undefined ? null : ProviderId.safeParse(rawProvider);
+  if (provider && !provider.success) return fail('invalid', 'PACKDESK_SERVICE_PROVIDER_ID / --service-provider-id: at most 128 characters', 'CONFIG');
   return ok({
     dataDir,
+    serviceProviderId: provider?.data ?? null,
     ...urls,
     environment: environment.data,
     terminalId: terminal.data,

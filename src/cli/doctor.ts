@@ -3,6 +3,7 @@ import type { OrderServiceClient } from '../main/core/api';
 import type { CredentialVault, TokenManager } from '../main/core/auth';
 import type { Engine } from '../main/core/engine';
 import fs from 'node:fs';
+import type { Intake } from '../main/core/intake';
 import type { CliConfig } from './config';
 
 export interface Check {
@@ -21,6 +22,9 @@ export interface DoctorParts {
   readonly vault: CredentialVault;
   readonly tokens: TokenManager | null;
   readonly client: OrderServiceClient | null;
+  readonly intake?: Intake | null;
+  /** The clock for ages (default Date.now). */
+  readonly now?: () => number;
 }
 
 const MAX_SKEW_MS = 2 * 60_000;
@@ -115,6 +119,8 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
     });
   else checks.push({ name: 'clock skew', ok: true, detail: `${Math.round(skew / 1000)} s against the token server` });
 
+  checks.push(await intakeCheck(parts));
+
   if (engine) {
     const s = engine.status();
     const problems: string[] = [];
@@ -131,6 +137,28 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
     checks.push({ name: 'queue health', ok: false, detail: 'not checked: the data file cannot be opened', fix: 'fix the data file first' });
   }
   return checks;
+}
+
+/** Order intake: access to `changes` (one tiny request), the last complete pass and how old its cursor is. */
+async function intakeCheck(parts: DoctorParts): Promise<Check> {
+  const name = 'order intake';
+  if (!parts.intake) return { name, ok: false, detail: 'not checked: no order service address or data file', fix: 'fix the checks above first' };
+  const s = parts.intake.status();
+  const age = s.cursorAt === null ? null : Math.max(0, Math.round(((parts.now ?? Date.now)() - s.cursorAt) / 1000));
+  const pass = s.lastCompleteAt === null ? 'no complete pass yet' : `last complete pass ${new Date(s.lastCompleteAt).toISOString()}; cursor ${age} s old`;
+  const access = await parts.intake.checkAccess();
+  switch (access.kind) {
+    case 'ok':
+      return { name, ok: true, detail: `access ok; ${pass}` };
+    case 'notConfigured':
+      return { name, ok: false, detail: 'no service provider id', fix: 'set PACKDESK_SERVICE_PROVIDER_ID (the id from the marketplace e-mail)' };
+    case 'noAccess':
+      return { name, ok: false, detail: `${access.message} (${pass})`, fix: 'ask the marketplace to enable the changes and status calls for these credentials; scanning still works' };
+    case 'unreachable':
+      return { name, ok: false, detail: `${access.message} (${pass})`, fix: 'check the network, then the order service address' };
+    default:
+      return { name, ok: false, detail: `${access.message} (${pass})`, fix: 'call support with `packdesk intake --once --verbose`' };
+  }
 }
 
 /** One line per check. */

@@ -2,6 +2,7 @@
 import type { OrderServiceClient, UpdateOutcome, UpdateSender } from '../main/core/api';
 import type { TokenManager } from '../main/core/auth';
 import { createEngine, type Engine, openEngineWithService } from '../main/core/engine';
+import type { Intake } from '../main/core/intake';
 import { createLogger, type Logger, silentLogger, stderrSink } from '../main/core/log';
 import { ProblemError } from '../shared/result';
 import { type Command, parseCommand } from './args';
@@ -50,9 +51,14 @@ const unconfiguredSender: UpdateSender = {
 };
 
 async function withEngine(command: Exclude<Command, { name: 'help' }>, config: CliConfig, io: CliIo, log: Logger): Promise<number> {
-  const needsService = command.name === 'drain' || command.name === 'doctor';
-  if (command.name === 'drain' && (!config.authUrl || !config.baseUrl)) {
-    io.writeError('packdesk: drain needs the service addresses: set PACKDESK_AUTH_URL and PACKDESK_BASE_URL (or --auth-url, --base-url)\n');
+  const reads = command.name === 'intake' || command.name === 'fetch';
+  const needsService = command.name === 'drain' || command.name === 'doctor' || reads;
+  if ((command.name === 'drain' || reads) && (!config.authUrl || !config.baseUrl)) {
+    io.writeError(`packdesk: ${command.name} needs the service addresses: set PACKDESK_AUTH_URL and PACKDESK_BASE_URL (or --auth-url, --base-url)\n`);
+    return EXIT.CONFIG;
+  }
+  if (command.name === 'intake' && !config.serviceProviderId) {
+    io.writeError('packdesk: intake needs the store\'s service provider id: set PACKDESK_SERVICE_PROVIDER_ID or pass --service-provider-id ID\n');
     return EXIT.CONFIG;
   }
   const vault = vaultFor(config, io.env);
@@ -60,6 +66,7 @@ async function withEngine(command: Exclude<Command, { name: 'help' }>, config: C
   let engine: Engine | null = null;
   let tokens: TokenManager | null = null;
   let client: OrderServiceClient | null = null;
+  let intake: Intake | null = null;
   let close: () => Promise<void> = async () => undefined;
   let engineProblem: string | null = null;
   try {
@@ -74,8 +81,9 @@ async function withEngine(command: Exclude<Command, { name: 'help' }>, config: C
         undoWindowMs,
         // A short-lived process: no refresh timers ahead of expiry.
         proactiveRefresh: false,
+        serviceProviderId: () => config.serviceProviderId,
       });
-      ({ engine, tokens, client } = opened);
+      ({ engine, tokens, client, intake } = opened);
       close = () => opened.close();
     } else {
       const local = createEngine({ dataDir: config.dataDir, sender: unconfiguredSender, terminalId: config.terminalId, log, undoWindowMs });
@@ -93,10 +101,14 @@ async function withEngine(command: Exclude<Command, { name: 'help' }>, config: C
     if (engine && !needsService) warnIfReplaced(engine, io);
     switch (command.name) {
       case 'doctor': {
-        const checks = await runDoctor({ config, engine, engineProblem, vault, tokens, client });
+        const checks = await runDoctor({ config, engine, engineProblem, vault, tokens, client, intake });
         io.write(command.json ? `${JSON.stringify(checks, null, 2)}\n` : formatChecks(checks));
         return checks.every((c) => c.ok) ? EXIT.OK : EXIT.REFUSED;
       }
+      case 'intake':
+      case 'fetch':
+        if (!engine || !intake) return EXIT.DATA_FILE;
+        return await runRead(command, engine, intake, io);
       default:
         if (!engine) return EXIT.DATA_FILE;
         return await run(command, engine, io);
@@ -112,7 +124,47 @@ function warnIfReplaced(engine: Engine, io: CliIo): void {
   if (integrity !== 'ok') io.writeError(`packdesk: warning: ${integrity}\n`);
 }
 
-async function run(command: Exclude<Command, { name: 'help' | 'doctor' }>, engine: Engine, io: CliIo): Promise<number> {
+/** `intake --once` and `fetch`: the read calls, stored like the app stores them. */
+async function runRead(command: Extract<Command, { name: 'intake' | 'fetch' }>, engine: Engine, intake: Intake, io: CliIo): Promise<number> {
+  const json = (value: unknown): void => io.write(`${JSON.stringify(value, null, 2)}\n`);
+  if (command.name === 'intake') {
+    const report = await intake.passOnce();
+    const status = intake.status();
+    if (command.json) json({ ...report, status });
+    else {
+      const c = 'counts' in report ? report.counts : null;
+      const counts = c ? `new ${c.new}, updated ${c.updated}, unchanged ${c.unchanged}, failed ${c.failed}\n` : '';
+      const said = 'message' in report ? `${report.message}\n` : '';
+      const cursor = status.cursorAt !== null ? `cursor ${new Date(status.cursorAt).toISOString()}\n` : 'no complete pass yet\n';
+      io.write(`${report.kind === 'completed' ? 'pass completed' : `pass not completed (${report.kind})`}\n${counts}${said}${cursor}`);
+    }
+    switch (report.kind) {
+      case 'completed':
+        return EXIT.OK;
+      case 'unreachable':
+        return EXIT.UNREACHABLE;
+      case 'noAccess':
+      case 'notConfigured':
+      case 'auth':
+        return EXIT.CONFIG;
+      default:
+        return EXIT.REFUSED;
+    }
+  }
+  const fetched = await intake.fetchOrder(command.orderId);
+  if (fetched.kind !== 'stored') {
+    if (command.json) json(fetched);
+    else io.writeError(`${command.orderId}: ${fetched.message}\n`);
+    return fetched.kind === 'unreachable' ? EXIT.UNREACHABLE : EXIT.REFUSED;
+  }
+  const view = engine.getOrder(command.orderId);
+  if (!view) return EXIT.DATA_FILE;
+  if (command.json) json({ ...fetched, order: view });
+  else io.write(`${fetched.result}\n${formatOrder(view)}`);
+  return EXIT.OK;
+}
+
+async function run(command: Exclude<Command, { name: 'help' | 'doctor' | 'intake' | 'fetch' }>, engine: Engine, io: CliIo): Promise<number> {
   const json = (value: unknown): void => io.write(`${JSON.stringify(value, null, 2)}\n`);
   switch (command.name) {
     case 'enqueue': {

@@ -32,6 +32,9 @@ Usage:
   packdesk orders [--json]                                  Orders on this terminal
   packdesk order ORDER_ID [--json]                          One order, as the packer sees it
   packdesk doctor                                           Checks, one line each, with what to do
+  packdesk intake --once [--json]                           One full pass of order intake from the stored cursor:
+                                                            new/updated/unchanged/failed counts
+  packdesk fetch ORDER_ID [--json]                          One status call for an order; stored and printed
 
 Configuration (flag, else environment variable):
   --data-dir DIR        PACKDESK_DATA_DIR        the terminal's data folder (holds packdesk.sqlite)
@@ -39,6 +42,8 @@ Configuration (flag, else environment variable):
   --base-url URL        PACKDESK_BASE_URL        order service address
   --environment NAME    PACKDESK_ENVIRONMENT     training, staging or production (keychain entry; default production)
   --terminal-id ID      PACKDESK_TERMINAL_ID     name in the audit log (default cli-<hostname>)
+  --service-provider-id ID
+                        PACKDESK_SERVICE_PROVIDER_ID  the store's service provider id (needed by intake)
                         PACKDESK_CLIENT_ID, PACKDESK_CLIENT_SECRET
                             credentials; when either is set they are used instead of the OS keychain
   --verbose             log lines (redacted) on stderr
@@ -47,8 +52,9 @@ Exit codes:
   0  done
   1  refused or failed: a tap was refused, an entry failed or is held, no such order/entry, doctor found a problem
   2  bad arguments (this text is printed)
-  3  configuration or credentials missing or rejected
-  4  the order service could not be reached, or the drain timed out with taps still waiting
+  3  configuration or credentials missing or rejected; intake: no access to changes/status, or no provider id
+  4  the order service could not be reached, or the drain timed out with taps still waiting;
+     intake: the pass stopped (unreachable, 429/5xx) and the cursor is unchanged
   5  the data file cannot be used
   6  the data file stopped taking writes during the command (disk full): free disk space, then drain again
 `;

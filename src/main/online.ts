@@ -5,10 +5,9 @@
  * comes back). It only hints; the sync engine's own probe of the order service decides.
  */
 
-export interface OnlineSignal {
-  current(): boolean | undefined;
-  subscribe(cb: (online: boolean) => void): () => void;
-}
+import type { OnlineSignal } from './core/sync/connectivity';
+
+export type { OnlineSignal };
 
 export interface OnlineSignalOptions {
   /** Electron's net.isOnline. */

@@ -104,6 +104,22 @@ export const SyncStatusSchema = z.object({
 });
 export type SyncStatus = z.infer<typeof SyncStatusSchema>;
 
+/** Order intake: whether new orders are being checked, and when they last were. */
+export const IntakeStatusSchema = z.object({
+  /** ok: polling; retrying: the last pass stopped (backing off); offline: the service cannot be reached;
+   * noAccess: the service refused a read call (until the settings change); notConfigured: no service provider id. */
+  condition: z.enum(['ok', 'retrying', 'offline', 'noAccess', 'notConfigured']),
+  /** When the last complete pass finished (every changed order stored): "orders last checked". */
+  lastCompleteAt: z.number().nullable(),
+  /** The end of the last window read completely (service clock). */
+  cursorAt: z.number().nullable(),
+  lastTriedAt: z.number().nullable(),
+  nextAt: z.number().nullable(),
+  intervalMs: z.number().int(),
+  message: z.string().nullable(),
+});
+export type IntakeStatus = z.infer<typeof IntakeStatusSchema>;
+
 export const EnvironmentSchema = z.enum(['training', 'staging', 'production']);
 export type Environment = z.infer<typeof EnvironmentSchema>;
 
@@ -150,6 +166,14 @@ export const SettingsSchema = z.object({
   printer: z.string().trim().min(1).max(256).nullable(),
   /** Print the packing slip as soon as an order is marked PACKED on this terminal. */
   autoPrintSlip: z.boolean(),
+  /** The store's service provider id (`serviceProvider.id` in orders): intake polls `changes` for it; '' = not set. */
+  serviceProviderId: z.string().trim().max(128),
+  /** How often intake checks for new orders; never more often than every 10 s. */
+  intakeIntervalMs: z.number().int().min(1_000).max(600_000),
+  /** How often a new order's alert sounds again until someone opens or accepts it. */
+  alertRepeatMs: z.number().int().min(5_000).max(300_000),
+  /** Loudness of the new-order alert: it can be turned down, never off during a shift. */
+  alertVolume: z.number().min(0.2).max(1),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -193,6 +217,9 @@ export const COMMANDS = {
   'outbox.retry': { payload: z.object({ entryId: z.number().int().positive() }).strict(), result: Ok },
   'outbox.discard': { payload: z.object({ entryId: z.number().int().positive(), pin: Pin }).strict(), result: Ok },
   'sync.status': { payload: Empty, result: SyncStatusSchema },
+  'intake.status': { payload: Empty, result: IntakeStatusSchema },
+  /** Checks for new orders now (one full pass); answers the status after it. */
+  'intake.checkNow': { payload: Empty, result: IntakeStatusSchema },
   'settings.get': { payload: Empty, result: SettingsSchema },
   'settings.update': {
     payload: z.object({ pin: Pin, patch: SettingsSchema.omit({ environment: true, authUrl: true, baseUrl: true }).partial().strict() }).strict(),
@@ -209,6 +236,8 @@ export const COMMANDS = {
         clientId: z.string().trim().min(1).max(512).optional(),
         // One of only spaces is as empty as none (the vaults refuse it too); not trimmed otherwise.
         clientSecret: z.string().min(1).max(4096).regex(/\S/, 'the client secret is empty').optional(),
+        /** The store's service provider id, from the same e-mail as the credentials. */
+        serviceProviderId: z.string().trim().min(1).max(128).optional(),
       })
       .strict(),
     result: z.object({ result: z.enum(['saved', 'rejected']), message: z.string() }),
@@ -242,6 +271,7 @@ export const EVENTS = {
   'orders.changed': z.object({ orders: z.array(OrderViewSchema) }),
   'outbox.changed': z.object({ entries: z.array(OutboxEntryViewSchema) }),
   'sync.status': SyncStatusSchema,
+  'intake.status': IntakeStatusSchema,
   'updates.status': UpdateStatusSchema,
 } as const;
 

@@ -37,6 +37,7 @@ const RESYNC: readonly { event: EventName; command: CommandName; body: (value: u
   { event: 'orders.changed', command: 'orders.list', body: (orders) => ({ orders }) },
   { event: 'outbox.changed', command: 'outbox.list', body: (entries) => ({ entries }) },
   { event: 'sync.status', command: 'sync.status', body: (status) => status },
+  { event: 'intake.status', command: 'intake.status', body: (status) => status },
   { event: 'updates.status', command: 'updates.status', body: (status) => status },
 ];
 

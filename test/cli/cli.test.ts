@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../sandbox';
+import { TRAINING_SERVICE_PROVIDER_ID, type Sandbox } from '../../sandbox';
 import { bundle, REPO, runNode } from '../engine/bundle';
 import { Cleanup, CLIENT, newDeliveryOrderIds, sandbox, tempDir } from '../engine/helpers';
 
@@ -26,6 +26,7 @@ function envFor(box: Sandbox, dataDir: string, extra: Record<string, string> = {
     PACKDESK_CLIENT_SECRET: CLIENT.clientSecret,
     // The sandbox speaks plain http on 127.0.0.1, which production refuses.
     PACKDESK_ENVIRONMENT: 'staging',
+    PACKDESK_SERVICE_PROVIDER_ID: TRAINING_SERVICE_PROVIDER_ID,
     ...extra,
   };
 }
@@ -162,7 +163,7 @@ describe('packdesk CLI', () => {
     const dir = tempDir(cleanup);
     const good = await runNode(cli, ['doctor'], envFor(box, dir));
     expect(good.code).toBe(0);
-    const names = ['data file', 'integrity', 'keychain', 'token server', 'order service', 'clock skew', 'queue health'];
+    const names = ['data file', 'integrity', 'keychain', 'token server', 'order service', 'clock skew', 'order intake', 'queue health'];
     const lines = good.stdout.trim().split('\n');
     expect(lines).toHaveLength(names.length);
     names.forEach((n, i) => expect(lines[i]).toMatch(new RegExp(`^ok\\s+${n}`)));
@@ -170,7 +171,7 @@ describe('packdesk CLI', () => {
     const bad = await runNode(cli, ['doctor', '--json'], envFor(box, dir, { PACKDESK_CLIENT_SECRET: 'not-the-secret', PACKDESK_BASE_URL: 'http://127.0.0.1:9' }));
     expect(bad.code).toBe(1);
     const checks = JSON.parse(bad.stdout) as { name: string; ok: boolean; fix?: string }[];
-    expect(checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['token server', 'order service', 'clock skew']);
+    expect(checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['token server', 'order service', 'clock skew', 'order intake']);
     expect(checks.find((c) => c.name === 'token server')?.fix).toMatch(/client id and secret/);
   });
 

@@ -26,7 +26,8 @@ describe("a packer's shift", () => {
     await scan(page, order.id);
     const screen = page.locator(`[data-testid="order-screen"][data-order-id="${order.id}"]`);
     await screen.waitFor();
-    await page.getByTestId('awaiting-card').waitFor();
+    // Intake brought the order in with its body: its items show before Accept.
+    await page.getByTestId('item-row').first().waitFor();
     await shot(page, '02-order-new');
 
     // Accept: the screen changes at once, the undo bar counts down, then the service has it.

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { Sandbox } from '../../sandbox';
+import type { Sandbox, SandboxOptions } from '../../sandbox';
 import type { Action, Order } from '../../src/shared/protocol/schemas';
 import type { Settings } from '../../src/shared/ipc';
 import type { HostOptions } from '../../src/main/core/host';
@@ -29,6 +29,8 @@ export interface TerminalOptions {
   sandbox?: Sandbox;
   /** Engine options over the quick-retry defaults (timeouts, backlog threshold). */
   engineOptions?: HostOptions['engineOptions'];
+  /** Training sandbox options over the order count (arrivals, poll limits). */
+  sandboxOptions?: Omit<SandboxOptions, 'orderCount' | 'now' | 'log'>;
 }
 
 export interface Terminal {
@@ -62,7 +64,7 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
       dataDir,
       host: {
         settingsOverride: { environment: 'training', undoWindowMs: 1500, sounds: true, ...options.settings },
-        sandboxOptions: { orderCount: options.orderCount ?? 40 },
+        sandboxOptions: { orderCount: options.orderCount ?? 40, ...options.sandboxOptions },
         // Quick retries, so an outage that ends is noticed in about a second, not a minute.
         engineOptions: { backoff: { baseMs: 200, capMs: 1_000 }, pollMs: 500, ...options.engineOptions },
         ...(options.vaultFor ? { vaultFor: options.vaultFor } : {}),

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { MemoryVault } from '../../src/main/core/auth';
 import type { CredentialVault } from '../../src/main/core/auth/vault';
 import { createAppHost, type AppHost, type HostOptions } from '../../src/main/core/host';
@@ -18,12 +18,15 @@ export interface TestHost {
 }
 
 /** Starts a host (training mode unless the options say otherwise) in a fresh temp folder. */
-export async function startTestHost(options: Partial<HostOptions<Sandbox>> = {}, dataDir?: string): Promise<TestHost> {
+export async function startTestHost(
+  { sandboxOptions, ...options }: Partial<HostOptions<Sandbox>> & { sandboxOptions?: Omit<SandboxOptions, 'log'> } = {},
+  dataDir?: string,
+): Promise<TestHost> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'packdesk-host-'));
   const vaults = new Map<Environment, CredentialVault>();
   const host = await createAppHost<Sandbox>({
     shell: 'web',
-    startTraining: (log) => startSandbox({ log }),
+    startTraining: (log) => startSandbox({ ...sandboxOptions, log }),
     dataDir: dir,
     version: '0.1.0-test',
     vaultFor: (env) => {

@@ -12,6 +12,8 @@ export const VALID_PAYLOADS: { [C in CommandName]: CommandPayload<C> } = {
   'outbox.retry': { entryId: 1 },
   'outbox.discard': { entryId: 1, pin: '1234' },
   'sync.status': {},
+  'intake.status': {},
+  'intake.checkNow': {},
   'settings.get': {},
   'settings.update': { pin: '1234', patch: { sounds: false } },
   'credentials.save': {

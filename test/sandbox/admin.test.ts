@@ -41,7 +41,13 @@ describe('sandbox admin API', () => {
     const requests = await call(`${s.adminUrl}/__sandbox/requests`);
     expect(requests.json).toMatchObject([{ requestId: 'rq-1', duplicate: false }, { requestId: 'rq-1', duplicate: true }]);
     const stats = await call(`${s.adminUrl}/__sandbox/stats`);
-    expect(stats.json).toEqual({ tokenRequests: { client_credentials: 1, refresh_token: 0, refused: 0 }, updateRequests: 2 });
+    expect(stats.json).toEqual({
+      tokenRequests: { client_credentials: 1, refresh_token: 0, refused: 0 },
+      updateRequests: 2,
+      changesRequests: 0,
+      statusRequests: 0,
+      probeRequests: 0,
+    });
   });
 
   it('reads, patches (validated) and resets faults', async () => {

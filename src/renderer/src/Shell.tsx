@@ -6,6 +6,7 @@
 import { useEffect, useRef } from 'react';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { GlobalKeys } from './components/GlobalKeys';
+import { NewOrderAlert } from './components/intake/NewOrderAlert';
 import { NoticeLine } from './components/NoticeLine';
 import { ScannerListener } from './components/ScannerListener';
 import { SyncBar } from './components/SyncBar';
@@ -44,6 +45,7 @@ export function Shell() {
       </div>
       <ScannerListener />
       <GlobalKeys />
+      <NewOrderAlert />
     </div>
   );
 }

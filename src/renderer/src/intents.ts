@@ -8,6 +8,7 @@ import type { CommandName, CommandPayload, CommandResult, PackdeskApi, Reply } f
 import type { ActionInput } from '../../shared/protocol/builders';
 import { bridge } from './api';
 import { playConfirm, playRefusal } from './feedback/sound';
+import { useNewOrders } from './store/newOrders';
 import { useOrders } from './store/orders';
 import { useOutbox } from './store/outbox';
 import { useStatus } from './store/status';
@@ -45,12 +46,18 @@ export async function start(api: PackdeskApi): Promise<string | null> {
 }
 
 function subscribe(api: PackdeskApi): void {
-  api.on('orders.changed', ({ orders }) => useOrders.getState().merge(orders));
+  api.on('orders.changed', ({ orders }) => {
+    // Before the merge: an order the screen did not know yet may be a new one to alert about.
+    const known = useOrders.getState().byId;
+    useNewOrders.getState().noteChanged(orders, (id) => known.has(id));
+    useOrders.getState().merge(orders);
+  });
   api.on('outbox.changed', ({ entries }) => {
     useOutbox.getState().merge(entries);
     dropSpentUndo();
   });
   api.on('sync.status', (s) => useStatus.getState().setSync(s));
+  api.on('intake.status', (s) => useStatus.getState().setIntake(s));
   api.on('updates.status', (s) => useStatus.getState().setUpdates(s));
 }
 
@@ -70,6 +77,7 @@ async function load(): Promise<string | null> {
     return r;
   });
   void call('sync.status', {}).then((r) => r.ok && status.setSync(r.value));
+  void call('intake.status', {}).then((r) => r.ok && status.setIntake(r.value));
   void call('updates.status', {}).then((r) => r.ok && status.setUpdates(r.value));
   void call('outbox.list', {}).then((r) => r.ok && useOutbox.getState().replacePending(r.value));
   const [settings, orders] = await Promise.all([call('settings.get', {}), call('orders.list', {})]);

@@ -15,6 +15,7 @@ import './styles/queue.css';
 import './styles/order.css';
 import './styles/panels.css';
 import './styles/print.css';
+import './styles/intake.css';
 
 // Marks for the benchmarks and for support: when the app's code began, and (in intents) when
 // the first data arrived.

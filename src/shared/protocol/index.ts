@@ -1,3 +1,4 @@
 export * from './schemas';
 export * from './reasons';
 export * from './builders';
+export * from './intake';

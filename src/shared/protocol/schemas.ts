@@ -102,6 +102,15 @@ export type OrderUpdateRequest = z.infer<typeof OrderUpdateRequestSchema>;
 // ---- Order -------------------------------------------------------------------------------
 
 const ValueSchema = z.looseObject({ value: z.number() });
+
+/**
+ * A moment as the service writes it: an ISO 8601 string (update specification) or epoch
+ * milliseconds (the platform's callback sample). Kept as an ISO string past this point, so code
+ * and the orders cache see one form.
+ */
+export const TimestampSchema = z
+  .union([z.string(), z.number().int().min(0).max(8_640_000_000_000_000)])
+  .transform((v) => (typeof v === 'number' ? new Date(v).toISOString() : v));
 const EndTimeSchema = z.looseObject({ endTime: z.number() });
 
 export const AddressSchema = z.looseObject({
@@ -172,7 +181,7 @@ export const QuoteSchema = z.looseObject({
 export const OrderActionSchema = z.looseObject({
   type: z.string(),
   channel: z.string().optional(),
-  createdAt: z.string().optional(),
+  createdAt: TimestampSchema.optional(),
 });
 
 export const BillingSchema = z.looseObject({
@@ -180,8 +189,8 @@ export const BillingSchema = z.looseObject({
   address: AddressSchema.optional(),
   email: z.string().optional(),
   phone: z.string().optional(),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
+  createdAt: TimestampSchema.optional(),
+  updatedAt: TimestampSchema.optional(),
 });
 
 export const OrderSchema = z.looseObject({
@@ -193,8 +202,8 @@ export const OrderSchema = z.looseObject({
   fulfillments: z.array(FulfillmentSchema),
   quote: QuoteSchema.optional(),
   actions: z.array(OrderActionSchema).optional(),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
+  createdAt: TimestampSchema.optional(),
+  updatedAt: TimestampSchema.optional(),
 });
 export type Order = z.infer<typeof OrderSchema>;
 
@@ -216,6 +225,11 @@ export const ErrorResponseSchema = z.looseObject({
   error: z.looseObject({ errorCode: z.string(), message: z.string() }),
 });
 export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
+
+/** `NOT_FOUND` (update specification) and `ORDER_NOT_FOUND` (platform documents) are one condition. */
+export function isOrderNotFound(errorCode: string | undefined): boolean {
+  return errorCode === 'NOT_FOUND' || errorCode === 'ORDER_NOT_FOUND';
+}
 
 /** Turns a zod error into one line a support person can read. */
 export function describeZodError(error: z.ZodError): string {

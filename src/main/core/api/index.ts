@@ -4,3 +4,5 @@ export * from './token-source';
 export * from './order-service-client';
 export * from './retry-after';
 export * from './http';
+export * from './read-outcome';
+export * from './status-check';

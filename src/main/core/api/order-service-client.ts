@@ -3,6 +3,15 @@
  * outbox can decide what to do from the outcome alone. It never throws and never puts a token in a
  * message.
  */
+import { randomUUID } from 'node:crypto';
+import {
+  buildStatusRequest,
+  CHANGES_PATH,
+  ChangesAnswerSchema,
+  type ChangesRequest,
+  STATUS_PATH,
+  StatusAnswerSchema,
+} from '../../../shared/protocol/intake';
 import {
   describeZodError,
   ErrorResponseSchema,
@@ -23,7 +32,8 @@ import {
   startDeadline,
   type Timers,
 } from './http';
-import type { UpdateOutcome, UpdateSender } from './outcome';
+import type { UpdateAnswer, UpdateOutcome, UpdateSender } from './outcome';
+import { classifyRead, type ChangesOutcome, type StatusOutcome } from './read-outcome';
 import { capRetryAfter, describeWait, MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry-after';
 import { TOKEN_SERVER_FAULT, type TokenSource } from './token-source';
 
@@ -38,6 +48,8 @@ export interface OrderServiceClientOptions {
   readonly timers?: Timers;
   /** Wall clock, for Retry-After dates and durations in logs. */
   readonly now?: () => number;
+  /** A new requestId for each read call (the spec wants one per call). Default: crypto.randomUUID. */
+  readonly newRequestId?: () => string;
   /** Deadline of one update request, body included. Default 15 s. */
   readonly timeoutMs?: number;
   /** Deadline of a reachability probe. Default 3 s. */
@@ -51,9 +63,16 @@ export interface OrderServiceClientOptions {
   readonly secrets?: SecretRegistry;
 }
 
-type HttpAnswer =
+/** What came back from one POST: an HTTP answer, or no answer at all. */
+export type HttpAnswer =
   | { readonly kind: 'http'; readonly status: number; readonly headers: Headers; readonly body: string; readonly overCap: boolean }
   | { readonly kind: 'network'; readonly failure: NetworkFailure };
+
+/** An HTTP exchange after the token dance: the answer, or why no request could be made. */
+export type Exchange =
+  | HttpAnswer
+  | { readonly kind: 'token'; readonly problem: Problem }
+  | { readonly kind: 'refusedFresh'; readonly status: number; readonly message: string };
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 const DEFAULT_PROBE_TIMEOUT_MS = 3_000;
@@ -107,6 +126,7 @@ export class OrderServiceClient implements UpdateSender {
   private readonly maxBodyBytes: number;
   private readonly log: Logger;
   private readonly secrets: SecretRegistry;
+  private readonly newRequestId: () => string;
 
   constructor(private readonly options: OrderServiceClientOptions) {
     this.url = joinUrl(options.baseUrl, UPDATE_PATH);
@@ -119,10 +139,30 @@ export class OrderServiceClient implements UpdateSender {
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
     this.log = (options.logger ?? silentLogger).child('api');
     this.secrets = options.secrets ?? processSecrets;
+    this.newRequestId = options.newRequestId ?? randomUUID;
   }
 
-  /** Sends one update request and classifies the answer; never throws. */
+  /**
+   * Sends one update request for the outbox. A 2xx without a body (204) is success: the order is
+   * then fetched with `status`; if that fails the entry still counts as delivered and the order is
+   * flagged for a refresh (the `unreadable` path), never resent.
+   */
   async update(request: OrderUpdateRequest, signal?: AbortSignal): Promise<UpdateOutcome> {
+    const answer = await this.updateAnswer(request, signal);
+    if (answer.kind !== 'accepted') return answer;
+    const fetched = await this.status(request.orderId, signal);
+    if (fetched.kind === 'order' && fetched.order.id === request.orderId)
+      return { kind: 'success', status: answer.status, order: fetched.order, raw: fetched.raw };
+    return {
+      kind: 'unreadable',
+      status: answer.status,
+      rawBody: '',
+      message: `The order service accepted the update (HTTP ${answer.status}) without sending the order back, and the order could not be fetched (${describeStatusFailure(fetched)}). The update was applied; refresh the order to see its state.`,
+    };
+  }
+
+  /** Sends one update request and classifies the answer, 204 included (`accepted`); never throws. */
+  async updateAnswer(request: OrderUpdateRequest, signal?: AbortSignal): Promise<UpdateAnswer> {
     try {
       const outcome = await this.send(request, signal);
       this.log.debug('update answered', {
@@ -137,6 +177,40 @@ export class OrderServiceClient implements UpdateSender {
       const message = `Unexpected failure while sending the update: ${this.scrub(error instanceof Error ? error.message : String(error))}`;
       this.log.error('update failed unexpectedly', { orderId: request.orderId, error: message });
       return { kind: 'transient', message, noAnswer: true };
+    }
+  }
+
+  /** One page of `changes`: which orders changed in the window; never throws. */
+  async changes(request: ChangesRequest, signal?: AbortSignal): Promise<ChangesOutcome> {
+    const url = joinUrl(this.options.baseUrl, CHANGES_PATH);
+    try {
+      const answer = await this.exchange(url, request, 'changes', signal);
+      return classifyRead(answer, 'changes', this.now(), (json) => {
+        const parsed = ChangesAnswerSchema.safeParse(json);
+        return parsed.success
+          ? { ok: true, value: { orderIds: parsed.data.response.orderIds, nextPage: parsed.data.response.nextPage } }
+          : { ok: false, reason: describeZodError(parsed.error) };
+      }, (t) => this.scrub(t));
+    } catch (error) {
+      return { kind: 'transient', message: `Unexpected failure while asking for changed orders: ${this.scrub(String(error))}`, network: true };
+    }
+  }
+
+  /** One `status` call: the order's current body; never throws. */
+  async status(orderId: string, signal?: AbortSignal): Promise<StatusOutcome> {
+    const url = joinUrl(this.options.baseUrl, STATUS_PATH);
+    try {
+      const request = buildStatusRequest(this.newRequestId(), orderId);
+      const answer = await this.exchange(url, request, `status of ${orderId}`, signal);
+      const read = classifyRead(answer, 'status', this.now(), (json) => {
+        const parsed = StatusAnswerSchema.safeParse(json);
+        return parsed.success ? { ok: true, value: { order: parsed.data.response, raw: json } } : { ok: false, reason: describeZodError(parsed.error) };
+      }, (t) => this.scrub(t));
+      this.log.debug('status answered', { orderId, outcome: read.kind });
+      if (read.kind === 'ok') return { kind: 'order', order: read.value.order, raw: read.value.raw };
+      return read;
+    } catch (error) {
+      return { kind: 'transient', message: `Unexpected failure while fetching order ${orderId}: ${this.scrub(String(error))}`, network: true };
     }
   }
 
@@ -159,32 +233,42 @@ export class OrderServiceClient implements UpdateSender {
     }
   }
 
-  private async send(request: OrderUpdateRequest, signal?: AbortSignal): Promise<UpdateOutcome> {
-    const first = await this.options.tokens.authorization(signal);
-    if (!first.ok) return fromTokenProblem(first.problem);
-    const answer = await this.post(request, first.value, signal);
-    if (answer.kind !== 'http' || !isTokenRefusal(answer.status)) return this.classify(answer);
+  private async send(request: OrderUpdateRequest, signal?: AbortSignal): Promise<UpdateAnswer> {
+    const answer = await this.exchange(this.url, request, `order ${request.orderId}`, signal);
+    if (answer.kind === 'token') return fromTokenProblem(answer.problem);
+    if (answer.kind === 'refusedFresh') return { kind: 'auth', status: answer.status, message: answer.message };
+    return this.classify(answer);
+  }
 
-    // Expired or revoked token: one refresh (shared with every caller that saw the same token), one retry.
-    this.log.info('order service refused the token; refreshing once', { status: answer.status, orderId: request.orderId });
+  /**
+   * POSTs `body` with the token; on 401/412 refreshes once (shared with every caller that saw the
+   * same token) and tries once more. Every call of this client goes through here.
+   */
+  async exchange(url: string, body: unknown, what: string, signal?: AbortSignal): Promise<Exchange> {
+    const first = await this.options.tokens.authorization(signal);
+    if (!first.ok) return { kind: 'token', problem: first.problem };
+    const answer = await this.post(url, body, first.value, signal);
+    if (answer.kind !== 'http' || !isTokenRefusal(answer.status)) return answer;
+
+    this.log.info('order service refused the token; refreshing once', { status: answer.status, what });
     const next = await this.options.tokens.rejected(first.value, signal);
-    if (!next.ok) return fromTokenProblem(next.problem);
-    const retried = await this.post(request, next.value, signal);
+    if (!next.ok) return { kind: 'token', problem: next.problem };
+    const retried = await this.post(url, body, next.value, signal);
     if (retried.kind === 'http' && isTokenRefusal(retried.status)) {
-      this.log.warn('order service refused a fresh token too', { status: retried.status, orderId: request.orderId });
+      this.log.warn('order service refused a fresh token too', { status: retried.status, what });
       return {
-        kind: 'auth',
+        kind: 'refusedFresh',
         status: retried.status,
         message: `The order service refused a freshly issued token (HTTP ${retried.status}). Check that the token server and order service addresses belong to the same environment, and the terminal's credentials.`,
       };
     }
-    return this.classify(retried);
+    return retried;
   }
 
-  private async post(request: OrderUpdateRequest, authorization: string, signal?: AbortSignal): Promise<HttpAnswer> {
+  private async post(url: string, request: unknown, authorization: string, signal?: AbortSignal): Promise<HttpAnswer> {
     const deadline: Deadline = startDeadline(this.timeoutMs, this.timers, signal);
     try {
-      const response = await this.fetchImpl(this.url, {
+      const response = await this.fetchImpl(url, {
         method: 'POST',
         headers: { Accept: 'application/json', 'Content-Type': 'application/json', Authorization: authorization },
         body: JSON.stringify(request),
@@ -197,20 +281,22 @@ export class OrderServiceClient implements UpdateSender {
     } catch (error) {
       return {
         kind: 'network',
-        failure: describeNetworkFailure(error, { what: 'The order service', url: this.url, deadline, timeoutMs: this.timeoutMs }),
+        failure: describeNetworkFailure(error, { what: 'The order service', url, deadline, timeoutMs: this.timeoutMs }),
       };
     } finally {
       deadline.done();
     }
   }
 
-  private classify(answer: HttpAnswer): UpdateOutcome {
+  private classify(answer: HttpAnswer): UpdateAnswer {
     if (answer.kind === 'network') {
       const { message, noAnswer } = answer.failure;
       return { kind: 'transient', message, noAnswer };
     }
     const { status, body } = answer;
 
+    // The platform's 204 ACCEPTED: applied, but the answer carries no order.
+    if (status >= 200 && status <= 299 && body.trim() === '') return { kind: 'accepted', status };
     if (status >= 200 && status <= 299) {
       if (answer.overCap) {
         // The service took the update; only its answer is unusable. Resending would apply it twice.
@@ -305,5 +391,16 @@ export class OrderServiceClient implements UpdateSender {
   /** Text from outside may echo anything back; never let a registered secret through. */
   private scrub(text: string): string {
     return this.secrets.redactText(text);
+  }
+}
+
+function describeStatusFailure(outcome: StatusOutcome): string {
+  switch (outcome.kind) {
+    case 'order':
+      return 'another order came back';
+    case 'accepted':
+      return `HTTP ${outcome.status} without a body`;
+    default:
+      return outcome.message;
   }
 }

@@ -37,3 +37,10 @@ export interface UpdateSender {
   /** A light reachability check of the order service (any HTTP answer counts as reachable). */
   probe(signal?: AbortSignal): Promise<boolean>;
 }
+
+/**
+ * The client's full classification of an update answer: an outcome, or `accepted` — a 2xx with an
+ * empty body (the platform's 204): applied, with no order in the answer (decisions.md: the entry is
+ * sent and the order refreshed with `status`).
+ */
+export type UpdateAnswer = UpdateOutcome | { readonly kind: 'accepted'; readonly status: number };

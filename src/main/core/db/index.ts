@@ -9,3 +9,4 @@ export type { LeaseRow, LeaseTable } from './lease-table';
 export type { OrdersTable } from './orders-table';
 export type { AuditLine, AuditTable } from './audit-table';
 export { storageProblem } from './storage-error';
+export type { IntakeState, IntakeTable } from './intake-table';

@@ -79,6 +79,20 @@ export const MIGRATIONS: readonly Migration[] = [
         pid INTEGER NOT NULL,
         taken_at INTEGER NOT NULL
       ) STRICT;
+      -- Order intake's own state, one row: the end of the last window read completely (the cursor),
+      -- and a refusal of access that holds until the settings change. Apart from the outbox on purpose.
+      CREATE TABLE intake (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        -- toTimestamp (service clock, epoch ms) of the last window whose every id was stored.
+        cursor_to INTEGER,
+        -- When that pass completed (this terminal's clock).
+        last_pass_at INTEGER,
+        -- What the service said when it refused this client a read call (403/404), or NULL.
+        no_access TEXT,
+        -- Which settings that refusal was said for; other settings clear it.
+        no_access_settings TEXT
+      ) STRICT;
+      INSERT INTO intake (id) VALUES (1);
     `,
   },
 ];

@@ -63,9 +63,29 @@ export function createOrdersTable(db: Database) {
     saveBody(order: Order, now: number): void {
       s.saveBody.run({ id: order.id, body: JSON.stringify(order), now });
     },
+    /**
+     * Stores a body fetched by intake unless the cache holds a newer one (by `updatedAt`): the
+     * service's body with the newest updatedAt wins. Says what happened.
+     */
+    saveIfNewer(order: Order, now: number): 'new' | 'updated' | 'unchanged' {
+      const current = s.get.get(order.id) as { body: string | null; needs_refresh: number } | undefined;
+      const text = JSON.stringify(order);
+      if (current?.body === text && current.needs_refresh === 0) return 'unchanged';
+      const held = current?.body ? parseBody(current.body) : null;
+      if (held && current?.needs_refresh === 0 && isOlder(order.updatedAt, held.updatedAt)) return 'unchanged';
+      s.saveBody.run({ id: order.id, body: text, now });
+      return current?.body ? 'updated' : 'new';
+    },
     /** Flags the order for a refresh and keeps the unreadable answer (secrets masked, size bounded). */
     markUnreadable(id: string, rawBody: string, now: number): void {
       s.markUnreadable.run({ id, now, raw: secrets.redactText(rawBody).slice(0, MAX_RAW_CHARS) });
     },
   };
+}
+
+/** True when `candidate` is strictly older than `held`; unknown times never count as older. */
+function isOlder(candidate: string | undefined, held: string | undefined): boolean {
+  const a = candidate ? Date.parse(candidate) : Number.NaN;
+  const b = held ? Date.parse(held) : Number.NaN;
+  return !Number.isNaN(a) && !Number.isNaN(b) && a < b;
 }

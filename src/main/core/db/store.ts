@@ -9,6 +9,7 @@ import Database, { type Database as Db } from 'better-sqlite3';
 import { fail, ok, type Result } from '../../../shared/result';
 import { type AuditTable, createAuditTable } from './audit-table';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
+import { createIntakeTable, type IntakeTable } from './intake-table';
 import { createOrdersTable, type OrdersTable } from './orders-table';
 import { createLeaseTable, type LeaseTable } from './lease-table';
 import { createOutboxTable, type OutboxTable } from './outbox-table';
@@ -29,6 +30,7 @@ export interface Store {
   readonly orders: OrdersTable;
   readonly audit: AuditTable;
   readonly lease: LeaseTable;
+  readonly intake: IntakeTable;
   /** Runs `fn` in one IMMEDIATE transaction; when it returns, the changes are committed and fsync'd. */
   transaction<T>(fn: () => T): T;
   /** `PRAGMA integrity_check`: 'ok' or what it found. */
@@ -235,6 +237,7 @@ function assemble(db: Db, file: string): Store {
     orders: createOrdersTable(db),
     audit: createAuditTable(db),
     lease: createLeaseTable(db),
+    intake: createIntakeTable(db),
     transaction: <T>(fn: () => T): T => run.immediate(fn) as T,
     integrity: () => runIntegrityCheck(db),
     salvageFrom: (damagedFile, now) => salvageInto(damagedFile, db, now),

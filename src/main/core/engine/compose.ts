@@ -1,13 +1,20 @@
 /**
- * Wires the engine to the real order service: a TokenManager over a credential vault and an
- * OrderServiceClient as the engine's UpdateSender. The CLI and the Electron/web hosts both use it,
- * so the parts are put together in one way only.
+ * Wires the engine to the real order service: a TokenManager over a credential vault, an
+ * OrderServiceClient as the engine's UpdateSender, and order intake beside the engine (its own
+ * connection to the data file, its own cursor). Intake's reads feed the one reachability signal
+ * the engine's connectivity listens to. The CLI and the Electron/web hosts both use it, so the
+ * parts are put together in one way only.
  */
+import { randomUUID } from 'node:crypto';
+import type { IntakeStatus } from '../../../shared/ipc';
+import { ProblemError } from '../../../shared/result';
 import { OrderServiceClient } from '../api';
 import { type CredentialVault, TokenManager } from '../auth';
+import { openStore, type Store } from '../db';
+import { createIntake, DEFAULT_INTAKE_INTERVAL_MS, type Intake, storeForIntake } from '../intake';
 import { type Logger, silentLogger } from '../log';
-import type { OnlineSignal } from '../sync';
-import type { Timers } from '../time';
+import { createReachabilitySignal, type OnlineSignal } from '../sync';
+import { systemTimers, type Timers } from '../time';
 import { createEngine, type Engine, type EngineOptions } from './engine';
 
 export interface ServiceEngineOptions {
@@ -37,13 +44,27 @@ export interface ServiceEngineOptions {
   readonly proactiveRefresh?: boolean;
   /** Check before resend (decisions.md); absent = resend as before. */
   readonly statusCheck?: EngineOptions['statusCheck'];
+  /** The store's service provider id (settings); null: intake does not poll `changes`. */
+  readonly serviceProviderId?: () => string | null;
+  /** Intake's poll interval (settings; default 30 s, never below 10 s). */
+  readonly intakeIntervalMs?: () => number;
+  /** Tests only: intake's floor for the interval (default 10 s). */
+  readonly intakeMinIntervalMs?: number;
+  /** Identifies the settings a refusal of access was said for (default: the order service address and provider id). */
+  readonly settingsKey?: () => string;
 }
+
+/** What intake tells the host: orders it stored, and its status. */
+export type IntakeEvent = { readonly kind: 'stored'; readonly orderIds: readonly string[] } | { readonly kind: 'status'; readonly status: IntakeStatus };
 
 export interface ServiceEngine {
   readonly engine: Engine;
   readonly tokens: TokenManager;
   readonly client: OrderServiceClient;
-  /** Stops the engine, then the token manager. */
+  readonly intake: Intake;
+  /** Subscribes to intake's events; returns the unsubscribe function. */
+  onIntake(listener: (event: IntakeEvent) => void): () => void;
+  /** Stops intake, the engine, then the token manager. */
   close(): Promise<void>;
 }
 
@@ -68,6 +89,7 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
     ...(options.requestTimeoutMs !== undefined ? { timeoutMs: options.requestTimeoutMs } : {}),
     ...(options.probeTimeoutMs !== undefined ? { probeTimeoutMs: options.probeTimeoutMs } : {}),
   });
+  const reachability = createReachabilitySignal(options.online);
   const engine = createEngine({
     dataDir: options.dataDir,
     sender: client,
@@ -76,16 +98,70 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
     credentialsState: () => tokens.status().credentials,
     tokenProblem: () => tokens.status().lastProblem,
     ...pick(options),
+    online: reachability,
+  });
+  let intakeStore: Store;
+  try {
+    intakeStore = openIntakeStore(options.dataDir, options.now ?? Date.now);
+  } catch (error) {
+    void engine.stop();
+    throw error;
+  }
+  const listeners = new Set<(event: IntakeEvent) => void>();
+  const tell = (event: IntakeEvent): void => {
+    for (const l of [...listeners]) {
+      try {
+        l(event);
+      } catch (e) {
+        log.error('intake listener failed', { error: e });
+      }
+    }
+  };
+  const serviceProviderId = options.serviceProviderId ?? (() => null);
+  const intake = createIntake({
+    reader: client,
+    store: storeForIntake(intakeStore),
+    serviceProviderId,
+    settingsKey: options.settingsKey ?? (() => `${options.baseUrl}|${serviceProviderId() ?? ''}`),
+    now: options.now ?? Date.now,
+    random: options.random ?? Math.random,
+    timers: options.timers ?? systemTimers,
+    newRequestId: randomUUID,
+    intervalMs: options.intakeIntervalMs ?? (() => DEFAULT_INTAKE_INTERVAL_MS),
+    ...(options.intakeMinIntervalMs !== undefined ? { minIntervalMs: options.intakeMinIntervalMs } : {}),
+    outboxSending: () => engine.sendingCount(),
+    log,
+    onStored: (orderIds) => tell({ kind: 'stored', orderIds }),
+    onStatus: (status) => tell({ kind: 'status', status }),
+    onReachable: (reachable) => reachability.report(reachable),
   });
   return {
     engine,
     tokens,
     client,
+    intake,
+    onIntake(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
     async close() {
+      await intake.stop();
+      listeners.clear();
       await engine.stop();
+      reachability.stop();
+      intakeStore.close();
       await tokens.close();
     },
   };
+}
+
+/** Intake's own connection to the engine's data file (the engine has opened and migrated it). */
+function openIntakeStore(dataDir: string, now: () => number): Store {
+  const opened = openStore({ dataDir, now });
+  if (!opened.ok) throw new ProblemError(opened.problem);
+  return opened.value;
 }
 
 function pick(o: ServiceEngineOptions): Partial<EngineOptions> {

@@ -4,7 +4,7 @@
  * engine, the settings, the PIN store or the shell. Reads answer something useful even while the
  * engine is down (an empty queue, a status that says why); actions answer a Problem.
  */
-import type { AppInfo, SyncStatus, UpdateStatus } from '../../../shared/ipc';
+import type { AppInfo, IntakeStatus, OrderView, SyncStatus, UpdateStatus } from '../../../shared/ipc';
 import { CANCEL_REASONS, ITEM_UNIT_REASONS, findReason, type ActionInput } from '../../../shared/protocol';
 import { fail, ok, type Problem, type Result } from '../../../shared/result';
 import type { Engine } from '../engine';
@@ -42,6 +42,8 @@ export function needsManager(input: ActionInput): boolean {
   if (input.kind === 'units') return findReason(ITEM_UNIT_REASONS, input.reason)?.needsManager === true;
   return false;
 }
+
+const FETCH_PATIENCE_MS = 2_500;
 
 /** Builds the handler table over the host's parts. */
 export function createHandlers(deps: HandlerDeps): HandlerTable {
@@ -91,11 +93,37 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
       lastCheckAt: null,
     };
 
+  /** A scanned or typed id the terminal does not know: fetched with `status` at once, so its items show before Accept. */
+  const fetchUnknown = async (view: OrderView): Promise<OrderView> => {
+    const service = runtime.service();
+    if (!service || service.engine.status().connectivity === 'offline') return view;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // The packer waits at most this long; a slower answer still arrives as an orders.changed event.
+    const patience = new Promise<void>((resolve) => (timer = setTimeout(resolve, FETCH_PATIENCE_MS)));
+    await Promise.race([service.intake.fetchOrder(view.id).then(() => undefined), patience]);
+    clearTimeout(timer);
+    return runtime.engine()?.getOrder(view.id) ?? view;
+  };
+
+  const intakeWithoutEngine = (): IntakeStatus => ({
+    condition: 'offline',
+    lastCompleteAt: null,
+    cursorAt: null,
+    lastTriedAt: null,
+    nextAt: null,
+    intervalMs: settings.get().intakeIntervalMs,
+    message: runtime.problem(),
+  });
+
   return {
     'app.info': async () => ok(await deps.info()),
     'orders.list': async () => ok(runtime.engine()?.listOrders() ?? []),
     'orders.get': async ({ orderId }) => engineOr((e) => ok(e.getOrder(orderId))),
-    'orders.add': async ({ orderId }) => engineOr((e) => e.addOrder(orderId)),
+    'orders.add': async ({ orderId }) => {
+      const added = engineOr((e) => e.addOrder(orderId));
+      if (!added.ok || added.value.order !== null) return added;
+      return ok(await fetchUnknown(added.value));
+    },
     'taps.submit': async ({ orderId, input, pin }) => {
       const tap = (): ReturnType<Engine['submitTap']> => engineOr((e) => e.submitTap(orderId, input));
       return needsManager(input) ? withPin(pin, tap) : tap();
@@ -112,15 +140,31 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
         }),
       ),
     'sync.status': async () => ok(runtime.engine()?.status() ?? statusWithoutEngine()),
+    'intake.status': async () => ok(runtime.service()?.intake.status() ?? intakeWithoutEngine()),
+    'intake.checkNow': async () => {
+      const service = runtime.service();
+      if (!service) return fail('transient', runtime.problem() ?? 'The terminal is starting; try again in a moment.', 'ENGINE_UNAVAILABLE');
+      await service.intake.passOnce();
+      return ok(service.intake.status());
+    },
     'settings.get': async () => ok(settings.get()),
     'settings.update': async ({ pin, patch }) =>
       withPin(pin, () => {
         const next = settings.update(patch);
         runtime.engine()?.setOptions({ undoWindowMs: next.undoWindowMs, concurrency: next.concurrency });
+        // A new provider id or interval: forget a refusal of access and check again at once.
+        if (patch.serviceProviderId !== undefined || patch.intakeIntervalMs !== undefined) runtime.service()?.intake.settingsChanged();
         log.info('settings changed', { keys: Object.keys(patch) });
         return ok(next);
       }),
-    'credentials.save': async ({ pin, ...request }) => withPin(pin, () => deps.saveCredentials(request)),
+    'credentials.save': async ({ pin, serviceProviderId, ...request }) =>
+      withPin(pin, async () => {
+        // The provider id comes with the credentials in the marketplace's e-mail; it is a setting, not a secret.
+        if (serviceProviderId !== undefined) settings.update({ serviceProviderId });
+        const saved = await deps.saveCredentials(request);
+        if (saved.ok && saved.value.result === 'saved') runtime.service()?.intake.settingsChanged();
+        return saved;
+      }),
     'pin.verify': async ({ pin }) => {
       if (!pins) return pinUnavailable();
       const r = await pins.verify(pin);

@@ -107,19 +107,31 @@ export function createRuntime<S extends TrainingService>(deps: RuntimeDeps<S>): 
         now: deps.now,
         undoWindowMs: current.undoWindowMs,
         concurrency: current.concurrency,
+        // In training the sandbox's store is this terminal's store, whatever settings say.
+        serviceProviderId: () =>
+          env === 'training' ? (sandbox?.serviceProviderId ?? null) : deps.settings.get().serviceProviderId.trim() || null,
+        intakeIntervalMs: () => deps.settings.get().intakeIntervalMs,
         ...(deps.online ? { online: deps.online } : {}),
       });
       service = opened;
       problem = null;
       for (const name of ENGINE_EVENTS) unsubscribes.push(opened.engine.on(name, (body) => deps.emit(name, body)));
+      unsubscribes.push(
+        opened.onIntake((event) => {
+          if (event.kind === 'status') return deps.emit('intake.status', event.status);
+          const orders = event.orderIds.map((id) => opened.engine.getOrder(id)).filter((v) => v !== null);
+          if (orders.length > 0) deps.emit('orders.changed', { orders });
+        }),
+      );
       opened.engine.start();
-      if (env === 'training' && sandbox) {
-        // The seeded orders fill the practice queue, as a store's morning orders would.
-        for (const order of sandbox.orders()) {
-          const added = opened.engine.addOrder(order.id);
-          if (!added.ok) log.warn('a training order could not be added', { orderId: order.id, problem: added.problem.message });
-        }
-      }
+      // Orders come in by themselves. In training the sandbox is on this machine: its seeded
+      // orders (in their states) are in the queue before the first screen, as a store's morning
+      // orders would be.
+      if (env === 'training') {
+        const first = await opened.intake.passOnce();
+        if (first.kind !== 'completed') log.warn('the first training intake pass did not complete', { result: first.kind });
+        opened.intake.start(opened.intake.status().intervalMs);
+      } else opened.intake.start();
       log.info('engine started', { environment: env, orderService: hostOf(current.baseUrl) });
       deps.emit('sync.status', opened.engine.status());
     } catch (err) {

@@ -6,11 +6,9 @@ import type { Engine, ServiceEngineOptions } from '../engine';
 import type { Logger } from '../log';
 import type { PrintPort } from '../print';
 
-/** The OS's online/offline signal, when the shell has one. */
-export interface OnlineSignal {
-  current(): boolean | undefined;
-  subscribe(cb: (online: boolean) => void): () => void;
-}
+/** The OS's online/offline signal, when the shell has one (one definition, in sync). */
+export type { OnlineSignal } from '../sync/connectivity';
+import type { OnlineSignal } from '../sync/connectivity';
 
 /** What the Electron glue's updater offers the host. */
 export interface UpdateController {
@@ -21,7 +19,10 @@ export interface UpdateController {
 
 /** The parts of the engine's options a host may tune (tests). */
 export type EngineTuning = Partial<
-  Pick<ServiceEngineOptions, 'pollMs' | 'stopGraceMs' | 'backoff' | 'requestTimeoutMs' | 'probeTimeoutMs' | 'backlogThresholdMs' | 'random' | 'timers'>
+  Pick<
+    ServiceEngineOptions,
+    'pollMs' | 'stopGraceMs' | 'backoff' | 'requestTimeoutMs' | 'probeTimeoutMs' | 'backlogThresholdMs' | 'random' | 'timers' | 'intakeMinIntervalMs'
+  >
 >;
 
 /**
@@ -31,6 +32,8 @@ export type EngineTuning = Partial<
 export interface TrainingService {
   /** `{auth_url}` and `{base_url}` at once. */
   readonly url: string;
+  /** The practice store's service provider id, which intake polls `changes` for. */
+  readonly serviceProviderId: string;
   /** The seeded orders, which fill the practice queue. */
   orders(): readonly { readonly id: string }[];
   close(): Promise<void>;

@@ -25,6 +25,10 @@ export const DEFAULT_PREFERENCES: Preferences = {
   paper: 'thermal80',
   printer: null,
   autoPrintSlip: false,
+  serviceProviderId: '',
+  intakeIntervalMs: 30_000,
+  alertRepeatMs: 20_000,
+  alertVolume: 1,
 };
 
 const PreferencesSchema = SettingsSchema.omit({ environment: true, authUrl: true, baseUrl: true });

@@ -87,7 +87,8 @@ export function createConnectivity(options: ConnectivityOptions) {
         unsubscribe = options.online.subscribe((online) => {
           if (!running) return;
           if (!online) set('offline');
-          else if (state === 'offline') void probeNow();
+          // "Unknown" too: an idle terminal learns it is online from intake's answered polls.
+          else if (state !== 'online') void probeNow();
         });
       }
     },

@@ -8,6 +8,7 @@ import { formatAge, formatClock } from '../format/time';
 import { useNow } from '../hooks/useNow';
 import { useStatus } from '../store/status';
 import { useUi } from '../store/ui';
+import { IntakeLine } from './intake/IntakeLine';
 
 const CONNECTIVITY: Record<SyncStatus['connectivity'], { word: string; tone: string }> = {
   online: { word: 'Online', tone: 'ok' },
@@ -64,6 +65,7 @@ export function SyncBar() {
       <span className="sync-message" data-testid="sync-message" title={sync.message ?? undefined}>
         {sync.message}
       </span>
+      <IntakeLine now={now} />
       <span className="sync-item sync-last">
         {sync.lastSuccessAt === null ? 'Nothing sent yet' : `Last sent ${formatClock(sync.lastSuccessAt)} (${formatAge(sync.lastSuccessAt, now)})`}
       </span>

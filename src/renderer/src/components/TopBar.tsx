@@ -3,6 +3,7 @@
  * queue, the outbox and settings.
  */
 import { useUi } from '../store/ui';
+import { NewOrdersBadge } from './intake/NewOrdersBadge';
 import { OrderIdEntry } from './OrderIdEntry';
 
 export function TopBar() {
@@ -14,6 +15,7 @@ export function TopBar() {
         Packdesk
       </div>
       <OrderIdEntry />
+      <NewOrdersBadge />
       <nav className="top-nav" aria-label="Screens">
         <button type="button" className="nav-button" aria-current={screen === 'queue' ? 'page' : undefined} onClick={() => show({ name: 'queue' })}>
           Orders

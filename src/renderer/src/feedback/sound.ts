@@ -13,7 +13,8 @@ function audio(): AudioContext | null {
   return context;
 }
 
-function tone(frequency: number, durationMs: number, type: OscillatorType, volume: number): void {
+/** One short tone with a fade in and out. */
+export function tone(frequency: number, durationMs: number, type: OscillatorType, volume: number): void {
   const ctx = audio();
   if (!ctx) return;
   const osc = ctx.createOscillator();

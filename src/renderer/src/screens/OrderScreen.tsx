@@ -3,7 +3,8 @@
  * invoice and cancelling. Everything shown is the engine's projected order (queued taps
  * already applied), so the screen changes the moment a tap is taken.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { OrderView } from '../../../shared/ipc';
 import type { Order } from '../../../shared/protocol/schemas';
 import { OrderMarks } from '../components/OrderMarks';
@@ -15,6 +16,8 @@ import { ItemList } from '../components/order/ItemList';
 import { NextStepButton } from '../components/order/NextStepButton';
 import { Countdown } from '../components/Countdown';
 import { PrintSlipButton } from '../components/print/PrintSlipButton';
+import { RejectButton } from '../components/intake/RejectButton';
+import { useNewOrders } from '../store/newOrders';
 import { customerName, hasPrescriptionItem, invoiceOf, itemSummary, orderStateWord } from '../orderFacts';
 import { useOrders } from '../store/orders';
 import { useStatus } from '../store/status';
@@ -23,6 +26,11 @@ import { useUi } from '../store/ui';
 export function OrderScreen({ orderId }: { orderId: string }) {
   const view = useOrders((s) => s.byId.get(orderId));
   const back = useUi((s) => s.back);
+  // Opening a new order is what stops its alert.
+  const seenWhileOpen = useNewOrders((s) => s.ids.includes(orderId));
+  useEffect(() => {
+    if (seenWhileOpen) useNewOrders.getState().seen(orderId);
+  }, [orderId, seenWhileOpen]);
 
   if (!view)
     return (
@@ -39,7 +47,10 @@ export function OrderScreen({ orderId }: { orderId: string }) {
     <main className="screen order-screen" aria-labelledby="order-title" data-testid="order-screen" data-order-id={orderId}>
       <OrderHeader view={view} onBack={back} />
       <HeldWarning view={view} />
-      <NextStepButton view={view} key={view.id} />
+      <div className="next-step-row">
+        <NextStepButton view={view} key={view.id} />
+        {view.nextStep?.key === 'ACCEPT' && view.order !== null && <RejectButton order={view.order} />}
+      </div>
       {view.nextStep === null && view.order !== null && <FinishedPanel />}
       {view.order ? <OrderBody order={view.order} open={view.nextStep !== null} /> : <AwaitingServiceCard view={view} />}
     </main>
@@ -113,6 +124,7 @@ function FinishedPanel() {
 function AwaitingServiceCard({ view }: { view: OrderView }) {
   const offline = useStatus((s) => s.sync?.connectivity === 'offline');
   const paused = useStatus((s) => (s.sync?.credentials ?? 'ok') !== 'ok');
+  const { t } = useTranslation('intake');
   return (
     <section className="panel awaiting-card" data-testid="awaiting-card">
       <h2>Details not received yet</h2>
@@ -121,7 +133,7 @@ function AwaitingServiceCard({ view }: { view: OrderView }) {
       ) : view.waiting > 0 && paused ? null : view.waiting > 0 ? (
         <p>Accept is on its way. The items and delivery details show as soon as the order service answers.</p>
       ) : (
-        <p>This order is new to the terminal. The order service sends its items and delivery details in its answer to Accept.</p>
+        <p data-testid="awaiting-items">{offline ? t('awaiting.offline') : t('awaiting.online')}</p>
       )}
       {paused && view.failed === 0 && (
         <p className="awaiting-offline">

@@ -3,14 +3,16 @@
  * Each is replaced whole by its event or command answer.
  */
 import { create } from 'zustand';
-import type { AppInfo, Settings, SyncStatus, UpdateStatus } from '../../../shared/ipc';
+import type { AppInfo, IntakeStatus, Settings, SyncStatus, UpdateStatus } from '../../../shared/ipc';
 
 interface StatusStore {
   sync: SyncStatus | null;
+  intake: IntakeStatus | null;
   updates: UpdateStatus | null;
   settings: Settings | null;
   info: AppInfo | null;
   setSync(sync: SyncStatus): void;
+  setIntake(intake: IntakeStatus): void;
   setUpdates(updates: UpdateStatus): void;
   setSettings(settings: Settings): void;
   setInfo(info: AppInfo): void;
@@ -18,10 +20,12 @@ interface StatusStore {
 
 export const useStatus = create<StatusStore>()((set) => ({
   sync: null,
+  intake: null,
   updates: null,
   settings: null,
   info: null,
   setSync: (sync) => set({ sync }),
+  setIntake: (intake) => set({ intake }),
   setUpdates: (updates) => set({ updates }),
   setSettings: (settings) => set({ settings }),
   setInfo: (info) => set({ info }),

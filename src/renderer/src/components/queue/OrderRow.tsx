@@ -1,7 +1,10 @@
 /** One order in the queue: how long is left, who it is for, its next step and its marks. */
 import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { OrderView } from '../../../../shared/ipc';
+import { useNewOrders } from '../../store/newOrders';
 import { useOrders } from '../../store/orders';
+import { useStatus } from '../../store/status';
 import { Countdown } from '../Countdown';
 import { OrderMarks } from '../OrderMarks';
 import { PickSelect } from '../print/PickSelect';
@@ -23,6 +26,9 @@ interface Props {
 
 export const OrderRow = memo(function OrderRow({ id, domId, top, index, total, active, onOpen }: Props) {
   const view = useOrders((s) => s.byId.get(id));
+  const isNew = useNewOrders((s) => s.ids.includes(id));
+  const offline = useStatus((s) => s.sync?.connectivity === 'offline');
+  const { t } = useTranslation('intake');
   if (!view) return null;
   return (
     <div
@@ -31,7 +37,8 @@ export const OrderRow = memo(function OrderRow({ id, domId, top, index, total, a
       aria-selected={active}
       aria-posinset={index + 1}
       aria-setsize={total}
-      className={active ? 'order-row active' : 'order-row'}
+      className={`order-row${active ? ' active' : ''}${isNew ? ' new-order' : ''}`}
+      data-new={isNew ? 'true' : undefined}
       style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
       onClick={onOpen}
       data-testid="order-row"
@@ -42,6 +49,7 @@ export const OrderRow = memo(function OrderRow({ id, domId, top, index, total, a
       <div className="row-main">
         <div className="row-title">
           <span className="row-id">{id}</span>
+          {isNew && <span className="row-new-mark">{t('newOrders.rowMark')}</span>}
           {view.order && <span className="row-customer">{customerName(view.order)}</span>}
         </div>
         <div className="row-facts">
@@ -52,7 +60,7 @@ export const OrderRow = memo(function OrderRow({ id, domId, top, index, total, a
               {hasPrescriptionItem(view.order) && <PrescriptionBadge />}
             </>
           ) : (
-            <span>New to this terminal: items show once the order service answers Accept</span>
+            <span>{offline ? t('row.offline') : t('row.fetching')}</span>
           )}
           <OrderMarks view={view} compact />
         </div>

@@ -1,5 +1,6 @@
 /** The unlocked settings: terminal behaviour, connection and credentials, updates, the terminal. */
 import { PrintingForm } from '../print/PrintingForm';
+import { IntakeForm } from '../intake/IntakeForm';
 import { ConnectionForm } from './ConnectionForm';
 import { TerminalForm } from './TerminalForm';
 import { TerminalPanel } from './TerminalPanel';
@@ -22,6 +23,7 @@ export function SettingsPanels({ pin, onLock, onPinChanged }: Props) {
       <TerminalForm pin={pin} />
       <PrintingForm pin={pin} />
       <ConnectionForm pin={pin} />
+      <IntakeForm pin={pin} />
       <UpdatesPanel pin={pin} />
       <TerminalPanel pin={pin} onPinChanged={onPinChanged} />
     </div>

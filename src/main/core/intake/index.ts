@@ -1,0 +1,5 @@
+/** Order intake: new and changed orders come in by themselves (changes → status → orders cache). */
+export { createIntake, DEFAULT_INTAKE_INTERVAL_MS, MIN_INTAKE_INTERVAL_MS, DEFAULT_OVERLAP_MS, type Intake, type IntakeOptions, type PassReport, type FetchReport, type AccessReport } from './intake';
+export { runPass, type PassCounts, type PassResult } from './pass';
+export type { IntakeReader, IntakeStore } from './ports';
+export { storeForIntake } from './store';

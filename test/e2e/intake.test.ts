@@ -1,0 +1,115 @@
+/**
+ * Orders arrive by themselves (Chromium, the browser harness, the in-app training sandbox): a new
+ * order placed at the sandbox appears in the queue with its items within one poll interval, the
+ * alert sounds until the order is opened, Reject cancels it with a reason, and orders placed
+ * during an outage all appear once the network is back.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appliedTo, openTerminal, shot, type Terminal, until } from './support';
+
+const POLL_MS = 1_000;
+let terminal: Terminal;
+
+// Counts every tone the page starts through Web Audio, before any app code runs.
+const COUNT_TONES = `
+  window.__tones = 0;
+  const original = AudioContext.prototype.createOscillator;
+  AudioContext.prototype.createOscillator = function (...args) {
+    window.__tones += 1;
+    return original.apply(this, args);
+  };
+`;
+const tones = (page: Page): Promise<number> => page.evaluate(() => (window as unknown as { __tones: number }).__tones);
+
+beforeAll(async () => {
+  terminal = await openTerminal({
+    orderCount: 12,
+    settings: { intakeIntervalMs: POLL_MS, alertRepeatMs: 5_000 },
+    engineOptions: { intakeMinIntervalMs: 500 },
+    sandboxOptions: { arrivalEveryMs: 0, changesMinIntervalMs: 0 },
+    beforeOpen: async (page) => {
+      await page.addInitScript(COUNT_TONES);
+    },
+  });
+}, 60_000);
+afterAll(() => terminal?.close());
+
+const row = (page: Page, id: string) => page.locator(`[data-testid="order-row"][data-order-id="${id}"]`);
+
+describe('orders arriving by themselves', () => {
+  it('shows seeded orders in their states at the service, not all as new', async () => {
+    const { page, sandbox } = terminal;
+    const accepted = sandbox.orders().find((o) => o.orderState === 'Accepted')!;
+    await expect(row(page, accepted.id).locator('.row-state').textContent()).resolves.not.toMatch(/new/i);
+    expect(await row(page, accepted.id).getAttribute('data-new')).toBeNull();
+    // No tap has been made: intake's answered polls alone tell the sync bar the terminal is online.
+    await page.getByTestId('sync-connectivity').filter({ hasText: 'Online' }).waitFor({ timeout: 10_000 });
+  });
+
+  it('a new order appears in the queue with its items within a poll interval; the alert sounds until it is opened', async () => {
+    const { page, sandbox } = terminal;
+    const before = await tones(page);
+    const placed = sandbox.placeOrder();
+    const second = sandbox.placeOrder();
+    const placedAt = Date.now();
+    await row(page, placed.id).waitFor({ timeout: 3 * POLL_MS + 5_000 });
+    console.info(`new order on screen ${Date.now() - placedAt} ms after it was placed (poll interval ${POLL_MS} ms)`);
+    await expect(row(page, placed.id).getAttribute('data-new')).resolves.toBe('true');
+    const lines = placed.items.length;
+    const rowText = await row(page, placed.id).textContent();
+    expect(rowText).toContain(placed.billing?.name ?? 'no customer');
+    expect(rowText).toContain(`${lines} ${lines === 1 ? 'item' : 'items'}`);
+    await row(page, second.id).waitFor();
+    await page.getByTestId('new-order-count').filter({ hasText: '2 new orders' }).waitFor();
+    await until('the alert to sound', async () => (await tones(page)) > before);
+    await shot(page, '60-queue-new-orders');
+
+    // Opening both stops the alert: no tone in the next repeat period.
+    await row(page, placed.id).click();
+    const screen = page.locator(`[data-testid="order-screen"][data-order-id="${placed.id}"]`);
+    await screen.waitFor();
+    // Its items, before Accept.
+    await expect(page.getByTestId('item-row').count()).resolves.toBe(lines);
+    await page.locator('[data-testid="next-step"][data-step="ACCEPT"]').waitFor();
+    await page.getByTestId('reject-order').waitFor();
+    await shot(page, '61-new-order-accept-reject');
+    await page.keyboard.press('Escape');
+    await row(page, second.id).click();
+    await page.locator(`[data-testid="order-screen"][data-order-id="${second.id}"]`).waitFor();
+    await page.getByTestId('new-order-count').waitFor({ state: 'detached' });
+    const after = await tones(page);
+    await page.waitForTimeout(6_000);
+    expect(await tones(page)).toBe(after);
+    await page.keyboard.press('Escape');
+  }, 60_000);
+
+  it('Reject cancels a new order with a reason from the catalogue', async () => {
+    const { page, sandbox } = terminal;
+    const placed = sandbox.placeOrder();
+    await row(page, placed.id).waitFor({ timeout: 3 * POLL_MS + 5_000 });
+    await row(page, placed.id).click();
+    await page.getByTestId('reject-order').click();
+    const dialog = page.getByTestId('cancel-dialog');
+    await dialog.locator('[data-reason="BUYER_NOT_AVAILABLE"]').click();
+    await dialog.getByTestId('cancel-next').click();
+    await dialog.getByTestId('cancel-confirm').click();
+    await until('the rejection at the service', () => appliedTo(sandbox, placed.id).length === 1);
+    expect(appliedTo(sandbox, placed.id)[0]).toEqual({ type: 'ORDER_STATE_UPDATE', orderState: 'CANCELLED', reason: 'BUYER_NOT_AVAILABLE' });
+    await page.keyboard.press('Escape');
+  }, 60_000);
+
+  it('orders placed during an outage all appear after reconnecting; meanwhile the sync bar says they cannot be checked', async () => {
+    const { page, sandbox } = terminal;
+    await fetch(`${sandbox.adminUrl}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ outage: 'refuse' }) });
+    const placed = [sandbox.placeOrder(), sandbox.placeOrder(), sandbox.placeOrder()];
+    await page.getByTestId('sync-connectivity').filter({ hasText: 'Offline' }).waitFor({ timeout: 20_000 });
+    await page.getByTestId('sync-intake').filter({ hasText: 'New orders cannot be checked' }).waitFor();
+    await shot(page, '62-sync-bar-offline');
+    for (const p of placed) expect(await row(page, p.id).count()).toBe(0);
+    await fetch(`${sandbox.adminUrl}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ outage: 'none' }) });
+    for (const p of placed) await row(page, p.id).waitFor({ timeout: 20_000 });
+    await page.getByTestId('sync-intake').filter({ hasText: 'Orders checked' }).waitFor();
+    expect(terminal.problems).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,68 @@
+/** Orders placed and changed in the sandbox, and the update switches intake tests rely on. */
+import { describe, expect, it } from 'vitest';
+import { ADMIN_PREFIX } from '../../sandbox';
+import { manualClock, postUpdate, sandbox, token, update, updateBody } from './helpers';
+
+const accept = { type: 'ORDER_STATE_UPDATE', orderState: 'ACCEPTED' } as const;
+
+describe('sandbox arrivals and switches', () => {
+  it('keeps the seeded orders in varied states', async () => {
+    const s = await sandbox({ arrivalEveryMs: 0 });
+    const states = new Set(s.orders().map((o) => o.orderState));
+    expect(states).toEqual(new Set(['Created', 'Accepted', 'In-progress', 'Cancelled']));
+  });
+
+  it('places a new order on a timer and from the admin API, each with a fresh id and state Created', async () => {
+    const s = await sandbox({ arrivalEveryMs: 100 });
+    const before = s.orders().length;
+    await new Promise((r) => setTimeout(r, 350));
+    expect(s.orders().length).toBeGreaterThanOrEqual(before + 2);
+    const res = await fetch(`${s.adminUrl}${ADMIN_PREFIX}place-order`, { method: 'POST' });
+    const placed = (await res.json()) as { id: string; orderState: string; items: unknown[] };
+    expect(placed.orderState).toBe('Created');
+    expect(placed.items.length).toBeGreaterThan(0);
+    expect(new Set(s.orders().map((o) => o.id)).size).toBe(s.orders().length);
+  });
+
+  it('changes an order from elsewhere (cancel), moving its change time', async () => {
+    const clock = manualClock();
+    const s = await sandbox({ arrivalEveryMs: 0, now: clock.now });
+    const order = s.orders().find((o) => o.orderState === 'Created')!;
+    clock.advance(60_000);
+    const res = await fetch(`${s.adminUrl}${ADMIN_PREFIX}orders/${order.id}/change`, { method: 'POST', body: JSON.stringify({ change: 'cancel' }) });
+    expect(res.status).toBe(200);
+    expect(s.order(order.id)?.orderState).toBe('Cancelled');
+    expect(Date.parse(s.order(order.id)?.updatedAt ?? '')).toBe(clock.now());
+    const bad = await fetch(`${s.adminUrl}${ADMIN_PREFIX}orders/${order.id}/change`, { method: 'POST', body: JSON.stringify({ change: 'explode' }) });
+    expect(bad.status).toBe(400);
+  });
+
+  it('with de-duplication off, a repeated requestId is applied again', async () => {
+    const s = await sandbox({ arrivalEveryMs: 0 });
+    const t = await token(s);
+    const order = s.orders().find((o) => o.orderState === 'Created' && o.items.some((i) => i.quantity.count >= 3))!;
+    const item = order.items.find((i) => i.quantity.count >= 3)!;
+    s.faults.set({ dedupe: false });
+    const cut = { type: 'ITEM_UNIT_UPDATE', itemId: item.itemId, itemUnits: item.quantity.count - 1, reason: 'SELLER_REFUND_ACCEPTED' } as const;
+    await update(s, t, order.id, 'rq-a', [accept]);
+    expect((await update(s, t, order.id, 'rq-b', [cut])).status).toBe(200);
+    // Same requestId again: not replayed, applied afresh (and refused: the count is already there).
+    const again = await update(s, t, order.id, 'rq-b', [cut]);
+    expect(again.status).toBe(409);
+    expect(s.requestLog().filter((r) => r.requestId === 'rq-b').map((r) => r.duplicate)).toEqual([false, false]);
+  });
+
+  it('applies an update and drops the connection without answering; answers another with 204 and no body', async () => {
+    const s = await sandbox({ arrivalEveryMs: 0 });
+    const t = await token(s);
+    const [a, b] = s.orders().filter((o) => o.orderState === 'Created');
+    s.faults.set({ dropAfterApply: 1 });
+    await expect(postUpdate(s, `O-Bearer ${t.access_token}`, updateBody(a!.id, 'rq-1', [accept]))).rejects.toThrow();
+    expect(s.order(a!.id)?.orderState).toBe('Accepted');
+    s.faults.set({ emptyUpdateAnswers: 1 });
+    const empty = await update(s, t, b!.id, 'rq-2', [accept]);
+    expect(empty.status).toBe(204);
+    expect(empty.text).toBe('');
+    expect(s.order(b!.id)?.orderState).toBe('Accepted');
+  });
+});
