@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { IntakeStatus } from '../../../shared/ipc';
 import { ProblemError } from '../../../shared/result';
 import { OrderServiceClient } from '../api';
+import { createStatusCheck } from '../api/status-check';
 import { type CredentialVault, TokenManager } from '../auth';
 import { openStore, type Store } from '../db';
 import { createIntake, DEFAULT_INTAKE_INTERVAL_MS, type Intake, storeForIntake } from '../intake';
@@ -42,7 +43,7 @@ export interface ServiceEngineOptions {
   readonly probeTimeoutMs?: number;
   /** Refresh tokens on a timer ahead of expiry (default true; the CLI's short runs turn it off). */
   readonly proactiveRefresh?: boolean;
-  /** Check before resend (decisions.md); absent = resend as before. */
+  /** Check before resend (decisions.md); absent = the order service's own `status` call. */
   readonly statusCheck?: EngineOptions['statusCheck'];
   /** The store's service provider id (settings); null: intake does not poll `changes`. */
   readonly serviceProviderId?: () => string | null;
@@ -98,6 +99,8 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
     credentialsState: () => tokens.status().credentials,
     tokenProblem: () => tokens.status().lastProblem,
     ...pick(options),
+    // Check before resend (decisions.md) asks the service's `status` call unless a test brings its own.
+    statusCheck: options.statusCheck ?? createStatusCheck(client),
     online: reachability,
   });
   let intakeStore: Store;
