@@ -98,6 +98,22 @@ export type SyncStatus = z.infer<typeof SyncStatusSchema>;
 export const EnvironmentSchema = z.enum(['training', 'staging', 'production']);
 export type Environment = z.infer<typeof EnvironmentSchema>;
 
+/** True when `source` is a regular expression this JavaScript engine accepts. */
+function compilesAsPattern(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Order ids the terminal recognises out of the box: the platform's (`OD` and 18+ digits, e.g.
+ * OD2401121901140533863584) and the training sandbox's (`ORD-` and digits).
+ */
+export const DEFAULT_ORDER_ID_PATTERN = '^(OD\\d{10,32}|ORD-\\d{4,12})$';
+
 export const SettingsSchema = z.object({
   environment: EnvironmentSchema,
   authUrl: z.string(),
@@ -109,6 +125,12 @@ export const SettingsSchema = z.object({
   sounds: z.boolean(),
   updateChannel: z.enum(['stable', 'beta']),
   scannerPrefix: z.string().max(8),
+  /** What an order id looks like (a regular expression): a scanned code that does not match is never opened as a new order. */
+  orderIdPattern: z
+    .string()
+    .min(1)
+    .max(200)
+    .refine((source) => compilesAsPattern(source), 'Order id pattern must be a valid regular expression'),
   quietHour: z.number().int().min(0).max(23).nullable(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -144,6 +166,8 @@ export const COMMANDS = {
   'orders.get': { payload: z.object({ orderId: Id }).strict(), result: OrderViewSchema.nullable() },
   /** A scanned or typed order id: opens it, or adds it to the terminal when new. */
   'orders.add': { payload: z.object({ orderId: Id }).strict(), result: OrderViewSchema },
+  /** Takes an order off the terminal when none of its taps reached the service (a code scanned by mistake). */
+  'orders.remove': { payload: z.object({ orderId: Id }).strict(), result: Ok },
   'taps.submit': {
     payload: z.object({ orderId: Id, input: ActionInputSchema, pin: Pin.optional() }).strict(),
     result: OutboxEntryViewSchema,

@@ -12,6 +12,7 @@ import { SyncBar } from './components/SyncBar';
 import { TopBar } from './components/TopBar';
 import { TrainingBanner } from './components/TrainingBanner';
 import { UndoBar } from './components/UndoBar';
+import { InvoiceOfferDialog } from './components/order/InvoiceOfferDialog';
 import { OrderScreen } from './screens/OrderScreen';
 import { OutboxScreen } from './screens/OutboxScreen';
 import { QueueScreen } from './screens/QueueScreen';
@@ -42,6 +43,7 @@ export function Shell() {
         <NoticeLine />
         <UndoBar />
       </div>
+      <InvoiceOfferLayer />
       <ScannerListener />
       <GlobalKeys />
     </div>
@@ -60,4 +62,12 @@ function CurrentScreen() {
     case 'settings':
       return <SettingsScreen />;
   }
+}
+
+/** The scanned-invoice offer, while its order is the one on screen. */
+function InvoiceOfferLayer() {
+  const offer = useUi((s) => s.invoiceOffer);
+  const screen = useUi((s) => s.screen);
+  if (!offer || screen.name !== 'order' || screen.orderId !== offer.orderId) return null;
+  return <InvoiceOfferDialog offer={offer} key={`${offer.orderId}:${offer.code}`} />;
 }

@@ -7,6 +7,7 @@
 import type { CommandName, CommandPayload, CommandResult, PackdeskApi, Reply } from '../../shared/ipc';
 import type { ActionInput } from '../../shared/protocol/builders';
 import { bridge } from './api';
+import { i18next } from './i18n';
 import { playConfirm, playRefusal } from './feedback/sound';
 import { useOrders } from './store/orders';
 import { useOutbox } from './store/outbox';
@@ -107,6 +108,21 @@ export async function openOrderById(rawId: string): Promise<boolean> {
   }
   useOrders.getState().merge([reply.value]);
   useUi.getState().openOrder(reply.value.id);
+  return true;
+}
+
+/** Takes an order none of whose taps reached the service off the terminal, then shows the queue. */
+export async function removeOrder(orderId: string): Promise<boolean> {
+  const reply = await call('orders.remove', { orderId });
+  if (!reply.ok) {
+    refuse(reply.problem.message);
+    return false;
+  }
+  useOrders.getState().remove(orderId);
+  const ui = useUi.getState();
+  if (ui.screen.name === 'order' && ui.screen.orderId === orderId) ui.back();
+  ui.say('info', i18next.t('shift:removeOrder.done', { orderId }));
+  void refreshOutbox();
   return true;
 }
 

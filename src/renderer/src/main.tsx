@@ -6,6 +6,7 @@ import { createRoot } from 'react-dom/client';
 import { findBridge, setBridge } from './api';
 import { App } from './App';
 import { FullScreenMessage } from './components/FullScreenMessage';
+import { startI18n } from './i18n';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/controls.css';
@@ -18,7 +19,10 @@ import './styles/panels.css';
 performance.mark('packdesk:script');
 
 const container = document.getElementById('root');
-if (container) {
+// The words are bundled (no fetch), so starting i18next before the first render costs next to nothing.
+if (container) void startI18n().then(() => render(container));
+
+function render(container: HTMLElement): void {
   const root = createRoot(container);
   const api = findBridge(window);
   if (api) {

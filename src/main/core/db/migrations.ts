@@ -67,6 +67,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 2,
+    sql: `
+      -- A packer removed the order from the terminal (none of its taps reached the service, e.g. a
+      -- code scanned that was no order). The row stays, because its outbox rows point at it.
+      ALTER TABLE orders ADD COLUMN removed_at INTEGER;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -93,6 +93,7 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
     'orders.list': async () => ok(runtime.engine()?.listOrders() ?? []),
     'orders.get': async ({ orderId }) => engineOr((e) => ok(e.getOrder(orderId))),
     'orders.add': async ({ orderId }) => engineOr((e) => e.addOrder(orderId)),
+    'orders.remove': async ({ orderId }) => engineOr((e) => done(e.removeOrder(orderId))),
     'taps.submit': async ({ orderId, input, pin }) => {
       const tap = (): ReturnType<Engine['submitTap']> => engineOr((e) => e.submitTap(orderId, input));
       return needsManager(input) ? withPin(pin, tap) : tap();

@@ -13,6 +13,7 @@ import { FulfilmentList } from '../components/order/FulfilmentList';
 import { InvoiceForm } from '../components/order/InvoiceForm';
 import { ItemList } from '../components/order/ItemList';
 import { NextStepButton } from '../components/order/NextStepButton';
+import { RemoveOrder } from '../components/order/RemoveOrder';
 import { Countdown } from '../components/Countdown';
 import { customerName, hasPrescriptionItem, invoiceOf, itemSummary, orderStateWord } from '../orderFacts';
 import { useOrders } from '../store/orders';
@@ -127,6 +128,7 @@ function AwaitingServiceCard({ view }: { view: OrderView }) {
           kept; a manager must enter the credentials in Settings.
         </p>
       )}
+      <RemoveOrder view={view} />
       {offline && !paused && view.failed === 0 && (
         <p className="awaiting-offline">
           <strong>Offline:</strong> the acceptance is kept and sent when the connection is back; the details show then.

@@ -121,10 +121,22 @@ function insertionPoint(ids: readonly string[], byId: ReadonlyMap<string, OrderV
   return lo;
 }
 
+/** The next snapshot without the order `id` (taken off the terminal). */
+export function withoutOrder(snap: OrdersSnapshot, id: string): OrdersSnapshot {
+  const byId = snap.byId as Map<string, OrderView>;
+  const before = byId.get(id);
+  if (!before) return snap;
+  byId.delete(id);
+  const counts = { ...snap.counts };
+  counts[stepOf(before)] -= 1;
+  return { byId, version: snap.version + 1, sortedIds: snap.sortedIds.filter((x) => x !== id), counts };
+}
+
 interface OrdersStore extends OrdersSnapshot {
   loaded: boolean;
   replace(views: readonly OrderView[]): void;
   merge(views: readonly OrderView[]): void;
+  remove(id: string): void;
 }
 
 export const useOrders = create<OrdersStore>()((set) => ({
@@ -132,4 +144,5 @@ export const useOrders = create<OrdersStore>()((set) => ({
   loaded: false,
   replace: (views) => set({ ...replaceOrders(views), loaded: true }),
   merge: (views) => set((s) => mergeOrders(s, views)),
+  remove: (id) => set((s) => withoutOrder(s, id)),
 }));
