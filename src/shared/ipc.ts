@@ -29,7 +29,7 @@ export const ActionInputSchema = z.discriminatedUnion('kind', [
 ]);
 
 export const NextStepSchema = z.object({
-  key: z.enum(['ACCEPT', ...FULFILLMENT_STATES]),
+  key: z.enum(['ACCEPT', ...FULFILLMENT_STATES, 'COMPLETE']),
   label: z.string(),
   fulfilmentId: z.string().optional(),
 });

@@ -5,6 +5,7 @@
  * removed from the terminal.
  */
 import type { Page } from 'playwright-core';
+import type { OutboxEntryView } from '../../src/shared/ipc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptOrder, appliedTo, openTerminal, orderPool, shot, until, type Terminal } from './support';
 
@@ -99,7 +100,7 @@ describe('safe scanning', () => {
     await expect(page.locator(`[data-testid="order-row"][data-order-id="${phantom}"]`).count()).resolves.toBe(0);
     await expect(harness.host.handle('orders.get', { orderId: phantom })).resolves.toEqual({ ok: true, value: null });
     const outbox = await harness.host.handle('outbox.list', {});
-    expect(outbox.ok && outbox.value.filter((e) => e.orderId === phantom)).toEqual([]);
+    expect(outbox.ok && (outbox.value as OutboxEntryView[]).filter((e) => e.orderId === phantom)).toEqual([]);
 
     // An order the service has answered for is refused, with the reason in words.
     const known = take();

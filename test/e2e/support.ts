@@ -22,6 +22,10 @@ export interface TerminalOptions {
   beforeOpen?: (page: Page) => Promise<void>;
   settings?: Partial<Settings>;
   viewport?: { width: number; height: number };
+  /** A touch screen (counter PCs with a touch panel): taps arrive as touch events too. */
+  touch?: boolean;
+  /** Open as a brand-new terminal with no manager PIN (the first-run screen); otherwise the PIN is set before the page opens. */
+  firstRun?: boolean;
   /** Engine options over the quick-retry defaults (timeouts, backlog threshold). */
   engineOptions?: HostOptions['engineOptions'];
 }
@@ -64,7 +68,7 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
     const sandbox = harness.host.sandbox;
     if (!sandbox) throw new Error('The harness did not start the training sandbox');
     browser = await launchChromium();
-    const page = await browser.newPage({ viewport: options.viewport ?? { width: 1366, height: 768 } });
+    const page = await browser.newPage({ viewport: options.viewport ?? { width: 1366, height: 768 }, hasTouch: options.touch ?? false });
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
     page.on('console', (m) => {
@@ -72,8 +76,12 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
       if (m.type() === 'error' && !m.text().includes('net::ERR_')) problems.push(m.text());
     });
     await options.beforeOpen?.(page);
+    if (!options.firstRun) {
+      const pin = await harness.host.handle('pin.set', { newPin: MANAGER_PIN });
+      if (!pin.ok) throw new Error(`pin.set refused: ${pin.problem.message}`);
+    }
     await page.goto(harness.url);
-    await page.getByTestId('order-row').first().waitFor({ timeout: 20_000 });
+    await page.getByTestId(options.firstRun ? 'first-run-pin' : 'order-row').first().waitFor({ timeout: 20_000 });
     const h = harness;
     const b = browser;
     return {
@@ -195,8 +203,10 @@ export async function acceptOrder(terminal: Terminal, order: Order): Promise<voi
   await page.getByTestId('item-row').first().waitFor();
 }
 
-/** Sets the manager PIN directly on the host (the settings test does it through the screen). */
+/** Sets the manager PIN directly on the host, unless it is set already (openTerminal sets it unless firstRun). */
 export async function setPin(terminal: Terminal): Promise<void> {
+  const info = await terminal.harness.host.handle('app.info', {});
+  if (info.ok && (info.value as { pinSet: boolean }).pinSet) return;
   const reply = await terminal.harness.host.handle('pin.set', { newPin: MANAGER_PIN });
   if (!reply.ok) throw new Error(`pin.set refused: ${reply.problem.message}`);
 }

@@ -7,6 +7,7 @@ export const STEP_ICON: Record<StepKey, string> = {
   PACKED: '■',
   OUT_FOR_DELIVERY: '➜',
   DELIVERED: '⌂',
+  COMPLETE: '★',
 };
 
 export function StepPill({ step, waitingForDetails = false }: { step: StepKey | null; waitingForDetails?: boolean }) {

@@ -30,6 +30,7 @@ const EMPTY_COUNTS: Record<StepFilterKey, number> = {
   PACKED: 0,
   OUT_FOR_DELIVERY: 0,
   DELIVERED: 0,
+  COMPLETE: 0,
   DONE: 0,
 };
 
@@ -49,7 +50,7 @@ function band(view: OrderView): number {
   if (!view.order) return 0;
   const key = view.nextStep?.key;
   if (key === 'ACCEPT' || key === 'PACKING' || key === 'PACKED') return 0;
-  if (key === 'OUT_FOR_DELIVERY' || key === 'DELIVERED') return 1;
+  if (key === 'OUT_FOR_DELIVERY' || key === 'DELIVERED' || key === 'COMPLETE') return 1;
   return 2;
 }
 

@@ -19,6 +19,7 @@ type Phase = { name: 'ready' } | { name: 'sending'; label: string } | { name: 'd
 /** The tap a next step stands for. */
 function inputFor(step: NextStep): ActionInput | null {
   if (step.key === 'ACCEPT') return { kind: 'orderState', state: 'ACCEPTED' };
+  if (step.key === 'COMPLETE') return { kind: 'orderState', state: 'COMPLETED' };
   if (!step.fulfilmentId) return null;
   return { kind: 'fulfilment', fulfilmentId: step.fulfilmentId, state: step.key };
 }
@@ -29,6 +30,7 @@ const DONE_WORDS: Record<NextStep['key'], string> = {
   PACKED: 'Marked packed',
   OUT_FOR_DELIVERY: 'Out for delivery',
   DELIVERED: 'Marked delivered',
+  COMPLETE: 'Order completed',
 };
 
 export function NextStepButton({ view }: { view: OrderView }) {

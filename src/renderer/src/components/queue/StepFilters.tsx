@@ -10,6 +10,7 @@ const CHOICES: readonly { key: StepFilterKey | 'ALL'; label: string }[] = [
   { key: 'PACKED', label: STEP_LABEL.PACKED },
   { key: 'OUT_FOR_DELIVERY', label: STEP_LABEL.OUT_FOR_DELIVERY },
   { key: 'DELIVERED', label: STEP_LABEL.DELIVERED },
+  { key: 'COMPLETE', label: STEP_LABEL.COMPLETE },
   { key: 'DONE', label: 'Nothing left' },
 ];
 
