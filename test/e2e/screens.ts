@@ -127,6 +127,6 @@ export async function walkEveryScreen(t: Terminal, visit: Visit, options: { phan
   await visit('discard-dialog');
   await page.keyboard.press('Escape');
   await page.getByTestId('discard-dialog').waitFor({ state: 'detached' });
-  await page.keyboard.press('Escape');
+  await page.getByRole('navigation').getByRole('button', { name: 'Orders' }).click();
   await page.getByTestId('queue-list').waitFor();
 }
