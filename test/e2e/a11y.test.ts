@@ -74,18 +74,22 @@ describe('accessibility', () => {
       await page.getByTestId('queue-list').waitFor();
       await expect(focused(page)).resolves.toMatch(/^h1:Orders/);
 
-      const order = orderPool(t.sandbox)((o) => o.items.length >= 2);
+      const order = orderPool(t.sandbox)((o) => o.items.some((i) => i.prescriptionRequired !== true));
       await acceptOrder(t, order);
       // The first action of an opened order is its big button.
       await expect(focused(page)).resolves.toBe('next-step');
 
-      const change = page.getByTestId('change-units').first();
+      const plainItem = order.items.find((i) => i.prescriptionRequired !== true)!;
+      const change = page.locator(`[data-testid="item-row"][data-item-id="${plainItem.itemId}"]`).getByTestId('change-units');
       await change.focus();
       await page.keyboard.press('Enter');
-      await page.getByTestId('units-dialog').waitFor();
+      const units = page.getByTestId('units-dialog');
+      await units.waitFor();
+      // The most common reason first, in the same place every time.
+      await expect(units.locator('[data-reason]').first().getAttribute('data-reason')).resolves.toBe('ITEM_UNAVAILABLE');
       await page.keyboard.press('Escape');
-      await page.getByTestId('units-dialog').waitFor({ state: 'detached' });
-      await expect(page.evaluate(() => document.activeElement === document.querySelector('[data-testid="change-units"]'))).resolves.toBe(true);
+      await units.waitFor({ state: 'detached' });
+      await expect(change.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
 
       await page.getByTestId('cancel-order').click();
       const dialog = page.getByTestId('cancel-dialog');
