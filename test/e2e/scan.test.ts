@@ -32,22 +32,43 @@ describe('safe scanning', () => {
 
   it('the same code scanned twice into the invoice field reaches the service once, whole', async () => {
     const { page } = t;
-    const order = take();
-    await acceptOrder(t, order);
     const code = 'INV5555500001';
-    await page.getByTestId('invoice-input').focus();
-    await burst(page, code);
-    await burst(page, code); // well within a second of the first
-    await until('the invoice at the service', () => invoicesOf(t, order.id).length >= 1);
-    await page.getByTestId('invoice-current').filter({ hasText: code }).waitFor();
-    await page.waitForTimeout(2_500); // anything a second burst would have sent is there by now
-    expect(invoicesOf(t, order.id)).toEqual([code]);
-    await expect(page.getByTestId('invoice-current').textContent()).resolves.toBe(`Recorded: ${code}`);
-    // Nothing of the bursts is left in the field to be saved by a later Enter.
-    await expect(page.getByTestId('invoice-input').inputValue()).resolves.toBe('');
-    await shot(page, '40-invoice-double-scan');
+    // Keys from this busy test process can reach Chromium slower than a scanner's (then they are a
+    // person's typing, and a second identical invoice is refused as "already recorded"). What a
+    // packer does on no beep, this does too: scan again, on a fresh order, at most three times.
+    for (let attempt = 1; ; attempt++) {
+      const order = take();
+      await acceptOrder(t, order);
+      await page.getByTestId('invoice-input').focus();
+      await burst(page, code);
+      await burst(page, code); // well within a second of the first
+      await until('the invoice at the service', () => invoicesOf(t, order.id).length >= 1);
+      await page.getByTestId('invoice-current').filter({ hasText: code }).waitFor();
+      const repeatSeen = await page
+        .getByTestId('notice-info')
+        .filter({ hasText: 'Same code scanned again' })
+        .waitFor({ timeout: 2_000 })
+        .then(
+          () => true,
+          () => false,
+        );
+      await page.waitForTimeout(2_500); // anything a second burst would have sent is there by now
+      // Whatever the pace of the keys: the service has the code exactly once, whole.
+      expect(invoicesOf(t, order.id)).toEqual([code]);
+      await expect(page.getByTestId('invoice-current').textContent()).resolves.toBe(`Recorded: ${code}`);
+      if (repeatSeen) {
+        // Taken as two scans: the second was dropped and nothing of either is left in the field.
+        await expect(page.getByTestId('invoice-input').inputValue()).resolves.toBe('');
+        await shot(page, '40-invoice-double-scan');
+        break;
+      }
+      if (attempt === 3) throw new Error('three double scans never arrived at a scanner\'s pace');
+      console.warn('double scan arrived at a person\'s pace on this busy machine; scanning again on another order');
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Escape');
+    }
     expect(t.problems).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 
   it('a code that is no order id, scanned on an open order, is offered as its invoice and never opens an order', async () => {
     const { page, sandbox } = t;

@@ -3,7 +3,7 @@
  * when it is new. F2 puts the cursor here from anywhere.
  */
 import { useCallback, useRef, useState, type FormEvent } from 'react';
-import { openOrderById } from '../intents';
+import { openOrderById, scanned } from '../intents';
 import { useFieldScan } from '../scanner/fieldScan';
 
 export const ORDER_ID_FIELD = 'order-id-entry';
@@ -12,11 +12,8 @@ export function OrderIdEntry() {
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
-  // A scan here opens the scanned order whole; what was typed in the field before stays.
-  useFieldScan(
-    input,
-    useCallback((code: string) => void openOrderById(code), []),
-  );
+  // A scan here is taken whole, as a scan anywhere: an order id opens it, another code is never added as an order.
+  useFieldScan(input, useCallback((code: string) => scanned(code), []));
 
   const submit = (e: FormEvent) => {
     e.preventDefault();

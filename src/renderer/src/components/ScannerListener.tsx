@@ -13,11 +13,9 @@
  */
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_ORDER_ID_PATTERN } from '../../../shared/ipc';
-import { openOrderById, refuse } from '../intents';
+import { refuse, scanned } from '../intents';
 import { createScanDetector } from '../scanner/detector';
 import { offerScanToField, setFieldValue, textFieldOf } from '../scanner/fieldScan';
-import { orderIdMatcher } from '../scanner/orderId';
 import { useStatus } from '../store/status';
 import { useUi } from '../store/ui';
 
@@ -30,9 +28,7 @@ interface BurstStart {
 export function ScannerListener() {
   const { t } = useTranslation('shift');
   const prefix = useStatus((s) => s.settings?.scannerPrefix ?? '');
-  const pattern = useStatus((s) => s.settings?.orderIdPattern ?? DEFAULT_ORDER_ID_PATTERN);
   const detector = useMemo(() => createScanDetector({ prefix }), [prefix]);
-  const isOrderId = useMemo(() => orderIdMatcher(pattern), [pattern]);
 
   useEffect(() => {
     let start: BurstStart | null = null;
@@ -77,13 +73,7 @@ export function ScannerListener() {
         refuse(t('scan.dialogOpen'));
         return;
       }
-      if (isOrderId(verdict.code)) {
-        void openOrderById(verdict.code);
-        return;
-      }
-      const ui = useUi.getState();
-      if (ui.screen.name === 'order') ui.offerInvoice({ orderId: ui.screen.orderId, code: verdict.code });
-      else refuse(t('scan.notAnOrder', { code: verdict.code }));
+      scanned(verdict.code);
     };
     const onBlur = () => {
       detector.reset();
@@ -95,7 +85,7 @@ export function ScannerListener() {
       window.removeEventListener('keydown', onKey, { capture: true });
       window.removeEventListener('blur', onBlur);
     };
-  }, [detector, isOrderId, t]);
+  }, [detector, t]);
 
   return null;
 }
