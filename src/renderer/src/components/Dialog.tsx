@@ -31,7 +31,7 @@ export function Dialog({ title, onClose, children, actions, tone = 'normal', tes
       el?.close();
       useUi.getState().dialogClosed();
       // Back where the packer was; if that control is gone (the order moved on), the screen's heading.
-      if (opener?.isConnected) opener.focus();
+      if (opener && opener !== document.body && opener.isConnected) opener.focus();
       else focusScreenStart();
     };
   }, []);

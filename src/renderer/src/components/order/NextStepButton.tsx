@@ -4,6 +4,7 @@
  * gloves cannot run straight on into the following step.
  */
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { OrderView } from '../../../../shared/ipc';
 import type { ActionInput } from '../../../../shared/protocol/builders';
 import { STEP_LABEL, type NextStep } from '../../../../shared/fulfilment/states';
@@ -30,7 +31,7 @@ const DONE_WORDS: Record<NextStep['key'], string> = {
   PACKED: 'Marked packed',
   OUT_FOR_DELIVERY: 'Out for delivery',
   DELIVERED: 'Marked delivered',
-  COMPLETE: 'Order completed',
+  COMPLETE: 'Order completed', // shown through shift:step.completed
 };
 
 export function NextStepButton({ view }: { view: OrderView }) {
@@ -40,6 +41,7 @@ export function NextStepButton({ view }: { view: OrderView }) {
   const button = useRef<HTMLButtonElement>(null);
   const step = view.nextStep;
   const focusRequests = useUi((s) => s.focusRequests);
+  const { t } = useTranslation('shift');
 
   useEffect(() => {
     // The order was just opened (or scanned again): Enter or Space does the next step; the
@@ -72,9 +74,9 @@ export function NextStepButton({ view }: { view: OrderView }) {
       return;
     }
     busy.current = true;
-    setPhase({ name: 'sending', label: STEP_LABEL[step.key] });
+    setPhase({ name: 'sending', label: step.key === 'COMPLETE' ? t('step.complete') : STEP_LABEL[step.key] });
     const taken = await tap(view.id, input);
-    if (taken) setPhase({ name: 'done', label: DONE_WORDS[step.key] });
+    if (taken) setPhase({ name: 'done', label: step.key === 'COMPLETE' ? t('step.completed') : DONE_WORDS[step.key] });
     else {
       busy.current = false;
       setPhase({ name: 'ready' });
@@ -97,7 +99,7 @@ export function NextStepButton({ view }: { view: OrderView }) {
           <span className="next-step-icon" aria-hidden="true">
             {STEP_ICON[step.key]}
           </span>
-          <span className="next-step-label">{step.label || STEP_LABEL[step.key]}</span>
+          <span className="next-step-label">{step.key === 'COMPLETE' ? t('step.complete') : step.label || STEP_LABEL[step.key]}</span>
         </>
       ) : (
         <>
