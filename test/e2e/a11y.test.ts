@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { walkEveryScreen } from './screens';
-import { acceptOrder, openTerminal, orderPool, shot, type Terminal } from './support';
+import { acceptOrder, openTerminal, orderPool, shot, tapStep, type Terminal } from './support';
 
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -59,7 +59,8 @@ describe('accessibility', () => {
   describe('focus', () => {
     let t: Terminal;
     beforeAll(async () => {
-      t = await openTerminal();
+      // A long undo window, so the undo bar is still up while axe looks at it.
+      t = await openTerminal({ settings: { undoWindowMs: 8_000 } });
     });
     afterAll(async () => {
       await t?.close();
@@ -107,6 +108,14 @@ describe('accessibility', () => {
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
       await expect(focused(page)).resolves.toBe('cancel-order');
+
+      // The strip under the screen: the undo bar, then the notice that a tap was undone.
+      await tapStep(page, 'PACKING');
+      await page.getByTestId('undo-bar').waitFor();
+      await expect(axe(page)).resolves.toEqual([]);
+      await page.getByTestId('undo-bar').getByRole('button', { name: /Undo/ }).click();
+      await page.getByTestId('notice-info').filter({ hasText: 'Undone' }).waitFor();
+      await expect(axe(page)).resolves.toEqual([]);
       expect(t.problems).toEqual([]);
     }, 60_000);
   });
