@@ -40,6 +40,7 @@ export async function walkEveryScreen(t: Terminal, visit: Visit, options: { phan
   const take = orderPool(sandbox);
   // A brand-new terminal: the manager sets the PIN before the first shift.
   await page.getByTestId('first-run-pin').waitFor();
+  if ((await page.getByTestId('order-row').count()) > 0) throw new Error('orders are shown before the manager PIN is set');
   await visit('first-run-pin');
   await page.getByTestId('pin-new').fill(MANAGER_PIN);
   await page.getByTestId('pin-again').fill(MANAGER_PIN);

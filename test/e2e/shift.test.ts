@@ -103,6 +103,18 @@ describe("a packer's shift", () => {
     expect(result).toMatch(/Saved|Rejected/);
     expect(await page.getByTestId('connection-form').getByLabel(/Client secret/).inputValue()).toBe('');
     await shot(page, '10-settings-credentials');
+
+    // Change PIN asks for the new PIN twice: two different ones change nothing.
+    await page.getByTestId('pin-change-new').fill('97531');
+    await page.getByTestId('pin-change-again').fill('97530');
+    await expect(page.getByTestId('pin-change').isDisabled()).resolves.toBe(true);
+    await page.getByText('The two PINs are different.').waitFor();
+    await shot(page, '11-settings-change-pin-mismatch');
+    await page.getByTestId('pin-change-again').fill('97531');
+    await page.getByTestId('pin-change').click();
+    await page.getByText('PIN changed.').waitFor();
+    await expect(t.harness.host.handle('pin.verify', { pin: '97531' })).resolves.toEqual({ ok: true, value: { valid: true } });
+    await expect(t.harness.host.handle('pin.verify', { pin: MANAGER_PIN })).resolves.toEqual({ ok: true, value: { valid: false } });
     await page.keyboard.press('Escape');
   }, 60_000);
 });
