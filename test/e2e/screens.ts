@@ -7,11 +7,15 @@ import { appliedTo, MANAGER_PIN, orderPool, tapStep, until, type Terminal } from
 
 export type Visit = (name: string) => Promise<void>;
 
-/** A scanner's burst: keys 5 ms apart then Enter, retried (a loaded machine can slow keys to a person's pace) until `shown` appears. */
+/**
+ * A scanner's burst: keys back to back (a scanner sends them 1-10 ms apart; no extra timer here,
+ * since on a loaded machine a test's 5 ms timer alone can stretch to a person's pace) then Enter,
+ * retried until `shown` appears.
+ */
 export async function scanUntil(page: Page, code: string, shown: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    await page.keyboard.type(code, { delay: 5 });
+    await page.keyboard.type(code);
     await page.keyboard.press('Enter');
     const ok = await page
       .getByTestId(shown)
