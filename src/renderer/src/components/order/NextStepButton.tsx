@@ -50,12 +50,6 @@ export function NextStepButton({ view }: { view: OrderView }) {
   }, [focusRequests]);
 
   useEffect(() => {
-    // The button comes back after a moment without one (Accept waiting for the service's answer):
-    // the focus went to the page meanwhile, so it comes back here rather than to the window's top.
-    if (step && (document.activeElement === document.body || document.activeElement === null)) button.current?.focus();
-  }, [step?.key]);
-
-  useEffect(() => {
     if (phase.name !== 'done') return;
     const t = setTimeout(() => {
       busy.current = false;
