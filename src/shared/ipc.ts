@@ -38,7 +38,7 @@ export const ActionInputSchema = z.discriminatedUnion('kind', [
 ]);
 
 export const NextStepSchema = z.object({
-  key: z.enum(['ACCEPT', ...FULFILLMENT_STATES]),
+  key: z.enum(['ACCEPT', ...FULFILLMENT_STATES, 'COMPLETE']),
   label: z.string(),
   fulfilmentId: z.string().optional(),
 });
@@ -148,6 +148,21 @@ export type Printer = z.infer<typeof PrinterSchema>;
  */
 export const PrintOutcomeSchema = z.object({ outcome: z.enum(['printed', 'cancelled', 'browser']) });
 export type PrintOutcome = z.infer<typeof PrintOutcomeSchema>;
+/** True when `source` is a regular expression this JavaScript engine accepts. */
+function compilesAsPattern(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Order ids the terminal recognises out of the box: the platform's (`OD` and 18+ digits, e.g.
+ * OD2401121901140533863584) and the training sandbox's (`ORD-` and digits).
+ */
+export const DEFAULT_ORDER_ID_PATTERN = '^(OD\\d{10,32}|ORD-\\d{4,12})$';
 
 export const SettingsSchema = z.object({
   environment: EnvironmentSchema,
@@ -160,6 +175,12 @@ export const SettingsSchema = z.object({
   sounds: z.boolean(),
   updateChannel: z.enum(['stable', 'beta']),
   scannerPrefix: z.string().max(8),
+  /** What an order id looks like (a regular expression): a scanned code that does not match is never opened as a new order. */
+  orderIdPattern: z
+    .string()
+    .min(1)
+    .max(200)
+    .refine((source) => compilesAsPattern(source), 'Order id pattern must be a valid regular expression'),
   quietHour: z.number().int().min(0).max(23).nullable(),
   paper: PaperSchema,
   /** The printer's system name; null: ask with the print dialog each time. */
@@ -208,6 +229,8 @@ export const COMMANDS = {
   'orders.get': { payload: z.object({ orderId: Id }).strict(), result: OrderViewSchema.nullable() },
   /** A scanned or typed order id: opens it, or adds it to the terminal when new. */
   'orders.add': { payload: z.object({ orderId: Id }).strict(), result: OrderViewSchema },
+  /** Takes an order off the terminal when none of its taps reached the service (a code scanned by mistake). */
+  'orders.remove': { payload: z.object({ orderId: Id }).strict(), result: Ok },
   'taps.submit': {
     payload: z.object({ orderId: Id, input: ActionInputSchema, pin: Pin.optional() }).strict(),
     result: OutboxEntryViewSchema,

@@ -1,6 +1,6 @@
 /**
  * A packer's shift, end to end: the queue, a scanned order, and every step from Accept to
- * DELIVERED, each confirmed by the sandbox's applied log. Also the first-time PIN setup and the
+ * DELIVERED and Complete order, each confirmed by the sandbox's applied log. Also the PIN gate and the
  * settings screen. Screenshots of each screen go to test-results/screenshots/.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,12 +57,19 @@ describe("a packer's shift", () => {
       expect(appliedTo(sandbox, order.id)[i + 1]).toEqual({ type: 'ORDER_FULFILMENT_STATE_UPDATE', fulfilmentId, fulfillmentState: state });
       if (state === 'PACKED') await shot(page, '05-order-packed');
     }
-    await page.getByTestId('finished-panel').waitFor();
+    // Delivered, but the service still says Accepted: the last step closes the order.
     await page.getByTestId('order-marks').getByTestId('mark-waiting').waitFor({ state: 'detached' });
     await shot(page, '06-order-delivered');
+    await tapStep(page, 'COMPLETE');
+    await until('COMPLETED at the service', () => appliedTo(sandbox, order.id).length === 6);
+    expect(appliedTo(sandbox, order.id)[5]).toEqual({ type: 'ORDER_STATE_UPDATE', orderState: 'COMPLETED' });
+    await page.getByTestId('finished-panel').waitFor();
+    await expect(page.getByTestId('order-state').textContent()).resolves.toBe('Completed');
+    await shot(page, '06b-order-completed');
     // Nothing was sent twice, and the service's order agrees with the screen.
     expect(sandbox.requestLog().filter((r) => r.orderId === order.id && r.duplicate)).toEqual([]);
     expect(sandbox.order(order.id)?.fulfillments.find((f) => f.type === 'DELIVERY')?.fulfillmentState).toBe('DELIVERED');
+    expect(sandbox.order(order.id)?.orderState).toBe('Completed');
 
     // Back in the queue the order sits under "Nothing left".
     await page.keyboard.press('Escape');
@@ -73,14 +80,11 @@ describe("a packer's shift", () => {
     expect(t.problems).toEqual([]);
   }, 90_000);
 
-  it('sets the manager PIN the first time and then opens settings with it', async () => {
+  it('opens settings with the manager PIN (set before the first shift)', async () => {
     const { page } = t;
     await page.keyboard.press('F9');
-    await page.getByTestId('pin-setup').waitFor();
-    await shot(page, '08-settings-first-pin');
-    await page.getByTestId('pin-new').fill(MANAGER_PIN);
-    await page.getByTestId('pin-again').fill(MANAGER_PIN);
-    await page.getByRole('button', { name: 'Set PIN' }).click();
+    await page.getByTestId('settings-pin').fill(MANAGER_PIN);
+    await page.getByRole('button', { name: 'Open settings' }).click();
     await page.getByTestId('terminal-form').waitFor();
     await shot(page, '09-settings');
 
@@ -100,6 +104,18 @@ describe("a packer's shift", () => {
     expect(result).toMatch(/Saved|Rejected/);
     expect(await page.getByTestId('connection-form').getByLabel(/Client secret/).inputValue()).toBe('');
     await shot(page, '10-settings-credentials');
+
+    // Change PIN asks for the new PIN twice: two different ones change nothing.
+    await page.getByTestId('pin-change-new').fill('97531');
+    await page.getByTestId('pin-change-again').fill('97530');
+    await expect(page.getByTestId('pin-change').isDisabled()).resolves.toBe(true);
+    await page.getByText('The two PINs are different.').waitFor();
+    await shot(page, '11-settings-change-pin-mismatch');
+    await page.getByTestId('pin-change-again').fill('97531');
+    await page.getByTestId('pin-change').click();
+    await page.getByText('PIN changed.').waitFor();
+    await expect(t.harness.host.handle('pin.verify', { pin: '97531' })).resolves.toEqual({ ok: true, value: { valid: true } });
+    await expect(t.harness.host.handle('pin.verify', { pin: MANAGER_PIN })).resolves.toEqual({ ok: true, value: { valid: false } });
     await page.keyboard.press('Escape');
   }, 60_000);
 });

@@ -109,4 +109,25 @@ describe('scan detector', () => {
     d.reset();
     expect(d.key('Enter', 6).kind).toBe('none');
   });
+
+  it('says how long the burst in progress is, so a field can be put back as it was before the burst', () => {
+    const d = createScanDetector();
+    expect(d.pending()).toBe(0);
+    d.key('I', 0);
+    expect(d.pending()).toBe(1);
+    d.key('N', 5);
+    expect(d.pending()).toBe(2);
+    // A slow key starts a new burst: back to one.
+    d.key('V', 600);
+    expect(d.pending()).toBe(1);
+    d.key('Enter', 605);
+    expect(d.pending()).toBe(0);
+  });
+
+  it('takes the same code again within 2 s as a repeat, and as a new scan after', () => {
+    const d = createScanDetector();
+    expect(feed(d, 'INV5555500001', 0, 5).kind).toBe('scan');
+    expect(feed(d, 'INV5555500001', 300, 5).kind).toBe('repeat');
+    expect(feed(d, 'INV5555500001', 2_700, 5).kind).toBe('scan');
+  });
 });

@@ -17,7 +17,7 @@ function mustApply(order: Order, action: Action): Order {
 }
 
 describe('next step', () => {
-  it('walks accept, packing, packed, out for delivery, delivered, then nothing', () => {
+  it('walks accept, packing, packed, out for delivery, delivered, complete, then nothing', () => {
     let order = sampleOrder({ orderState: 'Created' });
     const seen: string[] = [];
     for (;;) {
@@ -27,9 +27,12 @@ describe('next step', () => {
       order =
         step.key === 'ACCEPT'
           ? mustApply(order, { type: 'ORDER_STATE_UPDATE', orderState: 'ACCEPTED' })
-          : mustApply(order, fulfil(step.fulfilmentId!, step.key));
+          : step.key === 'COMPLETE'
+            ? mustApply(order, { type: 'ORDER_STATE_UPDATE', orderState: 'COMPLETED' })
+            : mustApply(order, fulfil(step.fulfilmentId!, step.key));
     }
-    expect(seen).toEqual(['ACCEPT', 'PACKING', 'PACKED', 'OUT_FOR_DELIVERY', 'DELIVERED']);
+    expect(seen).toEqual(['ACCEPT', 'PACKING', 'PACKED', 'OUT_FOR_DELIVERY', 'DELIVERED', 'COMPLETE']);
+    expect(order.orderState).toBe('Completed');
   });
 
   it('offers only Accept for an order the service has not described yet', () => {

@@ -71,6 +71,21 @@ describe('reason catalogues', () => {
     expect(ordered[1]?.prescription).toBe(true);
     expect(ordered[2]?.prescription).toBeFalsy();
     expect(ordered).toHaveLength(ITEM_UNIT_REASONS.length);
+    // Then the most common, as for any item.
+    expect(ordered[2]?.code).toBe('ITEM_UNAVAILABLE');
+  });
+
+  it('puts the most common reasons first, in a fixed order, "not listed" last', () => {
+    const units = reasonsFor(ITEM_UNIT_REASONS, false).map((r) => r.code);
+    expect(units[0]).toBe('ITEM_UNAVAILABLE');
+    expect(units.at(-1)).toBe('REASON_NOT_LISTED');
+    expect(new Set(units)).toEqual(new Set(ITEM_UNIT_REASONS.map((r) => r.code)));
+    expect(reasonsFor(ITEM_UNIT_REASONS, false).map((r) => r.code)).toEqual(units);
+    const cancel = reasonsFor(CANCEL_REASONS, false).map((r) => r.code);
+    expect(cancel.slice(0, 2)).toEqual(['ITEM_UNAVAILABLE', 'CUSTOMER_CANCEL_REQUEST']);
+    expect(cancel).toHaveLength(CANCEL_REASONS.length);
+    const rxCancel = reasonsFor(CANCEL_REASONS, true).map((r) => r.code);
+    expect(rxCancel.slice(0, 3)).toEqual(['INVALID_PRESCRIPTION', 'FRAUD_PRESCRIPTION', 'ITEM_UNAVAILABLE']);
   });
 });
 

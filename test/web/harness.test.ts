@@ -20,6 +20,8 @@ describe('the browser harness', () => {
       throw new Error(`${join(DEFAULT_RENDERER_DIR, 'index.html')} is missing: run \`npm run build\` before this test (npm test does).`);
     dataDir = mkdtempSync(join(tmpdir(), 'packdesk-harness-'));
     harness = await startWebHarness({ dataDir, host: { settingsOverride: { environment: 'training' } } });
+    // A manager PIN, so the app opens on the queue rather than on the first-run PIN screen.
+    await harness.host.handle('pin.set', { newPin: '2468' });
     browser = await launchChromium();
   });
   afterAll(async () => {

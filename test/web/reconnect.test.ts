@@ -66,6 +66,8 @@ describe('the bridge after a dropped socket', () => {
       startTraining: (log) => startSandbox({ log }),
     });
     await host.start();
+    // A manager PIN, so the app opens on the queue rather than on the first-run PIN screen.
+    await host.handle('pin.set', { newPin: '2468' });
     server = await serve();
     browser = await launchChromium();
   });

@@ -9,14 +9,18 @@ import { GlobalKeys } from './components/GlobalKeys';
 import { NewOrderAlert } from './components/intake/NewOrderAlert';
 import { NoticeLine } from './components/NoticeLine';
 import { ScannerListener } from './components/ScannerListener';
+import { ScreenFocus } from './components/ScreenFocus';
 import { SyncBar } from './components/SyncBar';
 import { TopBar } from './components/TopBar';
 import { TrainingBanner } from './components/TrainingBanner';
 import { UndoBar } from './components/UndoBar';
+import { InvoiceOfferDialog } from './components/order/InvoiceOfferDialog';
 import { OrderScreen } from './screens/OrderScreen';
 import { OutboxScreen } from './screens/OutboxScreen';
 import { QueueScreen } from './screens/QueueScreen';
 import { SettingsScreen } from './screens/SettingsScreen';
+import { FirstRunPinScreen } from './screens/FirstRunPinScreen';
+import { useStatus } from './store/status';
 import { useUi } from './store/ui';
 
 export function Shell() {
@@ -38,11 +42,13 @@ export function Shell() {
       <ErrorBoundary>
         <CurrentScreen />
       </ErrorBoundary>
-      {/* Messages float over the bottom of the screen so nothing under the packer's finger moves. */}
+      {/* Messages and the undo bar have their own strip under the screen: they never cover a control. */}
       <div className="dock">
         <NoticeLine />
         <UndoBar />
       </div>
+      <InvoiceOfferLayer />
+      <ScreenFocus />
       <ScannerListener />
       <GlobalKeys />
       <NewOrderAlert />
@@ -52,6 +58,10 @@ export function Shell() {
 
 function CurrentScreen() {
   const screen = useUi((s) => s.screen);
+  // No manager PIN yet: the manager sets one before the first shift, so a fraud cancel or a
+  // discard never meets a terminal without one.
+  const needsPin = useStatus((s) => s.info !== null && !s.info.pinSet);
+  if (needsPin) return <FirstRunPinScreen />;
   switch (screen.name) {
     case 'queue':
       return <QueueScreen />;
@@ -62,4 +72,12 @@ function CurrentScreen() {
     case 'settings':
       return <SettingsScreen />;
   }
+}
+
+/** The scanned-invoice offer, while its order is the one on screen. */
+function InvoiceOfferLayer() {
+  const offer = useUi((s) => s.invoiceOffer);
+  const screen = useUi((s) => s.screen);
+  if (!offer || screen.name !== 'order' || screen.orderId !== offer.orderId) return null;
+  return <InvoiceOfferDialog offer={offer} key={`${offer.orderId}:${offer.code}`} />;
 }

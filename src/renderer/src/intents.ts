@@ -4,11 +4,13 @@
  * and turns a refusal into plain words on screen with a buzz. Nothing here decides what an
  * order's next state is: the engine does, and says so in OrderView.
  */
-import type { CommandName, CommandPayload, CommandResult, PackdeskApi, Reply } from '../../shared/ipc';
+import { DEFAULT_ORDER_ID_PATTERN, type CommandName, type CommandPayload, type CommandResult, type PackdeskApi, type Reply } from '../../shared/ipc';
 import type { ActionInput } from '../../shared/protocol/builders';
 import { bridge } from './api';
+import { i18next } from './i18n';
 import { playConfirm, playRefusal } from './feedback/sound';
 import { useNewOrders } from './store/newOrders';
+import { orderIdMatcher } from './scanner/orderId';
 import { useOrders } from './store/orders';
 import { useOutbox } from './store/outbox';
 import { useStatus } from './store/status';
@@ -116,6 +118,37 @@ export async function openOrderById(rawId: string): Promise<boolean> {
   useOrders.getState().merge([reply.value]);
   useUi.getState().openOrder(reply.value.id);
   return true;
+}
+
+/** Takes an order none of whose taps reached the service off the terminal, then shows the queue. */
+export async function removeOrder(orderId: string): Promise<boolean> {
+  const reply = await call('orders.remove', { orderId });
+  if (!reply.ok) {
+    refuse(reply.problem.message);
+    return false;
+  }
+  useOrders.getState().remove(orderId);
+  const ui = useUi.getState();
+  if (ui.screen.name === 'order' && ui.screen.orderId === orderId) ui.back();
+  ui.say('info', i18next.t('shift:removeOrder.done', { orderId }));
+  void refreshOutbox();
+  return true;
+}
+
+/**
+ * A code the scanner read outside the invoice field. An order id opens its order (added when
+ * new). Any other code is never added as an order: on an open order it is offered as that order's
+ * invoice number, elsewhere it is refused in words.
+ */
+export function scanned(code: string): void {
+  const pattern = useStatus.getState().settings?.orderIdPattern ?? DEFAULT_ORDER_ID_PATTERN;
+  if (orderIdMatcher(pattern)(code)) {
+    void openOrderById(code);
+    return;
+  }
+  const ui = useUi.getState();
+  if (ui.screen.name === 'order') ui.offerInvoice({ orderId: ui.screen.orderId, code });
+  else refuse(i18next.t('shift:scan.notAnOrder', { code }));
 }
 
 /**

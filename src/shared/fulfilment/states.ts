@@ -49,8 +49,8 @@ export const ORDER_STATE_WORD: Readonly<Record<string, string>> = {
   CANCELLED: 'Cancelled',
 };
 
-/** Kinds of next step, in the order a packer meets them. */
-export type StepKey = 'ACCEPT' | FulfillmentState;
+/** Kinds of next step, in the order a packer meets them. COMPLETE closes a delivered order (ORDER_STATE_UPDATE COMPLETED). */
+export type StepKey = 'ACCEPT' | FulfillmentState | 'COMPLETE';
 
 export interface NextStep {
   readonly key: StepKey;
@@ -66,6 +66,7 @@ export const STEP_LABEL: Readonly<Record<StepKey, string>> = {
   PACKED: 'Mark packed',
   OUT_FOR_DELIVERY: 'Out for delivery',
   DELIVERED: 'Mark delivered',
+  COMPLETE: 'Complete order',
 };
 
 /** The ONE next step for an order, or null when nothing is left to do. `undefined` = not yet known. */
@@ -85,6 +86,8 @@ export function nextStep(order: Order | undefined): NextStep | null {
     const rank = fulfilmentRank(delivery.fulfillmentState);
     if (rank < 3) return step('OUT_FOR_DELIVERY', delivery);
     if (rank < 4) return step('DELIVERED', delivery);
+    // Delivered but the service still says Accepted: closing the order is the last step.
+    return { key: 'COMPLETE', label: STEP_LABEL.COMPLETE };
   }
   return null;
 }

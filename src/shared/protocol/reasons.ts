@@ -83,8 +83,33 @@ export function reasonLabel(catalogue: readonly Reason[], code: string): string 
   return findReason(catalogue, code)?.label ?? code;
 }
 
-/** The catalogue ordered for an item: prescription reasons first when the item needs one. */
+/**
+ * The reasons packers pick most, most common first (the rest keep the catalogue's order after
+ * them, and "not listed" comes last). A fixed order, never by recent use: a packer finds a tile
+ * where it was yesterday.
+ */
+const MOST_COMMON = new Map<readonly Reason[], readonly string[]>([
+  [
+    ITEM_UNIT_REASONS,
+    ['ITEM_UNAVAILABLE', 'QUANTITY_EXCEED_AVAILABLE_LIMIT', 'ITEM_CANCEL_ON_CUSTOMER_REQUEST', 'INCORRECT_DESCRIPTION'],
+  ],
+  [
+    CANCEL_REASONS,
+    ['ITEM_UNAVAILABLE', 'CUSTOMER_CANCEL_REQUEST', 'BUYER_NOT_AVAILABLE', 'BUYER_NO_CONTACT', 'EMPLOYEE_UNAVAILABILITY', 'DELIVERY_PERSONNEL_UNAVAILABLE'],
+  ],
+]);
+const LAST = new Set(['REASON_NOT_LISTED']);
+
+/** The catalogue in the order a packer sees it: prescription reasons first when the item needs one, then the most common. */
 export function reasonsFor(catalogue: readonly Reason[], prescriptionFirst: boolean): Reason[] {
-  if (!prescriptionFirst) return [...catalogue];
-  return [...catalogue.filter((r) => r.prescription), ...catalogue.filter((r) => !r.prescription)];
+  const common = MOST_COMMON.get(catalogue) ?? [];
+  const place = (r: Reason, index: number): number => {
+    const rank = common.indexOf(r.code);
+    if (LAST.has(r.code)) return 10_000 + index;
+    return rank >= 0 ? rank : common.length + index;
+  };
+  return catalogue
+    .map((r, index) => ({ r, key: (prescriptionFirst && r.prescription ? 0 : 100_000) + place(r, index) }))
+    .sort((a, b) => a.key - b.key)
+    .map((x) => x.r);
 }

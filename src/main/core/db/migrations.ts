@@ -93,6 +93,9 @@ export const MIGRATIONS: readonly Migration[] = [
         no_access_settings TEXT
       ) STRICT;
       INSERT INTO intake (id) VALUES (1);
+      -- A packer removed the order from the terminal (none of its taps reached the service, e.g. a
+      -- code scanned that was no order). The row stays, because its outbox rows point at it.
+      ALTER TABLE orders ADD COLUMN removed_at INTEGER;
     `,
   },
 ];

@@ -14,10 +14,15 @@ export type OrdersTable = ReturnType<typeof createOrdersTable>;
 /** Prepared statements for the orders cache, wrapped in typed functions. */
 export function createOrdersTable(db: Database) {
   const s = {
-    ensure: db.prepare(`INSERT INTO orders (id, added_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`),
-    get: db.prepare(`SELECT * FROM orders WHERE id = ?`),
-    list: db.prepare(`SELECT * FROM orders ORDER BY added_at, id`),
-    count: db.prepare(`SELECT COUNT(*) AS n FROM orders`),
+    // Adding an order that was removed brings it back as new.
+    ensure: db.prepare(
+      `INSERT INTO orders (id, added_at) VALUES (@id, @now)
+       ON CONFLICT (id) DO UPDATE SET removed_at = NULL, added_at = excluded.added_at WHERE removed_at IS NOT NULL`,
+    ),
+    get: db.prepare(`SELECT * FROM orders WHERE id = ? AND removed_at IS NULL`),
+    list: db.prepare(`SELECT * FROM orders WHERE removed_at IS NULL ORDER BY added_at, id`),
+    count: db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE removed_at IS NULL`),
+    remove: db.prepare(`UPDATE orders SET removed_at = ? WHERE id = ? AND removed_at IS NULL`),
     saveBody: db.prepare(
       `INSERT INTO orders (id, body, synced_at, added_at, needs_refresh, raw_unreadable)
        VALUES (@id, @body, @now, @now, 0, NULL)
@@ -45,9 +50,13 @@ export function createOrdersTable(db: Database) {
   const parse = (raw: unknown): OrderRow => parseOrderRow(raw, parseBody);
 
   return {
-    /** Adds an order the terminal has only the id of; returns true when it was new. */
+    /** Takes an order off the terminal (its row stays for its outbox history); true when it was there. */
+    remove(id: string, now: number): boolean {
+      return s.remove.run(now, id).changes === 1;
+    },
+    /** Adds an order the terminal has only the id of (or brings back a removed one); returns true when it was new. */
     ensure(id: string, now: number): boolean {
-      return s.ensure.run(id, now).changes === 1;
+      return s.ensure.run({ id, now }).changes === 1;
     },
     get(id: string): OrderRow | null {
       const raw = s.get.get(id);

@@ -66,6 +66,7 @@ export function createOutboxTable(db: Database) {
        RETURNING id, seq`,
     ),
     get: db.prepare(`SELECT * FROM outbox WHERE id = ?`),
+    forOrder: db.prepare(`SELECT * FROM outbox WHERE order_id = ? ORDER BY seq`),
     byRequestId: db.prepare(`SELECT * FROM outbox WHERE request_id = ?`),
     projectedForOrder: db.prepare(
       `SELECT * FROM outbox WHERE order_id = ? AND (${PENDING} OR awaiting_refresh = 1) ORDER BY seq`,
@@ -153,6 +154,10 @@ export function createOutboxTable(db: Database) {
     },
     get(id: number): EntryRow | null {
       return one(s.get.get(id));
+    },
+    /** Every entry of an order, in any state, by seq. */
+    forOrder(orderId: string): EntryRow[] {
+      return rows(s.forOrder.all(orderId));
     },
     byRequestId(requestId: string): EntryRow | null {
       return one(s.byRequestId.get(requestId));

@@ -54,6 +54,8 @@ export interface Engine {
   stop(): Promise<void>;
   /** A scanned or typed order id: returns the existing view or adds a new "unknown" order. */
   addOrder(orderId: string): Result<OrderView>;
+  /** Takes an order none of whose taps reached the service off the terminal (its unsent taps are discarded). */
+  removeOrder(orderId: string): Result<true>;
   /** Validates a tap against the projected order and queues it durably. */
   submitTap(orderId: string, input: ActionInput): Result<OutboxEntryView>;
   /** Takes a tap back, only inside the undo window and while queued. */
@@ -344,6 +346,17 @@ export function createEngine(options: EngineOptions): Engine {
         if (r.value.added) wrote();
         if (r.value.added && hub.wanted('orders.changed')) hub.emit('orders.changed', { orders: [view] });
         return ok(view);
+      });
+    },
+
+    removeOrder(orderId) {
+      return guard(() => {
+        const r = outbox.removeOrder(orderId);
+        if (!r.ok) return r;
+        wrote();
+        if (r.value.length > 0) publish(r.value, false);
+        else publishStatus();
+        return ok(true as const);
       });
     },
 

@@ -124,6 +124,7 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
       if (!added.ok || added.value.order !== null) return added;
       return ok(await fetchUnknown(added.value));
     },
+    'orders.remove': async ({ orderId }) => engineOr((e) => done(e.removeOrder(orderId))),
     'taps.submit': async ({ orderId, input, pin }) => {
       const tap = (): ReturnType<Engine['submitTap']> => engineOr((e) => e.submitTap(orderId, input));
       return needsManager(input) ? withPin(pin, tap) : tap();

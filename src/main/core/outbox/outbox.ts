@@ -179,6 +179,38 @@ export function createOutbox(ctx: OutboxContext) {
       });
     },
 
+    /**
+     * Takes an order off the terminal when none of its taps can have reached the service: the
+     * service never answered for it, and no tap of it was sent, is being sent, or went without an
+     * answer. Its waiting and refused taps are discarded with it (audited). Returns them.
+     */
+    removeOrder(rawOrderId: string): Result<EntryRow[]> {
+      const id = checkId('Order id', rawOrderId);
+      if (!id.ok) return id;
+      const orderId = id.value;
+      return store.transaction((): Result<EntryRow[]> => {
+        const now = ctx.now();
+        const row = store.orders.get(orderId);
+        if (!row) return fail('invalid', `Order ${orderId} is not on this terminal`, 'NOT_FOUND');
+        if (row.body !== null || row.bodyUnreadable || row.syncedAt !== null)
+          return fail('invalid', `The order service knows order ${orderId}; it cannot be removed from the terminal`, 'KNOWN_TO_SERVICE');
+        const entries = store.outbox.forOrder(orderId);
+        const reached = entries.find((e) => e.state === 'sent' || e.state === 'sending' || e.noAnswerBefore || e.mayBeApplied);
+        if (reached)
+          return fail('invalid', `A tap on order ${orderId} may have reached the service; it cannot be removed`, 'MAY_HAVE_REACHED');
+        const discarded: EntryRow[] = [];
+        for (const e of entries) {
+          if (e.state !== 'queued' && e.state !== 'failed') continue;
+          const after = move(store.outbox, e, 'discard', now, { nextAttemptAt: null });
+          if (!after.ok) return fail('invalid', `A tap on order ${orderId} changed meanwhile; look again`, 'BUSY');
+          discarded.push(after.value);
+        }
+        store.orders.remove(orderId, now);
+        audit({ kind: 'discard', orderId, outcome: 'order removed', message: `${discarded.length} unsent tap(s) discarded with it` });
+        return ok(discarded);
+      });
+    },
+
     /** Takes the sender lease of this data file (one sending process at a time), or says who holds it. */
     takeLease(): LeaseResult {
       return takeSenderLease(store, { now: ctx.now });

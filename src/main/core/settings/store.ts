@@ -6,7 +6,7 @@
  */
 import { existsSync, renameSync } from 'node:fs';
 import { z } from 'zod';
-import { EnvironmentSchema, SettingsSchema, type Environment, type Settings } from '../../../shared/ipc';
+import { DEFAULT_ORDER_ID_PATTERN, EnvironmentSchema, SettingsSchema, type Environment, type Settings } from '../../../shared/ipc';
 import { readJsonFile, writeFileAtomic } from './files';
 
 /** The preferences a manager edits with `settings.update` (everything but environment and addresses). */
@@ -21,6 +21,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   sounds: true,
   updateChannel: 'stable',
   scannerPrefix: '',
+  orderIdPattern: DEFAULT_ORDER_ID_PATTERN,
   quietHour: null,
   paper: 'thermal80',
   printer: null,

@@ -2,14 +2,18 @@
  * Type an order number (or scan into this field): opens the order, or adds it to the terminal
  * when it is new. F2 puts the cursor here from anywhere.
  */
-import { useState, type FormEvent } from 'react';
-import { openOrderById } from '../intents';
+import { useCallback, useRef, useState, type FormEvent } from 'react';
+import { openOrderById, scanned } from '../intents';
+import { useFieldScan } from '../scanner/fieldScan';
 
 export const ORDER_ID_FIELD = 'order-id-entry';
 
 export function OrderIdEntry() {
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  // A scan here is taken whole, as a scan anywhere: an order id opens it, another code is never added as an order.
+  useFieldScan(input, useCallback((code: string) => scanned(code), []));
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -17,7 +21,7 @@ export function OrderIdEntry() {
     setBusy(true);
     void openOrderById(value).then((opened) => {
       setBusy(false);
-      if (opened) setValue('');
+      if (opened) setValue((now) => (now === value ? '' : now));
     });
   };
 
@@ -27,6 +31,7 @@ export function OrderIdEntry() {
         Order number
       </label>
       <input
+        ref={input}
         id={ORDER_ID_FIELD}
         className="text-input id-entry-input"
         value={value}

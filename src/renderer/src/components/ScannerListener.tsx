@@ -1,56 +1,91 @@
 /**
  * Listens for the barcode scanner on every screen. Keys are watched before anything else sees
  * them; when a burst turns out to be a scan, its closing Enter is swallowed so it cannot also
- * press whatever button has focus. Text fields are left alone: a scan there fills the field
- * (that is how an invoice number is scanned), and Enter submits it as usual.
+ * press whatever button has focus, or submit a field with half a code in it.
+ *
+ * In a text field the scanner's keys land in the field as they arrive (nothing is known to be a
+ * scan before its Enter). At the Enter they are taken out again: a repeat of the last code within
+ * 2 s is dropped; a new code goes whole to a field that takes scans (invoice, order number), and a
+ * field that does not (settings) keeps the typed code and gets its Enter as usual.
+ *
+ * Outside fields, a code that looks like an order id opens that order; any other code, while an
+ * order is open, is offered as that order's invoice number, never added as a new order.
  */
 import { useEffect, useMemo } from 'react';
-import { openOrderById, refuse } from '../intents';
+import { useTranslation } from 'react-i18next';
+import { refuse, scanned } from '../intents';
 import { createScanDetector } from '../scanner/detector';
+import { offerScanToField, setFieldValue, textFieldOf } from '../scanner/fieldScan';
 import { useStatus } from '../store/status';
+import { useUi } from '../store/ui';
 
-/** True when keys typed at `target` belong to a text field. */
-function isEditable(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable) return true;
-  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
-  if (target instanceof HTMLInputElement) {
-    return !['button', 'submit', 'reset', 'checkbox', 'radio', 'range', 'color', 'file', 'image'].includes(target.type);
-  }
-  return false;
+/** The field a burst began in and what it held just before its first key. */
+interface BurstStart {
+  readonly field: HTMLInputElement | HTMLTextAreaElement;
+  readonly value: string;
 }
 
 export function ScannerListener() {
+  const { t } = useTranslation('shift');
   const prefix = useStatus((s) => s.settings?.scannerPrefix ?? '');
   const detector = useMemo(() => createScanDetector({ prefix }), [prefix]);
 
   useEffect(() => {
+    let start: BurstStart | null = null;
+
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.altKey || e.metaKey) return;
-      if (isEditable(e.target)) {
-        detector.reset();
-        return;
-      }
+      const field = textFieldOf(e.target);
+      if (e.target instanceof HTMLSelectElement) return;
+      // keydown comes before the character lands, so this is the field as it was before the burst.
+      const before = field?.value ?? '';
       // event.timeStamp is when the key arrived, even if the page was busy drawing meanwhile.
       const verdict = detector.key(e.key, e.timeStamp);
+      if (e.key.length === 1 && detector.pending() === 1) start = field ? { field, value: before } : null;
       if (!verdict.swallow) return;
+      const burst = start;
+      start = null;
+
+      if (field) {
+        const restore = () => {
+          if (burst?.field === field) setFieldValue(field, burst.value);
+        };
+        if (verdict.kind === 'repeat') {
+          e.preventDefault();
+          e.stopPropagation();
+          restore();
+          useUi.getState().say('info', t('scan.repeatIgnored', { code: verdict.code }));
+          return;
+        }
+        if (offerScanToField(field, verdict.code)) {
+          e.preventDefault();
+          e.stopPropagation();
+          restore();
+        }
+        // A field that does not take scans keeps the code as typed, and its Enter, as before.
+        return;
+      }
+
       e.preventDefault();
       e.stopPropagation();
       if (verdict.kind !== 'scan') return;
       if (document.querySelector('dialog[open]')) {
-        refuse('Finish or close the open window first, then scan again.');
+        refuse(t('scan.dialogOpen'));
         return;
       }
-      void openOrderById(verdict.code);
+      scanned(verdict.code);
     };
-    const onBlur = () => detector.reset();
+    const onBlur = () => {
+      detector.reset();
+      start = null;
+    };
     window.addEventListener('keydown', onKey, { capture: true });
     window.addEventListener('blur', onBlur);
     return () => {
       window.removeEventListener('keydown', onKey, { capture: true });
       window.removeEventListener('blur', onBlur);
     };
-  }, [detector]);
+  }, [detector, t]);
 
   return null;
 }

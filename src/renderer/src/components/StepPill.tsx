@@ -1,4 +1,5 @@
 /** An order's next step as a coloured pill with its words; colour is never the only signal. */
+import { useTranslation } from 'react-i18next';
 import { STEP_LABEL, type StepKey } from '../../../shared/fulfilment/states';
 
 export const STEP_ICON: Record<StepKey, string> = {
@@ -7,9 +8,11 @@ export const STEP_ICON: Record<StepKey, string> = {
   PACKED: '■',
   OUT_FOR_DELIVERY: '➜',
   DELIVERED: '⌂',
+  COMPLETE: '★',
 };
 
 export function StepPill({ step, waitingForDetails = false }: { step: StepKey | null; waitingForDetails?: boolean }) {
+  const { t } = useTranslation('shift');
   if (waitingForDetails)
     return (
       <span className="step-pill step-DONE">
@@ -28,7 +31,7 @@ export function StepPill({ step, waitingForDetails = false }: { step: StepKey | 
     <span className={`step-pill step-${step}`}>
       <span className="step-pill-caption">Next</span>
       <span>
-        <span aria-hidden="true">{STEP_ICON[step]}</span> {STEP_LABEL[step]}
+        <span aria-hidden="true">{STEP_ICON[step]}</span> {step === 'COMPLETE' ? t('step.complete') : STEP_LABEL[step]}
       </span>
     </span>
   );

@@ -3,6 +3,7 @@
  * long, when something last got through, and whether the credentials work. Every state in
  * words as well as colour. Tapping it opens the outbox.
  */
+import { useTranslation } from 'react-i18next';
 import type { SyncStatus } from '../../../shared/ipc';
 import { formatAge, formatClock } from '../format/time';
 import { useNow } from '../hooks/useNow';
@@ -20,6 +21,7 @@ export function SyncBar() {
   const sync = useStatus((s) => s.sync);
   const show = useUi((s) => s.show);
   const now = useNow(1_000);
+  const { t } = useTranslation('shift');
 
   if (!sync) return null;
   const link = CONNECTIVITY[sync.connectivity];
@@ -30,7 +32,6 @@ export function SyncBar() {
       className={`sync-bar sync-${alarm ? 'alarm' : link.tone}`}
       onClick={() => show({ name: 'outbox' })}
       data-testid="sync-bar"
-      aria-label="Sync status: open the outbox"
     >
       <span className={`sync-link sync-link-${link.tone}`} data-testid="sync-connectivity">
         <span className="dot" aria-hidden="true" />
@@ -69,6 +70,8 @@ export function SyncBar() {
       <span className="sync-item sync-last">
         {sync.lastSuccessAt === null ? 'Nothing sent yet' : `Last sent ${formatClock(sync.lastSuccessAt)} (${formatAge(sync.lastSuccessAt, now)})`}
       </span>
+      {/* The button's name is its status, read whole; this says what pressing it does. */}
+      <span className="visually-hidden">{t('syncBar.opensOutbox')}</span>
     </button>
   );
 }

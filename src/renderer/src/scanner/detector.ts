@@ -45,8 +45,10 @@ const MODIFIERS = new Set(['Shift', 'CapsLock']);
 export interface ScanDetector {
   /** Feeds one keydown: `key` as in KeyboardEvent.key, `at` in ms on any monotonic clock. */
   key(key: string, at: number): ScanVerdict;
-  /** Forgets a burst in progress (focus moved into a text field, window lost focus). */
+  /** Forgets a burst in progress (window lost focus). */
   reset(): void;
+  /** How many characters the burst in progress holds so far (1 right after a burst starts). */
+  pending(): number;
 }
 
 /** Creates a detector with its own burst buffer and repeat memory. */
@@ -65,6 +67,7 @@ export function createScanDetector(options: Partial<ScanDetectorOptions> = {}): 
 
   return {
     reset,
+    pending: () => buffer.length,
     key(key, at) {
       if (MODIFIERS.has(key)) return NONE;
       const gap = at - lastAt;

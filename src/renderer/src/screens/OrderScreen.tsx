@@ -14,6 +14,7 @@ import { FulfilmentList } from '../components/order/FulfilmentList';
 import { InvoiceForm } from '../components/order/InvoiceForm';
 import { ItemList } from '../components/order/ItemList';
 import { NextStepButton } from '../components/order/NextStepButton';
+import { RemoveOrder } from '../components/order/RemoveOrder';
 import { Countdown } from '../components/Countdown';
 import { PrintSlipButton } from '../components/print/PrintSlipButton';
 import { RejectButton } from '../components/intake/RejectButton';
@@ -141,6 +142,7 @@ function AwaitingServiceCard({ view }: { view: OrderView }) {
           kept; a manager must enter the credentials in Settings.
         </p>
       )}
+      <RemoveOrder view={view} />
       {offline && !paused && view.failed === 0 && (
         <p className="awaiting-offline">
           <strong>Offline:</strong> the acceptance is kept and sent when the connection is back; the details show then.

@@ -30,6 +30,7 @@ const EMPTY_COUNTS: Record<StepFilterKey, number> = {
   PACKED: 0,
   OUT_FOR_DELIVERY: 0,
   DELIVERED: 0,
+  COMPLETE: 0,
   DONE: 0,
 };
 
@@ -49,7 +50,7 @@ function band(view: OrderView): number {
   if (!view.order) return 0;
   const key = view.nextStep?.key;
   if (key === 'ACCEPT' || key === 'PACKING' || key === 'PACKED') return 0;
-  if (key === 'OUT_FOR_DELIVERY' || key === 'DELIVERED') return 1;
+  if (key === 'OUT_FOR_DELIVERY' || key === 'DELIVERED' || key === 'COMPLETE') return 1;
   return 2;
 }
 
@@ -121,10 +122,22 @@ function insertionPoint(ids: readonly string[], byId: ReadonlyMap<string, OrderV
   return lo;
 }
 
+/** The next snapshot without the order `id` (taken off the terminal). */
+export function withoutOrder(snap: OrdersSnapshot, id: string): OrdersSnapshot {
+  const byId = snap.byId as Map<string, OrderView>;
+  const before = byId.get(id);
+  if (!before) return snap;
+  byId.delete(id);
+  const counts = { ...snap.counts };
+  counts[stepOf(before)] -= 1;
+  return { byId, version: snap.version + 1, sortedIds: snap.sortedIds.filter((x) => x !== id), counts };
+}
+
 interface OrdersStore extends OrdersSnapshot {
   loaded: boolean;
   replace(views: readonly OrderView[]): void;
   merge(views: readonly OrderView[]): void;
+  remove(id: string): void;
 }
 
 export const useOrders = create<OrdersStore>()((set) => ({
@@ -132,4 +145,5 @@ export const useOrders = create<OrdersStore>()((set) => ({
   loaded: false,
   replace: (views) => set({ ...replaceOrders(views), loaded: true }),
   merge: (views) => set((s) => mergeOrders(s, views)),
+  remove: (id) => set((s) => withoutOrder(s, id)),
 }));

@@ -29,6 +29,12 @@ export interface UndoOffer {
   readonly sendAfter: number;
 }
 
+/** A scanned code that is not an order id, offered as the open order's invoice number. */
+export interface InvoiceOffer {
+  readonly orderId: string;
+  readonly code: string;
+}
+
 interface UiStore {
   screen: Screen;
   /** Where Back goes from outbox and settings. */
@@ -36,6 +42,7 @@ interface UiStore {
   filter: StepFilterKey | 'ALL';
   notice: Notice | null;
   undo: UndoOffer | null;
+  invoiceOffer: InvoiceOffer | null;
   buzzes: number;
   /** Bumped when an order is opened by scan or typed number: its big button takes focus again. */
   focusRequests: number;
@@ -51,6 +58,7 @@ interface UiStore {
   say(tone: NoticeTone, text: string): void;
   clearNotice(): void;
   offerUndo(offer: UndoOffer | null): void;
+  offerInvoice(offer: InvoiceOffer | null): void;
   buzz(): void;
 }
 
@@ -62,6 +70,7 @@ export const useUi = create<UiStore>()((set) => ({
   filter: 'ALL',
   notice: null,
   undo: null,
+  invoiceOffer: null,
   buzzes: 0,
   focusRequests: 0,
   dialogs: 0,
@@ -77,16 +86,19 @@ export const useUi = create<UiStore>()((set) => ({
       // Outbox and settings return to where the packer was; an order always returns to the queue.
       previous: s.screen.name === 'outbox' || s.screen.name === 'settings' ? s.previous : s.screen,
       notice: null,
+      invoiceOffer: null,
     })),
   back: () =>
     set((s) => ({
       screen: s.screen.name === 'order' ? { name: 'queue' } : s.previous,
       previous: { name: 'queue' },
       notice: null,
+      invoiceOffer: null,
     })),
   setFilter: (filter) => set({ filter }),
   say: (tone, text) => set({ notice: { tone, text, id: ++noticeIds } }),
   clearNotice: () => set({ notice: null }),
   offerUndo: (undo) => set({ undo }),
+  offerInvoice: (invoiceOffer) => set({ invoiceOffer }),
   buzz: () => set((s) => ({ buzzes: s.buzzes + 1 })),
 }));

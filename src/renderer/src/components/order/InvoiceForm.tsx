@@ -1,20 +1,32 @@
-/** Record the seller's invoice number: type it, or scan it into the field (Enter sends). */
-import { useId, useState, type FormEvent } from 'react';
+/**
+ * Record the seller's invoice number: type it (Enter sends), or scan it into the field. A scan is
+ * sent whole as the scanner read it, never from the field, which may hold part of another burst.
+ */
+import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
 import { tap } from '../../intents';
+import { useFieldScan } from '../../scanner/fieldScan';
 
 export function InvoiceForm({ orderId, current }: { orderId: string; current: string | null }) {
   const id = useId();
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  useFieldScan(
+    input,
+    useCallback((code: string) => void tap(orderId, { kind: 'invoice', sellerInvoiceId: code }), [orderId]),
+  );
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const invoice = value.trim();
     if (!invoice || busy) return;
     setBusy(true);
+    // Emptied at the Enter, not when the answer comes: keys typed meanwhile start from an empty
+    // field instead of being cut in half when it is cleared under them.
+    setValue('');
     const taken = await tap(orderId, { kind: 'invoice', sellerInvoiceId: invoice });
     setBusy(false);
-    if (taken) setValue('');
+    if (!taken) setValue((now) => (now === '' ? invoice : now));
   };
 
   return (
@@ -34,6 +46,7 @@ export function InvoiceForm({ orderId, current }: { orderId: string; current: st
           Seller invoice number
         </label>
         <input
+          ref={input}
           id={id}
           className="text-input"
           value={value}

@@ -4,6 +4,7 @@
  * gloves cannot run straight on into the following step.
  */
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { OrderView } from '../../../../shared/ipc';
 import type { ActionInput } from '../../../../shared/protocol/builders';
 import { STEP_LABEL, type NextStep } from '../../../../shared/fulfilment/states';
@@ -19,6 +20,7 @@ type Phase = { name: 'ready' } | { name: 'sending'; label: string } | { name: 'd
 /** The tap a next step stands for. */
 function inputFor(step: NextStep): ActionInput | null {
   if (step.key === 'ACCEPT') return { kind: 'orderState', state: 'ACCEPTED' };
+  if (step.key === 'COMPLETE') return { kind: 'orderState', state: 'COMPLETED' };
   if (!step.fulfilmentId) return null;
   return { kind: 'fulfilment', fulfilmentId: step.fulfilmentId, state: step.key };
 }
@@ -29,6 +31,7 @@ const DONE_WORDS: Record<NextStep['key'], string> = {
   PACKED: 'Marked packed',
   OUT_FOR_DELIVERY: 'Out for delivery',
   DELIVERED: 'Marked delivered',
+  COMPLETE: 'Order completed', // shown through shift:step.completed
 };
 
 export function NextStepButton({ view }: { view: OrderView }) {
@@ -38,6 +41,7 @@ export function NextStepButton({ view }: { view: OrderView }) {
   const button = useRef<HTMLButtonElement>(null);
   const step = view.nextStep;
   const focusRequests = useUi((s) => s.focusRequests);
+  const { t } = useTranslation('shift');
 
   useEffect(() => {
     // The order was just opened (or scanned again): Enter or Space does the next step; the
@@ -64,9 +68,9 @@ export function NextStepButton({ view }: { view: OrderView }) {
       return;
     }
     busy.current = true;
-    setPhase({ name: 'sending', label: STEP_LABEL[step.key] });
+    setPhase({ name: 'sending', label: step.key === 'COMPLETE' ? t('step.complete') : STEP_LABEL[step.key] });
     const taken = await tap(view.id, input);
-    if (taken) setPhase({ name: 'done', label: DONE_WORDS[step.key] });
+    if (taken) setPhase({ name: 'done', label: step.key === 'COMPLETE' ? t('step.completed') : DONE_WORDS[step.key] });
     else {
       busy.current = false;
       setPhase({ name: 'ready' });
@@ -89,7 +93,7 @@ export function NextStepButton({ view }: { view: OrderView }) {
           <span className="next-step-icon" aria-hidden="true">
             {STEP_ICON[step.key]}
           </span>
-          <span className="next-step-label">{step.label || STEP_LABEL[step.key]}</span>
+          <span className="next-step-label">{step.key === 'COMPLETE' ? t('step.complete') : step.label || STEP_LABEL[step.key]}</span>
         </>
       ) : (
         <>

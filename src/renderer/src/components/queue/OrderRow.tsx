@@ -12,7 +12,8 @@ import { PrescriptionBadge } from '../PrescriptionBadge';
 import { StepPill } from '../StepPill';
 import { customerName, hasPrescriptionItem, itemSummary, orderStateWord } from '../../orderFacts';
 
-export const ROW_HEIGHT = 96;
+// 80 px: two lines of text and a 56 px pill, and six rows in the queue on a 768 px tall screen.
+export const ROW_HEIGHT = 80;
 
 interface Props {
   id: string;

@@ -1,4 +1,5 @@
 /** Filter the queue by next step; each choice shows how many orders it holds. */
+import { useTranslation } from 'react-i18next';
 import { STEP_LABEL } from '../../../../shared/fulfilment/states';
 import { useOrders, type StepFilterKey } from '../../store/orders';
 import { useUi } from '../../store/ui';
@@ -10,6 +11,7 @@ const CHOICES: readonly { key: StepFilterKey | 'ALL'; label: string }[] = [
   { key: 'PACKED', label: STEP_LABEL.PACKED },
   { key: 'OUT_FOR_DELIVERY', label: STEP_LABEL.OUT_FOR_DELIVERY },
   { key: 'DELIVERED', label: STEP_LABEL.DELIVERED },
+  { key: 'COMPLETE', label: STEP_LABEL.COMPLETE }, // shown through shift:step.complete
   { key: 'DONE', label: 'Nothing left' },
 ];
 
@@ -18,6 +20,7 @@ export function StepFilters() {
   const total = useOrders((s) => s.sortedIds.length);
   const filter = useUi((s) => s.filter);
   const setFilter = useUi((s) => s.setFilter);
+  const { t } = useTranslation('shift');
   return (
     <div className="step-filters" role="group" aria-label="Show orders whose next step is">
       {CHOICES.map((c) => (
@@ -29,7 +32,7 @@ export function StepFilters() {
           onClick={() => setFilter(c.key)}
           data-testid={`filter-${c.key}`}
         >
-          {c.label} <span className="filter-count">{c.key === 'ALL' ? total : counts[c.key]}</span>
+          {c.key === 'COMPLETE' ? t('step.complete') : c.label} <span className="filter-count">{c.key === 'ALL' ? total : counts[c.key]}</span>
         </button>
       ))}
     </div>

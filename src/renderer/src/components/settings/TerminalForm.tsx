@@ -1,17 +1,18 @@
 /** How this terminal behaves: undo window, sending, kiosk, sounds, scanner, update channel. */
 import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Settings } from '../../../../shared/ipc';
 import { command } from '../../intents';
 import { useStatus } from '../../store/status';
 
 type Editable = Pick<
   Settings,
-  'undoWindowMs' | 'concurrency' | 'kiosk' | 'autoLaunch' | 'sounds' | 'updateChannel' | 'scannerPrefix' | 'quietHour'
+  'undoWindowMs' | 'concurrency' | 'kiosk' | 'autoLaunch' | 'sounds' | 'updateChannel' | 'scannerPrefix' | 'orderIdPattern' | 'quietHour'
 >;
 
 function editable(s: Settings): Editable {
-  const { undoWindowMs, concurrency, kiosk, autoLaunch, sounds, updateChannel, scannerPrefix, quietHour } = s;
-  return { undoWindowMs, concurrency, kiosk, autoLaunch, sounds, updateChannel, scannerPrefix, quietHour };
+  const { undoWindowMs, concurrency, kiosk, autoLaunch, sounds, updateChannel, scannerPrefix, orderIdPattern, quietHour } = s;
+  return { undoWindowMs, concurrency, kiosk, autoLaunch, sounds, updateChannel, scannerPrefix, orderIdPattern, quietHour };
 }
 
 export function TerminalForm({ pin }: { pin: string }) {
@@ -21,6 +22,7 @@ export function TerminalForm({ pin }: { pin: string }) {
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const id = useId();
+  const { t } = useTranslation('shift');
 
   if (!draft) return <p className="panel">Settings could not be loaded.</p>;
   const change = (patch: Partial<Editable>) => {
@@ -82,6 +84,23 @@ export function TerminalForm({ pin }: { pin: string }) {
           autoComplete="off"
           onChange={(e) => change({ scannerPrefix: e.target.value })}
         />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-order-pattern`}>{t('settings.orderIdPattern')}</label>
+        <input
+          id={`${id}-order-pattern`}
+          className="text-input"
+          value={draft.orderIdPattern}
+          maxLength={200}
+          autoComplete="off"
+          spellCheck={false}
+          aria-describedby={`${id}-order-pattern-help`}
+          onChange={(e) => change({ orderIdPattern: e.target.value })}
+          data-testid="order-id-pattern"
+        />
+        <p id={`${id}-order-pattern-help`} className="field-help">
+          {t('settings.orderIdPatternHelp', { example: 'OD2401121901140533863584' })}
+        </p>
       </div>
       <div className="field">
         <label htmlFor={`${id}-channel`}>Update channel</label>

@@ -1,5 +1,6 @@
 /** About this terminal, changing the PIN, a support bundle, and leaving kiosk mode. */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { command } from '../../intents';
 import { useStatus } from '../../store/status';
 import { PIN_PATTERN, PinField } from '../PinField';
@@ -7,15 +8,19 @@ import { PIN_PATTERN, PinField } from '../PinField';
 export function TerminalPanel({ pin, onPinChanged }: { pin: string; onPinChanged: (pin: string) => void }) {
   const info = useStatus((s) => s.info);
   const kiosk = useStatus((s) => s.settings?.kiosk ?? false);
+  const { t } = useTranslation('shift');
   const [newPin, setNewPin] = useState('');
+  const [again, setAgain] = useState('');
+  const ready = PIN_PATTERN.test(newPin) && newPin === again;
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
 
   const changePin = async () => {
-    if (!PIN_PATTERN.test(newPin)) return;
+    if (!ready) return;
     const reply = await command('pin.set', { currentPin: pin, newPin });
     if (reply.ok) {
       onPinChanged(newPin);
       setNewPin('');
+      setAgain('');
       setMessage({ ok: true, text: 'PIN changed.' });
     } else setMessage({ ok: false, text: reply.problem.message });
   };
@@ -52,11 +57,17 @@ export function TerminalPanel({ pin, onPinChanged }: { pin: string; onPinChanged
           void changePin();
         }}
       >
-        <PinField label="New manager PIN" value={newPin} onChange={setNewPin} />
-        <button type="submit" className="button" disabled={!PIN_PATTERN.test(newPin)}>
+        <PinField label="New manager PIN" value={newPin} onChange={setNewPin} testId="pin-change-new" />
+        <PinField label={t('pin.again')} value={again} onChange={setAgain} testId="pin-change-again" />
+        <button type="submit" className="button" disabled={!ready} data-testid="pin-change">
           Change PIN
         </button>
       </form>
+      {again.length >= newPin.length && again.length > 0 && newPin !== again && (
+        <p className="inline-error" role="alert">
+          {t('pin.different')}
+        </p>
+      )}
       <div className="button-row">
         <button type="button" className="button" onClick={() => void exportBundle()}>
           Save a support file

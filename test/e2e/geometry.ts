@@ -1,0 +1,90 @@
+/** Measurements taken inside the page: control sizes, controls covered by something else, rows in view. */
+import type { Page } from 'playwright-core';
+
+export interface ControlProblem {
+  readonly what: string;
+  readonly height: number;
+  readonly width: number;
+}
+
+const CONTROLS = 'button, a[href], input:not([type="hidden"]), select, textarea, [role="button"], [role="option"], summary';
+
+/** Visible controls (or, for a hidden checkbox, its label) less than `min` px tall. */
+export function smallControls(page: Page, min = 56): Promise<ControlProblem[]> {
+  return page.evaluate(
+    ({ selector, min }) => {
+      const out: { what: string; height: number; width: number }[] = [];
+      for (const el of document.querySelectorAll<HTMLElement>(selector)) {
+        const input = el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio');
+        const target = input ? (el.closest('label') ?? el) : el;
+        const r = target.getBoundingClientRect();
+        // Not drawn (display: none, a closed part) or a visually hidden input behind its label.
+        if (r.width <= 2 || r.height <= 2) continue;
+        if (getComputedStyle(target).visibility === 'hidden') continue;
+        if (r.height + 0.5 < min) {
+          const name = (target.getAttribute('aria-label') ?? target.textContent ?? '').trim().slice(0, 40);
+          out.push({ what: `${target.tagName.toLowerCase()}${target.dataset.testid ? `[${target.dataset.testid}]` : ''} "${name}"`, height: Math.round(r.height), width: Math.round(r.width) });
+        }
+      }
+      return out;
+    },
+    { selector: CONTROLS, min },
+  );
+}
+
+/**
+ * Controls in view whose middle is covered by something else (the undo bar, a notice). A control
+ * scrolled out of its scroll box is not in view; it can be scrolled to, so it is not covered.
+ */
+export function coveredControls(page: Page): Promise<string[]> {
+  return page.evaluate((selector) => {
+    const visibleRect = (el: Element): DOMRect | null => {
+      let r = el.getBoundingClientRect();
+      let left = r.left;
+      let top = r.top;
+      let right = r.right;
+      let bottom = r.bottom;
+      for (let p = el.parentElement; p; p = p.parentElement) {
+        const style = getComputedStyle(p);
+        if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+        const c = p.getBoundingClientRect();
+        left = Math.max(left, c.left);
+        top = Math.max(top, c.top);
+        right = Math.min(right, c.right);
+        bottom = Math.min(bottom, c.bottom);
+      }
+      right = Math.min(right, window.innerWidth);
+      bottom = Math.min(bottom, window.innerHeight);
+      if (right - left < 4 || bottom - top < 4) return null;
+      r = new DOMRect(left, top, right - left, bottom - top);
+      return r;
+    };
+    const out: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>(selector)) {
+      if (el.closest('[inert]') || el.closest('dialog:not([open])')) continue;
+      const r = visibleRect(el);
+      if (!r) continue;
+      const x = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
+      const hit = document.elementFromPoint(x, y);
+      if (hit && (hit === el || el.contains(hit) || hit.contains(el) || hit.closest('label')?.contains(el))) continue;
+      // A modal dialog covers the page behind it on purpose; only its own controls count then.
+      if (document.querySelector('dialog[open]') && !el.closest('dialog[open]')) continue;
+      out.push(`${el.tagName.toLowerCase()}${el.dataset.testid ? `[${el.dataset.testid}]` : ''} "${(el.textContent ?? '').trim().slice(0, 40)}" under ${hit ? `${hit.tagName.toLowerCase()}.${hit.className}` : 'nothing'}`);
+    }
+    return out;
+  }, CONTROLS);
+}
+
+/** Order rows wholly inside the queue's visible box. */
+export function rowsInView(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const box = document.querySelector('[data-testid="queue-list"]')?.getBoundingClientRect();
+    if (!box) return 0;
+    const bottom = Math.min(box.bottom, window.innerHeight);
+    return [...document.querySelectorAll('[data-testid="order-row"]')].filter((row) => {
+      const r = row.getBoundingClientRect();
+      return r.top >= box.top - 0.5 && r.bottom <= bottom + 0.5;
+    }).length;
+  });
+}

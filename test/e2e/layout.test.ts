@@ -1,0 +1,82 @@
+/**
+ * Glove-sized and small-screen layout, in Chromium: every control on every screen and dialog is
+ * at least 56 px tall at 1024x768 (touch), 1366x768 and 1920x1080; the undo bar and notices never
+ * cover a control; the queue shows at least six orders on a 768 px tall screen.
+ */
+import { describe, expect, it } from 'vitest';
+import { coveredControls, rowsInView, smallControls, type ControlProblem } from './geometry';
+import { walkEveryScreen } from './screens';
+import { acceptOrder, openTerminal, orderPool, shot, tapStep } from './support';
+
+const VIEWPORTS = [
+  { name: '1024x768-touch', width: 1024, height: 768, touch: true },
+  { name: '1366x768', width: 1366, height: 768, touch: false },
+  { name: '1920x1080', width: 1920, height: 1080, touch: false },
+] as const;
+
+describe('layout for gloves and small screens', () => {
+  for (const vp of VIEWPORTS) {
+    it(`every control is at least 56 px tall on every screen at ${vp.name}`, async () => {
+      const t = await openTerminal({ firstRun: true, viewport: { width: vp.width, height: vp.height }, touch: vp.touch });
+      try {
+        const small: Record<string, ControlProblem[]> = {};
+        await walkEveryScreen(
+          t,
+          async (name) => {
+            const found = await smallControls(t.page);
+            if (found.length > 0) small[name] = found;
+            await shot(t.page, `50-${vp.name}-${name}`);
+          },
+          { phantomId: 'ORD-0000071' },
+        );
+        expect(small).toEqual({});
+        expect(t.problems).toEqual([]);
+      } finally {
+        await t.close();
+      }
+    }, 180_000);
+  }
+
+  it('shows at least six orders at 768 px tall, and the undo bar and notices never cover a control', async () => {
+    // An undo window long enough to look under the bar at leisure.
+    const t = await openTerminal({ viewport: { width: 1024, height: 768 }, touch: true, settings: { undoWindowMs: 6_000 } });
+    try {
+      const { page } = t;
+      await expect(rowsInView(page)).resolves.toBeGreaterThanOrEqual(6);
+      await shot(page, '51-queue-1024x768');
+
+      const take = orderPool(t.sandbox);
+      const order = take((o) => o.items.length >= 2);
+      await acceptOrder(t, order);
+      // Right after a tap: the undo bar is up for its window; nothing under it.
+      await tapStep(page, 'PACKING');
+      await page.getByTestId('undo-bar').waitFor();
+      await expect(coveredControls(page)).resolves.toEqual([]);
+      // Scrolled to the bottom of the order (the cancel button and the invoice field) with the bar still up.
+      await page.locator('main.screen').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+      await expect(coveredControls(page)).resolves.toEqual([]);
+      await expect(page.getByTestId('cancel-order').isVisible()).resolves.toBe(true);
+      await shot(page, '52-undo-bar-order-bottom');
+
+      // A cancelled order, with the undo bar of the cancel and its notice.
+      await page.getByTestId('cancel-order').click();
+      const dialog = page.getByTestId('cancel-dialog');
+      await dialog.locator('[data-reason="BUYER_NOT_AVAILABLE"]').click();
+      await dialog.getByTestId('cancel-next').click();
+      await dialog.getByTestId('cancel-confirm').click();
+      await dialog.waitFor({ state: 'detached' });
+      await page.getByTestId('undo-bar').waitFor();
+      await page.locator('main.screen').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+      await expect(coveredControls(page)).resolves.toEqual([]);
+      await shot(page, '53-undo-bar-cancelled');
+
+      // Back in the queue while the bar is still up.
+      await page.keyboard.press('Escape');
+      await page.getByTestId('queue-list').waitFor();
+      await expect(coveredControls(page)).resolves.toEqual([]);
+      expect(t.problems).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  }, 120_000);
+});

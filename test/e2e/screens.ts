@@ -1,0 +1,137 @@
+/**
+ * Walks a terminal through every screen and dialog a packer or manager meets, calling `visit` at
+ * each with a name, so one walk serves the size, covering and accessibility checks alike.
+ */
+import type { Page } from 'playwright-core';
+import { appliedTo, MANAGER_PIN, orderPool, tapStep, until, type Terminal } from './support';
+
+export type Visit = (name: string) => Promise<void>;
+
+/**
+ * A scanner's burst: keys back to back (a scanner sends them 1-10 ms apart; no extra timer here,
+ * since on a loaded machine a test's 5 ms timer alone can stretch to a person's pace) then Enter,
+ * retried until `shown` appears.
+ */
+export async function scanUntil(page: Page, code: string, shown: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.type(code);
+    await page.keyboard.press('Enter');
+    const ok = await page
+      .getByTestId(shown)
+      .waitFor({ timeout: 3_000 })
+      .then(
+        () => true,
+        () => false,
+      );
+    if (ok) return;
+    if (attempt === 3) throw new Error(`three scans of ${code} did not show ${shown}`);
+    await page.waitForTimeout(2_100); // a repeat within 2 s is ignored
+  }
+}
+
+/** Opens an order by typing its number at the top, as a person would. */
+async function typeId(page: Page, orderId: string): Promise<void> {
+  await page.keyboard.press('F2');
+  await page.keyboard.type(orderId, { delay: 40 });
+  await page.keyboard.press('Enter');
+  await page.locator(`[data-testid="order-screen"][data-order-id="${orderId}"]`).waitFor();
+}
+
+/** Every screen and dialog, in an order that builds the state each needs. Needs a first-run terminal: it sets the manager PIN through the screen. */
+export async function walkEveryScreen(t: Terminal, visit: Visit, options: { phantomId: string }): Promise<void> {
+  const { page, sandbox, harness } = t;
+  const take = orderPool(sandbox);
+  // A brand-new terminal: the manager sets the PIN before the first shift.
+  await page.getByTestId('first-run-pin').waitFor();
+  if ((await page.getByTestId('order-row').count()) > 0) throw new Error('orders are shown before the manager PIN is set');
+  await visit('first-run-pin');
+  await page.getByTestId('pin-new').fill(MANAGER_PIN);
+  await page.getByTestId('pin-again').fill(MANAGER_PIN);
+  await page.getByTestId('pin-setup').getByRole('button', { name: 'Set PIN' }).click();
+  await page.getByTestId('order-row').first().waitFor();
+  await page.getByTestId('queue-list').waitFor();
+  await visit('queue');
+
+  await page.keyboard.press('F9');
+  await page.getByTestId('pin-gate').waitFor();
+  await visit('settings-pin-gate');
+  await page.getByTestId('settings-pin').fill(MANAGER_PIN);
+  await page.getByRole('button', { name: 'Open settings' }).click();
+  await page.getByTestId('terminal-form').waitFor();
+  await visit('settings');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('queue-list').waitFor();
+
+  // A new order, then accepted with its items.
+  const order = take((o) => o.items.length >= 2);
+  await typeId(page, order.id);
+  await page.getByTestId('awaiting-card').waitFor();
+  await visit('order-new');
+  await tapStep(page, 'ACCEPT');
+  await until(`${order.id} accepted`, () => appliedTo(sandbox, order.id).length === 1);
+  await page.getByTestId('item-row').first().waitFor();
+  await page.getByTestId('undo-bar').waitFor({ state: 'detached' });
+  await visit('order-detail');
+
+  await page.getByTestId('change-units').first().click();
+  await page.getByTestId('units-dialog').waitFor();
+  await visit('units-dialog');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('units-dialog').waitFor({ state: 'detached' });
+
+  await page.getByTestId('cancel-order').click();
+  const cancel = page.getByTestId('cancel-dialog');
+  await cancel.waitFor();
+  await visit('cancel-dialog');
+  await cancel.locator('[data-reason="BUYER_NOT_AVAILABLE"]').click();
+  await cancel.getByTestId('cancel-next').click();
+  await cancel.getByTestId('cancel-confirm').waitFor();
+  await visit('cancel-confirm');
+  await page.keyboard.press('Escape');
+  await cancel.waitFor({ state: 'detached' });
+
+  await scanUntil(page, 'INV4242400001', 'invoice-offer');
+  await visit('invoice-offer');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('invoice-offer').waitFor({ state: 'detached' });
+
+  // Taken to delivered by another window of this terminal; this one shows the last step.
+  const store = order.fulfillments.find((f) => f.type === 'STORE')?.fulfillmentId;
+  const delivery = order.fulfillments.find((f) => f.type === 'DELIVERY')?.fulfillmentId;
+  if (!store || !delivery) throw new Error(`${order.id} lacks a STORE or DELIVERY fulfilment`);
+  for (const [fulfilmentId, state] of [
+    [store, 'PACKING'],
+    [store, 'PACKED'],
+    [delivery, 'OUT_FOR_DELIVERY'],
+    [delivery, 'DELIVERED'],
+  ] as const) {
+    const r = await harness.host.handle('taps.submit', { orderId: order.id, input: { kind: 'fulfilment', fulfilmentId, state } });
+    if (!r.ok) throw new Error(`${state} refused: ${r.problem.message}`);
+  }
+  await until(`${order.id} delivered at the service`, () => appliedTo(sandbox, order.id).length === 5, 30_000);
+  await page.locator('[data-testid="next-step"][data-step="COMPLETE"]').waitFor({ timeout: 15_000 });
+  await visit('order-delivered');
+
+  // An order the service does not know: refused, shown in the outbox, removable.
+  await typeId(page, options.phantomId);
+  await tapStep(page, 'ACCEPT');
+  await until('the refusal', () => sandbox.requestLog().some((r) => r.orderId === options.phantomId && r.errorCode === 'NOT_FOUND'));
+  await page.getByTestId('remove-order').waitFor();
+  await visit('order-refused');
+  await page.getByTestId('remove-order').click();
+  await page.getByTestId('remove-order-dialog').waitFor();
+  await visit('remove-order-dialog');
+  await page.keyboard.press('Escape');
+
+  await page.keyboard.press('F4');
+  await page.getByTestId('outbox-discard').first().waitFor();
+  await visit('outbox');
+  await page.getByTestId('outbox-discard').first().click();
+  await page.getByTestId('discard-dialog').waitFor();
+  await visit('discard-dialog');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('discard-dialog').waitFor({ state: 'detached' });
+  await page.getByRole('navigation').getByRole('button', { name: 'Orders' }).click();
+  await page.getByTestId('queue-list').waitFor();
+}
