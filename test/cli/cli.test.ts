@@ -3,9 +3,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TRAINING_SERVICE_PROVIDER_ID, type Sandbox } from '../../sandbox';
 import { bundle, REPO, runNode } from '../engine/bundle';
-import { Cleanup, CLIENT, newDeliveryOrderIds, sandbox, tempDir } from '../engine/helpers';
+import { Cleanup, newDeliveryOrderIds, sandbox, tempDir } from '../engine/helpers';
+import { envFor } from './env';
 
 const suite = new Cleanup();
 const cleanup = new Cleanup();
@@ -17,19 +17,6 @@ beforeAll(() => {
 afterAll(() => suite.run());
 afterEach(() => cleanup.run());
 
-function envFor(box: Sandbox, dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    PACKDESK_DATA_DIR: dataDir,
-    PACKDESK_AUTH_URL: box.url,
-    PACKDESK_BASE_URL: box.url,
-    PACKDESK_CLIENT_ID: CLIENT.clientId,
-    PACKDESK_CLIENT_SECRET: CLIENT.clientSecret,
-    // The sandbox speaks plain http on 127.0.0.1, which production refuses.
-    PACKDESK_ENVIRONMENT: 'staging',
-    PACKDESK_SERVICE_PROVIDER_ID: TRAINING_SERVICE_PROVIDER_ID,
-    ...extra,
-  };
-}
 
 describe('packdesk CLI', () => {
   it('runs as `npm run cli` and documents its exit codes in --help', async () => {

@@ -8,9 +8,9 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { Sandbox } from '../../sandbox';
 import { bundle, REPO, runNode, type RunResult } from '../engine/bundle';
-import { Cleanup, CLIENT, newDeliveryOrderIds, sandbox, tempDir } from '../engine/helpers';
+import { Cleanup, newDeliveryOrderIds, sandbox, tempDir } from '../engine/helpers';
+import { envFor } from './env';
 import { canMountTmpfs, smallDisk } from '../engine/small-disk';
 
 const suite = new Cleanup();
@@ -23,15 +23,6 @@ beforeAll(() => {
 afterAll(() => suite.run());
 afterEach(() => cleanup.run());
 
-function envFor(box: Sandbox, dataDir: string): Record<string, string> {
-  return {
-    PACKDESK_DATA_DIR: dataDir,
-    PACKDESK_AUTH_URL: box.url,
-    PACKDESK_BASE_URL: box.url,
-    PACKDESK_CLIENT_ID: CLIENT.clientId,
-    PACKDESK_CLIENT_SECRET: CLIENT.clientSecret,
-  };
-}
 
 /** Starts `packdesk args` and resolves when it exits. */
 function startCli(args: readonly string[], env: Record<string, string>): Promise<RunResult> {

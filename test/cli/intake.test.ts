@@ -1,9 +1,10 @@
 /** `packdesk intake --once`, `packdesk fetch` and doctor's intake line, as a child process against the sandbox. */
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TRAINING_SERVICE_PROVIDER_ID, type Sandbox } from '../../sandbox';
+import { TRAINING_SERVICE_PROVIDER_ID } from '../../sandbox';
 import { bundle, runNode } from '../engine/bundle';
-import { Cleanup, CLIENT, sandbox, tempDir } from '../engine/helpers';
+import { Cleanup, sandbox, tempDir } from '../engine/helpers';
+import { envFor } from './env';
 
 const suite = new Cleanup();
 const cleanup = new Cleanup();
@@ -15,17 +16,6 @@ beforeAll(() => {
 afterAll(() => suite.run());
 afterEach(() => cleanup.run());
 
-function envFor(box: Sandbox, dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    PACKDESK_DATA_DIR: dataDir,
-    PACKDESK_AUTH_URL: box.url,
-    PACKDESK_BASE_URL: box.url,
-    PACKDESK_CLIENT_ID: CLIENT.clientId,
-    PACKDESK_CLIENT_SECRET: CLIENT.clientSecret,
-    PACKDESK_SERVICE_PROVIDER_ID: TRAINING_SERVICE_PROVIDER_ID,
-    ...extra,
-  };
-}
 
 describe('packdesk intake and fetch', () => {
   it('intake --once takes in every order (exit 0), then says unreachable with the cursor unchanged (exit 4), then no access (exit 3)', async () => {

@@ -15,7 +15,8 @@ it('refuses a second Accept after the first was sent with an unreadable answer: 
   const { engine } = serviceEngine(cleanup, box, tempDir(cleanup));
   engine.start();
   const id = newDeliveryOrderIds(box)[0]!;
-  box.faults.set({ malformedBodies: 1 });
+  // No access to `status` either, so nothing can load the order: it stays "not loaded".
+  box.faults.set({ malformedBodies: 1, forbidReads: { changes: true, status: true } });
   const first = engine.submitTap(id, accept);
   if (!first.ok) throw new Error(first.problem.message);
   expect(await engine.drain({ untilEmpty: true, timeoutMs: 10_000 })).toEqual({ sent: 1, failed: 0, remaining: 0 });

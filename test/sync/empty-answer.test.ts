@@ -40,9 +40,10 @@ async function emptyingProxy(box: Sandbox): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-it('an empty 2xx answer: the tap is sent, no error kept, the order flagged for a refresh', async () => {
+it('an empty 2xx answer the status call cannot follow up: the tap is sent, no error kept, the order flagged for a refresh', async () => {
   const box = await sandbox(cleanup);
   const { engine } = serviceEngine(cleanup, box, tempDir(cleanup), { baseUrl: await emptyingProxy(box) });
+  box.faults.set({ forbidReads: { changes: true, status: true } });
   engine.start();
   const id = newDeliveryOrderIds(box)[0]!;
   const tap = engine.submitTap(id, { kind: 'orderState', state: 'ACCEPTED' });

@@ -232,7 +232,8 @@ describe('unreadable answers', () => {
     const { engine } = serviceEngine(cleanup, box, dir);
     engine.start();
     const order = await acceptAndLoad(engine, newDeliveryOrderIds(box)[0]!);
-    box.faults.set({ malformedBodies: 1 });
+    // No access to `status`, so the order cannot be read again at once: it stays flagged.
+    box.faults.set({ malformedBodies: 1, forbidReads: { changes: true, status: true } });
     const store = fulfilmentId(order, 'STORE');
     const tap = engine.submitTap(order.id, { kind: 'fulfilment', fulfilmentId: store, state: 'PACKING' });
     if (!tap.ok) throw new Error(tap.problem.message);
