@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EventBody, EventName, OrderView, OutboxEntryView, SyncStatus } from '../../../shared/ipc';
+import type { EventBody, EventName, OrderView, OutboxEntryView, SyncStatus, Words } from '../../../shared/ipc';
 import type { ActionInput, Order } from '../../../shared/protocol';
 import { fail, ok, ProblemError, type Result } from '../../../shared/result';
 import type { UpdateSender } from '../api/outcome';
@@ -176,22 +176,48 @@ export function createEngine(options: EngineOptions): Engine {
     const credentials: SyncStatus['credentials'] =
       known === 'missing' ? 'missing' : sync.credentials() === 'rejected' || known === 'rejected' ? 'rejected' : 'ok';
     const plainFailed = counts.failed - counts.mayBeApplied;
+    // The English sentence (CLI, logs, fallback) and the same by code and values for the renderer.
     let message: string | null = null;
-    if (storeNotice) message = storeNotice;
-    else if (sync.problem()) message = sync.problem();
-    else if (lockNotice()) message = lockNotice();
+    let notice: Words | null = null;
+    const say = (text: string, code: string, values?: Words['values']): void => {
+      message = text;
+      notice = values === undefined ? { code } : { code, values };
+    };
+    const syncProblem = sync.problem();
+    const lockHeld = lockNotice();
+    if (storeNotice) say(storeNotice, 'STORE_REPLACED');
+    else if (syncProblem) say(syncProblem, 'SYNC_PROBLEM');
+    else if (lockHeld) say(lockHeld, 'LOCK_HELD');
     else if (credentials === 'missing')
-      message = `No credentials are saved for the order service. ${counts.waiting} tap(s) are kept; a manager must enter the client id and secret in Settings`;
+      say(
+        `No credentials are saved for the order service. ${counts.waiting} tap(s) are kept; a manager must enter the client id and secret in Settings`,
+        'CREDENTIALS_MISSING',
+        { count: counts.waiting },
+      );
     else if (credentials === 'rejected')
-      message = `The order service rejected this terminal's credentials. ${counts.waiting} tap(s) are kept; a manager must enter new credentials in Settings`;
+      say(
+        `The order service rejected this terminal's credentials. ${counts.waiting} tap(s) are kept; a manager must enter new credentials in Settings`,
+        'CREDENTIALS_REJECTED',
+        { count: counts.waiting },
+      );
     else if (connectivity === 'offline')
-      message = `No connection to the order service. ${counts.waiting} tap(s) are kept and will be sent when it is back`;
+      say(`No connection to the order service. ${counts.waiting} tap(s) are kept and will be sent when it is back`, 'OFFLINE', {
+        count: counts.waiting,
+      });
     else if (counts.mayBeApplied > 0)
-      message = `${counts.mayBeApplied} tap(s) may already have been applied by the service: check the order before retrying or discarding`;
+      say(
+        `${counts.mayBeApplied} tap(s) may already have been applied by the service: check the order before retrying or discarding`,
+        'TO_CHECK',
+        { count: counts.mayBeApplied },
+      );
     else if (plainFailed > 0)
-      message = `${plainFailed} tap(s) were refused by the service and hold their orders: retry or discard them`;
+      say(`${plainFailed} tap(s) were refused by the service and hold their orders: retry or discard them`, 'REFUSED', {
+        count: plainFailed,
+      });
     else if (backlogAlarm)
-      message = `A tap has waited more than ${formatThreshold(backlogThresholdMs)} to be sent: check the connection`;
+      say(`A tap has waited more than ${formatThreshold(backlogThresholdMs)} to be sent: check the connection`, 'BACKLOG', {
+        thresholdMs: backlogThresholdMs,
+      });
     return {
       connectivity,
       waiting: counts.waiting,
@@ -202,6 +228,7 @@ export function createEngine(options: EngineOptions): Engine {
       credentials,
       backlogAlarm,
       message,
+      notice,
     };
   };
 

@@ -104,15 +104,19 @@ export function createOutbox(ctx: OutboxContext) {
       return store.transaction((): Result<EntryRow> => {
         const now = ctx.now();
         const entry = store.outbox.get(entryId);
-        if (!entry) return fail('invalid', `There is no tap number ${entryId}`, 'NOT_FOUND');
+        if (!entry) return fail('invalid', `There is no tap number ${entryId}`, 'NOT_FOUND', { entryId });
         if (entry.state !== 'queued' || entry.attempts > 0 || now >= entry.sendAfter)
-          return fail('invalid', `Too late to undo "${summarize(entry.action, null)}": it is on its way to the service`, 'TOO_LATE');
+          return fail('invalid', `Too late to undo "${summarize(entry.action, null)}": it is on its way to the service`, 'TOO_LATE', {
+            orderId: entry.orderId,
+          });
         const blocked = laterTapsDependOn(store, entry, now);
-        if (blocked) return fail('invalid', `Undo the later taps of order ${entry.orderId} first (${blocked})`, 'LATER_TAPS');
+        if (blocked) return fail('invalid', `Undo the later taps of order ${entry.orderId} first (${blocked})`, 'LATER_TAPS', {
+            orderId: entry.orderId,
+          });
         const undone = store.outbox.transition(entryId, 'queued', 'discarded', now, {
           lastError: { kind: 'invalid', code: 'UNDONE', message: 'Taken back by the packer' },
         });
-        if (!undone) return fail('invalid', `Too late to undo tap ${entryId}`, 'TOO_LATE');
+        if (!undone) return fail('invalid', `Too late to undo tap ${entryId}`, 'TOO_LATE', { orderId: entry.orderId });
         audit({ kind: 'undo', entryId, orderId: entry.orderId, outcome: 'undone', message: summarize(entry.action, null) });
         return ok(undone);
       });
@@ -123,12 +127,14 @@ export function createOutbox(ctx: OutboxContext) {
       return store.transaction((): Result<EntryRow> => {
         const now = ctx.now();
         const entry = store.outbox.get(entryId);
-        if (!entry) return fail('invalid', `There is no tap number ${entryId}`, 'NOT_FOUND');
+        if (!entry) return fail('invalid', `There is no tap number ${entryId}`, 'NOT_FOUND', { entryId });
         let after: EntryRow | null = null;
         if (entry.state === 'failed') after = store.outbox.retryFailed(entryId, now);
         else if (entry.state === 'queued') after = store.outbox.sendNow(entryId, now);
         if (!after)
-          return fail('invalid', `Tap ${entryId} is ${entry.state}; only a failed or waiting tap can be retried`, 'NOT_RETRYABLE');
+          return fail('invalid', `Tap ${entryId} is ${entry.state}; only a failed or waiting tap can be retried`, 'NOT_RETRYABLE', {
+            state: entry.state,
+          });
         audit({ kind: 'retry', entryId, orderId: entry.orderId, outcome: 'retried', message: `was ${entry.state}` });
         return ok(after);
       });
@@ -139,11 +145,11 @@ export function createOutbox(ctx: OutboxContext) {
       return store.transaction((): Result<EntryRow> => {
         const now = ctx.now();
         const entry = store.outbox.get(entryId);
-        if (!entry) return fail('invalid', `There is no tap number ${entryId}`, 'NOT_FOUND');
+        if (!entry) return fail('invalid', `There is no tap number ${entryId}`, 'NOT_FOUND', { entryId });
         if (entry.state === 'sending')
           return fail('invalid', `Tap ${entryId} is being sent right now; try again in a moment`, 'BUSY');
         if (entry.state !== 'failed' && entry.state !== 'queued')
-          return fail('invalid', `Tap ${entryId} is already ${entry.state}`, 'NOT_DISCARDABLE');
+          return fail('invalid', `Tap ${entryId} is already ${entry.state}`, 'NOT_DISCARDABLE', { state: entry.state });
         const after = store.outbox.transition(entryId, entry.state, 'discarded', now, { nextAttemptAt: null });
         if (!after) return fail('invalid', `Tap ${entryId} changed meanwhile; look again`, 'BUSY');
         audit({

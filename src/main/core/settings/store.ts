@@ -22,6 +22,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   updateChannel: 'stable',
   scannerPrefix: '',
   quietHour: null,
+  language: 'en',
 };
 
 const PreferencesSchema = SettingsSchema.omit({ environment: true, authUrl: true, baseUrl: true });
