@@ -3,6 +3,7 @@
  * behind inert and closes it on Escape.
  */
 import { useEffect, useRef, type ReactNode } from 'react';
+import { useWords } from '../i18n/useWords';
 import { useUi } from '../store/ui';
 import { NoticeError } from './NoticeLine';
 
@@ -17,6 +18,7 @@ interface Props {
 }
 
 export function Dialog({ title, onClose, children, actions, tone = 'normal', testId }: Props) {
+  const { t } = useWords();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useRef(`dialog-title-${Math.random().toString(36).slice(2)}`).current;
 
@@ -44,8 +46,8 @@ export function Dialog({ title, onClose, children, actions, tone = 'normal', tes
     >
       <div className="dialog-head">
         <h2 id={titleId}>{title}</h2>
-        <button type="button" className="button button-quiet" onClick={onClose} aria-label="Close">
-          ✕ Close
+        <button type="button" className="button button-quiet" onClick={onClose} aria-label={t('common:dialog.close')}>
+          ✕ {t('common:dialog.close')}
         </button>
       </div>
       <div className="dialog-body">{children}</div>

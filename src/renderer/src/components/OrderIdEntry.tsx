@@ -3,11 +3,13 @@
  * when it is new. F2 puts the cursor here from anywhere.
  */
 import { useState, type FormEvent } from 'react';
+import { useWords } from '../i18n/useWords';
 import { openOrderById } from '../intents';
 
 export const ORDER_ID_FIELD = 'order-id-entry';
 
 export function OrderIdEntry() {
+  const { t } = useWords();
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -22,23 +24,23 @@ export function OrderIdEntry() {
   };
 
   return (
-    <form className="id-entry" onSubmit={submit} role="search" aria-label="Open an order by number">
+    <form className="id-entry" onSubmit={submit} role="search" aria-label={t('common:idEntry.formLabel')}>
       <label htmlFor={ORDER_ID_FIELD} className="id-entry-label">
-        Order number
+        {t('common:idEntry.label')}
       </label>
       <input
         id={ORDER_ID_FIELD}
         className="text-input id-entry-input"
         value={value}
         onChange={(e) => setValue(e.target.value)}
-        placeholder="Scan or type, then Enter"
+        placeholder={t('common:idEntry.placeholder')}
         autoComplete="off"
         spellCheck={false}
         maxLength={128}
         aria-keyshortcuts="F2"
       />
       <button type="submit" className="button button-primary" disabled={busy}>
-        Open
+        {t('common:idEntry.open')}
       </button>
     </form>
   );

@@ -5,6 +5,7 @@
  * (that is how an invoice number is scanned), and Enter submits it as usual.
  */
 import { useEffect, useMemo } from 'react';
+import { i18next } from '../i18n';
 import { openOrderById, refuse } from '../intents';
 import { createScanDetector } from '../scanner/detector';
 import { useStatus } from '../store/status';
@@ -38,7 +39,7 @@ export function ScannerListener() {
       e.stopPropagation();
       if (verdict.kind !== 'scan') return;
       if (document.querySelector('dialog[open]')) {
-        refuse('Finish or close the open window first, then scan again.');
+        refuse(i18next.t('common:refusals.dialogOpen'));
         return;
       }
       void openOrderById(verdict.code);

@@ -1,20 +1,24 @@
 /** How this terminal behaves: undo window, sending, kiosk, sounds, scanner, update channel. */
 import { useId, useState, type FormEvent } from 'react';
 import type { Settings } from '../../../../shared/ipc';
+import { LANGUAGES } from '../../../../shared/languages';
+import { useWords } from '../../i18n/useWords';
+import { problemWords } from '../../i18n/words';
 import { command } from '../../intents';
 import { useStatus } from '../../store/status';
 
 type Editable = Pick<
   Settings,
-  'undoWindowMs' | 'concurrency' | 'kiosk' | 'autoLaunch' | 'sounds' | 'updateChannel' | 'scannerPrefix' | 'quietHour'
+  'undoWindowMs' | 'concurrency' | 'kiosk' | 'autoLaunch' | 'sounds' | 'updateChannel' | 'scannerPrefix' | 'quietHour' | 'language'
 >;
 
 function editable(s: Settings): Editable {
-  const { undoWindowMs, concurrency, kiosk, autoLaunch, sounds, updateChannel, scannerPrefix, quietHour } = s;
-  return { undoWindowMs, concurrency, kiosk, autoLaunch, sounds, updateChannel, scannerPrefix, quietHour };
+  const { undoWindowMs, concurrency, kiosk, autoLaunch, sounds, updateChannel, scannerPrefix, quietHour, language } = s;
+  return { undoWindowMs, concurrency, kiosk, autoLaunch, sounds, updateChannel, scannerPrefix, quietHour, language };
 }
 
 export function TerminalForm({ pin }: { pin: string }) {
+  const { t } = useWords();
   const settings = useStatus((s) => s.settings);
   const setSettings = useStatus((s) => s.setSettings);
   const [draft, setDraft] = useState<Editable | null>(settings ? editable(settings) : null);
@@ -22,7 +26,7 @@ export function TerminalForm({ pin }: { pin: string }) {
   const [busy, setBusy] = useState(false);
   const id = useId();
 
-  if (!draft) return <p className="panel">Settings could not be loaded.</p>;
+  if (!draft) return <p className="panel">{t('settings:form.notLoaded')}</p>;
   const change = (patch: Partial<Editable>) => {
     setDraft({ ...draft, ...patch });
     setResult(null);
@@ -37,15 +41,34 @@ export function TerminalForm({ pin }: { pin: string }) {
     if (reply.ok) {
       setSettings(reply.value);
       setDraft(editable(reply.value));
-      setResult({ ok: true, text: 'Saved.' });
-    } else setResult({ ok: false, text: reply.problem.message });
+      setResult({ ok: true, text: t('settings:form.saved') });
+    } else setResult({ ok: false, text: problemWords(t, reply.problem) });
   };
 
   return (
     <form className="panel settings-form" onSubmit={(e) => void save(e)} aria-labelledby={`${id}-t`} data-testid="terminal-form">
-      <h2 id={`${id}-t`}>This terminal</h2>
+      <h2 id={`${id}-t`}>{t('settings:form.title')}</h2>
       <div className="field">
-        <label htmlFor={`${id}-undo`}>Undo window (seconds a tap waits before it is sent)</label>
+        <label htmlFor={`${id}-lang`}>{t('settings:form.language')}</label>
+        <select
+          id={`${id}-lang`}
+          className="text-input narrow"
+          value={draft.language}
+          onChange={(e) => {
+            const chosen = LANGUAGES.find((l) => l.code === e.target.value);
+            if (chosen) change({ language: chosen.code });
+          }}
+          data-testid="settings-language"
+        >
+          {LANGUAGES.map((l) => (
+            <option key={l.code} value={l.code} lang={l.locale}>
+              {l.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-undo`}>{t('settings:form.undo')}</label>
         <input
           id={`${id}-undo`}
           className="text-input narrow"
@@ -58,7 +81,7 @@ export function TerminalForm({ pin }: { pin: string }) {
         />
       </div>
       <div className="field">
-        <label htmlFor={`${id}-conc`}>Orders sent at the same time</label>
+        <label htmlFor={`${id}-conc`}>{t('settings:form.concurrency')}</label>
         <input
           id={`${id}-conc`}
           className="text-input narrow"
@@ -69,11 +92,11 @@ export function TerminalForm({ pin }: { pin: string }) {
           onChange={(e) => change({ concurrency: clamp(Number(e.target.value), 1, 16) })}
         />
       </div>
-      <Toggle label="Sounds (confirm and refusal tones)" checked={draft.sounds} onChange={(sounds) => change({ sounds })} />
-      <Toggle label="Kiosk mode (full screen, Packdesk only)" checked={draft.kiosk} onChange={(kiosk) => change({ kiosk })} />
-      <Toggle label="Start Packdesk when the computer starts" checked={draft.autoLaunch} onChange={(autoLaunch) => change({ autoLaunch })} />
+      <Toggle label={t('settings:form.sounds')} checked={draft.sounds} onChange={(sounds) => change({ sounds })} />
+      <Toggle label={t('settings:form.kiosk')} checked={draft.kiosk} onChange={(kiosk) => change({ kiosk })} />
+      <Toggle label={t('settings:form.autoLaunch')} checked={draft.autoLaunch} onChange={(autoLaunch) => change({ autoLaunch })} />
       <div className="field">
-        <label htmlFor={`${id}-prefix`}>Scanner prefix (characters the scanner sends before each code; empty for none)</label>
+        <label htmlFor={`${id}-prefix`}>{t('settings:form.prefix')}</label>
         <input
           id={`${id}-prefix`}
           className="text-input narrow"
@@ -84,26 +107,26 @@ export function TerminalForm({ pin }: { pin: string }) {
         />
       </div>
       <div className="field">
-        <label htmlFor={`${id}-channel`}>Update channel</label>
+        <label htmlFor={`${id}-channel`}>{t('settings:form.channel')}</label>
         <select
           id={`${id}-channel`}
           className="text-input narrow"
           value={draft.updateChannel}
           onChange={(e) => change({ updateChannel: e.target.value === 'beta' ? 'beta' : 'stable' })}
         >
-          <option value="stable">Stable (recommended)</option>
-          <option value="beta">Beta (early versions)</option>
+          <option value="stable">{t('settings:form.stable')}</option>
+          <option value="beta">{t('settings:form.beta')}</option>
         </select>
       </div>
       <div className="field">
-        <label htmlFor={`${id}-quiet`}>Install updates at this hour (when no taps wait)</label>
+        <label htmlFor={`${id}-quiet`}>{t('settings:form.quietHour')}</label>
         <select
           id={`${id}-quiet`}
           className="text-input narrow"
           value={draft.quietHour ?? ''}
           onChange={(e) => change({ quietHour: e.target.value === '' ? null : Number(e.target.value) })}
         >
-          <option value="">Only when I press “Install now”</option>
+          <option value="">{t('settings:form.quietNone')}</option>
           {Array.from({ length: 24 }, (_, h) => (
             <option key={h} value={h}>
               {String(h).padStart(2, '0')}:00
@@ -113,7 +136,7 @@ export function TerminalForm({ pin }: { pin: string }) {
       </div>
       <div className="form-foot">
         <button type="submit" className="button button-primary" disabled={busy} data-testid="settings-save">
-          Save
+          {t('settings:form.save')}
         </button>
         {result && (
           <span className={result.ok ? 'inline-ok' : 'inline-error'} role={result.ok ? 'status' : 'alert'}>
