@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { PackdeskApi } from '../../shared/ipc';
 import { FullScreenMessage } from './components/FullScreenMessage';
+import { i18next } from './i18n';
 import { useWords } from './i18n/useWords';
 import { problemWords } from './i18n/words';
 import { start } from './intents';
@@ -17,12 +18,14 @@ export function App({ api }: { api: PackdeskApi }) {
   const { t } = useWords();
   const [phase, setPhase] = useState<Phase>({ name: 'loading' });
 
+  // Words from i18next itself, not the hook's `t`: a new language must not start the app over
+  // (that would drop every screen's state).
   const boot = useCallback(() => {
     setPhase({ name: 'loading' });
     start(api)
-      .then((problem) => setPhase(problem ? { name: 'failed', message: problemWords(t, problem) } : { name: 'ready' }))
-      .catch(() => setPhase({ name: 'failed', message: t('common:app.engineSilent') }));
-  }, [api, t]);
+      .then((problem) => setPhase(problem ? { name: 'failed', message: problemWords(i18next.t, problem) } : { name: 'ready' }))
+      .catch(() => setPhase({ name: 'failed', message: i18next.t('common:app.engineSilent') }));
+  }, [api]);
 
   useEffect(boot, [boot]);
 

@@ -22,7 +22,8 @@ export function TerminalForm({ pin }: { pin: string }) {
   const settings = useStatus((s) => s.settings);
   const setSettings = useStatus((s) => s.setSettings);
   const [draft, setDraft] = useState<Editable | null>(settings ? editable(settings) : null);
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  // "Saved" is worded when shown: saving a new language changes the words at the same moment.
+  const [result, setResult] = useState<{ ok: true } | { ok: false; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const id = useId();
 
@@ -41,7 +42,7 @@ export function TerminalForm({ pin }: { pin: string }) {
     if (reply.ok) {
       setSettings(reply.value);
       setDraft(editable(reply.value));
-      setResult({ ok: true, text: t('settings:form.saved') });
+      setResult({ ok: true });
     } else setResult({ ok: false, text: problemWords(t, reply.problem) });
   };
 
@@ -140,7 +141,7 @@ export function TerminalForm({ pin }: { pin: string }) {
         </button>
         {result && (
           <span className={result.ok ? 'inline-ok' : 'inline-error'} role={result.ok ? 'status' : 'alert'}>
-            {result.text}
+            {result.ok ? t('settings:form.saved') : result.text}
           </span>
         )}
       </div>

@@ -1,0 +1,26 @@
+/**
+ * The fonts shipped with the app for scripts the counter PC may not have (main.tsx imports their
+ * CSS so Vite bundles the files). A language's font is loaded before its words are shown: text
+ * drawn while the font is still loading can stay as empty boxes in Chromium until it is drawn
+ * again, and a packer must never see boxes.
+ */
+
+/** Font family per language whose script system fonts may lack; Latin languages need none. */
+const SCRIPT_FONT: Readonly<Record<string, string>> = {
+  hi: 'Noto Sans Devanagari',
+};
+
+/** A sample of the script, so the browser knows which faces to fetch. */
+const SAMPLE: Readonly<Record<string, string>> = {
+  'Noto Sans Devanagari': 'कखग',
+};
+
+/** Loads the regular and bold faces a language needs; resolves (never rejects) when done. */
+export async function loadFontsFor(language: string): Promise<void> {
+  const family = SCRIPT_FONT[language];
+  if (!family || typeof document === 'undefined' || !('fonts' in document)) return;
+  const sample = SAMPLE[family] ?? '';
+  await Promise.all(['400', '700'].map((weight) => document.fonts.load(`${weight} 20px "${family}"`, sample).catch(() => []))).catch(
+    () => undefined,
+  );
+}
