@@ -177,7 +177,8 @@ describe('the staff in their own language', () => {
     }
     await page.setViewportSize({ width: 1366, height: 768 });
     sandbox.faults.set({ outage: 'none' });
-    await page.getByTestId('sync-waiting').filter({ hasText: 'सभी टैप भेज दिए गए' }).waitFor({ timeout: 20_000 });
+    // On a loaded machine the retries after an outage can take a while; what the packer waits for is this line.
+    await page.getByTestId('sync-waiting').filter({ hasText: 'सभी टैप भेज दिए गए' }).waitFor({ timeout: 60_000 });
     // Right after the sends, "recently finished" and the sync bar agree.
     await page.getByTestId('outbox-history').getByTestId('outbox-entry').first().waitFor();
 
@@ -194,6 +195,9 @@ describe('the staff in their own language', () => {
 
   it('a manager sets Hindi as the terminal language in settings: saved with the settings and kept after a restart', async () => {
     const { page, harness } = t;
+    // A fresh window: whatever the previous test left open or chose for its shift is gone.
+    await page.reload();
+    await page.getByTestId('order-row').first().waitFor();
     await unlockSettings(page);
     await page.getByTestId('settings-language').selectOption('hi');
     await page.getByTestId('settings-save').click();

@@ -15,12 +15,15 @@ const SAMPLE: Readonly<Record<string, string>> = {
   'Noto Sans Devanagari': 'कखग',
 };
 
-/** Loads the regular and bold faces a language needs; resolves (never rejects) when done. */
-export async function loadFontsFor(language: string): Promise<void> {
-  const family = SCRIPT_FONT[language];
-  if (!family || typeof document === 'undefined' || !('fonts' in document)) return;
-  const sample = SAMPLE[family] ?? '';
-  await Promise.all(['400', '700'].map((weight) => document.fonts.load(`${weight} 20px "${family}"`, sample).catch(() => []))).catch(
-    () => undefined,
+/**
+ * Loads the regular and bold faces of every shipped script font; resolves (never rejects) when
+ * done. All of them, not just the language shown: the top bar names each language in its own
+ * script ("हिन्दी" on an English screen).
+ */
+export async function loadScriptFonts(): Promise<void> {
+  if (typeof document === 'undefined' || !('fonts' in document)) return;
+  const loads = [...new Set(Object.values(SCRIPT_FONT))].flatMap((family) =>
+    ['400', '700'].map((weight) => document.fonts.load(`${weight} 20px "${family}"`, SAMPLE[family] ?? '').catch(() => [])),
   );
+  await Promise.all(loads);
 }

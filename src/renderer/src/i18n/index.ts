@@ -10,7 +10,7 @@ import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { FALLBACK_LANGUAGE, LANGUAGES, type LanguageCode } from '../../../shared/languages';
 import { formatNumber } from '../format/number';
-import { loadFontsFor } from './fonts';
+import { loadScriptFonts } from './fonts';
 
 export { FALLBACK_LANGUAGE, LANGUAGES, type LanguageCode };
 
@@ -48,7 +48,7 @@ export function intlLocale(language: string): string {
 export async function startI18n(language: string = FALLBACK_LANGUAGE): Promise<I18n> {
   const resources = translationResources();
   const lng = isLanguageCode(language) ? language : FALLBACK_LANGUAGE;
-  await loadFontsFor(lng);
+  await loadScriptFonts();
   await i18next.use(initReactI18next).init({
     resources,
     lng,
@@ -68,7 +68,7 @@ export async function startI18n(language: string = FALLBACK_LANGUAGE): Promise<I
 /** Shows the terminal in `language` from now on (words, numbers, the page's lang for fonts and readers). */
 export async function showLanguage(language: string): Promise<void> {
   const lng = isLanguageCode(language) ? language : FALLBACK_LANGUAGE;
-  await loadFontsFor(lng);
+  await loadScriptFonts();
   if (i18next.language !== lng) await i18next.changeLanguage(lng);
   setDocumentLanguage(lng);
 }
