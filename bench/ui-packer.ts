@@ -291,6 +291,7 @@ async function main(): Promise<void> {
     for (const [i, language] of languages.entries()) {
       const { known, unknown } = pools[i]!;
       await ok(harness, 'settings.update', { pin: PIN, patch: { language } });
+      console.error(`[${language}] first render, ${loads} loads…`);
       const firstRender = await measureFirstRender(browser, harness.url, loads);
 
       const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
@@ -298,6 +299,7 @@ async function main(): Promise<void> {
       await page.goto(harness.url);
       await page.getByTestId('order-row').first().waitFor({ timeout: 60_000 });
       const shown = await page.evaluate(() => document.documentElement.lang);
+      console.error(`[${language}] scrolling and tapping…`);
       const scroll = await measureScroll(page, frames);
       const idle = (await page.evaluate(IDLE_RUN)) as number[];
 

@@ -133,7 +133,7 @@ export const AppInfoSchema = z.object({
   environment: EnvironmentSchema,
   shell: z.enum(['electron', 'web']),
   terminalId: z.string(),
-  keychain: z.object({ ok: z.boolean(), message: z.string() }),
+  keychain: z.object({ ok: z.boolean(), message: z.string(), checking: z.boolean().optional() }),
   pinSet: z.boolean(),
 });
 export type AppInfo = z.infer<typeof AppInfoSchema>;

@@ -215,6 +215,14 @@ describe('the staff in their own language', () => {
     await page.locator('html[lang="hi-IN"]').waitFor({ state: 'attached' });
     await page.locator('.top-nav .nav-button').nth(2).filter({ hasText: 'सेटिंग्स' }).waitFor();
     await shot(page, '64-hi-after-restart');
+    // Right after a load the outbox knows only pending taps: "recently finished" still agrees with
+    // the sync bar on when the last tap went.
+    const lastSent = /\d{2}:\d{2}/.exec((await page.getByTestId('sync-last').textContent()) ?? '')?.[0];
+    expect(lastSent).toBeDefined();
+    await page.keyboard.press('F4');
+    await page.getByTestId('outbox-history').filter({ hasText: `आख़िरी टैप ${lastSent} पर भेजा गया था` }).waitFor();
+    await shot(page, '65-hi-outbox-after-restart');
+    await page.keyboard.press('Escape');
 
     // Back to English for whoever uses this terminal next.
     await unlockSettings(page);

@@ -25,16 +25,27 @@ import './styles/panels.css';
 // the first data arrived.
 performance.mark('packdesk:script');
 
-/** The terminal's language from its settings; English if the engine cannot say. */
+/** How long the first screen waits for the terminal's language before starting in English. */
+const LANGUAGE_WAIT_MS = 5_000;
+
+/**
+ * The terminal's language from its settings; English if the engine cannot say in time (the app
+ * then says in words what is wrong, and switches language once the settings arrive).
+ */
 async function terminalLanguage(api: PackdeskApi): Promise<string> {
-  try {
-    const reply = await api.invoke('settings.get', {});
-    if (!reply.ok) return FALLBACK_LANGUAGE;
-    useStatus.getState().setSettings(reply.value);
-    return reply.value.language;
-  } catch {
-    return FALLBACK_LANGUAGE;
-  }
+  const asked = api
+    .invoke('settings.get', {})
+    .then((reply) => {
+      if (!reply.ok) return FALLBACK_LANGUAGE;
+      useStatus.getState().setSettings(reply.value);
+      return reply.value.language;
+    })
+    .catch(() => FALLBACK_LANGUAGE);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(FALLBACK_LANGUAGE), LANGUAGE_WAIT_MS)));
+  const language = await Promise.race([asked, late]);
+  clearTimeout(timer);
+  return language;
 }
 
 /** Without an engine there are no settings: the browser's own language, if the terminal offers it. */

@@ -25,5 +25,12 @@ export async function loadScriptFonts(): Promise<void> {
   const loads = [...new Set(Object.values(SCRIPT_FONT))].flatMap((family) =>
     ['400', '700'].map((weight) => document.fonts.load(`${weight} 20px "${family}"`, SAMPLE[family] ?? '').catch(() => [])),
   );
-  await Promise.all(loads);
+  // The files are local, so this takes milliseconds; a browser that never settles the load must
+  // still not keep the terminal from starting.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([Promise.all(loads), new Promise<void>((resolve) => (timer = setTimeout(resolve, FONT_WAIT_MS)))]);
+  clearTimeout(timer);
 }
+
+/** The longest the words wait for a font. */
+const FONT_WAIT_MS = 1_500;

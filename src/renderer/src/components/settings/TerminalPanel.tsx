@@ -51,6 +51,8 @@ export function TerminalPanel({ pin, onPinChanged }: { pin: string; onPinChanged
           <dd data-testid="keychain-state">
             {info.keychain.ok ? (
               t('settings:terminal.keychainOk')
+            ) : info.keychain.checking ? (
+              t('settings:terminal.keychainChecking')
             ) : (
               <>
                 {t('settings:terminal.keychainProblem')}
