@@ -57,6 +57,9 @@ export async function startI18n(language: string = FALLBACK_LANGUAGE): Promise<I
     defaultNS: 'common',
     interpolation: { escapeValue: false }, // React escapes what it renders.
     returnNull: false,
+    // Every word is bundled and ready before the first render: nothing to suspend for, and a
+    // component suspending with no boundary above it would blank the screen.
+    react: { useSuspense: false },
   });
   i18next.services.formatter?.add('num', (value: unknown, lng: string | undefined) =>
     typeof value === 'number' ? formatNumber(value, intlLocale(lng ?? FALLBACK_LANGUAGE)) : String(value),
