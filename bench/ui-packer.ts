@@ -10,7 +10,10 @@
  *    17,000 px/s) and the interval of each frame; bound: 16.7 ms (60 Hz).
  * A frame is taken as painted once the frame's requestAnimationFrame has run and a task queued
  * from it has started (the paint happens in between).
- * Run: npm run build && npx tsx bench/ui-packer.ts [--orders 5000] [--taps 100] [--loads 8] [--frames 600]
+ * Each measure runs once per language (the terminal's language set in settings, so the page loads
+ * in it): English and Hindi by default, one with --language en|hi. Hindi draws Devanagari with the
+ * font shipped with the app, its words are longer, and its numbers go through Intl's hi-IN.
+ * Run: npm run build && npx tsx bench/ui-packer.ts [--orders 5000] [--taps 100] [--loads 8] [--frames 600] [--language en|hi]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,6 +35,13 @@ function line(title: string, s: Spread, bound: number, boundWord: string): strin
     `  median ${ms(s.median)}  p95 ${ms(s.p95)}  p99 ${ms(s.p99)}  max ${ms(s.max)}`,
     `  vs ${boundWord} ${ms(bound)}: median ${ratio(s.median)}  p95 ${ratio(s.p95)} (${verdict})  p99 ${ratio(s.p99)}`,
   ].join('\n');
+}
+
+/** The languages to measure: --language en|hi, else both. */
+function languagesWanted(): string[] {
+  const i = process.argv.indexOf('--language');
+  const v = i >= 0 ? process.argv[i + 1] : undefined;
+  return v === 'en' || v === 'hi' ? [v] : ['en', 'hi'];
 }
 
 function flag(name: string, fallback: number): number {
@@ -261,11 +271,16 @@ async function main(): Promise<void> {
       .orders()
       .filter((o) => o.orderState.toLowerCase() === 'created')
       .map((o) => o.id);
-    const known = fresh.slice(0, tapCount);
-    const unknown = fresh.slice(tapCount, tapCount + Math.ceil(tapCount / 2));
-    // Half the measured taps go to orders whose details the terminal has (Start packing), the
-    // rest to orders new to it (Accept); accepting the first group happens before measuring.
-    await acceptAtService(harness, known);
+    const languages = languagesWanted();
+    // Each language taps its own orders: half known to the terminal (Start packing), half new to it (Accept).
+    const per = tapCount + Math.ceil(tapCount / 2);
+    if (fresh.length < per * languages.length) throw new Error(`need ${per * languages.length} new orders, have ${fresh.length}: raise --orders`);
+    const pools = languages.map((_, i) => {
+      const mine = fresh.slice(i * per, (i + 1) * per);
+      return { known: mine.slice(0, tapCount), unknown: mine.slice(tapCount) };
+    });
+    // Accepting the known groups happens before measuring.
+    await acceptAtService(harness, pools.flatMap((p) => p.known));
     await ok(harness, 'settings.update', { pin: PIN, patch: { undoWindowMs: 5000, concurrency: 4 } });
     const onTerminal = (await ok<unknown[]>(harness, 'orders.list', {})).length;
 
@@ -273,28 +288,38 @@ async function main(): Promise<void> {
       executablePath: '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     });
-    const firstRender = await measureFirstRender(browser, harness.url, loads);
+    for (const [i, language] of languages.entries()) {
+      const { known, unknown } = pools[i]!;
+      await ok(harness, 'settings.update', { pin: PIN, patch: { language } });
+      console.error(`[${language}] first render, ${loads} loads…`);
+      const firstRender = await measureFirstRender(browser, harness.url, loads);
 
-    const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
-    await page.addInitScript({ content: WS_PROBE });
-    await page.goto(harness.url);
-    await page.getByTestId('order-row').first().waitFor({ timeout: 60_000 });
-    const scroll = await measureScroll(page, frames);
-    const idle = (await page.evaluate(IDLE_RUN)) as number[];
+      const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+      await page.addInitScript({ content: WS_PROBE });
+      await page.goto(harness.url);
+      await page.getByTestId('order-row').first().waitFor({ timeout: 60_000 });
+      const shown = await page.evaluate(() => document.documentElement.lang);
+      console.error(`[${language}] scrolling and tapping…`);
+      const scroll = await measureScroll(page, frames);
+      const idle = (await page.evaluate(IDLE_RUN)) as number[];
 
-    const packing = await measureTaps(page, known, 'PACKING');
-    const accept = await measureTaps(page, unknown, 'ACCEPT');
+      const packing = await measureTaps(page, known, 'PACKING');
+      const accept = await measureTaps(page, unknown, 'ACCEPT');
+      await page.close();
 
-    console.log(`Packer UI in Chromium (${process.platform}, ${onTerminal} orders on the terminal, viewport 1366x768, software rendering)`);
-    console.log(tapReport('Tap to screen, Start packing on a known order', packing));
-    console.log(tapReport('Tap to screen, Accept on an order new to the terminal', accept));
-    console.log(tapReport('Tap to screen, all taps', [...packing, ...accept]));
-    console.log(line('First render of the queue, navigation to painted rows', spread(firstRender.map((f) => f.rows)), 1000, 'a second'));
-    const fr = (k: keyof FirstRender) => spread(firstRender.map((f) => f[k])).median.toFixed(0);
-    console.log(`  medians: app script starts ${fr('script')} ms; orders and settings in the store ${fr('data')} ms; rows painted ${fr('rows')} ms`);
-    console.log(line(`Scroll frame intervals, fling through ${onTerminal} rows`, spread(scroll), FRAME_MS, 'a 60 Hz frame'));
-    const long = scroll.filter((v) => v > FRAME_MS * 1.5).length;
-    console.log(`  frames over 1.5x the frame time: ${long} of ${scroll.length}; idle frame interval here (the clock): median ${spread(idle).median.toFixed(1)} ms`);
+      console.log(
+        `Packer UI in Chromium, language ${language} (page lang ${shown}) (${process.platform}, ${onTerminal} orders on the terminal, viewport 1366x768, software rendering)`,
+      );
+      console.log(tapReport('Tap to screen, Start packing on a known order', packing));
+      console.log(tapReport('Tap to screen, Accept on an order new to the terminal', accept));
+      console.log(tapReport('Tap to screen, all taps', [...packing, ...accept]));
+      console.log(line('First render of the queue, navigation to painted rows', spread(firstRender.map((f) => f.rows)), 1000, 'a second'));
+      const fr = (k: keyof FirstRender) => spread(firstRender.map((f) => f[k])).median.toFixed(0);
+      console.log(`  medians: app script starts ${fr('script')} ms; orders and settings in the store ${fr('data')} ms; rows painted ${fr('rows')} ms`);
+      console.log(line(`Scroll frame intervals, fling through ${onTerminal} rows`, spread(scroll), FRAME_MS, 'a 60 Hz frame'));
+      const long = scroll.filter((v) => v > FRAME_MS * 1.5).length;
+      console.log(`  frames over 1.5x the frame time: ${long} of ${scroll.length}; idle frame interval here (the clock): median ${spread(idle).median.toFixed(1)} ms`);
+    }
   } finally {
     await browser?.close().catch(() => undefined);
     await harness?.close().catch(() => undefined);

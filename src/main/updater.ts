@@ -401,11 +401,11 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
       };
     },
     async installNow() {
-      if (options.disabledReason) return fail('invalid', options.disabledReason);
-      if (!updater.isUpdaterActive()) return fail('invalid', 'Updates are off in this build.');
-      if (downloadedVersion === null) return fail('invalid', 'No update is ready to install.');
+      if (options.disabledReason) return fail('invalid', options.disabledReason, 'UPDATES_DISABLED');
+      if (!updater.isUpdaterActive()) return fail('invalid', 'Updates are off in this build.', 'UPDATES_DISABLED');
+      if (downloadedVersion === null) return fail('invalid', 'No update is ready to install.', 'NO_UPDATE_READY');
       const decision = await considerInstall(true);
-      return decision.install ? ok(true) : fail('invalid', decision.reason);
+      return decision.install ? ok(true) : fail('invalid', decision.reason, 'UPDATE_NOT_NOW');
     },
     start(ctx) {
       context = ctx;

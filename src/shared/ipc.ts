@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { ActionSchema, FULFILLMENT_STATES, ORDER_STATES, OrderSchema } from './protocol/schemas';
 import { idFault } from './protocol/builders';
+import { LANGUAGE_CODES } from './languages';
 import type { Problem } from './result';
 
 // ---- Shared shapes ---------------------------------------------------------------------------
@@ -28,7 +29,16 @@ export const ProblemSchema = z.object({
   kind: z.enum(['transient', 'auth', 'permanent', 'invalid', 'storage']),
   message: z.string(),
   code: z.string().optional(),
+  /** What the code's sentence needs filled in (order id, count, wait…), so the renderer can say it in the packer's language. */
+  values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 });
+
+/** A sentence by code and values: the renderer words it in the staff's language. */
+export const WordsSchema = z.object({
+  code: z.string(),
+  values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
+export type Words = z.infer<typeof WordsSchema>;
 
 export const ActionInputSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('fulfilment'), fulfilmentId: Id, state: z.enum(FULFILLMENT_STATES) }),
@@ -100,7 +110,10 @@ export const SyncStatusSchema = z.object({
   credentials: z.enum(['ok', 'missing', 'rejected']),
   /** A waiting tap older than the backlog threshold. */
   backlogAlarm: z.boolean(),
+  /** The engine's one sentence on what matters most, in English (the CLI's, and the fallback). */
   message: z.string().nullable(),
+  /** The same sentence by code and values, for the renderer to say in the staff's language. */
+  notice: WordsSchema.nullable().optional(),
 });
 export type SyncStatus = z.infer<typeof SyncStatusSchema>;
 
@@ -195,6 +208,8 @@ export const SettingsSchema = z.object({
   alertRepeatMs: z.number().int().min(5_000).max(300_000),
   /** Loudness of the new-order alert: it can be turned down, never off during a shift. */
   alertVolume: z.number().min(0.2).max(1),
+  /** The terminal's language for its staff, chosen by a manager (a packer may switch for a shift). */
+  language: z.enum(LANGUAGE_CODES),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -203,7 +218,7 @@ export const AppInfoSchema = z.object({
   environment: EnvironmentSchema,
   shell: z.enum(['electron', 'web']),
   terminalId: z.string(),
-  keychain: z.object({ ok: z.boolean(), message: z.string() }),
+  keychain: z.object({ ok: z.boolean(), message: z.string(), checking: z.boolean().optional() }),
   pinSet: z.boolean(),
 });
 export type AppInfo = z.infer<typeof AppInfoSchema>;
@@ -263,7 +278,13 @@ export const COMMANDS = {
         serviceProviderId: z.string().trim().min(1).max(128).optional(),
       })
       .strict(),
-    result: z.object({ result: z.enum(['saved', 'rejected']), message: z.string() }),
+    result: z.object({
+      result: z.enum(['saved', 'rejected']),
+      /** English words (the fallback); `code` and `values` say the same for the renderer to word. */
+      message: z.string(),
+      code: z.string().optional(),
+      values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+    }),
   },
   'pin.verify': { payload: z.object({ pin: Pin }).strict(), result: z.object({ valid: z.boolean() }) },
   'pin.set': { payload: z.object({ currentPin: Pin.optional(), newPin: Pin }).strict(), result: Ok },
@@ -332,12 +353,12 @@ export function createApi(transport: Transport): PackdeskApi {
   return {
     async invoke(command, payload) {
       const spec = COMMANDS[command];
-      if (!spec) return { ok: false, problem: { kind: 'invalid', message: `Unknown command ${String(command)}` } };
+      if (!spec) return { ok: false, problem: { kind: 'invalid', message: `Unknown command ${String(command)}`, code: 'UNKNOWN_COMMAND' } };
       const reply = await transport.invoke(command, payload);
       if (!reply.ok) return reply as Reply<never>;
       const parsed = spec.result.safeParse(reply.value);
       if (!parsed.success)
-        return { ok: false, problem: { kind: 'permanent', message: `The terminal sent an unreadable answer to ${command}` } };
+        return { ok: false, problem: { kind: 'permanent', message: `The terminal sent an unreadable answer to ${command}`, code: 'UNREADABLE_ANSWER', values: { command } } };
       return { ok: true, value: parsed.data } as never;
     },
     on(event, listener) {

@@ -14,6 +14,8 @@ export interface Problem {
   readonly message: string;
   /** Machine-readable code, e.g. the service's errorCode or a local refusal code. */
   readonly code?: string;
+  /** What the code's sentence needs filled in, so the renderer can say it in the staff's language. */
+  readonly values?: Readonly<Record<string, string | number>>;
 }
 
 export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: Problem };
@@ -23,9 +25,10 @@ export function ok<T>(value: T): Result<T> {
   return { ok: true, value };
 }
 
-/** A refused result. */
-export function fail<T = never>(kind: ErrorKind, message: string, code?: string): Result<T> {
-  return { ok: false, problem: code === undefined ? { kind, message } : { kind, message, code } };
+/** A refused result; `values` fill in the code's sentence in the renderer's languages. */
+export function fail<T = never>(kind: ErrorKind, message: string, code?: string, values?: Readonly<Record<string, string | number>>): Result<T> {
+  if (code === undefined) return { ok: false, problem: { kind, message } };
+  return { ok: false, problem: values === undefined ? { kind, message, code } : { kind, message, code, values } };
 }
 
 /** An Error that carries a Problem, for code paths that must throw (e.g. async APIs). */

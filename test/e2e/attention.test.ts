@@ -97,8 +97,8 @@ describe('taps that need attention', () => {
     await expect(marks.getByTestId('mark-failed').count()).resolves.toBe(0);
     // The sync bar's sentence speaks of a doubt, not of refused taps holding orders.
     const message = page.getByTestId('sync-message');
-    await message.filter({ hasText: 'may already have been applied by the service' }).waitFor();
-    await expect(message.textContent()).resolves.not.toMatch(/were refused by the service/);
+    await message.filter({ hasText: 'may already be done' }).waitFor();
+    await expect(message.textContent()).resolves.not.toMatch(/refused/);
     // Its counts too: one tap to check, none refused.
     await page.getByTestId('sync-to-check').filter({ hasText: '1 to check' }).waitFor();
     await expect(page.getByTestId('sync-failed').count()).resolves.toBe(0);
@@ -109,7 +109,11 @@ describe('taps that need attention', () => {
     const entry = page.getByTestId('outbox-attention').locator(`[data-testid="outbox-entry"][data-order-id="${order.id}"]`);
     await entry.waitFor();
     await expect(entry.getByTestId('outbox-maybe').textContent()).resolves.toContain(MAYBE_WORDS);
-    await expect(entry.getByTestId('outbox-error').textContent()).resolves.toContain('ALREADY_IN_STATE');
+    // The service's answer in plain words; its code only under "details for support".
+    await expect(entry.getByTestId('outbox-why').textContent()).resolves.toContain('already at this step');
+    await expect(entry.getByTestId('outbox-why').textContent()).resolves.not.toContain('ALREADY_IN_STATE');
+    await expect(entry.getByTestId('outbox-details').textContent()).resolves.toContain('ALREADY_IN_STATE');
+    await expect(entry.getByTestId('outbox-details').getByText('ALREADY_IN_STATE').isVisible()).resolves.toBe(false);
     await expect(entry.textContent()).resolves.toContain('2 tries');
     await expect(entry.textContent()).resolves.toContain('May already be applied — check the order');
     await expect(entry.textContent()).resolves.not.toContain('Refused by the order service');
@@ -137,7 +141,7 @@ describe('taps that need attention', () => {
     expect(Date.now() - tappedAt).toBeGreaterThanOrEqual(BACKLOG_THRESHOLD_MS - 500);
     await expect(backlog.textContent()).resolves.toContain('Taps waiting too long');
     await expect(page.getByTestId('sync-waiting').textContent()).resolves.toContain('1 tap waiting to send');
-    await expect(page.getByTestId('sync-message').textContent()).resolves.toMatch(/No connection to the order service/);
+    await expect(page.getByTestId('sync-message').textContent()).resolves.toMatch(/No connection\. 1 tap is kept/);
     await expect(page.getByTestId('sync-bar').getAttribute('class')).resolves.toContain('sync-alarm');
     await shot(page, '52-backlog-alarm');
     expect(appliedTo(sandbox, order.id)).toEqual([]);

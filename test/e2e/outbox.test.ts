@@ -44,7 +44,8 @@ describe('the outbox', () => {
     await page.getByTestId('sync-bar').click();
     const entry = page.getByTestId('outbox-attention').locator(`[data-testid="outbox-entry"][data-order-id="${unknown}"]`);
     await entry.waitFor();
-    await expect(entry.getByTestId('outbox-error').textContent()).resolves.toMatch(/not found/i);
+    await expect(entry.getByTestId('outbox-why').textContent()).resolves.toContain(`does not know order ${unknown}`);
+    await expect(entry.getByTestId('outbox-details').textContent()).resolves.toContain('NOT_FOUND');
     await expect(entry.getByTestId('outbox-state').textContent()).resolves.toContain('Refused');
     await shot(page, '41-outbox-refused');
 

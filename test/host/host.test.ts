@@ -253,7 +253,12 @@ describe('settings and credentials at the host', () => {
       clientId: 'store-42',
       clientSecret: 'staging-secret-for-store-42',
     });
-    expect(answer).toEqual({ result: 'saved', message: expect.stringContaining('staging') });
+    expect(answer).toEqual({
+      result: 'saved',
+      message: expect.stringContaining('staging'),
+      code: 'SAVED',
+      values: { environment: 'staging' },
+    });
     expect(await t.vaults.get('staging')!.getCredentials()).toEqual({ clientId: 'store-42', clientSecret: 'staging-secret-for-store-42' });
     expect(await t.call('settings.get', {})).toMatchObject({ environment: 'staging', authUrl: staging.url, baseUrl: staging.url });
     expect(t.host.sandbox).toBeNull();

@@ -6,11 +6,14 @@
  */
 import { DEFAULT_ORDER_ID_PATTERN, type CommandName, type CommandPayload, type CommandResult, type PackdeskApi, type Reply } from '../../shared/ipc';
 import type { ActionInput } from '../../shared/protocol/builders';
+import type { Problem } from '../../shared/result';
 import { bridge } from './api';
 import { i18next } from './i18n';
 import { playConfirm, playRefusal } from './feedback/sound';
 import { useNewOrders } from './store/newOrders';
 import { orderIdMatcher } from './scanner/orderId';
+import { problemWords } from './i18n/words';
+import { actionSummary } from './orderFacts';
 import { useOrders } from './store/orders';
 import { useOutbox } from './store/outbox';
 import { useStatus } from './store/status';
@@ -21,7 +24,10 @@ async function call<C extends CommandName>(command: C, payload: CommandPayload<C
   try {
     return await bridge().invoke(command, payload);
   } catch {
-    return { ok: false, problem: { kind: 'transient', message: 'The terminal engine did not answer. Try again in a moment.' } };
+    return {
+      ok: false,
+      problem: { kind: 'transient', message: 'The terminal engine did not answer. Try again in a moment.', code: 'ENGINE_SILENT' },
+    };
   }
 }
 
@@ -29,17 +35,17 @@ function soundsOn(): boolean {
   return useStatus.getState().settings?.sounds ?? true;
 }
 
-/** Plays the refusal buzz, shakes the screen and shows why. */
-export function refuse(message: string): void {
+/** Plays the refusal buzz, shakes the screen and shows why (a problem is said in the staff's language). */
+export function refuse(why: string | Problem): void {
   if (soundsOn()) playRefusal();
   useUi.getState().buzz();
-  useUi.getState().say('error', message);
+  useUi.getState().say('error', typeof why === 'string' ? why : problemWords(i18next.t, why));
 }
 
 let subscribed = false;
 
 /** Subscribes to the engine's events, then loads everything once. Returns the first problem, if any. */
-export async function start(api: PackdeskApi): Promise<string | null> {
+export async function start(api: PackdeskApi): Promise<Problem | null> {
   // Subscribe first: anything that changes while the lists load arrives after their answers.
   // Once only: a second start (after a failed one) must not double every event.
   if (!subscribed) subscribe(api);
@@ -64,13 +70,13 @@ function subscribe(api: PackdeskApi): void {
 }
 
 /** Reads everything again: after the engine behind the bridge was replaced (a new environment). */
-export function reload(): Promise<string | null> {
+export function reload(): Promise<Problem | null> {
   // The other engine's entries are not this one's: forget them before reading its outbox.
   useOutbox.getState().replaceAll([]);
   return load();
 }
 
-async function load(): Promise<string | null> {
+async function load(): Promise<Problem | null> {
   const status = useStatus.getState();
   // Each answer is shown as it arrives; only the orders and the settings hold up the first
   // screen (app.info may wait on a slow keychain, and nothing on the queue needs it).
@@ -86,11 +92,11 @@ async function load(): Promise<string | null> {
   if (settings.ok) status.setSettings(settings.value);
   if (orders.ok) useOrders.getState().replace(orders.value);
   performance.mark('packdesk:data');
-  if (!orders.ok) return orders.problem.message;
+  if (!orders.ok) return orders.problem;
   if (!settings.ok) {
     // Without settings the screen still works (sounds on, no scanner prefix); say why if app.info cannot either.
     const about = await info;
-    return about.ok ? null : settings.problem.message;
+    return about.ok ? null : settings.problem;
   }
   return null;
 }
@@ -107,12 +113,12 @@ function dropSpentUndo(): void {
 export async function openOrderById(rawId: string): Promise<boolean> {
   const orderId = rawId.trim();
   if (!orderId) {
-    refuse('Type or scan an order number first.');
+    refuse(i18next.t('common:refusals.noOrderNumber'));
     return false;
   }
   const reply = await call('orders.add', { orderId });
   if (!reply.ok) {
-    refuse(reply.problem.message);
+    refuse(reply.problem);
     return false;
   }
   useOrders.getState().merge([reply.value]);
@@ -158,7 +164,7 @@ export function scanned(code: string): void {
 export async function tap(orderId: string, input: ActionInput, pin?: string): Promise<boolean> {
   const reply = await call('taps.submit', pin === undefined ? { orderId, input } : { orderId, input, pin });
   if (!reply.ok) {
-    refuse(reply.problem.message);
+    refuse(reply.problem);
     // A refused step usually means this screen was behind the engine (another window moved the
     // order): read the order again so the button shows what is really next.
     if (reply.problem.kind === 'invalid') void refreshOrder(orderId);
@@ -171,7 +177,7 @@ export async function tap(orderId: string, input: ActionInput, pin?: string): Pr
   ui.clearNotice();
   ui.offerUndo(
     entry.state === 'queued' && entry.sendAfter > Date.now()
-      ? { entryId: entry.id, orderId, summary: entry.summary, sendAfter: entry.sendAfter }
+      ? { entryId: entry.id, orderId, action: entry.action, summary: entry.summary, sendAfter: entry.sendAfter }
       : null,
   );
   return true;
@@ -190,24 +196,30 @@ export async function undo(entryId: number): Promise<void> {
   const reply = await call('taps.undo', { entryId });
   ui.offerUndo(null);
   if (!reply.ok) {
-    refuse(reply.problem.message);
+    refuse(reply.problem);
     return;
   }
-  ui.say('info', offer ? `Undone: ${offer.summary}` : 'Undone');
+  const t = i18next.t;
+  ui.say(
+    'info',
+    offer
+      ? t('common:undo.undoneWhat', { what: actionSummary(t, offer.action, useOrders.getState().byId.get(offer.orderId)?.order ?? null) })
+      : t('common:undo.undone'),
+  );
 }
 
 /** Sends a failed or waiting entry again now. */
 export async function retry(entryId: number): Promise<void> {
   const reply = await call('outbox.retry', { entryId });
-  if (!reply.ok) refuse(reply.problem.message);
-  else useUi.getState().say('info', 'Sending again.');
+  if (!reply.ok) refuse(reply.problem);
+  else useUi.getState().say('info', i18next.t('outbox:sendingAgain'));
 }
 
 /** Drops an entry for good (manager PIN); returns the refusal message, if any. */
 export async function discard(entryId: number, pin: string): Promise<string | null> {
   const reply = await call('outbox.discard', { entryId, pin });
-  if (!reply.ok) return reply.problem.message;
-  useUi.getState().say('info', 'Discarded. It will not be sent.');
+  if (!reply.ok) return problemWords(i18next.t, reply.problem);
+  useUi.getState().say('info', i18next.t('outbox:discarded'));
   return null;
 }
 

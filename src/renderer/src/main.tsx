@@ -1,13 +1,20 @@
 /**
- * Renderer entry: finds the bridge the shell put on `window`, then starts the app. Without a
- * bridge there is no engine to talk to, so the packer sees why instead of a blank window.
+ * Renderer entry: finds the bridge the shell put on `window`, starts the words in the terminal's
+ * language (from settings), then starts the app. Without a bridge there is no engine to talk to,
+ * so the packer sees why instead of a blank window.
  */
+import '@fontsource/noto-sans-devanagari/devanagari-400.css';
+import '@fontsource/noto-sans-devanagari/devanagari-700.css';
 import { createRoot } from 'react-dom/client';
+import type { PackdeskApi } from '../../shared/ipc';
+import { FALLBACK_LANGUAGE, LANGUAGES } from '../../shared/languages';
 import { findBridge, setBridge } from './api';
 import { App } from './App';
 import { FullScreenMessage } from './components/FullScreenMessage';
 import { PrintRoot } from './components/print/PrintRoot';
-import { startI18n } from './i18n';
+import { i18next, startI18n } from './i18n';
+import { followLanguage } from './store/language';
+import { useStatus } from './store/status';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/controls.css';
@@ -21,25 +28,58 @@ import './styles/intake.css';
 // the first data arrived.
 performance.mark('packdesk:script');
 
-const container = document.getElementById('root');
-// Components read their words synchronously, so i18next is ready before the first render.
-if (container) void startI18n().finally(() => render(container));
+/** How long the first screen waits for the terminal's language before starting in English. */
+const LANGUAGE_WAIT_MS = 5_000;
 
-function render(container: HTMLElement): void {
+/**
+ * The terminal's language from its settings; English if the engine cannot say in time (the app
+ * then says in words what is wrong, and switches language once the settings arrive).
+ */
+async function terminalLanguage(api: PackdeskApi): Promise<string> {
+  const asked = api
+    .invoke('settings.get', {})
+    .then((reply) => {
+      if (!reply.ok) return FALLBACK_LANGUAGE;
+      useStatus.getState().setSettings(reply.value);
+      return reply.value.language;
+    })
+    .catch(() => FALLBACK_LANGUAGE);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(FALLBACK_LANGUAGE), LANGUAGE_WAIT_MS)));
+  const language = await Promise.race([asked, late]);
+  clearTimeout(timer);
+  return language;
+}
+
+/** Without an engine there are no settings: the browser's own language, if the terminal offers it. */
+function browserLanguage(): string {
+  const wanted = (navigator.language || '').slice(0, 2);
+  return LANGUAGES.some((l) => l.code === wanted) ? wanted : FALLBACK_LANGUAGE;
+}
+
+async function main(): Promise<void> {
+  const container = document.getElementById('root');
+  if (!container) return;
   const root = createRoot(container);
   const api = findBridge(window);
   if (api) {
     setBridge(api);
+    await startI18n(await terminalLanguage(api));
+    followLanguage();
     root.render(<App api={api} />);
     // The print root lives beside #root, so print.css can hide the whole app and show only paper.
     const paper = document.body.appendChild(document.createElement('div'));
     createRoot(paper).render(<PrintRoot />);
   } else {
+    await startI18n(browserLanguage());
+    const t = i18next.t;
     root.render(
-      <FullScreenMessage title="Packdesk cannot reach its engine">
-        <p>This window was opened without the Packdesk terminal behind it, so no orders can be shown or changed.</p>
-        <p>Close it and start Packdesk again. If this keeps happening, call support.</p>
+      <FullScreenMessage title={t('common:app.noEngine.title')}>
+        <p>{t('common:app.noEngine.why')}</p>
+        <p>{t('common:app.noEngine.todo')}</p>
       </FullScreenMessage>,
     );
   }
 }
+
+void main();

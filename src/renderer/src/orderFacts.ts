@@ -1,22 +1,24 @@
 /**
- * Words read off an order for display. Only reading: what the order's next step is, or how it
- * changes, is the engine's business and arrives in OrderView.
+ * Words read off an order for display, in the staff's language. Only reading: what the order's
+ * next step is, or how it changes, is the engine's business and arrives in OrderView.
  */
-import type { Order } from '../../shared/protocol/schemas';
+import type { TFunction } from 'i18next';
+import type { Action, Order } from '../../shared/protocol/schemas';
+import { reasonWords, stateWord, STEP_LABEL_KEY } from './i18n/words';
 
 /** Who the order is for: the billing name, else the person at a fulfilment's end. */
-export function customerName(order: Order | null): string {
-  if (!order) return 'New order — details not received yet';
+export function customerName(t: TFunction, order: Order | null): string {
+  if (!order) return t('common:order.newNoDetails');
   const name = order.billing?.name ?? order.fulfillments.find((f) => f.end?.person?.name)?.end?.person?.name;
-  return name ?? 'Customer not named';
+  return name ?? t('common:order.noCustomer');
 }
 
 /** "3 items · 7 units". */
-export function itemSummary(order: Order | null): string {
-  if (!order) return 'Items not known yet';
+export function itemSummary(t: TFunction, order: Order | null): string {
+  if (!order) return t('common:order.itemsUnknown');
   const lines = order.items.length;
   const units = order.items.reduce((sum, i) => sum + i.quantity.count, 0);
-  return `${lines} ${lines === 1 ? 'item' : 'items'} · ${units} ${units === 1 ? 'unit' : 'units'}`;
+  return `${t('common:order.items', { count: lines })} · ${t('common:order.units', { count: units })}`;
 }
 
 /** Whether any item needs a prescription checked. */
@@ -24,16 +26,39 @@ export function hasPrescriptionItem(order: Order | null): boolean {
   return order?.items.some((i) => i.prescriptionRequired === true) ?? false;
 }
 
-/** The order's state as the service words it ("Accepted", "In-progress"), or "New". */
-export function orderStateWord(order: Order | null): string {
-  if (!order) return 'New';
-  const s = order.orderState.trim();
-  if (!s) return 'New';
-  return s.charAt(0).toUpperCase() + s.slice(1).toLowerCase().replace(/_/g, ' ');
+/** The order's state in words ("Accepted", "In progress"), or "New". */
+export function orderStateWord(t: TFunction, order: Order | null): string {
+  const s = order?.orderState.trim() ?? '';
+  if (!s) return t('common:order.new');
+  return stateWord(t, s);
 }
 
 /** The seller invoice number already recorded on the order, if any. */
 export function invoiceOf(order: Order | null): string | null {
   const info = (order as { clientOrderInfo?: { sellerInvoiceId?: unknown } } | null)?.clientOrderInfo;
   return typeof info?.sellerInvoiceId === 'string' ? info.sellerInvoiceId : null;
+}
+
+/** What a tap does, in words: "Mark packed", "Cut Paracetamol to 1 unit (Item unavailable)". */
+export function actionSummary(t: TFunction, action: Action, order: Order | null): string {
+  switch (action.type) {
+    case 'ORDER_FULFILMENT_STATE_UPDATE':
+      return t(STEP_LABEL_KEY[action.fulfillmentState]);
+    case 'ITEM_UNIT_UPDATE': {
+      const item = order?.items.find((i) => i.itemId === action.itemId);
+      return t('common:summary.units', {
+        item: item?.name ?? action.itemId,
+        count: action.itemUnits,
+        reason: reasonWords(t, action.reason),
+      });
+    }
+    case 'ORDER_STATE_UPDATE': {
+      if (action.orderState === 'ACCEPTED') return t(STEP_LABEL_KEY.ACCEPT);
+      if (action.orderState === 'CANCELLED')
+        return action.reason ? t('common:summary.cancelWhy', { reason: reasonWords(t, action.reason) }) : t('common:summary.cancel');
+      return t('common:summary.orderState', { state: stateWord(t, action.orderState) });
+    }
+    case 'CLIENT_ORDER_INFO_UPDATE':
+      return t('common:summary.invoice', { invoice: action.clientOrderInfo.sellerInvoiceId });
+  }
 }

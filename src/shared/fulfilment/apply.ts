@@ -25,32 +25,37 @@ export type RefusalCode =
   | 'INVALID_REASON'
   | 'MISSING_REASON';
 
-const refuse = (code: RefusalCode, message: string): Result<Order> => fail('invalid', message, code);
+/** A refusal: English words, and the values the renderer needs to say it in the staff's language. */
+const refuse = (code: RefusalCode, message: string, values?: Record<string, string | number>): Result<Order> =>
+  fail('invalid', message, code, values);
 
 /** Applies `action` to `order` at time `now` (epoch ms); returns the new order or why not. */
 export function applyAction(order: Order, action: Action, now: number): Result<Order> {
   const phase = orderPhase(order);
-  if (phase === 'CANCELLED') return refuse('ORDER_CANCELLED', `Order ${order.id} is cancelled; nothing more can change`);
+  if (phase === 'CANCELLED') return refuse('ORDER_CANCELLED', `Order ${order.id} is cancelled; nothing more can change`, { orderId: order.id });
   const next: Order = structuredClone(order);
   next.updatedAt = new Date(now).toISOString();
   switch (action.type) {
     case 'ORDER_FULFILMENT_STATE_UPDATE': {
-      if (phase === 'COMPLETED') return refuse('ORDER_COMPLETED', `Order ${order.id} is already completed`);
-      if (phase === 'NEW') return refuse('NOT_ACCEPTED', `Accept order ${order.id} first`);
+      if (phase === 'COMPLETED') return refuse('ORDER_COMPLETED', `Order ${order.id} is already completed`, { orderId: order.id });
+      if (phase === 'NEW') return refuse('NOT_ACCEPTED', `Accept order ${order.id} first`, { orderId: order.id });
       const f = next.fulfillments.find((x) => x.fulfillmentId === action.fulfilmentId);
-      if (!f) return refuse('FULFILMENT_NOT_FOUND', `Order ${order.id} has no fulfilment ${action.fulfilmentId}`);
+      if (!f) return refuse('FULFILMENT_NOT_FOUND', `Order ${order.id} has no fulfilment ${action.fulfilmentId}`, { orderId: order.id });
       const target = action.fulfillmentState;
       const wanted = fulfilmentTypeFor(target);
       if (f.type.toUpperCase() !== wanted)
-        return refuse('WRONG_FULFILMENT_TYPE', `${target} applies to the ${wanted} fulfilment, not ${f.type}`);
+        return refuse('WRONG_FULFILMENT_TYPE', `${target} applies to the ${wanted} fulfilment, not ${f.type}`, { orderId: order.id, state: target });
       const from = fulfilmentRank(f.fulfillmentState);
       const to = fulfilmentRank(target);
-      if (to === from) return refuse('ALREADY_IN_STATE', `Already ${target}`);
-      if (to < from) return refuse('BACKWARD_TRANSITION', `Cannot go back from ${f.fulfillmentState ?? '?'} to ${target}`);
+      if (to === from) return refuse('ALREADY_IN_STATE', `Already ${target}`, { orderId: order.id, state: target });
+      if (to < from) return refuse('BACKWARD_TRANSITION', `Cannot go back from ${f.fulfillmentState ?? '?'} to ${target}`, {
+          orderId: order.id,
+          state: target,
+        });
       if (wanted === 'DELIVERY') {
         const store = fulfilmentOfType(next, 'STORE');
         if (store && fulfilmentRank(store.fulfillmentState) < fulfilmentRank('PACKED'))
-          return refuse('NOT_PACKED', `Order ${order.id} must be packed before ${target}`);
+          return refuse('NOT_PACKED', `Order ${order.id} must be packed before ${target}`, { orderId: order.id, state: target });
       }
       f.fulfillmentState = target;
       const history = (f.fulfilmentStatusHistory ??= {});
@@ -58,38 +63,42 @@ export function applyAction(order: Order, action: Action, now: number): Result<O
       return ok(next);
     }
     case 'ITEM_UNIT_UPDATE': {
-      if (phase === 'COMPLETED') return refuse('ORDER_COMPLETED', `Order ${order.id} is already completed`);
+      if (phase === 'COMPLETED') return refuse('ORDER_COMPLETED', `Order ${order.id} is already completed`, { orderId: order.id });
       if (!findReason(ITEM_UNIT_REASONS, action.reason))
-        return refuse('INVALID_REASON', `"${action.reason}" is not a reason for changing units`);
+        return refuse('INVALID_REASON', `"${action.reason}" is not a reason for changing units`, { reason: action.reason });
       const item = next.items.find((i) => i.itemId === action.itemId);
-      if (!item) return refuse('ITEM_NOT_FOUND', `Order ${order.id} has no item ${action.itemId}`);
+      if (!item) return refuse('ITEM_NOT_FOUND', `Order ${order.id} has no item ${action.itemId}`, { orderId: order.id, item: action.itemId });
       const count = item.quantity.count;
       if (action.itemUnits > count)
-        return refuse('UNITS_OUT_OF_RANGE', `Only ${count} unit(s) of ${item.name ?? item.itemId} remain; cannot set ${action.itemUnits}`);
-      if (action.itemUnits === count) return refuse('NO_CHANGE', `${item.name ?? item.itemId} already has ${count} unit(s)`);
+        return refuse('UNITS_OUT_OF_RANGE', `Only ${count} unit(s) of ${item.name ?? item.itemId} remain; cannot set ${action.itemUnits}`, {
+          count,
+          item: item.name ?? item.itemId,
+          units: action.itemUnits,
+        });
+      if (action.itemUnits === count) return refuse('NO_CHANGE', `${item.name ?? item.itemId} already has ${count} unit(s)`, { item: item.name ?? item.itemId, count });
       item.quantity = { ...item.quantity, count: action.itemUnits };
       repriceQuote(next, action.itemId, action.itemUnits);
       return ok(next);
     }
     case 'ORDER_STATE_UPDATE': {
       const target = action.orderState;
-      if (phase === 'COMPLETED') return refuse('ORDER_COMPLETED', `Order ${order.id} is already completed`);
-      if (target === phase) return refuse('ALREADY_IN_STATE', `Order ${order.id} is already ${ORDER_STATE_WORD[target]}`);
+      if (phase === 'COMPLETED') return refuse('ORDER_COMPLETED', `Order ${order.id} is already completed`, { orderId: order.id });
+      if (target === phase) return refuse('ALREADY_IN_STATE', `Order ${order.id} is already ${ORDER_STATE_WORD[target]}`, { orderId: order.id, state: target });
       if (target === 'ACCEPTED' && phase !== 'NEW')
-        return refuse('BACKWARD_TRANSITION', `Order ${order.id} is already past acceptance`);
+        return refuse('BACKWARD_TRANSITION', `Order ${order.id} is already past acceptance`, { orderId: order.id, state: target });
       if (target === 'IN_PROGRESS' && phase !== 'NEW' && phase !== 'ACCEPTED')
-        return refuse('BACKWARD_TRANSITION', `Order ${order.id} cannot go back to In-progress`);
+        return refuse('BACKWARD_TRANSITION', `Order ${order.id} cannot go back to In-progress`, { orderId: order.id, state: target });
       if (target === 'COMPLETED') {
-        if (phase === 'NEW') return refuse('NOT_ACCEPTED', `Accept order ${order.id} first`);
+        if (phase === 'NEW') return refuse('NOT_ACCEPTED', `Accept order ${order.id} first`, { orderId: order.id });
         const last = fulfilmentOfType(next, 'DELIVERY') ?? fulfilmentOfType(next, 'STORE');
         const needed = last?.type.toUpperCase() === 'DELIVERY' ? 'DELIVERED' : 'PACKED';
         if (last && fulfilmentRank(last.fulfillmentState) < fulfilmentRank(needed))
-          return refuse('NOT_DELIVERED', `Order ${order.id} must be ${needed} before it is completed`);
+          return refuse('NOT_DELIVERED', `Order ${order.id} must be ${needed} before it is completed`, { orderId: order.id, state: needed });
       }
       if (target === 'CANCELLED') {
         if (!action.reason) return refuse('MISSING_REASON', 'A cancellation needs a reason');
         if (!findReason(CANCEL_REASONS, action.reason))
-          return refuse('INVALID_REASON', `"${action.reason}" is not a cancellation reason`);
+          return refuse('INVALID_REASON', `"${action.reason}" is not a cancellation reason`, { reason: action.reason });
         next.actions = [...(next.actions ?? []), { type: 'CANCEL_ORDER', channel: 'TSP', createdAt: String(now) }];
       }
       next.orderState = ORDER_STATE_WORD[target] ?? target;
@@ -98,7 +107,9 @@ export function applyAction(order: Order, action: Action, now: number): Result<O
     case 'CLIENT_ORDER_INFO_UPDATE': {
       const current = (next as { clientOrderInfo?: { sellerInvoiceId?: unknown } }).clientOrderInfo;
       if (current?.sellerInvoiceId === action.clientOrderInfo.sellerInvoiceId)
-        return refuse('NO_CHANGE', `Invoice ${action.clientOrderInfo.sellerInvoiceId} is already recorded`);
+        return refuse('NO_CHANGE', `Invoice ${action.clientOrderInfo.sellerInvoiceId} is already recorded`, {
+          invoice: action.clientOrderInfo.sellerInvoiceId,
+        });
       Object.assign(next, { clientOrderInfo: { ...action.clientOrderInfo } });
       return ok(next);
     }

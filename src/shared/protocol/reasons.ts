@@ -7,7 +7,10 @@
 export interface Reason {
   /** Code sent to the service. */
   readonly code: string;
-  /** Words a packer reads. */
+  /**
+   * The English words (the CLI's, and the fallback). The terminal's screen shows the reason by
+   * its code from its translation files (`reasons:<code>`, see `reasonKey`), in the staff's language.
+   */
   readonly label: string;
   /** Date the service added the code, dd/mm/yyyy as in the specification. */
   readonly added: string;
@@ -81,6 +84,11 @@ export function findReason(catalogue: readonly Reason[], code: string): Reason |
 /** A label for any code, listed or not: unknown codes from the service are shown as they are. */
 export function reasonLabel(catalogue: readonly Reason[], code: string): string {
   return findReason(catalogue, code)?.label ?? code;
+}
+
+/** The translation key of a reason's words in the renderer's language files. */
+export function reasonKey(code: string): string {
+  return `reasons:${code}`;
 }
 
 /**

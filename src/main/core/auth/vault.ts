@@ -20,6 +20,8 @@ export interface VaultHealth {
   readonly ok: boolean;
   /** What a support person reads, e.g. "No Secret Service on this machine: install gnome-keyring". */
   readonly message: string;
+  /** Set while the answer is not in yet, so the screen can say "checking" rather than "not working". */
+  readonly checking?: boolean;
 }
 
 export interface CredentialVault {

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EventBody, EventName, OrderView, OutboxEntryView, SyncStatus } from '../../../shared/ipc';
+import type { EventBody, EventName, OrderView, OutboxEntryView, SyncStatus, Words } from '../../../shared/ipc';
 import type { ActionInput, Order } from '../../../shared/protocol';
 import { fail, ok, type Problem, ProblemError, type Result } from '../../../shared/result';
 import type { UpdateSender } from '../api/outcome';
@@ -94,7 +94,7 @@ export function createEngine(options: EngineOptions): Engine {
   const random = options.random ?? Math.random;
   const timers = options.timers ?? systemTimers;
   const log = (options.log ?? silentLogger).child('engine');
-  const { store, notice: storeNotice } = openOrReplace(options.dataDir, now, options.terminalId, log);
+  const { store, notice: storeNotice, salvage: storeSalvage } = openOrReplace(options.dataDir, now, options.terminalId, log);
 
   let undoWindowMs = clamp(options.undoWindowMs ?? DEFAULT_UNDO_MS, 0, 60_000);
   let concurrency = clamp(options.concurrency ?? DEFAULT_CONCURRENCY, 1, 16);
@@ -191,26 +191,52 @@ export function createEngine(options: EngineOptions): Engine {
       known === 'missing' ? 'missing' : sync.credentials() === 'rejected' || known === 'rejected' ? 'rejected' : 'ok';
     const plainFailed = counts.failed - counts.mayBeApplied;
     const tokenProblem = options.tokenProblem?.() ?? null;
+    // The English sentence (CLI, logs, fallback) and the same by code and values for the renderer.
     let message: string | null = null;
-    if (storeNotice) message = storeNotice;
-    else if (startStorage) message = startStorage.message;
-    else if (sync.problem()) message = sync.problem();
-    else if (lockNotice()) message = lockNotice();
+    let notice: Words | null = null;
+    const say = (text: string, code: string, values?: Words['values']): void => {
+      message = text;
+      notice = values === undefined ? { code } : { code, values };
+    };
+    const syncProblem = sync.problem();
+    const lockHeld = lockNotice();
+    if (storeNotice) say(storeNotice, 'STORE_REPLACED', storeSalvage ?? undefined);
+    else if (startStorage) say(startStorage.message, 'STORAGE');
+    else if (syncProblem) say(syncProblem, sync.storage() ? 'STORAGE' : 'SYNC_PROBLEM');
+    else if (lockHeld) say(lockHeld, 'LOCK_HELD');
     // The token server answered but gave nothing usable: say so, rather than "no connection" or "rejected credentials".
     else if (tokenProblem && (tokenProblem.code === TOKEN_SERVER_FAULT || tokenProblem.code === TOKEN_UNUSABLE))
-      message = `${tokenProblem.message}. ${counts.waiting} tap(s) are kept`;
+      say(`${tokenProblem.message}. ${counts.waiting} tap(s) are kept`, 'TOKEN_SERVER', { count: counts.waiting });
     else if (credentials === 'missing')
-      message = `No credentials are saved for the order service. ${counts.waiting} tap(s) are kept; a manager must enter the client id and secret in Settings`;
+      say(
+        `No credentials are saved for the order service. ${counts.waiting} tap(s) are kept; a manager must enter the client id and secret in Settings`,
+        'CREDENTIALS_MISSING',
+        { count: counts.waiting },
+      );
     else if (credentials === 'rejected')
-      message = `The order service rejected this terminal's credentials. ${counts.waiting} tap(s) are kept; a manager must enter new credentials in Settings`;
+      say(
+        `The order service rejected this terminal's credentials. ${counts.waiting} tap(s) are kept; a manager must enter new credentials in Settings`,
+        'CREDENTIALS_REJECTED',
+        { count: counts.waiting },
+      );
     else if (connectivity === 'offline')
-      message = `No connection to the order service. ${counts.waiting} tap(s) are kept and will be sent when it is back`;
+      say(`No connection to the order service. ${counts.waiting} tap(s) are kept and will be sent when it is back`, 'OFFLINE', {
+        count: counts.waiting,
+      });
     else if (counts.mayBeApplied > 0)
-      message = `${counts.mayBeApplied} tap(s) may already have been applied by the service: check the order before retrying or discarding`;
+      say(
+        `${counts.mayBeApplied} tap(s) may already have been applied by the service: check the order before retrying or discarding`,
+        'TO_CHECK',
+        { count: counts.mayBeApplied },
+      );
     else if (plainFailed > 0)
-      message = `${plainFailed} tap(s) were refused by the service and hold their orders: retry or discard them`;
+      say(`${plainFailed} tap(s) were refused by the service and hold their orders: retry or discard them`, 'REFUSED', {
+        count: plainFailed,
+      });
     else if (backlogAlarm)
-      message = `A tap has waited more than ${formatThreshold(backlogThresholdMs)} to be sent: check the connection`;
+      say(`A tap has waited more than ${formatThreshold(backlogThresholdMs)} to be sent: check the connection`, 'BACKLOG', {
+        thresholdMs: backlogThresholdMs,
+      });
     return {
       connectivity,
       waiting: counts.waiting,
@@ -221,6 +247,7 @@ export function createEngine(options: EngineOptions): Engine {
       credentials,
       backlogAlarm,
       message,
+      notice,
     };
   };
 
@@ -492,10 +519,18 @@ function brokenFiles(dataDir: string): string[] {
  * Opens the store; a damaged file has been set aside by openStore, and only then is a fresh one
  * created, with the event written to the new file's audit log, the log and the status line.
  */
-function openOrReplace(dataDir: string, now: () => number, terminalId: string, log: Logger): { store: Store; notice: string | null } {
+/** What the manager is told of a damaged file's taps: how many were carried over and how many could not be read ('?' unknown). */
+type SalvageWords = { recovered: number; lost: number | string };
+
+function openOrReplace(
+  dataDir: string,
+  now: () => number,
+  terminalId: string,
+  log: Logger,
+): { store: Store; notice: string | null; salvage: SalvageWords | null } {
   let setAside: string | null = null;
   const first = openStore({ dataDir, now, onSetAside: (target) => (setAside = target) });
-  if (first.ok) return { store: first.value, notice: null };
+  if (first.ok) return { store: first.value, notice: null, salvage: null };
   if (first.problem.code !== 'STORE_BROKEN') throw new ProblemError(first.problem);
   log.error('data file damaged and set aside; starting a new one', { message: first.problem.message });
   const fresh = openStore({ dataDir, now });
@@ -503,11 +538,13 @@ function openOrReplace(dataDir: string, now: () => number, terminalId: string, l
   // Queued taps must not silently leave the queue: carry over whatever SQLite can still read.
   let salvaged = 'No taps could be recovered from it; taps in it were not sent by this terminal.';
   let empty = true;
+  let salvage: SalvageWords = { recovered: 0, lost: '?' };
   if (setAside !== null) {
     try {
       const report = fresh.value.salvageFrom(setAside, now());
       salvaged = describeSalvage(report);
       empty = report.tapsRecovered === 0 && report.ordersRecovered === 0;
+      salvage = { recovered: report.tapsRecovered, lost: report.tapsLost ?? '?' };
       log.warn('salvaged the damaged data file', { ...report });
     } catch (e) {
       log.error('salvage of the damaged data file failed', { error: e });
@@ -519,7 +556,7 @@ function openOrReplace(dataDir: string, now: () => number, terminalId: string, l
     fresh.value.audit.add({ time: now(), terminal: terminalId, kind: 'recover', outcome: 'store-replaced', message: notice });
     fresh.value.audit.add({ time: now(), terminal: terminalId, kind: 'recover', outcome: 'salvaged', message: salvaged });
   });
-  return { store: fresh.value, notice };
+  return { store: fresh.value, notice, salvage };
 }
 
 /** The backlog threshold in words ("15 minutes", "45 seconds"): never "0 minutes". */

@@ -57,7 +57,7 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
 
   const pinUnavailable = (): Result<never> => ({
     ok: false,
-    problem: deps.pinProblem ?? { kind: 'permanent', message: 'The manager PIN is unavailable.' },
+    problem: deps.pinProblem ?? { kind: 'permanent', message: 'The manager PIN is unavailable.', code: 'PIN_UNAVAILABLE' },
   });
 
   /** Runs `run` only after the manager PIN checked out. */

@@ -75,7 +75,7 @@ export async function createAppHost<S extends TrainingService = TrainingService>
       environment: settings.get().environment,
       shell: options.shell,
       terminalId: terminal.id,
-      keychain: { ok: health.ok, message: health.message },
+      keychain: { ok: health.ok, message: health.message, ...(health.checking ? { checking: true } : {}) },
       pinSet: pins?.isSet() ?? false,
     };
   };

@@ -124,15 +124,19 @@ export function createOutbox(ctx: OutboxContext) {
       return store.transaction((): Result<EntryRow> => {
         const now = ctx.now();
         const entry = store.outbox.get(entryId);
-        if (!entry) return fail('invalid', `There is no tap number ${entryId}`, 'NOT_FOUND');
+        if (!entry) return fail('invalid', `There is no tap number ${entryId}`, 'NOT_FOUND', { entryId });
         if (entry.state !== 'queued' || entry.attempts > 0 || now >= entry.sendAfter)
-          return fail('invalid', `Too late to undo "${summarize(entry.action, null)}": it is on its way to the service`, 'TOO_LATE');
+          return fail('invalid', `Too late to undo "${summarize(entry.action, null)}": it is on its way to the service`, 'TOO_LATE', {
+            orderId: entry.orderId,
+          });
         const blocked = laterTapsDependOn(store, entry, now);
-        if (blocked) return fail('invalid', `Undo the later taps of order ${entry.orderId} first (${blocked})`, 'LATER_TAPS');
+        if (blocked) return fail('invalid', `Undo the later taps of order ${entry.orderId} first (${blocked})`, 'LATER_TAPS', {
+            orderId: entry.orderId,
+          });
         const undone = move(store.outbox, entry, 'undo', now, {
           lastError: { kind: 'invalid', code: 'UNDONE', message: 'Taken back by the packer' },
         });
-        if (!undone.ok) return fail('invalid', `Too late to undo tap ${entryId}`, 'TOO_LATE');
+        if (!undone.ok) return fail('invalid', `Too late to undo tap ${entryId}`, 'TOO_LATE', { orderId: entry.orderId });
         audit({ kind: 'undo', entryId, orderId: entry.orderId, outcome: 'undone', message: summarize(entry.action, null) });
         return undone;
       });
@@ -143,13 +147,15 @@ export function createOutbox(ctx: OutboxContext) {
       return store.transaction((): Result<EntryRow> => {
         const now = ctx.now();
         const entry = store.outbox.get(entryId);
-        if (!entry) return fail('invalid', `There is no tap number ${entryId}`, 'NOT_FOUND');
+        if (!entry) return fail('invalid', `There is no tap number ${entryId}`, 'NOT_FOUND', { entryId });
         const after =
           entry.state === 'failed'
             ? move(store.outbox, entry, 'retry', now, { nextAttemptAt: null, mayBeApplied: false })
             : move(store.outbox, entry, 'sendNow', now, { nextAttemptAt: null, dueNow: true });
         if (!after.ok)
-          return fail('invalid', `Tap ${entryId} is ${entry.state}; only a failed or waiting tap can be retried`, 'NOT_RETRYABLE');
+          return fail('invalid', `Tap ${entryId} is ${entry.state}; only a failed or waiting tap can be retried`, 'NOT_RETRYABLE', {
+            state: entry.state,
+          });
         audit({ kind: 'retry', entryId, orderId: entry.orderId, outcome: 'retried', message: `was ${entry.state}` });
         return after;
       });
@@ -160,11 +166,11 @@ export function createOutbox(ctx: OutboxContext) {
       return store.transaction((): Result<EntryRow> => {
         const now = ctx.now();
         const entry = store.outbox.get(entryId);
-        if (!entry) return fail('invalid', `There is no tap number ${entryId}`, 'NOT_FOUND');
+        if (!entry) return fail('invalid', `There is no tap number ${entryId}`, 'NOT_FOUND', { entryId });
         if (entry.state === 'sending')
           return fail('invalid', `Tap ${entryId} is being sent right now; try again in a moment`, 'BUSY');
         if (entry.state !== 'failed' && entry.state !== 'queued')
-          return fail('invalid', `Tap ${entryId} is already ${entry.state}`, 'NOT_DISCARDABLE');
+          return fail('invalid', `Tap ${entryId} is already ${entry.state}`, 'NOT_DISCARDABLE', { state: entry.state });
         const moved = move(store.outbox, entry, 'discard', now, { nextAttemptAt: null });
         if (!moved.ok) return fail('invalid', `Tap ${entryId} changed meanwhile; look again`, 'BUSY');
         const after = moved.value;
@@ -193,11 +199,11 @@ export function createOutbox(ctx: OutboxContext) {
         const row = store.orders.get(orderId);
         if (!row) return fail('invalid', `Order ${orderId} is not on this terminal`, 'NOT_FOUND');
         if (row.body !== null || row.bodyUnreadable || row.syncedAt !== null)
-          return fail('invalid', `The order service knows order ${orderId}; it cannot be removed from the terminal`, 'KNOWN_TO_SERVICE');
+          return fail('invalid', `The order service knows order ${orderId}; it cannot be removed from the terminal`, 'KNOWN_TO_SERVICE', { orderId });
         const entries = store.outbox.forOrder(orderId);
         const reached = entries.find((e) => e.state === 'sent' || e.state === 'sending' || e.noAnswerBefore || e.mayBeApplied);
         if (reached)
-          return fail('invalid', `A tap on order ${orderId} may have reached the service; it cannot be removed`, 'MAY_HAVE_REACHED');
+          return fail('invalid', `A tap on order ${orderId} may have reached the service; it cannot be removed`, 'MAY_HAVE_REACHED', { orderId });
         const discarded: EntryRow[] = [];
         for (const e of entries) {
           if (e.state !== 'queued' && e.state !== 'failed') continue;

@@ -61,8 +61,8 @@ export function checkTap(
   if (last && sameAction(last.action, action)) {
     const what = summarize(action, cached);
     return last.state === 'failed'
-      ? fail('invalid', `"${what}" for order ${orderId} already failed once: retry or discard that one instead`, 'ALREADY_QUEUED')
-      : fail('invalid', `"${what}" for order ${orderId} is already waiting to be sent`, 'ALREADY_QUEUED');
+      ? fail('invalid', `"${what}" for order ${orderId} already failed once: retry or discard that one instead`, 'ALREADY_QUEUED', { orderId, state: 'failed' })
+      : fail('invalid', `"${what}" for order ${orderId} is already waiting to be sent`, 'ALREADY_QUEUED', { orderId });
   }
   if (!cached) {
     // Without the service's answer there is nothing to check a fulfilment, unit or invoice tap against.
@@ -71,9 +71,10 @@ export function checkTap(
         'invalid',
         `The terminal has no details of order ${orderId} yet: accept it first and wait until the service answers`,
         'NOT_LOADED',
+        { orderId },
       );
     if (pending.length > 0)
-      return fail('invalid', `Accepting order ${orderId} is already waiting to be sent`, 'ALREADY_QUEUED');
+      return fail('invalid', `Accepting order ${orderId} is already waiting to be sent`, 'ALREADY_QUEUED', { orderId });
     // A sent Accept whose answer could not be read still counts: it was delivered, and a second one
     // would go out with a new requestId the service cannot recognise as a repeat.
     if (entries.some((e) => e.state === 'sent' && isAccept(e.action)))
@@ -81,6 +82,7 @@ export function checkTap(
         'invalid',
         `Order ${orderId} was already accepted; its details are on their way from the service`,
         'ALREADY_SENT',
+        { orderId },
       );
     return ok(null);
   }

@@ -91,7 +91,7 @@ export function openPinStore(options: PinStoreOptions): Result<PinStore> {
   const lockProblem = (until: number): Result<never> => {
     const seconds = Math.max(1, Math.ceil((until - now()) / 1000));
     const wait = seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
-    return fail('auth', `Too many wrong PINs. Try again in ${wait}.`, 'PIN_LOCKED');
+    return fail('auth', `Too many wrong PINs. Try again in ${wait}.`, 'PIN_LOCKED', { minutes: Math.ceil(seconds / 60), seconds });
   };
 
   /** Compares against the stored hash and updates the counters; ok(false) for a wrong PIN. */
@@ -117,7 +117,9 @@ export function openPinStore(options: PinStoreOptions): Result<PinStore> {
     const s = state();
     if (s.lockedUntil !== null && now() < s.lockedUntil) return lockProblem(s.lockedUntil);
     const left = MAX_FREE_FAILURES - s.failures;
-    return fail('auth', left > 1 ? 'Wrong PIN.' : 'Wrong PIN. One more wrong PIN locks PIN entry for a while.', 'PIN_WRONG');
+    return fail('auth', left > 1 ? 'Wrong PIN.' : 'Wrong PIN. One more wrong PIN locks PIN entry for a while.', 'PIN_WRONG', {
+      triesLeft: Math.max(0, left),
+    });
   };
 
   return ok({

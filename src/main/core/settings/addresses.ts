@@ -11,15 +11,15 @@ export function checkAddress(environment: Environment, label: string, value: str
   try {
     url = new URL(value.trim());
   } catch {
-    return fail('invalid', `The ${label} address is not a web address (it should start with https://).`, 'ADDRESS_INVALID');
+    return fail('invalid', `The ${label} address is not a web address (it should start with https://).`, 'ADDRESS_INVALID', { address: label });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    return fail('invalid', `The ${label} address must start with https://.`, 'ADDRESS_SCHEME');
+    return fail('invalid', `The ${label} address must start with https://.`, 'ADDRESS_SCHEME', { address: label });
   if (environment === 'production' && url.protocol !== 'https:')
-    return fail('invalid', `The production ${label} address must start with https://.`, 'ADDRESS_NOT_HTTPS');
+    return fail('invalid', `The production ${label} address must start with https://.`, 'ADDRESS_NOT_HTTPS', { address: label });
   if (url.username || url.password)
-    return fail('invalid', `The ${label} address must not contain a user name or password.`, 'ADDRESS_USERINFO');
+    return fail('invalid', `The ${label} address must not contain a user name or password.`, 'ADDRESS_USERINFO', { address: label });
   if (url.search || url.hash)
-    return fail('invalid', `The ${label} address must not contain "?" or "#" parts.`, 'ADDRESS_QUERY');
+    return fail('invalid', `The ${label} address must not contain "?" or "#" parts.`, 'ADDRESS_QUERY', { address: label });
   return ok(url.toString().replace(/\/+$/, ''));
 }

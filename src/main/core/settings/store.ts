@@ -30,6 +30,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   intakeIntervalMs: 30_000,
   alertRepeatMs: 20_000,
   alertVolume: 1,
+  language: 'en',
 };
 
 const PreferencesSchema = SettingsSchema.omit({ environment: true, authUrl: true, baseUrl: true });

@@ -1,15 +1,17 @@
 /** A live countdown to a promised time, in words and colour: "12 min" / "left to pack", or LATE. */
-import { countdown, formatSpan } from '../format/time';
+import { countdown, formatSpan } from '../format';
 import { useNow } from '../hooks/useNow';
+import { useWords } from '../i18n/useWords';
 
-export function Countdown({ deadline, what }: { deadline: number; what: string }) {
+export function Countdown({ deadline }: { deadline: number }) {
+  const { t } = useWords();
   const now = useNow(1_000);
-  const { urgency } = countdown(deadline, now);
+  const { urgency } = countdown(deadline, now, t);
   return (
     <span className={`deadline deadline-${urgency}`} data-testid="countdown">
-      {urgency === 'late' && <span className="deadline-flag">LATE</span>}
-      <span className="deadline-text">{formatSpan(deadline - now)}</span>
-      <span className="deadline-label">{urgency === 'late' ? `late ${what}` : `left ${what}`}</span>
+      {urgency === 'late' && <span className="deadline-flag">{t('common:countdown.lateFlag')}</span>}
+      <span className="deadline-text">{formatSpan(deadline - now, t)}</span>
+      <span className="deadline-label">{urgency === 'late' ? t('common:countdown.lateToPack') : t('common:countdown.leftToPack')}</span>
     </span>
   );
 }

@@ -4,6 +4,7 @@
  * toolbar), and when it closes the focus goes back to the control that opened it.
  */
 import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useWords } from '../i18n/useWords';
 import { useUi } from '../store/ui';
 import { NoticeError } from './NoticeLine';
 import { focusScreenStart } from './ScreenFocus';
@@ -19,6 +20,7 @@ interface Props {
 }
 
 export function Dialog({ title, onClose, children, actions, tone = 'normal', testId }: Props) {
+  const { t } = useWords();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useRef(`dialog-title-${Math.random().toString(36).slice(2)}`).current;
 
@@ -66,8 +68,8 @@ export function Dialog({ title, onClose, children, actions, tone = 'normal', tes
     >
       <div className="dialog-head">
         <h2 id={titleId}>{title}</h2>
-        <button type="button" className="button button-quiet" onClick={onClose} aria-label="Close">
-          ✕ Close
+        <button type="button" className="button button-quiet" onClick={onClose} aria-label={t('common:dialog.close')}>
+          ✕ {t('common:dialog.close')}
         </button>
       </div>
       <div className="dialog-body">{children}</div>

@@ -3,6 +3,7 @@
  * details go to the console for support, never onto the screen.
  */
 import { Component, type ReactNode } from 'react';
+import { i18next } from '../i18n';
 import { useUi } from '../store/ui';
 
 interface State {
@@ -27,12 +28,13 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
 
   override render() {
     if (!this.state.failed) return this.props.children;
+    const t = i18next.t;
     return (
       <main className="screen screen-problem" role="alert">
-        <h1>This screen could not be shown</h1>
-        <p>Your taps are safe: everything you did is kept and will be sent.</p>
+        <h1>{t('common:screenFailed.title')}</h1>
+        <p>{t('common:screenFailed.safe')}</p>
         <button type="button" className="button button-primary" onClick={this.recover}>
-          Back to the order queue
+          {t('common:screenFailed.back')}
         </button>
       </main>
     );

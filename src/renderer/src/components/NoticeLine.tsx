@@ -3,6 +3,7 @@
  * next action or dismissed), or a short confirmation (fades after a few seconds).
  */
 import { useEffect } from 'react';
+import { useWords } from '../i18n/useWords';
 import { useUi } from '../store/ui';
 
 const INFO_MS = 5_000;
@@ -35,6 +36,7 @@ export function NoticeLine() {
  * dimmed and out of reach, so the message shows inside the dialog instead.
  */
 export function NoticeError({ inDialog }: { inDialog: boolean }) {
+  const { t } = useWords();
   const notice = useUi((s) => s.notice);
   const dialogOpen = useUi((s) => s.dialogs > 0);
   const clear = useUi((s) => s.clearNotice);
@@ -48,7 +50,7 @@ export function NoticeError({ inDialog }: { inDialog: boolean }) {
           </span>
           <span className="notice-text">{shown.text}</span>
           <button type="button" className="button button-small" onClick={clear}>
-            OK
+            {t('common:notice.ok')}
           </button>
         </>
       )}

@@ -3,12 +3,14 @@
  * when it is new. F2 puts the cursor here from anywhere.
  */
 import { useCallback, useRef, useState, type FormEvent } from 'react';
+import { useWords } from '../i18n/useWords';
 import { openOrderById, scanned } from '../intents';
 import { useFieldScan } from '../scanner/fieldScan';
 
 export const ORDER_ID_FIELD = 'order-id-entry';
 
 export function OrderIdEntry() {
+  const { t } = useWords();
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
@@ -26,9 +28,9 @@ export function OrderIdEntry() {
   };
 
   return (
-    <form className="id-entry" onSubmit={submit} role="search" aria-label="Open an order by number">
+    <form className="id-entry" onSubmit={submit} role="search" aria-label={t('common:idEntry.formLabel')}>
       <label htmlFor={ORDER_ID_FIELD} className="id-entry-label">
-        Order number
+        {t('common:idEntry.label')}
       </label>
       <input
         ref={input}
@@ -36,14 +38,14 @@ export function OrderIdEntry() {
         className="text-input id-entry-input"
         value={value}
         onChange={(e) => setValue(e.target.value)}
-        placeholder="Scan or type, then Enter"
+        placeholder={t('common:idEntry.placeholder')}
         autoComplete="off"
         spellCheck={false}
         maxLength={128}
         aria-keyshortcuts="F2"
       />
       <button type="submit" className="button button-primary" disabled={busy}>
-        Open
+        {t('common:idEntry.open')}
       </button>
     </form>
   );

@@ -1,8 +1,11 @@
 /** Marks an order or item that needs a prescription checked. */
+import { useWords } from '../i18n/useWords';
+
 export function PrescriptionBadge() {
+  const { t } = useWords();
   return (
-    <span className="badge badge-rx" title="Prescription needed">
-      <span aria-hidden="true">℞</span> Prescription
+    <span className="badge badge-rx" title={t('common:prescription.needed')}>
+      <span aria-hidden="true">℞</span> {t('common:prescription.badge')}
     </span>
   );
 }

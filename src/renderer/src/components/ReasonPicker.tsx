@@ -5,6 +5,8 @@
  */
 import { useId } from 'react';
 import type { Reason } from '../../../shared/protocol/reasons';
+import { useWords } from '../i18n/useWords';
+import { reasonWords } from '../i18n/words';
 
 interface Props {
   legend: string;
@@ -20,22 +22,23 @@ function dayNumber(added: string): number {
 }
 
 export function ReasonPicker({ legend, reasons, value, onChange }: Props) {
+  const { t } = useWords();
   const name = useId();
   const first = reasons.reduce((min, r) => (dayNumber(r.added) < dayNumber(min) ? r.added : min), reasons[0]?.added ?? '');
   return (
     <fieldset className="reason-picker">
       <legend>{legend}</legend>
-      <p className="reason-note">Reasons as listed by the marketplace on {first}; later additions show their date.</p>
+      <p className="reason-note">{t('order:reasons.note', { date: first })}</p>
       <div className="reason-grid">
         {reasons.map((r) => (
           <label key={r.code} className={value === r.code ? 'reason-tile selected' : 'reason-tile'} data-reason={r.code}>
             <input type="radio" name={name} value={r.code} checked={value === r.code} onChange={() => onChange(r.code)} />
-            <span className="reason-label">{r.label}</span>
+            <span className="reason-label">{reasonWords(t, r.code, r.label)}</span>
             {(r.prescription || r.needsManager || r.added !== first) && (
               <span className="reason-meta">
-                {r.prescription && <span className="tag tag-rx">℞ Prescription</span>}
-                {r.needsManager && <span className="tag tag-manager">Manager PIN</span>}
-                {r.added !== first && <span className="tag tag-new">added {r.added}</span>}
+                {r.prescription && <span className="tag tag-rx">℞ {t('common:prescription.badge')}</span>}
+                {r.needsManager && <span className="tag tag-manager">{t('order:reasons.managerPin')}</span>}
+                {r.added !== first && <span className="tag tag-new">{t('order:reasons.added', { date: r.added })}</span>}
               </span>
             )}
           </label>

@@ -12,12 +12,13 @@
  * order is open, is offered as that order's invoice number, never added as a new order.
  */
 import { useEffect, useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { i18next } from '../i18n';
 import { refuse, scanned } from '../intents';
 import { createScanDetector } from '../scanner/detector';
 import { offerScanToField, setFieldValue, textFieldOf } from '../scanner/fieldScan';
 import { useStatus } from '../store/status';
 import { useUi } from '../store/ui';
+import { useWords } from '../i18n/useWords';
 
 /** The field a burst began in and what it held just before its first key. */
 interface BurstStart {
@@ -26,7 +27,7 @@ interface BurstStart {
 }
 
 export function ScannerListener() {
-  const { t } = useTranslation('shift');
+  const { t } = useWords();
   const prefix = useStatus((s) => s.settings?.scannerPrefix ?? '');
   const detector = useMemo(() => createScanDetector({ prefix }), [prefix]);
 
@@ -54,7 +55,7 @@ export function ScannerListener() {
           e.preventDefault();
           e.stopPropagation();
           restore();
-          useUi.getState().say('info', t('scan.repeatIgnored', { code: verdict.code }));
+          useUi.getState().say('info', t('shift:scan.repeatIgnored', { code: verdict.code }));
           return;
         }
         if (offerScanToField(field, verdict.code)) {
@@ -70,7 +71,7 @@ export function ScannerListener() {
       e.stopPropagation();
       if (verdict.kind !== 'scan') return;
       if (document.querySelector('dialog[open]')) {
-        refuse(t('scan.dialogOpen'));
+        refuse(i18next.t('common:refusals.dialogOpen'));
         return;
       }
       scanned(verdict.code);

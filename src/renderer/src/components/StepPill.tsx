@@ -1,6 +1,7 @@
 /** An order's next step as a coloured pill with its words; colour is never the only signal. */
-import { useTranslation } from 'react-i18next';
-import { STEP_LABEL, type StepKey } from '../../../shared/fulfilment/states';
+import type { StepKey } from '../../../shared/fulfilment/states';
+import { useWords } from '../i18n/useWords';
+import { STEP_LABEL_KEY } from '../i18n/words';
 
 export const STEP_ICON: Record<StepKey, string> = {
   ACCEPT: '✔',
@@ -12,26 +13,26 @@ export const STEP_ICON: Record<StepKey, string> = {
 };
 
 export function StepPill({ step, waitingForDetails = false }: { step: StepKey | null; waitingForDetails?: boolean }) {
-  const { t } = useTranslation('shift');
+  const { t } = useWords();
   if (waitingForDetails)
     return (
       <span className="step-pill step-DONE">
-        <span className="step-pill-caption">Next</span>
-        Wait for the service
+        <span className="step-pill-caption">{t('common:steps.next')}</span>
+        {t('common:steps.waitForService')}
       </span>
     );
   if (step === null)
     return (
       <span className="step-pill step-DONE">
-        <span className="step-pill-caption">Next</span>
-        Nothing left
+        <span className="step-pill-caption">{t('common:steps.next')}</span>
+        {t('common:steps.nothingLeft')}
       </span>
     );
   return (
     <span className={`step-pill step-${step}`}>
-      <span className="step-pill-caption">Next</span>
+      <span className="step-pill-caption">{t('common:steps.next')}</span>
       <span>
-        <span aria-hidden="true">{STEP_ICON[step]}</span> {step === 'COMPLETE' ? t('step.complete') : STEP_LABEL[step]}
+        <span aria-hidden="true">{STEP_ICON[step]}</span> {t(STEP_LABEL_KEY[step])}
       </span>
     </span>
   );

@@ -3,75 +3,80 @@
  * long, when something last got through, and whether the credentials work. Every state in
  * words as well as colour. Tapping it opens the outbox.
  */
-import { useTranslation } from 'react-i18next';
 import type { SyncStatus } from '../../../shared/ipc';
-import { formatAge, formatClock } from '../format/time';
+import { formatAge, formatClock } from '../format';
 import { useNow } from '../hooks/useNow';
+import { useWords } from '../i18n/useWords';
+import { noticeWords } from '../i18n/words';
 import { useStatus } from '../store/status';
 import { useUi } from '../store/ui';
 import { IntakeLine } from './intake/IntakeLine';
 
-const CONNECTIVITY: Record<SyncStatus['connectivity'], { word: string; tone: string }> = {
-  online: { word: 'Online', tone: 'ok' },
-  offline: { word: 'Offline', tone: 'bad' },
-  unknown: { word: 'Connecting…', tone: 'neutral' },
+const CONNECTIVITY: Record<SyncStatus['connectivity'], { key: string; tone: string }> = {
+  online: { key: 'common:sync.online', tone: 'ok' },
+  offline: { key: 'common:sync.offline', tone: 'bad' },
+  unknown: { key: 'common:sync.connecting', tone: 'neutral' },
 };
 
 export function SyncBar() {
+  const { t, locale } = useWords();
   const sync = useStatus((s) => s.sync);
   const show = useUi((s) => s.show);
   const now = useNow(1_000);
-  const { t } = useTranslation('shift');
 
   if (!sync) return null;
   const link = CONNECTIVITY[sync.connectivity];
   const alarm = sync.backlogAlarm || sync.credentials !== 'ok' || sync.failed > 0 || sync.toCheck > 0;
+  const message = noticeWords(t, sync.notice, sync.message);
   return (
     <button
       type="button"
       className={`sync-bar sync-${alarm ? 'alarm' : link.tone}`}
       onClick={() => show({ name: 'outbox' })}
       data-testid="sync-bar"
+      aria-label={t('common:sync.label')}
     >
       <span className={`sync-link sync-link-${link.tone}`} data-testid="sync-connectivity">
         <span className="dot" aria-hidden="true" />
-        {link.word}
+        {t(link.key)}
       </span>
       <span className="sync-item" data-testid="sync-waiting">
-        {sync.waiting === 0 ? 'All taps sent' : `${sync.waiting} ${sync.waiting === 1 ? 'tap' : 'taps'} waiting to send`}
-        {sync.waiting > 0 && sync.oldestWaitingAt !== null && <> · oldest {formatAge(sync.oldestWaitingAt, now)}</>}
+        {sync.waiting === 0 ? t('common:sync.allSent') : t('common:sync.waiting', { count: sync.waiting })}
+        {sync.waiting > 0 && sync.oldestWaitingAt !== null && <> · {t('common:sync.oldest', { age: formatAge(sync.oldestWaitingAt, now, t) })}</>}
       </span>
       {sync.failed > 0 && (
         <span className="sync-item sync-problem" data-testid="sync-failed">
-          ⚠ {sync.failed} refused
+          ⚠ {t('common:sync.refused', { count: sync.failed })}
         </span>
       )}
       {sync.toCheck > 0 && (
         <span className="sync-item sync-problem" data-testid="sync-to-check">
-          ⚠ {sync.toCheck} to check
+          ⚠ {t('common:sync.toCheck', { count: sync.toCheck })}
         </span>
       )}
       {sync.credentials !== 'ok' && (
         <span className="sync-item sync-problem" data-testid="sync-credentials">
-          ⚠ {sync.credentials === 'missing' ? 'No credentials' : 'Credentials rejected'}
+          ⚠ {sync.credentials === 'missing' ? t('common:sync.noCredentials') : t('common:sync.credentialsRejected')}
         </span>
       )}
       {sync.backlogAlarm && (
         <span className="sync-item sync-problem" data-testid="sync-backlog">
-          ⚠ Taps waiting too long
+          ⚠ {t('common:sync.backlog')}
         </span>
       )}
-      {/* The engine's one sentence on what matters most now; cut to one line here so the bar never
-          grows and pushes the screen down under a finger (the outbox shows it whole). */}
-      <span className="sync-message" data-testid="sync-message" title={sync.message ?? undefined}>
-        {sync.message}
+      {/* The engine's one sentence on what matters most now, in the staff's language: it wraps
+          rather than being cut, so it is always read whole. */}
+      <span className="sync-message" data-testid="sync-message">
+        {message}
       </span>
       <IntakeLine now={now} />
-      <span className="sync-item sync-last">
-        {sync.lastSuccessAt === null ? 'Nothing sent yet' : `Last sent ${formatClock(sync.lastSuccessAt)} (${formatAge(sync.lastSuccessAt, now)})`}
+      <span className="sync-item sync-last" data-testid="sync-last">
+        {sync.lastSuccessAt === null
+          ? t('common:sync.nothingSent')
+          : t('common:sync.lastSent', { time: formatClock(sync.lastSuccessAt, locale), age: formatAge(sync.lastSuccessAt, now, t) })}
       </span>
       {/* The button's name is its status, read whole; this says what pressing it does. */}
-      <span className="visually-hidden">{t('syncBar.opensOutbox')}</span>
+      <span className="visually-hidden">{t('shift:syncBar.opensOutbox')}</span>
     </button>
   );
 }

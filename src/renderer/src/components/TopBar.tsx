@@ -1,12 +1,15 @@
 /**
- * Top bar: the app's name, the field to type (or scan) an order number, and the way to the
- * queue, the outbox and settings.
+ * Top bar: the app's name, the field to type (or scan) an order number, the way to the queue,
+ * the outbox and settings, and the one-tap language switch for the packer's shift.
  */
+import { useWords } from '../i18n/useWords';
+import { LanguageSwitch } from './LanguageSwitch';
 import { useUi } from '../store/ui';
 import { NewOrdersBadge } from './intake/NewOrdersBadge';
 import { OrderIdEntry } from './OrderIdEntry';
 
 export function TopBar() {
+  const { t } = useWords();
   const screen = useUi((s) => s.screen.name);
   const show = useUi((s) => s.show);
   return (
@@ -16,17 +19,18 @@ export function TopBar() {
       </div>
       <OrderIdEntry />
       <NewOrdersBadge />
-      <nav className="top-nav" aria-label="Screens">
+      <nav className="top-nav" aria-label={t('common:nav.label')}>
         <button type="button" className="nav-button" aria-current={screen === 'queue' ? 'page' : undefined} onClick={() => show({ name: 'queue' })}>
-          Orders
+          {t('common:nav.orders')}
         </button>
         <button type="button" className="nav-button" aria-current={screen === 'outbox' ? 'page' : undefined} onClick={() => show({ name: 'outbox' })} aria-keyshortcuts="F4">
-          Outbox
+          {t('common:nav.outbox')}
         </button>
         <button type="button" className="nav-button" aria-current={screen === 'settings' ? 'page' : undefined} onClick={() => show({ name: 'settings' })} aria-keyshortcuts="F9">
-          Settings
+          {t('common:nav.settings')}
         </button>
       </nav>
+      <LanguageSwitch />
     </header>
   );
 }

@@ -3,13 +3,18 @@
  * until the window ends, so Undo inside it means nothing is sent.
  */
 import { useEffect } from 'react';
-import { secondsLeft } from '../format/time';
+import { secondsLeft } from '../format';
+import { useWords } from '../i18n/useWords';
+import { actionSummary } from '../orderFacts';
+import { useOrders } from '../store/orders';
 import { useNow } from '../hooks/useNow';
 import { undo } from '../intents';
 import { useUi } from '../store/ui';
 
 export function UndoBar() {
+  const { t } = useWords();
   const offer = useUi((s) => s.undo);
+  const order = useOrders((s) => (offer ? s.byId.get(offer.orderId)?.order ?? null : null));
   const now = useNow(200);
   const left = offer ? secondsLeft(offer.sendAfter, now) : 0;
 
@@ -22,10 +27,10 @@ export function UndoBar() {
   return (
     <div className="undo-bar" data-testid="undo-bar" role="status">
       <span className="undo-text">
-        <strong>{offer.summary}</strong> <span className="undo-order">· {offer.orderId}</span>
+        <strong>{actionSummary(t, offer.action, order)}</strong> <span className="undo-order">· {offer.orderId}</span>
       </span>
       <button type="button" className="button undo-button" onClick={() => void undo(offer.entryId)} aria-keyshortcuts="Control+Z">
-        Undo <span className="undo-seconds">({left} s)</span>
+        {t('common:undo.button')} <span className="undo-seconds">{t('common:undo.seconds', { count: left })}</span>
       </button>
     </div>
   );

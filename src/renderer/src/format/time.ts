@@ -1,7 +1,10 @@
 /**
- * Times in words a packer reads at a glance. Pure: the caller passes `now`, so the queue's
- * countdowns and the tests agree on one clock.
+ * Times in words a packer reads at a glance, in the staff's language. Pure: the caller passes
+ * `now` (so the queue's countdowns and the tests agree on one clock), the words (`say`, i18next's
+ * `t` or the like) and the Intl locale for clock times.
  */
+
+import type { TFunction } from 'i18next';
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
@@ -12,28 +15,32 @@ export type Urgency = 'late' | 'soon' | 'ok';
 
 export const SOON_MS = 15 * MINUTE;
 
+/** Looks up words by key with values: i18next's `t`. */
+export type Say = TFunction;
+
 /** "1 h 05 min", "12 min", "40 s": a span without a sign, rounded the way a countdown reads. */
-export function formatSpan(ms: number): string {
+export function formatSpan(ms: number, say: Say): string {
   const span = Math.abs(ms);
-  if (span < MINUTE) return `${Math.ceil(span / SECOND)} s`;
-  if (span < HOUR) return `${Math.floor(span / MINUTE)} min`;
+  if (span < MINUTE) return say('common:time.seconds', { count: Math.ceil(span / SECOND) });
+  if (span < HOUR) return say('common:time.minutes', { count: Math.floor(span / MINUTE) });
   const hours = Math.floor(span / HOUR);
   const minutes = Math.floor((span % HOUR) / MINUTE);
-  return `${hours} h ${String(minutes).padStart(2, '0')} min`;
+  return say('common:time.hoursMinutes', { hours, minutes: String(minutes).padStart(2, '0') });
 }
 
 /** A countdown to `deadline`: "12 min left" or "5 min late", with its urgency. */
-export function countdown(deadline: number, now: number): { text: string; urgency: Urgency } {
+export function countdown(deadline: number, now: number, say: Say): { text: string; urgency: Urgency } {
   const left = deadline - now;
-  if (left < 0) return { text: `${formatSpan(left)} late`, urgency: 'late' };
-  return { text: `${formatSpan(left)} left`, urgency: left < SOON_MS ? 'soon' : 'ok' };
+  const span = formatSpan(left, say);
+  if (left < 0) return { text: say('common:time.late', { span }), urgency: 'late' };
+  return { text: say('common:time.left', { span }), urgency: left < SOON_MS ? 'soon' : 'ok' };
 }
 
 /** How long ago `at` was: "just now", "40 s ago", "3 min ago", "2 h 10 min ago". */
-export function formatAge(at: number, now: number): string {
+export function formatAge(at: number, now: number, say: Say): string {
   const age = now - at;
-  if (age < 5 * SECOND) return 'just now';
-  return `${formatSpan(age)} ago`;
+  if (age < 5 * SECOND) return say('common:time.justNow');
+  return say('common:time.ago', { span: formatSpan(age, say) });
 }
 
 /** Seconds left in an undo window, never below 0: the bar shows whole seconds counting down. */
@@ -41,15 +48,25 @@ export function secondsLeft(until: number, now: number): number {
   return Math.max(0, Math.ceil((until - now) / SECOND));
 }
 
-/** Wall-clock time of day, "14:05", in the terminal's own time zone. */
-export function formatClock(at: number): string {
-  const d = new Date(at);
-  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+const clocks = new Map<string, Intl.DateTimeFormat>();
+const dayClocks = new Map<string, Intl.DateTimeFormat>();
+
+/** Wall-clock time of day, "14:05", in the terminal's own time zone and the staff's locale. */
+export function formatClock(at: number, locale = 'en-IN'): string {
+  let f = clocks.get(locale);
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    clocks.set(locale, f);
+  }
+  return f.format(at);
 }
 
-/** Day and time, "12 Aug 14:05", for status history where orders span days. */
-export function formatDayClock(at: number): string {
-  const d = new Date(at);
-  const month = d.toLocaleString('en-GB', { month: 'short' });
-  return `${d.getDate()} ${month} ${formatClock(at)}`;
+/** Day and time, "12 Aug, 14:05", for status history where orders span days. */
+export function formatDayClock(at: number, locale = 'en-IN'): string {
+  let f = dayClocks.get(locale);
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    dayClocks.set(locale, f);
+  }
+  return f.format(at);
 }

@@ -2,7 +2,7 @@
  * One shared clock per tick rate, so 20 visible countdowns cost one timer, not 20, and they all
  * turn over in the same frame.
  */
-import { useSyncExternalStore } from 'react';
+import { useCallback, useSyncExternalStore } from 'react';
 
 interface Ticker {
   now: number;
@@ -42,8 +42,13 @@ function subscribe(periodMs: number, listener: () => void): () => void {
 
 /** The wall clock (epoch ms), refreshed every `periodMs`. */
 export function useNow(periodMs = 1_000): number {
+  // One subscribe function per period for the component's life: a new one each render makes React
+  // resubscribe after every render, and a ticker's only subscriber then restarts it with a fresh
+  // time, which is a changed snapshot, which renders again: an endless update loop once drawing
+  // takes a millisecond or more (the undo bar, alone on its 200 ms clock, hit it).
+  const subscribeToTicker = useCallback((listener: () => void) => subscribe(periodMs, listener), [periodMs]);
   return useSyncExternalStore(
-    (listener) => subscribe(periodMs, listener),
+    subscribeToTicker,
     () => {
       const t = tickerFor(periodMs);
       // An idle ticker's time is stale: refresh it (at most once a period, so the snapshot stays

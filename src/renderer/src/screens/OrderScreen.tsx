@@ -4,7 +4,6 @@
  * already applied), so the screen changes the moment a tap is taken.
  */
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { OrderView } from '../../../shared/ipc';
 import type { Order } from '../../../shared/protocol/schemas';
 import { OrderMarks } from '../components/OrderMarks';
@@ -20,11 +19,13 @@ import { PrintSlipButton } from '../components/print/PrintSlipButton';
 import { RejectButton } from '../components/intake/RejectButton';
 import { useNewOrders } from '../store/newOrders';
 import { customerName, hasPrescriptionItem, invoiceOf, itemSummary, orderStateWord } from '../orderFacts';
+import { useWords } from '../i18n/useWords';
 import { useOrders } from '../store/orders';
 import { useStatus } from '../store/status';
 import { useUi } from '../store/ui';
 
 export function OrderScreen({ orderId }: { orderId: string }) {
+  const { t } = useWords();
   const view = useOrders((s) => s.byId.get(orderId));
   const back = useUi((s) => s.back);
   // Opening a new order is what stops its alert.
@@ -38,8 +39,8 @@ export function OrderScreen({ orderId }: { orderId: string }) {
       <main className="screen order-screen">
         <BackButton onBack={back} />
         <div className="empty-state">
-          <p className="empty-title">Order {orderId} is not on this terminal.</p>
-          <p>Scan its barcode or type its number at the top to add it.</p>
+          <p className="empty-title">{t('order:notHere.title', { orderId })}</p>
+          <p>{t('order:notHere.how')}</p>
         </div>
       </main>
     );
@@ -59,28 +60,30 @@ export function OrderScreen({ orderId }: { orderId: string }) {
 }
 
 function BackButton({ onBack }: { onBack: () => void }) {
+  const { t } = useWords();
   return (
     <button type="button" className="button back-button" onClick={onBack} aria-keyshortcuts="Escape">
-      ← Orders
+      ← {t('common:nav.orders')}
     </button>
   );
 }
 
 function OrderHeader({ view, onBack }: { view: OrderView; onBack: () => void }) {
+  const { t } = useWords();
   const packing = view.nextStep && ['ACCEPT', 'PACKING', 'PACKED'].includes(view.nextStep.key);
   return (
     <div className="order-header">
       <BackButton onBack={onBack} />
       <div className="order-heading">
         <h1 id="order-title" className="order-title">
-          Order {view.id}
+          {t('common:order.title', { orderId: view.id })}
         </h1>
         <div className="order-sub">
-          <span className="order-customer">{customerName(view.order)}</span>
+          <span className="order-customer">{customerName(t, view.order)}</span>
           <span className="order-state" data-testid="order-state">
-            {orderStateWord(view.order)}
+            {orderStateWord(t, view.order)}
           </span>
-          <span>{itemSummary(view.order)}</span>
+          <span>{itemSummary(t, view.order)}</span>
           {hasPrescriptionItem(view.order) && <PrescriptionBadge />}
         </div>
         <div className="order-marks" data-testid="order-marks">
@@ -89,7 +92,7 @@ function OrderHeader({ view, onBack }: { view: OrderView; onBack: () => void }) 
       </div>
       {packing && view.promisedPackedAt !== null && (
         <div className="order-deadline">
-          <Countdown deadline={view.promisedPackedAt} what="to pack" />
+          <Countdown deadline={view.promisedPackedAt} />
         </div>
       )}
       {view.order && <PrintSlipButton orderId={view.id} />}
@@ -99,53 +102,52 @@ function OrderHeader({ view, onBack }: { view: OrderView; onBack: () => void }) 
 
 /** A refused tap holds this order's later taps: say so next to the button, with the way out. */
 function HeldWarning({ view }: { view: OrderView }) {
+  const { t } = useWords();
   const show = useUi((s) => s.show);
   if (view.failed === 0) return null;
   return (
     <div className="held-warning" role="alert">
-      <span>
-        The order service refused a change to this order. Later taps on it wait until someone retries or discards it.
-      </span>
+      <span>{t('order:held.text')}</span>
       <button type="button" className="button" onClick={() => show({ name: 'outbox' })}>
-        Open the outbox
+        {t('order:held.open')}
       </button>
     </div>
   );
 }
 
 function FinishedPanel() {
+  const { t } = useWords();
   return (
     <div className="finished-panel" data-testid="finished-panel">
-      <span aria-hidden="true">✓</span> Nothing left to do on this order.
+      <span aria-hidden="true">✓</span> {t('order:finished')}
     </div>
   );
 }
 
 /** New to the terminal: the service's answer to Accept brings its items. */
 function AwaitingServiceCard({ view }: { view: OrderView }) {
+  const { t } = useWords();
   const offline = useStatus((s) => s.sync?.connectivity === 'offline');
   const paused = useStatus((s) => (s.sync?.credentials ?? 'ok') !== 'ok');
-  const { t } = useTranslation('intake');
   return (
     <section className="panel awaiting-card" data-testid="awaiting-card">
-      <h2>Details not received yet</h2>
+      <h2>{t('order:awaiting.title')}</h2>
       {view.failed > 0 ? (
-        <p>The order service did not take the acceptance; see the outbox for its answer.</p>
+        <p>{t('order:awaiting.refused')}</p>
       ) : view.waiting > 0 && paused ? null : view.waiting > 0 ? (
-        <p>Accept is on its way. The items and delivery details show as soon as the order service answers.</p>
+        <p>{t('order:awaiting.onItsWay')}</p>
       ) : (
-        <p data-testid="awaiting-items">{offline ? t('awaiting.offline') : t('awaiting.online')}</p>
+        <p data-testid="awaiting-items">{offline ? t('intake:awaiting.offline') : t('intake:awaiting.online')}</p>
       )}
       {paused && view.failed === 0 && (
         <p className="awaiting-offline">
-          <strong>Sending is paused:</strong> the order service does not accept this terminal's credentials. The acceptance is
-          kept; a manager must enter the credentials in Settings.
+          <strong>{t('order:awaiting.pausedTitle')}</strong> {t('order:awaiting.paused')}
         </p>
       )}
       <RemoveOrder view={view} />
       {offline && !paused && view.failed === 0 && (
         <p className="awaiting-offline">
-          <strong>Offline:</strong> the acceptance is kept and sent when the connection is back; the details show then.
+          <strong>{t('order:awaiting.offlineTitle')}</strong> {t('order:awaiting.offline')}
         </p>
       )}
     </section>
@@ -154,6 +156,7 @@ function AwaitingServiceCard({ view }: { view: OrderView }) {
 
 /** Items and fulfilments; `open` when the order still has steps, so it can still change. */
 function OrderBody({ order, open }: { order: Order; open: boolean }) {
+  const { t } = useWords();
   const [cancelling, setCancelling] = useState(false);
   return (
     <div className="order-body">
@@ -164,7 +167,7 @@ function OrderBody({ order, open }: { order: Order; open: boolean }) {
         {open && (
           <div className="panel danger-zone">
             <button type="button" className="button button-danger-outline" onClick={() => setCancelling(true)} data-testid="cancel-order">
-              Cancel order…
+              {t('order:cancel.open')}
             </button>
           </div>
         )}

@@ -6,6 +6,9 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { DiscardDialog } from '../components/outbox/DiscardDialog';
 import { OutboxEntryRow } from '../components/outbox/OutboxEntryRow';
+import { formatClock } from '../format';
+import { useWords } from '../i18n/useWords';
+import { noticeWords } from '../i18n/words';
 import { refreshOutbox } from '../intents';
 import { useStatus } from '../store/status';
 import { isWaiting, needsAttention, outboxOrder, useOutbox } from '../store/outbox';
@@ -17,7 +20,10 @@ const HISTORY_SHOWN = 50;
 
 export function OutboxScreen() {
   const byId = useOutbox((s) => s.byId);
-  const message = useStatus((s) => s.sync?.message ?? null);
+  const { t, locale } = useWords();
+  const sync = useStatus((s) => s.sync);
+  const message = noticeWords(t, sync?.notice, sync?.message ?? null);
+  const lastSuccessAt = sync?.lastSuccessAt ?? null;
   const [discarding, setDiscarding] = useState<OutboxEntryView | null>(null);
 
   useEffect(() => {
@@ -36,28 +42,33 @@ export function OutboxScreen() {
   return (
     <main className="screen outbox-screen" aria-labelledby="outbox-title" data-testid="outbox-screen">
       <h1 id="outbox-title" className="screen-title">
-        Outbox
+        {t('common:nav.outbox')}
       </h1>
-      <p className="screen-intro">
-        Every tap is kept here until the order service has it. Taps are sent in the order they were made, one order at a time.
-      </p>
+      <p className="screen-intro">{t('outbox:intro')}</p>
       {message && (
         <p className="outbox-message" role="status">
           {message}
         </p>
       )}
-      <Section title="Needs attention" count={attention.length} empty="Nothing needs attention." testId="outbox-attention">
+      <Section title={t('outbox:attention.title')} count={attention.length} empty={t('outbox:attention.empty')} testId="outbox-attention">
         {attention.map((e) => (
           <OutboxEntryRow key={e.id} entry={e} onDiscard={setDiscarding} />
         ))}
       </Section>
-      <Section title="Waiting to send" count={waiting.length} empty="No taps waiting: everything has been sent." testId="outbox-waiting">
+      <Section title={t('outbox:waiting.title')} count={waiting.length} empty={t('outbox:waiting.empty')} testId="outbox-waiting">
         {waiting.slice(0, WAITING_SHOWN).map((e) => (
           <OutboxEntryRow key={e.id} entry={e} onDiscard={setDiscarding} />
         ))}
-        {waiting.length > WAITING_SHOWN && <li className="more">…and {waiting.length - WAITING_SHOWN} more, sent in turn.</li>}
+        {waiting.length > WAITING_SHOWN && <li className="more">{t('outbox:waiting.more', { count: waiting.length - WAITING_SHOWN })}</li>}
       </Section>
-      <Section title="Recently finished" count={history.length} empty="Nothing sent yet." testId="outbox-history">
+      {/* The engine lists only what is still pending, so taps sent before this window opened are not
+          here: say when the last one went, as the sync bar does, rather than "nothing sent". */}
+      <Section
+        title={t('outbox:history.title')}
+        count={history.length}
+        empty={lastSuccessAt === null ? t('outbox:history.empty') : t('outbox:history.before', { time: formatClock(lastSuccessAt, locale) })}
+        testId="outbox-history"
+      >
         {history.slice(0, HISTORY_SHOWN).map((e) => (
           <OutboxEntryRow key={e.id} entry={e} onDiscard={setDiscarding} />
         ))}

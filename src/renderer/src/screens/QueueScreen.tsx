@@ -6,9 +6,11 @@ import { PickListBar } from '../components/print/PickListBar';
 import { OrderList } from '../components/queue/OrderList';
 import { StepFilters } from '../components/queue/StepFilters';
 import { stepOf, useOrders } from '../store/orders';
+import { useWords } from '../i18n/useWords';
 import { useUi } from '../store/ui';
 
 export function QueueScreen() {
+  const { t } = useWords();
   const filter = useUi((s) => s.filter);
   const sortedIds = useOrders((s) => s.sortedIds);
   // Only a filtered queue depends on every order's step; "All" redraws only when the order moves.
@@ -30,20 +32,20 @@ export function QueueScreen() {
       <div className="queue-head">
         {/* The "All" filter shows the count; the heading is for screen readers. */}
         <h1 id="queue-title" className="visually-hidden">
-          Orders <span className="muted">({sortedIds.length})</span>
+          {t('common:nav.orders')} <span className="muted">({sortedIds.length})</span>
         </h1>
         <StepFilters />
         <PickListBar />
       </div>
       {loaded && sortedIds.length === 0 ? (
         <div className="empty-state">
-          <p className="empty-title">No orders on this terminal yet.</p>
-          <p>Scan an order's barcode, or type its number in the box at the top and press Enter.</p>
+          <p className="empty-title">{t('common:queue.empty.title')}</p>
+          <p>{t('common:queue.empty.how')}</p>
         </div>
       ) : ids.length === 0 ? (
         <div className="empty-state">
-          <p className="empty-title">No orders with this next step.</p>
-          <p>Choose “All” to see every order.</p>
+          <p className="empty-title">{t('common:queue.emptyFilter.title')}</p>
+          <p>{t('common:queue.emptyFilter.how')}</p>
         </div>
       ) : (
         <OrderList ids={ids} />

@@ -7,16 +7,18 @@ import { useState } from 'react';
 import { PinGate } from '../components/settings/PinGate';
 import { PinSetup } from '../components/settings/PinSetup';
 import { SettingsPanels } from '../components/settings/SettingsPanels';
+import { useWords } from '../i18n/useWords';
 import { useStatus } from '../store/status';
 
 export function SettingsScreen() {
+  const { t } = useWords();
   const pinSet = useStatus((s) => s.info?.pinSet ?? true);
   const [pin, setPin] = useState<string | null>(null);
 
   return (
     <main className="screen settings-screen" aria-labelledby="settings-title" data-testid="settings-screen">
       <h1 id="settings-title" className="screen-title">
-        Settings
+        {t('common:nav.settings')}
       </h1>
       {pin !== null ? (
         <SettingsPanels pin={pin} onLock={() => setPin(null)} onPinChanged={setPin} />

@@ -4,6 +4,7 @@
  * latest tap, and a counter that makes the screen shake on a refusal.
  */
 import { create } from 'zustand';
+import type { Action } from '../../../shared/protocol/schemas';
 import type { StepFilterKey } from './orders';
 
 export type Screen =
@@ -24,6 +25,9 @@ export interface Notice {
 export interface UndoOffer {
   readonly entryId: number;
   readonly orderId: string;
+  /** What the tap does: the undo bar words it in the language shown. */
+  readonly action: Action;
+  /** The engine's English words for it (the fallback). */
   readonly summary: string;
   /** End of the undo window (epoch ms): the engine does not send before. */
   readonly sendAfter: number;

@@ -6,7 +6,7 @@
 import type { Environment } from '../../../../shared/ipc';
 import type { CredentialVault, VaultHealth } from '../../auth';
 
-export const KEYCHAIN_CHECKING: VaultHealth = { ok: false, message: 'Checking the keychain…' };
+export const KEYCHAIN_CHECKING: VaultHealth = { ok: false, message: 'Checking the keychain…', checking: true };
 
 export interface KeychainWatch {
   /** Starts a fresh check for the environment in use. */

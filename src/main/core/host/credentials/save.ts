@@ -21,7 +21,7 @@ export interface CredentialsRequest {
   readonly clientSecret?: string | undefined;
 }
 
-export type CredentialsAnswer = { result: 'saved' | 'rejected'; message: string };
+export type CredentialsAnswer = { result: 'saved' | 'rejected'; message: string; code?: string; values?: Record<string, string | number> };
 
 export interface SaveCredentialsDeps {
   readonly runtime: Runtime;
@@ -41,7 +41,7 @@ export async function saveCredentials(deps: SaveCredentialsDeps, request: Creden
     // Training has its own practice credentials and addresses; whatever was typed is not used.
     await deps.runtime.switchTo('training', null);
     deps.switched('training');
-    return ok({ result: 'saved', message: 'Training mode: practice orders on the service built into Packdesk. Nothing is sent to the marketplace.' });
+    return ok({ result: 'saved', message: 'Training mode: practice orders on the service built into Packdesk. Nothing is sent to the marketplace.', code: 'TRAINING' });
   }
 
   const addresses = resolveAddresses(deps.settings, env, request);
@@ -52,7 +52,7 @@ export async function saveCredentials(deps: SaveCredentialsDeps, request: Creden
   const check = await checkCredentials(addresses.value.authUrl, credentials.value, { registry: secrets, now: deps.now });
   if (check.kind === 'refused') {
     deps.log.warn('new credentials refused by the token server; nothing saved', { environment: env, tokenServer: hostOf(addresses.value.authUrl) });
-    return ok({ result: 'rejected', message: check.message });
+    return ok({ result: 'rejected', message: check.message, code: 'CREDENTIALS_REFUSED' });
   }
   if (check.kind === 'unreachable') return fail('transient', check.message, 'TOKEN_SERVER_UNREACHABLE');
 
@@ -73,7 +73,12 @@ export async function saveCredentials(deps: SaveCredentialsDeps, request: Creden
   });
   const problem = deps.runtime.problem();
   if (problem) return fail('transient', `The credentials were saved, but the terminal could not start: ${problem}`, 'ENGINE_UNAVAILABLE');
-  return ok({ result: 'saved', message: `Saved. This terminal now works with ${env} (${hostOf(addresses.value.baseUrl)}).` });
+  return ok({
+    result: 'saved',
+    message: `Saved. This terminal now works with ${env} (${hostOf(addresses.value.baseUrl)}).`,
+    code: 'SAVED',
+    values: { environment: env },
+  });
 }
 
 /** The addresses typed, else the ones saved for that environment before; checked (https in production). */
@@ -81,7 +86,9 @@ function resolveAddresses(settings: SettingsStore, env: Environment, request: Cr
   const remembered = settings.addressesFor(env);
   const rawAuth = request.authUrl ?? remembered?.authUrl;
   const rawBase = request.baseUrl ?? remembered?.baseUrl;
-  if (!rawAuth || !rawBase) return fail('invalid', `Enter the token server and order service addresses for ${env}.`, 'ADDRESS_MISSING');
+  if (!rawAuth || !rawBase) return fail('invalid', `Enter the token server and order service addresses for ${env}.`, 'ADDRESS_MISSING', {
+      environment: env,
+    });
   const authUrl = checkAddress(env, 'token server', rawAuth);
   if (!authUrl.ok) return authUrl;
   const baseUrl = checkAddress(env, 'order service', rawBase);
@@ -101,7 +108,9 @@ async function resolveCredentials(vault: CredentialVault, env: Environment, requ
   } catch (err) {
     return problemOf(err, 'The keychain could not be read.');
   }
-  return fail('invalid', `No credentials are saved for ${env}: enter the client id and secret from the e-mail.`, 'CREDENTIALS_MISSING');
+  return fail('invalid', `No credentials are saved for ${env}: enter the client id and secret from the e-mail.`, 'CREDENTIALS_MISSING', {
+    environment: env,
+  });
 }
 
 /** A ProblemError's own words (vault errors are written for people), or a plain fallback. */

@@ -4,10 +4,10 @@
  * repeat and loudness (down to 20 %, never off). Intake's own word on access is shown here too.
  */
 import { useId, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { Settings } from '../../../../shared/ipc';
 import { command } from '../../intents';
 import { useStatus } from '../../store/status';
+import { useWords } from '../../i18n/useWords';
 
 type Editable = Pick<Settings, 'serviceProviderId' | 'intakeIntervalMs' | 'alertRepeatMs' | 'alertVolume'>;
 
@@ -20,7 +20,7 @@ const pickEditable = ({ serviceProviderId, intakeIntervalMs, alertRepeatMs, aler
 const clamp = (n: number, min: number, max: number): number => (Number.isFinite(n) ? Math.min(max, Math.max(min, Math.round(n))) : min);
 
 export function IntakeForm({ pin }: { pin: string }) {
-  const { t } = useTranslation('intake');
+  const { t } = useWords();
   const settings = useStatus((s) => s.settings);
   const setSettings = useStatus((s) => s.setSettings);
   const intake = useStatus((s) => s.intake);
@@ -42,24 +42,24 @@ export function IntakeForm({ pin }: { pin: string }) {
     if (reply.ok) {
       setSettings(reply.value);
       setDraft(pickEditable(reply.value));
-      setResult({ ok: true, text: t('settings.saved') });
+      setResult({ ok: true, text: t('intake:settings.saved') });
     } else setResult({ ok: false, text: reply.problem.message });
   };
 
   return (
     <form className="panel settings-form" onSubmit={(e) => void save(e)} aria-labelledby={`${id}-t`} data-testid="intake-form">
-      <h2 id={`${id}-t`}>{t('settings.title')}</h2>
+      <h2 id={`${id}-t`}>{t('intake:settings.title')}</h2>
       {intake?.message && (
         <p className="hint" role="status" data-testid="intake-settings-message">
           {intake.message}
         </p>
       )}
       <div className="field">
-        <label htmlFor={`${id}-sp`}>{t('settings.providerId')}</label>
+        <label htmlFor={`${id}-sp`}>{t('intake:settings.providerId')}</label>
         <input id={`${id}-sp`} className="text-input" value={draft.serviceProviderId} onChange={(e) => change({ serviceProviderId: e.target.value })} autoComplete="off" spellCheck={false} />
       </div>
       <div className="field">
-        <label htmlFor={`${id}-every`}>{t('settings.interval')}</label>
+        <label htmlFor={`${id}-every`}>{t('intake:settings.interval')}</label>
         <input
           id={`${id}-every`}
           className="text-input narrow"
@@ -71,7 +71,7 @@ export function IntakeForm({ pin }: { pin: string }) {
         />
       </div>
       <div className="field">
-        <label htmlFor={`${id}-repeat`}>{t('settings.alertRepeat')}</label>
+        <label htmlFor={`${id}-repeat`}>{t('intake:settings.alertRepeat')}</label>
         <input
           id={`${id}-repeat`}
           className="text-input narrow"
@@ -83,7 +83,7 @@ export function IntakeForm({ pin }: { pin: string }) {
         />
       </div>
       <div className="field">
-        <label htmlFor={`${id}-vol`}>{t('settings.alertVolume', { percent: Math.round(draft.alertVolume * 100) })}</label>
+        <label htmlFor={`${id}-vol`}>{t('intake:settings.alertVolume', { percent: Math.round(draft.alertVolume * 100) })}</label>
         <input
           id={`${id}-vol`}
           type="range"
@@ -96,7 +96,7 @@ export function IntakeForm({ pin }: { pin: string }) {
       </div>
       <div className="form-foot">
         <button type="submit" className="button button-primary" disabled={busy} data-testid="intake-save">
-          {t('settings.save')}
+          {t('intake:settings.save')}
         </button>
         {result && (
           <span className={result.ok ? 'inline-ok' : 'inline-error'} role={result.ok ? 'status' : 'alert'}>

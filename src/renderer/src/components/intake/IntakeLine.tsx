@@ -1,24 +1,24 @@
 /** The sync bar's word on intake: when orders were last checked, and plainly when they cannot be. */
-import { useTranslation } from 'react-i18next';
 import { formatAge, formatClock } from '../../format/time';
 import { useStatus } from '../../store/status';
+import { useWords } from '../../i18n/useWords';
 
 export function IntakeLine({ now }: { now: number }) {
-  const { t } = useTranslation('intake');
+  const { t, locale } = useWords();
   const intake = useStatus((s) => s.intake);
   const offline = useStatus((s) => s.sync?.connectivity === 'offline');
   if (!intake) return null;
   const last = intake.lastCompleteAt;
-  const clock = last === null ? '' : formatClock(last);
+  const clock = last === null ? '' : formatClock(last, locale);
   let text: string;
   let problem = true;
-  if (intake.condition === 'noAccess') text = t('syncBar.noAccess');
-  else if (intake.condition === 'notConfigured') text = t('syncBar.notConfigured');
-  else if (offline || intake.condition === 'offline') text = last === null ? t('syncBar.offlineNever') : t('syncBar.offline', { clock });
-  else if (intake.condition === 'retrying' && last !== null) text = t('syncBar.retrying', { clock });
+  if (intake.condition === 'noAccess') text = t('intake:syncBar.noAccess');
+  else if (intake.condition === 'notConfigured') text = t('intake:syncBar.notConfigured');
+  else if (offline || intake.condition === 'offline') text = last === null ? t('intake:syncBar.offlineNever') : t('intake:syncBar.offline', { clock });
+  else if (intake.condition === 'retrying' && last !== null) text = t('intake:syncBar.retrying', { clock });
   else {
     problem = false;
-    text = last === null ? t('syncBar.neverChecked') : t('syncBar.checked', { clock, age: formatAge(last, now) });
+    text = last === null ? t('intake:syncBar.neverChecked') : t('intake:syncBar.checked', { clock, age: formatAge(last, now, t) });
   }
   return (
     <span className={problem ? 'sync-item sync-problem' : 'sync-item'} data-testid="sync-intake" title={intake.message ?? undefined}>

@@ -1,17 +1,17 @@
 /** Reject beside Accept on a new order: a cancellation with a reason from the dated catalogue. */
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { Order } from '../../../../shared/protocol/schemas';
 import { hasPrescriptionItem } from '../../orderFacts';
 import { CancelDialog } from '../order/CancelDialog';
+import { useWords } from '../../i18n/useWords';
 
 export function RejectButton({ order }: { order: Order }) {
-  const { t } = useTranslation('intake');
+  const { t } = useWords();
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button type="button" className="button button-danger-outline reject-button" onClick={() => setOpen(true)} title={t('reject.hint')} data-testid="reject-order">
-        {t('reject.button')}
+      <button type="button" className="button button-danger-outline reject-button" onClick={() => setOpen(true)} title={t('intake:reject.hint')} data-testid="reject-order">
+        {t('intake:reject.button')}
       </button>
       {open && <CancelDialog orderId={order.id} prescription={hasPrescriptionItem(order)} onClose={() => setOpen(false)} />}
     </>

@@ -4,6 +4,8 @@
  */
 import { useMemo, useState } from 'react';
 import { CANCEL_REASONS, findReason, reasonsFor } from '../../../../shared/protocol/reasons';
+import { useWords } from '../../i18n/useWords';
+import { reasonWords } from '../../i18n/words';
 import { tap } from '../../intents';
 import { Dialog } from '../Dialog';
 import { PIN_PATTERN, PinField } from '../PinField';
@@ -16,6 +18,7 @@ interface Props {
 }
 
 export function CancelDialog({ orderId, prescription, onClose }: Props) {
+  const { t } = useWords();
   const [reason, setReason] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [pin, setPin] = useState('');
@@ -36,16 +39,16 @@ export function CancelDialog({ orderId, prescription, onClose }: Props) {
   const actions = picking ? (
     <>
       <button type="button" className="button" onClick={onClose}>
-        Keep the order
+        {t('order:cancel.keep')}
       </button>
       <button type="button" className="button button-primary" disabled={!chosen} onClick={() => setConfirming(true)} data-testid="cancel-next">
-        Next
+        {t('order:cancel.next')}
       </button>
     </>
   ) : (
     <>
       <button type="button" className="button" onClick={() => setConfirming(false)}>
-        Back to reasons
+        {t('order:cancel.backToReasons')}
       </button>
       <button
         type="button"
@@ -54,22 +57,22 @@ export function CancelDialog({ orderId, prescription, onClose }: Props) {
         disabled={busy || (needsManager && !PIN_PATTERN.test(pin))}
         data-testid="cancel-confirm"
       >
-        Yes, cancel the order
+        {t('order:cancel.confirm')}
       </button>
     </>
   );
 
   return (
-    <Dialog title={`Cancel order ${orderId}`} onClose={onClose} tone="danger" testId="cancel-dialog" actions={actions}>
+    <Dialog title={t('order:cancel.title', { orderId })} onClose={onClose} tone="danger" testId="cancel-dialog" actions={actions}>
       {picking || !chosen ? (
-        <ReasonPicker legend="Why is the order cancelled?" reasons={reasons} value={reason} onChange={setReason} />
+        <ReasonPicker legend={t('order:cancel.why')} reasons={reasons} value={reason} onChange={setReason} />
       ) : (
         <>
           <p className="confirm-text">
-            Cancel order <strong>{orderId}</strong> because <strong>{chosen.label}</strong>?
+            {t('order:cancel.question', { orderId, reason: reasonWords(t, chosen.code, chosen.label) })}
           </p>
-          <p className="hint">The customer is told the order is cancelled. This cannot be reversed once it is sent.</p>
-          {needsManager && <PinField label="Manager PIN (needed for this reason)" value={pin} onChange={setPin} autoFocus testId="cancel-pin" />}
+          <p className="hint">{t('order:cancel.final')}</p>
+          {needsManager && <PinField label={t('order:cancel.pin')} value={pin} onChange={setPin} autoFocus testId="cancel-pin" />}
         </>
       )}
     </Dialog>

@@ -1,25 +1,13 @@
 /** Each fulfilment with where it stands and its status history: promised, expected, actual. */
 import type { Fulfillment, StatusHistoryEntry } from '../../../../shared/protocol/schemas';
-import { formatClock, formatDayClock } from '../../format/time';
+import type { TFunction } from 'i18next';
+import { formatClock, formatDayClock } from '../../format';
+import { useWords } from '../../i18n/useWords';
+import { stateWord } from '../../i18n/words';
 
 /** History keys in the order they happen; others the service adds follow, as sent. */
 const KEY_ORDER = ['PACKING', 'PACKED', 'SEARCHING_FOR_AGENT', 'AGENT_ASSIGNED', 'OUT_FOR_DELIVERY', 'DELIVERED'];
 
-const WORDS: Record<string, string> = {
-  PACKING: 'Packing',
-  PACKED: 'Packed',
-  SEARCHING_FOR_AGENT: 'Finding a rider',
-  AGENT_ASSIGNED: 'Rider assigned',
-  OUT_FOR_DELIVERY: 'Out for delivery',
-  DELIVERED: 'Delivered',
-};
-
-function word(key: string): string {
-  const known = WORDS[key.toUpperCase()];
-  if (known) return known;
-  const plain = key.replace(/_/g, ' ').toLowerCase();
-  return plain.charAt(0).toUpperCase() + plain.slice(1);
-}
 
 function sortedHistory(history: Record<string, StatusHistoryEntry>): [string, StatusHistoryEntry][] {
   const rank = (k: string) => {
@@ -30,15 +18,24 @@ function sortedHistory(history: Record<string, StatusHistoryEntry>): [string, St
 }
 
 /** Today's times as "14:05"; other days with the date, since orders can span midnight. */
-function at(e: { endTime: number } | undefined): string {
+function at(e: { endTime: number } | undefined, locale: string): string {
   if (!e) return '—';
-  return new Date(e.endTime).toDateString() === new Date().toDateString() ? formatClock(e.endTime) : formatDayClock(e.endTime);
+  return new Date(e.endTime).toDateString() === new Date().toDateString() ? formatClock(e.endTime, locale) : formatDayClock(e.endTime, locale);
+}
+
+/** The fulfilment's kind in words: delivery, in store, or as the service names it. */
+function typeWord(t: TFunction, type: string): string {
+  const upper = type.toUpperCase();
+  if (upper === 'DELIVERY') return t('order:fulfilment.delivery');
+  if (upper === 'STORE') return t('order:fulfilment.store');
+  return type;
 }
 
 export function FulfilmentList({ fulfilments }: { fulfilments: readonly Fulfillment[] }) {
+  const { t } = useWords();
   return (
     <section className="panel" aria-labelledby="fulfilments-title">
-      <h2 id="fulfilments-title">Fulfilment</h2>
+      <h2 id="fulfilments-title">{t('order:fulfilment.title')}</h2>
       {fulfilments.map((f) => (
         <FulfilmentCard key={f.fulfillmentId} f={f} />
       ))}
@@ -47,6 +44,7 @@ export function FulfilmentList({ fulfilments }: { fulfilments: readonly Fulfillm
 }
 
 function FulfilmentCard({ f }: { f: Fulfillment }) {
+  const { t, locale } = useWords();
   const isDelivery = f.type.toUpperCase() === 'DELIVERY';
   const history = sortedHistory(f.fulfilmentStatusHistory ?? {});
   // The service rarely sends "expected" times; a column of dashes only takes room.
@@ -54,9 +52,9 @@ function FulfilmentCard({ f }: { f: Fulfillment }) {
   return (
     <div className="fulfilment" data-testid="fulfilment" data-type={f.type.toUpperCase()}>
       <div className="fulfilment-head">
-        <span className="fulfilment-type">{isDelivery ? 'Delivery' : f.type.toUpperCase() === 'STORE' ? 'In store' : f.type}</span>
+        <span className="fulfilment-type">{typeWord(t, f.type)}</span>
         <span className="fulfilment-state" data-testid="fulfilment-state">
-          {f.fulfillmentState ? word(f.fulfillmentState) : 'Not started'}
+          {f.fulfillmentState ? stateWord(t, f.fulfillmentState) : t('order:fulfilment.notStarted')}
         </span>
       </div>
       {isDelivery && f.end && (
@@ -70,19 +68,19 @@ function FulfilmentCard({ f }: { f: Fulfillment }) {
         <table className="history">
           <thead>
             <tr>
-              <th scope="col">Step</th>
-              <th scope="col">Promised</th>
-              {expected && <th scope="col">Expected</th>}
-              <th scope="col">Done</th>
+              <th scope="col">{t('order:fulfilment.step')}</th>
+              <th scope="col">{t('order:fulfilment.promised')}</th>
+              {expected && <th scope="col">{t('order:fulfilment.expected')}</th>}
+              <th scope="col">{t('order:fulfilment.done')}</th>
             </tr>
           </thead>
           <tbody>
             {history.map(([key, entry]) => (
               <tr key={key} className={entry.actual ? 'history-done' : undefined}>
-                <th scope="row">{word(key)}</th>
-                <td>{at(entry.promised)}</td>
-                {expected && <td>{at(entry.expected)}</td>}
-                <td>{entry.actual ? <>✓ {at(entry.actual)}</> : '—'}</td>
+                <th scope="row">{stateWord(t, key)}</th>
+                <td>{at(entry.promised, locale)}</td>
+                {expected && <td>{at(entry.expected, locale)}</td>}
+                <td>{entry.actual ? <>✓ {at(entry.actual, locale)}</> : '—'}</td>
               </tr>
             ))}
           </tbody>

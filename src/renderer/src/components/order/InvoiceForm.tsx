@@ -3,10 +3,12 @@
  * sent whole as the scanner read it, never from the field, which may hold part of another burst.
  */
 import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
+import { useWords } from '../../i18n/useWords';
 import { tap } from '../../intents';
 import { useFieldScan } from '../../scanner/fieldScan';
 
 export function InvoiceForm({ orderId, current }: { orderId: string; current: string | null }) {
+  const { t } = useWords();
   const id = useId();
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
@@ -31,19 +33,19 @@ export function InvoiceForm({ orderId, current }: { orderId: string; current: st
 
   return (
     <form className="panel invoice-panel" onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Invoice</h2>
+      <h2 id={`${id}-title`}>{t('order:invoice.title')}</h2>
       <p className="invoice-current" data-testid="invoice-current">
         {current ? (
           <>
-            Recorded: <strong>{current}</strong>
+            {t('order:invoice.recorded')} <strong>{current}</strong>
           </>
         ) : (
-          'No invoice number recorded yet.'
+          t('order:invoice.none')
         )}
       </p>
       <div className="field-row">
         <label htmlFor={id} className="visually-hidden">
-          Seller invoice number
+          {t('order:invoice.label')}
         </label>
         <input
           ref={input}
@@ -51,14 +53,14 @@ export function InvoiceForm({ orderId, current }: { orderId: string; current: st
           className="text-input"
           value={value}
           onChange={(e) => setValue(e.target.value)}
-          placeholder="Scan or type the invoice number"
+          placeholder={t('order:invoice.placeholder')}
           autoComplete="off"
           spellCheck={false}
           maxLength={128}
           data-testid="invoice-input"
         />
         <button type="submit" className="button" disabled={busy || value.trim() === ''}>
-          {current ? 'Replace' : 'Save'}
+          {current ? t('order:invoice.replace') : t('order:invoice.save')}
         </button>
       </div>
     </form>

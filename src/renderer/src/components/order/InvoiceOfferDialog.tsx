@@ -3,13 +3,13 @@
  * in the packer's other hand. One tap records it as this order's invoice number; nothing is ever
  * added as a new order from such a code.
  */
-import { useTranslation } from 'react-i18next';
 import { tap } from '../../intents';
 import { useUi, type InvoiceOffer } from '../../store/ui';
 import { Dialog } from '../Dialog';
+import { useWords } from '../../i18n/useWords';
 
 export function InvoiceOfferDialog({ offer }: { offer: InvoiceOffer }) {
-  const { t } = useTranslation('shift');
+  const { t } = useWords();
   const close = () => useUi.getState().offerInvoice(null);
   const confirm = async () => {
     const taken = await tap(offer.orderId, { kind: 'invoice', sellerInvoiceId: offer.code });
@@ -17,25 +17,25 @@ export function InvoiceOfferDialog({ offer }: { offer: InvoiceOffer }) {
   };
   return (
     <Dialog
-      title={t('invoiceOffer.title')}
+      title={t('shift:invoiceOffer.title')}
       onClose={close}
       testId="invoice-offer"
       actions={
         <>
           <button type="button" className="button" onClick={close}>
-            {t('invoiceOffer.dismiss')}
+            {t('shift:invoiceOffer.dismiss')}
           </button>
           <button type="button" className="button button-primary" onClick={() => void confirm()} data-testid="invoice-offer-confirm">
-            {t('invoiceOffer.confirm')}
+            {t('shift:invoiceOffer.confirm')}
           </button>
         </>
       }
     >
-      <p>{t('invoiceOffer.notAnOrder', { code: offer.code })}</p>
+      <p>{t('shift:invoiceOffer.notAnOrder', { code: offer.code })}</p>
       <p className="invoice-offer-code" data-testid="invoice-offer-code">
         {offer.code}
       </p>
-      <p>{t('invoiceOffer.question', { orderId: offer.orderId })}</p>
+      <p>{t('shift:invoiceOffer.question', { orderId: offer.orderId })}</p>
     </Dialog>
   );
 }

@@ -1,18 +1,20 @@
 /** The items to pack: picture, name, measurement, units and price, with a way to cut units. */
 import { useState } from 'react';
 import type { Item, Order } from '../../../../shared/protocol/schemas';
-import { formatPrice } from '../../format/money';
+import { formatPrice } from '../../format';
+import { useWords } from '../../i18n/useWords';
 import { PrescriptionBadge } from '../PrescriptionBadge';
 import { ItemPicture } from './ItemPicture';
 import { UnitsDialog } from './UnitsDialog';
 
 export function ItemList({ order, editable }: { order: Order; editable: boolean }) {
+  const { t, locale } = useWords();
   const [editing, setEditing] = useState<Item | null>(null);
   const total = order.quote?.price?.value;
   return (
     <section className="panel items-panel" aria-labelledby="items-title">
       <h2 id="items-title">
-        Items <span className="muted">({order.items.length})</span>
+        {t('order:items.title')} <span className="muted">({order.items.length})</span>
       </h2>
       <ul className="item-list">
         {order.items.map((item) => (
@@ -25,15 +27,15 @@ export function ItemList({ order, editable }: { order: Order; editable: boolean 
                 {item.prescriptionRequired && <PrescriptionBadge />}
               </div>
             </div>
-            <div className="item-units" aria-label={`${item.quantity.count} units`}>
+            <div className="item-units" aria-label={t('common:order.units', { count: item.quantity.count })}>
               <span className="item-units-number">{item.quantity.count}</span>
-              <span className="item-units-word">{item.quantity.count === 1 ? 'unit' : 'units'}</span>
+              <span className="item-units-word">{t('order:items.unitWord', { count: item.quantity.count })}</span>
             </div>
             <div className="item-side">
               <div className="item-price">
-                <span className="item-price-each">{formatPrice(item.sellingPrice?.value ?? item.price?.value)} each</span>
+                <span className="item-price-each">{t('order:items.each', { price: formatPrice(item.sellingPrice?.value ?? item.price?.value, locale) })}</span>
                 {item.price && item.sellingPrice && item.price.value !== item.sellingPrice.value && (
-                  <span className="item-price-mrp">MRP {formatPrice(item.price.value)}</span>
+                  <span className="item-price-mrp">{t('order:items.mrp', { price: formatPrice(item.price.value, locale) })}</span>
                 )}
               </div>
               {editable && (
@@ -44,7 +46,7 @@ export function ItemList({ order, editable }: { order: Order; editable: boolean 
                   disabled={item.quantity.count === 0}
                   data-testid="change-units"
                 >
-                  Change units
+                  {t('order:items.changeUnits')}
                 </button>
               )}
             </div>
@@ -53,7 +55,7 @@ export function ItemList({ order, editable }: { order: Order; editable: boolean 
       </ul>
       {total !== undefined && (
         <div className="order-total">
-          Order total <strong>{formatPrice(total)}</strong>
+          {t('order:items.total')} <strong>{formatPrice(total, locale)}</strong>
         </div>
       )}
       {editing && <UnitsDialog orderId={order.id} item={editing} onClose={() => setEditing(null)} />}

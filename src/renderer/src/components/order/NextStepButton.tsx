@@ -4,10 +4,12 @@
  * gloves cannot run straight on into the following step.
  */
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { OrderView } from '../../../../shared/ipc';
 import type { ActionInput } from '../../../../shared/protocol/builders';
-import { STEP_LABEL, type NextStep } from '../../../../shared/fulfilment/states';
+import type { NextStep } from '../../../../shared/fulfilment/states';
+import { i18next } from '../../i18n';
+import { useWords } from '../../i18n/useWords';
+import { STEP_LABEL_KEY } from '../../i18n/words';
 import { refuse, tap } from '../../intents';
 import { STEP_ICON } from '../StepPill';
 import { useUi } from '../../store/ui';
@@ -15,7 +17,7 @@ import { useUi } from '../../store/ui';
 /** How long the button rests after a tap: longer than any double tap, short enough not to annoy. */
 export const REST_MS = 900;
 
-type Phase = { name: 'ready' } | { name: 'sending'; label: string } | { name: 'done'; label: string };
+type Phase = { name: 'ready' } | { name: 'sending'; step: NextStep['key'] } | { name: 'done'; step: NextStep['key'] };
 
 /** The tap a next step stands for. */
 function inputFor(step: NextStep): ActionInput | null {
@@ -25,23 +27,23 @@ function inputFor(step: NextStep): ActionInput | null {
   return { kind: 'fulfilment', fulfilmentId: step.fulfilmentId, state: step.key };
 }
 
-const DONE_WORDS: Record<NextStep['key'], string> = {
-  ACCEPT: 'Order accepted',
-  PACKING: 'Packing started',
-  PACKED: 'Marked packed',
-  OUT_FOR_DELIVERY: 'Out for delivery',
-  DELIVERED: 'Marked delivered',
-  COMPLETE: 'Order completed', // shown through shift:step.completed
+const DONE_KEY: Record<NextStep['key'], string> = {
+  ACCEPT: 'common:steps.done.ACCEPT',
+  PACKING: 'common:steps.done.PACKING',
+  PACKED: 'common:steps.done.PACKED',
+  OUT_FOR_DELIVERY: 'common:steps.done.OUT_FOR_DELIVERY',
+  DELIVERED: 'common:steps.done.DELIVERED',
+  COMPLETE: 'common:steps.done.COMPLETE',
 };
 
 export function NextStepButton({ view }: { view: OrderView }) {
+  const { t } = useWords();
   const [phase, setPhase] = useState<Phase>({ name: 'ready' });
   // A ref, not state: the second click of a double tap arrives before React re-renders.
   const busy = useRef(false);
   const button = useRef<HTMLButtonElement>(null);
   const step = view.nextStep;
   const focusRequests = useUi((s) => s.focusRequests);
-  const { t } = useTranslation('shift');
 
   useEffect(() => {
     // The order was just opened (or scanned again): Enter or Space does the next step; the
@@ -64,13 +66,13 @@ export function NextStepButton({ view }: { view: OrderView }) {
     if (busy.current) return;
     const input = inputFor(step);
     if (!input) {
-      refuse('This order has no fulfilment for that step. Ask the manager to check the order.');
+      refuse(i18next.t('common:refusals.noFulfilment'));
       return;
     }
     busy.current = true;
-    setPhase({ name: 'sending', label: step.key === 'COMPLETE' ? t('step.complete') : STEP_LABEL[step.key] });
+    setPhase({ name: 'sending', step: step.key });
     const taken = await tap(view.id, input);
-    if (taken) setPhase({ name: 'done', label: step.key === 'COMPLETE' ? t('step.completed') : DONE_WORDS[step.key] });
+    if (taken) setPhase({ name: 'done', step: step.key });
     else {
       busy.current = false;
       setPhase({ name: 'ready' });
@@ -93,14 +95,14 @@ export function NextStepButton({ view }: { view: OrderView }) {
           <span className="next-step-icon" aria-hidden="true">
             {STEP_ICON[step.key]}
           </span>
-          <span className="next-step-label">{step.key === 'COMPLETE' ? t('step.complete') : step.label || STEP_LABEL[step.key]}</span>
+          <span className="next-step-label">{t(STEP_LABEL_KEY[step.key])}</span>
         </>
       ) : (
         <>
           <span className="next-step-icon" aria-hidden="true">
             {phase.name === 'done' ? '✓' : '…'}
           </span>
-          <span className="next-step-label">{phase.name === 'done' ? phase.label : `${phase.label}…`}</span>
+          <span className="next-step-label">{phase.name === 'done' ? t(DONE_KEY[phase.step]) : `${t(STEP_LABEL_KEY[phase.step])}…`}</span>
         </>
       )}
     </button>

@@ -5,12 +5,14 @@
 import { useMemo, useState } from 'react';
 import { ITEM_UNIT_REASONS, findReason, reasonsFor } from '../../../../shared/protocol/reasons';
 import type { Item } from '../../../../shared/protocol/schemas';
+import { useWords } from '../../i18n/useWords';
 import { tap } from '../../intents';
 import { Dialog } from '../Dialog';
 import { PIN_PATTERN, PinField } from '../PinField';
 import { ReasonPicker } from '../ReasonPicker';
 
 export function UnitsDialog({ orderId, item, onClose }: { orderId: string; item: Item; onClose: () => void }) {
+  const { t } = useWords();
   const current = item.quantity.count;
   const [units, setUnits] = useState(Math.max(0, current - 1));
   const [reason, setReason] = useState<string | null>(null);
@@ -30,34 +32,34 @@ export function UnitsDialog({ orderId, item, onClose }: { orderId: string; item:
 
   return (
     <Dialog
-      title={`Change units: ${item.name ?? item.itemId}`}
+      title={t('order:units.title', { item: item.name ?? item.itemId })}
       onClose={onClose}
       testId="units-dialog"
       actions={
         <>
           <button type="button" className="button" onClick={onClose}>
-            Keep {current}
+            {t('order:units.keep', { count: current })}
           </button>
           <button type="button" className="button button-primary" onClick={() => void save()} disabled={!ready || busy} data-testid="units-save">
-            {reason === null ? 'Choose a reason' : `Send ${units} ${units === 1 ? 'unit' : 'units'}`}
+            {reason === null ? t('order:units.chooseReason') : t('order:units.send', { count: units })}
           </button>
         </>
       }
     >
-      <div className="stepper" role="group" aria-label="Units to send">
-        <button type="button" className="button stepper-button" onClick={() => setUnits((u) => Math.max(0, u - 1))} disabled={units <= 0} aria-label="One unit less">
+      <div className="stepper" role="group" aria-label={t('order:units.group')}>
+        <button type="button" className="button stepper-button" onClick={() => setUnits((u) => Math.max(0, u - 1))} disabled={units <= 0} aria-label={t('order:units.less')}>
           −
         </button>
         <output className="stepper-value" aria-live="polite" data-testid="units-value">
-          {units} <span className="stepper-of">of {current}</span>
+          {units} <span className="stepper-of">{t('order:units.of', { count: current })}</span>
         </output>
-        <button type="button" className="button stepper-button" onClick={() => setUnits((u) => Math.min(current, u + 1))} disabled={units >= current} aria-label="One unit more">
+        <button type="button" className="button stepper-button" onClick={() => setUnits((u) => Math.min(current, u + 1))} disabled={units >= current} aria-label={t('order:units.more')}>
           +
         </button>
       </div>
-      <p className="hint">{units === 0 ? 'The item will be removed from the order.' : `The customer will get ${units} of ${current}.`}</p>
-      <ReasonPicker legend="Why?" reasons={reasons} value={reason} onChange={setReason} />
-      {needsManager && <PinField label="Manager PIN" value={pin} onChange={setPin} />}
+      <p className="hint">{units === 0 ? t('order:units.removed') : t('order:units.customerGets', { units, count: current })}</p>
+      <ReasonPicker legend={t('order:units.why')} reasons={reasons} value={reason} onChange={setReason} />
+      {needsManager && <PinField label={t('common:pin.manager')} value={pin} onChange={setPin} />}
     </Dialog>
   );
 }

@@ -1,11 +1,16 @@
 /** Drop a tap for good: says what is lost, and needs the manager PIN. */
 import { useId, useState } from 'react';
 import type { OutboxEntryView } from '../../../../shared/ipc';
+import { useWords } from '../../i18n/useWords';
 import { discard } from '../../intents';
+import { actionSummary } from '../../orderFacts';
+import { useOrders } from '../../store/orders';
 import { Dialog } from '../Dialog';
 import { PIN_PATTERN, PinField } from '../PinField';
 
 export function DiscardDialog({ entry, onClose }: { entry: OutboxEntryView; onClose: () => void }) {
+  const { t } = useWords();
+  const order = useOrders((s) => s.byId.get(entry.orderId)?.order ?? null);
   const [pin, setPin] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -22,25 +27,25 @@ export function DiscardDialog({ entry, onClose }: { entry: OutboxEntryView; onCl
 
   return (
     <Dialog
-      title="Discard this tap?"
+      title={t('outbox:discardDialog.title')}
       onClose={onClose}
       tone="danger"
       testId="discard-dialog"
       actions={
         <>
           <button type="button" className="button" onClick={onClose}>
-            Keep it
+            {t('outbox:discardDialog.keep')}
           </button>
           <button type="submit" form={formId} className="button button-danger" disabled={!PIN_PATTERN.test(pin) || busy} data-testid="discard-confirm">
-            Discard
+            {t('outbox:discardDialog.confirm')}
           </button>
         </>
       }
     >
       <p className="confirm-text">
-        <strong>{entry.summary}</strong> for order <strong>{entry.orderId}</strong> will never be sent.
+        {t('outbox:discardDialog.what', { what: actionSummary(t, entry.action, order), orderId: entry.orderId })}
       </p>
-      <p className="hint">Only do this when the order service must not get it, for example a wrong order number.</p>
+      <p className="hint">{t('outbox:discardDialog.when')}</p>
       <form
         id={formId}
         onSubmit={(e) => {
@@ -48,7 +53,7 @@ export function DiscardDialog({ entry, onClose }: { entry: OutboxEntryView; onCl
           void confirm();
         }}
       >
-        <PinField label="Manager PIN" value={pin} onChange={setPin} autoFocus testId="discard-pin" />
+        <PinField label={t('common:pin.manager')} value={pin} onChange={setPin} autoFocus testId="discard-pin" />
         {problem && (
           <p className="inline-error" role="alert">
             {problem}

@@ -1,75 +1,113 @@
-/** One outbox entry: what it does, for which order, where it stands, and what can be done. */
+/**
+ * One outbox entry: what it does, for which order, where it stands, and what can be done. A
+ * waiting tap reads as waiting, in words a packer knows; the service's own words, codes, HTTP
+ * statuses and addresses are only under "details for support".
+ */
+import type { TFunction } from 'i18next';
 import type { OutboxEntryView } from '../../../../shared/ipc';
-import { formatAge, formatClock, formatSpan } from '../../format/time';
+import { formatAge, formatClock, formatSpan } from '../../format';
 import { useNow } from '../../hooks/useNow';
+import { useWords } from '../../i18n/useWords';
 import { retry } from '../../intents';
+import { actionSummary } from '../../orderFacts';
+import { useOrders } from '../../store/orders';
 import { useUi } from '../../store/ui';
+import { SupportDetails } from '../SupportDetails';
 
-function stateWords(e: OutboxEntryView, now: number): { word: string; tone: string } {
+function stateWords(t: TFunction, e: OutboxEntryView, now: number): { word: string; tone: string } {
   switch (e.state) {
     case 'queued':
-      if (e.sendAfter > now) return { word: 'Can still be undone', tone: 'waiting' };
+      if (e.sendAfter > now) return { word: t('outbox:state.undoable'), tone: 'waiting' };
       if (e.nextAttemptAt !== null && e.nextAttemptAt > now)
-        return { word: `Waiting — next try in ${formatSpan(e.nextAttemptAt - now)}`, tone: 'waiting' };
-      return { word: 'Waiting to send', tone: 'waiting' };
+        return { word: t('outbox:state.nextTry', { span: formatSpan(e.nextAttemptAt - now, t) }), tone: 'waiting' };
+      return { word: t('outbox:state.waiting'), tone: 'waiting' };
     case 'sending':
-      return { word: 'Sending…', tone: 'waiting' };
+      return { word: t('outbox:state.sending'), tone: 'waiting' };
     case 'sent':
-      return { word: 'Sent ✓', tone: 'ok' };
+      return { word: t('outbox:state.sent'), tone: 'ok' };
     case 'failed':
       // Refused after a try that got no answer: the first try may have landed, so it is a doubt
       // for a person to check, not a plain refusal.
-      if (e.mayBeApplied) return { word: 'May already be applied — check the order', tone: 'bad' };
-      return { word: 'Refused by the order service', tone: 'bad' };
+      if (e.mayBeApplied) return { word: t('outbox:state.maybe'), tone: 'bad' };
+      return { word: t('outbox:state.refused'), tone: 'bad' };
     case 'discarded':
-      return { word: 'Discarded — not sent', tone: 'neutral' };
+      return { word: t('outbox:state.discarded'), tone: 'neutral' };
   }
 }
 
+/** Why a tap still waits, or why it was refused, in plain words; null when there is nothing to say. */
+function whyWords(t: TFunction, e: OutboxEntryView): string | null {
+  const code = e.lastError?.code ?? '';
+  if (!e.lastError) return null;
+  if (e.state === 'queued' || e.state === 'sending') {
+    if (code === 'NETWORK') return t('outbox:why.network');
+    if (code === 'CREDENTIALS_REJECTED') return t('outbox:why.credentials');
+    if (code === 'HTTP_429' || /^HTTP_5\d\d$/.test(code)) return t('outbox:why.busy');
+    return t('outbox:why.retrying');
+  }
+  if (e.state === 'failed') {
+    if (code === 'NOT_FOUND' || code === 'ORDER_NOT_FOUND') return t('outbox:refusal.notFound', { orderId: e.orderId });
+    if (code === 'ALREADY_IN_STATE') return t('outbox:refusal.alreadyInState');
+    if (code === 'BACKWARD_TRANSITION') return t('outbox:refusal.backward');
+    if (code === 'ORDER_CANCELLED') return t('outbox:refusal.cancelled');
+    return t('outbox:refusal.other');
+  }
+  if (e.state === 'sent' && code === 'UNREADABLE_ANSWER') return t('outbox:why.unreadable');
+  if (e.state === 'discarded' && code === 'UNDONE') return t('outbox:why.undone');
+  return null;
+}
+
 export function OutboxEntryRow({ entry: e, onDiscard }: { entry: OutboxEntryView; onDiscard: (e: OutboxEntryView) => void }) {
+  const { t, locale } = useWords();
   const now = useNow(1_000);
   const show = useUi((s) => s.show);
-  const { word, tone } = stateWords(e, now);
+  const order = useOrders((s) => s.byId.get(e.orderId)?.order ?? null);
+  const { word, tone } = stateWords(t, e, now);
+  const why = whyWords(t, e);
   const open = e.state === 'queued' || e.state === 'sending' || e.state === 'failed';
   const canRetry = e.state === 'failed' || (e.state === 'queued' && e.attempts > 0);
   return (
     <li className={`outbox-entry outbox-${tone}`} data-testid="outbox-entry" data-entry-id={e.id} data-order-id={e.orderId} data-state={e.state}>
       <div className="outbox-main">
-        <div className="outbox-summary">{e.summary}</div>
+        <div className="outbox-summary">{actionSummary(t, e.action, order)}</div>
         <div className="outbox-facts">
           <button type="button" className="link-button" onClick={() => show({ name: 'order', orderId: e.orderId })}>
-            Order {e.orderId}
+            {t('common:order.title', { orderId: e.orderId })}
           </button>
-          <span>tapped {formatClock(e.createdAt)} ({formatAge(e.createdAt, now)})</span>
-          <span>
-            {e.attempts} {e.attempts === 1 ? 'try' : 'tries'}
-          </span>
-          {e.sentAt !== null && <span>sent {formatClock(e.sentAt)}</span>}
+          <span>{t('outbox:tapped', { time: formatClock(e.createdAt, locale), age: formatAge(e.createdAt, now, t) })}</span>
+          <span>{t('outbox:tries', { count: e.attempts })}</span>
+          {e.sentAt !== null && <span>{t('outbox:sentAt', { time: formatClock(e.sentAt, locale) })}</span>}
         </div>
         <div className={`outbox-state state-${tone}`} data-testid="outbox-state">
           {word}
         </div>
         {e.mayBeApplied && (
           <div className="mark mark-doubt" data-testid="outbox-maybe">
-            <span aria-hidden="true">?</span> An earlier try got no answer, so this may already be done. Check the order before sending again.
+            <span aria-hidden="true">?</span> {t('outbox:maybe')}
+          </div>
+        )}
+        {why && (
+          <div className={e.state === 'failed' ? 'outbox-error' : 'outbox-why'} data-testid="outbox-why">
+            {why}
           </div>
         )}
         {e.lastError && e.state !== 'sent' && (
-          <div className="outbox-error" data-testid="outbox-error">
-            {e.lastError.message}
-            {e.lastError.code && <span className="muted"> ({e.lastError.code})</span>}
-          </div>
+          <SupportDetails testId="outbox-details">
+            <p>{e.lastError.message}</p>
+            {e.lastError.code && <p>{e.lastError.code}</p>}
+            <p>requestId {e.requestId}</p>
+          </SupportDetails>
         )}
       </div>
       {open && (
         <div className="outbox-actions">
           {canRetry && (
             <button type="button" className="button button-primary" onClick={() => void retry(e.id)} data-testid="outbox-retry">
-              Send again
+              {t('outbox:sendAgain')}
             </button>
           )}
           <button type="button" className="button button-danger-outline" onClick={() => onDiscard(e)} data-testid="outbox-discard">
-            Discard…
+            {t('outbox:discard')}
           </button>
         </div>
       )}

@@ -1,22 +1,23 @@
 /** The packing slip that goes in the bag: who, where, what, which invoice, by when, and the order id to scan. */
-import { useTranslation } from 'react-i18next';
 import { paperTime, type BarPattern, type PackingSlip as Slip } from '../../print';
 import { Barcode } from './Barcode';
+import { useWords } from '../../i18n/useWords';
+import { i18next } from '../../i18n';
 
 export function PackingSlip({ slip, barcode }: { slip: Slip; barcode: BarPattern | null }) {
-  const { t, i18n } = useTranslation('print');
-  const when = (at: number) => paperTime(at, i18n.language);
+  const { t } = useWords();
+  const when = (at: number) => paperTime(at, i18next.language);
   return (
     <article className="print-doc packing-slip" data-print-document="packingSlip" data-order-id={slip.orderId}>
       <header className="print-head">
-        <h1>{t('slip.title')}</h1>
-        <p className="print-order-id">{t('slip.order', { orderId: slip.orderId })}</p>
+        <h1>{t('print:slip.title')}</h1>
+        <p className="print-order-id">{t('print:slip.order', { orderId: slip.orderId })}</p>
       </header>
-      <Barcode value={slip.orderId} pattern={barcode} label={t('slip.barcodeLabel', { orderId: slip.orderId })} />
+      <Barcode value={slip.orderId} pattern={barcode} label={t('print:slip.barcodeLabel', { orderId: slip.orderId })} />
       <section className="print-block">
-        <h2>{slip.delivery ? t('slip.deliverTo') : t('slip.collect')}</h2>
-        <p className="print-customer">{slip.customer ?? t('slip.noName')}</p>
-        {slip.phone && <p>{t('slip.phone', { phone: slip.phone })}</p>}
+        <h2>{slip.delivery ? t('print:slip.deliverTo') : t('print:slip.collect')}</h2>
+        <p className="print-customer">{slip.customer ?? t('print:slip.noName')}</p>
+        {slip.phone && <p>{t('print:slip.phone', { phone: slip.phone })}</p>}
         {slip.addressLines.map((line, i) => (
           <p key={i}>{line}</p>
         ))}
@@ -24,30 +25,30 @@ export function PackingSlip({ slip, barcode }: { slip: Slip; barcode: BarPattern
       <dl className="print-facts">
         {slip.promisedPackedAt !== null && (
           <>
-            <dt>{t('slip.packBy')}</dt>
+            <dt>{t('print:slip.packBy')}</dt>
             <dd>{when(slip.promisedPackedAt)}</dd>
           </>
         )}
         {slip.promisedDeliveryAt !== null && (
           <>
-            <dt>{t('slip.deliverBy')}</dt>
+            <dt>{t('print:slip.deliverBy')}</dt>
             <dd>{when(slip.promisedDeliveryAt)}</dd>
           </>
         )}
-        <dt>{t('slip.invoice')}</dt>
-        <dd>{slip.invoiceId ?? t('slip.noInvoice')}</dd>
+        <dt>{t('print:slip.invoice')}</dt>
+        <dd>{slip.invoiceId ?? t('print:slip.noInvoice')}</dd>
       </dl>
       {slip.prescription && (
         <p className="print-rx-note">
-          <span className="print-rx">℞</span> {t('slip.rxNote')}
+          <span className="print-rx">℞</span> {t('print:slip.rxNote')}
         </p>
       )}
       <table className="print-items">
         <thead>
           <tr>
-            <th scope="col">{t('slip.item')}</th>
+            <th scope="col">{t('print:slip.item')}</th>
             <th scope="col" className="num">
-              {t('slip.units')}
+              {t('print:slip.units')}
             </th>
           </tr>
         </thead>
@@ -55,7 +56,7 @@ export function PackingSlip({ slip, barcode }: { slip: Slip; barcode: BarPattern
           {slip.items.map((item) => (
             <tr key={item.itemId}>
               <td>
-                {item.prescription && <span className="print-rx">℞</span>} {item.name ?? t('slip.unnamed', { itemId: item.itemId })}
+                {item.prescription && <span className="print-rx">℞</span>} {item.name ?? t('print:slip.unnamed', { itemId: item.itemId })}
                 {item.measurement && <span className="print-measure"> · {item.measurement}</span>}
               </td>
               <td className="num">{item.units}</td>
@@ -64,7 +65,7 @@ export function PackingSlip({ slip, barcode }: { slip: Slip; barcode: BarPattern
         </tbody>
         <tfoot>
           <tr>
-            <th scope="row">{t('slip.total', { count: slip.items.length })}</th>
+            <th scope="row">{t('print:slip.total', { count: slip.items.length })}</th>
             <td className="num">{slip.totalUnits}</td>
           </tr>
         </tfoot>

@@ -1,45 +1,46 @@
 /** The pick list: every item of the selected orders once, with its total and each order's share. */
-import { useTranslation } from 'react-i18next';
 import { paperTime, type PickList as List } from '../../print';
+import { useWords } from '../../i18n/useWords';
+import { i18next } from '../../i18n';
 
 export function PickList({ list, at }: { list: List; at: number }) {
-  const { t, i18n } = useTranslation('print');
+  const { t } = useWords();
   return (
     <article className="print-doc pick-list" data-print-document="pickList">
       <header className="print-head">
-        <h1>{t('pick.title')}</h1>
+        <h1>{t('print:pick.title')}</h1>
         <p>
-          {t('pick.orders', { count: list.orderIds.length })} · {t('pick.printedAt', { time: paperTime(at, i18n.language) })}
+          {t('print:pick.orders', { count: list.orderIds.length })} · {t('print:pick.printedAt', { time: paperTime(at, i18next.language) })}
         </p>
         <p className="print-order-list">{list.orderIds.join(', ')}</p>
       </header>
       <table className="print-items">
         <thead>
           <tr>
-            <th scope="col">{t('pick.item')}</th>
+            <th scope="col">{t('print:pick.item')}</th>
             <th scope="col" className="num">
-              {t('pick.total')}
+              {t('print:pick.total')}
             </th>
-            <th scope="col">{t('pick.perOrder')}</th>
+            <th scope="col">{t('print:pick.perOrder')}</th>
           </tr>
         </thead>
         <tbody>
           {list.lines.map((line) => (
             <tr key={line.key}>
               <td>
-                {line.prescription && <span className="print-rx">℞</span>} {line.name ?? t('pick.unnamed')}
+                {line.prescription && <span className="print-rx">℞</span>} {line.name ?? t('print:pick.unnamed')}
                 {line.measurement && <span className="print-measure"> · {line.measurement}</span>}
               </td>
               <td className="num">{line.totalUnits}</td>
-              <td className="print-shares">{line.shares.map((s) => t('pick.share', { orderId: s.orderId, units: s.units })).join(', ')}</td>
+              <td className="print-shares">{line.shares.map((s) => t('print:pick.share', { orderId: s.orderId, units: s.units })).join(', ')}</td>
             </tr>
           ))}
         </tbody>
         <tfoot>
           <tr>
-            <th scope="row">{t('pick.lines', { count: list.lines.length })}</th>
+            <th scope="row">{t('print:pick.lines', { count: list.lines.length })}</th>
             <td className="num">{list.totalUnits}</td>
-            <td>{t('pick.units', { count: list.totalUnits })}</td>
+            <td>{t('print:pick.units', { count: list.totalUnits })}</td>
           </tr>
         </tfoot>
       </table>

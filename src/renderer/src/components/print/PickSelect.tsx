@@ -1,9 +1,9 @@
 /** A queue row's tick box: adds the order to the pick list without opening it. */
-import { useTranslation } from 'react-i18next';
 import { usePickSelection } from '../../print';
+import { useWords } from '../../i18n/useWords';
 
 export function PickSelect({ orderId, disabled }: { orderId: string; disabled: boolean }) {
-  const { t } = useTranslation('print');
+  const { t } = useWords();
   const selected = usePickSelection((s) => s.ids.has(orderId));
   const toggle = usePickSelection((s) => s.toggle);
   return (
@@ -14,7 +14,7 @@ export function PickSelect({ orderId, disabled }: { orderId: string; disabled: b
         checked={selected}
         disabled={disabled}
         onChange={() => toggle(orderId)}
-        aria-label={t('action.select', { orderId })}
+        aria-label={t('print:action.select', { orderId })}
       />
     </label>
   );

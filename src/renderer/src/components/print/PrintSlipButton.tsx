@@ -1,10 +1,10 @@
 /** The order screen's Print button: the packing slip on the paper and printer of the settings. */
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { printPackingSlip } from '../../print';
+import { useWords } from '../../i18n/useWords';
 
 export function PrintSlipButton({ orderId }: { orderId: string }) {
-  const { t } = useTranslation('print');
+  const { t } = useWords();
   const [busy, setBusy] = useState(false);
   const print = async () => {
     if (busy) return;
@@ -17,7 +17,7 @@ export function PrintSlipButton({ orderId }: { orderId: string }) {
   };
   return (
     <button type="button" className="button print-button" onClick={() => void print()} disabled={busy} data-testid="print-slip">
-      {busy ? t('action.printing') : t('action.printSlip')}
+      {busy ? t('print:action.printing') : t('print:action.printSlip')}
     </button>
   );
 }

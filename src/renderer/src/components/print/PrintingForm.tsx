@@ -1,9 +1,9 @@
 /** Settings for printing: the paper, the printer (or the print dialog each time), and auto-print on PACKED. */
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { Paper, Printer, Settings } from '../../../../shared/ipc';
 import { command } from '../../intents';
 import { useStatus } from '../../store/status';
+import { useWords } from '../../i18n/useWords';
 
 type Editable = Pick<Settings, 'paper' | 'printer' | 'autoPrintSlip'>;
 
@@ -12,7 +12,7 @@ function editable(s: Settings): Editable {
 }
 
 export function PrintingForm({ pin }: { pin: string }) {
-  const { t } = useTranslation('print');
+  const { t } = useWords();
   const settings = useStatus((s) => s.settings);
   const shell = useStatus((s) => s.info?.shell ?? null);
   const setSettings = useStatus((s) => s.setSettings);
@@ -50,7 +50,7 @@ export function PrintingForm({ pin }: { pin: string }) {
     if (reply.ok) {
       setSettings(reply.value);
       setDraft(editable(reply.value));
-      setResult({ ok: true, text: t('settings.saved') });
+      setResult({ ok: true, text: t('print:settings.saved') });
     } else setResult({ ok: false, text: reply.problem.message });
   };
 
@@ -60,21 +60,21 @@ export function PrintingForm({ pin }: { pin: string }) {
 
   return (
     <form className="panel settings-form" onSubmit={(e) => void save(e)} aria-labelledby={`${id}-t`} data-testid="printing-form">
-      <h2 id={`${id}-t`}>{t('settings.title')}</h2>
+      <h2 id={`${id}-t`}>{t('print:settings.title')}</h2>
       <div className="field">
-        <label htmlFor={`${id}-paper`}>{t('settings.paper')}</label>
+        <label htmlFor={`${id}-paper`}>{t('print:settings.paper')}</label>
         <select id={`${id}-paper`} className="text-input narrow" value={draft.paper} onChange={(e) => change({ paper: e.target.value as Paper })} data-testid="paper">
-          <option value="thermal80">{t('settings.thermal80')}</option>
-          <option value="a4">{t('settings.a4')}</option>
+          <option value="thermal80">{t('print:settings.thermal80')}</option>
+          <option value="a4">{t('print:settings.a4')}</option>
         </select>
       </div>
       {shell === 'web' ? (
         <p className="field-note" data-testid="printer-browser-note">
-          {t('settings.browserNote')}
+          {t('print:settings.browserNote')}
         </p>
       ) : (
         <div className="field">
-          <label htmlFor={`${id}-printer`}>{t('settings.printer')}</label>
+          <label htmlFor={`${id}-printer`}>{t('print:settings.printer')}</label>
           <select
             id={`${id}-printer`}
             className="text-input"
@@ -82,26 +82,26 @@ export function PrintingForm({ pin }: { pin: string }) {
             onChange={(e) => change({ printer: e.target.value === '' ? null : e.target.value })}
             data-testid="printer"
           >
-            <option value="">{t('settings.askEachTime')}</option>
+            <option value="">{t('print:settings.askEachTime')}</option>
             {known.map((p) => (
               <option key={p.name} value={p.name}>
                 {p.displayName}
               </option>
             ))}
-            {missing && <option value={missing}>{t('settings.missingPrinter', { name: missing })}</option>}
+            {missing && <option value={missing}>{t('print:settings.missingPrinter', { name: missing })}</option>}
           </select>
           {printersProblem && <p className="inline-error">{printersProblem}</p>}
-          {printers !== null && printers.length === 0 && <p className="field-note">{t('settings.noPrinters')}</p>}
+          {printers !== null && printers.length === 0 && <p className="field-note">{t('print:settings.noPrinters')}</p>}
         </div>
       )}
       <label className="toggle">
         <input type="checkbox" checked={draft.autoPrintSlip} onChange={(e) => change({ autoPrintSlip: e.target.checked })} data-testid="auto-print" />
         <span className="toggle-box" aria-hidden="true" />
-        <span>{t('settings.autoPrint')}</span>
+        <span>{t('print:settings.autoPrint')}</span>
       </label>
       <div className="form-foot">
         <button type="submit" className="button button-primary" disabled={busy} data-testid="printing-save">
-          {t('settings.save')}
+          {t('print:settings.save')}
         </button>
         {result && (
           <span className={result.ok ? 'inline-ok' : 'inline-error'} role={result.ok ? 'status' : 'alert'}>

@@ -5,12 +5,14 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, useState, type KeyboardEvent } from 'react';
+import { useWords } from '../../i18n/useWords';
 import { useUi } from '../../store/ui';
 import { OrderRow, ROW_HEIGHT } from './OrderRow';
 
 const rowDomId = (id: string) => `order-row-${id}`;
 
 export function OrderList({ ids }: { ids: readonly string[] }) {
+  const { t } = useWords();
   const scrollRef = useRef<HTMLDivElement>(null);
   const [activeId, setActiveId] = useState<string | null>(null);
   const show = useUi((s) => s.show);
@@ -60,7 +62,7 @@ export function OrderList({ ids }: { ids: readonly string[] }) {
       className="queue-scroll"
       role="listbox"
       tabIndex={0}
-      aria-label="Orders, most urgent first. Arrow keys to move, Enter to open."
+      aria-label={t('common:queue.listLabel')}
       aria-activedescendant={activeIndex >= 0 && activeId !== null ? rowDomId(activeId) : undefined}
       onKeyDown={onKeyDown}
       onFocus={() => {

@@ -1,7 +1,7 @@
 /** One order in the queue: how long is left, who it is for, its next step and its marks. */
 import { memo } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { OrderView } from '../../../../shared/ipc';
+import { useWords } from '../../i18n/useWords';
 import { useNewOrders } from '../../store/newOrders';
 import { useOrders } from '../../store/orders';
 import { useStatus } from '../../store/status';
@@ -26,10 +26,10 @@ interface Props {
 }
 
 export const OrderRow = memo(function OrderRow({ id, domId, top, index, total, active, onOpen }: Props) {
+  const { t } = useWords();
   const view = useOrders((s) => s.byId.get(id));
   const isNew = useNewOrders((s) => s.ids.includes(id));
   const offline = useStatus((s) => s.sync?.connectivity === 'offline');
-  const { t } = useTranslation('intake');
   if (!view) return null;
   return (
     <div
@@ -50,18 +50,18 @@ export const OrderRow = memo(function OrderRow({ id, domId, top, index, total, a
       <div className="row-main">
         <div className="row-title">
           <span className="row-id">{id}</span>
-          {isNew && <span className="row-new-mark">{t('newOrders.rowMark')}</span>}
-          {view.order && <span className="row-customer">{customerName(view.order)}</span>}
+          {isNew && <span className="row-new-mark">{t('intake:newOrders.rowMark')}</span>}
+          {view.order && <span className="row-customer">{customerName(t, view.order)}</span>}
         </div>
         <div className="row-facts">
           {view.order ? (
             <>
-              <span>{itemSummary(view.order)}</span>
-              <span className="row-state">{orderStateWord(view.order)}</span>
+              <span>{itemSummary(t, view.order)}</span>
+              <span className="row-state">{orderStateWord(t, view.order)}</span>
               {hasPrescriptionItem(view.order) && <PrescriptionBadge />}
             </>
           ) : (
-            <span>{offline ? t('row.offline') : t('row.fetching')}</span>
+            <span>{offline ? t('intake:row.offline') : t('intake:row.fetching')}</span>
           )}
           <OrderMarks view={view} compact />
         </div>
@@ -73,14 +73,21 @@ export const OrderRow = memo(function OrderRow({ id, domId, top, index, total, a
 
 /** The countdown matters only until the order is packed; after that the row says where it is. */
 function RowDeadline({ view }: { view: OrderView }) {
+  const { t } = useWords();
   const key = view.nextStep?.key;
   const packing = key === 'ACCEPT' || key === 'PACKING' || key === 'PACKED';
   return (
     <div className="row-deadline">
       {packing && view.promisedPackedAt !== null ? (
-        <Countdown deadline={view.promisedPackedAt} what="to pack" />
+        <Countdown deadline={view.promisedPackedAt} />
       ) : (
-        <span className="deadline deadline-none">{!view.order ? 'New' : key === undefined ? 'Finished' : packing ? 'No promise' : 'Packed'}</span>
+        <span className="deadline deadline-none">{!view.order
+            ? t('common:order.new')
+            : key === undefined
+              ? t('common:queue.finished')
+              : packing
+                ? t('common:queue.noPromise')
+                : t('common:queue.packed')}</span>
       )}
     </div>
   );

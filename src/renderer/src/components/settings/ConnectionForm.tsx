@@ -4,16 +4,27 @@
  */
 import { useId, useState, type FormEvent } from 'react';
 import type { Environment } from '../../../../shared/ipc';
+import { useWords } from '../../i18n/useWords';
+import { ENVIRONMENT_NAME, problemWords } from '../../i18n/words';
 import { command, reload } from '../../intents';
+import { SupportDetails } from '../SupportDetails';
 import { useStatus } from '../../store/status';
 
 const ENVIRONMENTS: readonly { value: Environment; label: string }[] = [
-  { value: 'training', label: 'Training (practice orders, nothing real)' },
-  { value: 'staging', label: 'Staging (testing with the marketplace)' },
-  { value: 'production', label: 'Production (real customers)' },
+  { value: 'training', label: 'settings:connection.env.training' },
+  { value: 'staging', label: 'settings:connection.env.staging' },
+  { value: 'production', label: 'settings:connection.env.production' },
 ];
 
+/** What the manager reads after saving: plain words and what to do; the server's own words go under details. */
+interface Outcome {
+  ok: boolean;
+  text: string;
+  details: string | null;
+}
+
 export function ConnectionForm({ pin }: { pin: string }) {
+  const { t } = useWords();
   const settings = useStatus((s) => s.settings);
   const credentials = useStatus((s) => s.sync?.credentials ?? null);
   const id = useId();
@@ -22,7 +33,7 @@ export function ConnectionForm({ pin }: { pin: string }) {
   const [baseUrl, setBaseUrl] = useState(settings?.baseUrl ?? '');
   const [clientId, setClientId] = useState('');
   const [clientSecret, setClientSecret] = useState('');
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [result, setResult] = useState<Outcome | null>(null);
   const [busy, setBusy] = useState(false);
 
   const save = async (e: FormEvent) => {
@@ -42,46 +53,63 @@ export function ConnectionForm({ pin }: { pin: string }) {
     setBusy(false);
     // Whatever happened, the secret leaves this screen's memory.
     setClientSecret('');
-    if (!reply.ok) setResult({ ok: false, text: reply.problem.message });
-    else setResult({ ok: reply.value.result === 'saved', text: reply.value.message });
+    if (!reply.ok) setResult({ ok: false, text: problemWords(t, reply.problem), details: reply.problem.code ? reply.problem.message : null });
+    else if (reply.value.result === 'rejected') setResult({ ok: false, text: t('settings:connection.refused'), details: reply.value.message });
+    else {
+      const env = reply.value.values?.environment;
+      const text =
+        reply.value.code === 'TRAINING'
+          ? t('settings:connection.training')
+          : reply.value.code === 'SAVED' && (env === 'staging' || env === 'production')
+            ? t('settings:connection.saved', { environment: t(ENVIRONMENT_NAME[env]) })
+            : reply.value.message;
+      setResult({ ok: true, text, details: reply.value.code === 'SAVED' ? reply.value.message : null });
+    }
   };
 
   return (
     <form className="panel settings-form" onSubmit={(e) => void save(e)} aria-labelledby={`${id}-t`} data-testid="connection-form">
-      <h2 id={`${id}-t`}>Order service connection</h2>
+      <h2 id={`${id}-t`}>{t('settings:connection.title')}</h2>
       <p className="hint">
-        Now: <strong>{settings?.environment ?? '—'}</strong>
+        {t('settings:connection.now')} <strong>{settings ? t(ENVIRONMENT_NAME[settings.environment]) : '—'}</strong>
         {credentials && (
           <>
             {' '}
-            · credentials <strong>{credentials === 'ok' ? 'working' : credentials === 'missing' ? 'not entered' : 'rejected'}</strong>
+            · {t('settings:connection.credentials')}{' '}
+            <strong>
+              {credentials === 'ok'
+                ? t('settings:connection.credentialsOk')
+                : credentials === 'missing'
+                  ? t('settings:connection.credentialsMissing')
+                  : t('settings:connection.credentialsRejected')}
+            </strong>
           </>
         )}
       </p>
       <div className="field">
-        <label htmlFor={`${id}-env`}>Environment</label>
+        <label htmlFor={`${id}-env`}>{t('settings:connection.environment')}</label>
         <select id={`${id}-env`} className="text-input" value={environment} onChange={(e) => setEnvironment(e.target.value as Environment)}>
           {ENVIRONMENTS.map((env) => (
             <option key={env.value} value={env.value}>
-              {env.label}
+              {t(env.label)}
             </option>
           ))}
         </select>
       </div>
       <div className="field">
-        <label htmlFor={`${id}-auth`}>Token server address</label>
+        <label htmlFor={`${id}-auth`}>{t('settings:connection.authUrl')}</label>
         <input id={`${id}-auth`} className="text-input" type="url" value={authUrl} onChange={(e) => setAuthUrl(e.target.value)} autoComplete="off" spellCheck={false} />
       </div>
       <div className="field">
-        <label htmlFor={`${id}-base`}>Order service address</label>
+        <label htmlFor={`${id}-base`}>{t('settings:connection.baseUrl')}</label>
         <input id={`${id}-base`} className="text-input" type="url" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} autoComplete="off" spellCheck={false} />
       </div>
       <div className="field">
-        <label htmlFor={`${id}-cid`}>Client id (from the marketplace's e-mail; leave empty to keep the saved one)</label>
+        <label htmlFor={`${id}-cid`}>{t('settings:connection.clientId')}</label>
         <input id={`${id}-cid`} className="text-input" value={clientId} onChange={(e) => setClientId(e.target.value)} autoComplete="off" spellCheck={false} />
       </div>
       <div className="field">
-        <label htmlFor={`${id}-secret`}>Client secret (never shown again once saved)</label>
+        <label htmlFor={`${id}-secret`}>{t('settings:connection.clientSecret')}</label>
         <input
           id={`${id}-secret`}
           className="text-input"
@@ -94,12 +122,17 @@ export function ConnectionForm({ pin }: { pin: string }) {
       </div>
       <div className="form-foot">
         <button type="submit" className="button button-primary" disabled={busy} data-testid="credentials-save">
-          Save connection
+          {t('settings:connection.save')}
         </button>
         {result && (
           <span className={result.ok ? 'inline-ok' : 'inline-error'} role={result.ok ? 'status' : 'alert'} data-testid="credentials-result">
-            {result.ok ? '✓ Saved: ' : '✖ Rejected: '}
+            {result.ok ? `✓ ${t('settings:connection.savedMark')} ` : `✖ ${t('settings:connection.rejectedMark')} `}
             {result.text}
+            {result.details && (
+              <SupportDetails testId="credentials-details">
+                <p>{result.details}</p>
+              </SupportDetails>
+            )}
           </span>
         )}
       </div>

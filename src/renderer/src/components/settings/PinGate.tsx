@@ -1,9 +1,12 @@
 /** Asks for the manager PIN before settings open. */
 import { useState } from 'react';
+import { useWords } from '../../i18n/useWords';
+import { problemWords } from '../../i18n/words';
 import { command } from '../../intents';
 import { PIN_PATTERN, PinField } from '../PinField';
 
 export function PinGate({ onUnlock }: { onUnlock: (pin: string) => void }) {
+  const { t } = useWords();
   const [pin, setPin] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -13,9 +16,9 @@ export function PinGate({ onUnlock }: { onUnlock: (pin: string) => void }) {
     setBusy(true);
     const reply = await command('pin.verify', { pin });
     setBusy(false);
-    if (!reply.ok) setProblem(reply.problem.message);
+    if (!reply.ok) setProblem(problemWords(t, reply.problem));
     else if (!reply.value.valid) {
-      setProblem('That PIN is not right. Try again.');
+      setProblem(t('settings:pin.wrong'));
       setPin('');
     } else onUnlock(pin);
   };
@@ -29,15 +32,15 @@ export function PinGate({ onUnlock }: { onUnlock: (pin: string) => void }) {
       }}
       data-testid="pin-gate"
     >
-      <p>Settings change how this terminal talks to the order service. Enter the manager PIN.</p>
-      <PinField label="Manager PIN" value={pin} onChange={setPin} autoFocus testId="settings-pin" />
+      <p>{t('settings:pin.gate')}</p>
+      <PinField label={t('common:pin.manager')} value={pin} onChange={setPin} autoFocus testId="settings-pin" />
       {problem && (
         <p className="inline-error" role="alert">
           {problem}
         </p>
       )}
       <button type="submit" className="button button-primary" disabled={!PIN_PATTERN.test(pin) || busy}>
-        Open settings
+        {t('settings:pin.open')}
       </button>
     </form>
   );

@@ -1,10 +1,13 @@
 /** First start: the manager chooses the PIN that guards settings, discards and fraud cancels. */
 import { useState } from 'react';
+import { useWords } from '../../i18n/useWords';
+import { problemWords } from '../../i18n/words';
 import { command } from '../../intents';
 import { useStatus } from '../../store/status';
 import { PIN_PATTERN, PinField } from '../PinField';
 
 export function PinSetup({ onDone }: { onDone: (pin: string) => void }) {
+  const { t } = useWords();
   const [pin, setPin] = useState('');
   const [again, setAgain] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -21,7 +24,7 @@ export function PinSetup({ onDone }: { onDone: (pin: string) => void }) {
       if (info.ok) useStatus.getState().setInfo(info.value);
     }
     setBusy(false);
-    if (!reply.ok) setProblem(reply.problem.message);
+    if (!reply.ok) setProblem(problemWords(t, reply.problem));
     else onDone(pin);
   };
 
@@ -34,18 +37,18 @@ export function PinSetup({ onDone }: { onDone: (pin: string) => void }) {
       }}
       data-testid="pin-setup"
     >
-      <h2>Choose a manager PIN</h2>
-      <p>No PIN is set on this terminal yet. The PIN guards settings, discarding taps and fraud cancellations. Use 4 to 8 digits.</p>
-      <PinField label="New PIN" value={pin} onChange={setPin} autoFocus testId="pin-new" />
-      <PinField label="The same PIN again" value={again} onChange={setAgain} testId="pin-again" />
-      {again.length > 0 && !same && <p className="inline-error">The two PINs are different.</p>}
+      <h2>{t('settings:pin.chooseTitle')}</h2>
+      <p>{t('settings:pin.chooseWhy')}</p>
+      <PinField label={t('settings:pin.new')} value={pin} onChange={setPin} autoFocus testId="pin-new" />
+      <PinField label={t('settings:pin.again')} value={again} onChange={setAgain} testId="pin-again" />
+      {again.length > 0 && !same && <p className="inline-error">{t('settings:pin.different')}</p>}
       {problem && (
         <p className="inline-error" role="alert">
           {problem}
         </p>
       )}
       <button type="submit" className="button button-primary" disabled={!valid || !same || busy}>
-        Set PIN
+        {t('settings:pin.set')}
       </button>
     </form>
   );

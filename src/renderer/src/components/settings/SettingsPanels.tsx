@@ -1,4 +1,5 @@
 /** The unlocked settings: terminal behaviour, connection and credentials, updates, the terminal. */
+import { useWords } from '../../i18n/useWords';
 import { PrintingForm } from '../print/PrintingForm';
 import { IntakeForm } from '../intake/IntakeForm';
 import { ConnectionForm } from './ConnectionForm';
@@ -13,11 +14,12 @@ interface Props {
 }
 
 export function SettingsPanels({ pin, onLock, onPinChanged }: Props) {
+  const { t } = useWords();
   return (
     <div className="settings-panels">
       <div className="settings-lock">
         <button type="button" className="button" onClick={onLock}>
-          Lock settings
+          {t('settings:lock')}
         </button>
       </div>
       <TerminalForm pin={pin} />

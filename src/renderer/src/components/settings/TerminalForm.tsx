@@ -1,30 +1,33 @@
 /** How this terminal behaves: undo window, sending, kiosk, sounds, scanner, update channel. */
 import { useId, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { Settings } from '../../../../shared/ipc';
+import { LANGUAGES } from '../../../../shared/languages';
+import { useWords } from '../../i18n/useWords';
+import { problemWords } from '../../i18n/words';
 import { command } from '../../intents';
 import { useStatus } from '../../store/status';
 
 type Editable = Pick<
   Settings,
-  'undoWindowMs' | 'concurrency' | 'kiosk' | 'autoLaunch' | 'sounds' | 'updateChannel' | 'scannerPrefix' | 'orderIdPattern' | 'quietHour'
+  'undoWindowMs' | 'concurrency' | 'kiosk' | 'autoLaunch' | 'sounds' | 'updateChannel' | 'scannerPrefix' | 'orderIdPattern' | 'quietHour' | 'language'
 >;
 
 function editable(s: Settings): Editable {
-  const { undoWindowMs, concurrency, kiosk, autoLaunch, sounds, updateChannel, scannerPrefix, orderIdPattern, quietHour } = s;
-  return { undoWindowMs, concurrency, kiosk, autoLaunch, sounds, updateChannel, scannerPrefix, orderIdPattern, quietHour };
+  const { undoWindowMs, concurrency, kiosk, autoLaunch, sounds, updateChannel, scannerPrefix, orderIdPattern, quietHour, language } = s;
+  return { undoWindowMs, concurrency, kiosk, autoLaunch, sounds, updateChannel, scannerPrefix, orderIdPattern, quietHour, language };
 }
 
 export function TerminalForm({ pin }: { pin: string }) {
+  const { t } = useWords();
   const settings = useStatus((s) => s.settings);
   const setSettings = useStatus((s) => s.setSettings);
   const [draft, setDraft] = useState<Editable | null>(settings ? editable(settings) : null);
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  // "Saved" is worded when shown: saving a new language changes the words at the same moment.
+  const [result, setResult] = useState<{ ok: true } | { ok: false; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const id = useId();
-  const { t } = useTranslation('shift');
 
-  if (!draft) return <p className="panel">Settings could not be loaded.</p>;
+  if (!draft) return <p className="panel">{t('settings:form.notLoaded')}</p>;
   const change = (patch: Partial<Editable>) => {
     setDraft({ ...draft, ...patch });
     setResult(null);
@@ -39,15 +42,34 @@ export function TerminalForm({ pin }: { pin: string }) {
     if (reply.ok) {
       setSettings(reply.value);
       setDraft(editable(reply.value));
-      setResult({ ok: true, text: 'Saved.' });
-    } else setResult({ ok: false, text: reply.problem.message });
+      setResult({ ok: true });
+    } else setResult({ ok: false, text: problemWords(t, reply.problem) });
   };
 
   return (
     <form className="panel settings-form" onSubmit={(e) => void save(e)} aria-labelledby={`${id}-t`} data-testid="terminal-form">
-      <h2 id={`${id}-t`}>This terminal</h2>
+      <h2 id={`${id}-t`}>{t('settings:form.title')}</h2>
       <div className="field">
-        <label htmlFor={`${id}-undo`}>Undo window (seconds a tap waits before it is sent)</label>
+        <label htmlFor={`${id}-lang`}>{t('settings:form.language')}</label>
+        <select
+          id={`${id}-lang`}
+          className="text-input narrow"
+          value={draft.language}
+          onChange={(e) => {
+            const chosen = LANGUAGES.find((l) => l.code === e.target.value);
+            if (chosen) change({ language: chosen.code });
+          }}
+          data-testid="settings-language"
+        >
+          {LANGUAGES.map((l) => (
+            <option key={l.code} value={l.code} lang={l.locale}>
+              {l.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-undo`}>{t('settings:form.undo')}</label>
         <input
           id={`${id}-undo`}
           className="text-input narrow"
@@ -60,7 +82,7 @@ export function TerminalForm({ pin }: { pin: string }) {
         />
       </div>
       <div className="field">
-        <label htmlFor={`${id}-conc`}>Orders sent at the same time</label>
+        <label htmlFor={`${id}-conc`}>{t('settings:form.concurrency')}</label>
         <input
           id={`${id}-conc`}
           className="text-input narrow"
@@ -71,11 +93,11 @@ export function TerminalForm({ pin }: { pin: string }) {
           onChange={(e) => change({ concurrency: clamp(Number(e.target.value), 1, 16) })}
         />
       </div>
-      <Toggle label="Sounds (confirm and refusal tones)" checked={draft.sounds} onChange={(sounds) => change({ sounds })} />
-      <Toggle label="Kiosk mode (full screen, Packdesk only)" checked={draft.kiosk} onChange={(kiosk) => change({ kiosk })} />
-      <Toggle label="Start Packdesk when the computer starts" checked={draft.autoLaunch} onChange={(autoLaunch) => change({ autoLaunch })} />
+      <Toggle label={t('settings:form.sounds')} checked={draft.sounds} onChange={(sounds) => change({ sounds })} />
+      <Toggle label={t('settings:form.kiosk')} checked={draft.kiosk} onChange={(kiosk) => change({ kiosk })} />
+      <Toggle label={t('settings:form.autoLaunch')} checked={draft.autoLaunch} onChange={(autoLaunch) => change({ autoLaunch })} />
       <div className="field">
-        <label htmlFor={`${id}-prefix`}>Scanner prefix (characters the scanner sends before each code; empty for none)</label>
+        <label htmlFor={`${id}-prefix`}>{t('settings:form.prefix')}</label>
         <input
           id={`${id}-prefix`}
           className="text-input narrow"
@@ -86,7 +108,7 @@ export function TerminalForm({ pin }: { pin: string }) {
         />
       </div>
       <div className="field">
-        <label htmlFor={`${id}-order-pattern`}>{t('settings.orderIdPattern')}</label>
+        <label htmlFor={`${id}-order-pattern`}>{t('shift:settings.orderIdPattern')}</label>
         <input
           id={`${id}-order-pattern`}
           className="text-input"
@@ -99,30 +121,30 @@ export function TerminalForm({ pin }: { pin: string }) {
           data-testid="order-id-pattern"
         />
         <p id={`${id}-order-pattern-help`} className="field-help">
-          {t('settings.orderIdPatternHelp', { example: 'OD2401121901140533863584' })}
+          {t('shift:settings.orderIdPatternHelp', { example: 'OD2401121901140533863584' })}
         </p>
       </div>
       <div className="field">
-        <label htmlFor={`${id}-channel`}>Update channel</label>
+        <label htmlFor={`${id}-channel`}>{t('settings:form.channel')}</label>
         <select
           id={`${id}-channel`}
           className="text-input narrow"
           value={draft.updateChannel}
           onChange={(e) => change({ updateChannel: e.target.value === 'beta' ? 'beta' : 'stable' })}
         >
-          <option value="stable">Stable (recommended)</option>
-          <option value="beta">Beta (early versions)</option>
+          <option value="stable">{t('settings:form.stable')}</option>
+          <option value="beta">{t('settings:form.beta')}</option>
         </select>
       </div>
       <div className="field">
-        <label htmlFor={`${id}-quiet`}>Install updates at this hour (when no taps wait)</label>
+        <label htmlFor={`${id}-quiet`}>{t('settings:form.quietHour')}</label>
         <select
           id={`${id}-quiet`}
           className="text-input narrow"
           value={draft.quietHour ?? ''}
           onChange={(e) => change({ quietHour: e.target.value === '' ? null : Number(e.target.value) })}
         >
-          <option value="">Only when I press “Install now”</option>
+          <option value="">{t('settings:form.quietNone')}</option>
           {Array.from({ length: 24 }, (_, h) => (
             <option key={h} value={h}>
               {String(h).padStart(2, '0')}:00
@@ -132,11 +154,11 @@ export function TerminalForm({ pin }: { pin: string }) {
       </div>
       <div className="form-foot">
         <button type="submit" className="button button-primary" disabled={busy} data-testid="settings-save">
-          Save
+          {t('settings:form.save')}
         </button>
         {result && (
           <span className={result.ok ? 'inline-ok' : 'inline-error'} role={result.ok ? 'status' : 'alert'}>
-            {result.text}
+            {result.ok ? t('settings:form.saved') : result.text}
           </span>
         )}
       </div>

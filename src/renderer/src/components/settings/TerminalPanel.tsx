@@ -1,14 +1,16 @@
 /** About this terminal, changing the PIN, a support bundle, and leaving kiosk mode. */
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useWords } from '../../i18n/useWords';
+import { problemWords } from '../../i18n/words';
 import { command } from '../../intents';
+import { SupportDetails } from '../SupportDetails';
 import { useStatus } from '../../store/status';
 import { PIN_PATTERN, PinField } from '../PinField';
 
 export function TerminalPanel({ pin, onPinChanged }: { pin: string; onPinChanged: (pin: string) => void }) {
+  const { t } = useWords();
   const info = useStatus((s) => s.info);
   const kiosk = useStatus((s) => s.settings?.kiosk ?? false);
-  const { t } = useTranslation('shift');
   const [newPin, setNewPin] = useState('');
   const [again, setAgain] = useState('');
   const ready = PIN_PATTERN.test(newPin) && newPin === again;
@@ -21,33 +23,48 @@ export function TerminalPanel({ pin, onPinChanged }: { pin: string; onPinChanged
       onPinChanged(newPin);
       setNewPin('');
       setAgain('');
-      setMessage({ ok: true, text: 'PIN changed.' });
-    } else setMessage({ ok: false, text: reply.problem.message });
+      setMessage({ ok: true, text: t('settings:terminal.pinChanged') });
+    } else setMessage({ ok: false, text: problemWords(t, reply.problem) });
   };
 
   const exportBundle = async () => {
     const reply = await command('support.exportBundle', { pin });
-    setMessage(reply.ok ? { ok: true, text: `Support file saved: ${reply.value.path}` } : { ok: false, text: reply.problem.message });
+    setMessage(
+      reply.ok ? { ok: true, text: t('settings:terminal.bundleSaved', { path: reply.value.path }) } : { ok: false, text: problemWords(t, reply.problem) },
+    );
   };
 
   const leaveKiosk = async () => {
     const reply = await command('kiosk.leave', { pin });
-    setMessage(reply.ok ? { ok: true, text: 'Kiosk mode left for now.' } : { ok: false, text: reply.problem.message });
+    setMessage(reply.ok ? { ok: true, text: t('settings:terminal.kioskLeft') } : { ok: false, text: problemWords(t, reply.problem) });
   };
 
   return (
-    <section className="panel" aria-label="This terminal">
-      <h2>About this terminal</h2>
+    <section className="panel" aria-label={t('settings:terminal.about')}>
+      <h2>{t('settings:terminal.about')}</h2>
       {info && (
         <dl className="facts">
-          <dt>Terminal</dt>
+          <dt>{t('settings:terminal.id')}</dt>
           <dd>{info.terminalId}</dd>
-          <dt>Version</dt>
+          <dt>{t('settings:updates.version')}</dt>
           <dd>
-            {info.version} ({info.shell === 'electron' ? 'desktop app' : 'browser'})
+            {info.version} ({info.shell === 'electron' ? t('settings:terminal.desktop') : t('settings:terminal.browser')})
           </dd>
-          <dt>Keychain</dt>
-          <dd>{info.keychain.ok ? 'Working' : `Problem: ${info.keychain.message}`}</dd>
+          <dt>{t('settings:terminal.keychain')}</dt>
+          <dd data-testid="keychain-state">
+            {info.keychain.ok ? (
+              t('settings:terminal.keychainOk')
+            ) : info.keychain.checking ? (
+              t('settings:terminal.keychainChecking')
+            ) : (
+              <>
+                {t('settings:terminal.keychainProblem')}
+                <SupportDetails>
+                  <p>{info.keychain.message}</p>
+                </SupportDetails>
+              </>
+            )}
+          </dd>
         </dl>
       )}
       <form
@@ -57,24 +74,24 @@ export function TerminalPanel({ pin, onPinChanged }: { pin: string; onPinChanged
           void changePin();
         }}
       >
-        <PinField label="New manager PIN" value={newPin} onChange={setNewPin} testId="pin-change-new" />
-        <PinField label={t('pin.again')} value={again} onChange={setAgain} testId="pin-change-again" />
+        <PinField label={t('settings:terminal.newPin')} value={newPin} onChange={setNewPin} testId="pin-change-new" />
+        <PinField label={t('shift:pin.again')} value={again} onChange={setAgain} testId="pin-change-again" />
         <button type="submit" className="button" disabled={!ready} data-testid="pin-change">
-          Change PIN
+          {t('settings:terminal.changePin')}
         </button>
       </form>
       {again.length >= newPin.length && again.length > 0 && newPin !== again && (
         <p className="inline-error" role="alert">
-          {t('pin.different')}
+          {t('shift:pin.different')}
         </p>
       )}
       <div className="button-row">
         <button type="button" className="button" onClick={() => void exportBundle()}>
-          Save a support file
+          {t('settings:terminal.saveBundle')}
         </button>
         {kiosk && (
           <button type="button" className="button" onClick={() => void leaveKiosk()}>
-            Leave kiosk mode
+            {t('settings:terminal.leaveKiosk')}
           </button>
         )}
       </div>

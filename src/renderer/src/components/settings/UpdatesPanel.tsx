@@ -1,22 +1,26 @@
 /** Which version runs, whether a newer one is ready, and installing it now. */
 import { useState } from 'react';
 import type { UpdateStatus } from '../../../../shared/ipc';
-import { formatAge } from '../../format/time';
+import { formatAge } from '../../format';
 import { useNow } from '../../hooks/useNow';
+import { useWords } from '../../i18n/useWords';
+import { problemWords } from '../../i18n/words';
 import { command } from '../../intents';
+import { SupportDetails } from '../SupportDetails';
 import { useStatus } from '../../store/status';
 
 const WORDS: Record<UpdateStatus['state'], string> = {
-  idle: 'Up to date',
-  checking: 'Checking for updates…',
-  downloading: 'Downloading an update…',
-  ready: 'An update is ready to install',
-  installing: 'Installing the update…',
-  error: 'Updating failed',
-  disabled: 'Updates are switched off on this terminal',
+  idle: 'settings:updates.state.idle',
+  checking: 'settings:updates.state.checking',
+  downloading: 'settings:updates.state.downloading',
+  ready: 'settings:updates.state.ready',
+  installing: 'settings:updates.state.installing',
+  error: 'settings:updates.state.error',
+  disabled: 'settings:updates.state.disabled',
 };
 
 export function UpdatesPanel({ pin }: { pin: string }) {
+  const { t } = useWords();
   const updates = useStatus((s) => s.updates);
   const waiting = useStatus((s) => s.sync?.waiting ?? 0);
   const now = useNow(10_000);
@@ -27,32 +31,36 @@ export function UpdatesPanel({ pin }: { pin: string }) {
     setBusy(true);
     const reply = await command('updates.installNow', { pin });
     setBusy(false);
-    setResult(reply.ok ? 'Packdesk restarts to finish the update.' : reply.problem.message);
+    setResult(reply.ok ? t('settings:updates.restarting') : problemWords(t, reply.problem));
   };
 
   return (
-    <section className="panel" aria-label="Updates">
-      <h2>Updates</h2>
+    <section className="panel" aria-label={t('settings:updates.title')}>
+      <h2>{t('settings:updates.title')}</h2>
       {updates ? (
         <>
           <p>
-            Version <strong>{updates.currentVersion}</strong> · {WORDS[updates.state]}
-            {updates.availableVersion && <> · new version {updates.availableVersion}</>}
+            {t('settings:updates.version')} <strong>{updates.currentVersion}</strong> · {t(WORDS[updates.state])}
+            {updates.availableVersion && <> · {t('settings:updates.newVersion', { version: updates.availableVersion })}</>}
           </p>
-          {updates.message && <p className="hint">{updates.message}</p>}
-          {updates.lastCheckAt !== null && <p className="hint">Last checked {formatAge(updates.lastCheckAt, now)}.</p>}
+          {updates.message && (
+            <SupportDetails>
+              <p>{updates.message}</p>
+            </SupportDetails>
+          )}
+          {updates.lastCheckAt !== null && <p className="hint">{t('settings:updates.lastChecked', { age: formatAge(updates.lastCheckAt, now, t) })}</p>}
           {updates.state === 'ready' && (
             <>
-              {waiting > 0 && <p className="hint">{waiting} taps are still waiting; they are kept and sent after the restart.</p>}
+              {waiting > 0 && <p className="hint">{t('settings:updates.tapsKept', { count: waiting })}</p>}
               <button type="button" className="button button-primary" onClick={() => void install()} disabled={busy}>
-                Install update now
+                {t('settings:updates.installNow')}
               </button>
             </>
           )}
           {result && <p role="status">{result}</p>}
         </>
       ) : (
-        <p>Update status not known yet.</p>
+        <p>{t('settings:updates.unknown')}</p>
       )}
     </section>
   );

@@ -1,0 +1,4 @@
+/** Numbers, money and times in the staff's locale (Intl, en-IN and hi-IN), and spans in their words. */
+export { formatNumber } from './number';
+export { formatPrice } from './money';
+export { countdown, formatAge, formatClock, formatDayClock, formatSpan, secondsLeft, SOON_MS, type Say, type Urgency } from './time';

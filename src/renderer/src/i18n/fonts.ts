@@ -1,0 +1,36 @@
+/**
+ * The fonts shipped with the app for scripts the counter PC may not have (main.tsx imports their
+ * CSS so Vite bundles the files). A language's font is loaded before its words are shown: text
+ * drawn while the font is still loading can stay as empty boxes in Chromium until it is drawn
+ * again, and a packer must never see boxes.
+ */
+
+/** Font family per language whose script system fonts may lack; Latin languages need none. */
+const SCRIPT_FONT: Readonly<Record<string, string>> = {
+  hi: 'Noto Sans Devanagari',
+};
+
+/** A sample of the script, so the browser knows which faces to fetch. */
+const SAMPLE: Readonly<Record<string, string>> = {
+  'Noto Sans Devanagari': 'कखग',
+};
+
+/**
+ * Loads the regular and bold faces of every shipped script font; resolves (never rejects) when
+ * done. All of them, not just the language shown: the top bar names each language in its own
+ * script ("हिन्दी" on an English screen).
+ */
+export async function loadScriptFonts(): Promise<void> {
+  if (typeof document === 'undefined' || !('fonts' in document)) return;
+  const loads = [...new Set(Object.values(SCRIPT_FONT))].flatMap((family) =>
+    ['400', '700'].map((weight) => document.fonts.load(`${weight} 20px "${family}"`, SAMPLE[family] ?? '').catch(() => [])),
+  );
+  // The files are local, so this takes milliseconds; a browser that never settles the load must
+  // still not keep the terminal from starting.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([Promise.all(loads), new Promise<void>((resolve) => (timer = setTimeout(resolve, FONT_WAIT_MS)))]);
+  clearTimeout(timer);
+}
+
+/** The longest the words wait for a font. */
+const FONT_WAIT_MS = 1_500;
