@@ -80,8 +80,10 @@ describe('taps that need attention', () => {
     );
     expect(firstTry.lastError?.message).toMatch(/did not answer/);
 
-    // The service is back: the retry (same requestId) is refused, since the order is already packing.
-    sandbox.faults.set({ outage: 'none' });
+    // The service is back, but this client may not read an order's status, so check before resend
+    // cannot settle the doubt: the retry (same requestId) is refused, the order is already packing.
+    // (With status access the tap is confirmed by the check instead: test/sync/check-before-resend.)
+    sandbox.faults.set({ outage: 'none', forbidReads: { changes: false, status: true } });
     const settled = await until('the retry to be refused', () => entriesOf(order.id).find((e) => e.id === firstTry.id && e.state === 'failed'), 15_000);
     expect(settled.mayBeApplied).toBe(true);
     expect(settled.requestId).toBe(firstTry.requestId);
@@ -130,7 +132,7 @@ describe('taps that need attention', () => {
   it('raises the backlog alarm on the sync bar when a tap waits too long while the service is unreachable', async () => {
     const { page, sandbox } = t;
     const order = take();
-    sandbox.faults.set({ outage: 'refuse' });
+    sandbox.faults.set({ outage: 'refuse', forbidReads: { changes: false, status: false } });
     await scan(page, order.id);
     await tapStep(page, 'ACCEPT');
     const tappedAt = Date.now();

@@ -138,11 +138,10 @@ describe('paper', () => {
 
   it('chooses A4 and auto-print in Printing settings; marking an order PACKED prints its slip by itself', async () => {
     const { page } = t;
-    // The manager's first visit to Settings sets the PIN.
+    // Settings sit behind the manager PIN (set before the first shift).
     await page.keyboard.press('F9');
-    await page.getByTestId('pin-new').fill(MANAGER_PIN);
-    await page.getByTestId('pin-again').fill(MANAGER_PIN);
-    await page.getByRole('button', { name: 'Set PIN' }).click();
+    await page.getByTestId('settings-pin').fill(MANAGER_PIN);
+    await page.getByRole('button', { name: 'Open settings' }).click();
     const form = page.getByTestId('printing-form');
     await form.waitFor();
     // In the browser, the printer is the browser dialog's business: the form says so.

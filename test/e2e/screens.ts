@@ -63,11 +63,16 @@ export async function walkEveryScreen(t: Terminal, visit: Visit, options: { phan
   await page.keyboard.press('Escape');
   await page.getByTestId('queue-list').waitFor();
 
-  // A new order, then accepted with its items.
+  // A new order: its items before Accept, Reject beside it (the reason dialog), then accepted.
   const order = take((o) => o.items.length >= 2);
   await typeId(page, order.id);
-  await page.getByTestId('awaiting-card').waitFor();
+  await page.getByTestId('reject-order').waitFor();
   await visit('order-new');
+  await page.getByTestId('reject-order').click();
+  await page.getByTestId('cancel-dialog').waitFor();
+  await visit('reject-dialog');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('cancel-dialog').waitFor({ state: 'detached' });
   await tapStep(page, 'ACCEPT');
   await until(`${order.id} accepted`, () => appliedTo(sandbox, order.id).length === 1);
   await page.getByTestId('item-row').first().waitFor();
