@@ -34,7 +34,6 @@ export function SyncBar() {
       className={`sync-bar sync-${alarm ? 'alarm' : link.tone}`}
       onClick={() => show({ name: 'outbox' })}
       data-testid="sync-bar"
-      aria-label={t('common:sync.label')}
     >
       <span className={`sync-link sync-link-${link.tone}`} data-testid="sync-connectivity">
         <span className="dot" aria-hidden="true" />
