@@ -54,7 +54,10 @@ describe('a salvaged data file, on screen', () => {
       if (opened) break;
       if (attempt === 3) throw new Error('the outbox did not open after three taps on the sync bar');
     }
-    const text = (await notice.textContent()) ?? '';
+    // The manager reads the notice in words; the engine's whole sentence is under the details for support.
+    const details = page.getByTestId('outbox-message-details');
+    await details.locator('summary').click();
+    const text = (await details.textContent()) ?? '';
     expect(text).toMatch(/Recovered (\d+) of 120 taps \(\d+ still to send\)[^.]*; (\d+) could not be read and were not sent by this terminal/);
     expect(text).toMatch(/set aside as .*packdesk\.sqlite\.broken-/);
     const [, recovered, lost] = /Recovered (\d+) of 120 taps[^;]*; (\d+) could not/.exec(text)!;

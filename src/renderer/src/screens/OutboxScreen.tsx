@@ -7,6 +7,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { DiscardDialog } from '../components/outbox/DiscardDialog';
 import { OutboxEntryRow } from '../components/outbox/OutboxEntryRow';
 import { formatClock } from '../format';
+import { SupportDetails } from '../components/SupportDetails';
 import { useWords } from '../i18n/useWords';
 import { noticeWords } from '../i18n/words';
 import { refreshOutbox } from '../intents';
@@ -49,6 +50,12 @@ export function OutboxScreen() {
         <p className="outbox-message" role="status">
           {message}
         </p>
+      )}
+      {/* The engine's own sentence (counts, file paths) for support, when the words above are a translation of it. */}
+      {sync?.message && sync.message !== message && (
+        <SupportDetails testId="outbox-message-details">
+          <p>{sync.message}</p>
+        </SupportDetails>
       )}
       <Section title={t('outbox:attention.title')} count={attention.length} empty={t('outbox:attention.empty')} testId="outbox-attention">
         {attention.map((e) => (

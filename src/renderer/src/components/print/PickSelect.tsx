@@ -14,6 +14,9 @@ export function PickSelect({ orderId, disabled }: { orderId: string; disabled: b
         checked={selected}
         disabled={disabled}
         onChange={() => toggle(orderId)}
+        // Out of the Tab order: the row is one option of the queue's listbox, and an option holds
+        // no control of its own (axe: nested-interactive). Taps and clicks still tick it.
+        tabIndex={-1}
         aria-label={t('print:action.select', { orderId })}
       />
     </label>
