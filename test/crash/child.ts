@@ -35,10 +35,19 @@ function nextTap(view: OrderView): ActionInput | null {
   if (!view.order) return view.waiting === 0 ? { kind: 'orderState', state: 'ACCEPTED' } : null;
   const step = view.nextStep;
   if (step?.key === 'ACCEPT') return { kind: 'orderState', state: 'ACCEPTED' };
+  if (step?.key === 'COMPLETE') return { kind: 'orderState', state: 'COMPLETED' };
+  // With unit cuts: once packing has started, one unit of the first item with two or more is cut, once per order.
+  if (cutUnits && step?.key === 'PACKED' && !cutAlready(view.id)) {
+    const item = view.order.items.find((i) => i.quantity.count >= 2);
+    if (item) return { kind: 'units', itemId: item.itemId, units: item.quantity.count - 1, reason: 'ITEM_UNAVAILABLE' };
+  }
   if (step?.fulfilmentId) return { kind: 'fulfilment', fulfilmentId: step.fulfilmentId, state: step.key as 'PACKING' };
   if (!step && view.order.orderState.toUpperCase() !== 'COMPLETED') return { kind: 'orderState', state: 'COMPLETED' };
   return null;
 }
+
+const cutUnits = env.CRASH_UNIT_CUTS === '1';
+let cutAlready: (orderId: string) => boolean = () => true;
 
 async function main(): Promise<void> {
   const { engine, close } = openEngineWithService({
@@ -54,8 +63,11 @@ async function main(): Promise<void> {
     probeTimeoutMs: 200,
     stopGraceMs: 200,
     proactiveRefresh: false,
-    ...(env.CRASH_STATUS_CHECK === '1' ? { statusCheck } : {}),
+    // Without the check, resend blindly (the engine's default would ask `status`).
+    statusCheck: env.CRASH_STATUS_CHECK === '1' ? statusCheck : async () => ({ kind: 'unavailable' }),
   });
+  // The file remembers a cut across kills: any unit tap of the order, sent or waiting.
+  cutAlready = (orderId) => engine.listOutbox({ includeDone: true }).some((e) => e.orderId === orderId && e.action.type === 'ITEM_UNIT_UPDATE');
   engine.start();
   process.stdout.write('ready\n');
   for (;;) {

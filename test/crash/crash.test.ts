@@ -51,15 +51,27 @@ function startChild(script: string, env: Record<string, string>): Child {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-it(`survives ${KILLS} SIGKILLs with outages on and off: every tap applied exactly once, in order`, { timeout: 170_000 }, async () => {
+/**
+ * Two services: one that recognises a repeated requestId (half the processes check before
+ * resending, half resend blindly), and one that does not (nothing says the real one does), where
+ * every process checks with `status` before resending and the plan also cuts units.
+ */
+const VARIANTS = [
+  { name: 'a de-duplicating service', dedupe: true, kills: KILLS, unitCuts: false },
+  { name: 'a service that does not de-duplicate, with unit cuts', dedupe: false, kills: 60, unitCuts: true },
+] as const;
+
+it.each(VARIANTS)('$name: survives $kills SIGKILLs with outages on and off; every tap applied exactly once, in order', { timeout: 170_000 }, async (variant) => {
   const seed = Number(process.env.CRASH_SEED ?? Date.now() % 100_000);
   const random = mulberry32(seed);
   const box = await sandbox(cleanup, { orderCount: 80, seed: 7 });
+  box.faults.set({ dedupe: variant.dedupe });
+  const KILLS = variant.kills;
   const dataDir = tempDir(cleanup, 'packdesk-crash-');
   const script = bundle('test/crash/child.ts', path.join(tempDir(cleanup, 'packdesk-crash-bin-'), 'child.cjs'));
   const orders = newDeliveryOrderIds(box).slice(0, ORDERS);
   expect(orders).toHaveLength(ORDERS);
-  const env = { CRASH_URL: box.url, CRASH_DATA_DIR: dataDir, CRASH_ORDERS: orders.join(',') };
+  const env = { CRASH_URL: box.url, CRASH_DATA_DIR: dataDir, CRASH_ORDERS: orders.join(','), CRASH_UNIT_CUTS: variant.unitCuts ? '1' : '0' };
 
   const outages: Faults['outage'][] = ['none', 'none', 'refuse', 'reset', 'hang'];
   let kills = 0;
@@ -71,7 +83,7 @@ it(`survives ${KILLS} SIGKILLs with outages on and off: every tap applied exactl
       errorRate: random() < 0.3 ? 0.3 : 0,
     });
     // Half the processes check before resending, half resend blindly: both lifecycles meet the same file.
-    const child = startChild(script, { ...env, CRASH_STATUS_CHECK: random() < 0.5 ? '1' : '0' });
+    const child = startChild(script, { ...env, CRASH_STATUS_CHECK: !variant.dedupe || random() < 0.5 ? '1' : '0' });
     // Most kills land after the engine is open (sending, committing); some during start-up.
     const early = random() < 0.15;
     if (!early) await Promise.race([child.ready, sleep(5000)]);
@@ -90,6 +102,7 @@ it(`survives ${KILLS} SIGKILLs with outages on and off: every tap applied exactl
 
   // No more faults: let it finish.
   box.faults.reset();
+  box.faults.set({ dedupe: variant.dedupe });
   let done = false;
   for (let attempt = 0; attempt < 5 && !done; attempt++) {
     const last = startChild(script, { ...env, CRASH_STATUS_CHECK: '1' });
@@ -122,9 +135,11 @@ it(`survives ${KILLS} SIGKILLs with outages on and off: every tap applied exactl
     expect(applied.filter((a) => a.orderId === id).map((a) => a.requestId)).toEqual(tapped);
     expect(box.order(id)?.orderState).toBe('Completed');
   }
-  expect(entries.length).toBe(ORDERS * 6);
+  const cuts = entries.filter((e) => e.action.type === 'ITEM_UNIT_UPDATE').length;
+  if (variant.unitCuts) expect(cuts, `unit cuts (seed ${seed})`).toBeGreaterThan(0);
+  expect(entries.length).toBe(ORDERS * 6 + cuts);
   // Kills really landed mid-send: entries were found in `sending` at a restart and sent again.
   expect(recovered, `entries recovered from sending (seed ${seed})`).toBeGreaterThan(0);
   const duplicates = box.requestLog().filter((r) => r.duplicate).length;
-  console.log(`crash test seed ${seed}: ${kills} kills, ${finishedEarly} early exits, ${entries.length} taps, ${recovered} recovered from sending, ${confirmed} confirmed by status check, ${duplicates} resends de-duplicated`);
+  console.log(`crash test (${variant.name}) seed ${seed}: ${kills} kills, ${cuts} unit cuts, ${finishedEarly} early exits, ${entries.length} taps, ${recovered} recovered from sending, ${confirmed} confirmed by status check, ${duplicates} resends de-duplicated`);
 });
