@@ -15,7 +15,7 @@ import { createEngine } from '../../src/main/core/engine';
 import { requestToken } from '../../src/main/core/auth/token-endpoint';
 import { SecretRegistry } from '../../src/main/core/log';
 import { ok } from '../../src/shared/result';
-import { updateOf } from './harness';
+import { updateOf } from '../support/world';
 
 const MiB = 1024 * 1024;
 const closers: (() => Promise<void>)[] = [];

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { UpdateOutcome } from '../../src/main/core/api';
 import { type Action, OrderSchema, OrderUpdateRequestSchema, sameOrderState } from '../../src/shared/protocol';
-import { accept, freshOrder, fulfilmentOf, startWorld, updateOf, type World } from './harness';
+import { accept, freshOrder, startWorld, updateOf, type World } from '../support/world';
+import { fulfilmentId } from '../support/orders';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -17,8 +18,8 @@ describe('order service client against the sandbox: every action type', () => {
   it('moves an order through all four action types and returns the whole order each time', async () => {
     world = await startWorld();
     const order = freshOrder(world.sandbox);
-    const store = fulfilmentOf(order, 'STORE');
-    const delivery = fulfilmentOf(order, 'DELIVERY');
+    const store = fulfilmentId(order, 'STORE');
+    const delivery = fulfilmentId(order, 'DELIVERY');
     const item = order.items.find((i) => i.quantity.count >= 2);
     if (!item) throw new Error('no item with 2+ units');
 
@@ -107,7 +108,7 @@ describe('order service client against the sandbox: refusals', () => {
   it('classifies a backward transition as permanent with the service errorCode and message', async () => {
     world = await startWorld();
     const order = freshOrder(world.sandbox);
-    const store = fulfilmentOf(order, 'STORE');
+    const store = fulfilmentId(order, 'STORE');
     await accept(world, order.id);
     expectSuccess(await world.send(updateOf(order.id, { type: 'ORDER_FULFILMENT_STATE_UPDATE', fulfilmentId: store, fulfillmentState: 'PACKED' })));
     const outcome = await world.send(
@@ -140,7 +141,7 @@ describe('order service client against the sandbox: refusals', () => {
     world = await startWorld();
     const order = freshOrder(world.sandbox);
     const outcome = await world.send(
-      updateOf(order.id, { type: 'ORDER_FULFILMENT_STATE_UPDATE', fulfilmentId: fulfilmentOf(order, 'STORE'), fulfillmentState: 'PACKING' }),
+      updateOf(order.id, { type: 'ORDER_FULFILMENT_STATE_UPDATE', fulfilmentId: fulfilmentId(order, 'STORE'), fulfillmentState: 'PACKING' }),
     );
     expect(outcome).toMatchObject({ kind: 'permanent', errorCode: 'NOT_ACCEPTED' });
   });

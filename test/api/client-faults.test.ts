@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { accept, freshOrder, startWorld, updateOf, type World } from './harness';
+import { accept, freshOrder, startWorld, updateOf, type World } from '../support/world';
 
 let world: World | undefined;
 afterEach(async () => {

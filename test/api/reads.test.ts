@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxOptions } from '../../sandbox';
 import { createStatusCheck } from '../../src/main/core/api';
 import { buildChangesRequest, StatusAnswerSchema } from '../../src/shared/protocol';
-import { accept, freshOrder, startWorld, updateOf, type World } from './harness';
+import { accept, freshOrder, startWorld, updateOf, type World } from '../support/world';
 
 const worlds: World[] = [];
 afterEach(async () => {

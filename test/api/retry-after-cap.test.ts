@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OrderServiceClient } from '../../src/main/core/api';
 import { ok } from '../../src/shared/result';
-import { updateOf } from './harness';
+import { updateOf } from '../support/world';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -8,7 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Cleanup, newOrderIds, sandbox, serviceEngine, tempDir } from '../engine/helpers';
+import { Cleanup, newOrderIds, sandbox, serviceEngine, tempDir } from '../support/engine';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());

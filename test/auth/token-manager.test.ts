@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CREDENTIALS_REJECTED_MESSAGE, NO_CREDENTIALS_MESSAGE, TokenManager } from '../../src/main/core/auth';
-import { accept, freshOrder, manualTimers, startWorld, TRAINING, updateOf, type World } from '../api/harness';
+import { accept, freshOrder, startWorld, updateOf, type World } from '../support/world';
+import { TRAINING } from '../support/credentials';
+import { manualTimers } from '../support/clock';
 
 let world: World | undefined;
 afterEach(async () => {

@@ -4,8 +4,8 @@
  */
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { bundle, runNode } from '../engine/bundle';
-import { Cleanup, tempDir } from '../engine/helpers';
+import { bundle, runNode } from '../support/bundle';
+import { Cleanup, tempDir } from '../support/engine';
 
 const cleanup = new Cleanup();
 afterAll(() => cleanup.run());

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/main/core/engine';
 import { openSettingsStore } from '../../src/main/core/settings';
-import { Cleanup, tempDir } from '../engine/helpers';
+import { Cleanup, tempDir } from '../support/engine';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());

@@ -9,9 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/main/core/engine';
-import { bundle, runNode } from '../engine/bundle';
-import { Cleanup, tempDir } from '../engine/helpers';
-import { damagePages, leafPages } from './damage';
+import { bundle, runNode } from '../support/bundle';
+import { Cleanup, tempDir } from '../support/engine';
+import { damagePages, leafPages } from '../support/damage';
 
 const cleanup = new Cleanup();
 const suite = new Cleanup();

@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dataFilePath, openStore, SCHEMA_VERSION, type Store } from '../../src/main/core/db';
-import { Cleanup, tempDir } from '../engine/helpers';
+import { Cleanup, tempDir } from '../support/engine';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());

@@ -1,7 +1,7 @@
 /** The engine built over the real service passes its injected timers to the token manager and the client too. */
 import { afterEach, expect, it } from 'vitest';
 import { systemTimers, type Timers } from '../../src/main/core/time';
-import { Cleanup, newDeliveryOrderIds, sandbox, serviceEngine, tempDir } from './helpers';
+import { Cleanup, newDeliveryOrderIds, sandbox, serviceEngine, tempDir } from '../support/engine';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());

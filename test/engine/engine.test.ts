@@ -9,14 +9,14 @@ import type { EventBody } from '../../src/shared/ipc';
 import {
   acceptAndLoad,
   Cleanup,
-  CLIENT,
-  fulfilmentId,
   newDeliveryOrderIds,
   sandbox,
   serviceEngine,
   tempDir,
   watchedSender,
-} from './helpers';
+} from '../support/engine';
+import { fulfilmentId } from '../support/orders';
+import { TRAINING } from '../support/credentials';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -26,7 +26,7 @@ const accept = { kind: 'orderState', state: 'ACCEPTED' } as const;
 describe('sending order', () => {
   it('sends up to `concurrency` orders at once, one tap at a time per order, in tap order', async () => {
     const box = await sandbox(cleanup, { orderCount: 60 });
-    const tokens = new TokenManager({ authUrl: box.url, vault: new MemoryVault({ credentials: CLIENT }), proactive: false });
+    const tokens = new TokenManager({ authUrl: box.url, vault: new MemoryVault({ credentials: TRAINING }), proactive: false });
     cleanup.add(() => tokens.close());
     const sender = watchedSender(new OrderServiceClient({ baseUrl: box.url, tokens }));
     const engine = createEngine({ dataDir: tempDir(cleanup), sender, terminalId: 'T1', undoWindowMs: 0, concurrency: 4 });
@@ -235,7 +235,7 @@ describe('data folder', () => {
       .map((f) => fs.readFileSync(path.join(dir, f)).toString('latin1'))
       .join('\n');
     expect(bytes.length).toBeGreaterThan(1000);
-    for (const secret of [CLIENT.clientSecret, tokens!.accessToken, tokens!.refreshToken ?? 'no-refresh-token'])
+    for (const secret of [TRAINING.clientSecret, tokens!.accessToken, tokens!.refreshToken ?? 'no-refresh-token'])
       expect(bytes.includes(secret)).toBe(false);
   });
 });

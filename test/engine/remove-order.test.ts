@@ -3,7 +3,7 @@
  * have reached the service. Real SQLite file, the sandbox over HTTP on 127.0.0.1.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Cleanup, newDeliveryOrderIds, sandbox, serviceEngine, tempDir } from './helpers';
+import { Cleanup, newDeliveryOrderIds, sandbox, serviceEngine, tempDir } from '../support/engine';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());

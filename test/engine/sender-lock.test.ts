@@ -5,8 +5,9 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { bundle, REPO, runNode } from './bundle';
-import { Cleanup, tempDir } from './helpers';
+import { bundle, runNode } from '../support/bundle';
+import { REPO_ROOT } from '../support/paths';
+import { Cleanup, tempDir } from '../support/engine';
 
 const cleanup = new Cleanup();
 afterAll(() => cleanup.run());
@@ -17,8 +18,8 @@ const CHILDREN = Number(process.env.LOCK_CHILDREN ?? 4);
 /** Starts a child that takes the lock and holds it until it is killed; resolves once it holds it, then kills it. */
 async function deadHolder(script: string, dataDir: string): Promise<void> {
   const child = spawn(process.execPath, [script], {
-    cwd: REPO,
-    env: { PATH: process.env.PATH, NODE_PATH: path.join(REPO, 'node_modules'), RACE_MODE: 'die', RACE_DATA_DIR: dataDir },
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH, NODE_PATH: path.join(REPO_ROOT, 'node_modules'), RACE_MODE: 'die', RACE_DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));

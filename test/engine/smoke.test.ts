@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { acceptAndLoad, Cleanup, fulfilmentId, newDeliveryOrderIds, sandbox, serviceEngine, tempDir } from './helpers';
+import { acceptAndLoad, Cleanup, newDeliveryOrderIds, sandbox, serviceEngine, tempDir } from '../support/engine';
+import { fulfilmentId } from '../support/orders';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());

@@ -3,7 +3,7 @@ import { createDispatcher, INTERNAL_PROBLEM, type HandlerTable } from '../../src
 import { MemorySink, createLogger, secrets } from '../../src/main/core/log';
 import { COMMANDS, type CommandName } from '../../src/shared/ipc';
 import { ok, type Result } from '../../src/shared/result';
-import { VALID_PAYLOADS, malformedPayloads } from './payloads';
+import { VALID_PAYLOADS, malformedPayloads } from '../support/payloads';
 
 const names = Object.keys(COMMANDS) as CommandName[];
 

@@ -5,8 +5,8 @@ import { startSandbox, type Sandbox } from '../../sandbox';
 import { needsManager } from '../../src/main/core/host';
 import { createRotatingFileSink, secrets } from '../../src/main/core/log';
 import { COMMANDS, type CommandName, type EventName, type OrderView, type UpdateStatus } from '../../src/shared/ipc';
-import { startTestHost, type TestHost } from './fixtures';
-import { malformedPayloads } from './payloads';
+import { startTestHost, type TestHost } from '../support/host';
+import { malformedPayloads } from '../support/payloads';
 
 const names = Object.keys(COMMANDS) as CommandName[];
 

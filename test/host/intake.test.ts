@@ -1,7 +1,7 @@
 /** Intake at the host (training mode, the in-app sandbox over HTTP): scanned ids, events, status, settings. */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventName, IntakeStatus, OrderView } from '../../src/shared/ipc';
-import { startTestHost, type TestHost } from './fixtures';
+import { startTestHost, type TestHost } from '../support/host';
 
 let t: TestHost | undefined;
 afterEach(async () => {

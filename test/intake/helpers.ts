@@ -8,7 +8,8 @@ import { createIntake, type Intake, type IntakeOptions, type IntakeReader, store
 import { silentLogger } from '../../src/main/core/log';
 import { systemTimers as nodeTimers } from '../../src/main/core/time';
 import type { IntakeStatus } from '../../src/shared/ipc';
-import { CLIENT, Cleanup, tempDir } from '../engine/helpers';
+import { Cleanup, tempDir } from '../support/engine';
+import { TRAINING } from '../support/credentials';
 
 export { Cleanup };
 
@@ -39,7 +40,7 @@ export function terminal(
   dataDir: string,
   options: Partial<IntakeOptions> & { wrapReader?: (r: IntakeReader) => IntakeReader } = {},
 ): Terminal {
-  const tokens = new TokenManager({ authUrl: box.url, vault: new MemoryVault({ credentials: CLIENT }), logger: silentLogger, proactive: false });
+  const tokens = new TokenManager({ authUrl: box.url, vault: new MemoryVault({ credentials: TRAINING }), logger: silentLogger, proactive: false });
   const client = new OrderServiceClient({ baseUrl: box.url, tokens, logger: silentLogger });
   const opened = openStore({ dataDir, now: Date.now });
   if (!opened.ok) throw new Error(opened.problem.message);

@@ -11,6 +11,7 @@ import { startSandbox } from '../../sandbox';
 import { KeytarVault, NO_SECRET_SERVICE_MESSAGE, TokenManager } from '../../src/main/core/auth';
 import { createLogger, MemorySink, SecretRegistry } from '../../src/main/core/log';
 import { ProblemError } from '../../src/shared/result';
+import { TRAINING } from '../support/credentials';
 
 const run = promisify(execFile);
 const keyring = Boolean(process.env.PACKDESK_KEYRING);
@@ -102,7 +103,7 @@ describe.skipIf(!keyring)(`keytar vault on gnome-keyring${why}`, () => {
     const tokenVault = new KeytarVault({ environment: `${environment}-tm`, logger });
     const first = new TokenManager({ authUrl: sandbox.url, vault: tokenVault, logger });
     try {
-      await tokenVault.setCredentials({ clientId: 'training', clientSecret: 'training-secret' });
+      await tokenVault.setCredentials(TRAINING);
       const header = await first.authorization();
       expect(header.ok).toBe(true);
       const saved = await secretTool(tokenVault.service, 'tokens');
@@ -113,7 +114,7 @@ describe.skipIf(!keyring)(`keytar vault on gnome-keyring${why}`, () => {
       await restarted.close();
       expect(sandbox.stats().tokenRequests.client_credentials).toBe(1);
       const logs = JSON.stringify(sink.records);
-      expect(logs).not.toContain('training-secret');
+      expect(logs).not.toContain(TRAINING.clientSecret);
       if (header.ok) expect(logs).not.toContain(header.value.split(' ')[1]);
     } finally {
       await first.close();

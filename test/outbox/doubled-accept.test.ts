@@ -3,7 +3,7 @@
  * Accept is refused locally (the first was sent), and with a status check the order loads.
  */
 import { afterEach, expect, it } from 'vitest';
-import { Cleanup, newDeliveryOrderIds, sandbox, sandboxStatusCheck, serviceEngine, tempDir } from '../engine/helpers';
+import { Cleanup, newDeliveryOrderIds, sandbox, sandboxStatusCheck, serviceEngine, tempDir } from '../support/engine';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());

@@ -6,7 +6,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/main/core/db';
 import { takeSenderLease } from '../../src/main/core/outbox';
-import { Cleanup, tempDir } from '../engine/helpers';
+import { Cleanup, tempDir } from '../support/engine';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());

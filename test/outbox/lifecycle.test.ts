@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { dataFilePath, openStore, type Store } from '../../src/main/core/db';
 import { allows, ENTRY_TRANSITIONS, move, type TransitionName } from '../../src/main/core/outbox';
 import type { EntryState } from '../../src/shared/ipc';
-import { Cleanup, tempDir } from '../engine/helpers';
+import { Cleanup, tempDir } from '../support/engine';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());

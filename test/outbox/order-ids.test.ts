@@ -10,8 +10,8 @@ import { createDispatcher, type HandlerTable } from '../../src/main/core/host/di
 import { createLogger, MemorySink } from '../../src/main/core/log';
 import { COMMANDS } from '../../src/shared/ipc';
 import { ok } from '../../src/shared/result';
-import { bundle, runNode } from '../engine/bundle';
-import { Cleanup, tempDir } from '../engine/helpers';
+import { bundle, runNode } from '../support/bundle';
+import { Cleanup, tempDir } from '../support/engine';
 
 const cleanup = new Cleanup();
 const suite = new Cleanup();

@@ -1,15 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/main/core/db';
-import { acceptAndLoad, Cleanup, fulfilmentId, newDeliveryOrderIds, sandbox, serviceEngine, tempDir } from '../engine/helpers';
+import { acceptAndLoad, Cleanup, newDeliveryOrderIds, sandbox, serviceEngine, tempDir } from '../support/engine';
+import { fulfilmentId } from '../support/orders';
+import { manualClock } from '../support/clock';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
 
-/** A clock the test moves by hand; starts at real time so tokens from the sandbox look fresh. */
-function manualClock() {
-  let t = Date.now();
-  return { now: () => t, advance: (ms: number) => (t += ms) };
-}
 
 describe('enqueue is durable', () => {
   it('commits the row with its requestId before submitTap returns', async () => {
@@ -37,7 +34,8 @@ describe('enqueue is durable', () => {
 describe('undo window', () => {
   it('holds a tap for the window, lets it be taken back, and sends it once the window passes', async () => {
     const box = await sandbox(cleanup);
-    const clock = manualClock();
+    // Starts at real time so tokens from the sandbox look fresh.
+    const clock = manualClock(Date.now());
     const { engine } = serviceEngine(cleanup, box, tempDir(cleanup), { now: clock.now, undoWindowMs: 5000 });
     engine.start();
     const [a, b] = newDeliveryOrderIds(box) as [string, string];

@@ -7,7 +7,8 @@ import type { Engine } from '../../src/main/core/engine';
 import type { ActionInput } from '../../src/shared/protocol';
 import type { OrderView } from '../../src/shared/ipc';
 import type { Sandbox } from '../../sandbox';
-import { acceptAndLoad, Cleanup, fulfilmentId, newDeliveryOrderIds, sandbox, serviceEngine, tempDir } from '../engine/helpers';
+import { acceptAndLoad, Cleanup, newDeliveryOrderIds, sandbox, serviceEngine, tempDir } from '../support/engine';
+import { fulfilmentId } from '../support/orders';
 
 const cleanup = new Cleanup();
 let box: Sandbox;

@@ -11,7 +11,7 @@ import { code128, QUIET_ZONE_MODULES } from '../../src/renderer/src/print/barcod
 import { pickKey, pickListOf } from '../../src/renderer/src/print/pickList';
 import { addressLines, packingSlipOf } from '../../src/renderer/src/print/slip';
 import { electronPageSize, pageSizeFor, THERMAL_MIN_HEIGHT_MM } from '../../src/main/core/print';
-import { sampleOrder } from '../shared/fixtures';
+import { sampleOrder } from '../support/orders';
 
 function view(order: Order | null, extra: Partial<OrderView> = {}): OrderView {
   return {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { COMMANDS, type CommandName } from '../../src/shared/ipc';
-import { VALID_PAYLOADS, malformedPayloads } from '../host/payloads';
+import { VALID_PAYLOADS, malformedPayloads } from '../support/payloads';
 
 type Listener = (...args: unknown[]) => unknown;
 

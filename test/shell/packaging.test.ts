@@ -4,8 +4,9 @@ import path from 'node:path';
 import { FuseState, FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { afterAll, describe, expect, it } from 'vitest';
 import { electronBinaryPath, packdeskFuses } from '../../build/fuses.mjs';
+import { REPO_ROOT } from '../support/paths';
 
-const repo = path.resolve(__dirname, '../..');
+const repo = REPO_ROOT;
 /** The marker Electron puts before its fuse wire (@electron/fuses' constants; not exported by it). */
 const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
 const work = mkdtempSync(path.join(tmpdir(), 'packdesk-packaging-'));

@@ -7,8 +7,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../support/paths';
 
-const bundle = path.resolve(__dirname, '../../out/preload/index.js');
+const bundle = path.join(REPO_ROOT, 'out', 'preload', 'index.js');
 
 function runPreload() {
   if (!existsSync(bundle)) throw new Error('out/preload/index.js is missing: run `npm run build` first (npm test does).');

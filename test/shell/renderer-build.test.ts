@@ -8,8 +8,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAppProtocolHandler } from '../../src/main/protocol';
 import { cspHeader } from '../../src/main/security';
+import { REPO_ROOT } from '../support/paths';
 
-const root = path.resolve(__dirname, '../../out/renderer');
+const root = path.join(REPO_ROOT, 'out', 'renderer');
 const html = (): string => {
   const file = path.join(root, 'index.html');
   if (!existsSync(file)) throw new Error('out/renderer/index.html is missing: run `npm run build` first (npm test does).');

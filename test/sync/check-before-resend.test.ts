@@ -15,15 +15,15 @@ import { type ActionInput, buildUpdateRequest } from '../../src/shared/protocol'
 import {
   acceptAndLoad,
   Cleanup,
-  CLIENT,
-  fulfilmentId,
   marketplace,
   newDeliveryOrderIds,
   sandbox,
   sandboxStatusCheck,
   serviceEngine,
   tempDir,
-} from '../engine/helpers';
+} from '../support/engine';
+import { fulfilmentId } from '../support/orders';
+import { TRAINING } from '../support/credentials';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -59,7 +59,7 @@ async function tapWithoutAnswer(box: Sandbox, dir: string, orderId: string, inpu
   await first.close();
   box.faults.set({ outage: 'none' });
   if (applied) {
-    const tokens = new TokenManager({ authUrl: box.url, vault: new MemoryVault({ credentials: CLIENT }), proactive: false });
+    const tokens = new TokenManager({ authUrl: box.url, vault: new MemoryVault({ credentials: TRAINING }), proactive: false });
     cleanup.add(() => tokens.close());
     const request = buildUpdateRequest(orderId, tap.value.requestId, [tap.value.action]);
     if (!request.ok) throw new Error(request.problem.message);

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox';
-import { Cleanup, newDeliveryOrderIds, sandbox, sandboxStatusCheck, serviceEngine, tempDir } from '../engine/helpers';
+import { Cleanup, newDeliveryOrderIds, sandbox, sandboxStatusCheck, serviceEngine, tempDir } from '../support/engine';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());

@@ -9,14 +9,14 @@ import { MemoryVault } from '../../src/main/core/auth';
 import {
   acceptAndLoad,
   Cleanup,
-  CLIENT,
-  fulfilmentId,
   marketplace,
   newDeliveryOrderIds,
   sandbox,
   serviceEngine,
   tempDir,
-} from '../engine/helpers';
+} from '../support/engine';
+import { fulfilmentId } from '../support/orders';
+import { TRAINING } from '../support/credentials';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -105,7 +105,7 @@ describe('auth', () => {
 
   it('pauses the whole outbox when the credentials are rejected, drops nothing, and resumes on new credentials', async () => {
     const box = await sandbox(cleanup);
-    const vault = new MemoryVault({ credentials: { clientId: CLIENT.clientId, clientSecret: 'wrong-secret-123' } });
+    const vault = new MemoryVault({ credentials: { clientId: TRAINING.clientId, clientSecret: 'wrong-secret-123' } });
     const { engine } = serviceEngine(cleanup, box, tempDir(cleanup), { vault });
     engine.start();
     const [a, b] = newDeliveryOrderIds(box) as [string, string];
@@ -122,7 +122,7 @@ describe('auth', () => {
     expect(box.stats().tokenRequests.client_credentials).toBe(tokenRequests);
     expect(box.stats().updateRequests).toBe(0);
 
-    await vault.setCredentials(CLIENT);
+    await vault.setCredentials(TRAINING);
     engine.credentialsChanged();
     expect(await engine.drain({ untilEmpty: true, timeoutMs: 10_000 })).toEqual({ sent: 2, failed: 0, remaining: 0 });
     expect(engine.status().credentials).toBe('ok');

@@ -6,8 +6,8 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, expect, it } from 'vitest';
-import { Cleanup, newDeliveryOrderIds, sandbox, serviceEngine } from '../engine/helpers';
-import { canMountTmpfs, smallDisk } from '../engine/small-disk';
+import { Cleanup, newDeliveryOrderIds, sandbox, serviceEngine } from '../support/engine';
+import { canMountTmpfs, smallDisk } from '../support/small-disk';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());

@@ -9,7 +9,8 @@ import {
   updateSupport,
   type UpdateContext,
 } from '../../src/main/updater';
-import { FakeUpdater, manualTimers, NOW } from './fakes';
+import { FakeUpdater, NOW } from '../support/updater';
+import { manualTimers } from '../support/clock';
 
 function setup(ctx: Partial<UpdateContext> = {}, extra: { beforeInstall?: () => Promise<void>; afterFailedInstall?: () => Promise<void> } = {}) {
   const updater = new FakeUpdater();

@@ -12,7 +12,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, MemorySink } from '../../src/main/core/log';
 import { feedProblem } from '../../src/main/core/update';
 import { createUpdateController, type UpdateContext } from '../../src/main/updater';
-import { FakeUpdater, manualTimers, NOW } from './fakes';
+import { FakeUpdater, NOW } from '../support/updater';
+import { manualTimers } from '../support/clock';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { MemoryVault } from '../../src/main/core/auth';
+import { TRAINING } from './credentials';
 import type { CredentialVault } from '../../src/main/core/auth/vault';
 import { createAppHost, type AppHost, type HostOptions } from '../../src/main/core/host';
 import type { CommandName, CommandResult, Environment } from '../../src/shared/ipc';
@@ -30,7 +31,7 @@ export async function startTestHost(
     dataDir: dir,
     version: '0.1.0-test',
     vaultFor: (env) => {
-      const v = env === 'training' ? new MemoryVault({ credentials: { clientId: 'training', clientSecret: 'training-secret' } }) : new MemoryVault();
+      const v = env === 'training' ? new MemoryVault({ credentials: TRAINING }) : new MemoryVault();
       vaults.set(env, v);
       return v;
     },

@@ -14,8 +14,8 @@ import { type Action, buildUpdateRequest, OrderSchema, type OrderUpdateRequest }
 import type { StatusCheck, StatusCheckResult } from '../../src/main/core/outbox';
 import type { Engine } from '../../src/main/core/engine';
 import type { OrderView } from '../../src/shared/ipc';
+import { TRAINING } from './credentials';
 
-export const CLIENT = { clientId: 'training', clientSecret: 'training-secret' } as const;
 
 /** Things to undo after a test, run in reverse. */
 export class Cleanup {
@@ -49,7 +49,7 @@ export function serviceEngine(
   dataDir: string,
   options: Partial<ServiceEngineOptions> & { vault?: MemoryVault } = {},
 ): ServiceEngine & { vault: MemoryVault } {
-  const vault = options.vault ?? new MemoryVault({ credentials: CLIENT });
+  const vault = options.vault ?? new MemoryVault({ credentials: TRAINING });
   const built = openEngineWithService({
     dataDir,
     authUrl: box.url,
@@ -94,13 +94,6 @@ export async function acceptAndLoad(engine: Engine, orderId: string): Promise<Or
   return view;
 }
 
-/** Fulfilment id of the order's STORE or DELIVERY fulfilment. */
-export function fulfilmentId(view: OrderView, type: 'STORE' | 'DELIVERY'): string {
-  const f = view.order?.fulfillments.find((x) => x.type.toUpperCase() === type);
-  if (!f) throw new Error(`order ${view.id} has no ${type} fulfilment`);
-  return f.fulfillmentId;
-}
-
 /** Wraps a real sender to see what the engine does with it (in-flight counts), without changing answers. */
 export function watchedSender(inner: UpdateSender): UpdateSender & {
   maxInFlight: number;
@@ -137,7 +130,7 @@ export function watchedSender(inner: UpdateSender): UpdateSender & {
  * online): a separate client of the same sandbox, not a terminal.
  */
 export function marketplace(cleanup: Cleanup, box: Sandbox): { apply(orderId: string, action: Action): Promise<UpdateOutcome> } {
-  const tokens = new TokenManager({ authUrl: box.url, vault: new MemoryVault({ credentials: CLIENT }), proactive: false });
+  const tokens = new TokenManager({ authUrl: box.url, vault: new MemoryVault({ credentials: TRAINING }), proactive: false });
   cleanup.add(() => tokens.close());
   const client = new OrderServiceClient({ baseUrl: box.url, tokens });
   return {

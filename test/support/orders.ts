@@ -1,3 +1,5 @@
+/** Orders for tests: a sample in the spec's shape, and finding a fulfilment in any order. */
+import type { OrderView } from '../../src/shared/ipc';
 import type { Order } from '../../src/shared/protocol/schemas';
 
 /** A small order in the spec's shape: a STORE and a DELIVERY fulfilment, two items, a quote. */
@@ -36,4 +38,12 @@ export function sampleOrder(overrides: Partial<Order> = {}): Order {
     },
     ...overrides,
   };
+}
+
+/** The id of an order's STORE or DELIVERY fulfilment; takes the service's order or the terminal's view of it. */
+export function fulfilmentId(of: Order | OrderView, type: 'STORE' | 'DELIVERY'): string {
+  const order = 'fulfillments' in of ? of : of.order;
+  const f = order?.fulfillments.find((x) => x.type.toUpperCase() === type);
+  if (!f) throw new Error(`order ${of.id} has no ${type} fulfilment`);
+  return f.fulfillmentId;
 }

@@ -1,6 +1,5 @@
-/** Stand-ins for what cannot run here: electron-updater's AppUpdater (it needs the Electron binary) and timers. */
+/** Stand-in for what cannot run here: electron-updater's AppUpdater (it needs the Electron binary). */
 import { EventEmitter } from 'node:events';
-import type { Timers } from '../../src/main/core/time';
 import type { AppUpdaterLike, UpdateInfoLike, UpdaterLogger } from '../../src/main/updater';
 
 /**
@@ -59,31 +58,5 @@ export class FakeUpdater extends EventEmitter implements AppUpdaterLike {
   }
 }
 
+/** The fixed "now" of the updater tests. */
 export const NOW = Date.UTC(2025, 0, 10, 12, 0);
-
-export function manualTimers() {
-  const pending: { fn: () => void; at: number; every?: number; id: number }[] = [];
-  let clock = 0;
-  let nextId = 1;
-  const timers: Timers = {
-    setTimeout: (fn, ms) => (pending.push({ fn, at: clock + ms, id: nextId }), nextId++),
-    clearTimeout: (h) => void pending.splice(pending.findIndex((p) => p.id === h), 1),
-  };
-  return {
-    timers,
-    pending,
-    advance(ms: number) {
-      const until = clock + ms;
-      for (;;) {
-        const due = pending.filter((p) => p.at <= until).sort((a, b) => a.at - b.at)[0];
-        if (!due) break;
-        clock = due.at;
-        if (due.every) due.at += due.every;
-        else pending.splice(pending.indexOf(due), 1);
-        due.fn();
-      }
-      clock = until;
-    },
-  };
-}
-

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Cleanup } from './helpers';
+import type { Cleanup } from './engine';
 
 function tryMount(dir: string, size: string): boolean {
   try {

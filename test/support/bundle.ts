@@ -6,13 +6,12 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
-
-export const REPO = path.resolve(__dirname, '../..');
+import { REPO_ROOT } from './paths';
 
 /** Bundles `entry` (relative to the repo) into `outFile`. */
 export function bundle(entry: string, outFile: string): string {
   buildSync({
-    entryPoints: [path.join(REPO, entry)],
+    entryPoints: [path.join(REPO_ROOT, entry)],
     bundle: true,
     platform: 'node',
     target: 'node20',
@@ -35,8 +34,8 @@ export interface RunResult {
 export function runNode(script: string, args: readonly string[], env: Record<string, string | undefined>): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], {
-      cwd: REPO,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_PATH: path.join(REPO, 'node_modules'), ...env },
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_PATH: path.join(REPO_ROOT, 'node_modules'), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -9,10 +9,9 @@ import { startSandbox, TOKEN_PATH, type Sandbox, type SandboxOptions } from '../
 import { OrderServiceClient, type OrderServiceClientOptions, type UpdateOutcome } from '../../src/main/core/api';
 import { MemoryVault, TokenManager, type TokenManagerOptions } from '../../src/main/core/auth';
 import type { ClientCredentials } from '../../src/main/core/auth';
+import { TRAINING } from './credentials';
 import { createLogger, MemorySink, SecretRegistry, secrets } from '../../src/main/core/log';
 import { type Action, buildUpdateRequest, type Order, type OrderUpdateRequest } from '../../src/shared/protocol';
-
-export const TRAINING: ClientCredentials = { clientId: 'training', clientSecret: 'training-secret' };
 
 export interface WorldOptions {
   readonly sandbox?: SandboxOptions;
@@ -80,7 +79,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     },
     async close() {
       try {
-        const secretValues = [...issued, credentials?.clientSecret ?? 'training-secret'];
+        const secretValues = [...issued, credentials?.clientSecret ?? TRAINING.clientSecret];
         const logs = JSON.stringify(sink.records);
         for (const value of secretValues) {
           expect(logs, 'a token or the client secret reached a log record').not.toContain(value);
@@ -93,36 +92,6 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
         await sandbox.close();
       }
     },
-  };
-}
-
-/** Timers that fire only when the test says so (the token manager's refresh timer). */
-export function manualTimers(): {
-  timers: { setTimeout(fn: () => void, ms: number): unknown; clearTimeout(handle: unknown): void };
-  /** Fires, once, every pending timer set for at least `minMs`; returns how many fired. */
-  fire(minMs: number): number;
-  pending(): number[];
-} {
-  const waiting = new Map<number, { fn: () => void; ms: number }>();
-  let next = 0;
-  return {
-    timers: {
-      setTimeout(fn, ms) {
-        next += 1;
-        waiting.set(next, { fn, ms });
-        return next;
-      },
-      clearTimeout(handle) {
-        waiting.delete(handle as number);
-      },
-    },
-    fire(minMs) {
-      const due = [...waiting.entries()].filter(([, t]) => t.ms >= minMs);
-      for (const [id] of due) waiting.delete(id);
-      for (const [, t] of due) t.fn();
-      return due.length;
-    },
-    pending: () => [...waiting.values()].map((t) => t.ms),
   };
 }
 
@@ -147,13 +116,6 @@ export function freshOrder(sandbox: Sandbox, skip: ReadonlySet<string> = new Set
     );
   if (!found) throw new Error('the sandbox seeded no suitable order');
   return found;
-}
-
-/** The id of an order's fulfilment of a type. */
-export function fulfilmentOf(order: Order, type: 'STORE' | 'DELIVERY'): string {
-  const f = order.fulfillments.find((x) => x.type === type);
-  if (!f) throw new Error(`order ${order.id} has no ${type} fulfilment`);
-  return f.fulfillmentId;
 }
 
 /** Accepts an order so fulfilment updates are allowed; fails the test if it does not succeed. */

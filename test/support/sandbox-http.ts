@@ -2,6 +2,7 @@
 import { afterEach } from 'vitest';
 import type { Action, Order } from '../../src/shared/protocol/schemas';
 import { startSandbox, TOKEN_PATH, UPDATE_PATH, type Sandbox, type SandboxOptions } from '../../sandbox';
+import { TRAINING } from './credentials';
 
 const open: Sandbox[] = [];
 
@@ -14,12 +15,6 @@ export async function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const s = await startSandbox(options);
   open.push(s);
   return s;
-}
-
-/** A clock the test moves by hand. */
-export function manualClock(start = Date.UTC(2025, 0, 15, 9, 30)): { now: () => number; advance: (ms: number) => void } {
-  let t = start;
-  return { now: () => t, advance: (ms) => (t += ms) };
 }
 
 export interface HttpAnswer {
@@ -56,7 +51,7 @@ export interface Tokens {
 
 /** Gets a token with client_credentials and the default training credentials. */
 export async function token(s: Sandbox): Promise<Tokens> {
-  const a = await tokenRequest(s, { grant_type: 'client_credentials', client_id: 'training', client_secret: 'training-secret' });
+  const a = await tokenRequest(s, { grant_type: 'client_credentials', client_id: TRAINING.clientId, client_secret: TRAINING.clientSecret });
   if (a.status !== 200) throw new Error(`token request answered ${a.status}: ${a.text}`);
   return a.json as Tokens;
 }
@@ -85,13 +80,6 @@ export function findOrder(s: Sandbox, predicate: (o: Order) => boolean): Order {
   const order = s.orders().find(predicate);
   if (!order) throw new Error('no seeded order matches');
   return order;
-}
-
-/** A fulfilment id of the given type. */
-export function fulfilmentId(order: Order, type: 'STORE' | 'DELIVERY'): string {
-  const f = order.fulfillments.find((x) => x.type === type);
-  if (!f) throw new Error(`order ${order.id} has no ${type} fulfilment`);
-  return f.fulfillmentId;
 }
 
 /** The error code of an error answer. */
