@@ -12,7 +12,7 @@ const root = __dirname;
 /**
  * `npm run dev` only: Vite's dev server injects an inline React Refresh preamble and talks HMR
  * over a WebSocket, which the page's strict CSP would block. Built output keeps the policy as
- * written (test/shell/renderer-build.test.ts checks it).
+ * written (test/main/renderer-build.test.ts checks it).
  */
 function devServerCsp(): Plugin {
   return {

@@ -1,6 +1,6 @@
 /**
  * The Electron fuses Packdesk ships with, and where the packed Electron binary is. Kept apart
- * from the hook so the exact set is tested (test/shell/fuses.test.ts) against a fuse wire.
+ * from the hook so the exact set is tested (test/build/packaging.test.ts) against a fuse wire.
  */
 import path from 'node:path';
 import { FuseV1Options, FuseVersion } from '@electron/fuses';

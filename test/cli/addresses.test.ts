@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/shared/ipc';
-import { bundle, runNode } from '../engine/bundle';
-import { Cleanup, tempDir } from '../engine/helpers';
+import { bundle, runNode } from '../support/bundle';
+import { Cleanup, tempDir } from '../support/engine';
 
 const suite = new Cleanup();
 const cleanup = new Cleanup();

@@ -3,9 +3,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bundle, REPO, runNode } from '../engine/bundle';
-import { Cleanup, newDeliveryOrderIds, sandbox, tempDir } from '../engine/helpers';
-import { envFor } from './env';
+import { bundle, runNode } from '../support/bundle';
+import { REPO_ROOT } from '../support/paths';
+import { Cleanup, newDeliveryOrderIds, sandbox, tempDir } from '../support/engine';
+import { envFor } from '../support/cli-env';
 
 const suite = new Cleanup();
 const cleanup = new Cleanup();
@@ -21,7 +22,7 @@ afterEach(() => cleanup.run());
 describe('packdesk CLI', () => {
   it('runs as `npm run cli` and documents its exit codes in --help', async () => {
     const result = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
-      const child = spawn('npm', ['run', '-s', 'cli', '--', '--help'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn('npm', ['run', '-s', 'cli', '--', '--help'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       child.on('error', reject);
@@ -30,7 +31,7 @@ describe('packdesk CLI', () => {
     expect(result.code).toBe(0);
     expect(result.out).toContain('packdesk enqueue fulfilment ORDER_ID FULFILMENT_ID STATE');
     expect(result.out).toMatch(/Exit codes:[\s\S]*2 {2}bad arguments[\s\S]*4 {2}the order service could not be reached/);
-    const docs = fs.readFileSync(path.join(REPO, 'docs/cli.md'), 'utf8');
+    const docs = fs.readFileSync(path.join(REPO_ROOT, 'docs/cli.md'), 'utf8');
     for (const code of ['0', '1', '2', '3', '4', '5']) expect(docs).toMatch(new RegExp(`\\|\\s*${code}\\s*\\|`));
   });
 

@@ -8,10 +8,11 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { bundle, REPO, runNode, type RunResult } from '../engine/bundle';
-import { Cleanup, newDeliveryOrderIds, sandbox, tempDir } from '../engine/helpers';
-import { envFor } from './env';
-import { canMountTmpfs, smallDisk } from '../engine/small-disk';
+import { bundle, runNode, type RunResult } from '../support/bundle';
+import { REPO_ROOT } from '../support/paths';
+import { Cleanup, newDeliveryOrderIds, sandbox, tempDir } from '../support/engine';
+import { envFor } from '../support/cli-env';
+import { canMountTmpfs, smallDisk } from '../support/small-disk';
 
 const suite = new Cleanup();
 const cleanup = new Cleanup();
@@ -28,8 +29,8 @@ afterEach(() => cleanup.run());
 function startCli(args: readonly string[], env: Record<string, string>): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cli, ...args], {
-      cwd: REPO,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_PATH: path.join(REPO, 'node_modules'), ...env },
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_PATH: path.join(REPO_ROOT, 'node_modules'), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -2,9 +2,9 @@
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TRAINING_SERVICE_PROVIDER_ID } from '../../sandbox';
-import { bundle, runNode } from '../engine/bundle';
-import { Cleanup, sandbox, tempDir } from '../engine/helpers';
-import { envFor } from './env';
+import { bundle, runNode } from '../support/bundle';
+import { Cleanup, sandbox, tempDir } from '../support/engine';
+import { envFor } from '../support/cli-env';
 
 const suite = new Cleanup();
 const cleanup = new Cleanup();

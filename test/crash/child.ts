@@ -10,6 +10,7 @@ import { openEngineWithService } from '../../src/main/core/engine';
 import type { StatusCheck } from '../../src/main/core/outbox';
 import { type ActionInput, OrderSchema } from '../../src/shared/protocol';
 import type { OrderView } from '../../src/shared/ipc';
+import { TRAINING } from '../support/credentials';
 
 const env = process.env;
 const url = env.CRASH_URL ?? '';
@@ -54,7 +55,7 @@ async function main(): Promise<void> {
     dataDir,
     authUrl: url,
     baseUrl: url,
-    vault: new MemoryVault({ credentials: { clientId: 'training', clientSecret: 'training-secret' } }),
+    vault: new MemoryVault({ credentials: TRAINING }),
     terminalId: `crash-${process.pid}`,
     undoWindowMs: 0,
     concurrency: 4,

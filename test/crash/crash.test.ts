@@ -8,8 +8,9 @@ import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { openStore } from '../../src/main/core/db';
 import type { Faults } from '../../sandbox';
-import { bundle, REPO } from '../engine/bundle';
-import { Cleanup, newDeliveryOrderIds, sandbox, tempDir } from '../engine/helpers';
+import { bundle } from '../support/bundle';
+import { REPO_ROOT } from '../support/paths';
+import { Cleanup, newDeliveryOrderIds, sandbox, tempDir } from '../support/engine';
 import { mulberry32 } from '../../sandbox/prng';
 
 const cleanup = new Cleanup();
@@ -26,8 +27,8 @@ interface Child {
 
 function startChild(script: string, env: Record<string, string>): Child {
   const child = spawn(process.execPath, [script], {
-    cwd: REPO,
-    env: { PATH: process.env.PATH, NODE_PATH: path.join(REPO, 'node_modules'), ...env },
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH, NODE_PATH: path.join(REPO_ROOT, 'node_modules'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

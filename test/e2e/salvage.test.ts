@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { MemoryVault } from '../../src/main/core/auth';
 import { createEngine } from '../../src/main/core/engine';
-import { damagePages, leafPages } from '../db/damage';
+import { damagePages, leafPages } from '../support/damage';
 import { openTerminal, shot, type Terminal } from './support';
 
 const offline = { update: async () => ({ kind: 'transient' as const, message: 'offline', noAnswer: false }), probe: async () => false };

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import run from '@doyensec/electronegativity';
 import { afterAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../support/paths';
 import { AcceptedFileSchema, ScanResultSchema, covers, judge, passes, type AcceptedFile, type Issue } from './findings';
 
 const issue = (id: string, file: string, sample: string): Issue => ({
@@ -62,7 +63,7 @@ describe('judge', () => {
 
 describe('the accepted-findings file', () => {
   it('parses, gives a reason for everything and stays short', () => {
-    const file = AcceptedFileSchema.parse(JSON.parse(readFileSync(path.resolve(__dirname, '../../electronegativity-accepted.json'), 'utf8')));
+    const file = AcceptedFileSchema.parse(JSON.parse(readFileSync(path.join(REPO_ROOT, 'electronegativity-accepted.json'), 'utf8')));
     expect(file.accepted.length).toBeLessThanOrEqual(5);
     expect(file.excludedChecks.length).toBeLessThanOrEqual(2);
   });
@@ -101,7 +102,7 @@ describe('the real scanner on small bundles', () => {
   });
 
   it('accepts a window built like src/main/window.ts with only the reviewed preload finding', async () => {
-    const window = readFileSync(path.resolve(__dirname, '../../src/main/window.ts'), 'utf8');
+    const window = readFileSync(path.join(REPO_ROOT, 'src', 'main', 'window.ts'), 'utf8');
     // The literal handed to `new BrowserWindow(...)`, as it appears in the bundle (types removed).
     const literal = /return new BrowserWindow\((\{[\s\S]*?\n {2}\})\);/.exec(window)?.[1];
     expect(literal).toBeDefined();

@@ -7,9 +7,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import run from '@doyensec/electronegativity';
 import { z } from 'zod';
+import { REPO_ROOT } from '../support/paths';
 import { AcceptedFileSchema, ScanResultSchema, describeIssue, judge, passes } from './findings';
 
-const repo = path.resolve(__dirname, '../..');
+const repo = REPO_ROOT;
 const outDir = path.join(repo, 'out');
 const acceptedFile = path.join(repo, 'electronegativity-accepted.json');
 const ElectronPackageSchema = z.object({ version: z.string().regex(/^\d+\.\d+\.\d+/) });

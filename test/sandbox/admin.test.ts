@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OrderSchema, type Order } from '../../src/shared/protocol/schemas';
-import { findOrder, sandbox, token, update } from './helpers';
+import { findOrder, sandbox, token, update } from '../support/sandbox-http';
 
 async function call(url: string, method = 'GET', body?: unknown): Promise<{ status: number; json: unknown }> {
   const init: RequestInit = { method };

@@ -1,7 +1,8 @@
 /** Orders placed and changed in the sandbox, and the update switches intake tests rely on. */
 import { describe, expect, it } from 'vitest';
 import { ADMIN_PREFIX } from '../../sandbox';
-import { manualClock, postUpdate, sandbox, token, update, updateBody } from './helpers';
+import { postUpdate, sandbox, token, update, updateBody } from '../support/sandbox-http';
+import { manualClock } from '../support/clock';
 
 const accept = { type: 'ORDER_STATE_UPDATE', orderState: 'ACCEPTED' } as const;
 

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFlags } from '../../sandbox/flags';
+import { REPO_ROOT } from '../support/paths';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = REPO_ROOT;
 const children: ChildProcess[] = [];
 
 afterEach(() => {

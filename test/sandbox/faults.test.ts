@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { setImmediate as tick } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { OrderUpdateSuccessSchema, type Action, type Order } from '../../src/shared/protocol/schemas';
-import { errorCode, findOrder, postUpdate, sandbox, token, update, updateBody } from './helpers';
+import { errorCode, findOrder, postUpdate, sandbox, token, update, updateBody } from '../support/sandbox-http';
 
 const isNew = (o: Order): boolean => o.orderState === 'Created';
 const accept: Action[] = [{ type: 'ORDER_STATE_UPDATE', orderState: 'ACCEPTED' }];

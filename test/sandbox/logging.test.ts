@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger, MemorySink, SecretRegistry } from '../../src/main/core/log';
-import { findOrder, postUpdate, sandbox, token, tokenRequest, update, updateBody } from './helpers';
+import { findOrder, postUpdate, sandbox, token, tokenRequest, update, updateBody } from '../support/sandbox-http';
 
 describe('sandbox logging and limits', () => {
   it('logs what happened without any secret or token', async () => {

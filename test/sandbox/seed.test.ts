@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { promisedPackedAt } from '../../src/shared/fulfilment/states';
 import { OrderSchema } from '../../src/shared/protocol/schemas';
 import { seedOrders, startSandbox } from '../../sandbox';
-import { manualClock, sandbox } from './helpers';
+import { sandbox } from '../support/sandbox-http';
+import { manualClock } from '../support/clock';
 
 const NOW = Date.UTC(2025, 0, 15, 9, 30);
 const HOUR = 3_600_000;

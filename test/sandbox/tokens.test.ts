@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { TokenResponseSchema } from '../../src/shared/protocol/schemas';
-import { manualClock, postUpdate, sandbox, token, tokenRequest, updateBody } from './helpers';
+import { postUpdate, sandbox, token, tokenRequest, updateBody } from '../support/sandbox-http';
+import { manualClock } from '../support/clock';
+import { TRAINING } from '../support/credentials';
 
-const creds = { client_id: 'training', client_secret: 'training-secret' };
+const creds = { client_id: TRAINING.clientId, client_secret: TRAINING.clientSecret };
 
 describe('sandbox token server', () => {
   it('issues an O-Bearer token with client_credentials, in the spec units', async () => {

@@ -4,14 +4,14 @@ import {
   errorCode,
   errorMessage,
   findOrder,
-  fulfilmentId,
-  manualClock,
   postUpdate,
   sandbox,
   token,
   update,
   updateBody,
-} from './helpers';
+} from '../support/sandbox-http';
+import { manualClock } from '../support/clock';
+import { fulfilmentId } from '../support/orders';
 
 const isNew = (o: Order): boolean => o.orderState === 'Created';
 const withDelivery = (o: Order): boolean => o.fulfillments.some((f) => f.type === 'DELIVERY');

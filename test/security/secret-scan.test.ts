@@ -21,6 +21,7 @@ import { KeytarVault, MemoryVault } from '../../src/main/core/auth';
 import type { CredentialVault } from '../../src/main/core/auth/vault';
 import { createAppHost, type AppHost } from '../../src/main/core/host';
 import type { CommandName, Environment } from '../../src/shared/ipc';
+import { TRAINING } from '../support/credentials';
 
 /** Forwards every request to the sandbox and remembers every token the token server hands out. */
 async function recordingProxy(target: string, issued: Set<string>): Promise<{ url: string; grants: string[]; close(): Promise<void> }> {
@@ -120,7 +121,7 @@ for (const variant of variants) {
         dataDir,
         version: '0.1.0-scan',
         vaultFor: (env) => {
-          const v = env === 'training' ? new MemoryVault({ credentials: { clientId: 'training', clientSecret: 'training-secret' } }) : variant.vault(env, service);
+          const v = env === 'training' ? new MemoryVault({ credentials: TRAINING }) : variant.vault(env, service);
           vaults.push(v);
           return v;
         },

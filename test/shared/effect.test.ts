@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { showsEffect } from '../../src/shared/fulfilment';
 import type { Action } from '../../src/shared/protocol';
-import { sampleOrder } from './fixtures';
+import { sampleOrder } from '../support/orders';
 
 const fulfil = (fulfilmentId: string, state: 'PACKING' | 'PACKED' | 'OUT_FOR_DELIVERY' | 'DELIVERED'): Action => ({
   type: 'ORDER_FULFILMENT_STATE_UPDATE',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyAction, nextStep, projectOrder, promisedPackedAt } from '../../src/shared/fulfilment';
 import type { Action, Order } from '../../src/shared/protocol';
-import { sampleOrder } from './fixtures';
+import { sampleOrder } from '../support/orders';
 
 const NOW = 1_700_000_100_000;
 const fulfil = (fulfilmentId: string, state: 'PACKING' | 'PACKED' | 'OUT_FOR_DELIVERY' | 'DELIVERED'): Action => ({

@@ -11,7 +11,7 @@ import {
   sameOrderState,
   TokenResponseSchema,
 } from '../../src/shared/protocol';
-import { sampleOrder } from './fixtures';
+import { sampleOrder } from '../support/orders';
 
 describe('protocol schemas', () => {
   it('parses the spec token response and keeps unknown fields', () => {

@@ -11,7 +11,7 @@ import { COMMANDS, type CommandName, type EventName } from '../../src/shared/ipc
 import { ok } from '../../src/shared/result';
 import { bridgeScript } from '../../src/web/bundle';
 import { startWebServer, type WebServer } from '../../src/web/server';
-import { launchChromium } from './chromium';
+import { launchChromium } from '../support/chromium';
 
 // The page's module reads window.packdesk as soon as it runs, as the real renderer does.
 const APP = `

@@ -2,11 +2,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RENDERER_DIR } from '../../src/web';
+import { REPO_ROOT } from '../support/paths';
 
-const root = resolve(__dirname, '..', '..');
+const root = REPO_ROOT;
 
 describe('npm run web', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'packdesk-web-cli-'));

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RENDERER_DIR, startWebHarness, type WebHarness } from '../../src/web';
-import { launchChromium } from './chromium';
+import { launchChromium } from '../support/chromium';
 
 describe('the browser harness', () => {
   let dataDir: string;

@@ -15,7 +15,7 @@ import type { CommandName, CommandResult } from '../../src/shared/ipc';
 import { DEFAULT_RENDERER_DIR } from '../../src/web';
 import { bridgeScript } from '../../src/web/bundle';
 import { startWebServer, type WebServer } from '../../src/web/server';
-import { launchChromium } from './chromium';
+import { launchChromium } from '../support/chromium';
 
 describe('the bridge after a dropped socket', () => {
   let dataDir: string;

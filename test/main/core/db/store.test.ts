@@ -1,0 +1,175 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dataFilePath, openStore, SCHEMA_VERSION, type Store } from '../../../../src/main/core/db';
+import { Cleanup, tempDir } from '../../../support/engine';
+
+const cleanup = new Cleanup();
+afterEach(() => cleanup.run());
+
+const NOW = Date.UTC(2025, 0, 15, 9, 30);
+
+function open(dir: string): Store {
+  const r = openStore({ dataDir: dir, now: () => NOW });
+  if (!r.ok) throw new Error(r.problem.message);
+  cleanup.add(() => r.value.close());
+  return r.value;
+}
+
+// Reads pragmas with a plain connection: this test checks what is on disk, not the store's own view.
+function pragmas(file: string): Record<string, unknown> {
+  const db = new Database(file, { readonly: true });
+  try {
+    return {
+      journal_mode: db.pragma('journal_mode', { simple: true }),
+      user_version: db.pragma('user_version', { simple: true }),
+      tables: (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as { name: string }[]).map((t) => t.name),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+describe('store', () => {
+  it('creates packdesk.sqlite in WAL mode with the current schema and keeps rows across reopen', () => {
+    const dir = tempDir(cleanup);
+    const store = open(dir);
+    expect(store.file).toBe(path.join(dir, 'packdesk.sqlite'));
+    expect(store.schemaVersion).toBe(SCHEMA_VERSION);
+    expect(store.integrity()).toBe('ok');
+    store.transaction(() => {
+      store.orders.ensure('ORD-1', NOW);
+      store.outbox.insert({
+        requestId: 'req-1',
+        orderId: 'ORD-1',
+        action: { type: 'ORDER_STATE_UPDATE', orderState: 'ACCEPTED' },
+        createdAt: NOW,
+        sendAfter: NOW,
+        terminalId: 'T1',
+      });
+    });
+    store.close();
+
+    const info = pragmas(dataFilePath(dir));
+    expect(info.journal_mode).toBe('wal');
+    expect(info.user_version).toBe(SCHEMA_VERSION);
+    expect(info.tables).toEqual(expect.arrayContaining(['audit', 'orders', 'outbox']));
+
+    const again = open(dir);
+    const entry = again.outbox.byRequestId('req-1');
+    expect(entry).toMatchObject({ orderId: 'ORD-1', seq: 1, state: 'queued', attempts: 0 });
+  });
+
+  it('numbers entries per order in tap order', () => {
+    const store = open(tempDir(cleanup));
+    store.orders.ensure('A', NOW);
+    store.orders.ensure('B', NOW);
+    const add = (orderId: string, n: number) =>
+      store.outbox.insert({
+        requestId: `${orderId}-${n}`,
+        orderId,
+        action: { type: 'CLIENT_ORDER_INFO_UPDATE', clientOrderInfo: { sellerInvoiceId: `INV-${n}` } },
+        createdAt: NOW,
+        sendAfter: NOW,
+        terminalId: 'T1',
+      });
+    expect([add('A', 1).seq, add('B', 1).seq, add('A', 2).seq, add('A', 3).seq, add('B', 2).seq]).toEqual([1, 1, 2, 3, 2]);
+  });
+
+  it('prunes audit lines older than a cut-off and keeps the rest', () => {
+    const store = open(tempDir(cleanup));
+    store.transaction(() => {
+      for (let i = 0; i < 1000; i++) store.audit.add({ time: i * 10, terminal: 'T1', kind: 'tap', outcome: 'queued', message: `tap ${i}` });
+    });
+    expect(store.audit.prune(5000)).toBe(500);
+    const left = store.audit.recent(10_000);
+    expect(left).toHaveLength(500);
+    expect(left[0]).toMatchObject({ time: 5000, message: 'tap 500' });
+    expect(store.audit.prune(5000)).toBe(0);
+    expect(store.audit.prune(0)).toBe(0);
+    expect(store.audit.prune(100_000)).toBe(500);
+    expect(store.audit.prune(100_000)).toBe(0);
+  });
+
+  it('starts the WAL over in checkpoint(), so the next tap commits with one fsync, not two', () => {
+    const dir = tempDir(cleanup);
+    const store = open(dir);
+    const wal = `${store.file}-wal`;
+    // The salts in the WAL header change each time SQLite starts the WAL over; starting over with
+    // synchronous=FULL fsyncs the new header before the commit's own fsync.
+    const salts = (): string => fs.readFileSync(wal).subarray(16, 24).toString('hex');
+    const tap = (n: number): boolean => store.transaction(() => store.orders.ensure(`ORD-${n}`, NOW));
+    tap(1);
+    tap(2);
+    store.checkpoint();
+    const afterCheckpoint = salts();
+    tap(3);
+    expect(salts()).toBe(afterCheckpoint);
+    store.checkpoint();
+    expect(salts()).not.toBe(afterCheckpoint);
+    expect(store.orders.count()).toBe(3);
+    expect(store.schemaVersion).toBe(SCHEMA_VERSION);
+    expect(pragmas(store.file).user_version).toBe(SCHEMA_VERSION);
+  });
+
+  it('sets an unreadable file aside with its -wal and -shm and says where, never opening over it', () => {
+    const dir = tempDir(cleanup);
+    const file = dataFilePath(dir);
+    fs.writeFileSync(file, Buffer.from('this is not a database, it is a shopping list '.repeat(200)));
+    fs.writeFileSync(`${file}-wal`, 'junk');
+    const r = openStore({ dataDir: dir, now: () => NOW });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.problem.code).toBe('STORE_BROKEN');
+    const aside = `${file}.broken-2025-01-15T09-30-00-000Z`;
+    expect(r.problem.message).toContain(aside);
+    expect(fs.existsSync(aside)).toBe(true);
+    expect(fs.existsSync(`${aside}-wal`)).toBe(true);
+    expect(fs.existsSync(file)).toBe(false);
+    expect(fs.readFileSync(aside, 'utf8')).toContain('shopping list');
+  });
+
+  it('sets aside a file whose pages fail the integrity check', () => {
+    const dir = tempDir(cleanup);
+    const store = open(dir);
+    store.transaction(() => {
+      for (let i = 0; i < 300; i++) store.orders.ensure(`ORD-${i}-${'x'.repeat(100)}`, NOW);
+    });
+    store.close();
+    // Overwrite a page in the middle of the file (not the header): SQLite still opens it, integrity_check does not pass.
+    const file = dataFilePath(dir);
+    const fd = fs.openSync(file, 'r+');
+    fs.writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, 4096 * 3);
+    fs.closeSync(fd);
+    const r = openStore({ dataDir: dir, now: () => NOW });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.problem.code).toBe('STORE_BROKEN');
+    expect(fs.readdirSync(dir).some((f) => f.startsWith('packdesk.sqlite.broken-'))).toBe(true);
+  });
+
+  it('refuses a file from a newer Packdesk without moving it', () => {
+    const dir = tempDir(cleanup);
+    open(dir).close();
+    const db = new Database(dataFilePath(dir));
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    const r = openStore({ dataDir: dir, now: () => NOW });
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.problem.code).toBe('STORE_TOO_NEW');
+      expect(r.problem.message).toMatch(/newer Packdesk/);
+    }
+    expect(fs.existsSync(dataFilePath(dir))).toBe(true);
+  });
+
+  it('reports a folder it cannot use without touching anything', () => {
+    const dir = tempDir(cleanup);
+    const blocker = path.join(dir, 'not-a-folder');
+    fs.writeFileSync(blocker, 'x');
+    const r = openStore({ dataDir: blocker, now: () => NOW });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.problem.code).toBe('STORE_UNAVAILABLE');
+    expect(fs.readFileSync(blocker, 'utf8')).toBe('x');
+  });
+});

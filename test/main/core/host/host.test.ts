@@ -1,0 +1,482 @@
+import { existsSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../../../sandbox';
+import { needsManager } from '../../../../src/main/core/host';
+import { createRotatingFileSink, secrets } from '../../../../src/main/core/log';
+import { COMMANDS, type CommandName, type EventName, type OrderView, type UpdateStatus } from '../../../../src/shared/ipc';
+import { startTestHost, type TestHost } from '../../../support/host';
+import { malformedPayloads } from '../../../support/payloads';
+
+const names = Object.keys(COMMANDS) as CommandName[];
+
+/** Orders still waiting for Accept: intake brings seeded orders in their real states, some already further along. */
+const awaitsAccept = (o: OrderView): boolean => o.nextStep?.key === 'ACCEPT';
+
+async function acceptFirstOrder(t: TestHost): Promise<OrderView> {
+  const [first] = (await t.call('orders.list', {})).filter(awaitsAccept);
+  await t.call('taps.submit', { orderId: first!.id, input: { kind: 'orderState', state: 'ACCEPTED' } });
+  await t.host.engine()!.drain({ untilEmpty: true, timeoutMs: 10_000 });
+  return (await t.call('orders.get', { orderId: first!.id }))!;
+}
+
+describe('the app host in training mode', () => {
+  let t: TestHost;
+  beforeAll(async () => {
+    t = await startTestHost({ settingsOverride: { undoWindowMs: 0 } });
+  });
+  afterAll(async () => t.close());
+
+  it('starts the in-app sandbox on 127.0.0.1 and fills the queue with its seeded orders', async () => {
+    const sandbox = t.host.sandbox!;
+    expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const settings = await t.call('settings.get', {});
+    expect(settings).toMatchObject({ environment: 'training', authUrl: sandbox.url, baseUrl: sandbox.url });
+    const orders = await t.call('orders.list', {});
+    expect(orders.map((o) => o.id).sort()).toEqual(sandbox.orders().map((o) => o.id).sort());
+    expect(orders.length).toBeGreaterThanOrEqual(30);
+    const info = await t.call('app.info', {});
+    expect(info).toMatchObject({ environment: 'training', shell: 'web', version: '0.1.0-test', pinSet: false });
+    expect(info.terminalId).toMatch(/^T-[0-9a-f]{16}$/);
+    expect(await t.call('updates.status', {})).toMatchObject({ state: 'disabled', currentVersion: '0.1.0-test' });
+  });
+
+  it('sends a tap to the sandbox and forwards the engine events', async () => {
+    const seen: EventName[] = [];
+    const unsubscribe = t.host.subscribe((event) => seen.push(event));
+    const order = await acceptFirstOrder(t);
+    unsubscribe();
+    expect(order.order).not.toBeNull();
+    expect(order.nextStep?.key).toBe('PACKING');
+    expect(t.host.sandbox!.appliedLog().some((a) => a.orderId === order.id)).toBe(true);
+    expect(seen).toEqual(expect.arrayContaining(['orders.changed', 'outbox.changed', 'sync.status']));
+  });
+
+  it.each(names)('%s: every malformed payload is refused as invalid and changes nothing', async (command) => {
+    const snapshot = async (): Promise<string> =>
+      JSON.stringify([
+        await t.call('orders.list', {}),
+        await t.call('outbox.list', {}),
+        await t.call('settings.get', {}),
+        (await t.call('app.info', {})).pinSet,
+        existsSync(join(t.dataDir, 'pin.json')),
+        readdirSync(t.dataDir).sort(),
+      ]);
+    const before = await snapshot();
+    for (const { label, payload } of malformedPayloads(command)) {
+      const reply = await t.host.handle(command, payload);
+      expect(reply.ok, `${command} with ${label}`).toBe(false);
+      if (!reply.ok) expect(reply.problem, label).toMatchObject({ kind: 'invalid', code: 'INVALID_REQUEST' });
+    }
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('refuses unknown command names', async () => {
+    for (const name of ['orders.delete', 'constructor', '__proto__', 'hasOwnProperty', 7]) {
+      expect(await t.host.handle(name, {})).toMatchObject({ ok: false, problem: { kind: 'invalid', code: 'UNKNOWN_COMMAND' } });
+    }
+  });
+
+  it('refuses PIN-guarded commands while no PIN is set', async () => {
+    const reply = await t.host.handle('kiosk.leave', { pin: '1234' });
+    expect(reply).toMatchObject({ ok: false, problem: { code: 'PIN_NOT_SET' } });
+  });
+});
+
+describe('a host whose shell hands it no training service', () => {
+  it('keeps running and says why training cannot start; taps are refused, not lost', async () => {
+    const t = await startTestHost({ startTraining: undefined, settingsOverride: { environment: 'training' } });
+    try {
+      expect(t.host.sandbox).toBeNull();
+      expect(t.host.engine()).toBeNull();
+      expect((await t.call('sync.status', {})).message).toMatch(/Training mode is not available/);
+      const reply = await t.host.handle('taps.submit', { orderId: 'ORD-1', input: { kind: 'orderState', state: 'ACCEPTED' } });
+      expect(reply).toMatchObject({ ok: false, problem: { kind: 'transient', code: 'ENGINE_UNAVAILABLE' } });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('the manager PIN at the host', () => {
+  let t: TestHost;
+  beforeAll(async () => {
+    t = await startTestHost({ settingsOverride: { undoWindowMs: 60_000 } });
+  });
+  afterAll(async () => t.close());
+
+  it('guards every PIN command until a PIN is set, then checks it', async () => {
+    for (const [command, payload] of [
+      ['settings.update', { pin: '1234', patch: { sounds: false } }],
+      ['support.exportBundle', { pin: '1234' }],
+      ['kiosk.leave', { pin: '1234' }],
+      ['updates.installNow', { pin: '1234' }],
+      ['outbox.discard', { pin: '1234', entryId: 1 }],
+      ['credentials.save', { pin: '1234', environment: 'training' }],
+    ] as const) {
+      expect(await t.host.handle(command, payload), command).toMatchObject({ ok: false, problem: { code: 'PIN_NOT_SET' } });
+    }
+    expect(await t.call('pin.set', { newPin: '1234' })).toEqual({ done: true });
+    expect((await t.call('app.info', {})).pinSet).toBe(true);
+    expect(await t.host.handle('pin.set', { newPin: '9999' })).toMatchObject({ ok: false, problem: { code: 'PIN_REQUIRED' } });
+    expect(await t.call('pin.verify', { pin: '1234' })).toEqual({ valid: true });
+    expect(await t.call('pin.verify', { pin: '4321' })).toEqual({ valid: false });
+    expect(await t.host.handle('kiosk.leave', { pin: '4321' })).toMatchObject({ ok: false, problem: { kind: 'auth', code: 'PIN_WRONG' } });
+    expect(await t.host.handle('kiosk.leave', { pin: '1234' })).toMatchObject({ ok: false, problem: { code: 'NOT_IN_KIOSK' } });
+    expect(await t.host.handle('updates.installNow', { pin: '1234' })).toMatchObject({ ok: false, problem: { code: 'UPDATES_DISABLED' } });
+    const pinFile = readFileSync(join(t.dataDir, 'pin.json'), 'utf8');
+    expect(pinFile).not.toContain('1234');
+  });
+
+  it('needs the PIN to discard a tap: a wrong PIN leaves it queued', async () => {
+    const [order] = (await t.call('orders.list', {})).filter(awaitsAccept);
+    const entry = await t.call('taps.submit', { orderId: order!.id, input: { kind: 'orderState', state: 'ACCEPTED' } });
+    expect(await t.host.handle('outbox.discard', { entryId: entry.id, pin: '0000' })).toMatchObject({ ok: false, problem: { code: 'PIN_WRONG' } });
+    expect((await t.call('outbox.list', {})).find((e) => e.id === entry.id)?.state).toBe('queued');
+    expect(await t.call('outbox.discard', { entryId: entry.id, pin: '1234' })).toEqual({ done: true });
+    expect((await t.call('outbox.list', {})).find((e) => e.id === entry.id)?.state ?? 'discarded').toBe('discarded');
+  });
+
+  it('needs the PIN for a fraudulent-prescription cancellation, not for other reasons', async () => {
+    expect(needsManager({ kind: 'orderState', state: 'CANCELLED', reason: 'FRAUD_PRESCRIPTION' })).toBe(true);
+    expect(needsManager({ kind: 'orderState', state: 'CANCELLED', reason: 'BUYER_NOT_AVAILABLE' })).toBe(false);
+    // Cancelling needs the order's details: accept two orders first and let the answers come back.
+    await t.call('settings.update', { pin: '1234', patch: { undoWindowMs: 0 } });
+    const orders = (await t.call('orders.list', {})).filter(awaitsAccept);
+    const [order, other] = [orders[3]!, orders[4]!];
+    for (const o of [order, other]) await t.call('taps.submit', { orderId: o.id, input: { kind: 'orderState', state: 'ACCEPTED' } });
+    await t.host.engine()!.drain({ untilEmpty: true, timeoutMs: 10_000 });
+    const fraud = { orderId: order.id, input: { kind: 'orderState', state: 'CANCELLED', reason: 'FRAUD_PRESCRIPTION' } };
+    expect(await t.host.handle('taps.submit', fraud)).toMatchObject({ ok: false, problem: { code: 'PIN_REQUIRED' } });
+    expect(await t.host.handle('taps.submit', { ...fraud, pin: '0000' })).toMatchObject({ ok: false, problem: { code: 'PIN_WRONG' } });
+    const cancels = async (): Promise<number> =>
+      (await t.call('outbox.list', {})).filter((e) => e.orderId === order.id && e.action.type === 'ORDER_STATE_UPDATE' && e.action.orderState === 'CANCELLED').length;
+    expect(await cancels()).toBe(0);
+    const entry = await t.call('taps.submit', { ...fraud, pin: '1234' });
+    expect(entry).toMatchObject({ orderId: order.id });
+    expect(await cancels()).toBe(1);
+    expect(await t.call('taps.submit', { orderId: other.id, input: { kind: 'orderState', state: 'CANCELLED', reason: 'BUYER_NOT_AVAILABLE' } })).toMatchObject({ orderId: other.id });
+  });
+
+  it('locks PIN entry after five wrong PINs, even for the right PIN', async () => {
+    for (let i = 0; i < 5; i++) await t.host.handle('pin.verify', { pin: '0000' });
+    expect(await t.host.handle('pin.verify', { pin: '1234' })).toMatchObject({ ok: false, problem: { code: 'PIN_LOCKED' } });
+    expect(await t.host.handle('settings.update', { pin: '1234', patch: { sounds: false } })).toMatchObject({ ok: false, problem: { code: 'PIN_LOCKED' } });
+  });
+});
+
+describe('settings and credentials at the host', () => {
+  let t: TestHost | null = null;
+  let staging: Sandbox;
+  afterEach(async () => {
+    await t?.close();
+    t = null;
+  });
+  beforeAll(async () => {
+    staging = await startSandbox({ clientId: 'store-42', clientSecret: 'staging-secret-for-store-42', seed: 7, orderCount: 5 });
+  });
+  afterAll(async () => staging.close());
+
+  it('saves settings with the PIN, applies them to the engine, and keeps them across a restart', async () => {
+    t = await startTestHost();
+    await t.call('pin.set', { newPin: '2468' });
+    const next = await t.call('settings.update', { pin: '2468', patch: { undoWindowMs: 1500, concurrency: 2, sounds: false } });
+    expect(next).toMatchObject({ undoWindowMs: 1500, concurrency: 2, sounds: false });
+    const [order] = (await t.call('orders.list', {})).filter(awaitsAccept);
+    const entry = await t.call('taps.submit', { orderId: order!.id, input: { kind: 'orderState', state: 'ACCEPTED' } });
+    expect(entry.sendAfter - entry.createdAt).toBe(1500);
+    const dir = t.dataDir;
+    await t.host.stop();
+    const again = await startTestHost({}, dir);
+    try {
+      expect(await again.call('settings.get', {})).toMatchObject({ undoWindowMs: 1500, concurrency: 2, sounds: false, environment: 'training' });
+      expect((await again.call('app.info', {})).pinSet).toBe(true);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('reports a corrupt settings file, sets it aside and runs on defaults', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'packdesk-host-'));
+    writeFileSync(join(dir, 'settings.json'), 'garbage{');
+    t = await startTestHost({}, dir);
+    expect((await t.call('settings.get', {})).environment).toBe('training');
+    expect(readdirSync(dir).some((f) => f.startsWith('settings.json.corrupt-'))).toBe(true);
+    const log = readFileSync(join(t.host.logDir, 'packdesk.log'), 'utf8');
+    expect(log).toContain('settings file set aside');
+  });
+
+  it('refuses wrong credentials with "rejected" and saves nothing', async () => {
+    t = await startTestHost();
+    await t.call('pin.set', { newPin: '1357' });
+    const answer = await t.call('credentials.save', {
+      pin: '1357',
+      environment: 'staging',
+      authUrl: staging.url,
+      baseUrl: staging.url,
+      clientId: 'store-42',
+      clientSecret: 'not-the-secret',
+    });
+    expect(answer.result).toBe('rejected');
+    expect(answer.message).toMatch(/refused/);
+    expect(JSON.stringify(answer)).not.toContain('not-the-secret');
+    expect(await t.vaults.get('staging')?.getCredentials() ?? null).toBeNull();
+    expect((await t.call('settings.get', {})).environment).toBe('training');
+    expect(t.host.sandbox).not.toBeNull();
+  });
+
+  it('checks addresses before anything: production needs https', async () => {
+    t = await startTestHost();
+    await t.call('pin.set', { newPin: '1357' });
+    const reply = await t.host.handle('credentials.save', {
+      pin: '1357',
+      environment: 'production',
+      authUrl: staging.url,
+      baseUrl: staging.url,
+      clientId: 'store-42',
+      clientSecret: 'staging-secret-for-store-42',
+    });
+    expect(reply).toMatchObject({ ok: false, problem: { kind: 'invalid', code: 'ADDRESS_NOT_HTTPS' } });
+    expect((await t.call('settings.get', {})).environment).toBe('training');
+  });
+
+  it('switches to staging with good credentials: saved in the vault, engine restarted against the new service', async () => {
+    t = await startTestHost({ settingsOverride: { undoWindowMs: 0 } });
+    await t.call('pin.set', { newPin: '1357' });
+    const answer = await t.call('credentials.save', {
+      pin: '1357',
+      environment: 'staging',
+      authUrl: `${staging.url}/`,
+      baseUrl: staging.url,
+      clientId: 'store-42',
+      clientSecret: 'staging-secret-for-store-42',
+    });
+    expect(answer).toEqual({
+      result: 'saved',
+      message: expect.stringContaining('staging'),
+      code: 'SAVED',
+      values: { environment: 'staging' },
+    });
+    expect(await t.vaults.get('staging')!.getCredentials()).toEqual({ clientId: 'store-42', clientSecret: 'staging-secret-for-store-42' });
+    expect(await t.call('settings.get', {})).toMatchObject({ environment: 'staging', authUrl: staging.url, baseUrl: staging.url });
+    expect(t.host.sandbox).toBeNull();
+    expect(await t.call('orders.list', {})).toEqual([]);
+    const orderId = staging.orders()[0]!.id;
+    await t.call('orders.add', { orderId });
+    await t.call('taps.submit', { orderId, input: { kind: 'orderState', state: 'ACCEPTED' } });
+    await t.host.engine()!.drain({ untilEmpty: true, timeoutMs: 10_000 });
+    expect(staging.appliedLog().some((a) => a.orderId === orderId)).toBe(true);
+    expect((await t.call('sync.status', {})).credentials).toBe('ok');
+
+    // A restart comes back in staging with the saved addresses; the training data stays apart.
+    const dir = t.dataDir;
+    const vaults = t.vaults;
+    await t.host.stop();
+    const again = await startTestHost({ vaultFor: (env) => vaults.get(env)! }, dir);
+    try {
+      expect((await again.call('settings.get', {})).environment).toBe('staging');
+      expect((await again.call('orders.list', {})).map((o) => o.id)).toEqual([orderId]);
+      // Back to training with the PIN: the practice queue is back.
+      expect(await again.call('credentials.save', { pin: '1357', environment: 'training' })).toMatchObject({ result: 'saved' });
+      expect(again.host.sandbox).not.toBeNull();
+      expect((await again.call('orders.list', {})).length).toBeGreaterThanOrEqual(30);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('writes a support bundle with logs, health lines, outbox and settings', async () => {
+    t = await startTestHost();
+    await t.call('pin.set', { newPin: '1357' });
+    const { path } = await t.call('support.exportBundle', { pin: '1357' });
+    expect(path.startsWith(join(t.dataDir, 'support'))).toBe(true);
+    expect(readdirSync(path).sort()).toEqual(['README.txt', 'doctor.txt', 'info.json', 'logs', 'outbox.json', 'settings.json', 'status.json']);
+    expect(readdirSync(join(path, 'logs'))).toContain('packdesk.log');
+    const doctor = readFileSync(join(path, 'doctor.txt'), 'utf8');
+    expect(doctor).toMatch(/ok\s+manager PIN/);
+    expect(doctor).toMatch(/data file/);
+    expect(JSON.parse(readFileSync(join(path, 'settings.json'), 'utf8'))).toMatchObject({ environment: 'training' });
+    expect(JSON.parse(readFileSync(join(path, 'outbox.json'), 'utf8'))).toMatchObject({ available: true });
+  });
+
+  it("puts the Electron shell's log files in the bundle too, rotated ones included, redacted", async () => {
+    t = await startTestHost();
+    await t.call('pin.set', { newPin: '1357' });
+    const logDir = t.host.logDir;
+    // The shell's sink as src/main/index.ts makes it, small enough to rotate. Records go to the sink
+    // directly, skipping the logger's own redaction, so only the bundle's redaction stands between
+    // these secrets and the bundle.
+    const shell = createRotatingFileSink({ dir: logDir, name: 'shell', maxBytes: 1024, keep: 3 });
+    const bearer = 'eyJhbGciOiJIUzI1NiJ9.shell-token-Zq7x';
+    const fieldSecret = 'shell-field-secret-Wk4r';
+    const registered = 'shell-registered-secret-Pn2m';
+    secrets.add(registered);
+    for (let i = 0; i < 12; i++) {
+      shell.write({
+        time: new Date().toISOString(),
+        level: 'warn',
+        scope: 'shell',
+        msg: `blocked navigation #${i} Authorization: Bearer ${bearer} after ${registered}`,
+        fields: { url: 'https://example.invalid/', client_secret: fieldSecret },
+      });
+    }
+    shell.close();
+    expect(readdirSync(logDir)).toEqual(expect.arrayContaining(['shell.log', 'shell.1.log']));
+    // Not ours, so not copied: another program's notes, and a link that only looks like a log.
+    writeFileSync(join(logDir, 'notes.txt'), 'not a Packdesk log');
+    const outside = join(t.dataDir, 'elsewhere.txt');
+    writeFileSync(outside, 'outside the logs folder');
+    symlinkSync(outside, join(logDir, 'linked.log'));
+
+    const shellFiles = shell.files().map((f) => basename(f));
+    const kept = shellFiles.flatMap((f) => [...readFileSync(join(logDir, f), 'utf8').matchAll(/navigation #(\d+)/g)].map((m) => m[1]));
+
+    const { path } = await t.call('support.exportBundle', { pin: '1357' });
+    expect(readdirSync(join(path, 'logs')).sort()).toEqual(['packdesk.log', ...shellFiles].sort());
+    const shellText = shellFiles.map((f) => readFileSync(join(path, 'logs', f), 'utf8')).join('');
+    // Every line the shell still has on disk, from the newest file and the rotated ones.
+    expect([...shellText.matchAll(/navigation #(\d+)/g)].map((m) => m[1])).toEqual(kept);
+    expect(kept).toContain('11');
+    expect(shellText).toContain('Bearer [redacted]');
+    expect(shellText).toContain('"client_secret":"[redacted]"');
+    for (const secret of [bearer, fieldSecret, registered]) expect(shellText).not.toContain(secret);
+    // Still one JSON record per line after redaction.
+    for (const line of shellText.split('\n').filter(Boolean)) expect(JSON.parse(line)).toMatchObject({ scope: 'shell' });
+    expect(readFileSync(join(path, 'README.txt'), 'utf8')).toMatch(/host and shell log files/);
+  });
+});
+
+describe('shell hooks: updates, kiosk, extra log', () => {
+  it('reports the update status, forwards its changes, and installs only with the PIN', async () => {
+    let listener: ((s: UpdateStatus) => void) | null = null;
+    let installs = 0;
+    const status = { state: 'ready' as const, currentVersion: '0.1.0', availableVersion: '0.2.0', message: null, lastCheckAt: 1 };
+    let kioskLeft = 0;
+    const lines: string[] = [];
+    const { createLogger } = await import('../../../../src/main/core/log');
+    const t = await startTestHost({
+      updates: {
+        status: () => status,
+        installNow: async () => {
+          installs++;
+          return { ok: true, value: true };
+        },
+        onStatus: (cb) => {
+          listener = cb;
+          return () => {
+            listener = null;
+          };
+        },
+      },
+      kiosk: { leave: () => kioskLeft++ },
+      log: createLogger([{ write: (r) => lines.push(`${r.scope} ${r.msg}`) }]),
+    });
+    try {
+      expect(await t.call('updates.status', {})).toEqual(status);
+      const events: unknown[] = [];
+      t.host.subscribe((event, body) => event === 'updates.status' && events.push(body));
+      listener!({ ...status, state: 'installing' });
+      expect(events).toEqual([{ ...status, state: 'installing' }]);
+      await t.call('pin.set', { newPin: '8642' });
+      expect(await t.host.handle('updates.installNow', { pin: '1111' })).toMatchObject({ ok: false, problem: { code: 'PIN_WRONG' } });
+      expect(installs).toBe(0);
+      expect(await t.call('updates.installNow', { pin: '8642' })).toEqual({ done: true });
+      expect(installs).toBe(1);
+      expect(await t.call('kiosk.leave', { pin: '8642' })).toEqual({ done: true });
+      expect(kioskLeft).toBe(1);
+      expect(lines.some((l) => l.includes('engine started'))).toBe(true);
+    } finally {
+      await t.close();
+    }
+    expect(listener).toBeNull();
+  });
+});
+
+describe('without a working keychain', () => {
+  it('says so in app.info and refuses to save credentials, never falling back to a file', async () => {
+    const { KeytarVault, MemoryVault, NO_SECRET_SERVICE_MESSAGE } = await import('../../../../src/main/core/auth');
+    const staging = await startSandbox({ clientId: 'c', clientSecret: 'keychainless-secret', orderCount: 2 });
+    const broken = (env: 'staging' | 'production'): InstanceType<typeof KeytarVault> =>
+      new KeytarVault({ environment: env, platform: 'linux', loadKeytar: () => Promise.reject(new Error('libsecret-1.so.0: cannot open shared object file')) });
+    const t = await startTestHost({
+      vaultFor: (env) => (env === 'training' ? new MemoryVault({ credentials: { clientId: 'training', clientSecret: 'training-secret' } }) : broken(env)),
+    });
+    try {
+      const info = await t.call('app.info', {});
+      expect(info.keychain.ok).toBe(false);
+      expect(info.keychain.message).toContain(NO_SECRET_SERVICE_MESSAGE);
+      await t.call('pin.set', { newPin: '1234' });
+      const reply = await t.host.handle('credentials.save', {
+        pin: '1234',
+        environment: 'staging',
+        authUrl: staging.url,
+        baseUrl: staging.url,
+        clientId: 'c',
+        clientSecret: 'keychainless-secret',
+      });
+      expect(reply).toMatchObject({ ok: false, problem: { code: 'NO_KEYCHAIN', message: expect.stringContaining('No keychain') } });
+      expect((await t.call('settings.get', {})).environment).toBe('training');
+      // Nothing landed in a file instead.
+      for (const f of readdirSync(t.dataDir, { recursive: true, encoding: 'utf8' })) {
+        const file = join(t.dataDir, f);
+        if (statSync(file).isFile()) expect(readFileSync(file).includes('keychainless-secret'), f).toBe(false);
+      }
+    } finally {
+      await t.close();
+      await staging.close();
+    }
+  });
+});
+
+describe('when the engine cannot start', () => {
+  it('keeps answering and says why: no addresses saved for the environment', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'packdesk-host-'));
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ version: 1, environment: 'staging', preferences: {}, addresses: {} }));
+    const t = await startTestHost({}, dir);
+    try {
+      expect(t.host.engine()).toBeNull();
+      expect(await t.call('orders.list', {})).toEqual([]);
+      expect((await t.call('sync.status', {})).message).toMatch(/No service addresses are saved for staging/);
+      expect(await t.host.handle('orders.add', { orderId: 'X-1' })).toMatchObject({
+        ok: false,
+        problem: { code: 'ENGINE_UNAVAILABLE', message: expect.stringContaining('No service addresses') },
+      });
+    } finally {
+      await t.close();
+      (await import('node:fs')).rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps answering and says why: the data folder cannot be used', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'packdesk-host-'));
+    writeFileSync(
+      join(dir, 'settings.json'),
+      JSON.stringify({ version: 1, environment: 'staging', preferences: {}, addresses: { staging: { authUrl: 'http://127.0.0.1:9', baseUrl: 'http://127.0.0.1:9' } } }),
+    );
+    mkdirSync(join(dir, 'environments'));
+    writeFileSync(join(dir, 'environments', 'staging'), 'a file where a folder should be');
+    const t = await startTestHost({}, dir);
+    try {
+      expect(t.host.engine()).toBeNull();
+      expect((await t.call('sync.status', {})).message).toMatch(/could not start its engine/);
+      expect(readFileSync(join(t.host.logDir, 'packdesk.log'), 'utf8')).toContain('engine could not start');
+    } finally {
+      await t.close();
+      (await import('node:fs')).rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops once, however many callers ask', async () => {
+    const t = await startTestHost();
+    await Promise.all([t.host.stop(), t.host.stop(), t.host.stop()]);
+    expect(t.host.engine()).toBeNull();
+    expect(t.host.sandbox).toBeNull();
+    await t.close();
+  });
+});

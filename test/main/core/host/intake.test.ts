@@ -1,0 +1,67 @@
+/** Intake at the host (training mode, the in-app sandbox over HTTP): scanned ids, events, status, settings. */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EventName, IntakeStatus, OrderView } from '../../../../src/shared/ipc';
+import { startTestHost, type TestHost } from '../../../support/host';
+
+let t: TestHost | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const PIN = '1357';
+
+describe('intake at the host', () => {
+  it('fills the training queue with every seeded order in its state at the service, items included', async () => {
+    t = await startTestHost({ sandboxOptions: { orderCount: 15, arrivalEveryMs: 0 } });
+    const orders = await t.call('orders.list', {});
+    const sandbox = t.host.sandbox!;
+    expect(orders).toHaveLength(15);
+    for (const view of orders) {
+      const at = sandbox.order(view.id)!;
+      expect(view.order?.orderState).toBe(at.orderState);
+      expect(view.order?.items).toHaveLength(at.items.length);
+    }
+    // Not every order asks to be accepted: the seeded ones further along say their real next step.
+    expect(new Set(orders.map((o) => o.nextStep?.key ?? 'done')).size).toBeGreaterThan(2);
+    const status: IntakeStatus = await t.call('intake.status', {});
+    expect(status).toMatchObject({ condition: 'ok', intervalMs: 30_000 });
+    expect(status.lastCompleteAt).not.toBeNull();
+  });
+
+  it('a scanned id the terminal does not know is fetched at once, so its items show before Accept', async () => {
+    t = await startTestHost({ sandboxOptions: { orderCount: 5, arrivalEveryMs: 0 } });
+    const placed = t.host.sandbox!.placeOrder();
+    const view: OrderView = await t.call('orders.add', { orderId: placed.id });
+    expect(view.order?.items).toHaveLength(placed.items.length);
+    expect(view.nextStep?.key).toBe('ACCEPT');
+  });
+
+  it('a check now brings a placed order in and says so as orders.changed and intake.status events', async () => {
+    t = await startTestHost({ sandboxOptions: { orderCount: 5, arrivalEveryMs: 0, changesMinIntervalMs: 0 } });
+    const seen: { event: EventName; body: unknown }[] = [];
+    const off = t.host.subscribe((event, body) => seen.push({ event, body }));
+    const placed = t.host.sandbox!.placeOrder();
+    await t.call('intake.checkNow', {});
+    off();
+    const changed = seen.filter((e) => e.event === 'orders.changed').flatMap((e) => (e.body as { orders: OrderView[] }).orders);
+    expect(changed.find((v) => v.id === placed.id)?.order?.items).toHaveLength(placed.items.length);
+    expect(seen.some((e) => e.event === 'intake.status')).toBe(true);
+  });
+
+  it('new intake settings are kept and make intake check again; a 403 is reported in the status', async () => {
+    t = await startTestHost({ sandboxOptions: { orderCount: 5, arrivalEveryMs: 0, changesMinIntervalMs: 0 } });
+    await t.call('pin.set', { newPin: PIN });
+    t.host.sandbox!.faults.set({ forbidReads: { changes: true, status: false } });
+    const refused: IntakeStatus = await t.call('intake.checkNow', {});
+    expect(refused.condition).toBe('noAccess');
+    t.host.sandbox!.faults.set({ forbidReads: { changes: false, status: false } });
+    const saved = await t.call('settings.update', { pin: PIN, patch: { intakeIntervalMs: 45_000, alertRepeatMs: 30_000, alertVolume: 0.5 } });
+    expect(saved).toMatchObject({ intakeIntervalMs: 45_000, alertRepeatMs: 30_000, alertVolume: 0.5 });
+    const again: IntakeStatus = await t.call('intake.checkNow', {});
+    expect(again).toMatchObject({ condition: 'ok', intervalMs: 45_000 });
+    // Loudness can be turned down, not off.
+    const off = await t.host.handle('settings.update', { pin: PIN, patch: { alertVolume: 0 } });
+    expect(off.ok).toBe(false);
+  });
+});

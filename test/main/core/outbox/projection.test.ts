@@ -1,0 +1,67 @@
+/**
+ * Taps are validated against a slim copy of the order (what the state machine reads). This checks
+ * that the slim copy gets exactly the same verdicts and messages as the full order, for every kind of
+ * action on orders in every stage the sandbox seeds, chained through whole fulfilment paths.
+ */
+import { describe, expect, it } from 'vitest';
+import { seedOrders } from '../../../../sandbox';
+import { slimOrder } from '../../../../src/main/core/outbox';
+import { applyAction } from '../../../../src/shared/fulfilment';
+import { type Action, FULFILLMENT_STATES, type Order } from '../../../../src/shared/protocol';
+
+const NOW = Date.UTC(2025, 0, 15, 9, 30);
+
+function actionsFor(order: Order): Action[] {
+  const out: Action[] = [];
+  for (const f of order.fulfillments)
+    for (const state of FULFILLMENT_STATES) out.push({ type: 'ORDER_FULFILMENT_STATE_UPDATE', fulfilmentId: f.fulfillmentId, fulfillmentState: state });
+  out.push({ type: 'ORDER_FULFILMENT_STATE_UPDATE', fulfilmentId: 'FUL-NOPE', fulfillmentState: 'PACKING' });
+  for (const i of order.items)
+    for (const units of [i.quantity.count + 1, i.quantity.count, Math.max(0, i.quantity.count - 1), 0])
+      out.push({ type: 'ITEM_UNIT_UPDATE', itemId: i.itemId, itemUnits: units, reason: 'ITEM_UNAVAILABLE' });
+  out.push({ type: 'ITEM_UNIT_UPDATE', itemId: 'IT-NOPE', itemUnits: 0, reason: 'ITEM_UNAVAILABLE' });
+  out.push({ type: 'ITEM_UNIT_UPDATE', itemId: order.items[0]!.itemId, itemUnits: 0, reason: 'NOT_A_REASON' });
+  for (const orderState of ['ACCEPTED', 'IN_PROGRESS', 'COMPLETED'] as const) out.push({ type: 'ORDER_STATE_UPDATE', orderState });
+  out.push({ type: 'ORDER_STATE_UPDATE', orderState: 'CANCELLED' });
+  out.push({ type: 'ORDER_STATE_UPDATE', orderState: 'CANCELLED', reason: 'BUYER_NOT_AVAILABLE' });
+  out.push({ type: 'ORDER_STATE_UPDATE', orderState: 'CANCELLED', reason: 'NOT_A_REASON' });
+  out.push({ type: 'CLIENT_ORDER_INFO_UPDATE', clientOrderInfo: { sellerInvoiceId: 'INV-1' } });
+  return out;
+}
+
+describe('slim validation', () => {
+  it('gives the same verdict and message as the full order, along whole paths', () => {
+    let compared = 0;
+    for (const start of seedOrders(9, 60, NOW)) {
+      let full: Order = start;
+      let slim: Order = slimOrder(start);
+      // Walk each order along its actions, comparing every action at every step.
+      for (let step = 0; step < 8; step++) {
+        const candidates = actionsFor(full);
+        let moved = false;
+        for (const action of candidates) {
+          const a = applyAction(full, action, NOW);
+          const b = applyAction(slim, action, NOW);
+          compared++;
+          expect(b.ok).toBe(a.ok);
+          if (!a.ok && !b.ok) expect(b.problem).toEqual(a.problem);
+          if (a.ok && b.ok) expect(slimOrder(b.value)).toEqual(slimOrder(a.value));
+        }
+        // Move on with the first action that applies and changes the fulfilment or order state.
+        for (const action of candidates) {
+          if (action.type === 'CLIENT_ORDER_INFO_UPDATE') continue;
+          const a = applyAction(full, action, NOW);
+          const b = applyAction(slim, action, NOW);
+          if (a.ok && b.ok) {
+            full = a.value;
+            slim = b.value;
+            moved = true;
+            break;
+          }
+        }
+        if (!moved) break;
+      }
+    }
+    expect(compared).toBeGreaterThan(2000);
+  });
+});
