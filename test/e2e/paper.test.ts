@@ -195,7 +195,8 @@ describe('paper', () => {
     for (const id of ids) {
       const row = page.locator(`[data-testid="order-row"][data-order-id="${id}"]`);
       await row.locator('.row-customer').waitFor({ timeout: 20_000 });
-      await row.getByTestId('pick-select').locator('input').check();
+      await row.getByTestId('pick-select').click();
+      await row.locator('[data-testid="pick-select"][data-ticked="true"]').waitFor();
     }
     // Ticking did not open an order.
     expect(await page.getByTestId('order-screen').count()).toBe(0);

@@ -1,4 +1,8 @@
-/** A queue row's tick box: adds the order to the pick list without opening it. */
+/**
+ * A queue row's tick box: adds the order to the pick list without opening it. It is a picture of a
+ * box, not a control of its own: the row is one option of the queue's listbox, and an option holds
+ * no control (axe: nested-interactive). A tap ticks it; from the keyboard, Space ticks the active row.
+ */
 import { usePickSelection } from '../../print';
 import { useWords } from '../../i18n/useWords';
 
@@ -7,18 +11,21 @@ export function PickSelect({ orderId, disabled }: { orderId: string; disabled: b
   const selected = usePickSelection((s) => s.ids.has(orderId));
   const toggle = usePickSelection((s) => s.toggle);
   return (
-    // The row opens its order on click; the tick box must not.
-    <label className="pick-select" onClick={(e) => e.stopPropagation()} data-testid="pick-select">
-      <input
-        type="checkbox"
-        checked={selected}
-        disabled={disabled}
-        onChange={() => toggle(orderId)}
-        // Out of the Tab order: the row is one option of the queue's listbox, and an option holds
-        // no control of its own (axe: nested-interactive). Taps and clicks still tick it.
-        tabIndex={-1}
-        aria-label={t('print:action.select', { orderId })}
-      />
-    </label>
+    <span
+      className={`pick-select${selected ? ' ticked' : ''}${disabled ? ' disabled' : ''}`}
+      // The row opens its order on click; the tick box must not.
+      onClick={(e) => {
+        e.stopPropagation();
+        if (!disabled) toggle(orderId);
+      }}
+      title={t('print:action.select', { orderId })}
+      data-testid="pick-select"
+      data-ticked={selected ? 'true' : 'false'}
+    >
+      <span className="pick-box" aria-hidden="true">
+        {selected ? '✓' : ''}
+      </span>
+      {selected && <span className="visually-hidden">{t('print:action.ticked')}</span>}
+    </span>
   );
 }

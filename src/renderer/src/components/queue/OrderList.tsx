@@ -6,6 +6,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { useWords } from '../../i18n/useWords';
+import { usePickSelection } from '../../print';
+import { useOrders } from '../../store/orders';
 import { useUi } from '../../store/ui';
 import { OrderRow, ROW_HEIGHT } from './OrderRow';
 
@@ -50,9 +52,13 @@ export function OrderList({ ids }: { ids: readonly string[] }) {
     if (target !== undefined) {
       e.preventDefault();
       moveTo(target);
-    } else if ((e.key === 'Enter' || e.key === ' ') && activeIndex >= 0 && activeId !== null) {
+    } else if (e.key === 'Enter' && activeIndex >= 0 && activeId !== null) {
       e.preventDefault();
       show({ name: 'order', orderId: activeId });
+    } else if (e.key === ' ' && activeIndex >= 0 && activeId !== null) {
+      // Space ticks the active row for the pick list (as in any multi-choice list), once it has details.
+      e.preventDefault();
+      if (useOrders.getState().byId.get(activeId)?.order) usePickSelection.getState().toggle(activeId);
     }
   };
 
