@@ -4,12 +4,10 @@
  * never as the network; nothing is marked failed; once space is freed a drain settles every entry,
  * each applied exactly once.
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { bundle, runNode, type RunResult } from '../support/bundle';
-import { REPO_ROOT } from '../support/paths';
+import { bundle, runNode } from '../support/bundle';
 import { Cleanup, newDeliveryOrderIds, sandbox, tempDir } from '../support/engine';
 import { envFor } from '../support/cli-env';
 import { canMountTmpfs, smallDisk } from '../support/small-disk';
@@ -25,22 +23,6 @@ afterAll(() => suite.run());
 afterEach(() => cleanup.run());
 
 
-/** Starts `packdesk args` and resolves when it exits. */
-function startCli(args: readonly string[], env: Record<string, string>): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], {
-      cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_PATH: path.join(REPO_ROOT, 'node_modules'), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -54,7 +36,7 @@ it.skipIf(!canMountTmpfs)('a disk that fills during a drain is a storage failure
 
   // Slow answers, so the disk can fill while the updates are on their way.
   box.faults.set({ latencyMs: 1500 });
-  const draining = startCli(['drain', '--until-empty', '--timeout', '30'], env);
+  const draining = runNode(cli, ['drain', '--until-empty', '--timeout', '30'], env);
   const watcher = new Database(path.join(dataDir, 'packdesk.sqlite'), { readonly: true, fileMustExist: true });
   try {
     const sending = watcher.prepare(`SELECT COUNT(*) AS n FROM outbox WHERE state = 'sending'`);
