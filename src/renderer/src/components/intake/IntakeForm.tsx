@@ -3,9 +3,9 @@
  * e-mail, with the credentials), how often new orders are checked, and the new-order alert's
  * repeat and loudness (down to 20 %, never off). Intake's own word on access is shown here too.
  */
-import { useId, useState, type FormEvent } from 'react';
+import { useId } from 'react';
 import type { Settings } from '../../../../shared/ipc';
-import { command } from '../../intents';
+import { useSettingsDraft } from '../settings/useSettingsDraft';
 import { useStatus } from '../../store/status';
 import { useWords } from '../../i18n/useWords';
 
@@ -21,30 +21,10 @@ const clamp = (n: number, min: number, max: number): number => (Number.isFinite(
 
 export function IntakeForm({ pin }: { pin: string }) {
   const { t } = useWords();
-  const settings = useStatus((s) => s.settings);
-  const setSettings = useStatus((s) => s.setSettings);
   const intake = useStatus((s) => s.intake);
-  const [draft, setDraft] = useState<Editable | null>(settings ? pickEditable(settings) : null);
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { draft, change, save, busy, result } = useSettingsDraft(pin, pickEditable, (d) => ({ ...d, serviceProviderId: d.serviceProviderId.trim() }));
   const id = useId();
   if (!draft) return null;
-  const change = (patch: Partial<Editable>): void => {
-    setDraft({ ...draft, ...patch });
-    setResult(null);
-  };
-  const save = async (e: FormEvent): Promise<void> => {
-    e.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    const reply = await command('settings.update', { pin, patch: { ...draft, serviceProviderId: draft.serviceProviderId.trim() } });
-    setBusy(false);
-    if (reply.ok) {
-      setSettings(reply.value);
-      setDraft(pickEditable(reply.value));
-      setResult({ ok: true, text: t('intake:settings.saved') });
-    } else setResult({ ok: false, text: reply.problem.message });
-  };
 
   return (
     <form className="panel settings-form" onSubmit={(e) => void save(e)} aria-labelledby={`${id}-t`} data-testid="intake-form">
@@ -100,7 +80,7 @@ export function IntakeForm({ pin }: { pin: string }) {
         </button>
         {result && (
           <span className={result.ok ? 'inline-ok' : 'inline-error'} role={result.ok ? 'status' : 'alert'}>
-            {result.text}
+            {result.ok ? t('intake:settings.saved') : result.text}
           </span>
         )}
       </div>

@@ -1,9 +1,11 @@
 /** Settings for printing: the paper, the printer (or the print dialog each time), and auto-print on PACKED. */
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { Paper, Printer, Settings } from '../../../../shared/ipc';
 import { command } from '../../intents';
+import { useSettingsDraft } from '../settings/useSettingsDraft';
 import { useStatus } from '../../store/status';
 import { useWords } from '../../i18n/useWords';
+import { problemWords } from '../../i18n/words';
 
 type Editable = Pick<Settings, 'paper' | 'printer' | 'autoPrintSlip'>;
 
@@ -13,14 +15,10 @@ function editable(s: Settings): Editable {
 
 export function PrintingForm({ pin }: { pin: string }) {
   const { t } = useWords();
-  const settings = useStatus((s) => s.settings);
   const shell = useStatus((s) => s.info?.shell ?? null);
-  const setSettings = useStatus((s) => s.setSettings);
-  const [draft, setDraft] = useState<Editable | null>(settings ? editable(settings) : null);
+  const { draft, change, save, busy, result } = useSettingsDraft(pin, editable);
   const [printers, setPrinters] = useState<Printer[] | null>(null);
   const [printersProblem, setPrintersProblem] = useState<string | null>(null);
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
   const id = useId();
 
   useEffect(() => {
@@ -28,32 +26,14 @@ export function PrintingForm({ pin }: { pin: string }) {
     void command('printers.list', {}).then((reply) => {
       if (!live) return;
       if (reply.ok) setPrinters(reply.value);
-      else setPrintersProblem(reply.problem.message);
+      else setPrintersProblem(problemWords(t, reply.problem));
     });
     return () => {
       live = false;
     };
-  }, []);
+  }, [t]);
 
   if (!draft) return null;
-  const change = (patch: Partial<Editable>) => {
-    setDraft({ ...draft, ...patch });
-    setResult(null);
-  };
-
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    const reply = await command('settings.update', { pin, patch: draft });
-    setBusy(false);
-    if (reply.ok) {
-      setSettings(reply.value);
-      setDraft(editable(reply.value));
-      setResult({ ok: true, text: t('print:settings.saved') });
-    } else setResult({ ok: false, text: reply.problem.message });
-  };
-
   // A saved printer that the system no longer lists is still offered, marked, so it is not lost silently.
   const known = printers ?? [];
   const missing = draft.printer !== null && !known.some((p) => p.name === draft.printer) ? draft.printer : null;
@@ -105,7 +85,7 @@ export function PrintingForm({ pin }: { pin: string }) {
         </button>
         {result && (
           <span className={result.ok ? 'inline-ok' : 'inline-error'} role={result.ok ? 'status' : 'alert'}>
-            {result.text}
+            {result.ok ? t('print:settings.saved') : result.text}
           </span>
         )}
       </div>

@@ -1,11 +1,9 @@
 /** How this terminal behaves: undo window, sending, kiosk, sounds, scanner, update channel. */
-import { useId, useState, type FormEvent } from 'react';
+import { useId } from 'react';
 import type { Settings } from '../../../../shared/ipc';
 import { LANGUAGES } from '../../../../shared/languages';
 import { useWords } from '../../i18n/useWords';
-import { problemWords } from '../../i18n/words';
-import { command } from '../../intents';
-import { useStatus } from '../../store/status';
+import { useSettingsDraft } from './useSettingsDraft';
 
 type Editable = Pick<
   Settings,
@@ -19,32 +17,10 @@ function editable(s: Settings): Editable {
 
 export function TerminalForm({ pin }: { pin: string }) {
   const { t } = useWords();
-  const settings = useStatus((s) => s.settings);
-  const setSettings = useStatus((s) => s.setSettings);
-  const [draft, setDraft] = useState<Editable | null>(settings ? editable(settings) : null);
-  // "Saved" is worded when shown: saving a new language changes the words at the same moment.
-  const [result, setResult] = useState<{ ok: true } | { ok: false; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { draft, change, save, busy, result } = useSettingsDraft(pin, editable);
   const id = useId();
 
   if (!draft) return <p className="panel">{t('settings:form.notLoaded')}</p>;
-  const change = (patch: Partial<Editable>) => {
-    setDraft({ ...draft, ...patch });
-    setResult(null);
-  };
-
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    const reply = await command('settings.update', { pin, patch: draft });
-    setBusy(false);
-    if (reply.ok) {
-      setSettings(reply.value);
-      setDraft(editable(reply.value));
-      setResult({ ok: true });
-    } else setResult({ ok: false, text: problemWords(t, reply.problem) });
-  };
 
   return (
     <form className="panel settings-form" onSubmit={(e) => void save(e)} aria-labelledby={`${id}-t`} data-testid="terminal-form">

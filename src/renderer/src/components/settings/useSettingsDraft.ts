@@ -1,0 +1,44 @@
+/**
+ * The draft-and-save cycle every settings form shares: a draft of the settings it edits, a change
+ * that clears the last result, and a save behind the manager PIN whose refusal is said in the
+ * staff's language. "Saved" is worded by the form when shown (saving a new language changes the
+ * words at the same moment).
+ */
+import { useState, type FormEvent } from 'react';
+import type { Settings } from '../../../../shared/ipc';
+import { useWords } from '../../i18n/useWords';
+import { problemWords } from '../../i18n/words';
+import { command } from '../../intents';
+import { useStatus } from '../../store/status';
+
+export type SaveResult = { readonly ok: true } | { readonly ok: false; readonly text: string };
+
+/** Draft state for the settings `pick` chooses; `clean` tidies the draft just before it is sent. */
+export function useSettingsDraft<E extends Partial<Settings>>(pin: string, pick: (s: Settings) => E, clean: (draft: E) => E = (d) => d) {
+  const { t } = useWords();
+  const settings = useStatus((s) => s.settings);
+  const setSettings = useStatus((s) => s.setSettings);
+  const [draft, setDraft] = useState<E | null>(settings ? pick(settings) : null);
+  const [result, setResult] = useState<SaveResult | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const change = (patch: Partial<E>): void => {
+    setDraft((d) => (d ? { ...d, ...patch } : d));
+    setResult(null);
+  };
+
+  const save = async (e: FormEvent): Promise<void> => {
+    e.preventDefault();
+    if (busy || !draft) return;
+    setBusy(true);
+    const reply = await command('settings.update', { pin, patch: clean(draft) });
+    setBusy(false);
+    if (reply.ok) {
+      setSettings(reply.value);
+      setDraft(pick(reply.value));
+      setResult({ ok: true });
+    } else setResult({ ok: false, text: problemWords(t, reply.problem) });
+  };
+
+  return { draft, change, save, busy, result };
+}
