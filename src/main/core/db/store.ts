@@ -84,14 +84,15 @@ export function openStore(options: OpenStoreOptions): Result<Store> {
     if (header !== null && header !== SQLITE_HEADER) throw new BrokenFile('file is not a database');
     ownerOnly(file);
     db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
-    const mode = db.pragma('journal_mode = WAL', { simple: true });
+    const opened = db;
+    const mode = whileBusy(() => opened.pragma('journal_mode = WAL', { simple: true }), options.busyTimeoutMs ?? 5000);
     if (String(mode).toLowerCase() !== 'wal') throw new Error(`journal mode is ${String(mode)}, not WAL`);
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     // The engine folds the WAL back when idle (Store.checkpoint), so a tap does not pay for it;
     // SQLite's own checkpoint stays as a backstop for a process that never idles.
     db.pragma('wal_autocheckpoint = 10000');
-    const integrity = runOpeningCheck(db);
+    const integrity = whileBusy(() => runOpeningCheck(opened), options.busyTimeoutMs ?? 5000);
     if (integrity !== 'ok') throw new BrokenFile(integrity);
     const version = Number(db.pragma('user_version', { simple: true }));
     if (version > SCHEMA_VERSION) {
@@ -159,6 +160,25 @@ function readHeader(file: string): string | null {
     return n === 0 ? null : buf.subarray(0, n).toString('latin1');
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+/**
+ * Runs `step` again while SQLite says the file is busy, up to `timeoutMs`. Two processes opening a
+ * new data folder at once can meet SQLITE_BUSY where SQLite does not wait on its busy timeout
+ * itself (switching a new file to WAL, reading while another connection recovers the WAL).
+ */
+function whileBusy<T>(step: () => T, timeoutMs: number): T {
+  const until = Date.now() + timeoutMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      return step();
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      if (typeof code !== 'string' || !code.startsWith('SQLITE_BUSY') || Date.now() >= until) throw e;
+      Atomics.wait(pause, 0, 0, 15);
+    }
   }
 }
 
