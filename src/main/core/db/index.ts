@@ -1,5 +1,6 @@
 /** The store: the only place with SQL. */
 export { openStore, dataFilePath, DATA_FILE_NAME, type Store, type OpenStoreOptions } from './store';
+export { checkLater, markDamaged, type LaterCheck, type LaterCheckResult } from './later-check';
 export { SCHEMA_VERSION } from './migrations';
 export { describeSalvage, type SalvageReport } from './salvage';
 export type { EntryRow, OrderRow, AuditRow, AuditKind } from './rows';
@@ -8,5 +9,5 @@ export type { EntryPatch, NewEntry, OutboxCounts, OutboxTable } from './outbox-t
 export type { LeaseRow, LeaseTable } from './lease-table';
 export type { OrdersTable } from './orders-table';
 export type { AuditLine, AuditTable } from './audit-table';
-export { storageProblem } from './storage-error';
+export { damageIn, storageProblem } from './storage-error';
 export type { IntakeState, IntakeTable } from './intake-table';

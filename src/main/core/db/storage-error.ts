@@ -27,3 +27,12 @@ export function storageProblem(e: unknown): Problem | null {
         message: `The data file cannot be written (${code}): sending is paused. Check the disk and its permissions, or call support`,
       };
 }
+
+// SQLite error codes that mean the bytes on disk are not a sound database.
+const DAMAGE_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CORRUPT_SEQUENCE', 'SQLITE_CORRUPT_INDEX']);
+
+/** SQLite's words when `e` says the data file is damaged, or null when it says something else. */
+export function damageIn(e: unknown): string | null {
+  if (!DAMAGE_CODES.has(codeOf(e))) return null;
+  return e instanceof Error ? e.message : String(e);
+}

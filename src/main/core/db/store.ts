@@ -1,7 +1,7 @@
 /**
  * Opens the terminal's SQLite file: WAL, synchronous=FULL (a committed tap survives a power cut),
  * foreign keys, a busy timeout for the CLI running next to the app, then a check of every page
- * (quick_check) and migrations. A damaged file is moved aside and reported; this module never replaces it silently.
+ * (quick_check, now or beside the engine: later-check.ts) and migrations. A damaged file is moved aside and reported; this module never replaces it silently.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,7 +13,9 @@ import { createIntakeTable, type IntakeTable } from './intake-table';
 import { createOrdersTable, type OrdersTable } from './orders-table';
 import { createLeaseTable, type LeaseTable } from './lease-table';
 import { createOutboxTable, type OutboxTable } from './outbox-table';
+import { damageMarkPath, readDamageMark } from './later-check';
 import { salvageInto, type SalvageReport } from './salvage';
+import { damageIn } from './storage-error';
 
 export const DATA_FILE_NAME = 'packdesk.sqlite';
 
@@ -48,17 +50,15 @@ export interface OpenStoreOptions {
   readonly busyTimeoutMs?: number;
   /** Told where a damaged file was set aside (before STORE_BROKEN is returned), so it can be salvaged. */
   readonly onSetAside?: (target: string) => void;
+  /**
+   * When the pages are checked: 'now' (default) before the store is returned, or 'later' by the
+   * caller with checkLater (the app: the packer need not wait for a whole-file read). Either way a
+   * file marked damaged by an earlier check is set aside at once.
+   */
+  readonly openingCheck?: 'now' | 'later';
 }
-
-// SQLite error codes that mean the bytes on disk are not a sound database.
-const BROKEN_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CORRUPT_SEQUENCE', 'SQLITE_CORRUPT_INDEX']);
 
 class BrokenFile extends Error {}
-
-function errorCode(e: unknown): string {
-  const code = (e as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : '';
-}
 
 function describe(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -82,6 +82,8 @@ export function openStore(options: OpenStoreOptions): Result<Store> {
     // and support wants the companions exactly as they were.
     const header = readHeader(file);
     if (header !== null && header !== SQLITE_HEADER) throw new BrokenFile('file is not a database');
+    const marked = readDamageMark(file);
+    if (marked !== null) throw new BrokenFile(marked);
     ownerOnly(file);
     db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
     const opened = db;
@@ -92,8 +94,10 @@ export function openStore(options: OpenStoreOptions): Result<Store> {
     // The engine folds the WAL back when idle (Store.checkpoint), so a tap does not pay for it;
     // SQLite's own checkpoint stays as a backstop for a process that never idles.
     db.pragma('wal_autocheckpoint = 10000');
-    const integrity = whileBusy(() => runOpeningCheck(opened), options.busyTimeoutMs ?? 5000);
-    if (integrity !== 'ok') throw new BrokenFile(integrity);
+    if (options.openingCheck !== 'later') {
+      const integrity = whileBusy(() => runOpeningCheck(opened), options.busyTimeoutMs ?? 5000);
+      if (integrity !== 'ok') throw new BrokenFile(integrity);
+    }
     const version = Number(db.pragma('user_version', { simple: true }));
     if (version > SCHEMA_VERSION) {
       db.close();
@@ -111,10 +115,12 @@ export function openStore(options: OpenStoreOptions): Result<Store> {
     } catch {
       // Closing a damaged handle may fail too; the file is handled below either way.
     }
-    if (e instanceof BrokenFile || BROKEN_CODES.has(errorCode(e))) {
+    if (e instanceof BrokenFile || damageIn(e) !== null) {
       const reason = describe(e);
       const moved = setAside(file, options.now());
       if (!moved.ok) return moved;
+      // The reason is in the message below; the mark belonged to the file now set aside.
+      fs.rmSync(damageMarkPath(file), { force: true });
       options.onSetAside?.(moved.value);
       return fail(
         'permanent',

@@ -53,6 +53,10 @@ export interface ServiceEngineOptions {
   readonly intakeMinIntervalMs?: number;
   /** Identifies the settings a refusal of access was said for (default: the order service address and provider id). */
   readonly settingsKey?: () => string;
+  /** When the data file's pages are checked (EngineOptions.openingCheck; the app: 'later'). */
+  readonly openingCheck?: EngineOptions['openingCheck'];
+  /** Told when the later check found the data file damaged. */
+  readonly onDamaged?: EngineOptions['onDamaged'];
 }
 
 /** What intake tells the host: orders it stored, and its status. */
@@ -160,9 +164,9 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
   };
 }
 
-/** Intake's own connection to the engine's data file (the engine has opened and migrated it). */
+/** Intake's own connection to the data file the engine has just opened (and checked, or checks). */
 function openIntakeStore(dataDir: string, now: () => number): Store {
-  const opened = openStore({ dataDir, now });
+  const opened = openStore({ dataDir, now, openingCheck: 'later' });
   if (!opened.ok) throw new ProblemError(opened.problem);
   return opened.value;
 }
@@ -180,5 +184,7 @@ function pick(o: ServiceEngineOptions): Partial<EngineOptions> {
   if (o.pollMs !== undefined) out.pollMs = o.pollMs;
   if (o.stopGraceMs !== undefined) out.stopGraceMs = o.stopGraceMs;
   if (o.statusCheck) out.statusCheck = o.statusCheck;
+  if (o.openingCheck) out.openingCheck = o.openingCheck;
+  if (o.onDamaged) out.onDamaged = o.onDamaged;
   return out;
 }

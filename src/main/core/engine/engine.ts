@@ -11,7 +11,18 @@ import type { ActionInput, Order } from '../../../shared/protocol';
 import { fail, ok, type Problem, ProblemError, type Result } from '../../../shared/result';
 import type { UpdateSender } from '../api/outcome';
 import { TOKEN_SERVER_FAULT, TOKEN_UNUSABLE } from '../api/token-source';
-import { DATA_FILE_NAME, describeSalvage, type EntryRow, openStore, type Store, storageProblem } from '../db';
+import {
+  checkLater,
+  damageIn,
+  DATA_FILE_NAME,
+  describeSalvage,
+  type EntryRow,
+  type LaterCheck,
+  markDamaged,
+  openStore,
+  type Store,
+  storageProblem,
+} from '../db';
 import { type Logger, silentLogger } from '../log';
 import { createOutbox, DEFAULT_BACKOFF, entryView, type LeaseResult, orderView, type Outbox, Projector, type StatusCheck } from '../outbox';
 import { createSync, type OnlineSignal, type Sync } from '../sync';
@@ -45,6 +56,14 @@ export interface EngineOptions {
   statusCheck?: StatusCheck;
   /** The token manager's last problem getting a token (null once one is issued), for the status line. */
   tokenProblem?: () => Problem | null;
+  /**
+   * When the data file's pages are checked: 'now' (default) before the engine is built, or 'later'
+   * on a worker thread from start() (the app: a packer can tap while a large file is read). Damage
+   * found later marks the file (the next open sets it aside and salvages it) and calls onDamaged.
+   */
+  openingCheck?: 'now' | 'later';
+  /** Told when the later check found the data file damaged: the host opens the engine again. */
+  onDamaged?: (reason: string) => void;
 }
 
 export interface Engine {
@@ -94,7 +113,8 @@ export function createEngine(options: EngineOptions): Engine {
   const random = options.random ?? Math.random;
   const timers = options.timers ?? systemTimers;
   const log = (options.log ?? silentLogger).child('engine');
-  const { store, notice: storeNotice, salvage: storeSalvage } = openOrReplace(options.dataDir, now, options.terminalId, log);
+  const openingCheck = options.openingCheck ?? 'now';
+  const { store, notice: storeNotice, salvage: storeSalvage } = openOrReplace(options.dataDir, now, options.terminalId, log, openingCheck);
 
   let undoWindowMs = clamp(options.undoWindowMs ?? DEFAULT_UNDO_MS, 0, 60_000);
   let concurrency = clamp(options.concurrency ?? DEFAULT_CONCURRENCY, 1, 16);
@@ -107,6 +127,9 @@ export function createEngine(options: EngineOptions): Engine {
   let startStorage: Problem | null = null;
   let lastTap: number | null = null;
   let lastStatusJson = '';
+  // The later page check while it runs, and what it found wrong (until the host reopens the engine).
+  let pageCheck: LaterCheck | null = null;
+  let damage: string | null = null;
 
   const projector = new Projector();
   const projectWith = (id: string, body: Order | null, entries: readonly EntryRow[], t: number): Order | null =>
@@ -200,7 +223,8 @@ export function createEngine(options: EngineOptions): Engine {
     };
     const syncProblem = sync.problem();
     const lockHeld = lockNotice();
-    if (storeNotice) say(storeNotice, 'STORE_REPLACED', storeSalvage ?? undefined);
+    if (damage) say(damagedWords(damage), 'STORE_DAMAGED');
+    else if (storeNotice) say(storeNotice, 'STORE_REPLACED', storeSalvage ?? undefined);
     else if (startStorage) say(startStorage.message, 'STORAGE');
     else if (syncProblem) say(syncProblem, sync.storage() ? 'STORAGE' : 'SYNC_PROBLEM');
     else if (lockHeld) say(lockHeld, 'LOCK_HELD');
@@ -253,10 +277,31 @@ export function createEngine(options: EngineOptions): Engine {
 
   // ---- events ----------------------------------------------------------------------------------
 
+  /** The status; on a damaged file whose counts cannot be read, what can still be said. */
+  function currentStatus(): SyncStatus {
+    try {
+      return computeStatus();
+    } catch (e) {
+      if (!damaged(e)) throw e;
+      return {
+        connectivity: sync.connectivity(),
+        waiting: 0,
+        failed: 0,
+        toCheck: 0,
+        oldestWaitingAt: null,
+        lastSuccessAt: sync.lastSuccessAt(),
+        credentials: 'ok',
+        backlogAlarm: false,
+        message: damagedWords(damage ?? ''),
+        notice: { code: 'STORE_DAMAGED' },
+      };
+    }
+  }
+
   function publishStatus(): void {
     if (stopped || !hub.wanted('sync.status')) return;
     try {
-      const status = computeStatus();
+      const status = currentStatus();
       const json = JSON.stringify(status);
       if (json === lastStatusJson) return;
       lastStatusJson = json;
@@ -278,7 +323,7 @@ export function createEngine(options: EngineOptions): Engine {
       }
       if (hub.wanted('outbox.changed') && entries.length > 0) hub.emit('outbox.changed', { entries: entryViews(entries) });
     } catch (e) {
-      log.error('publishing changes failed', { error: e });
+      if (!damaged(e)) log.error('publishing changes failed', { error: e });
     }
     publishStatus();
   }
@@ -291,6 +336,8 @@ export function createEngine(options: EngineOptions): Engine {
       return fn();
     } catch (e) {
       if (e instanceof ProblemError) return { ok: false, problem: e.problem };
+      if (damaged(e))
+        return fail('permanent', 'The data file is damaged: Packdesk sets it aside and starts a new one with the taps it can read', 'STORE_BROKEN');
       log.error('engine call failed', { error: e });
       return fail('permanent', `The data file could not be used: ${e instanceof Error ? e.message : String(e)}`, 'STORE_ERROR');
     }
@@ -338,10 +385,48 @@ export function createEngine(options: EngineOptions): Engine {
     publishStatus();
   }
 
+  /** The page check beside the engine ('later'): damage marks the file and is said at once. */
+  function checkPagesLater(): void {
+    if (stopped) return;
+    pageCheck = checkLater(store.file);
+    void pageCheck.result.then((found) => {
+      pageCheck = null;
+      if (stopped) return;
+      if (found.kind === 'unchecked') log.warn('the data file could not be checked', { reason: found.reason });
+      else if (found.kind === 'damaged') foundDamage(found.reason);
+    });
+  }
+
+  /**
+   * The file is damaged (the later check, or SQLite reading a bad page meanwhile): marked, so the
+   * next open sets it aside and salvages it, said in the status, and told to the host once.
+   */
+  function foundDamage(reason: string): void {
+    if (damage !== null || stopped) return;
+    log.error('the data file is damaged', { reason });
+    damage = reason;
+    try {
+      markDamaged(store.file, reason);
+    } catch (e) {
+      log.error('the damaged data file could not be marked', { error: e });
+    }
+    publishStatus();
+    options.onDamaged?.(reason);
+  }
+
+  /** True when `e` said the file is damaged (and that is now handled). */
+  const damaged = (e: unknown): boolean => {
+    const reason = damageIn(e);
+    if (reason !== null) foundDamage(reason);
+    return reason !== null;
+  };
+
   const start = (): void => {
     if (started || stopped) return;
     started = true;
     takeLockAndSend();
+    // Right after the start, not inside it: starting the worker thread is itself a few ms of this thread.
+    if (openingCheck === 'later') timers.setTimeout(() => checkPagesLater(), 0);
   };
 
   return {
@@ -350,6 +435,7 @@ export function createEngine(options: EngineOptions): Engine {
     async stop() {
       if (stopped) return;
       lockRetry.clear();
+      pageCheck?.cancel();
       await sync.stop();
       stopped = true;
       backlogTimer.clear();
@@ -448,7 +534,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     status() {
-      return computeStatus();
+      return currentStatus();
     },
 
     async drain(drainOptions) {
@@ -527,9 +613,10 @@ function openOrReplace(
   now: () => number,
   terminalId: string,
   log: Logger,
+  openingCheck: 'now' | 'later',
 ): { store: Store; notice: string | null; salvage: SalvageWords | null } {
   let setAside: string | null = null;
-  const first = openStore({ dataDir, now, onSetAside: (target) => (setAside = target) });
+  const first = openStore({ dataDir, now, openingCheck, onSetAside: (target) => (setAside = target) });
   if (first.ok) return { store: first.value, notice: null, salvage: null };
   if (first.problem.code !== 'STORE_BROKEN') throw new ProblemError(first.problem);
   log.error('data file damaged and set aside; starting a new one', { message: first.problem.message });
@@ -557,6 +644,10 @@ function openOrReplace(
     fresh.value.audit.add({ time: now(), terminal: terminalId, kind: 'recover', outcome: 'salvaged', message: salvaged });
   });
   return { store: fresh.value, notice, salvage };
+}
+
+function damagedWords(reason: string): string {
+  return `The data file is damaged (${reason}). Packdesk sets it aside and starts a new one with the taps it can read`;
 }
 
 /** The backlog threshold in words ("15 minutes", "45 seconds"): never "0 minutes". */

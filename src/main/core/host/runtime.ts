@@ -112,6 +112,10 @@ export function createRuntime<S extends TrainingService>(deps: RuntimeDeps<S>): 
           env === 'training' ? (sandbox?.serviceProviderId ?? null) : deps.settings.get().serviceProviderId.trim() || null,
         intakeIntervalMs: () => deps.settings.get().intakeIntervalMs,
         ...(deps.online ? { online: deps.online } : {}),
+        // The packer need not wait for every page of a large file to be read: the check runs
+        // beside the engine, and damage it finds is handled as at open, by opening again.
+        openingCheck: 'later',
+        onDamaged: () => void reopenAfterDamage(opened),
       });
       service = opened;
       problem = null;
@@ -141,6 +145,15 @@ export function createRuntime<S extends TrainingService>(deps: RuntimeDeps<S>): 
       problem = why;
     }
   };
+
+  /** The engine's page check found its file damaged: open again (the file is set aside, its taps salvaged). */
+  const reopenAfterDamage = (damaged: ServiceEngine): Promise<void> =>
+    serially(async () => {
+      if (service !== damaged) return;
+      log.error('the data file is damaged; opening the engine again to set it aside');
+      await deactivate();
+      await activate();
+    });
 
   const deactivate = async (): Promise<void> => {
     for (const u of unsubscribes) u();

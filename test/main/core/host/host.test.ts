@@ -472,6 +472,41 @@ describe('when the engine cannot start', () => {
     }
   });
 
+  it('opens the engine again when its page check finds the data file damaged: set aside, its taps salvaged, the manager told', async () => {
+    const { mkdtempSync, mkdirSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { createEngine } = await import('../../../../src/main/core/engine');
+    const { damagePages, leafPages } = await import('../../../support/damage');
+    const dir = mkdtempSync(join(tmpdir(), 'packdesk-host-'));
+    writeFileSync(
+      join(dir, 'settings.json'),
+      JSON.stringify({ version: 1, environment: 'staging', preferences: {}, addresses: { staging: { authUrl: 'http://127.0.0.1:9', baseUrl: 'http://127.0.0.1:9' } } }),
+    );
+    const dataDir = join(dir, 'environments', 'staging');
+    mkdirSync(dataDir, { recursive: true });
+    const offline = { update: async () => ({ kind: 'transient' as const, message: 'offline', noAnswer: false }), probe: async () => false };
+    const before = createEngine({ dataDir, sender: offline, terminalId: 'T1', undoWindowMs: 0 });
+    for (let i = 0; i < 300; i++) before.submitTap(`ORD-${1000 + i}`, { kind: 'orderState', state: 'ACCEPTED' });
+    await before.stop();
+    const file = join(dataDir, 'packdesk.sqlite');
+    const leaves = leafPages(file, 'outbox');
+    damagePages(file, [leaves[Math.floor(leaves.length / 2)]!]);
+    const t = await startTestHost({}, dir);
+    try {
+      const end = Date.now() + 20_000;
+      while ((await t.call('sync.status', {})).notice?.code !== 'STORE_REPLACED' && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      const status = await t.call('sync.status', {});
+      expect(status.notice).toMatchObject({ code: 'STORE_REPLACED' });
+      expect(status.waiting).toBeGreaterThan(150);
+      expect(status.waiting).toBeLessThan(300);
+      expect(readdirSync(dataDir).filter((f) => /^packdesk\.sqlite\.broken-[^.]*$/.test(f) && !f.endsWith('-wal') && !f.endsWith('-shm'))).toHaveLength(1);
+      expect(readFileSync(join(t.host.logDir, 'packdesk.log'), 'utf8')).toContain('the data file is damaged');
+    } finally {
+      await t.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('stops once, however many callers ask', async () => {
     const t = await startTestHost();
     await Promise.all([t.host.stop(), t.host.stop(), t.host.stop()]);
