@@ -56,6 +56,20 @@ async function ok<T>(harness: WebHarness, command: string, payload: unknown): Pr
   return reply.value as T;
 }
 
+/**
+ * Waits for intake's first pass: training reads the sandbox's orders after the engine starts and
+ * the queue fills in as they arrive; the measures are of a terminal with all of them in.
+ */
+async function allOrdersIn(harness: WebHarness): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const status = await ok<{ lastCompleteAt: number | null; condition: string }>(harness, 'intake.status', {});
+    if (status.lastCompleteAt !== null) return Date.now() - started;
+    if (Date.now() - started > 600_000) throw new Error(`intake's first pass did not complete (${status.condition})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** Accepts `ids` at the service so the terminal has their details (items, fulfilments). */
 async function acceptAtService(harness: WebHarness, ids: readonly string[]): Promise<void> {
   for (const orderId of ids) await ok(harness, 'taps.submit', { orderId, input: { kind: 'orderState', state: 'ACCEPTED' } });
@@ -266,6 +280,8 @@ async function main(): Promise<void> {
       },
     });
     await ok(harness, 'pin.set', { newPin: PIN });
+    const intakeMs = await allOrdersIn(harness);
+    console.error(`intake's first pass brought the sandbox's orders in ${intakeMs} ms after the engine started`);
     const sandbox = harness.host.sandbox!;
     const fresh = sandbox
       .orders()

@@ -39,10 +39,11 @@ export interface WebServer {
 }
 
 /**
- * The most bytes that may wait to be sent to one page. A page that stops reading (a hung tab, a
- * suspended laptop) is dropped past it rather than holding every event in this process: the bridge
- * reconnects and reads the state again. A busy shift's largest event (orders.list of 5,000 orders)
- * is about 1 MB, so a reading page never comes near it.
+ * The most bytes that may wait to be sent to one page beyond the largest frame on its way. A page
+ * that stops reading (a hung tab, a suspended laptop) is dropped past it rather than holding every
+ * event in this process: the bridge reconnects and reads the state again. One frame can be far
+ * larger than the bound (orders.list of 5,000 orders with their items is about 23 MB) and still be
+ * read at once; what marks a stalled page is what piles up behind it.
  */
 export const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
@@ -65,16 +66,24 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
 
+  /** Per page, the byte sizes of frames handed to the socket and not yet written out, in order. */
+  const unsent = new WeakMap<WebSocket, number[]>();
   const send = (ws: WebSocket, frame: ServerFrame): void => {
     if (ws.readyState !== ws.OPEN) return;
-    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+    const sizes = unsent.get(ws) ?? [];
+    unsent.set(ws, sizes);
+    const largest = sizes.reduce((max, n) => Math.max(max, n), 0);
+    if (ws.bufferedAmount - largest > MAX_BUFFERED_BYTES) {
       // A close frame would only queue behind the backlog; cut the connection instead.
       log.warn('dropped a harness page that stopped reading', { bufferedBytes: ws.bufferedAmount });
       sockets.delete(ws);
       ws.terminate();
       return;
     }
-    ws.send(JSON.stringify(frame));
+    const data = JSON.stringify(frame);
+    sizes.push(Buffer.byteLength(data));
+    // Frames are written out in the order sent, so each callback settles the oldest.
+    ws.send(data, () => void sizes.shift());
   };
 
   const unsubscribe = options.subscribe((event, body) => {

@@ -35,6 +35,17 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => terminal?.close());
 
+/** Whether the order-number field is wide enough for its placeholder in the font it is drawn in. */
+const placeholderFits = (page: Page): Promise<{ fits: boolean; text: string }> =>
+  page.evaluate(() => {
+    const input = document.getElementById('order-id-entry') as HTMLInputElement;
+    const style = getComputedStyle(input);
+    const context = document.createElement('canvas').getContext('2d')!;
+    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return { fits: context.measureText(input.placeholder).width <= room, text: input.placeholder };
+  });
+
 const row = (page: Page, id: string) => page.locator(`[data-testid="order-row"][data-order-id="${id}"]`);
 
 describe('orders arriving by themselves', () => {
@@ -64,6 +75,16 @@ describe('orders arriving by themselves', () => {
     await page.getByTestId('new-order-count').filter({ hasText: '2 new orders' }).waitFor();
     await until('the alert to sound', async () => (await tones(page)) > before);
     await shot(page, '60-queue-new-orders');
+    // With the badge in the top bar at 1366, the order-number field still shows its whole
+    // placeholder, in English and in Hindi (its words are longer).
+    expect(await placeholderFits(page)).toEqual({ fits: true, text: 'Scan or type' });
+    await page.getByTestId('language-hi').click();
+    await page.getByTestId('new-order-count').filter({ hasText: '2' }).waitFor();
+    await page.waitForFunction(() => document.documentElement.lang === 'hi-IN');
+    await shot(page, '60-hi-queue-new-orders');
+    expect(await placeholderFits(page)).toEqual({ fits: true, text: 'स्कैन करें या लिखें' });
+    await page.getByTestId('language-en').click();
+    await page.waitForFunction(() => document.documentElement.lang === 'en-IN');
 
     // Opening both stops the alert: no tone in the next repeat period.
     await row(page, placed.id).click();

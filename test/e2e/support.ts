@@ -12,6 +12,7 @@ import type { Action, Order } from '../../src/shared/protocol/schemas';
 import type { Settings } from '../../src/shared/ipc';
 import type { HostOptions } from '../../src/main/core/host';
 import { DEFAULT_RENDERER_DIR, startWebHarness, type WebHarness } from '../../src/web';
+import { firstIntakePass } from '../support/intake';
 
 export const SCREENSHOT_DIR = resolve(__dirname, '..', '..', 'test-results', 'screenshots');
 export const MANAGER_PIN = '2468';
@@ -76,6 +77,9 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
     });
     const sandbox = harness.host.sandbox ?? options.sandbox;
     if (!sandbox) throw new Error('The harness did not start the training sandbox');
+    // Training's seeded orders fill the queue in after the engine starts; a packer starts a
+    // shift on a queue that has them all.
+    if (harness.host.sandbox) await firstIntakePass(harness.host);
     browser = await launchChromium();
     const page = await browser.newPage({ viewport: options.viewport ?? { width: 1366, height: 768 }, hasTouch: options.touch ?? false });
     const problems: string[] = [];

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { MemoryVault } from '../../src/main/core/auth';
 import { TRAINING } from './credentials';
+import { firstIntakePass } from './intake';
 import type { CredentialVault } from '../../src/main/core/auth/vault';
 import { createAppHost, type AppHost, type HostOptions } from '../../src/main/core/host';
 import type { CommandName, CommandResult, Environment } from '../../src/shared/ipc';
@@ -18,7 +19,7 @@ export interface TestHost {
   close(): Promise<void>;
 }
 
-/** Starts a host (training mode unless the options say otherwise) in a fresh temp folder. */
+/** Starts a host (training mode unless the options say otherwise) in a fresh temp folder; in training, once its seeded orders are in. */
 export async function startTestHost(
   { sandboxOptions, ...options }: Partial<HostOptions<Sandbox>> & { sandboxOptions?: Omit<SandboxOptions, 'log'> } = {},
   dataDir?: string,
@@ -39,6 +40,8 @@ export async function startTestHost(
     ...options,
   });
   await host.start();
+  // Training's seeded orders come in after the engine starts: tests begin with all of them in.
+  if (host.sandbox) await firstIntakePass(host);
   return {
     host,
     dataDir: dir,

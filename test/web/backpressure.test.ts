@@ -2,7 +2,7 @@
  * The harness socket checks backpressure: a real WebSocket client that stops reading is dropped
  * once what waits for it passes a bound (the bridge reconnects and reads the state again), instead
  * of the host buffering every event for it; a client that keeps reading stays connected and gets
- * every event.
+ * every event, also right behind one frame larger than the bound.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,6 +68,14 @@ describe('harness socket backpressure', () => {
       if (i % 8 === 7) await turn();
     }
     await expect.poll(() => received, { timeout: 20_000 }).toBe(events);
+    expect(reader.readyState).toBe(WebSocket.OPEN);
+
+    // One frame far over the bound (orders.list of thousands of orders with their items), with
+    // events right behind it: a page that reads it is not a stalled page.
+    received = 0;
+    emit('orders.changed', { orders: [{ note: 'y'.repeat(MAX_BUFFERED_BYTES * 2) }] });
+    for (let i = 0; i < 16; i++) emit('sync.status', { i });
+    await expect.poll(() => received, { timeout: 20_000 }).toBe(17);
     expect(reader.readyState).toBe(WebSocket.OPEN);
 
     stalled.resume();

@@ -16,6 +16,7 @@ import { DEFAULT_RENDERER_DIR } from '../../src/web';
 import { bridgeScript } from '../../src/web/bundle';
 import { startWebServer, type WebServer } from '../../src/web/server';
 import { launchChromium } from '../support/chromium';
+import { firstIntakePass } from '../support/intake';
 
 describe('the bridge after a dropped socket', () => {
   let dataDir: string;
@@ -66,6 +67,8 @@ describe('the bridge after a dropped socket', () => {
       startTraining: (log) => startSandbox({ log }),
     });
     await host.start();
+    // Training's seeded orders come in after the engine starts: the test begins with them all in.
+    await firstIntakePass(host);
     // A manager PIN, so the app opens on the queue rather than on the first-run PIN screen.
     await host.handle('pin.set', { newPin: '2468' });
     server = await serve();

@@ -1,6 +1,7 @@
 /**
- * Starts the app against the engine: subscribes to its events, loads what it knows, then shows
- * the terminal. A failed start says so in words and offers to try again.
+ * The app against the engine: shows the terminal once the first start (subscribe to the events,
+ * load what the engine knows) has brought the orders. A failed start says so in words and offers
+ * to try again.
  */
 import { useCallback, useEffect, useState } from 'react';
 import type { PackdeskApi } from '../../shared/ipc';
@@ -8,26 +9,42 @@ import { FullScreenMessage } from './components/FullScreenMessage';
 import { i18next } from './i18n';
 import { useWords } from './i18n/useWords';
 import { problemWords } from './i18n/words';
-import { start } from './intents';
+import type { Problem } from '../../shared/result';
+import { start, type Boot } from './intents';
 import { Shell } from './Shell';
 
 type Phase = { name: 'loading' } | { name: 'ready' } | { name: 'failed'; message: string };
 
 
-export function App({ api }: { api: PackdeskApi }) {
+/** The first start, begun before the first render (main.tsx), and how it ended if it already has. */
+export interface FirstStart {
+  readonly boot: Boot;
+  /** The first start's answer when it came before the words were ready; undefined while it runs. */
+  readonly settled?: Problem | null;
+}
+
+const phaseOf = (problem: Problem | null): Phase => (problem ? { name: 'failed', message: problemWords(i18next.t, problem) } : { name: 'ready' });
+
+/** The terminal once started: a start screen while the engine's first answers come, then the shell. */
+export function App({ api, first }: { api: PackdeskApi; first: FirstStart }) {
   const { t } = useWords();
-  const [phase, setPhase] = useState<Phase>({ name: 'loading' });
+  // Orders that came with the words show at once: no "starting" screen in between.
+  const [phase, setPhase] = useState<Phase>(first.settled === undefined ? { name: 'loading' } : phaseOf(first.settled));
 
   // Words from i18next itself, not the hook's `t`: a new language must not start the app over
   // (that would drop every screen's state).
-  const boot = useCallback(() => {
-    setPhase({ name: 'loading' });
-    start(api)
-      .then((problem) => setPhase(problem ? { name: 'failed', message: problemWords(i18next.t, problem) } : { name: 'ready' }))
-      .catch(() => setPhase({ name: 'failed', message: i18next.t('common:app.engineSilent') }));
-  }, [api]);
+  const follow = useCallback((ready: Promise<Problem | null>) => {
+    ready.then((problem) => setPhase(phaseOf(problem))).catch(() => setPhase({ name: 'failed', message: i18next.t('common:app.engineSilent') }));
+  }, []);
 
-  useEffect(boot, [boot]);
+  useEffect(() => {
+    if (first.settled === undefined) follow(first.boot.ready);
+  }, [first, follow]);
+
+  const tryAgain = useCallback(() => {
+    setPhase({ name: 'loading' });
+    follow(start(api).ready);
+  }, [api, follow]);
 
   if (phase.name === 'loading')
     return (
@@ -39,7 +56,7 @@ export function App({ api }: { api: PackdeskApi }) {
     return (
       <FullScreenMessage title={t('common:app.couldNotStart')}>
         <p>{phase.message}</p>
-        <button type="button" className="button button-primary" onClick={boot}>
+        <button type="button" className="button button-primary" onClick={tryAgain}>
           {t('common:app.tryAgain')}
         </button>
       </FullScreenMessage>

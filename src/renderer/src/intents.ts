@@ -4,7 +4,7 @@
  * and turns a refusal into plain words on screen with a buzz. Nothing here decides what an
  * order's next state is: the engine does, and says so in OrderView.
  */
-import { DEFAULT_ORDER_ID_PATTERN, type CommandName, type CommandPayload, type CommandResult, type PackdeskApi, type Reply } from '../../shared/ipc';
+import { DEFAULT_ORDER_ID_PATTERN, type CommandName, type CommandPayload, type CommandResult, type PackdeskApi, type Reply, type Settings } from '../../shared/ipc';
 import type { ActionInput } from '../../shared/protocol/builders';
 import type { Problem } from '../../shared/result';
 import { bridge } from './api';
@@ -44,8 +44,19 @@ export function refuse(why: string | Problem): void {
 
 let subscribed = false;
 
-/** Subscribes to the engine's events, then loads everything once. Returns the first problem, if any. */
-export async function start(api: PackdeskApi): Promise<Problem | null> {
+/** What a start has asked the engine: its settings as soon as they come, and whether the app can show. */
+export interface Boot {
+  /** The terminal's settings, in the store once this resolves (null when the engine cannot say). */
+  readonly settings: Promise<Settings | null>;
+  /** Resolves once the orders and settings are in the stores: the first problem, or null. */
+  readonly ready: Promise<Problem | null>;
+}
+
+/**
+ * Subscribes to the engine's events, then asks for everything at once (the words wait for the
+ * settings' language, the first screen for the orders: both are on their way together).
+ */
+export function start(api: PackdeskApi): Boot {
   // Subscribe first: anything that changes while the lists load arrives after their answers.
   // Once only: a second start (after a failed one) must not double every event.
   if (!subscribed) subscribe(api);
@@ -73,13 +84,15 @@ function subscribe(api: PackdeskApi): void {
 export function reload(): Promise<Problem | null> {
   // The other engine's entries are not this one's: forget them before reading its outbox.
   useOutbox.getState().replaceAll([]);
-  return load();
+  return load().ready;
 }
 
-async function load(): Promise<Problem | null> {
+function load(): Boot {
   const status = useStatus.getState();
   // Each answer is shown as it arrives; only the orders and the settings hold up the first
   // screen (app.info may wait on a slow keychain, and nothing on the queue needs it).
+  const settingsAsked = call('settings.get', {});
+  const ordersAsked = call('orders.list', {});
   const info = call('app.info', {}).then((r) => {
     if (r.ok) status.setInfo(r.value);
     return r;
@@ -88,17 +101,25 @@ async function load(): Promise<Problem | null> {
   void call('intake.status', {}).then((r) => r.ok && status.setIntake(r.value));
   void call('updates.status', {}).then((r) => r.ok && status.setUpdates(r.value));
   void call('outbox.list', {}).then((r) => r.ok && useOutbox.getState().replacePending(r.value));
-  const [settings, orders] = await Promise.all([call('settings.get', {}), call('orders.list', {})]);
-  if (settings.ok) status.setSettings(settings.value);
-  if (orders.ok) useOrders.getState().replace(orders.value);
-  performance.mark('packdesk:data');
-  if (!orders.ok) return orders.problem;
-  if (!settings.ok) {
-    // Without settings the screen still works (sounds on, no scanner prefix); say why if app.info cannot either.
-    const about = await info;
-    return about.ok ? null : settings.problem;
-  }
-  return null;
+  const settings = settingsAsked.then((r) => {
+    if (!r.ok) return null;
+    status.setSettings(r.value);
+    return r.value;
+  });
+  const ready = (async (): Promise<Problem | null> => {
+    const [settingsReply, orders] = await Promise.all([settingsAsked, ordersAsked]);
+    await settings;
+    if (orders.ok) useOrders.getState().replace(orders.value);
+    performance.mark('packdesk:data');
+    if (!orders.ok) return orders.problem;
+    if (!settingsReply.ok) {
+      // Without settings the screen still works (sounds on, no scanner prefix); say why if app.info cannot either.
+      const about = await info;
+      return about.ok ? null : settingsReply.problem;
+    }
+    return null;
+  })();
+  return { settings, ready };
 }
 
 /** Hides the undo offer once its entry has left the queue (sent, discarded, undone). */

@@ -1,20 +1,23 @@
 /**
- * Renderer entry: finds the bridge the shell put on `window`, starts the words in the terminal's
- * language (from settings), then starts the app. Without a bridge there is no engine to talk to,
+ * Renderer entry: finds the bridge the shell put on `window`, asks the engine for its orders and
+ * settings at once, starts the words in the terminal's language (from those settings) while the
+ * orders travel, then shows the app. Without a bridge there is no engine to talk to,
  * so the packer sees why instead of a blank window.
  */
 import '@fontsource/noto-sans-devanagari/devanagari-400.css';
 import '@fontsource/noto-sans-devanagari/devanagari-700.css';
 import { createRoot } from 'react-dom/client';
-import type { PackdeskApi } from '../../shared/ipc';
+import type { Settings } from '../../shared/ipc';
+import type { Problem } from '../../shared/result';
 import { FALLBACK_LANGUAGE, LANGUAGES } from '../../shared/languages';
 import { findBridge, setBridge } from './api';
 import { App } from './App';
 import { FullScreenMessage } from './components/FullScreenMessage';
 import { PrintRoot } from './components/print/PrintRoot';
 import { i18next, startI18n } from './i18n';
+import { loadScriptFonts } from './i18n/fonts';
+import { start } from './intents';
 import { followLanguage } from './store/language';
-import { useStatus } from './store/status';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/controls.css';
@@ -35,15 +38,8 @@ const LANGUAGE_WAIT_MS = 5_000;
  * The terminal's language from its settings; English if the engine cannot say in time (the app
  * then says in words what is wrong, and switches language once the settings arrive).
  */
-async function terminalLanguage(api: PackdeskApi): Promise<string> {
-  const asked = api
-    .invoke('settings.get', {})
-    .then((reply) => {
-      if (!reply.ok) return FALLBACK_LANGUAGE;
-      useStatus.getState().setSettings(reply.value);
-      return reply.value.language;
-    })
-    .catch(() => FALLBACK_LANGUAGE);
+async function terminalLanguage(settings: Promise<Settings | null>): Promise<string> {
+  const asked = settings.then((s) => s?.language ?? FALLBACK_LANGUAGE).catch(() => FALLBACK_LANGUAGE);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(FALLBACK_LANGUAGE), LANGUAGE_WAIT_MS)));
   const language = await Promise.race([asked, late]);
@@ -64,9 +60,18 @@ async function main(): Promise<void> {
   const api = findBridge(window);
   if (api) {
     setBridge(api);
-    await startI18n(await terminalLanguage(api));
+    // Everything at once: the orders and settings are asked for, and the script fonts load,
+    // while the words wait only for the settings' language (the first paint is in it).
+    void loadScriptFonts();
+    const boot = start(api);
+    const first: { boot: typeof boot; settled?: Problem | null } = { boot };
+    void boot.ready.then(
+      (problem) => (first.settled = problem),
+      () => undefined,
+    );
+    await startI18n(await terminalLanguage(boot.settings));
     followLanguage();
-    root.render(<App api={api} />);
+    root.render(<App api={api} first={first} />);
     // The print root lives beside #root, so print.css can hide the whole app and show only paper.
     const paper = document.body.appendChild(document.createElement('div'));
     createRoot(paper).render(<PrintRoot />);

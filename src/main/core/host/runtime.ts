@@ -13,7 +13,7 @@ import type { Environment } from '../../../shared/ipc';
 import { ProblemError } from '../../../shared/result';
 import { hostOf } from '../api/http';
 import type { CredentialVault } from '../auth';
-import { openEngineWithService, type Engine, type ServiceEngine } from '../engine';
+import { openEngineWithService, type Engine, type IntakeEvent, type ServiceEngine } from '../engine';
 import type { Logger } from '../log';
 import type { Addresses, SettingsStore } from '../settings';
 import type { HostListener } from './events';
@@ -49,6 +49,28 @@ export interface Runtime<S extends TrainingService = TrainingService> {
 }
 
 const ENGINE_EVENTS = ['orders.changed', 'outbox.changed', 'sync.status'] as const;
+
+/**
+ * Intake's events for the screens. Ids stored together (intake writes a batch of bodies at once)
+ * go out as one orders.changed: one event per order would mean thousands of events, each one
+ * validated and merged on its own, while a first pass fills the queue.
+ */
+function intakeEvents(engine: Engine, emit: HostListener, live: () => boolean): (event: IntakeEvent) => void {
+  let pending = new Set<string>();
+  const flush = (): void => {
+    const ids = pending;
+    pending = new Set();
+    // The engine may have been closed (a switch of service) since the ids were stored.
+    if (!live()) return;
+    const orders = [...ids].map((id) => engine.getOrder(id)).filter((v) => v !== null);
+    if (orders.length > 0) emit('orders.changed', { orders });
+  };
+  return (event) => {
+    if (event.kind === 'status') return emit('intake.status', event.status);
+    if (pending.size === 0 && event.orderIds.length > 0) queueMicrotask(flush);
+    for (const id of event.orderIds) pending.add(id);
+  };
+}
 
 /** Creates the runtime; nothing starts before start(). */
 export function createRuntime<S extends TrainingService>(deps: RuntimeDeps<S>): Runtime<S> {
@@ -120,22 +142,12 @@ export function createRuntime<S extends TrainingService>(deps: RuntimeDeps<S>): 
       service = opened;
       problem = null;
       for (const name of ENGINE_EVENTS) unsubscribes.push(opened.engine.on(name, (body) => deps.emit(name, body)));
-      unsubscribes.push(
-        opened.onIntake((event) => {
-          if (event.kind === 'status') return deps.emit('intake.status', event.status);
-          const orders = event.orderIds.map((id) => opened.engine.getOrder(id)).filter((v) => v !== null);
-          if (orders.length > 0) deps.emit('orders.changed', { orders });
-        }),
-      );
+      unsubscribes.push(opened.onIntake(intakeEvents(opened.engine, deps.emit, () => service === opened)));
       opened.engine.start();
-      // Orders come in by themselves. In training the sandbox is on this machine: its seeded
-      // orders (in their states) are in the queue before the first screen, as a store's morning
-      // orders would be.
-      if (env === 'training') {
-        const first = await opened.intake.passOnce();
-        if (first.kind !== 'completed') log.warn('the first training intake pass did not complete', { result: first.kind });
-        opened.intake.start(opened.intake.status().intervalMs);
-      } else opened.intake.start();
+      // Orders come in by themselves, in training too: the first pass reads every seeded order
+      // with a status call each, which takes seconds with thousands of them, so it runs after
+      // start rather than before it. The queue fills in as intake stores them (orders.changed).
+      opened.intake.start();
       log.info('engine started', { environment: env, orderService: hostOf(current.baseUrl) });
       deps.emit('sync.status', opened.engine.status());
     } catch (err) {

@@ -20,7 +20,15 @@ const SAMPLE: Readonly<Record<string, string>> = {
  * done. All of them, not just the language shown: the top bar names each language in its own
  * script ("हिन्दी" on an English screen).
  */
-export async function loadScriptFonts(): Promise<void> {
+export function loadScriptFonts(): Promise<void> {
+  // One load for the page: boot starts it early, and each start of the words awaits the same one.
+  loading ??= loadAll();
+  return loading;
+}
+
+let loading: Promise<void> | undefined;
+
+async function loadAll(): Promise<void> {
   if (typeof document === 'undefined' || !('fonts' in document)) return;
   const loads = [...new Set(Object.values(SCRIPT_FONT))].flatMap((family) =>
     ['400', '700'].map((weight) => document.fonts.load(`${weight} 20px "${family}"`, SAMPLE[family] ?? '').catch(() => [])),

@@ -6,6 +6,7 @@ import { needsManager } from '../../../../src/main/core/host';
 import { createRotatingFileSink, secrets } from '../../../../src/main/core/log';
 import { COMMANDS, type CommandName, type EventName, type OrderView, type UpdateStatus } from '../../../../src/shared/ipc';
 import { startTestHost, type TestHost } from '../../../support/host';
+import { firstIntakePass } from '../../../support/intake';
 import { malformedPayloads } from '../../../support/payloads';
 
 const names = Object.keys(COMMANDS) as CommandName[];
@@ -281,6 +282,8 @@ describe('settings and credentials at the host', () => {
       // Back to training with the PIN: the practice queue is back.
       expect(await again.call('credentials.save', { pin: '1357', environment: 'training' })).toMatchObject({ result: 'saved' });
       expect(again.host.sandbox).not.toBeNull();
+      // The seeded orders fill the queue in by themselves once intake has read them.
+      await firstIntakePass(again.host);
       expect((await again.call('orders.list', {})).length).toBeGreaterThanOrEqual(30);
     } finally {
       await again.close();

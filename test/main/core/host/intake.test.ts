@@ -1,7 +1,15 @@
 /** Intake at the host (training mode, the in-app sandbox over HTTP): scanned ids, events, status, settings. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../../../sandbox';
+import { MemoryVault } from '../../../../src/main/core/auth';
+import { createAppHost } from '../../../../src/main/core/host';
 import type { EventName, IntakeStatus, OrderView } from '../../../../src/shared/ipc';
+import { TRAINING } from '../../../support/credentials';
 import { startTestHost, type TestHost } from '../../../support/host';
+import { firstIntakePass } from '../../../support/intake';
 
 let t: TestHost | undefined;
 afterEach(async () => {
@@ -27,6 +35,36 @@ describe('intake at the host', () => {
     const status: IntakeStatus = await t.call('intake.status', {});
     expect(status).toMatchObject({ condition: 'ok', intervalMs: 30_000 });
     expect(status.lastCompleteAt).not.toBeNull();
+  });
+
+  it('training starts before its first pass; the queue fills in by itself, ids stored together in one orders.changed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'packdesk-host-'));
+    const host = await createAppHost<Sandbox>({
+      shell: 'web',
+      startTraining: (log) => startSandbox({ orderCount: 300, arrivalEveryMs: 0, log }),
+      dataDir: dir,
+      version: '0.1.0-test',
+      vaultFor: (env) => (env === 'training' ? new MemoryVault({ credentials: TRAINING }) : new MemoryVault()),
+    });
+    try {
+      const changed: OrderView[][] = [];
+      host.subscribe((event, body) => {
+        if (event === 'orders.changed') changed.push((body as { orders: OrderView[] }).orders);
+      });
+      await host.start();
+      // Started with the pass still under way: not every seeded order is in yet.
+      const atStart = await host.handle('orders.list', {});
+      expect(atStart.ok && (atStart.value as OrderView[]).length).toBeLessThan(300);
+      await firstIntakePass(host);
+      const all = await host.handle('orders.list', {});
+      expect(all.ok && (all.value as OrderView[]).length).toBe(300);
+      // Every order reached the screen by event, in far fewer events than orders.
+      expect(new Set(changed.flat().map((v) => v.id)).size).toBe(300);
+      expect(changed.length).toBeLessThan(300 / 4);
+    } finally {
+      await host.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a scanned id the terminal does not know is fetched at once, so its items show before Accept', async () => {
