@@ -1,4 +1,5 @@
 /** SQL for the orders cache: the latest order body from the service, and when it came. */
+import { createHash } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import type { Order } from '../../../shared/protocol';
 import { secrets } from '../log';
@@ -6,8 +7,12 @@ import { type OrderRow, parseOrderBody, parseOrderRow } from './rows';
 
 /** Unreadable answers are kept for support, but not without bound. */
 const MAX_RAW_CHARS = 64 * 1024;
-/** Parsed bodies kept in memory: every tap is checked against its order, and parsing is most of a tap's cost. */
-const BODY_CACHE_SIZE = 512;
+/**
+ * Parsed bodies kept in memory: every tap is checked against its order, and parsing is most of a
+ * tap's cost; the queue lists every order. Room for a busy store's whole queue (at 512, a queue of
+ * 5,000 orders parsed every body again on each list and most taps missed).
+ */
+const BODY_CACHE_SIZE = 10_000;
 
 export type OrdersTable = ReturnType<typeof createOrdersTable>;
 
@@ -33,17 +38,19 @@ export function createOrdersTable(db: Database) {
        ON CONFLICT (id) DO UPDATE SET needs_refresh = 1, raw_unreadable = excluded.raw_unreadable`,
     ),
   };
-  // Keyed by the exact stored text: the same bytes always give the same (validated, frozen) order.
-  const bodies = new Map<string, Order | null>();
-  const parseBody = (text: string): Order | null => {
-    const hit = bodies.get(text);
-    if (hit !== undefined) {
-      bodies.delete(text);
-      bodies.set(text, hit); // most recently used last
-      return hit;
+  // One parsed body per order, valid while the stored text is the same bytes (a digest of them, so
+  // the cache does not hold a second copy of every body's text).
+  const bodies = new Map<string, { readonly digest: string; readonly body: Order | null }>();
+  const parseBody = (id: string, text: string): Order | null => {
+    const digest = createHash('sha1').update(text).digest('base64');
+    const hit = bodies.get(id);
+    bodies.delete(id);
+    if (hit !== undefined && hit.digest === digest) {
+      bodies.set(id, hit); // most recently used last
+      return hit.body;
     }
     const body = parseOrderBody(text);
-    bodies.set(text, body);
+    bodies.set(id, { digest, body });
     if (bodies.size > BODY_CACHE_SIZE) bodies.delete(bodies.keys().next().value as string);
     return body;
   };
@@ -80,7 +87,7 @@ export function createOrdersTable(db: Database) {
       const current = s.get.get(order.id) as { body: string | null; needs_refresh: number } | undefined;
       const text = JSON.stringify(order);
       if (current?.body === text && current.needs_refresh === 0) return 'unchanged';
-      const held = current?.body ? parseBody(current.body) : null;
+      const held = current?.body ? parseBody(order.id, current.body) : null;
       if (held && current?.needs_refresh === 0 && isOlder(order.updatedAt, held.updatedAt)) return 'unchanged';
       s.saveBody.run({ id: order.id, body: text, now });
       return current?.body ? 'updated' : 'new';

@@ -161,7 +161,7 @@ export function deepFreeze<T>(value: T): T {
  * Parses an orders row; an unreadable body degrades to "unknown, needs refresh" rather than failing.
  * `parseBody` turns the body text into an order (the orders table passes a cached parser).
  */
-export function parseOrderRow(raw: unknown, parseBody: (text: string) => Order | null = parseOrderBody): OrderRow {
+export function parseOrderRow(raw: unknown, parseBody: (id: string, text: string) => Order | null = (_id, text) => parseOrderBody(text)): OrderRow {
   const parsed = OrderRowSchema.safeParse(raw);
   if (!parsed.success) {
     const id = (raw as { id?: unknown } | undefined)?.id;
@@ -172,7 +172,7 @@ export function parseOrderRow(raw: unknown, parseBody: (text: string) => Order |
     });
   }
   const r = parsed.data;
-  const body = r.body === null ? null : parseBody(r.body);
+  const body = r.body === null ? null : parseBody(r.id, r.body);
   const bodyUnreadable = r.body !== null && body === null;
   return {
     id: r.id,
