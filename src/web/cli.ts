@@ -1,6 +1,8 @@
 /**
  * `npm run web`: the app in a browser, in training mode, for demos and end-to-end tests.
- *   tsx src/web/cli.ts [--data-dir DIR] [--port N]
+ *   node --import tsx src/web/cli.ts [--data-dir DIR] [--port N]
+ * (node itself, not the tsx command: tsx relays a signal to its child and kills it when the
+ * child has not answered within 30 ms, which a busy start, such as intake's first pass, can miss)
  * Prints `Packdesk (training) at <url>` (the URL carries this run's token) and stops cleanly on
  * SIGINT/SIGTERM.
  */

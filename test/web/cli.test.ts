@@ -15,7 +15,7 @@ describe('npm run web', () => {
 
   it('prints "Packdesk (training) at <url>", serves the app there, and exits 0 on SIGTERM', async () => {
     expect(existsSync(join(DEFAULT_RENDERER_DIR, 'index.html')), 'run `npm run build` first').toBe(true);
-    const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['src/web/cli.ts', '--data-dir', dataDir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/web/cli.ts', '--data-dir', dataDir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     let err = '';
@@ -34,7 +34,7 @@ describe('npm run web', () => {
   });
 
   it('refuses unknown flags with the usage and exit code 2', async () => {
-    const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['src/web/cli.ts', '--nope'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/web/cli.ts', '--nope'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     expect(await new Promise((r) => child.once('exit', r))).toBe(2);
