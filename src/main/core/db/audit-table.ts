@@ -1,4 +1,8 @@
-/** SQL for the audit log: every tap and every send attempt, with time, terminal and outcome. */
+/**
+ * SQL for the audit log: what happens to taps after they are queued (attempts, undo, retry,
+ * discard, recovery) and taps refused, with time, terminal and outcome. A queued tap's own record
+ * is its outbox row (created_at, terminal_id, action).
+ */
 import type { Database } from 'better-sqlite3';
 import { secrets } from '../log';
 import { type AuditKind, type AuditRow, parseAuditRow } from './rows';
