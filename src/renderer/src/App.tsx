@@ -37,8 +37,10 @@ export function App({ api, first }: { api: PackdeskApi; first: FirstStart }) {
     ready.then((problem) => setPhase(phaseOf(problem))).catch(() => setPhase({ name: 'failed', message: i18next.t('common:app.engineSilent') }));
   }, []);
 
+  // Always followed, even when it had settled at the first render: it may settle between that
+  // render and this effect, and a check of `first.settled` here would then wait for ever.
   useEffect(() => {
-    if (first.settled === undefined) follow(first.boot.ready);
+    follow(first.boot.ready);
   }, [first, follow]);
 
   const tryAgain = useCallback(() => {
