@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { DAMAGE_CODES } from './storage-error';
 
 /** What the check found: sound, damaged (with SQLite's words), or not checked (could not read it). */
 export type LaterCheckResult =
@@ -25,7 +26,7 @@ export interface LaterCheck {
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const BROKEN = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CORRUPT_SEQUENCE', 'SQLITE_CORRUPT_INDEX']);
+const BROKEN = new Set(workerData.damageCodes);
 let db;
 try {
   db = new Database(workerData.file, { readonly: true, fileMustExist: true, timeout: 5000 });
@@ -43,7 +44,7 @@ try {
 `;
 
 /** Room to map the whole file while it is checked: a 30 MB file is read in about half the time. */
-const CHECK_MMAP_BYTES = 1 << 30;
+export const CHECK_MMAP_BYTES = 1 << 30;
 
 /** Starts the page check of `file` on a worker thread. */
 export function checkLater(file: string): LaterCheck {
@@ -60,7 +61,7 @@ export function checkLater(file: string): LaterCheck {
   try {
     worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { file, driver: require.resolve('better-sqlite3'), mmapBytes: CHECK_MMAP_BYTES },
+      workerData: { file, driver: require.resolve('better-sqlite3'), mmapBytes: CHECK_MMAP_BYTES, damageCodes: [...DAMAGE_CODES] },
     });
     // The check never keeps a CLI or a test process alive.
     worker.unref();

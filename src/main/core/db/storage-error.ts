@@ -29,7 +29,7 @@ export function storageProblem(e: unknown): Problem | null {
 }
 
 // SQLite error codes that mean the bytes on disk are not a sound database.
-const DAMAGE_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CORRUPT_SEQUENCE', 'SQLITE_CORRUPT_INDEX']);
+export const DAMAGE_CODES: ReadonlySet<string> = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CORRUPT_SEQUENCE', 'SQLITE_CORRUPT_INDEX']);
 
 /** SQLite's words when `e` says the data file is damaged, or null when it says something else. */
 export function damageIn(e: unknown): string | null {

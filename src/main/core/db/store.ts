@@ -13,7 +13,7 @@ import { createIntakeTable, type IntakeTable } from './intake-table';
 import { createOrdersTable, type OrdersTable } from './orders-table';
 import { createLeaseTable, type LeaseTable } from './lease-table';
 import { createOutboxTable, type OutboxTable } from './outbox-table';
-import { damageMarkPath, readDamageMark } from './later-check';
+import { CHECK_MMAP_BYTES, damageMarkPath, readDamageMark } from './later-check';
 import { salvageInto, type SalvageReport } from './salvage';
 import { damageIn } from './storage-error';
 
@@ -195,8 +195,6 @@ function runIntegrityCheck(db: Db, pragma: 'integrity_check' | 'quick_check' = '
   return lines.slice(0, 5).join('; ') || 'integrity check returned nothing';
 }
 
-/** Room to map the whole file while it is checked: a 30 MB file is read in about half the time. */
-const CHECK_MMAP_BYTES = 1 << 30;
 
 /**
  * The check every open runs, on the path from start to the first tap: `quick_check` reads every
