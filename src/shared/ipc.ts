@@ -97,6 +97,32 @@ export const OrderViewSchema = z.object({
 });
 export type OrderView = z.infer<typeof OrderViewSchema>;
 
+/** What the queue shows of an order's body: read off it once by the main side (`summarize`). */
+export const OrderFactsSchema = z.object({
+  /** The service's order state as it sent it ("Accepted"); empty when it sent none. */
+  orderState: z.string(),
+  /** The billing name, else the person at a fulfilment's end; null when the order names nobody. */
+  customer: z.string().nullable(),
+  /** Item lines and the units over all of them. */
+  lines: z.number().int().min(0),
+  units: z.number().int().min(0),
+  /** Any item needs a prescription checked. */
+  prescription: z.boolean(),
+});
+export type OrderFacts = z.infer<typeof OrderFactsSchema>;
+
+/**
+ * One queue row: an order's view without its body, only the facts a row shows. The queue lists
+ * every order on the terminal (thousands), so it carries a few hundred bytes an order rather than
+ * the body's several kilobytes; a screen that needs the body (the order, a slip) reads it with
+ * `orders.get`, and `orders.changed` brings whole views.
+ */
+export const OrderSummarySchema = OrderViewSchema.omit({ order: true }).extend({
+  /** Null until the service has answered for the order once (as `order` in the view). */
+  facts: OrderFactsSchema.nullable(),
+});
+export type OrderSummary = z.infer<typeof OrderSummarySchema>;
+
 export const SyncStatusSchema = z.object({
   connectivity: z.enum(['online', 'offline', 'unknown']),
   /** Taps queued or sending. */
@@ -240,7 +266,8 @@ const Ok = z.object({ done: z.literal(true) });
 /** Every command: name -> payload schema and result schema. */
 export const COMMANDS = {
   'app.info': { payload: Empty, result: AppInfoSchema },
-  'orders.list': { payload: Empty, result: z.array(OrderViewSchema) },
+  /** Every order on the terminal as a queue row (no bodies). */
+  'orders.list': { payload: Empty, result: z.array(OrderSummarySchema) },
   'orders.get': { payload: z.object({ orderId: Id }).strict(), result: OrderViewSchema.nullable() },
   /** A scanned or typed order id: opens it, or adds it to the terminal when new. */
   'orders.add': { payload: z.object({ orderId: Id }).strict(), result: OrderViewSchema },
@@ -313,6 +340,12 @@ export type CommandResult<C extends CommandName> = z.infer<(typeof COMMANDS)[C][
 export const EVENTS = {
   /** Orders whose view changed (full views, so the renderer never recomputes). */
   'orders.changed': z.object({ orders: z.array(OrderViewSchema) }),
+  /**
+   * Every order on the terminal read again, as `orders.list` answers: the list replaces the
+   * renderer's. The harness bridge raises it after its socket came back (changes may have been
+   * missed while it was down); the main process has no reason to.
+   */
+  'orders.listed': z.object({ orders: z.array(OrderSummarySchema) }),
   'outbox.changed': z.object({ entries: z.array(OutboxEntryViewSchema) }),
   'sync.status': SyncStatusSchema,
   'intake.status': IntakeStatusSchema,

@@ -30,11 +30,11 @@ const unreachable = (): Reply<never> => ({
 /**
  * What to read again after a reconnect, per event: the command whose answer is that event's state
  * now, and how the answer becomes the event's body. Events the host sent while the socket was down
- * are gone; these answers replace them. orders.changed carries every order (the renderer merges by
- * id), outbox.changed the entries still pending.
+ * are gone; these answers replace them. orders.listed carries every order's queue row (the renderer
+ * replaces its list), outbox.changed the entries still pending.
  */
 const RESYNC: readonly { event: EventName; command: CommandName; body: (value: unknown) => unknown }[] = [
-  { event: 'orders.changed', command: 'orders.list', body: (orders) => ({ orders }) },
+  { event: 'orders.listed', command: 'orders.list', body: (orders) => ({ orders }) },
   { event: 'outbox.changed', command: 'outbox.list', body: (entries) => ({ entries }) },
   { event: 'sync.status', command: 'sync.status', body: (status) => status },
   { event: 'intake.status', command: 'intake.status', body: (status) => status },

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderView } from '../../src/shared/ipc';
-import { compareViews, mergeOrders, replaceOrders, stepOf } from '../../src/renderer/src/store/orders';
+import { compareViews, mergeOrders, replaceOrders as replaceRows, stepOf as stepOfRow, withoutOrder } from '../../src/renderer/src/store/orders';
+import { summarize } from '../../src/shared/orders';
+import { OrderSchema } from '../../src/shared/protocol/schemas';
 import { mergeEntries, outboxOrder } from '../../src/renderer/src/store/outbox';
 import type { OutboxEntryView } from '../../src/shared/ipc';
 
@@ -19,6 +21,10 @@ function view(id: string, promised: number | null, step: OrderView['nextStep'] =
     ...extra,
   };
 }
+
+/** The store's list from whole views, as the engine's orders.list makes its rows. */
+const replaceOrders = (views: readonly OrderView[]) => replaceRows(views.map(summarize));
+const stepOf = (v: OrderView) => stepOfRow(summarize(v));
 
 const packing = { key: 'PACKING' as const, label: 'Start packing', fulfilmentId: 'F-S' };
 const out = { key: 'OUT_FOR_DELIVERY' as const, label: 'Out for delivery', fulfilmentId: 'F-D' };
@@ -75,6 +81,44 @@ describe('orders store', () => {
     const waiting = view('new', null, null, { order: null, waiting: 1 });
     expect(stepOf(waiting)).toBe('ACCEPT');
     expect(replaceOrders([view('a', 1, packing), waiting, view('d', 1, null)]).sortedIds).toEqual(['a', 'new', 'd']);
+  });
+
+  it('keeps whole views of the orders events bring; a new list drops them, taking an order off drops its own', () => {
+    const listed = replaceOrders([view('a', 1), view('b', 2)]);
+    expect(listed.views.size).toBe(0);
+    const a = view('a', 1, packing);
+    const merged = mergeOrders(listed, [a]);
+    expect(merged.views.get('a')).toBe(a);
+    expect(merged.byId.get('a')).toMatchObject({ id: 'a', nextStep: packing, facts: { orderState: 'Accepted', lines: 0 } });
+    expect(withoutOrder(merged, 'a').views.has('a')).toBe(false);
+    expect(replaceRows([...merged.byId.values()]).views.size).toBe(0);
+  });
+});
+
+describe('queue rows', () => {
+  const order = (extra: Record<string, unknown>) =>
+    OrderSchema.parse({
+    id: 'O',
+    orderState: ' Accepted ',
+    fulfillments: [{ fulfillmentId: 'F', type: 'Delivery', end: { person: { name: 'Asha Rao' } } }],
+    items: [
+      { itemId: 'I1', quantity: { count: 2 } },
+      { itemId: 'I2', quantity: { count: 3 }, prescriptionRequired: true },
+    ],
+    ...extra,
+    });
+
+  it("carry who the order is for, its lines and units, its state and a prescription, and not its body", () => {
+    const row = summarize(view('O', 5, packing, { order: order({ billing: { name: 'Ravi Kumar', email: 'x'.repeat(500) } }) }));
+    expect(row.facts).toEqual({ orderState: 'Accepted', customer: 'Ravi Kumar', lines: 2, units: 5, prescription: true });
+    expect(row).not.toHaveProperty('order');
+    expect(JSON.stringify(row)).not.toContain('xxxx');
+  });
+
+  it('name the person at a fulfilment end without a billing name, nobody when neither names one', () => {
+    expect(summarize(view('O', 5, packing, { order: order({}) })).facts?.customer).toBe('Asha Rao');
+    expect(summarize(view('O', 5, packing, { order: order({ billing: { name: '  ' }, fulfillments: [] }) })).facts?.customer).toBeNull();
+    expect(summarize(view('O', 5, null, { order: null })).facts).toBeNull();
   });
 });
 

@@ -4,7 +4,7 @@
  * and turns a refusal into plain words on screen with a buzz. Nothing here decides what an
  * order's next state is: the engine does, and says so in OrderView.
  */
-import { DEFAULT_ORDER_ID_PATTERN, type CommandName, type CommandPayload, type CommandResult, type PackdeskApi, type Reply, type Settings } from '../../shared/ipc';
+import { DEFAULT_ORDER_ID_PATTERN, type OrderView, type CommandName, type CommandPayload, type CommandResult, type PackdeskApi, type Reply, type Settings } from '../../shared/ipc';
 import type { ActionInput } from '../../shared/protocol/builders';
 import type { Problem } from '../../shared/result';
 import { bridge } from './api';
@@ -71,6 +71,8 @@ function subscribe(api: PackdeskApi): void {
     useNewOrders.getState().noteChanged(orders, (id) => known.has(id));
     useOrders.getState().merge(orders);
   });
+  // Every order read again (the harness after its socket came back): the list replaces the queue.
+  api.on('orders.listed', ({ orders }) => useOrders.getState().replace(orders));
   api.on('outbox.changed', ({ entries }) => {
     useOutbox.getState().merge(entries);
     dropSpentUndo();
@@ -147,6 +149,15 @@ export async function openOrderById(rawId: string): Promise<boolean> {
   return true;
 }
 
+/**
+ * Opens an order of the queue: its body is read first when the store has only its row, so the
+ * screen draws once, whole (a few milliseconds; the screen reads it itself if this fails).
+ */
+export async function showOrder(orderId: string): Promise<void> {
+  await loadOrder(orderId);
+  useUi.getState().show({ name: 'order', orderId });
+}
+
 /** Takes an order none of whose taps reached the service off the terminal, then shows the queue. */
 export async function removeOrder(orderId: string): Promise<boolean> {
   const reply = await call('orders.remove', { orderId });
@@ -210,6 +221,29 @@ async function refreshOrder(orderId: string): Promise<void> {
   if (reply.ok && reply.value) useOrders.getState().merge([reply.value]);
 }
 
+/** Reads in flight, so a screen drawn twice while one is on its way asks once. */
+const loading = new Map<string, Promise<OrderView | null>>();
+
+/**
+ * The whole view of an order (its body: items, fulfilments, address), read from the engine when
+ * the store has only its queue row. Null when the engine cannot say or no longer has the order.
+ */
+export function loadOrder(orderId: string): Promise<OrderView | null> {
+  const have = useOrders.getState().views.get(orderId);
+  if (have) return Promise.resolve(have);
+  let read = loading.get(orderId);
+  if (!read) {
+    read = call('orders.get', { orderId }).then((reply) => {
+      loading.delete(orderId);
+      if (!reply.ok || !reply.value) return null;
+      useOrders.getState().merge([reply.value]);
+      return reply.value;
+    });
+    loading.set(orderId, read);
+  }
+  return read;
+}
+
 /** Takes back the offered tap, if the engine has not sent it yet. */
 export async function undo(entryId: number): Promise<void> {
   const ui = useUi.getState();
@@ -224,7 +258,7 @@ export async function undo(entryId: number): Promise<void> {
   ui.say(
     'info',
     offer
-      ? t('common:undo.undoneWhat', { what: actionSummary(t, offer.action, useOrders.getState().byId.get(offer.orderId)?.order ?? null) })
+      ? t('common:undo.undoneWhat', { what: actionSummary(t, offer.action, useOrders.getState().views.get(offer.orderId)?.order ?? null) })
       : t('common:undo.undone'),
   );
 }

@@ -3,32 +3,25 @@
  * next step is, or how it changes, is the engine's business and arrives in OrderView.
  */
 import type { TFunction } from 'i18next';
+import type { OrderFacts } from '../../shared/ipc';
 import type { Action, Order } from '../../shared/protocol/schemas';
 import { reasonWords, stateWord, STEP_LABEL_KEY } from './i18n/words';
 
-/** Who the order is for: the billing name, else the person at a fulfilment's end. */
-export function customerName(t: TFunction, order: Order | null): string {
-  if (!order) return t('common:order.newNoDetails');
-  const name = order.billing?.name ?? order.fulfillments.find((f) => f.end?.person?.name)?.end?.person?.name;
-  return name ?? t('common:order.noCustomer');
+/** Who the order is for (the name its facts carry), or why nobody is named. */
+export function customerName(t: TFunction, facts: OrderFacts | null): string {
+  if (!facts) return t('common:order.newNoDetails');
+  return facts.customer ?? t('common:order.noCustomer');
 }
 
 /** "3 items · 7 units". */
-export function itemSummary(t: TFunction, order: Order | null): string {
-  if (!order) return t('common:order.itemsUnknown');
-  const lines = order.items.length;
-  const units = order.items.reduce((sum, i) => sum + i.quantity.count, 0);
-  return `${t('common:order.items', { count: lines })} · ${t('common:order.units', { count: units })}`;
-}
-
-/** Whether any item needs a prescription checked. */
-export function hasPrescriptionItem(order: Order | null): boolean {
-  return order?.items.some((i) => i.prescriptionRequired === true) ?? false;
+export function itemSummary(t: TFunction, facts: OrderFacts | null): string {
+  if (!facts) return t('common:order.itemsUnknown');
+  return `${t('common:order.items', { count: facts.lines })} · ${t('common:order.units', { count: facts.units })}`;
 }
 
 /** The order's state in words ("Accepted", "In progress"), or "New". */
-export function orderStateWord(t: TFunction, order: Order | null): string {
-  const s = order?.orderState.trim() ?? '';
+export function orderStateWord(t: TFunction, facts: OrderFacts | null): string {
+  const s = facts?.orderState ?? '';
   if (!s) return t('common:order.new');
   return stateWord(t, s);
 }

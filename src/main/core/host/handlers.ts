@@ -6,6 +6,7 @@
  */
 import type { AppInfo, IntakeStatus, OrderView, SyncStatus, UpdateStatus } from '../../../shared/ipc';
 import { CANCEL_REASONS, ITEM_UNIT_REASONS, findReason, type ActionInput } from '../../../shared/protocol';
+import { summarize } from '../../../shared/orders';
 import { fail, ok, type Problem, type Result } from '../../../shared/result';
 import type { Engine } from '../engine';
 import type { Logger } from '../log';
@@ -117,7 +118,8 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
 
   return {
     'app.info': async () => ok(await deps.info()),
-    'orders.list': async () => ok(runtime.engine()?.listOrders() ?? []),
+    // Queue rows, not whole views: 5,000 bodies are about 23 MB to carry and check on every start.
+    'orders.list': async () => ok((runtime.engine()?.listOrders() ?? []).map(summarize)),
     'orders.get': async ({ orderId }) => engineOr((e) => ok(e.getOrder(orderId))),
     'orders.add': async ({ orderId }) => {
       const added = engineOr((e) => e.addOrder(orderId));

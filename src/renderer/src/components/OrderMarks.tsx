@@ -1,8 +1,8 @@
 /** What is pending on an order: taps waiting to sync, a refused tap holding it, a doubtful send. */
-import type { OrderView } from '../../../shared/ipc';
+import type { OrderSummary } from '../../../shared/ipc';
 import { useWords } from '../i18n/useWords';
 
-export function OrderMarks({ view, compact = false }: { view: OrderView; compact?: boolean }) {
+export function OrderMarks({ view, compact = false }: { view: Pick<OrderSummary, 'waiting' | 'failed' | 'mayBeApplied' | 'needsRefresh'>; compact?: boolean }) {
   const { t } = useWords();
   return (
     <>

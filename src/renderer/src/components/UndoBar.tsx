@@ -14,7 +14,7 @@ import { useUi } from '../store/ui';
 export function UndoBar() {
   const { t } = useWords();
   const offer = useUi((s) => s.undo);
-  const order = useOrders((s) => (offer ? s.byId.get(offer.orderId)?.order ?? null : null));
+  const order = useOrders((s) => (offer ? s.views.get(offer.orderId)?.order ?? null : null));
   const now = useNow(200);
   const left = offer ? secondsLeft(offer.sendAfter, now) : 0;
 

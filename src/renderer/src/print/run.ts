@@ -5,8 +5,7 @@
  * dialog, where a trainee can pick a printer or Save as PDF.
  */
 import { i18next } from '../i18n';
-import { command, refuse } from '../intents';
-import { useOrders } from '../store/orders';
+import { command, loadOrder, refuse } from '../intents';
 import { useUi } from '../store/ui';
 import { pickListOf } from './pickList';
 import { packingSlipOf } from './slip';
@@ -16,7 +15,7 @@ const MM_PER_CSS_PX = 25.4 / 96;
 
 /** Prints the packing slip of one order; says why not when its details are not known yet. */
 export async function printPackingSlip(orderId: string, now: () => number = Date.now): Promise<boolean> {
-  const view = useOrders.getState().byId.get(orderId);
+  const view = await loadOrder(orderId);
   const slip = view ? packingSlipOf(view) : null;
   if (!slip) {
     refuse(i18next.t('print:notice.noDetails', { orderId }));
@@ -30,8 +29,9 @@ export async function printPackingSlip(orderId: string, now: () => number = Date
 
 /** Prints the pick list of the given orders (those without details are left out). */
 export async function printPickList(orderIds: readonly string[], now: () => number = Date.now): Promise<boolean> {
-  const byId = useOrders.getState().byId;
-  const list = pickListOf(orderIds.map((id) => byId.get(id)));
+  // The queue holds rows; the items are in each order's whole view.
+  const views = await Promise.all(orderIds.map((id) => loadOrder(id)));
+  const list = pickListOf(views.map((v) => v ?? undefined));
   if (list.lines.length === 0) {
     refuse(i18next.t('print:notice.nothingToPick'));
     return false;

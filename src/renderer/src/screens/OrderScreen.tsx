@@ -18,7 +18,9 @@ import { Countdown } from '../components/Countdown';
 import { PrintSlipButton } from '../components/print/PrintSlipButton';
 import { RejectButton } from '../components/intake/RejectButton';
 import { useNewOrders } from '../store/newOrders';
-import { customerName, hasPrescriptionItem, invoiceOf, itemSummary, orderStateWord } from '../orderFacts';
+import { customerName, invoiceOf, itemSummary, orderStateWord } from '../orderFacts';
+import { factsOf, hasPrescriptionItem } from '../../../shared/orders';
+import { useOrderView } from '../hooks/useOrderView';
 import { useWords } from '../i18n/useWords';
 import { useOrders } from '../store/orders';
 import { useStatus } from '../store/status';
@@ -26,13 +28,29 @@ import { useUi } from '../store/ui';
 
 export function OrderScreen({ orderId }: { orderId: string }) {
   const { t } = useWords();
-  const view = useOrders((s) => s.byId.get(orderId));
+  const view = useOrderView(orderId);
+  // On the terminal, its body on its way from the engine (a newer list dropped the whole view).
+  const listed = useOrders((s) => s.byId.has(orderId));
   const back = useUi((s) => s.back);
   // Opening a new order is what stops its alert.
   const seenWhileOpen = useNewOrders((s) => s.ids.includes(orderId));
   useEffect(() => {
     if (seenWhileOpen) useNewOrders.getState().seen(orderId);
   }, [orderId, seenWhileOpen]);
+
+  if (!view && listed)
+    return (
+      <main className="screen order-screen" aria-labelledby="order-title" aria-busy="true">
+        <div className="order-header">
+          <BackButton onBack={back} />
+          <div className="order-heading">
+            <h1 id="order-title" className="order-title">
+              {t('common:order.title', { orderId })}
+            </h1>
+          </div>
+        </div>
+      </main>
+    );
 
   if (!view)
     return (
@@ -71,6 +89,7 @@ function BackButton({ onBack }: { onBack: () => void }) {
 function OrderHeader({ view, onBack }: { view: OrderView; onBack: () => void }) {
   const { t } = useWords();
   const packing = view.nextStep && ['ACCEPT', 'PACKING', 'PACKED'].includes(view.nextStep.key);
+  const facts = view.order ? factsOf(view.order) : null;
   return (
     <div className="order-header">
       <BackButton onBack={onBack} />
@@ -79,12 +98,12 @@ function OrderHeader({ view, onBack }: { view: OrderView; onBack: () => void }) 
           {t('common:order.title', { orderId: view.id })}
         </h1>
         <div className="order-sub">
-          <span className="order-customer">{customerName(t, view.order)}</span>
+          <span className="order-customer">{customerName(t, facts)}</span>
           <span className="order-state" data-testid="order-state">
-            {orderStateWord(t, view.order)}
+            {orderStateWord(t, facts)}
           </span>
-          <span>{itemSummary(t, view.order)}</span>
-          {hasPrescriptionItem(view.order) && <PrescriptionBadge />}
+          <span>{itemSummary(t, facts)}</span>
+          {facts?.prescription && <PrescriptionBadge />}
         </div>
         <div className="order-marks" data-testid="order-marks">
           <OrderMarks view={view} />

@@ -1,22 +1,27 @@
 /**
- * Orders on the terminal, keyed by id: fed by `orders.list` once and `orders.changed` after.
- * Each event replaces whole views (the engine's projection), so the renderer never recomputes
- * state; it only keeps them sorted for the queue and counted per step for the filters.
+ * Orders on the terminal, keyed by id: the queue's rows come from `orders.list` once and from
+ * every `orders.changed` after; whole views (with the order's body) only for the orders a screen
+ * needed (`useOrderView` reads one with `orders.get`) and for those events bring. Each event
+ * replaces whole views (the engine's projection), so the renderer never recomputes state; it only
+ * keeps the rows sorted for the queue and counted per step for the filters.
  * An event updates the Map in place and bumps `version`: copying 5,000 entries on every event
  * cost about a millisecond on the tap-to-screen path. Components select single views
  * (`byId.get(id)`, a new object when it changed) or `version`, never the Map itself. The
  * sorted list is touched only when a sort key moved.
  */
 import { create } from 'zustand';
-import type { OrderView } from '../../../shared/ipc';
+import type { OrderSummary, OrderView } from '../../../shared/ipc';
+import { summarize } from '../../../shared/orders';
 import type { StepKey } from '../../../shared/fulfilment/states';
 
 /** Filter keys: a next step, or DONE for orders with nothing left to do. */
 export type StepFilterKey = StepKey | 'DONE';
 
 export interface OrdersSnapshot {
-  /** Owned by the snapshot chain: `mergeOrders` updates it in place. */
-  readonly byId: ReadonlyMap<string, OrderView>;
+  /** Queue rows. Owned by the snapshot chain: `mergeOrders` updates it in place. */
+  readonly byId: ReadonlyMap<string, OrderSummary>;
+  /** Whole views of the orders a screen needed or an event brought, updated in place likewise. */
+  readonly views: ReadonlyMap<string, OrderView>;
   /** Bumped on every change, for selectors that depend on many orders. */
   readonly version: number;
   /** Ids in queue order. */
@@ -34,11 +39,11 @@ const EMPTY_COUNTS: Record<StepFilterKey, number> = {
   DONE: 0,
 };
 
-export const EMPTY_ORDERS: OrdersSnapshot = { byId: new Map(), version: 0, sortedIds: [], counts: EMPTY_COUNTS };
+export const EMPTY_ORDERS: OrdersSnapshot = { byId: new Map(), views: new Map(), version: 0, sortedIds: [], counts: EMPTY_COUNTS };
 
 /** Which filter an order falls under; a new order whose Accept waits for the service is still "accept". */
-export function stepOf(view: OrderView): StepFilterKey {
-  if (!view.nextStep && !view.order) return 'ACCEPT';
+export function stepOf(view: OrderSummary): StepFilterKey {
+  if (!view.nextStep && !view.facts) return 'ACCEPT';
   return view.nextStep?.key ?? 'DONE';
 }
 
@@ -46,8 +51,8 @@ export function stepOf(view: OrderView): StepFilterKey {
  * Queue bands: orders still to be packed first (their promised PACKED time is running out),
  * then packed orders waiting for delivery steps, then finished ones.
  */
-function band(view: OrderView): number {
-  if (!view.order) return 0;
+function band(view: OrderSummary): number {
+  if (!view.facts) return 0;
   const key = view.nextStep?.key;
   if (key === 'ACCEPT' || key === 'PACKING' || key === 'PACKED') return 0;
   if (key === 'OUT_FOR_DELIVERY' || key === 'DELIVERED' || key === 'COMPLETE') return 1;
@@ -55,7 +60,7 @@ function band(view: OrderView): number {
 }
 
 /** Queue order: band, then the promised PACKED time (unknown last), then when added, then id. */
-export function compareViews(a: OrderView, b: OrderView): number {
+export function compareViews(a: OrderSummary, b: OrderSummary): number {
   const byBand = band(a) - band(b);
   if (byBand !== 0) return byBand;
   const pa = a.promisedPackedAt ?? Number.POSITIVE_INFINITY;
@@ -65,18 +70,21 @@ export function compareViews(a: OrderView, b: OrderView): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-function sameSortKey(a: OrderView, b: OrderView): boolean {
+function sameSortKey(a: OrderSummary, b: OrderSummary): boolean {
   return band(a) === band(b) && a.promisedPackedAt === b.promisedPackedAt && a.addedAt === b.addedAt;
 }
 
-/** A snapshot holding exactly `views` (the answer to orders.list). */
-export function replaceOrders(views: readonly OrderView[]): OrdersSnapshot {
-  const byId = new Map<string, OrderView>();
-  for (const v of views) byId.set(v.id, v);
+/**
+ * A snapshot holding exactly `rows` (the answer to orders.list). Whole views read before are
+ * dropped: the list is newer, and a screen still showing one reads it again.
+ */
+export function replaceOrders(rows: readonly OrderSummary[]): OrdersSnapshot {
+  const byId = new Map<string, OrderSummary>();
+  for (const v of rows) byId.set(v.id, v);
   const counts = { ...EMPTY_COUNTS };
   for (const v of byId.values()) counts[stepOf(v)] += 1;
   const sortedIds = [...byId.values()].sort(compareViews).map((v) => v.id);
-  return { byId, version: 1, sortedIds, counts };
+  return { byId, views: new Map(), version: 1, sortedIds, counts };
 }
 
 /** Up to this many moved orders are re-placed one by one; more and a full sort is cheaper. */
@@ -88,29 +96,32 @@ const INCREMENTAL_LIMIT = 32;
  */
 export function mergeOrders(snap: OrdersSnapshot, views: readonly OrderView[]): OrdersSnapshot {
   if (views.length === 0) return snap;
-  const byId = snap.byId as Map<string, OrderView>;
+  const byId = snap.byId as Map<string, OrderSummary>;
+  const whole = snap.views as Map<string, OrderView>;
   const version = snap.version + 1;
   const counts = { ...snap.counts };
-  const moved: OrderView[] = [];
-  for (const v of views) {
+  const moved: OrderSummary[] = [];
+  for (const view of views) {
+    const v = summarize(view);
     const before = byId.get(v.id);
     if (before) counts[stepOf(before)] -= 1;
     counts[stepOf(v)] += 1;
     byId.set(v.id, v);
+    whole.set(v.id, view);
     if (!before || !sameSortKey(before, v)) moved.push(v);
   }
-  if (moved.length === 0) return { byId, version, sortedIds: snap.sortedIds, counts };
+  if (moved.length === 0) return { byId, views: whole, version, sortedIds: snap.sortedIds, counts };
   if (moved.length > INCREMENTAL_LIMIT) {
-    return { byId, version, sortedIds: [...byId.values()].sort(compareViews).map((v) => v.id), counts };
+    return { byId, views: whole, version, sortedIds: [...byId.values()].sort(compareViews).map((v) => v.id), counts };
   }
   const movedIds = new Set(moved.map((v) => v.id));
   const ids = snap.sortedIds.filter((id) => !movedIds.has(id));
   for (const v of moved) ids.splice(insertionPoint(ids, byId, v), 0, v.id);
-  return { byId, version, sortedIds: ids, counts };
+  return { byId, views: whole, version, sortedIds: ids, counts };
 }
 
 /** Binary search for where `v` belongs in the sorted `ids`. */
-function insertionPoint(ids: readonly string[], byId: ReadonlyMap<string, OrderView>, v: OrderView): number {
+function insertionPoint(ids: readonly string[], byId: ReadonlyMap<string, OrderSummary>, v: OrderSummary): number {
   let lo = 0;
   let hi = ids.length;
   while (lo < hi) {
@@ -124,18 +135,19 @@ function insertionPoint(ids: readonly string[], byId: ReadonlyMap<string, OrderV
 
 /** The next snapshot without the order `id` (taken off the terminal). */
 export function withoutOrder(snap: OrdersSnapshot, id: string): OrdersSnapshot {
-  const byId = snap.byId as Map<string, OrderView>;
+  const byId = snap.byId as Map<string, OrderSummary>;
   const before = byId.get(id);
   if (!before) return snap;
   byId.delete(id);
+  (snap.views as Map<string, OrderView>).delete(id);
   const counts = { ...snap.counts };
   counts[stepOf(before)] -= 1;
-  return { byId, version: snap.version + 1, sortedIds: snap.sortedIds.filter((x) => x !== id), counts };
+  return { byId, views: snap.views, version: snap.version + 1, sortedIds: snap.sortedIds.filter((x) => x !== id), counts };
 }
 
 interface OrdersStore extends OrdersSnapshot {
   loaded: boolean;
-  replace(views: readonly OrderView[]): void;
+  replace(rows: readonly OrderSummary[]): void;
   merge(views: readonly OrderView[]): void;
   remove(id: string): void;
 }
@@ -143,7 +155,7 @@ interface OrdersStore extends OrdersSnapshot {
 export const useOrders = create<OrdersStore>()((set) => ({
   ...EMPTY_ORDERS,
   loaded: false,
-  replace: (views) => set({ ...replaceOrders(views), loaded: true }),
+  replace: (rows) => set({ ...replaceOrders(rows), loaded: true }),
   merge: (views) => set((s) => mergeOrders(s, views)),
   remove: (id) => set((s) => withoutOrder(s, id)),
 }));

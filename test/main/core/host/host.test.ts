@@ -12,7 +12,7 @@ import { malformedPayloads } from '../../../support/payloads';
 const names = Object.keys(COMMANDS) as CommandName[];
 
 /** Orders still waiting for Accept: intake brings seeded orders in their real states, some already further along. */
-const awaitsAccept = (o: OrderView): boolean => o.nextStep?.key === 'ACCEPT';
+const awaitsAccept = (o: Pick<OrderView, 'nextStep'>): boolean => o.nextStep?.key === 'ACCEPT';
 
 async function acceptFirstOrder(t: TestHost): Promise<OrderView> {
   const [first] = (await t.call('orders.list', {})).filter(awaitsAccept);

@@ -1,7 +1,7 @@
 /** Reject beside Accept on a new order: a cancellation with a reason from the dated catalogue. */
 import { useState } from 'react';
 import type { Order } from '../../../../shared/protocol/schemas';
-import { hasPrescriptionItem } from '../../orderFacts';
+import { hasPrescriptionItem } from '../../../../shared/orders';
 import { CancelDialog } from '../order/CancelDialog';
 import { useWords } from '../../i18n/useWords';
 

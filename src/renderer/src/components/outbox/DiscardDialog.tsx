@@ -4,13 +4,13 @@ import type { OutboxEntryView } from '../../../../shared/ipc';
 import { useWords } from '../../i18n/useWords';
 import { discard } from '../../intents';
 import { actionSummary } from '../../orderFacts';
-import { useOrders } from '../../store/orders';
+import { useOrderView } from '../../hooks/useOrderView';
 import { Dialog } from '../Dialog';
 import { PIN_PATTERN, PinField } from '../PinField';
 
 export function DiscardDialog({ entry, onClose }: { entry: OutboxEntryView; onClose: () => void }) {
   const { t } = useWords();
-  const order = useOrders((s) => s.byId.get(entry.orderId)?.order ?? null);
+  const order = useOrderView(entry.action.type === 'ITEM_UNIT_UPDATE' ? entry.orderId : null)?.order ?? null;
   const [pin, setPin] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);

@@ -10,7 +10,7 @@ import { useNow } from '../../hooks/useNow';
 import { useWords } from '../../i18n/useWords';
 import { retry } from '../../intents';
 import { actionSummary } from '../../orderFacts';
-import { useOrders } from '../../store/orders';
+import { useOrderView } from '../../hooks/useOrderView';
 import { useUi } from '../../store/ui';
 import { SupportDetails } from '../SupportDetails';
 
@@ -61,7 +61,8 @@ export function OutboxEntryRow({ entry: e, onDiscard }: { entry: OutboxEntryView
   const { t, locale } = useWords();
   const now = useNow(1_000);
   const show = useUi((s) => s.show);
-  const order = useOrders((s) => s.byId.get(e.orderId)?.order ?? null);
+  // Only a unit cut names something of the order's body (the item); its whole view is read for that.
+  const order = useOrderView(e.action.type === 'ITEM_UNIT_UPDATE' ? e.orderId : null)?.order ?? null;
   const { word, tone } = stateWords(t, e, now);
   const why = whyWords(t, e);
   const open = e.state === 'queued' || e.state === 'sending' || e.state === 'failed';

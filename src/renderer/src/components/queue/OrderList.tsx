@@ -8,7 +8,7 @@ import { useRef, useState, type KeyboardEvent } from 'react';
 import { useWords } from '../../i18n/useWords';
 import { usePickSelection } from '../../print';
 import { useOrders } from '../../store/orders';
-import { useUi } from '../../store/ui';
+import { showOrder } from '../../intents';
 import { OrderRow, ROW_HEIGHT } from './OrderRow';
 
 const rowDomId = (id: string) => `order-row-${id}`;
@@ -17,7 +17,6 @@ export function OrderList({ ids }: { ids: readonly string[] }) {
   const { t } = useWords();
   const scrollRef = useRef<HTMLDivElement>(null);
   const [activeId, setActiveId] = useState<string | null>(null);
-  const show = useUi((s) => s.show);
 
   const virtualizer = useVirtualizer({
     count: ids.length,
@@ -54,11 +53,11 @@ export function OrderList({ ids }: { ids: readonly string[] }) {
       moveTo(target);
     } else if (e.key === 'Enter' && activeIndex >= 0 && activeId !== null) {
       e.preventDefault();
-      show({ name: 'order', orderId: activeId });
+      void showOrder(activeId);
     } else if (e.key === ' ' && activeIndex >= 0 && activeId !== null) {
       // Space ticks the active row for the pick list (as in any multi-choice list), once it has details.
       e.preventDefault();
-      if (useOrders.getState().byId.get(activeId)?.order) usePickSelection.getState().toggle(activeId);
+      if (useOrders.getState().byId.get(activeId)?.facts) usePickSelection.getState().toggle(activeId);
     }
   };
 
@@ -89,7 +88,7 @@ export function OrderList({ ids }: { ids: readonly string[] }) {
               index={row.index}
               total={ids.length}
               active={id === activeId}
-              onOpen={() => show({ name: 'order', orderId: id })}
+              onOpen={() => void showOrder(id)}
             />
           );
         })}

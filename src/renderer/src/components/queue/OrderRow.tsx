@@ -1,6 +1,6 @@
 /** One order in the queue: how long is left, who it is for, its next step and its marks. */
 import { memo } from 'react';
-import type { OrderView } from '../../../../shared/ipc';
+import type { OrderSummary } from '../../../../shared/ipc';
 import { useWords } from '../../i18n/useWords';
 import { useNewOrders } from '../../store/newOrders';
 import { useOrders } from '../../store/orders';
@@ -10,7 +10,7 @@ import { OrderMarks } from '../OrderMarks';
 import { PickSelect } from '../print/PickSelect';
 import { PrescriptionBadge } from '../PrescriptionBadge';
 import { StepPill } from '../StepPill';
-import { customerName, hasPrescriptionItem, itemSummary, orderStateWord } from '../../orderFacts';
+import { customerName, itemSummary, orderStateWord } from '../../orderFacts';
 
 // 80 px: two lines of text and a 56 px pill, and six rows in the queue on a 768 px tall screen.
 export const ROW_HEIGHT = 80;
@@ -45,20 +45,20 @@ export const OrderRow = memo(function OrderRow({ id, domId, top, index, total, a
       data-testid="order-row"
       data-order-id={id}
     >
-      <PickSelect orderId={id} disabled={!view.order} />
+      <PickSelect orderId={id} disabled={!view.facts} />
       <RowDeadline view={view} />
       <div className="row-main">
         <div className="row-title">
           <span className="row-id">{id}</span>
           {isNew && <span className="row-new-mark">{t('intake:newOrders.rowMark')}</span>}
-          {view.order && <span className="row-customer">{customerName(t, view.order)}</span>}
+          {view.facts && <span className="row-customer">{customerName(t, view.facts)}</span>}
         </div>
         <div className="row-facts">
-          {view.order ? (
+          {view.facts ? (
             <>
-              <span>{itemSummary(t, view.order)}</span>
-              <span className="row-state">{orderStateWord(t, view.order)}</span>
-              {hasPrescriptionItem(view.order) && <PrescriptionBadge />}
+              <span>{itemSummary(t, view.facts)}</span>
+              <span className="row-state">{orderStateWord(t, view.facts)}</span>
+              {view.facts.prescription && <PrescriptionBadge />}
             </>
           ) : (
             <span>{offline ? t('intake:row.offline') : t('intake:row.fetching')}</span>
@@ -66,13 +66,13 @@ export const OrderRow = memo(function OrderRow({ id, domId, top, index, total, a
           <OrderMarks view={view} compact />
         </div>
       </div>
-      {!view.nextStep && !view.order ? <StepPill step={null} waitingForDetails /> : <StepPill step={view.nextStep?.key ?? null} />}
+      {!view.nextStep && !view.facts ? <StepPill step={null} waitingForDetails /> : <StepPill step={view.nextStep?.key ?? null} />}
     </div>
   );
 });
 
 /** The countdown matters only until the order is packed; after that the row says where it is. */
-function RowDeadline({ view }: { view: OrderView }) {
+function RowDeadline({ view }: { view: OrderSummary }) {
   const { t } = useWords();
   const key = view.nextStep?.key;
   const packing = key === 'ACCEPT' || key === 'PACKING' || key === 'PACKED';
@@ -81,7 +81,7 @@ function RowDeadline({ view }: { view: OrderView }) {
       {packing && view.promisedPackedAt !== null ? (
         <Countdown deadline={view.promisedPackedAt} />
       ) : (
-        <span className="deadline deadline-none">{!view.order
+        <span className="deadline deadline-none">{!view.facts
             ? t('common:order.new')
             : key === undefined
               ? t('common:queue.finished')

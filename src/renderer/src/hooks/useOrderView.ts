@@ -1,0 +1,19 @@
+/**
+ * The whole view of one order for a screen that shows its body. The store holds every order's
+ * queue row but whole views only of orders already read; a missing one is read from the engine
+ * (and the screen draws again when it arrives). Null id: nothing wanted.
+ */
+import { useEffect } from 'react';
+import type { OrderView } from '../../../shared/ipc';
+import { loadOrder } from '../intents';
+import { useOrders } from '../store/orders';
+
+export function useOrderView(orderId: string | null): OrderView | undefined {
+  const view = useOrders((s) => (orderId === null ? undefined : s.views.get(orderId)));
+  // Read again when the row changes (a newer list dropped the view, or the order came back).
+  const row = useOrders((s) => (orderId === null ? undefined : s.byId.get(orderId)));
+  useEffect(() => {
+    if (orderId !== null && view === undefined && row !== undefined) void loadOrder(orderId);
+  }, [orderId, view, row]);
+  return view;
+}

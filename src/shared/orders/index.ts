@@ -1,0 +1,1 @@
+export { factsOf, hasPrescriptionItem, summarize } from './summary';
