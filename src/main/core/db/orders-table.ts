@@ -1,9 +1,8 @@
 /** SQL for the orders cache: the latest order body from the service, and when it came. */
-import { createHash } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import type { Order } from '../../../shared/protocol';
 import { secrets } from '../log';
-import { type OrderRow, parseOrderBody, parseOrderRow } from './rows';
+import { ORDERS_LISTING_COLUMNS, type OrderRow, parseOrderBody, parseOrderListing } from './rows';
 
 /** Unreadable answers are kept for support, but not without bound. */
 const MAX_RAW_CHARS = 64 * 1024;
@@ -24,37 +23,41 @@ export function createOrdersTable(db: Database) {
       `INSERT INTO orders (id, added_at) VALUES (@id, @now)
        ON CONFLICT (id) DO UPDATE SET removed_at = NULL, added_at = excluded.added_at WHERE removed_at IS NOT NULL`,
     ),
-    get: db.prepare(`SELECT * FROM orders WHERE id = ? AND removed_at IS NULL`),
-    list: db.prepare(`SELECT * FROM orders WHERE removed_at IS NULL ORDER BY added_at, id`),
+    // Rows without their bodies' text: a body is read only when the one parsed before is not its revision.
+    get: db.prepare(`SELECT ${ORDERS_LISTING_COLUMNS} FROM orders WHERE id = ? AND removed_at IS NULL`),
+    list: db.prepare(`SELECT ${ORDERS_LISTING_COLUMNS} FROM orders WHERE removed_at IS NULL ORDER BY added_at, id`),
+    body: db.prepare(`SELECT body FROM orders WHERE id = ?`).pluck(),
+    current: db.prepare(`SELECT body, needs_refresh, body_rev FROM orders WHERE id = ?`),
     count: db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE removed_at IS NULL`),
     remove: db.prepare(`UPDATE orders SET removed_at = ? WHERE id = ? AND removed_at IS NULL`),
     saveBody: db.prepare(
-      `INSERT INTO orders (id, body, synced_at, added_at, needs_refresh, raw_unreadable)
-       VALUES (@id, @body, @now, @now, 0, NULL)
-       ON CONFLICT (id) DO UPDATE SET body = excluded.body, synced_at = excluded.synced_at, needs_refresh = 0, raw_unreadable = NULL`,
+      `INSERT INTO orders (id, body, synced_at, added_at, needs_refresh, raw_unreadable, body_rev)
+       VALUES (@id, @body, @now, @now, 0, NULL, 1)
+       ON CONFLICT (id) DO UPDATE SET body = excluded.body, synced_at = excluded.synced_at, needs_refresh = 0, raw_unreadable = NULL,
+         body_rev = coalesce(body_rev, 0) + 1`,
     ),
     markUnreadable: db.prepare(
       `INSERT INTO orders (id, added_at, needs_refresh, raw_unreadable) VALUES (@id, @now, 1, @raw)
        ON CONFLICT (id) DO UPDATE SET needs_refresh = 1, raw_unreadable = excluded.raw_unreadable`,
     ),
   };
-  // One parsed body per order, valid while the stored text is the same bytes (a digest of them, so
-  // the cache does not hold a second copy of every body's text).
-  const bodies = new Map<string, { readonly digest: string; readonly body: Order | null }>();
-  const parseBody = (id: string, text: string): Order | null => {
-    const digest = createHash('sha1').update(text).digest('base64');
+  // One parsed body per order, valid while the stored body is the same write of it (its revision,
+  // bumped by every write from any process), so neither a list nor a tap reads the text again.
+  const bodies = new Map<string, { readonly rev: number; readonly body: Order | null }>();
+  const bodyFor = (id: string, rev: number): Order | null => {
     const hit = bodies.get(id);
     bodies.delete(id);
-    if (hit !== undefined && hit.digest === digest) {
+    if (hit !== undefined && hit.rev === rev) {
       bodies.set(id, hit); // most recently used last
       return hit.body;
     }
-    const body = parseOrderBody(text);
-    bodies.set(id, { digest, body });
+    const text = s.body.get(id) as string | null | undefined;
+    const body = typeof text === 'string' ? parseOrderBody(text) : null;
+    bodies.set(id, { rev, body });
     if (bodies.size > BODY_CACHE_SIZE) bodies.delete(bodies.keys().next().value as string);
     return body;
   };
-  const parse = (raw: unknown): OrderRow => parseOrderRow(raw, parseBody);
+  const parse = (raw: unknown): OrderRow => parseOrderListing(raw, bodyFor);
 
   return {
     /** Takes an order off the terminal (its row stays for its outbox history); true when it was there. */
@@ -84,10 +87,10 @@ export function createOrdersTable(db: Database) {
      * service's body with the newest updatedAt wins. Says what happened.
      */
     saveIfNewer(order: Order, now: number): 'new' | 'updated' | 'unchanged' {
-      const current = s.get.get(order.id) as { body: string | null; needs_refresh: number } | undefined;
+      const current = s.current.get(order.id) as { body: string | null; needs_refresh: number; body_rev: number | null } | undefined;
       const text = JSON.stringify(order);
       if (current?.body === text && current.needs_refresh === 0) return 'unchanged';
-      const held = current?.body ? parseBody(order.id, current.body) : null;
+      const held = current?.body ? bodyFor(order.id, current.body_rev ?? 0) : null;
       if (held && current?.needs_refresh === 0 && isOlder(order.updatedAt, held.updatedAt)) return 'unchanged';
       s.saveBody.run({ id: order.id, body: text, now });
       return current?.body ? 'updated' : 'new';

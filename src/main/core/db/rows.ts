@@ -159,21 +159,48 @@ export function deepFreeze<T>(value: T): T {
 
 /**
  * Parses an orders row; an unreadable body degrades to "unknown, needs refresh" rather than failing.
- * `parseBody` turns the body text into an order (the orders table passes a cached parser).
+ * `parseBody` turns the body text into an order.
  */
 export function parseOrderRow(raw: unknown, parseBody: (id: string, text: string) => Order | null = (_id, text) => parseOrderBody(text)): OrderRow {
-  const parsed = OrderRowSchema.safeParse(raw);
-  if (!parsed.success) {
-    const id = (raw as { id?: unknown } | undefined)?.id;
-    throw new ProblemError({
-      kind: 'permanent',
-      code: 'STORE_ROW_UNREADABLE',
-      message: `Order ${String(id)} in the data file cannot be read (${describeZodError(parsed.error)}); call support`,
-    });
-  }
-  const r = parsed.data;
-  const body = r.body === null ? null : parseBody(r.id, r.body);
-  const bodyUnreadable = r.body !== null && body === null;
+  const r = parsedOrThrow(OrderRowSchema, raw);
+  return orderRowFrom(r, r.body === null ? null : parseBody(r.id, r.body), r.body !== null);
+}
+
+/** An orders row read without its body's text: whether it has one, and which write of it is stored. */
+const OrderListingSchema = OrderRowSchema.omit({ body: true }).extend({
+  has_body: Flag,
+  body_rev: Int.nullable(),
+});
+
+/**
+ * Parses an orders row read without its body's text (`ORDERS_LISTING_COLUMNS`); `bodyFor` gives
+ * the parsed body of that revision, from a cache or by reading it.
+ */
+export function parseOrderListing(raw: unknown, bodyFor: (id: string, rev: number) => Order | null): OrderRow {
+  const r = parsedOrThrow(OrderListingSchema, raw);
+  return orderRowFrom(r, r.has_body ? bodyFor(r.id, r.body_rev ?? 0) : null, r.has_body);
+}
+
+/** The columns `parseOrderListing` reads. */
+export const ORDERS_LISTING_COLUMNS = 'id, body IS NOT NULL AS has_body, body_rev, synced_at, added_at, needs_refresh, raw_unreadable';
+
+function parsedOrThrow<T extends z.ZodType>(schema: T, raw: unknown): z.infer<T> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const id = (raw as { id?: unknown } | undefined)?.id;
+  throw new ProblemError({
+    kind: 'permanent',
+    code: 'STORE_ROW_UNREADABLE',
+    message: `Order ${String(id)} in the data file cannot be read (${describeZodError(parsed.error)}); call support`,
+  });
+}
+
+function orderRowFrom(
+  r: { id: string; synced_at: number | null; added_at: number; needs_refresh: boolean; raw_unreadable: string | null },
+  body: Order | null,
+  hasBody: boolean,
+): OrderRow {
+  const bodyUnreadable = hasBody && body === null;
   return {
     id: r.id,
     body,

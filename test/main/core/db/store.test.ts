@@ -148,6 +148,31 @@ describe('store', () => {
     expect(fs.readdirSync(dir).some((f) => f.startsWith('packdesk.sqlite.broken-'))).toBe(true);
   });
 
+  it("reads an order's body again only when a write changed it, whichever process wrote it", () => {
+    const dir = tempDir(cleanup);
+    const mine = open(dir);
+    const body = (state: string) => ({ id: 'ORD-1', orderState: state, items: [], fulfillments: [] });
+    mine.orders.saveBody(body('Created'), NOW);
+    const first = mine.orders.get('ORD-1')?.body;
+    expect(first?.orderState).toBe('Created');
+    // Unchanged: the same parsed body, from the queue's list as from a tap's read.
+    expect(mine.orders.get('ORD-1')?.body).toBe(first);
+    expect(mine.orders.list()[0]?.body).toBe(first);
+    // Another process (the CLI, intake's own connection) writes the body: this one sees it.
+    const other = open(dir);
+    other.orders.saveBody(body('Accepted'), NOW + 1);
+    expect(mine.orders.get('ORD-1')?.body?.orderState).toBe('Accepted');
+    expect(mine.orders.list()[0]?.body?.orderState).toBe('Accepted');
+    // A row written before bodies had revisions (NULL) is read, and then a write is seen too.
+    const raw = new Database(mine.file);
+    raw.prepare(`UPDATE orders SET body = ?, body_rev = NULL WHERE id = 'ORD-1'`).run(JSON.stringify(body('In progress')));
+    raw.close();
+    const fresh = open(dir);
+    expect(fresh.orders.get('ORD-1')?.body?.orderState).toBe('In progress');
+    other.orders.saveBody(body('Completed'), NOW + 2);
+    expect(fresh.orders.list()[0]?.body?.orderState).toBe('Completed');
+  });
+
   it('refuses a file from a newer Packdesk without moving it', () => {
     const dir = tempDir(cleanup);
     open(dir).close();
