@@ -17,6 +17,7 @@ interface Memo {
   readonly order: Order;
 }
 
+/** Projections remembered by default (full orders, for views). */
 const MAX_MEMOS = 512;
 
 /** The fields applyAction reads to decide and to word its refusals; nothing else is copied. */
@@ -40,7 +41,7 @@ export class Projector {
   private readonly memos = new Map<string, Memo>();
   private readonly slims = new WeakMap<Order, Order>();
 
-  constructor(private readonly options: { slim?: boolean } = {}) {}
+  constructor(private readonly options: { slim?: boolean; memos?: number } = {}) {}
 
   /** `body` with `entries` (in seq order) applied; actions that no longer apply are skipped, as in projectOrder. */
   project(orderId: string, body: Order | null, entries: readonly EntryRow[], now: number): Order | null {
@@ -81,7 +82,7 @@ export class Projector {
   private remember(orderId: string, memo: Memo): void {
     this.memos.delete(orderId);
     this.memos.set(orderId, memo);
-    if (this.memos.size > MAX_MEMOS) this.memos.delete(this.memos.keys().next().value as string);
+    if (this.memos.size > (this.options.memos ?? MAX_MEMOS)) this.memos.delete(this.memos.keys().next().value as string);
   }
 }
 
