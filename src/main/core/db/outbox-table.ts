@@ -8,7 +8,13 @@ import { type EntryRow, parseEntryRow } from './rows';
 
 /** What enqueue writes for a new entry. */
 export interface NewEntry {
-  readonly requestId: string;
+  /**
+   * A random UUID (crypto.randomUUID in production). The entry's requestId is this UUID with its
+   * version set to 8 and its last 12 hex digits replaced by the entry's row id: two entries of one
+   * data file can never share a requestId (the primary key says so), and across files and
+   * terminals the remaining 74 random bits keep them apart as a random UUID's would.
+   */
+  readonly randomId: string;
   readonly orderId: string;
   readonly action: Action;
   readonly createdAt: number;
@@ -44,6 +50,8 @@ export interface OutboxCounts {
   readonly oldestWaitingAt: number | null;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 const PENDING = `state IN ('queued', 'sending', 'failed')`;
 // An entry is the head of its order when no earlier entry of the order is still pending (walks the
 // order's earlier entries on the (order_id, seq) index: a handful per order).
@@ -59,11 +67,15 @@ export type OutboxTable = ReturnType<typeof createOutboxTable>;
 /** Prepared statements for the outbox, wrapped in typed functions. */
 export function createOutboxTable(db: Database) {
   const s = {
+    // The id SQLite would pick (no AUTOINCREMENT: the largest + 1), chosen here so the requestId can
+    // carry it; one statement, so nothing can come between choosing it and using it.
     insert: db.prepare(
-      `INSERT INTO outbox (request_id, order_id, seq, action, state, created_at, send_after, attempts, updated_at, terminal_id)
-       VALUES (@requestId, @orderId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM outbox WHERE order_id = @orderId),
-               @action, 'queued', @createdAt, @sendAfter, 0, @createdAt, @terminalId)
-       RETURNING id, seq`,
+      `INSERT INTO outbox (id, request_id, order_id, seq, action, state, created_at, send_after, attempts, updated_at, terminal_id)
+       SELECT n.id, substr(@randomId, 1, 14) || '8' || substr(@randomId, 16, 9) || printf('%012x', n.id), @orderId,
+              (SELECT COALESCE(MAX(seq), 0) + 1 FROM outbox WHERE order_id = @orderId),
+              @action, 'queued', @createdAt, @sendAfter, 0, @createdAt, @terminalId
+       FROM (SELECT COALESCE(MAX(id), 0) + 1 AS id FROM outbox) AS n
+       RETURNING id, seq, request_id`,
     ),
     get: db.prepare(`SELECT * FROM outbox WHERE id = ?`),
     forOrder: db.prepare(`SELECT * FROM outbox WHERE order_id = ? ORDER BY seq`),
@@ -129,12 +141,13 @@ export function createOutboxTable(db: Database) {
   return {
     /** Inserts a new queued entry with the next per-order sequence number. */
     insert(entry: NewEntry): EntryRow {
-      const r = s.insert.get({ ...entry, action: JSON.stringify(entry.action) }) as { id: unknown; seq: unknown };
-      if (typeof r.id !== 'number' || typeof r.seq !== 'number') throw new Error('the new outbox row has no id');
+      if (!UUID.test(entry.randomId)) throw new Error(`a new entry needs a random UUID to make its requestId from, not "${entry.randomId}"`);
+      const r = s.insert.get({ ...entry, action: JSON.stringify(entry.action) }) as { id: unknown; seq: unknown; request_id: unknown };
+      if (typeof r.id !== 'number' || typeof r.seq !== 'number' || typeof r.request_id !== 'string') throw new Error('the new outbox row has no id');
       // Everything else is what was just written; no need to read it back.
       return {
         id: r.id,
-        requestId: entry.requestId,
+        requestId: r.request_id,
         orderId: entry.orderId,
         seq: r.seq,
         action: entry.action,
@@ -159,6 +172,7 @@ export function createOutboxTable(db: Database) {
     forOrder(orderId: string): EntryRow[] {
       return rows(s.forOrder.all(orderId));
     },
+    /** The entry with `requestId` (no index: reads the table; for support and tests, never on the tap path). */
     byRequestId(requestId: string): EntryRow | null {
       return one(s.byRequestId.get(requestId));
     },

@@ -22,7 +22,7 @@ export interface OutboxContext {
   readonly terminalId: string;
   readonly now: () => number;
   readonly random: () => number;
-  /** Creates the requestId once per entry (crypto.randomUUID in production). */
+  /** A random UUID once per entry (crypto.randomUUID in production), which its requestId is made from (NewEntry.randomId). */
   readonly newRequestId: () => string;
   readonly undoWindowMs: () => number;
   readonly backoff: BackoffPolicy;
@@ -112,7 +112,7 @@ export function createOutbox(ctx: OutboxContext) {
         // statement less on the path to durable.
         if (!row) store.orders.ensure(orderId, now);
         const entry = store.outbox.insert({
-          requestId: ctx.newRequestId(),
+          randomId: ctx.newRequestId(),
           orderId,
           action,
           createdAt: now,
