@@ -103,7 +103,7 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `
       -- request_id loses its UNIQUE index: it was one more page written by every tap (a random key,
       -- so a random leaf) and no query looks a row up by it. A new entry's request_id carries its row
-      -- id in its last 12 hex digits (outbox-table.ts), so the primary key keeps them unique.
+      -- id in its last 12 hex digits (outbox-table.ts requestIdFor), so the primary key keeps them unique.
       CREATE TABLE outbox_new (
         id INTEGER PRIMARY KEY,
         request_id TEXT NOT NULL,

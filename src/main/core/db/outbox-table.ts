@@ -52,6 +52,13 @@ export interface OutboxCounts {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/** The requestId of entry `id` made from a random UUID (see NewEntry.randomId): version 8, the row id in the last 12 hex digits. */
+export function requestIdFor(randomId: string, id: number): string {
+  if (!UUID.test(randomId)) throw new Error(`a new entry needs a random UUID to make its requestId from, not "${randomId}"`);
+  if (!Number.isSafeInteger(id) || id < 1 || id >= 2 ** 48) throw new Error(`outbox row id ${id} does not fit a requestId`);
+  return `${randomId.slice(0, 14)}8${randomId.slice(15, 24)}${id.toString(16).padStart(12, '0')}`;
+}
+
 const PENDING = `state IN ('queued', 'sending', 'failed')`;
 // An entry is the head of its order when no earlier entry of the order is still pending (walks the
 // order's earlier entries on the (order_id, seq) index: a handful per order).
@@ -67,16 +74,16 @@ export type OutboxTable = ReturnType<typeof createOutboxTable>;
 /** Prepared statements for the outbox, wrapped in typed functions. */
 export function createOutboxTable(db: Database) {
   const s = {
-    // The id SQLite would pick (no AUTOINCREMENT: the largest + 1), chosen here so the requestId can
-    // carry it; one statement, so nothing can come between choosing it and using it.
+    // The id SQLite would pick (no AUTOINCREMENT: the largest + 1), read first so the requestId can
+    // carry it. One INSERT ... SELECT doing both was three times slower (SQLite copies the row through
+    // a temporary table when a table is read and written in one statement).
+    lastId: db.prepare(`SELECT MAX(id) FROM outbox`).pluck(),
     insert: db.prepare(
       `INSERT INTO outbox (id, request_id, order_id, seq, action, state, created_at, send_after, attempts, updated_at, terminal_id)
-       SELECT n.id, substr(@randomId, 1, 14) || '8' || substr(@randomId, 16, 9) || printf('%012x', n.id), @orderId,
-              (SELECT COALESCE(MAX(seq), 0) + 1 FROM outbox WHERE order_id = @orderId),
-              @action, 'queued', @createdAt, @sendAfter, 0, @createdAt, @terminalId
-       FROM (SELECT COALESCE(MAX(id), 0) + 1 AS id FROM outbox) AS n
-       RETURNING id, seq, request_id`,
-    ),
+       VALUES (@id, @requestId, @orderId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM outbox WHERE order_id = @orderId),
+               @action, 'queued', @createdAt, @sendAfter, 0, @createdAt, @terminalId)
+       RETURNING seq`,
+    ).pluck(),
     get: db.prepare(`SELECT * FROM outbox WHERE id = ?`),
     forOrder: db.prepare(`SELECT * FROM outbox WHERE order_id = ? ORDER BY seq`),
     byRequestId: db.prepare(`SELECT * FROM outbox WHERE request_id = ?`),
@@ -139,17 +146,27 @@ export function createOutboxTable(db: Database) {
   const one = (raw: unknown): EntryRow | null => (raw === undefined ? null : parseEntryRow(raw));
 
   return {
-    /** Inserts a new queued entry with the next per-order sequence number. */
+    /** Inserts a new queued entry with the next per-order sequence number; run it inside Store.transaction. */
     insert(entry: NewEntry): EntryRow {
-      if (!UUID.test(entry.randomId)) throw new Error(`a new entry needs a random UUID to make its requestId from, not "${entry.randomId}"`);
-      const r = s.insert.get({ ...entry, action: JSON.stringify(entry.action) }) as { id: unknown; seq: unknown; request_id: unknown };
-      if (typeof r.id !== 'number' || typeof r.seq !== 'number' || typeof r.request_id !== 'string') throw new Error('the new outbox row has no id');
+      const last = s.lastId.get();
+      const id = (typeof last === 'number' ? last : 0) + 1;
+      const requestId = requestIdFor(entry.randomId, id);
+      const seq = s.insert.get({
+        id,
+        requestId,
+        orderId: entry.orderId,
+        action: JSON.stringify(entry.action),
+        createdAt: entry.createdAt,
+        sendAfter: entry.sendAfter,
+        terminalId: entry.terminalId,
+      });
+      if (typeof seq !== 'number') throw new Error('the new outbox row has no seq');
       // Everything else is what was just written; no need to read it back.
       return {
-        id: r.id,
-        requestId: r.request_id,
+        id,
+        requestId,
         orderId: entry.orderId,
-        seq: r.seq,
+        seq,
         action: entry.action,
         state: 'queued',
         createdAt: entry.createdAt,
