@@ -14,6 +14,7 @@
  * Run: npx tsx bench/engine-start.ts [--runs 15] [--orders 5000] [--rows 10000]
  */
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -92,7 +93,7 @@ export function buildDataFile(dataDir: string, orders: readonly { id: string }[]
         const built = buildAction(input);
         if (!built.ok) throw new Error(built.problem.message);
         const at = t0 + n * 20;
-        const entry = store.outbox.insert({ requestId: `start-${n}`, orderId: order.id, action: built.value, createdAt: at, sendAfter: at, terminalId: 'bench' });
+        const entry = store.outbox.insert({ randomId: randomUUID(), orderId: order.id, action: built.value, createdAt: at, sendAfter: at, terminalId: 'bench' });
         store.audit.add({ time: at, terminal: 'bench', kind: 'tap', entryId: entry.id, orderId: order.id, outcome: 'queued', message: `Invoice INV-${n}` });
         const kind = n % 100;
         if (kind < 97) {

@@ -25,6 +25,8 @@ export interface TapDurableFigures {
   readonly taps: number;
   /** p99 tap / p99 fsync. */
   readonly ratioP99: number;
+  /** This process's CPU time (user + system) per tap, ms: what the tap costs apart from waiting on the disk, steadier than wall time on a busy machine. */
+  readonly tapCpuMs: Spread;
   readonly dir: string;
   /** The same for taps a pause apart (the engine folds its WAL back in between). */
   readonly spaced: { readonly tapMs: Spread; readonly fsyncMs: Spread; readonly ratioP99: number } | null;
@@ -123,13 +125,17 @@ export async function measureTapDurable(options: { taps?: number; spaced?: numbe
     const bound: number[] = [];
     const spacedBound: number[] = [];
     const spacedSamples: number[] = [];
+    const cpu: number[] = [];
     const measure = (id: string, tap: ActionInput, into: number[], boundInto: number[]): void => {
       boundInto.push(probe.once());
+      const cpuBefore = process.cpuUsage();
       const start = process.hrtime.bigint();
       const r = reopened.engine.submitTap(id, tap);
       const ms = since(start);
+      const used = process.cpuUsage(cpuBefore);
       if (!r.ok) throw new Error(`tap refused: ${r.problem.message}`);
       into.push(ms);
+      if (into === samples) cpu.push((used.user + used.system) / 1000);
     };
     const rest = plan.slice(0, taps + spaced);
     for (const [id, tap] of rest.slice(0, taps)) {
@@ -152,7 +158,15 @@ export async function measureTapDurable(options: { taps?: number; spaced?: numbe
       spacedSamples.length > 0
         ? { tapMs: spread(spacedSamples), fsyncMs: spread(spacedBound), ratioP99: spread(spacedSamples).p99 / spread(spacedBound).p99 }
         : null;
-    return { tapMs: tap, fsyncMs: fsync, taps: samples.length - warm, ratioP99: tap.p99 / fsync.p99, dir: base, spaced: spacedFigures };
+    return {
+      tapMs: tap,
+      fsyncMs: fsync,
+      taps: samples.length - warm,
+      ratioP99: tap.p99 / fsync.p99,
+      tapCpuMs: spread(cpu.slice(warm)),
+      dir: base,
+      spaced: spacedFigures,
+    };
   } finally {
     await service.close();
     await sandbox.close();
@@ -169,6 +183,7 @@ export function formatTapDurable(f: TapDurableFigures): string {
     `  submitTap until committed:      p50 ${ms(f.tapMs.median)}  p99 ${ms(f.tapMs.p99)}  max ${ms(f.tapMs.max)}`,
     `  bound, one fsync'd 512 B write: p50 ${ms(f.fsyncMs.median)}  p99 ${ms(f.fsyncMs.p99)}  max ${ms(f.fsyncMs.max)}`,
     `  ratio p99/p99: ${f.ratioP99.toFixed(2)}x (target <= ${TARGET_RATIO}x: ${verdict}); p50/p50: ${(f.tapMs.median / f.fsyncMs.median).toFixed(2)}x`,
+    `  CPU per tap (user + system):    p50 ${ms(f.tapCpuMs.median)}  p99 ${ms(f.tapCpuMs.p99)}`,
     ...(f.spaced
       ? [
           `Taps ${SPACED_PAUSE_MS} ms apart (${f.spaced.tapMs.n}; the engine folds the WAL back between two of them):`,

@@ -107,6 +107,43 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE orders ADD COLUMN body_rev INTEGER;
     `,
   },
+  {
+    version: 4,
+    sql: `
+      -- request_id loses its UNIQUE index: it was one more page written by every tap (a random key,
+      -- so a random leaf) and no query looks a row up by it. A new entry's request_id carries its row
+      -- id in its last 12 hex digits (outbox-table.ts requestIdFor), so the primary key keeps them unique.
+      CREATE TABLE outbox_new (
+        id INTEGER PRIMARY KEY,
+        request_id TEXT NOT NULL,
+        order_id TEXT NOT NULL REFERENCES orders(id),
+        seq INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('queued', 'sending', 'sent', 'failed', 'discarded')),
+        created_at INTEGER NOT NULL,
+        send_after INTEGER NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER,
+        last_error TEXT,
+        may_be_applied INTEGER NOT NULL DEFAULT 0,
+        no_answer_before INTEGER NOT NULL DEFAULT 0,
+        sent_at INTEGER,
+        awaiting_refresh INTEGER NOT NULL DEFAULT 0,
+        updated_at INTEGER NOT NULL,
+        terminal_id TEXT NOT NULL,
+        UNIQUE (order_id, seq)
+      ) STRICT;
+      INSERT INTO outbox_new (id, request_id, order_id, seq, action, state, created_at, send_after, attempts, next_attempt_at,
+                              last_error, may_be_applied, no_answer_before, sent_at, awaiting_refresh, updated_at, terminal_id)
+        SELECT id, request_id, order_id, seq, action, state, created_at, send_after, attempts, next_attempt_at,
+               last_error, may_be_applied, no_answer_before, sent_at, awaiting_refresh, updated_at, terminal_id
+        FROM outbox;
+      DROP TABLE outbox;
+      ALTER TABLE outbox_new RENAME TO outbox;
+      CREATE INDEX outbox_state ON outbox (state, created_at);
+      CREATE INDEX outbox_awaiting ON outbox (order_id, seq) WHERE awaiting_refresh = 1;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

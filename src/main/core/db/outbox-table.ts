@@ -8,7 +8,13 @@ import { type EntryRow, parseEntryRow } from './rows';
 
 /** What enqueue writes for a new entry. */
 export interface NewEntry {
-  readonly requestId: string;
+  /**
+   * A random UUID (crypto.randomUUID in production). The entry's requestId is this UUID with its
+   * version set to 8 and its last 12 hex digits replaced by the entry's row id: two entries of one
+   * data file can never share a requestId (the primary key says so), and across files and
+   * terminals the remaining 74 random bits keep them apart as a random UUID's would.
+   */
+  readonly randomId: string;
   readonly orderId: string;
   readonly action: Action;
   readonly createdAt: number;
@@ -44,6 +50,15 @@ export interface OutboxCounts {
   readonly oldestWaitingAt: number | null;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The requestId of entry `id` made from a random UUID (see NewEntry.randomId): version 8, the row id in the last 12 hex digits. */
+export function requestIdFor(randomId: string, id: number): string {
+  if (!UUID.test(randomId)) throw new Error(`a new entry needs a random UUID to make its requestId from, not "${randomId}"`);
+  if (!Number.isSafeInteger(id) || id < 1 || id >= 2 ** 48) throw new Error(`outbox row id ${id} does not fit a requestId`);
+  return `${randomId.slice(0, 14)}8${randomId.slice(15, 24)}${id.toString(16).padStart(12, '0')}`;
+}
+
 const PENDING = `state IN ('queued', 'sending', 'failed')`;
 // An entry is the head of its order when no earlier entry of the order is still pending (walks the
 // order's earlier entries on the (order_id, seq) index: a handful per order).
@@ -59,12 +74,16 @@ export type OutboxTable = ReturnType<typeof createOutboxTable>;
 /** Prepared statements for the outbox, wrapped in typed functions. */
 export function createOutboxTable(db: Database) {
   const s = {
+    // The id SQLite would pick (no AUTOINCREMENT: the largest + 1), read first so the requestId can
+    // carry it. One INSERT ... SELECT doing both was three times slower (SQLite copies the row through
+    // a temporary table when a table is read and written in one statement).
+    lastId: db.prepare(`SELECT MAX(id) FROM outbox`).pluck(),
     insert: db.prepare(
-      `INSERT INTO outbox (request_id, order_id, seq, action, state, created_at, send_after, attempts, updated_at, terminal_id)
-       VALUES (@requestId, @orderId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM outbox WHERE order_id = @orderId),
+      `INSERT INTO outbox (id, request_id, order_id, seq, action, state, created_at, send_after, attempts, updated_at, terminal_id)
+       VALUES (@id, @requestId, @orderId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM outbox WHERE order_id = @orderId),
                @action, 'queued', @createdAt, @sendAfter, 0, @createdAt, @terminalId)
-       RETURNING id, seq`,
-    ),
+       RETURNING seq`,
+    ).pluck(),
     get: db.prepare(`SELECT * FROM outbox WHERE id = ?`),
     forOrder: db.prepare(`SELECT * FROM outbox WHERE order_id = ? ORDER BY seq`),
     byRequestId: db.prepare(`SELECT * FROM outbox WHERE request_id = ?`),
@@ -127,16 +146,27 @@ export function createOutboxTable(db: Database) {
   const one = (raw: unknown): EntryRow | null => (raw === undefined ? null : parseEntryRow(raw));
 
   return {
-    /** Inserts a new queued entry with the next per-order sequence number. */
+    /** Inserts a new queued entry with the next per-order sequence number; run it inside Store.transaction. */
     insert(entry: NewEntry): EntryRow {
-      const r = s.insert.get({ ...entry, action: JSON.stringify(entry.action) }) as { id: unknown; seq: unknown };
-      if (typeof r.id !== 'number' || typeof r.seq !== 'number') throw new Error('the new outbox row has no id');
+      const last = s.lastId.get();
+      const id = (typeof last === 'number' ? last : 0) + 1;
+      const requestId = requestIdFor(entry.randomId, id);
+      const seq = s.insert.get({
+        id,
+        requestId,
+        orderId: entry.orderId,
+        action: JSON.stringify(entry.action),
+        createdAt: entry.createdAt,
+        sendAfter: entry.sendAfter,
+        terminalId: entry.terminalId,
+      });
+      if (typeof seq !== 'number') throw new Error('the new outbox row has no seq');
       // Everything else is what was just written; no need to read it back.
       return {
-        id: r.id,
-        requestId: entry.requestId,
+        id,
+        requestId,
         orderId: entry.orderId,
-        seq: r.seq,
+        seq,
         action: entry.action,
         state: 'queued',
         createdAt: entry.createdAt,
@@ -159,6 +189,7 @@ export function createOutboxTable(db: Database) {
     forOrder(orderId: string): EntryRow[] {
       return rows(s.forOrder.all(orderId));
     },
+    /** The entry with `requestId` (no index: reads the table; for support and tests, never on the tap path). */
     byRequestId(requestId: string): EntryRow | null {
       return one(s.byRequestId.get(requestId));
     },

@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dataFilePath, openStore, SCHEMA_VERSION, type Store } from '../../../../src/main/core/db';
+import { MIGRATIONS } from '../../../../src/main/core/db/migrations';
 import { Cleanup, tempDir } from '../../../support/engine';
 
 const cleanup = new Cleanup();
@@ -38,10 +40,10 @@ describe('store', () => {
     expect(store.file).toBe(path.join(dir, 'packdesk.sqlite'));
     expect(store.schemaVersion).toBe(SCHEMA_VERSION);
     expect(store.integrity()).toBe('ok');
-    store.transaction(() => {
+    const { requestId } = store.transaction(() => {
       store.orders.ensure('ORD-1', NOW);
-      store.outbox.insert({
-        requestId: 'req-1',
+      return store.outbox.insert({
+        randomId: randomUUID(),
         orderId: 'ORD-1',
         action: { type: 'ORDER_STATE_UPDATE', orderState: 'ACCEPTED' },
         createdAt: NOW,
@@ -57,7 +59,7 @@ describe('store', () => {
     expect(info.tables).toEqual(expect.arrayContaining(['audit', 'orders', 'outbox']));
 
     const again = open(dir);
-    const entry = again.outbox.byRequestId('req-1');
+    const entry = again.outbox.byRequestId(requestId);
     expect(entry).toMatchObject({ orderId: 'ORD-1', seq: 1, state: 'queued', attempts: 0 });
   });
 
@@ -67,7 +69,7 @@ describe('store', () => {
     store.orders.ensure('B', NOW);
     const add = (orderId: string, n: number) =>
       store.outbox.insert({
-        requestId: `${orderId}-${n}`,
+        randomId: randomUUID(),
         orderId,
         action: { type: 'CLIENT_ORDER_INFO_UPDATE', clientOrderInfo: { sellerInvoiceId: `INV-${n}` } },
         createdAt: NOW,
@@ -75,6 +77,77 @@ describe('store', () => {
         terminalId: 'T1',
       });
     expect([add('A', 1).seq, add('B', 1).seq, add('A', 2).seq, add('A', 3).seq, add('B', 2).seq]).toEqual([1, 1, 2, 3, 2]);
+  });
+
+  it('gives every entry of a file its own requestId, made from its row id, even from the same random UUID', () => {
+    const store = open(tempDir(cleanup));
+    store.orders.ensure('A', NOW);
+    const same = '3f2b8c1e-9d4a-4e7b-a1c2-5d6e7f8a9b0c';
+    const entries = Array.from({ length: 300 }, (_, n) =>
+      store.outbox.insert({
+        randomId: same,
+        orderId: 'A',
+        action: { type: 'CLIENT_ORDER_INFO_UPDATE', clientOrderInfo: { sellerInvoiceId: `INV-${n}` } },
+        createdAt: NOW,
+        sendAfter: NOW,
+        terminalId: 'T1',
+      }),
+    );
+    expect(new Set(entries.map((e) => e.requestId)).size).toBe(300);
+    // A UUID (version 8): the random part kept, the row id in the last 12 hex digits.
+    expect(entries[0]!.requestId).toBe(`3f2b8c1e-9d4a-8e7b-a1c2-${entries[0]!.id.toString(16).padStart(12, '0')}`);
+    for (const e of entries) expect(e.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // What was returned is what was written.
+    expect(entries.map((e) => store.outbox.get(e.id)?.requestId)).toEqual(entries.map((e) => e.requestId));
+    expect(() =>
+      store.outbox.insert({ randomId: 'req-1', orderId: 'A', action: { type: 'ORDER_STATE_UPDATE', orderState: 'ACCEPTED' }, createdAt: NOW, sendAfter: NOW, terminalId: 'T1' }),
+    ).toThrow(/random UUID/);
+  });
+
+  it('moves a version 2 file to the outbox without the request_id index, keeping every row as it was', () => {
+    const dir = tempDir(cleanup);
+    fs.mkdirSync(dir, { recursive: true });
+    const old = new Database(dataFilePath(dir));
+    old.pragma('journal_mode = WAL');
+    for (const m of MIGRATIONS.filter((m) => m.version <= 2)) old.exec(m.sql);
+    old.pragma('user_version = 2');
+    old.prepare(`INSERT INTO orders (id, added_at) VALUES ('ORD-1', 1)`).run();
+    const insertOld = old.prepare(
+      `INSERT INTO outbox (request_id, order_id, seq, action, state, created_at, send_after, attempts, updated_at, terminal_id, last_error)
+       VALUES (?, 'ORD-1', ?, '{"type":"ORDER_STATE_UPDATE","orderState":"ACCEPTED"}', ?, 1, 1, 0, 1, 'T1', ?)`,
+    );
+    insertOld.run('6b1f0c9e-1111-4a2b-9c3d-000000000007', 1, 'sent', null);
+    insertOld.run('6b1f0c9e-2222-4a2b-9c3d-000000000008', 2, 'failed', '{"kind":"permanent","code":"X","message":"no"}');
+    const before = old.prepare(`SELECT * FROM outbox ORDER BY id`).all();
+    old.close();
+
+    const store = open(dir);
+    expect(store.schemaVersion).toBe(SCHEMA_VERSION);
+    expect(store.integrity()).toBe('ok');
+    const raw = new Database(dataFilePath(dir), { readonly: true });
+    try {
+      expect(raw.prepare(`SELECT * FROM outbox ORDER BY id`).all()).toEqual(before);
+      const indexes = (raw.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'outbox' ORDER BY name`).all() as { name: string }[]).map(
+        (r) => r.name,
+      );
+      // (order_id, seq) stays unique; request_id has no index of its own any more.
+      expect(indexes).toEqual(['outbox_awaiting', 'outbox_state', 'sqlite_autoindex_outbox_1']);
+      expect(raw.prepare(`PRAGMA index_info('sqlite_autoindex_outbox_1')`).all().map((r) => (r as { name: string }).name)).toEqual(['order_id', 'seq']);
+    } finally {
+      raw.close();
+    }
+    // The next tap continues after the old rows, and the old ones keep their requestIds.
+    const next = store.outbox.insert({
+      randomId: randomUUID(),
+      orderId: 'ORD-1',
+      action: { type: 'ORDER_STATE_UPDATE', orderState: 'ACCEPTED' },
+      createdAt: NOW,
+      sendAfter: NOW,
+      terminalId: 'T1',
+    });
+    expect(next).toMatchObject({ id: 3, seq: 3 });
+    expect(next.requestId.endsWith('-000000000003')).toBe(true);
+    expect(store.outbox.byRequestId('6b1f0c9e-2222-4a2b-9c3d-000000000008')).toMatchObject({ id: 2, state: 'failed' });
   });
 
   it('prunes audit lines older than a cut-off and keeps the rest', () => {

@@ -44,7 +44,7 @@ function setup(): { store: Store; raw: Database.Database; entryIn(state: EntrySt
       const id = store.transaction(() => {
         store.orders.ensure('ORD-L', 1000);
         return store.outbox.insert({
-          requestId: `req-${++n}`,
+          randomId: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
           orderId: 'ORD-L',
           action: { type: 'ORDER_STATE_UPDATE', orderState: 'ACCEPTED' },
           createdAt: 1000,
