@@ -140,6 +140,57 @@ describe('taps', () => {
     await page.getByTestId('notice-error').getByRole('button', { name: 'OK' }).click();
   }, 60_000);
 
+  it('a tap draws its new state at once, the engine\'s view confirms it, and a refused one goes back', async () => {
+    const { page, sandbox, harness } = t;
+    const order = take();
+    await acceptOrder(t, order);
+    const screen = page.locator(`[data-testid="order-screen"][data-order-id="${order.id}"]`);
+    await expect(screen.getAttribute('data-predicted')).resolves.toBe('false');
+
+    // The engine is held back from answering (its events too): the screen already shows the
+    // order as the tap leaves it, foreseen, before any answer.
+    gate.hold();
+    let answer: (() => void) | null = null;
+    const held = new Promise<void>((r) => (answer = r));
+    const handle = harness.host.handle.bind(harness.host);
+    harness.host.handle = async (command, payload) => {
+      if (command === 'taps.submit') await held;
+      return handle(command, payload);
+    };
+    try {
+      await tapStep(page, 'PACKING');
+      await screen.locator('[data-testid="order-marks"] [data-testid="mark-waiting"]').waitFor();
+      await expect(screen.getAttribute('data-predicted')).resolves.toBe('true');
+      await page.getByTestId('next-step').filter({ hasText: 'Start packing…' }).waitFor();
+    } finally {
+      answer!();
+      gate.release();
+    }
+    // The engine took it: its own view replaces the foreseen one, and the tap reaches the service.
+    await page.locator('[data-testid="order-screen"][data-predicted="false"]').waitFor();
+    await screen.locator('[data-testid="next-step"][data-step="PACKED"]').waitFor();
+    await until('packing at the service', () => appliedTo(sandbox, order.id).length === 2);
+
+    // A tap the engine refuses (its data file failing, here said by a stand-in answer): the
+    // screen goes back to the step the engine holds and says why.
+    harness.host.handle = async (command, payload) =>
+      command === 'taps.submit'
+        ? { ok: false, problem: { kind: 'permanent', message: 'The data file is damaged: Packdesk sets it aside and starts a new one with the taps it can read', code: 'STORE_BROKEN' } }
+        : handle(command, payload);
+    try {
+      await tapStep(page, 'PACKED');
+      await page.getByTestId('notice-error').filter({ hasText: /damaged/ }).waitFor();
+      await screen.locator('[data-testid="next-step"][data-step="PACKED"]').waitFor();
+      await expect(screen.getAttribute('data-predicted')).resolves.toBe('false');
+      await expect(screen.locator('[data-testid="mark-waiting"]').count()).resolves.toBe(0);
+    } finally {
+      harness.host.handle = handle;
+    }
+    await page.getByTestId('notice-error').getByRole('button', { name: 'OK' }).click();
+    await wait(1_000);
+    expect(appliedTo(sandbox, order.id)).toHaveLength(2);
+  }, 60_000);
+
   it('cuts an item\'s units with a reason, prescription reasons first', async () => {
     const { page, sandbox } = t;
     const order = take(withPrescription);

@@ -180,3 +180,37 @@ describe('outbox store pruning and refresh', () => {
     expect(next.get(3)?.state).toBe('queued');
   });
 });
+
+describe('foreseen views of taps on their way', () => {
+  it('shows a foreseen view until the engine\'s view of that order arrives, or the tap is refused', async () => {
+    const { useOrders, shownView } = await import('../../src/renderer/src/store/orders');
+    const store = useOrders.getState();
+    store.replace([summarize(view('A', 10, packing)), summarize(view('B', 20, packing))]);
+    store.merge([view('A', 10, packing), view('B', 20, packing)]);
+    const packed = { key: 'PACKED' as const, label: 'Packed', fulfilmentId: 'F-S' };
+
+    useOrders.getState().predict(view('A', 10, packed, { waiting: 1 }));
+    useOrders.getState().predict(view('B', 20, packed, { waiting: 1 }));
+    expect(shownView(useOrders.getState(), 'A')).toMatchObject({ nextStep: packed, waiting: 1 });
+    // The queue row is still the engine's until its view comes.
+    expect(useOrders.getState().byId.get('A')?.nextStep).toEqual(packing);
+
+    // The engine's view of A replaces the foreseen one, whatever it says; B's stays foreseen.
+    useOrders.getState().merge([view('A', 10, packed, { waiting: 1, syncedAt: 5 })]);
+    expect(useOrders.getState().predicted.has('A')).toBe(false);
+    expect(shownView(useOrders.getState(), 'A')).toMatchObject({ syncedAt: 5 });
+    expect(useOrders.getState().predicted.has('B')).toBe(true);
+
+    // B's tap refused: back to what the engine holds.
+    useOrders.getState().unpredict('B');
+    expect(shownView(useOrders.getState(), 'B')).toMatchObject({ nextStep: packing, waiting: 0 });
+
+    // A newer list or a removed order drops what was foreseen.
+    useOrders.getState().predict(view('B', 20, packed, { waiting: 1 }));
+    useOrders.getState().remove('B');
+    expect(useOrders.getState().predicted.size).toBe(0);
+    useOrders.getState().predict(view('A', 10, out, { waiting: 2 }));
+    useOrders.getState().replace([summarize(view('A', 10, packing))]);
+    expect(useOrders.getState().predicted.size).toBe(0);
+  });
+});

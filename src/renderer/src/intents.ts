@@ -7,6 +7,7 @@
 import { DEFAULT_ORDER_ID_PATTERN, type OrderView, type CommandName, type CommandPayload, type CommandResult, type PackdeskApi, type Reply, type Settings } from '../../shared/ipc';
 import type { ActionInput } from '../../shared/protocol/builders';
 import type { Problem } from '../../shared/result';
+import { predictTap } from '../../shared/orders';
 import { bridge } from './api';
 import { i18next } from './i18n';
 import { playConfirm, playRefusal } from './feedback/sound';
@@ -14,7 +15,7 @@ import { useNewOrders } from './store/newOrders';
 import { orderIdMatcher } from './scanner/orderId';
 import { problemWords } from './i18n/words';
 import { actionSummary } from './orderFacts';
-import { useOrders } from './store/orders';
+import { shownView, useOrders } from './store/orders';
 import { useOutbox } from './store/outbox';
 import { useStatus } from './store/status';
 import { useUi } from './store/ui';
@@ -190,12 +191,19 @@ export function scanned(code: string): void {
 }
 
 /**
- * Sends one tap. The engine answers with the queued entry; the order's new projected state
- * arrives by event at the same time, so the screen changes at once (optimistic).
+ * Sends one tap. The screen draws the order as the tap will leave it at once (`predictTap`, the
+ * engine's own rules), in the same frame as the button's acknowledgement; the engine answers with
+ * the queued entry, and its view of the order arrives by event and replaces the foreseen one. A
+ * refused tap drops it, so the screen goes back to what the engine holds.
  */
 export async function tap(orderId: string, input: ActionInput, pin?: string): Promise<boolean> {
+  const orders = useOrders.getState();
+  const shown = shownView(orders, orderId);
+  const foreseen = shown ? predictTap(shown, input, Date.now()) : null;
+  if (foreseen) orders.predict(foreseen);
   const reply = await call('taps.submit', pin === undefined ? { orderId, input } : { orderId, input, pin });
   if (!reply.ok) {
+    if (foreseen) useOrders.getState().unpredict(orderId);
     refuse(reply.problem);
     // A refused step usually means this screen was behind the engine (another window moved the
     // order): read the order again so the button shows what is really next.
@@ -203,6 +211,9 @@ export async function tap(orderId: string, input: ActionInput, pin?: string): Pr
     return false;
   }
   const entry = reply.value;
+  // The engine's view comes by event before its answer; should it not have (an event lost on a
+  // reconnect), read it rather than keep showing the foreseen one.
+  if (foreseen && useOrders.getState().predicted.has(orderId)) void refreshOrder(orderId);
   useOutbox.getState().merge([entry]);
   if (soundsOn()) playConfirm();
   const ui = useUi.getState();

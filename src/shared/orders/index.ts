@@ -1,1 +1,2 @@
+export { predictTap } from './predict';
 export { factsOf, hasPrescriptionItem, summarize } from './summary';

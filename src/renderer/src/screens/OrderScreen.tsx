@@ -20,7 +20,7 @@ import { RejectButton } from '../components/intake/RejectButton';
 import { useNewOrders } from '../store/newOrders';
 import { customerName, invoiceOf, itemSummary, orderStateWord } from '../orderFacts';
 import { factsOf, hasPrescriptionItem } from '../../../shared/orders';
-import { useOrderView } from '../hooks/useOrderView';
+import { useIsPredicted, useOrderView } from '../hooks/useOrderView';
 import { useWords } from '../i18n/useWords';
 import { useOrders } from '../store/orders';
 import { useStatus } from '../store/status';
@@ -29,6 +29,7 @@ import { useUi } from '../store/ui';
 export function OrderScreen({ orderId }: { orderId: string }) {
   const { t } = useWords();
   const view = useOrderView(orderId);
+  const predicted = useIsPredicted(orderId);
   // On the terminal, its body on its way from the engine (a newer list dropped the whole view).
   const listed = useOrders((s) => s.byId.has(orderId));
   const back = useUi((s) => s.back);
@@ -64,7 +65,7 @@ export function OrderScreen({ orderId }: { orderId: string }) {
     );
 
   return (
-    <main className="screen order-screen" aria-labelledby="order-title" data-testid="order-screen" data-order-id={orderId}>
+    <main className="screen order-screen" aria-labelledby="order-title" data-testid="order-screen" data-order-id={orderId} data-predicted={predicted}>
       <OrderHeader view={view} onBack={back} />
       <HeldWarning view={view} />
       <div className="next-step-row">

@@ -2,8 +2,9 @@
  * Orders on the terminal, keyed by id: the queue's rows come from `orders.list` once and from
  * every `orders.changed` after; whole views (with the order's body) only for the orders a screen
  * needed (`useOrderView` reads one with `orders.get`) and for those events bring. Each event
- * replaces whole views (the engine's projection), so the renderer never recomputes state; it only
- * keeps the rows sorted for the queue and counted per step for the filters.
+ * replaces whole views (the engine's projection); the renderer computes state only to foresee a
+ * tap on its way (`predicted`, with the engine's own rules), and otherwise only keeps the rows
+ * sorted for the queue and counted per step for the filters.
  * An event updates the Map in place and bumps `version`: copying 5,000 entries on every event
  * cost about a millisecond on the tap-to-screen path. Components select single views
  * (`byId.get(id)`, a new object when it changed) or `version`, never the Map itself. The
@@ -145,17 +146,45 @@ export function withoutOrder(snap: OrdersSnapshot, id: string): OrdersSnapshot {
   return { byId, views: snap.views, version: snap.version + 1, sortedIds: snap.sortedIds.filter((x) => x !== id), counts };
 }
 
+/** `predicted` without the views of `ids` (the engine's own views of those orders arrived). */
+function withoutPredictions(predicted: ReadonlyMap<string, OrderView>, ids: Iterable<string>): ReadonlyMap<string, OrderView> {
+  let next: Map<string, OrderView> | null = null;
+  for (const id of ids) {
+    if (!predicted.has(id)) continue;
+    next ??= new Map(predicted);
+    next.delete(id);
+  }
+  return next ?? predicted;
+}
+
 interface OrdersStore extends OrdersSnapshot {
   loaded: boolean;
+  /**
+   * Views foreseen for a tap the engine has not answered yet (`predictTap`), by order id: shown
+   * instead of the engine's view until the engine's own view of that order arrives, or the tap
+   * is refused. A handful at most (one per order tapped within a frame or two).
+   */
+  predicted: ReadonlyMap<string, OrderView>;
   replace(rows: readonly OrderSummary[]): void;
   merge(views: readonly OrderView[]): void;
   remove(id: string): void;
+  predict(view: OrderView): void;
+  /** Drops the foreseen view of `id` (its tap was refused, or the engine's view is read instead). */
+  unpredict(id: string): void;
 }
 
 export const useOrders = create<OrdersStore>()((set) => ({
   ...EMPTY_ORDERS,
   loaded: false,
-  replace: (rows) => set({ ...replaceOrders(rows), loaded: true }),
-  merge: (views) => set((s) => mergeOrders(s, views)),
-  remove: (id) => set((s) => withoutOrder(s, id)),
+  predicted: new Map(),
+  replace: (rows) => set({ ...replaceOrders(rows), loaded: true, predicted: new Map() }),
+  merge: (views) => set((s) => ({ ...mergeOrders(s, views), predicted: withoutPredictions(s.predicted, views.map((v) => v.id)) })),
+  remove: (id) => set((s) => ({ ...withoutOrder(s, id), predicted: withoutPredictions(s.predicted, [id]) })),
+  predict: (view) => set((s) => ({ predicted: new Map(s.predicted).set(view.id, view) })),
+  unpredict: (id) => set((s) => ({ predicted: withoutPredictions(s.predicted, [id]) })),
 }));
+
+/** The view a screen shows of `id`: the one foreseen for a tap on its way, else the engine's. */
+export function shownView(s: Pick<OrdersStore, 'predicted' | 'views'>, id: string): OrderView | undefined {
+  return s.predicted.get(id) ?? s.views.get(id);
+}

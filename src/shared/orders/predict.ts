@@ -1,0 +1,37 @@
+/**
+ * What an order's view will be once the engine has taken one more tap: the same rules the engine
+ * projects with (buildAction, applyAction, nextStep), applied by the renderer to the view it
+ * already shows. The screen draws this in the frame after the tap instead of a frame after the
+ * engine's answer arrives (Chromium hands a page no message until it has drawn the frame that
+ * follows a click, so an answer, however fast, always lands a frame late). The engine's own view
+ * replaces it as soon as it arrives; a refused tap drops it.
+ */
+import { applyAction, nextStep, promisedPackedAt } from '../fulfilment';
+import type { OrderView } from '../ipc';
+import { buildAction, type ActionInput } from '../protocol/builders';
+
+/**
+ * The view after `input` is queued, or null when the tap cannot be foreseen with confidence: the
+ * engine would refuse it, or the order has taps that failed or may have been applied (the engine
+ * decides those cases from rows the view does not carry).
+ */
+export function predictTap(view: OrderView, input: ActionInput, now: number): OrderView | null {
+  if (view.failed > 0 || view.mayBeApplied || view.needsRefresh) return null;
+  const action = buildAction(input);
+  if (!action.ok) return null;
+  if (view.order === null) {
+    // Without the service's answer the only tap is Accept, and once it waits nothing more is next.
+    const accept = action.value.type === 'ORDER_STATE_UPDATE' && action.value.orderState === 'ACCEPTED';
+    if (!accept || view.waiting > 0 || view.nextStep?.key !== 'ACCEPT') return null;
+    return { ...view, nextStep: null, waiting: view.waiting + 1 };
+  }
+  const applied = applyAction(view.order, action.value, now);
+  if (!applied.ok) return null;
+  return {
+    ...view,
+    order: applied.value,
+    nextStep: nextStep(applied.value),
+    waiting: view.waiting + 1,
+    promisedPackedAt: promisedPackedAt(applied.value) ?? null,
+  };
+}
