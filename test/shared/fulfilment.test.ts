@@ -106,11 +106,30 @@ describe('applying actions', () => {
     expect(twice.ok || twice.problem.code).toBe('NO_CHANGE');
   });
 
-  it('never changes the order it was given', () => {
-    const order = sampleOrder();
+  it('never changes the order it was given, in any part, whatever the action', () => {
+    // Frozen through and through: any write to the given order or its parts throws. The new
+    // order shares the parts an action leaves alone (cached projections are shared).
+    const freeze = <T>(v: T): T => {
+      if (v && typeof v === 'object') for (const x of Object.values(v)) freeze(x);
+      return Object.freeze(v);
+    };
+    const order = freeze(sampleOrder());
     const before = JSON.stringify(order);
-    mustApply(order, fulfil('F-STORE', 'PACKED'));
+    const actions: Action[] = [
+      fulfil('F-STORE', 'PACKED'),
+      { type: 'ITEM_UNIT_UPDATE', itemId: 'I-1', itemUnits: 1, reason: 'ITEM_UNAVAILABLE' },
+      { type: 'ORDER_STATE_UPDATE', orderState: 'CANCELLED', reason: 'ITEM_UNAVAILABLE' },
+      { type: 'CLIENT_ORDER_INFO_UPDATE', clientOrderInfo: { sellerInvoiceId: 'INV-9' } },
+    ];
+    for (const action of actions) {
+      const next = mustApply(order, action);
+      expect(next).not.toBe(order);
+      expect(JSON.stringify(next)).not.toBe(before);
+    }
     expect(JSON.stringify(order)).toBe(before);
+    const packed = mustApply(order, fulfil('F-STORE', 'PACKED'));
+    expect(packed.items).toBe(order.items);
+    expect(packed.fulfillments[1]).toBe(order.fulfillments[1]);
   });
 
   it('projects queued actions in order and reports the ones that no longer apply', () => {

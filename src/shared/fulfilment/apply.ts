@@ -33,13 +33,16 @@ const refuse = (code: RefusalCode, message: string, values?: Record<string, stri
 export function applyAction(order: Order, action: Action, now: number): Result<Order> {
   const phase = orderPhase(order);
   if (phase === 'CANCELLED') return refuse('ORDER_CANCELLED', `Order ${order.id} is cancelled; nothing more can change`, { orderId: order.id });
-  const next: Order = structuredClone(order);
-  next.updatedAt = new Date(now).toISOString();
+  // A new order sharing every part the action leaves alone: each part it changes is copied first,
+  // so `order` (often a cached, shared projection) is never written to. A deep copy of the whole
+  // order was a fifth of a tap's CPU.
+  const next: Order = { ...order, updatedAt: new Date(now).toISOString() };
   switch (action.type) {
     case 'ORDER_FULFILMENT_STATE_UPDATE': {
       if (phase === 'COMPLETED') return refuse('ORDER_COMPLETED', `Order ${order.id} is already completed`, { orderId: order.id });
       if (phase === 'NEW') return refuse('NOT_ACCEPTED', `Accept order ${order.id} first`, { orderId: order.id });
-      const f = next.fulfillments.find((x) => x.fulfillmentId === action.fulfilmentId);
+      const at = order.fulfillments.findIndex((x) => x.fulfillmentId === action.fulfilmentId);
+      const f = order.fulfillments[at];
       if (!f) return refuse('FULFILMENT_NOT_FOUND', `Order ${order.id} has no fulfilment ${action.fulfilmentId}`, { orderId: order.id });
       const target = action.fulfillmentState;
       const wanted = fulfilmentTypeFor(target);
@@ -57,16 +60,16 @@ export function applyAction(order: Order, action: Action, now: number): Result<O
         if (store && fulfilmentRank(store.fulfillmentState) < fulfilmentRank('PACKED'))
           return refuse('NOT_PACKED', `Order ${order.id} must be packed before ${target}`, { orderId: order.id, state: target });
       }
-      f.fulfillmentState = target;
-      const history = (f.fulfilmentStatusHistory ??= {});
-      history[target] = { ...history[target], actual: { endTime: now } };
+      const history = f.fulfilmentStatusHistory ?? {};
+      const changed = { ...f, fulfillmentState: target, fulfilmentStatusHistory: { ...history, [target]: { ...history[target], actual: { endTime: now } } } };
+      next.fulfillments = order.fulfillments.map((x, i) => (i === at ? changed : x));
       return ok(next);
     }
     case 'ITEM_UNIT_UPDATE': {
       if (phase === 'COMPLETED') return refuse('ORDER_COMPLETED', `Order ${order.id} is already completed`, { orderId: order.id });
       if (!findReason(ITEM_UNIT_REASONS, action.reason))
         return refuse('INVALID_REASON', `"${action.reason}" is not a reason for changing units`, { reason: action.reason });
-      const item = next.items.find((i) => i.itemId === action.itemId);
+      const item = order.items.find((i) => i.itemId === action.itemId);
       if (!item) return refuse('ITEM_NOT_FOUND', `Order ${order.id} has no item ${action.itemId}`, { orderId: order.id, item: action.itemId });
       const count = item.quantity.count;
       if (action.itemUnits > count)
@@ -76,7 +79,7 @@ export function applyAction(order: Order, action: Action, now: number): Result<O
           units: action.itemUnits,
         });
       if (action.itemUnits === count) return refuse('NO_CHANGE', `${item.name ?? item.itemId} already has ${count} unit(s)`, { item: item.name ?? item.itemId, count });
-      item.quantity = { ...item.quantity, count: action.itemUnits };
+      next.items = order.items.map((i) => (i === item ? { ...i, quantity: { ...i.quantity, count: action.itemUnits } } : i));
       repriceQuote(next, action.itemId, action.itemUnits);
       return ok(next);
     }
@@ -116,19 +119,20 @@ export function applyAction(order: Order, action: Action, now: number): Result<O
   }
 }
 
-/** Keeps the quote consistent after a unit change: the item's break-up line and the total. */
+/** Keeps the quote consistent after a unit change: the item's break-up line and the total (new objects, as in applyAction). */
 function repriceQuote(order: Order, itemId: string, units: number): void {
   const quote = order.quote;
   if (!quote?.breakUp) return;
   const item = order.items.find((i) => i.itemId === itemId);
   const unitPrice = item?.sellingPrice?.value ?? item?.price?.value;
-  for (const line of quote.breakUp) {
-    if (line.type === 'ITEM' && line.referenceId === itemId) {
-      if (line.quantity) line.quantity = { ...line.quantity, count: units };
-      if (unitPrice !== undefined) line.price = { ...line.price, value: round2(unitPrice * units) };
-    }
-  }
-  quote.price = { ...quote.price, value: round2(quote.breakUp.reduce((sum, l) => sum + (l.price?.value ?? 0), 0)) };
+  const breakUp = quote.breakUp.map((line) => {
+    if (line.type !== 'ITEM' || line.referenceId !== itemId) return line;
+    const repriced = { ...line };
+    if (line.quantity) repriced.quantity = { ...line.quantity, count: units };
+    if (unitPrice !== undefined) repriced.price = { ...line.price, value: round2(unitPrice * units) };
+    return repriced;
+  });
+  order.quote = { ...quote, breakUp, price: { ...quote.price, value: round2(breakUp.reduce((sum, l) => sum + (l.price?.value ?? 0), 0)) } };
 }
 
 function round2(n: number): number {
