@@ -8,8 +8,9 @@
  * "namespace loading" machinery (suspending, or re-running an effect until ready) sent the outbox
  * into an endless update loop when rows mounted while taps were being sent.
  */
-import { useMemo, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
 import { i18next, intlLocale } from './index';
+import { memoT } from './memoT';
 
 function subscribe(changed: () => void): () => void {
   i18next.on('languageChanged', changed);
@@ -18,9 +19,20 @@ function subscribe(changed: () => void): () => void {
 
 const currentLanguage = (): string => i18next.language;
 
+/** One remembering `t` per language, shared by every component (see memoT). */
+const fixed = new Map<string, ReturnType<typeof memoT>>();
+function wordsOf(language: string): ReturnType<typeof memoT> {
+  let t = fixed.get(language);
+  if (!t) {
+    t = memoT(i18next.getFixedT(language));
+    fixed.set(language, t);
+  }
+  return t;
+}
+
 /** `t` and the current Intl locale; re-renders when the language changes. */
 export function useWords() {
   const language = useSyncExternalStore(subscribe, currentLanguage, currentLanguage);
-  const t = useMemo(() => i18next.getFixedT(language), [language]);
+  const t = wordsOf(language);
   return { t, locale: intlLocale(language) };
 }
