@@ -214,9 +214,15 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   };
 }
 
-/** Inserts the bridge as the first script of <head>, so `window.packdesk` exists before the app's module runs. */
+/**
+ * Inserts the bridge as the first script of <head>, so `window.packdesk` exists before the app's
+ * module runs. Deferred: a plain script would stop the parser until it had been fetched and run
+ * (zod and the contract, tens of milliseconds), and only then would the page ask for its bundle.
+ * Deferred classic scripts and module scripts run in document order after parsing, so the bridge
+ * still runs first, while both download at once.
+ */
 export function withBridge(html: string): string {
-  const tag = `<script src="${BRIDGE_PATH}"></script>`;
+  const tag = `<script defer src="${BRIDGE_PATH}"></script>`;
   const head = /<head[^>]*>/i.exec(html);
   if (head) return `${html.slice(0, head.index + head[0].length)}\n    ${tag}${html.slice(head.index + head[0].length)}`;
   return `${tag}\n${html}`;

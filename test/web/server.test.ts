@@ -83,7 +83,7 @@ describe('the harness server', () => {
     const res = await get(server.port, '/');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(res.body.indexOf('<script src="/packdesk-bridge.js"></script>')).toBeLessThan(res.body.indexOf('type="module"'));
+    expect(res.body.indexOf('<script defer src="/packdesk-bridge.js"></script>')).toBeLessThan(res.body.indexOf('type="module"'));
     expect(res.body).not.toContain(server.token);
     const csp = String(res.headers['content-security-policy']);
     for (const part of [
@@ -169,6 +169,6 @@ describe('the harness server', () => {
   });
 
   it('inserts the bridge into <head> even without other scripts', () => {
-    expect(withBridge('<html><head lang="x"></head></html>')).toBe('<html><head lang="x">\n    <script src="/packdesk-bridge.js"></script></head></html>');
+    expect(withBridge('<html><head lang="x"></head></html>')).toBe('<html><head lang="x">\n    <script defer src="/packdesk-bridge.js"></script></head></html>');
   });
 });
