@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ActionSchema, FULFILLMENT_STATES, ORDER_STATES, OrderSchema } from './protocol/schemas';
 import { idFault } from './protocol/builders';
 import { LANGUAGE_CODES } from './languages';
+import { DEFAULT_ORDER_ID_PATTERN } from './orderIdPattern';
 import type { Problem } from './result';
 
 // ---- Shared shapes ---------------------------------------------------------------------------
@@ -197,11 +198,7 @@ function compilesAsPattern(source: string): boolean {
   }
 }
 
-/**
- * Order ids the terminal recognises out of the box: the platform's (`OD` and 18+ digits, e.g.
- * OD2401121901140533863584) and the training sandbox's (`ORD-` and digits).
- */
-export const DEFAULT_ORDER_ID_PATTERN = '^(OD\\d{10,32}|ORD-\\d{4,12})$';
+export { DEFAULT_ORDER_ID_PATTERN };
 
 export const SettingsSchema = z.object({
   environment: EnvironmentSchema,
