@@ -378,24 +378,34 @@ export interface PackdeskApi {
   on<E extends EventName>(event: E, listener: (body: EventBody<E>) => void): () => void;
 }
 
+/** A command's reply as the renderer may see it: a value that passed the command's result schema, or a problem. */
+export function parseReply<C extends CommandName>(command: C, reply: Reply<unknown>): Reply<CommandResult<C>> {
+  const spec = COMMANDS[command];
+  if (!spec) return { ok: false, problem: { kind: 'invalid', message: `Unknown command ${String(command)}`, code: 'UNKNOWN_COMMAND' } };
+  if (!reply.ok) return reply as Reply<never>;
+  const parsed = spec.result.safeParse(reply.value);
+  if (!parsed.success)
+    return { ok: false, problem: { kind: 'permanent', message: `The terminal sent an unreadable answer to ${command}`, code: 'UNREADABLE_ANSWER', values: { command } } };
+  return { ok: true, value: parsed.data } as never;
+}
+
+/** An event's body that passed the event's schema, or undefined (dropped). */
+export function parseEvent<E extends EventName>(event: E, body: unknown): EventBody<E> | undefined {
+  const parsed = EVENTS[event].safeParse(body);
+  return parsed.success ? (parsed.data as EventBody<E>) : undefined;
+}
+
 /** Builds the renderer's API over a transport; results and events are validated on arrival too. */
 export function createApi(transport: Transport): PackdeskApi {
   return {
     async invoke(command, payload) {
-      const spec = COMMANDS[command];
-      if (!spec) return { ok: false, problem: { kind: 'invalid', message: `Unknown command ${String(command)}`, code: 'UNKNOWN_COMMAND' } };
-      const reply = await transport.invoke(command, payload);
-      if (!reply.ok) return reply as Reply<never>;
-      const parsed = spec.result.safeParse(reply.value);
-      if (!parsed.success)
-        return { ok: false, problem: { kind: 'permanent', message: `The terminal sent an unreadable answer to ${command}`, code: 'UNREADABLE_ANSWER', values: { command } } };
-      return { ok: true, value: parsed.data } as never;
+      if (!COMMANDS[command]) return parseReply(command, { ok: true, value: undefined });
+      return parseReply(command, await transport.invoke(command, payload));
     },
     on(event, listener) {
-      const schema = EVENTS[event];
       return transport.subscribe(event, (body) => {
-        const parsed = schema.safeParse(body);
-        if (parsed.success) listener(parsed.data as never);
+        const parsed = parseEvent(event, body);
+        if (parsed !== undefined) listener(parsed);
       });
     },
   };
