@@ -5,9 +5,10 @@
  * to the server in a request line or a Referer); it is moved to sessionStorage so a reload works and
  * the address bar stops showing it.
  *
- * The contract's schemas (./contract: zod and every command's and event's) are built when the
- * first frame arrives, so the page's first commands leave without waiting for them; every reply
- * and event is still parsed with them before the page sees it, exactly as createApi does.
+ * The contract's schemas (./contract: zod and every command's and event's) are built in a task of
+ * their own once the page's first commands have left (or when the first frame arrives, if that is
+ * sooner), so those commands do not wait for them and the host works meanwhile; every reply and
+ * event is still parsed with them before the page sees it, exactly as createApi does.
  */
 import type { CommandName, EventName, PackdeskApi, Reply, Transport } from '../shared/ipc';
 import type * as ContractModule from './contract';
@@ -18,6 +19,14 @@ type Contract = typeof ContractModule;
 let contract: Contract | null = null;
 let loading: Promise<void> | null = null;
 const waitingForContract: ((c: Contract) => void)[] = [];
+
+/** Load the contract itself soon, without holding back frames: started from its own task, once the first frames have left. */
+function buildContractSoon(): void {
+  if (buildScheduled) return;
+  buildScheduled = true;
+  setTimeout(() => withContract(() => undefined), 0);
+}
+let buildScheduled = false;
 
 /**
  * Runs `use` with the contract: at once when it is built, else once it is (in the order asked).
@@ -82,7 +91,10 @@ function createWsTransport(url: string): Transport {
       const id = nextId++;
       pending.set(id, resolve);
       const frame = JSON.stringify({ type: 'invoke', id, command, payload });
-      if (open && socket) return socket.send(frame);
+      if (open && socket) {
+        socket.send(frame);
+        return buildContractSoon();
+      }
       waiting.set(id, frame);
       // A call must not hang while the host is away: give up on it after a while.
       setTimeout(() => {
@@ -119,6 +131,7 @@ function createWsTransport(url: string): Transport {
       open = true;
       delay = 250;
       for (const frame of waiting.values()) ws.send(frame);
+      if (waiting.size > 0) buildContractSoon();
       waiting.clear();
       // The first connection needs no catch-up: the renderer reads everything itself at start.
       if (everOpened) resync();

@@ -17,8 +17,8 @@ async function build(): Promise<string> {
   const result = await esbuild.build({
     entryPoints: [join(__dirname, 'bridge.ts')],
     bundle: true,
-    // A classic (non-module) script; inserted with `defer` before the renderer's module script, it
-    // runs first (deferred and module scripts run in document order).
+    // A classic (non-module) script: it runs while the page is parsed, before the renderer's
+    // module script (deferred by nature).
     format: 'iife',
     platform: 'browser',
     target: 'es2022',
