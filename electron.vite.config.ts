@@ -23,6 +23,37 @@ function devServerCsp(): Plugin {
   };
 }
 
+/**
+ * Build only: `<link rel="preload">` for the shipped script fonts (the .woff2 files), so the page
+ * asks for them while it parses its HTML. Otherwise the first request for them leaves when the
+ * app's script has run, beside the first commands, and in the browser harness they are served
+ * only after the host has answered orders.list; the first words wait for the fonts (no boxes).
+ * Same origin, so the CSP's font-src 'self' is unchanged; `crossorigin` because fonts are always
+ * fetched in CORS mode and a preload without it would not be used.
+ */
+function preloadScriptFonts(): Plugin {
+  let base = './';
+  return {
+    name: 'packdesk-preload-script-fonts',
+    apply: 'build',
+    configResolved: (config) => {
+      base = config.base;
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler: (_html, ctx) =>
+        Object.keys(ctx.bundle ?? {})
+          .filter((file) => file.endsWith('.woff2'))
+          .sort()
+          .map((file) => ({
+            tag: 'link',
+            attrs: { rel: 'preload', href: `${base}${file}`, as: 'font', type: 'font/woff2', crossorigin: '' },
+            injectTo: 'head' as const,
+          })),
+    },
+  };
+}
+
 export default defineConfig({
   main: {
     build: {
@@ -50,7 +81,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(root, 'src/renderer'),
-    plugins: [react(), devServerCsp()],
+    plugins: [react(), devServerCsp(), preloadScriptFonts()],
     build: {
       outDir: resolve(root, 'out/renderer'),
       rolldownOptions: { input: resolve(root, 'src/renderer/index.html') },

@@ -357,6 +357,13 @@ async function main(): Promise<void> {
       console.log(line('First render of the queue, navigation to painted rows', spread(firstRender.map((f) => f.rows)), 1000, 'a second'));
       const fr = (k: keyof FirstRender) => spread(firstRender.map((f) => f[k])).median.toFixed(0);
       console.log(`  medians: app script starts ${fr('script')} ms; orders and settings in the store ${fr('data')} ms; rows painted ${fr('rows')} ms`);
+      // The steps' own spreads: which one the slow loads lost their time in.
+      const gap = (f: FirstRender, k: keyof FirstRender, from: keyof FirstRender | null) => f[k] - (from ? f[from] : 0);
+      const step = (k: keyof FirstRender, from: keyof FirstRender | null) => {
+        const s = spread(firstRender.map((f) => gap(f, k, from)));
+        return `median ${s.median.toFixed(0)} / p95 ${s.p95.toFixed(0)} ms`;
+      };
+      console.log(`  steps: to script ${step('script', null)}; script to data ${step('data', 'script')}; data to rows painted ${step('rows', 'data')}`);
       console.log(line(`Scroll frame intervals, fling through ${onTerminal} rows`, spread(scroll), FRAME_MS, 'a 60 Hz frame'));
       const long = scroll.filter((v) => v > FRAME_MS * 1.5).length;
       console.log(`  frames over 1.5x the frame time: ${long} of ${scroll.length}; idle frame interval here (the clock): median ${spread(idle).median.toFixed(1)} ms`);

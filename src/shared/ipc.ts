@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ActionSchema, FULFILLMENT_STATES, ORDER_STATES, OrderSchema } from './protocol/schemas';
 import { idFault } from './protocol/builders';
 import { LANGUAGE_CODES } from './languages';
+import { DEFAULT_ORDER_ID_PATTERN } from './orderIdPattern';
 import type { Problem } from './result';
 
 // ---- Shared shapes ---------------------------------------------------------------------------
@@ -197,11 +198,7 @@ function compilesAsPattern(source: string): boolean {
   }
 }
 
-/**
- * Order ids the terminal recognises out of the box: the platform's (`OD` and 18+ digits, e.g.
- * OD2401121901140533863584) and the training sandbox's (`ORD-` and digits).
- */
-export const DEFAULT_ORDER_ID_PATTERN = '^(OD\\d{10,32}|ORD-\\d{4,12})$';
+export { DEFAULT_ORDER_ID_PATTERN };
 
 export const SettingsSchema = z.object({
   environment: EnvironmentSchema,
@@ -381,24 +378,34 @@ export interface PackdeskApi {
   on<E extends EventName>(event: E, listener: (body: EventBody<E>) => void): () => void;
 }
 
+/** A command's reply as the renderer may see it: a value that passed the command's result schema, or a problem. */
+export function parseReply<C extends CommandName>(command: C, reply: Reply<unknown>): Reply<CommandResult<C>> {
+  const spec = COMMANDS[command];
+  if (!spec) return { ok: false, problem: { kind: 'invalid', message: `Unknown command ${String(command)}`, code: 'UNKNOWN_COMMAND' } };
+  if (!reply.ok) return reply as Reply<never>;
+  const parsed = spec.result.safeParse(reply.value);
+  if (!parsed.success)
+    return { ok: false, problem: { kind: 'permanent', message: `The terminal sent an unreadable answer to ${command}`, code: 'UNREADABLE_ANSWER', values: { command } } };
+  return { ok: true, value: parsed.data } as never;
+}
+
+/** An event's body that passed the event's schema, or undefined (dropped). */
+export function parseEvent<E extends EventName>(event: E, body: unknown): EventBody<E> | undefined {
+  const parsed = EVENTS[event].safeParse(body);
+  return parsed.success ? (parsed.data as EventBody<E>) : undefined;
+}
+
 /** Builds the renderer's API over a transport; results and events are validated on arrival too. */
 export function createApi(transport: Transport): PackdeskApi {
   return {
     async invoke(command, payload) {
-      const spec = COMMANDS[command];
-      if (!spec) return { ok: false, problem: { kind: 'invalid', message: `Unknown command ${String(command)}`, code: 'UNKNOWN_COMMAND' } };
-      const reply = await transport.invoke(command, payload);
-      if (!reply.ok) return reply as Reply<never>;
-      const parsed = spec.result.safeParse(reply.value);
-      if (!parsed.success)
-        return { ok: false, problem: { kind: 'permanent', message: `The terminal sent an unreadable answer to ${command}`, code: 'UNREADABLE_ANSWER', values: { command } } };
-      return { ok: true, value: parsed.data } as never;
+      if (!COMMANDS[command]) return parseReply(command, { ok: true, value: undefined });
+      return parseReply(command, await transport.invoke(command, payload));
     },
     on(event, listener) {
-      const schema = EVENTS[event];
       return transport.subscribe(event, (body) => {
-        const parsed = schema.safeParse(body);
-        if (parsed.success) listener(parsed.data as never);
+        const parsed = parseEvent(event, body);
+        if (parsed !== undefined) listener(parsed);
       });
     },
   };

@@ -4,9 +4,42 @@
  * renderer cannot tell the shells apart. The per-run token arrives in the URL fragment (never sent
  * to the server in a request line or a Referer); it is moved to sessionStorage so a reload works and
  * the address bar stops showing it.
+ *
+ * The contract's schemas (./contract: zod and every command's and event's) are built in a task of
+ * their own once the page's first commands have left (or when the first frame arrives, if that is
+ * sooner), so those commands do not wait for them and the host works meanwhile; every reply and
+ * event is still parsed with them before the page sees it, exactly as createApi does.
  */
-import { createApi, isEventName, type CommandName, type EventName, type PackdeskApi, type Reply, type Transport } from '../shared/ipc';
-import { IPC_PATH, ServerFrameSchema } from './wire';
+import type { CommandName, EventName, PackdeskApi, Reply, Transport } from '../shared/ipc';
+import type * as ContractModule from './contract';
+import { IPC_PATH } from './paths';
+
+type Contract = typeof ContractModule;
+
+let contract: Contract | null = null;
+let loading: Promise<void> | null = null;
+const waitingForContract: ((c: Contract) => void)[] = [];
+
+/** Load the contract itself soon, without holding back frames: started from its own task, once the first frames have left. */
+function buildContractSoon(): void {
+  if (buildScheduled) return;
+  buildScheduled = true;
+  setTimeout(() => withContract(() => undefined), 0);
+}
+let buildScheduled = false;
+
+/**
+ * Runs `use` with the contract: at once when it is built, else once it is (in the order asked).
+ * The module is built in a microtask, so frames that arrive in later tasks keep their order.
+ */
+function withContract(use: (c: Contract) => void): void {
+  if (contract) return use(contract);
+  waitingForContract.push(use);
+  loading ??= import('./contract').then((c) => {
+    contract = c;
+    for (const waiting of waitingForContract.splice(0)) waiting(c);
+  });
+}
 
 const TOKEN_KEY = 'packdesk.harnessToken';
 const QUEUED_CALL_TIMEOUT_MS = 10_000;
@@ -58,7 +91,10 @@ function createWsTransport(url: string): Transport {
       const id = nextId++;
       pending.set(id, resolve);
       const frame = JSON.stringify({ type: 'invoke', id, command, payload });
-      if (open && socket) return socket.send(frame);
+      if (open && socket) {
+        socket.send(frame);
+        return buildContractSoon();
+      }
       waiting.set(id, frame);
       // A call must not hang while the host is away: give up on it after a while.
       setTimeout(() => {
@@ -95,28 +131,32 @@ function createWsTransport(url: string): Transport {
       open = true;
       delay = 250;
       for (const frame of waiting.values()) ws.send(frame);
+      if (waiting.size > 0) buildContractSoon();
       waiting.clear();
       // The first connection needs no catch-up: the renderer reads everything itself at start.
       if (everOpened) resync();
       everOpened = true;
     };
     ws.onmessage = (message) => {
-      if (typeof message.data !== 'string') return;
-      let json: unknown;
-      try {
-        json = JSON.parse(message.data);
-      } catch {
-        return;
-      }
-      const frame = ServerFrameSchema.safeParse(json);
-      if (!frame.success) return;
-      if (frame.data.type === 'reply') {
-        const resolve = pending.get(frame.data.id);
-        pending.delete(frame.data.id);
-        resolve?.(frame.data.reply as Reply<unknown>);
-      } else if (isEventName(frame.data.event)) {
-        deliver(frame.data.event, frame.data.body);
-      }
+      const data: unknown = message.data;
+      if (typeof data !== 'string') return;
+      withContract(({ ServerFrameSchema, isEventName }) => {
+        let json: unknown;
+        try {
+          json = JSON.parse(data);
+        } catch {
+          return;
+        }
+        const frame = ServerFrameSchema.safeParse(json);
+        if (!frame.success) return;
+        if (frame.data.type === 'reply') {
+          const resolve = pending.get(frame.data.id);
+          pending.delete(frame.data.id);
+          resolve?.(frame.data.reply as Reply<unknown>);
+        } else if (isEventName(frame.data.event)) {
+          deliver(frame.data.event, frame.data.body);
+        }
+      });
     };
     ws.onclose = () => {
       open = false;
@@ -141,7 +181,25 @@ function createWsTransport(url: string): Transport {
   };
 }
 
+/**
+ * createApi's object over a transport, except that a command leaves before the contract is built:
+ * its reply, and every event, is parsed with the contract's parseReply / parseEvent on arrival.
+ */
+function createBridgeApi(transport: Transport): PackdeskApi {
+  return {
+    invoke: (command, payload) =>
+      transport.invoke(command, payload).then((reply) => new Promise((resolve) => withContract((c) => resolve(c.parseReply(command, reply))))),
+    on: (event, listener) =>
+      transport.subscribe(event, (body) =>
+        withContract((c) => {
+          const parsed = c.parseEvent(event, body);
+          if (parsed !== undefined) listener(parsed);
+        }),
+      ),
+  };
+}
+
 const token = takeToken();
-const api: PackdeskApi = createApi(createWsTransport(`ws://${window.location.host}${IPC_PATH}?t=${encodeURIComponent(token)}`));
+const api: PackdeskApi = createBridgeApi(createWsTransport(`ws://${window.location.host}${IPC_PATH}?t=${encodeURIComponent(token)}`));
 // Frozen and read-only, as contextBridge makes it in Electron: page code cannot swap the API.
 Object.defineProperty(window, 'packdesk', { value: Object.freeze(api), writable: false, configurable: false, enumerable: true });

@@ -17,7 +17,8 @@ async function build(): Promise<string> {
   const result = await esbuild.build({
     entryPoints: [join(__dirname, 'bridge.ts')],
     bundle: true,
-    // A classic (non-module) script runs before the renderer's deferred module script.
+    // A classic (non-module) script: it runs while the page is parsed, before the renderer's
+    // module script (deferred by nature).
     format: 'iife',
     platform: 'browser',
     target: 'es2022',

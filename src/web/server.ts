@@ -214,9 +214,18 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   };
 }
 
-/** Inserts the bridge as the first script of <head>, so `window.packdesk` exists before the app's module runs. */
+/**
+ * Inserts the bridge at the end of <head>, after the app's module script, as a plain script. The
+ * module is deferred by nature, so it still runs after the bridge (window.packdesk is there when it
+ * starts), while the parser meets it first and fetches both at once. The bridge runs as soon as it
+ * arrives and opens its socket then, long before the app asks for anything: the socket's handshake
+ * with a busy host is off the path to the first orders. (Running the bridge is cheap: the
+ * contract's schemas are built later, see bridge.ts.)
+ */
 export function withBridge(html: string): string {
   const tag = `<script src="${BRIDGE_PATH}"></script>`;
+  const end = /<\/head>/i.exec(html);
+  if (end) return `${html.slice(0, end.index)}  ${tag}\n  ${html.slice(end.index)}`;
   const head = /<head[^>]*>/i.exec(html);
   if (head) return `${html.slice(0, head.index + head[0].length)}\n    ${tag}${html.slice(head.index + head[0].length)}`;
   return `${tag}\n${html}`;

@@ -5,10 +5,7 @@
 import { z } from 'zod';
 import { ReplySchema } from '../shared/ipc';
 
-/** The path the page connects to; the per-run token travels as `?t=`. */
-export const IPC_PATH = '/ipc';
-/** The bridge script the harness serves and inserts into index.html. */
-export const BRIDGE_PATH = '/packdesk-bridge.js';
+export { BRIDGE_PATH, IPC_PATH } from './paths';
 /** Largest frame accepted either way. */
 export const MAX_FRAME_BYTES = 1024 * 1024;
 

@@ -79,11 +79,13 @@ describe('the harness server', () => {
     expect(server.token.length).toBeGreaterThanOrEqual(40);
   });
 
-  it('serves index.html with the bridge inserted first and a strict CSP', async () => {
+  it('serves index.html with the bridge script in its head and a strict CSP', async () => {
     const res = await get(server.port, '/');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(res.body.indexOf('<script src="/packdesk-bridge.js"></script>')).toBeLessThan(res.body.indexOf('type="module"'));
+    // A plain script, fetched beside the app's module and run while parsing, so before the module (deferred by nature).
+    expect(res.body).toContain('<script src="/packdesk-bridge.js"></script></head>'.replace('</head>', '\n  </head>'));
+    expect(res.body.indexOf('type="module"')).toBeGreaterThan(0);
     expect(res.body).not.toContain(server.token);
     const csp = String(res.headers['content-security-policy']);
     for (const part of [
@@ -169,6 +171,7 @@ describe('the harness server', () => {
   });
 
   it('inserts the bridge into <head> even without other scripts', () => {
-    expect(withBridge('<html><head lang="x"></head></html>')).toBe('<html><head lang="x">\n    <script src="/packdesk-bridge.js"></script></head></html>');
+    expect(withBridge('<html><head lang="x"></head></html>')).toBe('<html><head lang="x">  <script src="/packdesk-bridge.js"></script>\n  </head></html>');
+    expect(withBridge('<html><body></body></html>')).toBe('<script src="/packdesk-bridge.js"></script>\n<html><body></body></html>');
   });
 });

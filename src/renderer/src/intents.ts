@@ -4,7 +4,8 @@
  * and turns a refusal into plain words on screen with a buzz. Nothing here decides what an
  * order's next state is: the engine does, and says so in OrderView.
  */
-import { DEFAULT_ORDER_ID_PATTERN, type OrderView, type CommandName, type CommandPayload, type CommandResult, type PackdeskApi, type Reply, type Settings } from '../../shared/ipc';
+import { DEFAULT_ORDER_ID_PATTERN } from '../../shared/orderIdPattern';
+import type { OrderView, CommandName, CommandPayload, CommandResult, PackdeskApi, Reply, Settings } from '../../shared/ipc';
 import type { ActionInput } from '../../shared/protocol/builders';
 import type { Problem } from '../../shared/result';
 import { predictTap } from '../../shared/orders';

@@ -14,7 +14,8 @@ import { findBridge, setBridge } from './api';
 import { App } from './App';
 import { FullScreenMessage } from './components/FullScreenMessage';
 import { PrintRoot } from './components/print/PrintRoot';
-import { i18next, startI18n } from './i18n';
+import { warmFormats } from './format';
+import { currentLocale, i18next, startI18n } from './i18n';
 import { loadScriptFonts } from './i18n/fonts';
 import { start } from './intents';
 import { followLanguage } from './store/language';
@@ -71,6 +72,8 @@ async function main(): Promise<void> {
     );
     await startI18n(await terminalLanguage(boot.settings));
     followLanguage();
+    // Usually the orders are still on their way: the formatters' first-use cost is paid now.
+    warmFormats(currentLocale(), i18next.t, Date.now());
     root.render(<App api={api} first={first} />);
     // The print root lives beside #root, so print.css can hide the whole app and show only paper.
     const paper = document.body.appendChild(document.createElement('div'));

@@ -2,3 +2,4 @@
 export { formatNumber } from './number';
 export { formatPrice } from './money';
 export { countdown, formatAge, formatClock, formatDayClock, formatSpan, secondsLeft, SOON_MS, type Say, type Urgency } from './time';
+export { warmFormats } from './warm';

@@ -62,13 +62,26 @@ function band(view: OrderSummary): number {
 
 /** Queue order: band, then the promised PACKED time (unknown last), then when added, then id. */
 export function compareViews(a: OrderSummary, b: OrderSummary): number {
-  const byBand = band(a) - band(b);
-  if (byBand !== 0) return byBand;
+  return band(a) - band(b) || compareInBand(a, b);
+}
+
+/** Queue order within a band. */
+function compareInBand(a: OrderSummary, b: OrderSummary): number {
   const pa = a.promisedPackedAt ?? Number.POSITIVE_INFINITY;
   const pb = b.promisedPackedAt ?? Number.POSITIVE_INFINITY;
   if (pa !== pb) return pa < pb ? -1 : 1;
   if (a.addedAt !== b.addedAt) return a.addedAt - b.addedAt;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/**
+ * Ids in queue order (compareViews), each row's band worked out once rather than at every one of
+ * the sort's ~60,000 comparisons for 5,000 orders (on the path to the first rows).
+ */
+function sortedIdsOf(rows: Iterable<OrderSummary>): string[] {
+  const keyed = Array.from(rows, (v) => ({ v, band: band(v) }));
+  keyed.sort((a, b) => a.band - b.band || compareInBand(a.v, b.v));
+  return keyed.map((k) => k.v.id);
 }
 
 function sameSortKey(a: OrderSummary, b: OrderSummary): boolean {
@@ -84,7 +97,7 @@ export function replaceOrders(rows: readonly OrderSummary[]): OrdersSnapshot {
   for (const v of rows) byId.set(v.id, v);
   const counts = { ...EMPTY_COUNTS };
   for (const v of byId.values()) counts[stepOf(v)] += 1;
-  const sortedIds = [...byId.values()].sort(compareViews).map((v) => v.id);
+  const sortedIds = sortedIdsOf(byId.values());
   return { byId, views: new Map(), version: 1, sortedIds, counts };
 }
 
@@ -113,7 +126,7 @@ export function mergeOrders(snap: OrdersSnapshot, views: readonly OrderView[]): 
   }
   if (moved.length === 0) return { byId, views: whole, version, sortedIds: snap.sortedIds, counts };
   if (moved.length > INCREMENTAL_LIMIT) {
-    return { byId, views: whole, version, sortedIds: [...byId.values()].sort(compareViews).map((v) => v.id), counts };
+    return { byId, views: whole, version, sortedIds: sortedIdsOf(byId.values()), counts };
   }
   const movedIds = new Set(moved.map((v) => v.id));
   const ids = snap.sortedIds.filter((id) => !movedIds.has(id));

@@ -24,6 +24,10 @@ export function OrderList({ ids }: { ids: readonly string[] }) {
     estimateSize: () => ROW_HEIGHT,
     overscan: 8,
     getItemKey: (index) => ids[index] ?? index,
+    // Until the list is laid out its height is unknown, and with the default (0) the first render
+    // has no rows: a forced layout, then a second render and layout, before the first rows show.
+    // The window's height is an upper bound; the real one replaces it in the same commit.
+    initialRect: { width: 0, height: typeof window === 'undefined' ? 0 : window.innerHeight },
   });
 
   const activeIndex = activeId === null ? -1 : ids.indexOf(activeId);
