@@ -84,7 +84,11 @@ async function main(): Promise<void> {
     }
     if (open === 0) break;
     if (engine.status().failed > 0) throw new Error(`a tap failed: ${JSON.stringify(engine.listOutbox().filter((e) => e.state === 'failed'))}`);
-    await engine.drain({ untilEmpty: false, timeoutMs: 1000 });
+    const pass = await engine.drain({ untilEmpty: false, timeoutMs: 1000 });
+    // A pass with nothing to send (offline, waiting for a retry) resolves without leaving the
+    // microtask queue: give timers their turn, or the connectivity probe that would bring the
+    // engine back online never runs and this loop spins for ever.
+    if (pass.sent === 0) await new Promise((resolve) => setTimeout(resolve, 10));
   }
   await close();
   process.stdout.write('done\n');

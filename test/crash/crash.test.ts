@@ -14,7 +14,11 @@ import { Cleanup, newDeliveryOrderIds, sandbox, tempDir } from '../support/engin
 import { mulberry32 } from '../../sandbox/prng';
 
 const cleanup = new Cleanup();
-afterAll(() => cleanup.run());
+afterAll(async () => {
+  // Children still running are killed first, even when the test ended by timing out.
+  for (const child of running) child.kill('SIGKILL');
+  await cleanup.run();
+});
 
 const KILLS = 110;
 const ORDERS = 16;
@@ -25,12 +29,16 @@ interface Child {
   kill(): void;
 }
 
+/** Children not yet ended. */
+const running = new Set<ReturnType<typeof spawn>>();
+
 function startChild(script: string, env: Record<string, string>): Child {
   const child = spawn(process.execPath, [script], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH, NODE_PATH: path.join(REPO_ROOT, 'node_modules'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
   let stdout = '';
   let stderr = '';
   let markReady: (ready: boolean) => void = () => undefined;
@@ -43,6 +51,7 @@ function startChild(script: string, env: Record<string, string>): Child {
   // 'close' comes after the process is reaped, so its pid cannot look alive to the next child's lock check.
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
     child.on('close', (code, signal) => {
+      running.delete(child);
       markReady(false);
       resolve({ code, signal, stdout, stderr });
     }),
