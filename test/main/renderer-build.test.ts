@@ -28,6 +28,14 @@ describe('the built renderer', () => {
     expect(page).not.toMatch(/<script\b[^>]*>[^<\s]/);
   });
 
+  it('starts without zod: the preload or the harness bridge checks what crosses, and building the schemas held up the first screen', () => {
+    const entry = /<script\b[^>]*\bsrc="\.\/(assets\/index-[^"]+\.js)"/.exec(html())?.[1];
+    expect(entry).toBeDefined();
+    const code = readFileSync(path.join(root, entry!), 'utf8');
+    expect(code).toMatch(/react-dom/);
+    expect(code).not.toMatch(/\$ZodType|ZodError/);
+  });
+
   it('serves the page and every asset it references over app:// with the CSP header', async () => {
     const handler = createAppProtocolHandler(root);
     const page = await handler(new Request('app://packdesk/index.html'));

@@ -3,7 +3,7 @@
  * STORE fulfilment, OUT_FOR_DELIVERY and DELIVERED to the DELIVERY fulfilment.
  */
 import type { FulfillmentState, Fulfillment, Order } from '../protocol/schemas';
-import { normalizeOrderState } from '../protocol/schemas';
+import { normalizeOrderState } from '../protocol/vocabulary';
 
 /** Position of a fulfilment state on the one forward path; unknown or absent is 0. */
 const RANK: Readonly<Record<string, number>> = {

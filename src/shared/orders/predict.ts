@@ -8,7 +8,7 @@
  */
 import { applyAction, nextStep, promisedPackedAt } from '../fulfilment';
 import type { OrderView } from '../ipc';
-import { buildAction, type ActionInput } from '../protocol/builders';
+import { actionFor, type ActionInput } from '../protocol/actions';
 
 /**
  * The view after `input` is queued, or null when the tap cannot be foreseen with confidence: the
@@ -17,7 +17,7 @@ import { buildAction, type ActionInput } from '../protocol/builders';
  */
 export function predictTap(view: OrderView, input: ActionInput, now: number): OrderView | null {
   if (view.failed > 0 || view.mayBeApplied || view.needsRefresh) return null;
-  const action = buildAction(input);
+  const action = actionFor(input);
   if (!action.ok) return null;
   if (view.order === null) {
     // Without the service's answer the only tap is Accept, and once it waits nothing more is next.

@@ -3,105 +3,17 @@
  * Invalid input is refused with a message a packer understands; nothing half-built escapes.
  */
 import { fail, ok, type Result } from '../result';
-import { CANCEL_REASONS, findReason, ITEM_UNIT_REASONS } from './reasons';
-import {
-  type Action,
-  ActionSchema,
-  describeZodError,
-  FULFILLMENT_STATES,
-  type FulfillmentState,
-  ORDER_STATES,
-  type OrderStateRequest,
-  type OrderUpdateRequest,
-  OrderUpdateRequestSchema,
-} from './schemas';
+import { actionFor, type ActionInput, checkId } from './actions';
+import { type Action, ActionSchema, describeZodError, type OrderUpdateRequest, OrderUpdateRequestSchema } from './schemas';
 
-/** What a packer asked for, before it becomes a protocol action. */
-export type ActionInput =
-  | { readonly kind: 'fulfilment'; readonly fulfilmentId: string; readonly state: FulfillmentState }
-  | { readonly kind: 'units'; readonly itemId: string; readonly units: number; readonly reason: string }
-  | { readonly kind: 'orderState'; readonly state: OrderStateRequest; readonly reason?: string }
-  | { readonly kind: 'invoice'; readonly sellerInvoiceId: string };
+export { actionFor, type ActionInput, checkId, idFault } from './actions';
 
-const MAX_ID_LENGTH = 128;
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
-// Half of a surrogate pair: UTF-8 cannot hold it, so SQLite and JSON would store U+FFFD, another id.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-// Invisible format characters (bidi overrides, marks and isolates, zero-width spaces): the id on
-// screen would not be the id sent.
-const FORMAT_CHARS = /\p{Cf}/u;
-const PLAIN_ASCII = /^[\x20-\x7e]*$/;
-
-/** Why a (trimmed) identifier cannot be used as given, or null when it can. */
-export function idFault(value: string): string | null {
-  // Nearly every id is plain printable ASCII, and none of the checks below can fail on it.
-  if (PLAIN_ASCII.test(value)) return null;
-  if (CONTROL_CHARS.test(value)) return 'contains control characters';
-  if (LONE_SURROGATE.test(value)) return 'contains a broken character (half of a surrogate pair)';
-  if (FORMAT_CHARS.test(value)) return 'contains invisible direction or format characters';
-  return null;
-}
-
-/** Checks an identifier typed, scanned or read from a file; returns it trimmed. */
-export function checkId(what: string, raw: unknown): Result<string> {
-  if (typeof raw !== 'string') return fail('invalid', `${what} is missing`, 'EMPTY_ID');
-  const value = raw.trim();
-  if (value.length === 0) return fail('invalid', `${what} must not be empty`, 'EMPTY_ID');
-  if (value.length > MAX_ID_LENGTH)
-    return fail('invalid', `${what} is too long (${value.length} characters, at most ${MAX_ID_LENGTH})`, 'ID_TOO_LONG');
-  const fault = idFault(value);
-  if (fault) return fail('invalid', `${what} ${fault}`, 'BAD_ID');
-  return ok(value);
-}
-
-function checked(action: Action): Result<Action> {
-  const parsed = ActionSchema.safeParse(action);
-  return parsed.success ? ok(parsed.data) : fail('invalid', describeZodError(parsed.error), 'INVALID_ACTION');
-}
-
-/** Builds one protocol action from typed input, or says why it cannot. */
+/** Builds one protocol action from typed input, or says why it cannot: checked by hand, then against the action schema. */
 export function buildAction(input: ActionInput): Result<Action> {
-  switch (input.kind) {
-    case 'fulfilment': {
-      const id = checkId('Fulfilment id', input.fulfilmentId);
-      if (!id.ok) return id;
-      if (!FULFILLMENT_STATES.includes(input.state))
-        return fail('invalid', `Unknown fulfilment state "${String(input.state)}"`, 'UNKNOWN_STATE');
-      return checked({ type: 'ORDER_FULFILMENT_STATE_UPDATE', fulfilmentId: id.value, fulfillmentState: input.state });
-    }
-    case 'units': {
-      const id = checkId('Item id', input.itemId);
-      if (!id.ok) return id;
-      if (!Number.isInteger(input.units))
-        return fail('invalid', 'Units must be a whole number', 'UNITS_NOT_INTEGER');
-      if (input.units < 0) return fail('invalid', 'Units cannot be negative', 'NEGATIVE_UNITS');
-      if (!input.reason) return fail('invalid', 'Choose a reason for changing the units', 'MISSING_REASON');
-      if (!findReason(ITEM_UNIT_REASONS, input.reason))
-        return fail('invalid', `"${input.reason}" is not a reason for changing units`, 'UNKNOWN_REASON');
-      return checked({ type: 'ITEM_UNIT_UPDATE', itemId: id.value, itemUnits: input.units, reason: input.reason });
-    }
-    case 'orderState': {
-      if (!ORDER_STATES.includes(input.state))
-        return fail('invalid', `Unknown order state "${String(input.state)}"`, 'UNKNOWN_STATE');
-      if (input.state === 'CANCELLED') {
-        if (!input.reason) return fail('invalid', 'Choose a reason to cancel the order', 'MISSING_REASON');
-        if (!findReason(CANCEL_REASONS, input.reason))
-          return fail('invalid', `"${input.reason}" is not a cancellation reason`, 'UNKNOWN_REASON');
-      }
-      const reason = input.reason?.trim();
-      return checked(
-        reason ? { type: 'ORDER_STATE_UPDATE', orderState: input.state, reason } : { type: 'ORDER_STATE_UPDATE', orderState: input.state },
-      );
-    }
-    case 'invoice': {
-      const id = checkId('Invoice number', input.sellerInvoiceId);
-      if (!id.ok) return id;
-      return checked({ type: 'CLIENT_ORDER_INFO_UPDATE', clientOrderInfo: { sellerInvoiceId: id.value } });
-    }
-    default:
-      return fail('invalid', 'Unknown kind of action', 'UNKNOWN_ACTION');
-  }
+  const action = actionFor(input);
+  if (!action.ok) return action;
+  const parsed = ActionSchema.safeParse(action.value);
+  return parsed.success ? ok(parsed.data) : fail('invalid', describeZodError(parsed.error), 'INVALID_ACTION');
 }
 
 /** Builds the update request for one order; the order id doubles as transactionId (spec sample). */

@@ -12,30 +12,17 @@ import { z } from 'zod';
 // 0.05 ms a body either way). Pages with a CSP forbid it in any case (see the preload).
 z.config({ jitless: true });
 
-export const FULFILLMENT_STATES = ['PACKING', 'PACKED', 'OUT_FOR_DELIVERY', 'DELIVERED'] as const;
-export type FulfillmentState = (typeof FULFILLMENT_STATES)[number];
-
-export const ORDER_STATES = ['ACCEPTED', 'IN_PROGRESS', 'COMPLETED', 'CANCELLED'] as const;
-export type OrderStateRequest = (typeof ORDER_STATES)[number];
-
-export const ACTION_TYPES = [
-  'ORDER_FULFILMENT_STATE_UPDATE',
-  'ITEM_UNIT_UPDATE',
-  'ORDER_STATE_UPDATE',
-  'CLIENT_ORDER_INFO_UPDATE',
-] as const;
-export type ActionType = (typeof ACTION_TYPES)[number];
-
-/** Upper-cases an order state so `Accepted` and `ACCEPTED` compare equal. */
-export function normalizeOrderState(state: string): string {
-  return state.trim().toUpperCase().replace(/[\s-]+/g, '_');
-}
-
-/** True when two order states name the same state, whatever their case. */
-export function sameOrderState(a: string | undefined, b: string | undefined): boolean {
-  if (a === undefined || b === undefined) return false;
-  return normalizeOrderState(a) === normalizeOrderState(b);
-}
+export {
+  ACTION_TYPES,
+  type ActionType,
+  FULFILLMENT_STATES,
+  type FulfillmentState,
+  normalizeOrderState,
+  ORDER_STATES,
+  type OrderStateRequest,
+  sameOrderState,
+} from './vocabulary';
+import { FULFILLMENT_STATES, ORDER_STATES } from './vocabulary';
 
 const nonEmpty = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
 
