@@ -125,11 +125,11 @@ describe('createAppProtocolHandler', () => {
 });
 
 describe('registerAppScheme and serveApp', () => {
-  it('registers app:// as standard and secure, without CSP bypass', () => {
+  it('registers app:// as standard and secure, with V8\'s code cache, without CSP bypass', () => {
     const registerSchemesAsPrivileged = vi.fn();
     registerAppScheme({ registerSchemesAsPrivileged });
     const [schemes] = registerSchemesAsPrivileged.mock.calls[0]!;
-    expect(schemes).toEqual([{ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }]);
+    expect(schemes).toEqual([{ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true, codeCache: true }) }]);
     expect(schemes[0].privileges.bypassCSP).toBeUndefined();
   });
 
