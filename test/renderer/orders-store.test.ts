@@ -182,35 +182,63 @@ describe('outbox store pruning and refresh', () => {
 });
 
 describe('foreseen views of taps on their way', () => {
-  it('shows a foreseen view until the engine\'s view of that order arrives, or the tap is refused', async () => {
+  const packed = { key: 'PACKED' as const, label: 'Packed', fulfilmentId: 'F-S' };
+  const fresh = async () => {
     const { useOrders, shownView } = await import('../../src/renderer/src/store/orders');
-    const store = useOrders.getState();
-    store.replace([summarize(view('A', 10, packing)), summarize(view('B', 20, packing))]);
-    store.merge([view('A', 10, packing), view('B', 20, packing)]);
-    const packed = { key: 'PACKED' as const, label: 'Packed', fulfilmentId: 'F-S' };
+    useOrders.getState().replace([summarize(view('A', 10, packing)), summarize(view('B', 20, packing))]);
+    useOrders.getState().merge([view('A', 10, packing), view('B', 20, packing)]);
+    return { orders: () => useOrders.getState(), shown: (id: string) => shownView(useOrders.getState(), id) };
+  };
 
-    useOrders.getState().predict(view('A', 10, packed, { waiting: 1 }));
-    useOrders.getState().predict(view('B', 20, packed, { waiting: 1 }));
-    expect(shownView(useOrders.getState(), 'A')).toMatchObject({ nextStep: packed, waiting: 1 });
+  it('shows a foreseen view until its tap is answered, the engine\'s view having come meanwhile', async () => {
+    const { orders, shown } = await fresh();
+    orders().predict(view('A', 10, packed, { waiting: 1 }));
+    expect(shown('A')).toMatchObject({ nextStep: packed, waiting: 1 });
     // The queue row is still the engine's until its view comes.
-    expect(useOrders.getState().byId.get('A')?.nextStep).toEqual(packing);
+    expect(orders().byId.get('A')?.nextStep).toEqual(packing);
+    // The engine's view comes first (events precede answers); the answer then lets it show.
+    orders().merge([view('A', 10, packed, { waiting: 1, syncedAt: 5 })]);
+    expect(orders().byId.get('A')?.nextStep).toEqual(packed);
+    expect(orders().answered('A', true)).toBe('done');
+    expect(orders().predicted.has('A')).toBe(false);
+    expect(shown('A')).toMatchObject({ syncedAt: 5 });
+    // An answer whose view never came: the caller is told to read it.
+    orders().predict(view('B', 20, packed, { waiting: 1 }));
+    expect(orders().answered('B', true)).toBe('unseen');
+    expect(orders().predicted.has('B')).toBe(true);
+    orders().merge([view('B', 20, packed, { waiting: 1 })]);
+    expect(orders().predicted.has('B')).toBe(false);
+  });
 
-    // The engine's view of A replaces the foreseen one, whatever it says; B's stays foreseen.
-    useOrders.getState().merge([view('A', 10, packed, { waiting: 1, syncedAt: 5 })]);
-    expect(useOrders.getState().predicted.has('A')).toBe(false);
-    expect(shownView(useOrders.getState(), 'A')).toMatchObject({ syncedAt: 5 });
-    expect(useOrders.getState().predicted.has('B')).toBe(true);
+  it('keeps two quick taps foreseen until both are answered, and drops a refused one at once', async () => {
+    const { orders, shown } = await fresh();
+    const outForDelivery = view('A', 10, out, { waiting: 2 });
+    orders().predict(view('A', 10, packed, { waiting: 1 }));
+    orders().predict(outForDelivery);
+    // The engine's view after the first tap alone must not show in between.
+    orders().merge([view('A', 10, packed, { waiting: 1 })]);
+    expect(orders().answered('A', true)).toBe('done');
+    expect(shown('A')).toBe(outForDelivery);
+    orders().merge([view('A', 10, out, { waiting: 2, syncedAt: 7 })]);
+    expect(orders().answered('A', true)).toBe('done');
+    expect(shown('A')).toMatchObject({ nextStep: out, syncedAt: 7 });
+    expect(orders().predicted.size).toBe(0);
 
-    // B's tap refused: back to what the engine holds.
-    useOrders.getState().unpredict('B');
-    expect(shownView(useOrders.getState(), 'B')).toMatchObject({ nextStep: packing, waiting: 0 });
+    // Refused: back to what the engine holds, at once.
+    orders().predict(view('B', 20, packed, { waiting: 1 }));
+    expect(orders().answered('B', false)).toBe('done');
+    expect(shown('B')).toMatchObject({ nextStep: packing, waiting: 0 });
+  });
 
-    // A newer list or a removed order drops what was foreseen.
-    useOrders.getState().predict(view('B', 20, packed, { waiting: 1 }));
-    useOrders.getState().remove('B');
-    expect(useOrders.getState().predicted.size).toBe(0);
-    useOrders.getState().predict(view('A', 10, out, { waiting: 2 }));
-    useOrders.getState().replace([summarize(view('A', 10, packing))]);
-    expect(useOrders.getState().predicted.size).toBe(0);
+  it('forgets what was foreseen when the order goes or a newer list comes', async () => {
+    const { orders } = await fresh();
+    orders().predict(view('B', 20, packed, { waiting: 1 }));
+    orders().remove('B');
+    expect(orders().predicted.size).toBe(0);
+    expect(orders().answered('B', true)).toBe('done');
+    orders().predict(view('A', 10, out, { waiting: 2 }));
+    orders().replace([summarize(view('A', 10, packing))]);
+    expect(orders().predicted.size).toBe(0);
+    expect(orders().answered('A', true)).toBe('done');
   });
 });

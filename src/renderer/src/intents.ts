@@ -203,8 +203,10 @@ export async function tap(orderId: string, input: ActionInput, pin?: string): Pr
   const foreseen = shown ? predictTap(shown, input, Date.now()) : null;
   if (foreseen) orders.predict(foreseen);
   const reply = await call('taps.submit', pin === undefined ? { orderId, input } : { orderId, input, pin });
+  // The engine's view comes by event before its answer; should it not have (an event lost on a
+  // reconnect), read it rather than keep showing the foreseen one.
+  if (foreseen && useOrders.getState().answered(orderId, reply.ok) === 'unseen') void refreshOrder(orderId);
   if (!reply.ok) {
-    if (foreseen) useOrders.getState().unpredict(orderId);
     refuse(reply.problem);
     // A refused step usually means this screen was behind the engine (another window moved the
     // order): read the order again so the button shows what is really next.
@@ -212,9 +214,6 @@ export async function tap(orderId: string, input: ActionInput, pin?: string): Pr
     return false;
   }
   const entry = reply.value;
-  // The engine's view comes by event before its answer; should it not have (an event lost on a
-  // reconnect), read it rather than keep showing the foreseen one.
-  if (foreseen && useOrders.getState().predicted.has(orderId)) void refreshOrder(orderId);
   useOutbox.getState().merge([entry]);
   if (soundsOn()) playConfirm();
   const ui = useUi.getState();

@@ -170,31 +170,82 @@ function withoutPredictions(predicted: ReadonlyMap<string, OrderView>, ids: Iter
   return next ?? predicted;
 }
 
+/**
+ * Taps sent for an order and not yet answered, and whether the engine's view of that order came
+ * since the first of them: a foreseen view stays until the last one is answered, so two quick taps
+ * never show the state after the first alone in between.
+ */
+interface OnTheirWay {
+  taps: number;
+  engineSpoke: boolean;
+}
+
 interface OrdersStore extends OrdersSnapshot {
   loaded: boolean;
   /**
-   * Views foreseen for a tap the engine has not answered yet (`predictTap`), by order id: shown
-   * instead of the engine's view until the engine's own view of that order arrives, or the tap
-   * is refused. A handful at most (one per order tapped within a frame or two).
+   * Views foreseen for taps the engine has not answered yet (`predictTap`), by order id: shown
+   * instead of the engine's view until the last of the order's taps is answered (the engine's view
+   * has come by then; when it has not, the caller reads it). A handful at most.
    */
   predicted: ReadonlyMap<string, OrderView>;
+  /** Not state a component draws: bookkeeping for `predicted`. */
+  onTheirWay: Map<string, OnTheirWay>;
   replace(rows: readonly OrderSummary[]): void;
   merge(views: readonly OrderView[]): void;
   remove(id: string): void;
+  /** Shows `view`, foreseen for a tap now on its way to the engine. */
   predict(view: OrderView): void;
-  /** Drops the foreseen view of `id` (its tap was refused, or the engine's view is read instead). */
-  unpredict(id: string): void;
+  /**
+   * A tap foreseen with `predict` was answered. Once the order's last tap is answered the
+   * foreseen view goes: at once when the tap was refused or the engine's view has come meanwhile;
+   * 'unseen' says it has not come (an event lost on a reconnect), for the caller to read it.
+   */
+  answered(id: string, accepted: boolean): 'done' | 'unseen';
 }
 
-export const useOrders = create<OrdersStore>()((set) => ({
+export const useOrders = create<OrdersStore>()((set, get) => ({
   ...EMPTY_ORDERS,
   loaded: false,
   predicted: new Map(),
-  replace: (rows) => set({ ...replaceOrders(rows), loaded: true, predicted: new Map() }),
-  merge: (views) => set((s) => ({ ...mergeOrders(s, views), predicted: withoutPredictions(s.predicted, views.map((v) => v.id)) })),
-  remove: (id) => set((s) => ({ ...withoutOrder(s, id), predicted: withoutPredictions(s.predicted, [id]) })),
-  predict: (view) => set((s) => ({ predicted: new Map(s.predicted).set(view.id, view) })),
-  unpredict: (id) => set((s) => ({ predicted: withoutPredictions(s.predicted, [id]) })),
+  onTheirWay: new Map(),
+  replace: (rows) => {
+    get().onTheirWay.clear();
+    set({ ...replaceOrders(rows), loaded: true, predicted: new Map() });
+  },
+  merge: (views) =>
+    set((s) => {
+      const settled: string[] = [];
+      for (const v of views) {
+        const waiting = s.onTheirWay.get(v.id);
+        if (waiting) waiting.engineSpoke = true;
+        else settled.push(v.id);
+      }
+      return { ...mergeOrders(s, views), predicted: withoutPredictions(s.predicted, settled) };
+    }),
+  remove: (id) => {
+    get().onTheirWay.delete(id);
+    set((s) => ({ ...withoutOrder(s, id), predicted: withoutPredictions(s.predicted, [id]) }));
+  },
+  predict: (view) => {
+    const waiting = get().onTheirWay.get(view.id);
+    if (waiting) waiting.taps += 1;
+    else get().onTheirWay.set(view.id, { taps: 1, engineSpoke: false });
+    set((s) => ({ predicted: new Map(s.predicted).set(view.id, view) }));
+  },
+  answered: (id, accepted) => {
+    const waiting = get().onTheirWay.get(id);
+    if (!waiting) return 'done';
+    waiting.taps -= 1;
+    // A refusal: what was foreseen will not happen; the engine's view is the truth (later taps
+    // still on their way arrive with their own views).
+    if (!accepted) set((s) => ({ predicted: withoutPredictions(s.predicted, [id]) }));
+    if (waiting.taps > 0) return 'done';
+    get().onTheirWay.delete(id);
+    if (!get().predicted.has(id)) return 'done';
+    if (!waiting.engineSpoke) return 'unseen';
+    set((s) => ({ predicted: withoutPredictions(s.predicted, [id]) }));
+    return 'done';
+  },
 }));
 
 /** The view a screen shows of `id`: the one foreseen for a tap on its way, else the engine's. */
