@@ -205,12 +205,12 @@ export async function tap(orderId: string, input: ActionInput, pin?: string): Pr
   const reply = await call('taps.submit', pin === undefined ? { orderId, input } : { orderId, input, pin });
   // The engine's view comes by event before its answer; should it not have (an event lost on a
   // reconnect), read it rather than keep showing the foreseen one.
-  if (foreseen && useOrders.getState().answered(orderId, reply.ok) === 'unseen') void refreshOrder(orderId);
+  if (foreseen && useOrders.getState().answered(orderId, reply.ok) === 'unseen') void readOrder(orderId);
   if (!reply.ok) {
     refuse(reply.problem);
     // A refused step usually means this screen was behind the engine (another window moved the
     // order): read the order again so the button shows what is really next.
-    if (reply.problem.kind === 'invalid') void refreshOrder(orderId);
+    if (reply.problem.kind === 'invalid') void readOrder(orderId);
     return false;
   }
   const entry = reply.value;
@@ -226,10 +226,12 @@ export async function tap(orderId: string, input: ActionInput, pin?: string): Pr
   return true;
 }
 
-/** Reads one order again from the engine. */
-async function refreshOrder(orderId: string): Promise<void> {
+/** Reads one order from the engine into the store; null when the engine cannot say or no longer has it. */
+async function readOrder(orderId: string): Promise<OrderView | null> {
   const reply = await call('orders.get', { orderId });
-  if (reply.ok && reply.value) useOrders.getState().merge([reply.value]);
+  if (!reply.ok || !reply.value) return null;
+  useOrders.getState().merge([reply.value]);
+  return reply.value;
 }
 
 /** Reads in flight, so a screen drawn twice while one is on its way asks once. */
@@ -244,12 +246,7 @@ export function loadOrder(orderId: string): Promise<OrderView | null> {
   if (have) return Promise.resolve(have);
   let read = loading.get(orderId);
   if (!read) {
-    read = call('orders.get', { orderId }).then((reply) => {
-      loading.delete(orderId);
-      if (!reply.ok || !reply.value) return null;
-      useOrders.getState().merge([reply.value]);
-      return reply.value;
-    });
+    read = readOrder(orderId).finally(() => loading.delete(orderId));
     loading.set(orderId, read);
   }
   return read;

@@ -1,6 +1,6 @@
 /**
  * What an order's view will be once the engine has taken one more tap: the same rules the engine
- * projects with (buildAction, applyAction, nextStep), applied by the renderer to the view it
+ * projects with (actionFor, applyAction, nextStep), applied by the renderer to the view it
  * already shows. The screen draws this in the frame after the tap instead of a frame after the
  * engine's answer arrives (Chromium hands a page no message until it has drawn the frame that
  * follows a click, so an answer, however fast, always lands a frame late). The engine's own view
