@@ -88,16 +88,7 @@ export interface EntryRow {
 
 /** Parses an outbox row; a row that does not parse is a damaged store, reported loudly. */
 export function parseEntryRow(raw: unknown): EntryRow {
-  const parsed = EntryRowSchema.safeParse(raw);
-  if (!parsed.success) {
-    const id = (raw as { id?: unknown } | undefined)?.id;
-    throw new ProblemError({
-      kind: 'permanent',
-      code: 'STORE_ROW_UNREADABLE',
-      message: `Outbox entry ${String(id)} in the data file cannot be read (${describeZodError(parsed.error)}); call support`,
-    });
-  }
-  const r = parsed.data;
+  const r = parsedOrThrow(EntryRowSchema, raw, 'Outbox entry');
   return {
     id: r.id,
     requestId: r.request_id,
@@ -162,7 +153,7 @@ export function deepFreeze<T>(value: T): T {
  * `parseBody` turns the body text into an order.
  */
 export function parseOrderRow(raw: unknown, parseBody: (id: string, text: string) => Order | null = (_id, text) => parseOrderBody(text)): OrderRow {
-  const r = parsedOrThrow(OrderRowSchema, raw);
+  const r = parsedOrThrow(OrderRowSchema, raw, 'Order');
   return orderRowFrom(r, r.body === null ? null : parseBody(r.id, r.body), r.body !== null);
 }
 
@@ -177,21 +168,22 @@ const OrderListingSchema = OrderRowSchema.omit({ body: true }).extend({
  * the parsed body of that revision, from a cache or by reading it.
  */
 export function parseOrderListing(raw: unknown, bodyFor: (id: string, rev: number) => Order | null): OrderRow {
-  const r = parsedOrThrow(OrderListingSchema, raw);
+  const r = parsedOrThrow(OrderListingSchema, raw, 'Order');
   return orderRowFrom(r, r.has_body ? bodyFor(r.id, r.body_rev ?? 0) : null, r.has_body);
 }
 
 /** The columns `parseOrderListing` reads. */
 export const ORDERS_LISTING_COLUMNS = 'id, body IS NOT NULL AS has_body, body_rev, synced_at, added_at, needs_refresh, raw_unreadable';
 
-function parsedOrThrow<T extends z.ZodType>(schema: T, raw: unknown): z.infer<T> {
+/** `raw` parsed with `schema`; a row that does not parse is a damaged store, reported loudly with its kind (`what`) and id. */
+function parsedOrThrow<T extends z.ZodType>(schema: T, raw: unknown, what: 'Order' | 'Outbox entry'): z.infer<T> {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const id = (raw as { id?: unknown } | undefined)?.id;
   throw new ProblemError({
     kind: 'permanent',
     code: 'STORE_ROW_UNREADABLE',
-    message: `Order ${String(id)} in the data file cannot be read (${describeZodError(parsed.error)}); call support`,
+    message: `${what} ${String(id)} in the data file cannot be read (${describeZodError(parsed.error)}); call support`,
   });
 }
 
