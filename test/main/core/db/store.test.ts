@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dataFilePath, openStore, SCHEMA_VERSION, type Store } from '../../../../src/main/core/db';
+import { dataFilePath, type NewEntry, openStore, SCHEMA_VERSION, type Store } from '../../../../src/main/core/db';
+import type { Action } from '../../../../src/shared/protocol';
 import { MIGRATIONS } from '../../../../src/main/core/db/migrations';
 import { Cleanup, tempDir } from '../../../support/engine';
 
@@ -11,6 +12,14 @@ const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
 
 const NOW = Date.UTC(2025, 0, 15, 9, 30);
+
+const ACCEPT: Action = { type: 'ORDER_STATE_UPDATE', orderState: 'ACCEPTED' };
+const invoice = (n: number): Action => ({ type: 'CLIENT_ORDER_INFO_UPDATE', clientOrderInfo: { sellerInvoiceId: `INV-${n}` } });
+
+/** A new entry of terminal T1 tapped at NOW, from a fresh random UUID unless one is given. */
+function newEntry(orderId: string, action: Action, randomId: string = randomUUID()): NewEntry {
+  return { randomId, orderId, action, createdAt: NOW, sendAfter: NOW, terminalId: 'T1' };
+}
 
 function open(dir: string): Store {
   const r = openStore({ dataDir: dir, now: () => NOW });
@@ -42,14 +51,7 @@ describe('store', () => {
     expect(store.integrity()).toBe('ok');
     const { requestId } = store.transaction(() => {
       store.orders.ensure('ORD-1', NOW);
-      return store.outbox.insert({
-        randomId: randomUUID(),
-        orderId: 'ORD-1',
-        action: { type: 'ORDER_STATE_UPDATE', orderState: 'ACCEPTED' },
-        createdAt: NOW,
-        sendAfter: NOW,
-        terminalId: 'T1',
-      });
+      return store.outbox.insert(newEntry('ORD-1', ACCEPT));
     });
     store.close();
 
@@ -67,15 +69,7 @@ describe('store', () => {
     const store = open(tempDir(cleanup));
     store.orders.ensure('A', NOW);
     store.orders.ensure('B', NOW);
-    const add = (orderId: string, n: number) =>
-      store.outbox.insert({
-        randomId: randomUUID(),
-        orderId,
-        action: { type: 'CLIENT_ORDER_INFO_UPDATE', clientOrderInfo: { sellerInvoiceId: `INV-${n}` } },
-        createdAt: NOW,
-        sendAfter: NOW,
-        terminalId: 'T1',
-      });
+    const add = (orderId: string, n: number) => store.outbox.insert(newEntry(orderId, invoice(n)));
     expect([add('A', 1).seq, add('B', 1).seq, add('A', 2).seq, add('A', 3).seq, add('B', 2).seq]).toEqual([1, 1, 2, 3, 2]);
   });
 
@@ -83,25 +77,14 @@ describe('store', () => {
     const store = open(tempDir(cleanup));
     store.orders.ensure('A', NOW);
     const same = '3f2b8c1e-9d4a-4e7b-a1c2-5d6e7f8a9b0c';
-    const entries = Array.from({ length: 300 }, (_, n) =>
-      store.outbox.insert({
-        randomId: same,
-        orderId: 'A',
-        action: { type: 'CLIENT_ORDER_INFO_UPDATE', clientOrderInfo: { sellerInvoiceId: `INV-${n}` } },
-        createdAt: NOW,
-        sendAfter: NOW,
-        terminalId: 'T1',
-      }),
-    );
+    const entries = Array.from({ length: 300 }, (_, n) => store.outbox.insert(newEntry('A', invoice(n), same)));
     expect(new Set(entries.map((e) => e.requestId)).size).toBe(300);
     // A UUID (version 8): the random part kept, the row id in the last 12 hex digits.
     expect(entries[0]!.requestId).toBe(`3f2b8c1e-9d4a-8e7b-a1c2-${entries[0]!.id.toString(16).padStart(12, '0')}`);
     for (const e of entries) expect(e.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     // What was returned is what was written.
     expect(entries.map((e) => store.outbox.get(e.id)?.requestId)).toEqual(entries.map((e) => e.requestId));
-    expect(() =>
-      store.outbox.insert({ randomId: 'req-1', orderId: 'A', action: { type: 'ORDER_STATE_UPDATE', orderState: 'ACCEPTED' }, createdAt: NOW, sendAfter: NOW, terminalId: 'T1' }),
-    ).toThrow(/random UUID/);
+    expect(() => store.outbox.insert(newEntry('A', ACCEPT, 'req-1'))).toThrow(/random UUID/);
   });
 
   it('moves a version 2 file to the outbox without the request_id index, keeping every row as it was', () => {
@@ -137,14 +120,7 @@ describe('store', () => {
       raw.close();
     }
     // The next tap continues after the old rows, and the old ones keep their requestIds.
-    const next = store.outbox.insert({
-      randomId: randomUUID(),
-      orderId: 'ORD-1',
-      action: { type: 'ORDER_STATE_UPDATE', orderState: 'ACCEPTED' },
-      createdAt: NOW,
-      sendAfter: NOW,
-      terminalId: 'T1',
-    });
+    const next = store.outbox.insert(newEntry('ORD-1', ACCEPT));
     expect(next).toMatchObject({ id: 3, seq: 3 });
     expect(next.requestId.endsWith('-000000000003')).toBe(true);
     expect(store.outbox.byRequestId('6b1f0c9e-2222-4a2b-9c3d-000000000008')).toMatchObject({ id: 2, state: 'failed' });
