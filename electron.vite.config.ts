@@ -87,6 +87,9 @@ export default defineConfig({
       rolldownOptions: { input: resolve(root, 'src/renderer/index.html') },
       // Source maps would ship the UI source inside the installer for no benefit on a terminal.
       sourcemap: false,
+      // Minified: the page parses and compiles its script before the first screen, and half the
+      // bytes are half that work (1,069 kB unminified).
+      minify: true,
     },
   },
 });

@@ -1,5 +1,6 @@
 /** Builds the page-side bridge (bridge.ts plus the shared IPC contract and zod) into one classic script. */
-import { join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
+import type { Plugin } from 'esbuild';
 
 let cached: Promise<string> | null = null;
 
@@ -26,8 +27,25 @@ async function build(): Promise<string> {
     legalComments: 'none',
     write: false,
     logLevel: 'silent',
+    plugins: [zodEnglishOnly],
   });
   const file = result.outputFiles[0];
   if (!file) throw new Error('esbuild produced no output for the bridge');
   return file.text;
 }
+
+/**
+ * `import { z } from 'zod'` is a namespace object, and esbuild keeps all of it, including
+ * `z.locales`: every language's messages, 300 of the bridge's 472 kB, parsed and compiled before
+ * the page's own script may run. The contract speaks English (the renderer words problems itself),
+ * which zod sets up from its `en` module anyway; `z.locales` becomes that alone. (Rolldown, which
+ * bundles the preload, drops the unused locales by itself.)
+ */
+const zodEnglishOnly: Plugin = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${sep}node_modules${sep}zod${sep}`) ? { path: join(dirname(args.importer), '..', 'locales', 'en.js') } : undefined,
+    );
+  },
+};

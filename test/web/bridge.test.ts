@@ -124,3 +124,14 @@ describe('the bridge in Chromium', () => {
     await page.close();
   });
 });
+
+describe('the bridge script', () => {
+  it("carries zod's English messages only: every other language's were most of what the page parsed before its own script", async () => {
+    const script = await bridgeScript();
+    // A refused reply is still worded by zod in English…
+    expect(script).toContain('Invalid input');
+    // …and no other locale's messages ride along (Hebrew and Ukrainian, two of zod's 50).
+    expect(script).not.toMatch(/קלט לא תקין|Неправильні вхідні дані/);
+    expect(script.length).toBeLessThan(300_000);
+  });
+});
