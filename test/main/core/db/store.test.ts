@@ -6,7 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { dataFilePath, type NewEntry, openStore, SCHEMA_VERSION, type Store } from '../../../../src/main/core/db';
 import type { Action } from '../../../../src/shared/protocol';
 import { MIGRATIONS } from '../../../../src/main/core/db/migrations';
+import { ORDERS_LISTING_COLUMNS } from '../../../../src/main/core/db/rows';
 import { Cleanup, tempDir } from '../../../support/engine';
+import { sampleOrder } from '../../../support/orders';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -124,6 +126,30 @@ describe('store', () => {
     expect(next).toMatchObject({ id: 3, seq: 3 });
     expect(next.requestId.endsWith('-000000000003')).toBe(true);
     expect(store.outbox.byRequestId('6b1f0c9e-2222-4a2b-9c3d-000000000008')).toMatchObject({ id: 2, state: 'failed' });
+  });
+
+  it("lists the queue from the listing index alone, never reading the orders' bodies (a version 4 file gains it)", () => {
+    const dir = tempDir(cleanup);
+    fs.mkdirSync(dir, { recursive: true });
+    const old = new Database(dataFilePath(dir));
+    for (const m of MIGRATIONS.filter((m) => m.version <= 4)) old.exec(m.sql);
+    old.pragma('user_version = 4');
+    old.prepare(`INSERT INTO orders (id, added_at, body, body_rev, synced_at) VALUES ('ORD-2', 2, ?, 1, 5)`).run(JSON.stringify(sampleOrder({ id: 'ORD-2' })));
+    old.prepare(`INSERT INTO orders (id, added_at) VALUES ('ORD-1', 1)`).run();
+    old.close();
+
+    const store = open(dir);
+    expect(store.orders.list().map((r) => [r.id, r.body?.id ?? null, r.syncedAt])).toEqual([
+      ['ORD-1', null, null],
+      ['ORD-2', 'ORD-2', 5],
+    ]);
+    const raw = new Database(dataFilePath(dir), { readonly: true });
+    try {
+      const plan = raw.prepare(`EXPLAIN QUERY PLAN SELECT ${ORDERS_LISTING_COLUMNS} FROM orders WHERE removed_at IS NULL ORDER BY added_at, id`).all();
+      expect(plan.map((r) => (r as { detail: string }).detail)).toEqual(['SCAN orders USING COVERING INDEX orders_listing']);
+    } finally {
+      raw.close();
+    }
   });
 
   it('prunes audit lines older than a cut-off and keeps the rest', () => {
