@@ -166,9 +166,44 @@ interface FirstRender {
   readonly data: number;
   /** ... to the first rows painted. */
   readonly rows: number;
+  /** Within "script to data": the host answering orders.list, wall time and the process's CPU over it. */
+  readonly hostList: number;
+  readonly hostListCpu: number;
 }
 
-async function measureFirstRender(browser: Browser, url: string, loads: number): Promise<FirstRender[]> {
+/**
+ * Times the host's orders.list while `run` loads pages: wall time, and the Node process's CPU over
+ * it (the page, Chromium and this process share the machine's cores).
+ */
+async function timingHostList<T>(harness: WebHarness, run: (taken: () => { wall: number; cpu: number } | null) => Promise<T>): Promise<T> {
+  const host = harness.host;
+  const handle = host.handle.bind(host);
+  let last: { wall: number; cpu: number } | null = null;
+  host.handle = async (command, payload) => {
+    if (command !== 'orders.list') return handle(command, payload);
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const reply = await handle(command, payload);
+    const used = process.cpuUsage(cpu);
+    last = { wall: performance.now() - started, cpu: (used.user + used.system) / 1000 };
+    return reply;
+  };
+  try {
+    return await run(() => {
+      const taken = last;
+      last = null;
+      return taken;
+    });
+  } finally {
+    host.handle = handle;
+  }
+}
+
+async function measureFirstRender(browser: Browser, harness: WebHarness, loads: number): Promise<FirstRender[]> {
+  return timingHostList(harness, (hostList) => loadPages(browser, harness.url, loads, hostList));
+}
+
+async function loadPages(browser: Browser, url: string, loads: number, hostList: () => { wall: number; cpu: number } | null): Promise<FirstRender[]> {
   const samples: FirstRender[] = [];
   // One load to warm Chromium's caches of the bundle, as a terminal that was opened before.
   for (let i = 0; i < loads + 1; i++) {
@@ -178,8 +213,9 @@ async function measureFirstRender(browser: Browser, url: string, loads: number):
     await page.waitForFunction(() => (window as unknown as { __firstRowAt?: number }).__firstRowAt !== undefined, null, { timeout: 60_000 });
     const at = (await page.evaluate(
       `({ rows: window.__firstRowAt, script: performance.getEntriesByName('packdesk:script')[0]?.startTime ?? NaN, data: performance.getEntriesByName('packdesk:data')[0]?.startTime ?? NaN })`,
-    )) as FirstRender;
-    if (i > 0) samples.push(at);
+    )) as Pick<FirstRender, 'script' | 'data' | 'rows'>;
+    const host = hostList();
+    if (i > 0) samples.push({ ...at, hostList: host?.wall ?? Number.NaN, hostListCpu: host?.cpu ?? Number.NaN });
     await page.close();
   }
   return samples;
@@ -333,7 +369,7 @@ async function main(): Promise<void> {
       const { known, unknown } = pools[i]!;
       await ok(harness, 'settings.update', { pin: PIN, patch: { language } });
       console.error(`[${language}] first render, ${loads} loads…`);
-      const firstRender = await measureFirstRender(browser, harness.url, loads);
+      const firstRender = await measureFirstRender(browser, harness, loads);
 
       const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
       await page.addInitScript({ content: WS_PROBE });
@@ -364,6 +400,10 @@ async function main(): Promise<void> {
         return `median ${s.median.toFixed(0)} / p95 ${s.p95.toFixed(0)} ms`;
       };
       console.log(`  steps: to script ${step('script', null)}; script to data ${step('data', 'script')}; data to rows painted ${step('rows', 'data')}`);
+      const hostWall = spread(firstRender.map((f) => f.hostList));
+      console.log(
+        `  within script to data, the host answering orders.list: median ${hostWall.median.toFixed(0)} / p95 ${hostWall.p95.toFixed(0)} ms, using median ${fr('hostListCpu')} ms of the host process's CPU`,
+      );
       console.log(line(`Scroll frame intervals, fling through ${onTerminal} rows`, spread(scroll), FRAME_MS, 'a 60 Hz frame'));
       const long = scroll.filter((v) => v > FRAME_MS * 1.5).length;
       console.log(`  frames over 1.5x the frame time: ${long} of ${scroll.length}; idle frame interval here (the clock): median ${spread(idle).median.toFixed(1)} ms`);
