@@ -149,12 +149,12 @@ export function deepFreeze<T>(value: T): T {
 }
 
 /**
- * Parses an orders row; an unreadable body degrades to "unknown, needs refresh" rather than failing.
- * `parseBody` turns the body text into an order.
+ * Parses a whole orders row, body text included (salvage reads them so); an unreadable body
+ * degrades to "unknown, needs refresh" rather than failing.
  */
-export function parseOrderRow(raw: unknown, parseBody: (id: string, text: string) => Order | null = (_id, text) => parseOrderBody(text)): OrderRow {
+export function parseOrderRow(raw: unknown): OrderRow {
   const r = parsedOrThrow(OrderRowSchema, raw, 'Order');
-  return orderRowFrom(r, r.body === null ? null : parseBody(r.id, r.body), r.body !== null);
+  return orderRowFrom(r, r.body === null ? null : parseOrderBody(r.body), r.body !== null);
 }
 
 /** An orders row read without its body's text: whether it has one, and which write of it is stored. */
