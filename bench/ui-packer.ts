@@ -29,11 +29,14 @@ import { type Spread, spread } from './stats';
 const PIN = '2468';
 const FRAME_MS = 1000 / 60;
 
-function line(title: string, s: Spread, bound: number, boundWord: string): string {
+/**
+ * A measure against its bound. `slack` is for frame intervals only: an interval is the display's
+ * tick give or take the clock's jitter, so 2% over is still one frame. Latencies get none.
+ */
+function line(title: string, s: Spread, bound: number, boundWord: string, slack = 0): string {
   const ms = (v: number) => `${v.toFixed(1)} ms`;
   const ratio = (v: number) => `${(v / bound).toFixed(2)}x`;
-  // A frame interval is the display's tick give or take the clock's jitter: 2% is "one frame".
-  const verdict = s.p95 <= bound * 1.02 ? 'within' : 'OVER';
+  const verdict = s.p95 <= bound * (1 + slack) ? 'within' : 'OVER';
   return [
     `${title} (n=${s.n})`,
     `  median ${ms(s.median)}  p95 ${ms(s.p95)}  p99 ${ms(s.p99)}  max ${ms(s.max)}`,
@@ -404,7 +407,7 @@ async function main(): Promise<void> {
       console.log(
         `  within script to data, the host answering orders.list: median ${hostWall.median.toFixed(0)} / p95 ${hostWall.p95.toFixed(0)} ms, using median ${fr('hostListCpu')} ms of the host process's CPU`,
       );
-      console.log(line(`Scroll frame intervals, fling through ${onTerminal} rows`, spread(scroll), FRAME_MS, 'a 60 Hz frame'));
+      console.log(line(`Scroll frame intervals, fling through ${onTerminal} rows`, spread(scroll), FRAME_MS, 'a 60 Hz frame', 0.02));
       const long = scroll.filter((v) => v > FRAME_MS * 1.5).length;
       console.log(`  frames over 1.5x the frame time: ${long} of ${scroll.length}; idle frame interval here (the clock): median ${spread(idle).median.toFixed(1)} ms`);
     }
