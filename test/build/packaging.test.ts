@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -127,5 +128,32 @@ describe('electron-builder configuration', () => {
     const text = readFileSync(path.join(repo, 'electron.vite.config.ts'), 'utf8');
     expect(text).toMatch(/externalizeDeps: \{ include: \['better-sqlite3', 'keytar'/);
     expect(text).toMatch(/preload:[\s\S]*externalizeDeps: false/);
+  });
+});
+
+describe('update feed at packaging (build/check-feed.ts)', () => {
+  it('packages only an https feed without credentials, the rule the packaged app applies', async () => {
+    const { packagingFeedProblem } = await import('../../build/check-feed');
+    expect(packagingFeedProblem({ PACKDESK_UPDATE_URL: 'https://updates.example/packdesk' })).toBeNull();
+    expect(packagingFeedProblem({})).toMatch(/not set/);
+    expect(packagingFeedProblem({ PACKDESK_UPDATE_URL: '  ' })).toMatch(/not set/);
+    expect(packagingFeedProblem({ PACKDESK_UPDATE_URL: 'http://updates.example/packdesk' })).toMatch(/must be https/);
+    expect(packagingFeedProblem({ PACKDESK_UPDATE_URL: 'updates.example/packdesk' })).toMatch(/not a web address/);
+    const withPassword = packagingFeedProblem({ PACKDESK_UPDATE_URL: 'https://ci:hunter2@updates.example/packdesk' });
+    expect(withPassword).toMatch(/user name or password/);
+    expect(withPassword).not.toContain('hunter2');
+    expect(packagingFeedProblem({ PACKDESK_UPDATE_URL: 'https://updates.example/p\nprovider: s3' })).toMatch(/one line/);
+  });
+
+  it('runs before anything is built or packaged, and stops packaging with a non-zero exit', () => {
+    const scripts = (JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.package?.startsWith('tsx build/check-feed.ts && ')).toBe(true);
+    const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(repo, 'build/check-feed.ts')], {
+      cwd: repo,
+      env: { ...process.env, PACKDESK_UPDATE_URL: 'http://updates.example/packdesk' },
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('Packaging stopped');
   });
 });
