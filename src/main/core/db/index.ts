@@ -3,7 +3,7 @@ export { openStore, dataFilePath, DATA_FILE_NAME, type Store, type OpenStoreOpti
 export { checkLater, markDamaged, type LaterCheck, type LaterCheckResult } from './later-check';
 export { SCHEMA_VERSION } from './migrations';
 export { describeSalvage, type SalvageReport } from './salvage';
-export type { EntryRow, OrderRow, AuditRow, AuditKind } from './rows';
+export type { EntryRow, OrderRow, AuditRow, AuditKind, ShapingEntry } from './rows';
 export { AUDIT_KINDS, deepFreeze } from './rows';
 export type { EntryPatch, NewEntry, OutboxCounts, OutboxTable } from './outbox-table';
 export type { LeaseRow, LeaseTable } from './lease-table';

@@ -4,7 +4,7 @@ import type { EntryState } from '../../../shared/ipc';
 import type { Action } from '../../../shared/protocol';
 import type { Problem } from '../../../shared/result';
 import { secrets } from '../log';
-import { type EntryRow, parseEntryRow } from './rows';
+import { type EntryRow, parseEntryRow, parseShapingEntry, SHAPING_ENTRY_COLUMNS, type ShapingEntry } from './rows';
 
 /** What enqueue writes for a new entry. */
 export interface NewEntry {
@@ -89,6 +89,9 @@ export function createOutboxTable(db: Database) {
     byRequestId: db.prepare(`SELECT * FROM outbox WHERE request_id = ?`),
     projectedForOrder: db.prepare(
       `SELECT * FROM outbox WHERE order_id = ? AND (${PENDING} OR awaiting_refresh = 1) ORDER BY seq`,
+    ),
+    shapingForOrder: db.prepare(
+      `SELECT ${SHAPING_ENTRY_COLUMNS} FROM outbox WHERE order_id = ? AND (${PENDING} OR awaiting_refresh = 1) ORDER BY seq`,
     ),
     // Two indexed halves instead of one OR, which would read the whole history; they never overlap.
     pendingByOrder: db.prepare(`SELECT * FROM outbox WHERE ${PENDING} ORDER BY order_id, seq`),
@@ -196,6 +199,10 @@ export function createOutboxTable(db: Database) {
     /** Entries that shape the projected order (pending, or sent with an unreadable answer), by seq. */
     projectedForOrder(orderId: string): EntryRow[] {
       return rows(s.projectedForOrder.all(orderId));
+    },
+    /** The same entries, only what shapes the projection and decides a tap (the tap path reads these). */
+    shapingForOrder(orderId: string): ShapingEntry[] {
+      return s.shapingForOrder.all(orderId).map(parseShapingEntry);
     },
     /** The same for every order, grouped by order then seq. */
     projectedAll(): EntryRow[] {

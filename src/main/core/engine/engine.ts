@@ -20,6 +20,7 @@ import {
   type LaterCheck,
   markDamaged,
   openStore,
+  type ShapingEntry,
   type Store,
   storageProblem,
 } from '../db';
@@ -132,7 +133,7 @@ export function createEngine(options: EngineOptions): Engine {
   let damage: string | null = null;
 
   const projector = new Projector();
-  const projectWith = (id: string, body: Order | null, entries: readonly EntryRow[], t: number): Order | null =>
+  const projectWith = (id: string, body: Order | null, entries: readonly ShapingEntry[], t: number): Order | null =>
     projector.project(id, body, entries, t);
   const outbox: Outbox = createOutbox({
     store,

@@ -105,7 +105,7 @@ export function createOutbox(ctx: OutboxContext) {
       const decided = store.transaction((): Result<{ entry: EntryRow; order: Order | null }> | { refused: Problem } => {
         const now = ctx.now();
         const row = store.orders.get(orderId);
-        const entries = store.outbox.projectedForOrder(orderId);
+        const entries = store.outbox.shapingForOrder(orderId);
         const check = checkTap(orderId, row?.body ?? null, entries, action, now, projectWith);
         if (!check.ok) return { refused: check.problem };
         // A row read just now is there and not removed: ensure would change nothing, and is one

@@ -9,7 +9,7 @@
  */
 import { applyAction, projectOrder } from '../../../shared/fulfilment';
 import type { Order } from '../../../shared/protocol';
-import { deepFreeze, type EntryRow } from '../db';
+import { deepFreeze, type ShapingEntry } from '../db';
 
 interface Memo {
   readonly body: Order;
@@ -44,7 +44,7 @@ export class Projector {
   constructor(private readonly options: { slim?: boolean; memos?: number } = {}) {}
 
   /** `body` with `entries` (in seq order) applied; actions that no longer apply are skipped, as in projectOrder. */
-  project(orderId: string, body: Order | null, entries: readonly EntryRow[], now: number): Order | null {
+  project(orderId: string, body: Order | null, entries: readonly ShapingEntry[], now: number): Order | null {
     if (!body) return null;
     const base = this.base(body);
     if (entries.length === 0) return base;
@@ -66,7 +66,7 @@ export class Projector {
   }
 
   /** A tap was just queued on top of `entries`: its validated result is the next projection, so keep it. */
-  extend(orderId: string, body: Order | null, entries: readonly EntryRow[], entryId: number, projected: Order | null): void {
+  extend(orderId: string, body: Order | null, entries: readonly ShapingEntry[], entryId: number, projected: Order | null): void {
     if (!body || !projected) return;
     this.remember(orderId, { body, ids: [...entries.map((e) => e.id), entryId], order: this.shared(projected) });
   }

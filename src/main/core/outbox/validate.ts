@@ -6,22 +6,22 @@
 import { applyAction, projectOrder } from '../../../shared/fulfilment';
 import type { Action, Order } from '../../../shared/protocol';
 import { fail, ok, type Result } from '../../../shared/result';
-import type { EntryRow } from '../db';
+import type { EntryRow, ShapingEntry } from '../db';
 import { summarize } from './summary';
 
 /** Entries still waiting on the service (they shape the projection and hold the order). */
-export function isPending(entry: EntryRow): boolean {
+export function isPending(entry: Pick<EntryRow, 'state'>): boolean {
   return entry.state === 'queued' || entry.state === 'sending' || entry.state === 'failed';
 }
 
 /** The order as the packer should see it: cached body plus the entries that have not reached it yet. */
-export function project(cached: Order | null, entries: readonly EntryRow[], now: number): Order | null {
+export function project(cached: Order | null, entries: readonly Pick<EntryRow, 'action'>[], now: number): Order | null {
   if (!cached) return null;
   return projectOrder(cached, entries.map((e) => e.action), now).order;
 }
 
 /** Projects `orderId`'s order; a Projector remembers projections between calls. */
-export type ProjectFn = (orderId: string, cached: Order | null, entries: readonly EntryRow[], now: number) => Order | null;
+export type ProjectFn = (orderId: string, cached: Order | null, entries: readonly ShapingEntry[], now: number) => Order | null;
 
 const plainProject: ProjectFn = (_orderId, cached, entries, now) => project(cached, entries, now);
 
@@ -51,7 +51,7 @@ const isAccept = (a: Action): boolean => a.type === 'ORDER_STATE_UPDATE' && a.or
 export function checkTap(
   orderId: string,
   cached: Order | null,
-  entries: readonly EntryRow[],
+  entries: readonly ShapingEntry[],
   action: Action,
   now: number,
   projectWith: ProjectFn = plainProject,

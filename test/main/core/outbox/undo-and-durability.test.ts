@@ -1,5 +1,7 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore } from '../../../../src/main/core/db';
+import { DATA_FILE_NAME, openStore } from '../../../../src/main/core/db';
 import { acceptAndLoad, Cleanup, newDeliveryOrderIds, sandbox, serviceEngine, tempDir } from '../../../support/engine';
 import { fulfilmentId } from '../../../support/orders';
 import { manualClock } from '../../../support/clock';
@@ -29,6 +31,28 @@ describe('enqueue is durable', () => {
     } finally {
       other.value.close();
     }
+  });
+});
+
+describe('a damaged waiting tap', () => {
+  it('refuses a new tap on its order as unreadable data for support, and queues nothing', async () => {
+    const box = await sandbox(cleanup);
+    const dir = tempDir(cleanup);
+    const { engine } = serviceEngine(cleanup, box, dir, { undoWindowMs: 5000 });
+    const id = newDeliveryOrderIds(box)[0]!;
+    const first = engine.submitTap(id, { kind: 'orderState', state: 'ACCEPTED' });
+    if (!first.ok) throw new Error(first.problem.message);
+    // The waiting tap's action is damaged on disk (a bad sector, an editing tool).
+    const raw = new Database(path.join(dir, DATA_FILE_NAME));
+    raw.prepare(`UPDATE outbox SET action = '{"type":' WHERE id = ?`).run(first.value.id);
+    raw.close();
+
+    const second = engine.submitTap(id, { kind: 'orderState', state: 'ACCEPTED' });
+    expect(second).toMatchObject({ ok: false, problem: { kind: 'permanent', code: 'STORE_ROW_UNREADABLE' } });
+    if (second.ok) return;
+    expect(second.problem.message).toContain(`Outbox entry ${first.value.id}`);
+    expect(second.problem.message).toContain('call support');
+    expect(engine.status().waiting).toBe(1);
   });
 });
 
