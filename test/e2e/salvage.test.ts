@@ -45,6 +45,9 @@ describe('a salvaged data file, on screen', () => {
     const { page } = terminal;
     const line = page.getByTestId('sync-message');
     await expect.poll(async () => (await line.textContent()) ?? '', { timeout: 30_000 }).toMatch(/^The terminal's data file was damaged and a new one was started\. Taps recovered: \d+; could not be read: \d+\./);
+    // Taps were lost and support is needed: the bar is in alarm, though the connection is fine.
+    await expect.poll(async () => (await page.getByTestId('sync-connectivity').textContent())?.trim(), { timeout: 30_000 }).toBe('Online');
+    await expect(page.getByTestId('sync-bar').getAttribute('class')).resolves.toContain('sync-alarm');
     await shot(page, 'salvage-sync-bar');
     // On a loaded machine a click can land while the bar redraws; a manager would tap again.
     const notice = page.locator('.outbox-message');

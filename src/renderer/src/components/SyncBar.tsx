@@ -18,6 +18,12 @@ const CONNECTIVITY: Record<SyncStatus['connectivity'], { key: string; tone: stri
   unknown: { key: 'common:sync.connecting', tone: 'neutral' },
 };
 
+/**
+ * The engine's notices about the data file: taps may not be saved, or some were lost. They need
+ * support whatever the connection says, so the bar is in alarm beside "Online".
+ */
+const DATA_FILE_NOTICES: ReadonlySet<string> = new Set(['STORE_DAMAGED', 'STORE_REPLACED', 'STORAGE', 'SYNC_PROBLEM']);
+
 export function SyncBar() {
   const { t, locale } = useWords();
   const sync = useStatus((s) => s.sync);
@@ -26,7 +32,8 @@ export function SyncBar() {
 
   if (!sync) return null;
   const link = CONNECTIVITY[sync.connectivity];
-  const alarm = sync.backlogAlarm || sync.credentials !== 'ok' || sync.failed > 0 || sync.toCheck > 0;
+  const dataFile = sync.notice != null && DATA_FILE_NOTICES.has(sync.notice.code);
+  const alarm = sync.backlogAlarm || sync.credentials !== 'ok' || sync.failed > 0 || sync.toCheck > 0 || dataFile;
   const message = noticeWords(t, sync.notice, sync.message);
   return (
     <button
