@@ -9,14 +9,18 @@ import { manualClock } from '../../../support/clock';
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
 
+/** An engine on a fresh data folder (5 s undo window) with one Accept just tapped, and its answer. */
+async function oneAccept() {
+  const box = await sandbox(cleanup);
+  const dir = tempDir(cleanup);
+  const { engine } = serviceEngine(cleanup, box, dir, { undoWindowMs: 5000 });
+  const id = newDeliveryOrderIds(box)[0]!;
+  return { dir, engine, id, tapped: engine.submitTap(id, { kind: 'orderState', state: 'ACCEPTED' }) };
+}
 
 describe('enqueue is durable', () => {
   it('commits the row with its requestId before submitTap returns', async () => {
-    const box = await sandbox(cleanup);
-    const dir = tempDir(cleanup);
-    const { engine } = serviceEngine(cleanup, box, dir, { undoWindowMs: 5000 });
-    const id = newDeliveryOrderIds(box)[0]!;
-    const r = engine.submitTap(id, { kind: 'orderState', state: 'ACCEPTED' });
+    const { dir, id, tapped: r } = await oneAccept();
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.value.requestId).toMatch(/^[0-9a-f-]{36}$/);
@@ -36,11 +40,7 @@ describe('enqueue is durable', () => {
 
 describe('a damaged waiting tap', () => {
   it('refuses a new tap on its order as unreadable data for support, and queues nothing', async () => {
-    const box = await sandbox(cleanup);
-    const dir = tempDir(cleanup);
-    const { engine } = serviceEngine(cleanup, box, dir, { undoWindowMs: 5000 });
-    const id = newDeliveryOrderIds(box)[0]!;
-    const first = engine.submitTap(id, { kind: 'orderState', state: 'ACCEPTED' });
+    const { dir, engine, id, tapped: first } = await oneAccept();
     if (!first.ok) throw new Error(first.problem.message);
     // The waiting tap's action is damaged on disk (a bad sector, an editing tool).
     const raw = new Database(path.join(dir, DATA_FILE_NAME));
