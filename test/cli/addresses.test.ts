@@ -5,20 +5,14 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/shared/ipc';
-import { bundle, runNode } from '../support/bundle';
+import { bundledCli } from '../support/bundle';
 import { Cleanup, tempDir } from '../support/engine';
 
-const suite = new Cleanup();
 const cleanup = new Cleanup();
-let cli: string;
+const cli = bundledCli();
 
-beforeAll(() => {
-  cli = bundle('src/cli/packdesk.ts', path.join(tempDir(suite, 'packdesk-cli-'), 'packdesk.cjs'));
-});
-afterAll(() => suite.run());
 afterEach(() => cleanup.run());
 
 /** A plain-http listener that answers 503 and remembers each request's path and body. */
@@ -41,7 +35,7 @@ describe('CLI configuration', () => {
   it('refuses plain http addresses in production and sends nothing (exit 3)', async () => {
     const server = await recorder();
     for (const environment of [undefined, 'production']) {
-      const r = await runNode(cli, ['doctor'], {
+      const r = await cli.run(['doctor'], {
         PACKDESK_DATA_DIR: tempDir(cleanup),
         PACKDESK_AUTH_URL: server.url,
         PACKDESK_BASE_URL: server.url,
@@ -58,7 +52,7 @@ describe('CLI configuration', () => {
   it('accepts plain http on staging and training, as the app does', async () => {
     const server = await recorder();
     for (const environment of ['staging', 'training']) {
-      const r = await runNode(cli, ['outbox'], {
+      const r = await cli.run(['outbox'], {
         PACKDESK_DATA_DIR: tempDir(cleanup),
         PACKDESK_AUTH_URL: server.url,
         PACKDESK_BASE_URL: server.url,
@@ -70,7 +64,7 @@ describe('CLI configuration', () => {
 
   it('refuses addresses the app refuses (user info, query)', async () => {
     for (const url of ['https://user:pw@auth.example.com', 'https://auth.example.com/?x=1', 'ftp://auth.example.com']) {
-      const r = await runNode(cli, ['outbox'], { PACKDESK_DATA_DIR: tempDir(cleanup), PACKDESK_AUTH_URL: url });
+      const r = await cli.run(['outbox'], { PACKDESK_DATA_DIR: tempDir(cleanup), PACKDESK_AUTH_URL: url });
       expect({ url, code: r.code }).toEqual({ url, code: 3 });
     }
   });
@@ -78,7 +72,7 @@ describe('CLI configuration', () => {
   it('refuses a whitespace-only client secret like an empty one, sending nothing', async () => {
     const server = await recorder();
     for (const secret of ['', '   ', '\t\n']) {
-      const r = await runNode(cli, ['doctor'], {
+      const r = await cli.run(['doctor'], {
         PACKDESK_DATA_DIR: tempDir(cleanup),
         PACKDESK_AUTH_URL: server.url,
         PACKDESK_BASE_URL: server.url,

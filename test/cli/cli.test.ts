@@ -2,20 +2,15 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bundle, runNode } from '../support/bundle';
+import { afterEach, describe, expect, it } from 'vitest';
+import { bundledCli } from '../support/bundle';
 import { REPO_ROOT } from '../support/paths';
 import { Cleanup, newDeliveryOrderIds, sandbox, tempDir } from '../support/engine';
 import { envFor } from '../support/cli-env';
 
-const suite = new Cleanup();
 const cleanup = new Cleanup();
-let cli: string;
+const cli = bundledCli();
 
-beforeAll(() => {
-  cli = bundle('src/cli/packdesk.ts', path.join(tempDir(suite, 'packdesk-cli-'), 'packdesk.cjs'));
-});
-afterAll(() => suite.run());
 afterEach(() => cleanup.run());
 
 
@@ -48,23 +43,23 @@ describe('packdesk CLI', () => {
       ['outbox', '--colour'],
       ['order'],
     ]) {
-      const r = await runNode(cli, args, { PACKDESK_DATA_DIR: tempDir(cleanup) });
+      const r = await cli.run(args, { PACKDESK_DATA_DIR: tempDir(cleanup) });
       expect({ args, code: r.code }).toEqual({ args, code: 2 });
       expect(r.stderr).toContain('Usage:');
     }
   });
 
   it('exits 3 when configuration is missing or the credentials are rejected', async () => {
-    const noDir = await runNode(cli, ['outbox'], {});
+    const noDir = await cli.run(['outbox'], {});
     expect(noDir.code).toBe(3);
     expect(noDir.stderr).toMatch(/PACKDESK_DATA_DIR/);
     const box = await sandbox(cleanup);
     const dir = tempDir(cleanup);
     const id = newDeliveryOrderIds(box)[0]!;
-    expect((await runNode(cli, ['enqueue', 'order-state', id, 'ACCEPTED', '--no-undo'], envFor(box, dir))).code).toBe(0);
-    const noUrl = await runNode(cli, ['drain'], { PACKDESK_DATA_DIR: dir });
+    expect((await cli.run(['enqueue', 'order-state', id, 'ACCEPTED', '--no-undo'], envFor(box, dir))).code).toBe(0);
+    const noUrl = await cli.run(['drain'], { PACKDESK_DATA_DIR: dir });
     expect(noUrl.code).toBe(3);
-    const rejected = await runNode(cli, ['drain', '--until-empty', '--timeout', '10'], envFor(box, dir, { PACKDESK_CLIENT_SECRET: 'not-the-secret' }));
+    const rejected = await cli.run(['drain', '--until-empty', '--timeout', '10'], envFor(box, dir, { PACKDESK_CLIENT_SECRET: 'not-the-secret' }));
     expect(rejected.code).toBe(3);
     expect(rejected.stdout).toMatch(/remaining 1/);
     expect(rejected.stdout).toMatch(/rejected this terminal's credentials/);
@@ -76,87 +71,87 @@ describe('packdesk CLI', () => {
     const env = envFor(box, dir);
     const id = newDeliveryOrderIds(box)[0]!;
 
-    const queued = await runNode(cli, ['enqueue', 'order-state', id, 'accepted'], env);
+    const queued = await cli.run(['enqueue', 'order-state', id, 'accepted'], env);
     expect(queued.code).toBe(0);
     const [, entryId, requestId] = /^entry (\d+) request ([0-9a-f-]{36})$/m.exec(queued.stdout) ?? [];
     expect(entryId).toBe('1');
     expect(queued.stdout).toMatch(/sends after/);
 
-    const listed = await runNode(cli, ['outbox', '--json'], env);
+    const listed = await cli.run(['outbox', '--json'], env);
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout)).toMatchObject([{ id: 1, requestId, orderId: id, state: 'queued', summary: 'Accept order' }]);
 
-    const twice = await runNode(cli, ['enqueue', 'order-state', id, 'ACCEPTED'], env);
+    const twice = await cli.run(['enqueue', 'order-state', id, 'ACCEPTED'], env);
     expect(twice.code).toBe(1);
     expect(twice.stderr).toMatch(/already waiting.*ALREADY_QUEUED/);
 
     // The undo window (5 s) passes inside the drain.
-    const drained = await runNode(cli, ['drain', '--until-empty', '--timeout', '30'], env);
+    const drained = await cli.run(['drain', '--until-empty', '--timeout', '30'], env);
     expect(drained.code).toBe(0);
     expect(drained.stdout).toMatch(/^sent 1, failed 0, remaining 0$/m);
     expect(box.appliedLog().map((a) => a.requestId)).toEqual([requestId]);
 
-    const order = JSON.parse((await runNode(cli, ['order', id, '--json'], env)).stdout);
+    const order = JSON.parse((await cli.run(['order', id, '--json'], env)).stdout);
     expect(order).toMatchObject({ id, waiting: 0, nextStep: { key: 'PACKING' } });
     const store = order.order.fulfillments.find((f: { type: string }) => f.type === 'STORE').fulfillmentId as string;
-    const orders = JSON.parse((await runNode(cli, ['orders', '--json'], env)).stdout);
+    const orders = JSON.parse((await cli.run(['orders', '--json'], env)).stdout);
     expect(orders.map((o: { id: string }) => o.id)).toEqual([id]);
-    expect((await runNode(cli, ['orders'], env)).stdout).toMatch(new RegExp(`${id}\\s+Accepted\\s+next: Start packing`));
+    expect((await cli.run(['orders'], env)).stdout).toMatch(new RegExp(`${id}\\s+Accepted\\s+next: Start packing`));
 
-    expect((await runNode(cli, ['enqueue', 'fulfilment', id, store, 'packing', '--no-undo'], env)).code).toBe(0);
-    const backwards = await runNode(cli, ['enqueue', 'fulfilment', id, store, 'PACKING'], env);
+    expect((await cli.run(['enqueue', 'fulfilment', id, store, 'packing', '--no-undo'], env)).code).toBe(0);
+    const backwards = await cli.run(['enqueue', 'fulfilment', id, store, 'PACKING'], env);
     expect(backwards.code).toBe(1);
-    const units = await runNode(cli, ['enqueue', 'units', id, order.order.items[0].itemId, '999', 'ITEM_UNAVAILABLE'], env);
+    const units = await cli.run(['enqueue', 'units', id, order.order.items[0].itemId, '999', 'ITEM_UNAVAILABLE'], env);
     expect(units.code).toBe(1);
     expect(units.stderr).toMatch(/UNITS_OUT_OF_RANGE/);
-    const cancel = await runNode(cli, ['enqueue', 'order-state', id, 'CANCELLED'], env);
+    const cancel = await cli.run(['enqueue', 'order-state', id, 'CANCELLED'], env);
     expect(cancel.code).toBe(1);
     expect(cancel.stderr).toMatch(/reason/);
-    expect((await runNode(cli, ['order', 'ORD-NOT-HERE'], env)).code).toBe(1);
+    expect((await cli.run(['order', 'ORD-NOT-HERE'], env)).code).toBe(1);
   });
 
   it('retries and discards a failed tap; drain exits 1 while one holds', async () => {
     const box = await sandbox(cleanup);
     const env = envFor(box, tempDir(cleanup));
-    expect((await runNode(cli, ['enqueue', 'order-state', 'ORD-0000001', 'ACCEPTED', '--no-undo'], env)).code).toBe(0);
-    const drained = await runNode(cli, ['drain', '--until-empty'], env);
+    expect((await cli.run(['enqueue', 'order-state', 'ORD-0000001', 'ACCEPTED', '--no-undo'], env)).code).toBe(0);
+    const drained = await cli.run(['drain', '--until-empty'], env);
     expect(drained.code).toBe(1);
     expect(drained.stdout).toMatch(/failed 1/);
-    const outbox = await runNode(cli, ['outbox'], env);
+    const outbox = await cli.run(['outbox'], env);
     expect(outbox.stdout).toMatch(/#1\s+failed\s+ORD-0000001\s+Accept order\s+attempts 1\s+last error: NOT_FOUND: .*ORD-0000001/);
-    expect((await runNode(cli, ['retry', '1'], env)).code).toBe(0);
-    expect((await runNode(cli, ['discard', '1'], env)).code).toBe(0);
-    const again = await runNode(cli, ['discard', '1'], env);
+    expect((await cli.run(['retry', '1'], env)).code).toBe(0);
+    expect((await cli.run(['discard', '1'], env)).code).toBe(0);
+    const again = await cli.run(['discard', '1'], env);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/already discarded/);
-    expect((await runNode(cli, ['retry', '42'], env)).code).toBe(1);
-    expect((await runNode(cli, ['outbox'], env)).stdout).toBe('The outbox is empty.\n');
+    expect((await cli.run(['retry', '42'], env)).code).toBe(1);
+    expect((await cli.run(['outbox'], env)).stdout).toBe('The outbox is empty.\n');
   });
 
   it('exits 4 when the service cannot be reached, keeping the tap', async () => {
     const box = await sandbox(cleanup);
     const env = envFor(box, tempDir(cleanup));
-    expect((await runNode(cli, ['enqueue', 'order-state', newDeliveryOrderIds(box)[0]!, 'ACCEPTED', '--no-undo'], env)).code).toBe(0);
+    expect((await cli.run(['enqueue', 'order-state', newDeliveryOrderIds(box)[0]!, 'ACCEPTED', '--no-undo'], env)).code).toBe(0);
     box.faults.set({ outage: 'refuse' });
-    const r = await runNode(cli, ['drain', '--until-empty', '--timeout', '1'], env);
+    const r = await cli.run(['drain', '--until-empty', '--timeout', '1'], env);
     expect(r.code).toBe(4);
     expect(r.stdout).toMatch(/remaining 1/);
     expect(r.stdout).toMatch(/No connection/);
     box.faults.set({ outage: 'none' });
-    expect((await runNode(cli, ['drain', '--until-empty'], env)).code).toBe(0);
+    expect((await cli.run(['drain', '--until-empty'], env)).code).toBe(0);
   });
 
   it('doctor prints one line per check and exits nonzero on any problem', async () => {
     const box = await sandbox(cleanup);
     const dir = tempDir(cleanup);
-    const good = await runNode(cli, ['doctor'], envFor(box, dir));
+    const good = await cli.run(['doctor'], envFor(box, dir));
     expect(good.code).toBe(0);
     const names = ['data file', 'integrity', 'keychain', 'token server', 'order service', 'clock skew', 'order intake', 'queue health'];
     const lines = good.stdout.trim().split('\n');
     expect(lines).toHaveLength(names.length);
     names.forEach((n, i) => expect(lines[i]).toMatch(new RegExp(`^ok\\s+${n}`)));
 
-    const bad = await runNode(cli, ['doctor', '--json'], envFor(box, dir, { PACKDESK_CLIENT_SECRET: 'not-the-secret', PACKDESK_BASE_URL: 'http://127.0.0.1:9' }));
+    const bad = await cli.run(['doctor', '--json'], envFor(box, dir, { PACKDESK_CLIENT_SECRET: 'not-the-secret', PACKDESK_BASE_URL: 'http://127.0.0.1:9' }));
     expect(bad.code).toBe(1);
     const checks = JSON.parse(bad.stdout) as { name: string; ok: boolean; fix?: string }[];
     expect(checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['token server', 'order service', 'clock skew', 'order intake']);
@@ -167,10 +162,10 @@ describe('packdesk CLI', () => {
     const box = await sandbox(cleanup);
     const dir = tempDir(cleanup);
     fs.writeFileSync(path.join(dir, 'packdesk.sqlite'), 'not sqlite at all '.repeat(100));
-    const r = await runNode(cli, ['outbox'], envFor(box, dir));
+    const r = await cli.run(['outbox'], envFor(box, dir));
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/warning: .*damaged.*set aside as/);
-    const doctor = await runNode(cli, ['doctor'], envFor(box, dir));
+    const doctor = await cli.run(['doctor'], envFor(box, dir));
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toMatch(/^problem\s+integrity\s+a damaged data file was set aside earlier/m);
   });

@@ -6,20 +6,15 @@
  */
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { bundle, runNode } from '../support/bundle';
-import { Cleanup, newDeliveryOrderIds, sandbox, tempDir } from '../support/engine';
+import { afterEach, expect, it } from 'vitest';
+import { bundledCli } from '../support/bundle';
+import { Cleanup, newDeliveryOrderIds, sandbox } from '../support/engine';
 import { envFor } from '../support/cli-env';
 import { canMountTmpfs, smallDisk } from '../support/small-disk';
 
-const suite = new Cleanup();
 const cleanup = new Cleanup();
-let cli: string;
+const cli = bundledCli();
 
-beforeAll(() => {
-  cli = bundle('src/cli/packdesk.ts', path.join(tempDir(suite, 'packdesk-cli-'), 'packdesk.cjs'));
-});
-afterAll(() => suite.run());
 afterEach(() => cleanup.run());
 
 
@@ -32,11 +27,11 @@ it.skipIf(!canMountTmpfs)('a disk that fills during a drain is a storage failure
   const dataDir = path.join(disk.dir, 'data');
   const env = envFor(box, dataDir);
   const ids = newDeliveryOrderIds(box).slice(0, 4);
-  for (const id of ids) expect((await runNode(cli, ['enqueue', 'order-state', id, 'ACCEPTED', '--no-undo'], env)).code).toBe(0);
+  for (const id of ids) expect((await cli.run(['enqueue', 'order-state', id, 'ACCEPTED', '--no-undo'], env)).code).toBe(0);
 
   // Slow answers, so the disk can fill while the updates are on their way.
   box.faults.set({ latencyMs: 1500 });
-  const draining = runNode(cli, ['drain', '--until-empty', '--timeout', '30'], env);
+  const draining = cli.run(['drain', '--until-empty', '--timeout', '30'], env);
   const watcher = new Database(path.join(dataDir, 'packdesk.sqlite'), { readonly: true, fileMustExist: true });
   try {
     const sending = watcher.prepare(`SELECT COUNT(*) AS n FROM outbox WHERE state = 'sending'`);
@@ -59,16 +54,16 @@ it.skipIf(!canMountTmpfs)('a disk that fills during a drain is a storage failure
   expect(new Set(box.appliedLog().map((a) => a.orderId))).toEqual(new Set(ids));
 
   box.faults.set({ latencyMs: 0 });
-  const doctor = await runNode(cli, ['doctor'], env);
+  const doctor = await cli.run(['doctor'], env);
   expect(doctor.code).toBe(1);
   expect(doctor.stdout).toMatch(/^problem\s+data file\s+.*free on the disk holding it/m);
   expect(doctor.stdout).toMatch(/^ok\s+order service/m);
 
   disk.free();
-  const again = await runNode(cli, ['drain', '--until-empty', '--timeout', '30'], env);
+  const again = await cli.run(['drain', '--until-empty', '--timeout', '30'], env);
   expect(again.code, again.stdout + again.stderr).toBe(0);
   expect(again.stdout).toMatch(/remaining 0/);
   for (const id of ids) expect(box.appliedLog().filter((a) => a.orderId === id)).toHaveLength(1);
-  const outbox = await runNode(cli, ['outbox', '--all', '--json'], env);
+  const outbox = await cli.run(['outbox', '--all', '--json'], env);
   expect((JSON.parse(outbox.stdout) as { state: string }[]).map((e) => e.state)).toEqual(['sent', 'sent', 'sent', 'sent']);
 });

@@ -6,6 +6,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
+import { afterAll, beforeAll } from 'vitest';
+import { Cleanup, tempDir } from './engine';
 import { REPO_ROOT } from './paths';
 
 /** Bundles `entry` (relative to the repo) into `outFile`. */
@@ -45,4 +47,29 @@ export function runNode(script: string, args: readonly string[], env: Record<str
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
+}
+
+/** The packdesk CLI, bundled once for a test file. */
+export interface BundledCli {
+  /** Runs the CLI with `args` and only the given environment (plus PATH and HOME). */
+  run(args: readonly string[], env: Record<string, string | undefined>): Promise<RunResult>;
+}
+
+/**
+ * Bundles the packdesk CLI before the calling test file's tests (beforeAll) and removes the bundle
+ * after them (afterAll). Call it at the top level of a test file.
+ */
+export function bundledCli(): BundledCli {
+  const suite = new Cleanup();
+  let script: string | null = null;
+  beforeAll(() => {
+    script = bundle('src/cli/packdesk.ts', path.join(tempDir(suite, 'packdesk-cli-'), 'packdesk.cjs'));
+  });
+  afterAll(() => suite.run());
+  return {
+    run(args, env) {
+      if (script === null) throw new Error('bundledCli().run was called before the test file started');
+      return runNode(script, args, env);
+    },
+  };
 }

@@ -7,20 +7,15 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine } from '../../../../src/main/core/engine';
-import { bundle, runNode } from '../../../support/bundle';
+import { bundledCli } from '../../../support/bundle';
 import { Cleanup, tempDir } from '../../../support/engine';
 import { damagePages, leafPages } from '../../../support/damage';
 
 const cleanup = new Cleanup();
-const suite = new Cleanup();
+const cli = bundledCli();
 afterEach(() => cleanup.run());
-afterAll(() => suite.run());
-let cli: string;
-beforeAll(() => {
-  cli = bundle('src/cli/packdesk.ts', path.join(tempDir(suite, 'packdesk-cli-'), 'packdesk.cjs'));
-});
 
 const offline = { update: async () => ({ kind: 'transient' as const, message: 'offline', noAnswer: false }), probe: async () => false };
 const TAPS = 300;
@@ -78,7 +73,7 @@ describe('salvaging a damaged data file', () => {
     await engine.stop();
 
     // Later, doctor still says what was recovered and lost.
-    const doctor = await runNode(cli, ['doctor'], { PACKDESK_DATA_DIR: dir, PACKDESK_ENVIRONMENT: 'staging' });
+    const doctor = await cli.run(['doctor'], { PACKDESK_DATA_DIR: dir, PACKDESK_ENVIRONMENT: 'staging' });
     expect(doctor.stdout).toMatch(/integrity.*set aside earlier.*Recovered \d+ of 300 taps \(\d+ still to send\)[^.]*; \d+ could not be read/);
   });
 

@@ -3,24 +3,18 @@
  * turned into another id: the IPC contract (the dispatcher the app and harness use), the engine's
  * scanner path (addOrder, on a real SQLite file) and taps, and the CLI as a real child process.
  */
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine } from '../../../../src/main/core/engine';
 import { createDispatcher, type HandlerTable } from '../../../../src/main/core/host/dispatch';
 import { createLogger, MemorySink } from '../../../../src/main/core/log';
 import { COMMANDS } from '../../../../src/shared/ipc';
 import { ok } from '../../../../src/shared/result';
-import { bundle, runNode } from '../../../support/bundle';
+import { bundledCli } from '../../../support/bundle';
 import { Cleanup, tempDir } from '../../../support/engine';
 
 const cleanup = new Cleanup();
-const suite = new Cleanup();
+const cli = bundledCli();
 afterEach(() => cleanup.run());
-afterAll(() => suite.run());
-let cli: string;
-beforeAll(() => {
-  cli = bundle('src/cli/packdesk.ts', path.join(tempDir(suite, 'packdesk-cli-'), 'packdesk.cjs'));
-});
 
 const BAD_IDS: readonly [string, string][] = [
   ['a lone high surrogate', 'ORD-\uD800123'],
@@ -82,11 +76,11 @@ describe('order ids that could turn into another id', () => {
       ['enqueue', 'order-state', 'ORD-\u202E321', 'ACCEPTED'],
       ['order', 'ORD-\u2067123'],
     ]) {
-      const r = await runNode(cli, args, { PACKDESK_DATA_DIR: dir });
+      const r = await cli.run(args, { PACKDESK_DATA_DIR: dir });
       expect({ args, code: r.code }).toEqual({ args, code: 2 });
       expect(r.stderr).toMatch(/ORDER_ID/);
     }
-    const outbox = await runNode(cli, ['outbox', '--json', '--all'], { PACKDESK_DATA_DIR: dir });
+    const outbox = await cli.run(['outbox', '--json', '--all'], { PACKDESK_DATA_DIR: dir });
     expect(JSON.parse(outbox.stdout)).toEqual([]);
   });
 });
