@@ -57,6 +57,8 @@ export async function startI18n(language: string = FALLBACK_LANGUAGE): Promise<I
     defaultNS: 'common',
     interpolation: { escapeValue: false }, // React escapes what it renders.
     returnNull: false,
+    // An empty translation is a missing one: the English word shows instead of a blank.
+    returnEmptyString: false,
     // Every word is bundled and ready before the first render: nothing to suspend for, and a
     // component suspending with no boundary above it would blank the screen.
     react: { useSuspense: false },
