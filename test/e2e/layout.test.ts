@@ -1,12 +1,13 @@
 /**
  * Glove-sized and small-screen layout, in Chromium: every control on every screen and dialog is
  * at least 56 px tall at 1024x768 (touch), 1366x768 and 1920x1080; the undo bar and notices never
- * cover a control; the queue shows at least six orders on a 768 px tall screen.
+ * cover a control; the queue shows at least six orders on a 768 px tall screen; the big button
+ * stays where it is while a tap waits to be sent and after it went.
  */
 import { describe, expect, it } from 'vitest';
 import { coveredControls, rowsInView, smallControls, type ControlProblem } from './geometry';
 import { walkEveryScreen } from './screens';
-import { acceptOrder, openTerminal, orderPool, shot, tapStep } from './support';
+import { acceptOrder, appliedTo, nextStep, openTerminal, orderPool, scan, shot, tapStep, until, withPrescription } from './support';
 
 const VIEWPORTS = [
   { name: '1024x768-touch', width: 1024, height: 768, touch: true },
@@ -79,4 +80,36 @@ describe('layout for gloves and small screens', () => {
       await t.close();
     }
   }, 120_000);
+
+  for (const { width, language } of [
+    { width: 1366, language: 'en' },
+    { width: 1024, language: 'hi' },
+  ] as const) {
+    it(`keeps the big button in place through a tap at ${width}x768 in ${language === 'en' ? 'English' : 'Hindi'}`, async () => {
+      const t = await openTerminal({ viewport: { width, height: 768 }, touch: width === 1024, settings: { language, undoWindowMs: 1_500 } });
+      try {
+        const { page } = t;
+        const buttonTop = () => page.getByTestId('next-step').evaluate((el) => Math.round(el.getBoundingClientRect().top));
+        // A prescription order: its mark shares the header's marks line with "Waiting to sync".
+        const order = orderPool(t.sandbox)(withPrescription);
+        await scan(page, order.id);
+        await page.locator(`[data-testid="order-screen"][data-order-id="${order.id}"]`).waitFor();
+        for (const [step, sent] of [['ACCEPT', 1], ['PACKING', 2]] as const) {
+          await nextStep(page, step);
+          const before = await buttonTop();
+          await page.locator(`[data-testid="next-step"][data-step="${step}"]`).click();
+          // The tap waiting: "Waiting to sync" in the header, one more tap in the sync bar.
+          await page.getByTestId('mark-waiting').waitFor();
+          expect({ step, top: await buttonTop() }).toEqual({ step, top: before });
+          // Sent: the mark and the count are gone again.
+          await until(`${step} of ${order.id} applied`, () => appliedTo(t.sandbox, order.id).length >= sent);
+          await page.getByTestId('mark-waiting').waitFor({ state: 'detached' });
+          expect({ step, top: await buttonTop() }).toEqual({ step, top: before });
+        }
+        expect(t.problems).toEqual([]);
+      } finally {
+        await t.close();
+      }
+    }, 60_000);
+  }
 });

@@ -75,6 +75,10 @@ export function SyncBar() {
       <span className="sync-message" data-testid="sync-message">
         {message}
       </span>
+      {/* Two lines always: what waits and what is wrong first, then when orders were checked and
+          taps last sent. A tap that makes the first line longer then never pushes the second
+          line's items down, which would move the whole screen under the packer's finger. */}
+      <span className="sync-break" aria-hidden="true" />
       <IntakeLine now={now} />
       <span className="sync-item sync-last" data-testid="sync-last">
         {sync.lastSuccessAt === null

@@ -104,18 +104,24 @@ function OrderHeader({ view, onBack }: { view: OrderView; onBack: () => void }) 
             {orderStateWord(t, facts)}
           </span>
           <span>{itemSummary(t, facts)}</span>
-          {facts?.prescription && <PrescriptionBadge />}
         </div>
+        {/* Always one line tall, marks or none, so a tap that adds or clears "Waiting to sync"
+            never moves the big button under the packer's finger. */}
         <div className="order-marks" data-testid="order-marks">
+          {facts?.prescription && <PrescriptionBadge />}
           <OrderMarks view={view} />
         </div>
       </div>
-      {packing && view.promisedPackedAt !== null && (
-        <div className="order-deadline">
-          <Countdown deadline={view.promisedPackedAt} />
-        </div>
-      )}
-      {view.order && <PrintSlipButton orderId={view.id} />}
+      {/* Side by side on a wide screen, one above the other on a narrow one (order.css), so the
+          heading keeps the width its title, state and marks need on one line each. */}
+      <div className="order-aside">
+        {packing && view.promisedPackedAt !== null && (
+          <div className="order-deadline">
+            <Countdown deadline={view.promisedPackedAt} />
+          </div>
+        )}
+        {view.order && <PrintSlipButton orderId={view.id} />}
+      </div>
     </div>
   );
 }
