@@ -60,6 +60,8 @@ export function requestIdFor(randomId: string, id: number): string {
 }
 
 const PENDING = `state IN ('queued', 'sending', 'failed')`;
+// An order's entries that shape its projection: pending, or sent with an unreadable answer, by seq.
+const SHAPES_ORDER = `order_id = ? AND (${PENDING} OR awaiting_refresh = 1) ORDER BY seq`;
 // An entry is the head of its order when no earlier entry of the order is still pending (walks the
 // order's earlier entries on the (order_id, seq) index: a handful per order).
 const IS_HEAD = `NOT EXISTS (SELECT 1 FROM outbox p WHERE p.order_id = o.order_id AND p.seq < o.seq AND p.${PENDING})`;
@@ -87,12 +89,8 @@ export function createOutboxTable(db: Database) {
     get: db.prepare(`SELECT * FROM outbox WHERE id = ?`),
     forOrder: db.prepare(`SELECT * FROM outbox WHERE order_id = ? ORDER BY seq`),
     byRequestId: db.prepare(`SELECT * FROM outbox WHERE request_id = ?`),
-    projectedForOrder: db.prepare(
-      `SELECT * FROM outbox WHERE order_id = ? AND (${PENDING} OR awaiting_refresh = 1) ORDER BY seq`,
-    ),
-    shapingForOrder: db.prepare(
-      `SELECT ${SHAPING_ENTRY_COLUMNS} FROM outbox WHERE order_id = ? AND (${PENDING} OR awaiting_refresh = 1) ORDER BY seq`,
-    ),
+    projectedForOrder: db.prepare(`SELECT * FROM outbox WHERE ${SHAPES_ORDER}`),
+    shapingForOrder: db.prepare(`SELECT ${SHAPING_ENTRY_COLUMNS} FROM outbox WHERE ${SHAPES_ORDER}`),
     // Two indexed halves instead of one OR, which would read the whole history; they never overlap.
     pendingByOrder: db.prepare(`SELECT * FROM outbox WHERE ${PENDING} ORDER BY order_id, seq`),
     awaitingByOrder: db.prepare(`SELECT * FROM outbox WHERE awaiting_refresh = 1 ORDER BY order_id, seq`),
