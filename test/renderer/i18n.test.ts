@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../src/shared/languages';
+import { STATE_KEY } from '../../src/renderer/src/i18n/words';
 
 const ROOT = path.resolve(__dirname, '../..');
 const LOCALES = path.join(ROOT, 'src/renderer/src/i18n/locales');
@@ -122,6 +123,18 @@ describe('translation files', () => {
       return !keys.has(key) && !keys.has(`${key}_other`);
     });
     expect(missing).toEqual([]);
+  });
+
+  it('every order and fulfilment state the training sandbox hands out has words in every language', () => {
+    // The sandbox is what staff learn on: a state it sends must not show as the service's English.
+    const states = new Set<string>();
+    for (const file of ['sandbox/seed.ts', 'sandbox/server.ts'])
+      for (const m of readFileSync(path.join(ROOT, file), 'utf8').matchAll(/(?:orderState|fulfillmentState)\s*=?:?\s*'([^']+)'/g))
+        states.add(m[1]!.trim().toUpperCase().replace(/[\s-]+/g, '_'));
+    expect(states).toContain('PENDING');
+    expect([...states].filter((s) => STATE_KEY[s] === undefined).sort()).toEqual([]);
+    for (const [language, namespaces] of locales)
+      expect([...states].filter((s) => !namespaces.get('common')!.has(`states.${s}`)).map((s) => `${language}: ${s}`)).toEqual([]);
   });
 
   it('every code the engine refuses with, and every sync notice, has words', () => {

@@ -20,8 +20,9 @@ export const STEP_LABEL_KEY: Readonly<Record<StepKey, string>> = {
   COMPLETE: 'common:steps.label.COMPLETE',
 };
 
-/** Fulfilment and order states as a packer says them (history rows, refusals). */
-const STATE_KEY: Readonly<Record<string, string>> = {
+/** Fulfilment and order states as a packer says them (history rows, refusals); PENDING is a fresh fulfilment as the training sandbox gives it. */
+export const STATE_KEY: Readonly<Record<string, string>> = {
+  PENDING: 'common:states.PENDING',
   PACKING: 'common:states.PACKING',
   PACKED: 'common:states.PACKED',
   SEARCHING_FOR_AGENT: 'common:states.SEARCHING_FOR_AGENT',
