@@ -343,6 +343,11 @@ export const EVENTS = {
    * missed while it was down); the main process has no reason to.
    */
   'orders.listed': z.object({ orders: z.array(OrderSummarySchema) }),
+  /**
+   * Orders taken off the terminal by the engine: finished (completed or cancelled) and untouched
+   * for days (core/outbox/retire.ts). The queue drops them.
+   */
+  'orders.removed': z.object({ orderIds: z.array(Id).max(10_000) }),
   'outbox.changed': z.object({ entries: z.array(OutboxEntryViewSchema) }),
   'sync.status': SyncStatusSchema,
   'intake.status': IntakeStatusSchema,

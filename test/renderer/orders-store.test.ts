@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderView } from '../../src/shared/ipc';
-import { compareViews, mergeOrders, replaceOrders as replaceRows, stepOf as stepOfRow, withoutOrder } from '../../src/renderer/src/store/orders';
+import { compareViews, mergeOrders, replaceOrders as replaceRows, stepOf as stepOfRow, withoutOrders } from '../../src/renderer/src/store/orders';
 import { summarize } from '../../src/shared/orders';
 import { OrderSchema } from '../../src/shared/protocol/schemas';
 import { mergeEntries, outboxOrder } from '../../src/renderer/src/store/outbox';
@@ -90,8 +90,17 @@ describe('orders store', () => {
     const merged = mergeOrders(listed, [a]);
     expect(merged.views.get('a')).toBe(a);
     expect(merged.byId.get('a')).toMatchObject({ id: 'a', nextStep: packing, facts: { orderState: 'Accepted', lines: 0 } });
-    expect(withoutOrder(merged, 'a').views.has('a')).toBe(false);
+    expect(withoutOrders(merged, ['a']).views.has('a')).toBe(false);
     expect(replaceRows([...merged.byId.values()]).views.size).toBe(0);
+  });
+
+  it('takes several orders off at once (finished orders leaving the terminal), with their counts', () => {
+    const listed = replaceOrders([view('a', 1, packing), view('b', 2, null), view('c', 3, null), view('d', 4, packing)]);
+    expect(listed.counts).toMatchObject({ PACKING: 2, DONE: 2 });
+    const after = withoutOrders(listed, ['b', 'c', 'not-here']);
+    expect(after.sortedIds).toEqual(['a', 'd']);
+    expect(after.counts).toMatchObject({ PACKING: 2, DONE: 0 });
+    expect(withoutOrders(after, ['gone'])).toBe(after);
   });
 });
 
@@ -233,7 +242,7 @@ describe('foreseen views of taps on their way', () => {
   it('forgets what was foreseen when the order goes or a newer list comes', async () => {
     const { orders } = await fresh();
     orders().predict(view('B', 20, packed, { waiting: 1 }));
-    orders().remove('B');
+    orders().remove(['B']);
     expect(orders().predicted.size).toBe(0);
     expect(orders().answered('B', true)).toBe('done');
     orders().predict(view('A', 10, out, { waiting: 2 }));

@@ -73,6 +73,7 @@ function subscribe(api: PackdeskApi): void {
     useNewOrders.getState().noteChanged(orders, (id) => known.has(id));
     useOrders.getState().merge(orders);
   });
+  api.on('orders.removed', ({ orderIds }) => ordersLeft(orderIds));
   // Every order read again (the harness after its socket came back): the list replaces the queue.
   api.on('orders.listed', ({ orders }) => useOrders.getState().replace(orders));
   api.on('outbox.changed', ({ entries }) => {
@@ -167,12 +168,22 @@ export async function removeOrder(orderId: string): Promise<boolean> {
     refuse(reply.problem.message);
     return false;
   }
-  useOrders.getState().remove(orderId);
+  useOrders.getState().remove([orderId]);
   const ui = useUi.getState();
   if (ui.screen.name === 'order' && ui.screen.orderId === orderId) ui.back();
   ui.say('info', i18next.t('shift:removeOrder.done', { orderId }));
   void refreshOutbox();
   return true;
+}
+
+/** Finished orders the engine took off the terminal: the queue drops them; an open one goes back to the queue, saying why. */
+function ordersLeft(orderIds: readonly string[]): void {
+  useOrders.getState().remove(orderIds);
+  const ui = useUi.getState();
+  if (ui.screen.name !== 'order' || !orderIds.includes(ui.screen.orderId)) return;
+  const orderId = ui.screen.orderId;
+  ui.back();
+  ui.say('info', i18next.t('shift:orderLeft', { orderId }));
 }
 
 /**

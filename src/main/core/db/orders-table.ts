@@ -2,6 +2,7 @@
 import type { Database } from 'better-sqlite3';
 import type { Order } from '../../../shared/protocol';
 import { secrets } from '../log';
+import { PENDING } from './outbox-table';
 import { ORDERS_LISTING_COLUMNS, type OrderRow, parseOrderBody, parseOrderListing } from './rows';
 
 /** Unreadable answers are kept for support, but not without bound. */
@@ -34,7 +35,24 @@ export function createOrdersTable(db: Database) {
       `INSERT INTO orders (id, body, synced_at, added_at, needs_refresh, raw_unreadable, body_rev)
        VALUES (@id, @body, @now, @now, 0, NULL, 1)
        ON CONFLICT (id) DO UPDATE SET body = excluded.body, synced_at = excluded.synced_at, needs_refresh = 0, raw_unreadable = NULL,
-         body_rev = coalesce(body_rev, 0) + 1`,
+         body_rev = coalesce(body_rev, 0) + 1,
+         -- The service has news of an order taken off the terminal (finished long ago, say): it comes back, as new.
+         added_at = CASE WHEN removed_at IS NULL THEN added_at ELSE excluded.added_at END, removed_at = NULL`,
+    ),
+    // Orders whose body came before @before, readable and current, none of whose taps is pending,
+    // awaiting a refresh or moved since @before: those that may have finished long enough ago.
+    // Walked in (synced_at, id) order from a cursor, a batch at a time.
+    quietSince: db.prepare(
+      `SELECT ${ORDERS_LISTING_COLUMNS} FROM orders o
+       WHERE removed_at IS NULL AND body IS NOT NULL AND needs_refresh = 0 AND synced_at < @before
+         AND (synced_at, id) > (@afterSyncedAt, @afterId)
+         AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.order_id = o.id AND (e.${PENDING} OR e.awaiting_refresh = 1 OR e.updated_at >= @before))
+       ORDER BY synced_at, id LIMIT @limit`,
+    ),
+    // Off the terminal, its details gone: the row keeps only what its taps' history refers to.
+    retire: db.prepare(
+      `UPDATE orders SET removed_at = @now, body = NULL, raw_unreadable = NULL, body_rev = coalesce(body_rev, 0) + 1
+       WHERE id = @id AND removed_at IS NULL`,
     ),
     markUnreadable: db.prepare(
       `INSERT INTO orders (id, added_at, needs_refresh, raw_unreadable) VALUES (@id, @now, 1, @raw)
@@ -77,6 +95,21 @@ export function createOrdersTable(db: Database) {
     },
     count(): number {
       return (s.count.get() as { n: number }).n;
+    },
+    /**
+     * Orders nothing has happened to since `before` (no new body, no tap moved, nothing pending),
+     * after the cursor (the last row of the previous batch) in (syncedAt, id) order; run it in the
+     * transaction that acts on them.
+     */
+    quietSince(before: number, after: { syncedAt: number; id: string } | null, limit: number): OrderRow[] {
+      return s.quietSince
+        .all({ before, afterSyncedAt: after?.syncedAt ?? -1, afterId: after?.id ?? '', limit })
+        .map(parse);
+    },
+    /** Takes a finished order off the terminal and drops its details (body, unreadable answer); true when it was there. */
+    retire(id: string, now: number): boolean {
+      bodies.delete(id);
+      return s.retire.run({ id, now }).changes === 1;
     },
     /** Stores the order from a success answer as the new truth for that order. */
     saveBody(order: Order, now: number): void {

@@ -59,7 +59,8 @@ export function requestIdFor(randomId: string, id: number): string {
   return `${randomId.slice(0, 14)}8${randomId.slice(15, 24)}${id.toString(16).padStart(12, '0')}`;
 }
 
-const PENDING = `state IN ('queued', 'sending', 'failed')`;
+/** An entry still to send or settle: waiting, being sent, or refused (held for a person). */
+export const PENDING = `state IN ('queued', 'sending', 'failed')`;
 // An order's entries that shape its projection: pending, or sent with an unreadable answer, by seq.
 const SHAPES_ORDER = `order_id = ? AND (${PENDING} OR awaiting_refresh = 1) ORDER BY seq`;
 // An entry is the head of its order when no earlier entry of the order is still pending (walks the

@@ -35,6 +35,16 @@ export interface Store {
   readonly intake: IntakeTable;
   /** Runs `fn` in one IMMEDIATE transaction; when it returns, the changes are committed and fsync'd. */
   transaction<T>(fn: () => T): T;
+  /**
+   * `transaction`, with SQLite's secure_delete on: what `fn` deletes or overwrites (a customer's
+   * details) is zeroed in the file, not left in its free space.
+   */
+  scrubbing<T>(fn: () => T): T;
+  /**
+   * Folds the whole WAL back and empties it, so no older copy of a page stays in it; gives up at
+   * once (false) while another connection reads or writes, to be tried again later.
+   */
+  emptyWal(): boolean;
   /** `PRAGMA integrity_check`: 'ok' or what it found. */
   integrity(): 'ok' | string;
   /** Copies the outbox and orders rows SQLite can still read from a damaged file into this one. */
@@ -263,6 +273,28 @@ function assemble(db: Db, file: string): Store {
     lease: createLeaseTable(db),
     intake: createIntakeTable(db),
     transaction: <T>(fn: () => T): T => run.immediate(fn) as T,
+    scrubbing: <T>(fn: () => T): T => {
+      const was = Number(db.pragma('secure_delete', { simple: true }));
+      db.pragma('secure_delete = ON');
+      try {
+        return run.immediate(fn) as T;
+      } finally {
+        db.pragma(`secure_delete = ${was}`);
+      }
+    },
+    emptyWal: () => {
+      // Never waits: the page check's reader may hold a snapshot for seconds, and this is the main thread.
+      const timeout = Number(db.pragma('busy_timeout', { simple: true }));
+      db.pragma('busy_timeout = 0');
+      try {
+        const [done] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[];
+        if (!done || done.busy !== 0) return false;
+      } finally {
+        db.pragma(`busy_timeout = ${timeout}`);
+      }
+      restartWal();
+      return true;
+    },
     integrity: () => runIntegrityCheck(db),
     salvageFrom: (damagedFile, now) => salvageInto(damagedFile, db, now),
     checkpoint: () => {

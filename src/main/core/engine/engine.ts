@@ -25,7 +25,18 @@ import {
   storageProblem,
 } from '../db';
 import { type Logger, silentLogger } from '../log';
-import { createOutbox, DEFAULT_BACKOFF, entryView, type LeaseResult, orderView, type Outbox, Projector, type StatusCheck } from '../outbox';
+import {
+  createOutbox,
+  DEFAULT_BACKOFF,
+  entryView,
+  FINISHED_KEEP_MS,
+  type LeaseResult,
+  orderView,
+  type Outbox,
+  Projector,
+  retireFinished,
+  type StatusCheck,
+} from '../outbox';
 import { createSync, type OnlineSignal, type Sync } from '../sync';
 import { systemTimers, type Timers, TimerSlot } from '../time';
 import { EventHub } from './events';
@@ -65,6 +76,8 @@ export interface EngineOptions {
   openingCheck?: 'now' | 'later';
   /** Told when the later check found the data file damaged: the host opens the engine again. */
   onDamaged?: (reason: string) => void;
+  /** How long a finished order stays on the terminal once nothing happens to it, ms (default three days; retire.ts). */
+  finishedKeepMs?: number;
 }
 
 export interface Engine {
@@ -107,6 +120,12 @@ const DEFAULT_BACKLOG_MS = 15 * 60 * 1000;
 const AUDIT_KEEP_MS = 180 * 24 * 60 * 60 * 1000;
 const DEFAULT_LIST_LIMIT = 500;
 const CHECKPOINT_DELAY_MS = 250;
+/** Finished orders are looked for a minute after the engine starts sending (not on the way to the first tap), then every six hours. */
+const RETIRE_FIRST_MS = 60_000;
+const RETIRE_EVERY_MS = 6 * 60 * 60 * 1000;
+/** Orders that leave in one run; a backlog (the first run on an old terminal) goes on a second later. */
+const RETIRE_LIMIT = 1000;
+const RETIRE_MORE_MS = 1000;
 
 /** Opens the data folder and builds the engine; throws ProblemError only when no data file can be used at all. */
 export function createEngine(options: EngineOptions): Engine {
@@ -179,6 +198,8 @@ export function createEngine(options: EngineOptions): Engine {
     }
   });
   const wrote = (): void => checkpointTimer.arm(CHECKPOINT_DELAY_MS);
+  // Finished orders leave the terminal; only the process that sends the queue does it.
+  const retireTimer = new TimerSlot(timers, now, () => retireNow(), { keepAlive: false });
 
   const lockNotice = (): string | null =>
     lock && !lock.ok
@@ -384,6 +405,7 @@ export function createEngine(options: EngineOptions): Engine {
     }
     sync.start();
     publishStatus();
+    retireTimer.arm(RETIRE_FIRST_MS);
   }
 
   /** The page check beside the engine ('later'): damage marks the file and is said at once. */
@@ -415,6 +437,25 @@ export function createEngine(options: EngineOptions): Engine {
     options.onDamaged?.(reason);
   }
 
+  /** Takes finished orders off the terminal (retire.ts) and tells the screens; runs from a timer, never throws. */
+  function retireNow(): void {
+    if (stopped) return;
+    let next = RETIRE_EVERY_MS;
+    try {
+      const retired = retireFinished(store, { now: now(), keepMs: options.finishedKeepMs ?? FINISHED_KEEP_MS, limit: RETIRE_LIMIT });
+      if (retired.more) next = RETIRE_MORE_MS;
+      if (retired.orderIds.length > 0) {
+        log.info('finished orders left the terminal', { count: retired.orderIds.length });
+        // Older copies of their pages go from the WAL too; when another process reads, at the next run.
+        if (!store.emptyWal()) log.info('the WAL could not be emptied now (another process reads the data file)');
+        hub.emit('orders.removed', { orderIds: [...retired.orderIds] });
+      }
+    } catch (e) {
+      if (!damaged(e)) log.warn('finished orders could not be taken off the terminal', { error: e });
+    }
+    retireTimer.arm(next);
+  }
+
   /** True when `e` said the file is damaged (and that is now handled). */
   const damaged = (e: unknown): boolean => {
     const reason = damageIn(e);
@@ -441,6 +482,7 @@ export function createEngine(options: EngineOptions): Engine {
       stopped = true;
       backlogTimer.clear();
       checkpointTimer.clear();
+      retireTimer.clear();
       hub.clear();
       try {
         if (lock?.ok) lock.release();

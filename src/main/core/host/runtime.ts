@@ -48,7 +48,7 @@ export interface Runtime<S extends TrainingService = TrainingService> {
   problem(): string | null;
 }
 
-const ENGINE_EVENTS = ['orders.changed', 'outbox.changed', 'sync.status'] as const;
+const ENGINE_EVENTS = ['orders.changed', 'orders.removed', 'outbox.changed', 'sync.status'] as const;
 
 /**
  * Intake's events for the screens. Ids stored together (intake writes a batch of bodies at once)

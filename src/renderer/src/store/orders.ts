@@ -147,16 +147,21 @@ function insertionPoint(ids: readonly string[], byId: ReadonlyMap<string, OrderS
   return lo;
 }
 
-/** The next snapshot without the order `id` (taken off the terminal). */
-export function withoutOrder(snap: OrdersSnapshot, id: string): OrdersSnapshot {
+/** The next snapshot without the orders `ids` (taken off the terminal). */
+export function withoutOrders(snap: OrdersSnapshot, ids: Iterable<string>): OrdersSnapshot {
   const byId = snap.byId as Map<string, OrderSummary>;
-  const before = byId.get(id);
-  if (!before) return snap;
-  byId.delete(id);
-  (snap.views as Map<string, OrderView>).delete(id);
+  const gone = new Set<string>();
   const counts = { ...snap.counts };
-  counts[stepOf(before)] -= 1;
-  return { byId, views: snap.views, version: snap.version + 1, sortedIds: snap.sortedIds.filter((x) => x !== id), counts };
+  for (const id of ids) {
+    const before = byId.get(id);
+    if (!before) continue;
+    byId.delete(id);
+    (snap.views as Map<string, OrderView>).delete(id);
+    counts[stepOf(before)] -= 1;
+    gone.add(id);
+  }
+  if (gone.size === 0) return snap;
+  return { byId, views: snap.views, version: snap.version + 1, sortedIds: snap.sortedIds.filter((x) => !gone.has(x)), counts };
 }
 
 /** `predicted` without the views of `ids` (the engine's own views of those orders arrived). */
@@ -192,7 +197,8 @@ interface OrdersStore extends OrdersSnapshot {
   onTheirWay: Map<string, OnTheirWay>;
   replace(rows: readonly OrderSummary[]): void;
   merge(views: readonly OrderView[]): void;
-  remove(id: string): void;
+  /** Orders that left the terminal (taken off by a packer, or finished long ago). */
+  remove(ids: readonly string[]): void;
   /** Shows `view`, foreseen for a tap now on its way to the engine. */
   predict(view: OrderView): void;
   /**
@@ -222,9 +228,9 @@ export const useOrders = create<OrdersStore>()((set, get) => ({
       }
       return { ...mergeOrders(s, views), predicted: withoutPredictions(s.predicted, settled) };
     }),
-  remove: (id) => {
-    get().onTheirWay.delete(id);
-    set((s) => ({ ...withoutOrder(s, id), predicted: withoutPredictions(s.predicted, [id]) }));
+  remove: (ids) => {
+    for (const id of ids) get().onTheirWay.delete(id);
+    set((s) => ({ ...withoutOrders(s, ids), predicted: withoutPredictions(s.predicted, ids) }));
   },
   predict: (view) => {
     const waiting = get().onTheirWay.get(view.id);
