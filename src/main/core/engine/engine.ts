@@ -34,6 +34,7 @@ import {
   orderView,
   type Outbox,
   Projector,
+  type RetireCursor,
   retireFinished,
   type StatusCheck,
 } from '../outbox';
@@ -120,12 +121,14 @@ const DEFAULT_BACKLOG_MS = 15 * 60 * 1000;
 const AUDIT_KEEP_MS = 180 * 24 * 60 * 60 * 1000;
 const DEFAULT_LIST_LIMIT = 500;
 const CHECKPOINT_DELAY_MS = 250;
-/** Finished orders are looked for a minute after the engine starts sending (not on the way to the first tap), then every six hours. */
+/**
+ * Finished orders are looked for a minute after the engine starts sending (not on the way to the
+ * first tap), then every six hours: a walk through the orders, one short transaction a step, with
+ * the event loop free in between (a tap waits at most one step).
+ */
 const RETIRE_FIRST_MS = 60_000;
 const RETIRE_EVERY_MS = 6 * 60 * 60 * 1000;
-/** Orders that leave in one run; a backlog (the first run on an old terminal) goes on a second later. */
-const RETIRE_LIMIT = 1000;
-const RETIRE_MORE_MS = 1000;
+const RETIRE_STEP_MS = 100;
 
 /** Opens the data folder and builds the engine; throws ProblemError only when no data file can be used at all. */
 export function createEngine(options: EngineOptions): Engine {
@@ -200,6 +203,8 @@ export function createEngine(options: EngineOptions): Engine {
   const wrote = (): void => checkpointTimer.arm(CHECKPOINT_DELAY_MS);
   // Finished orders leave the terminal; only the process that sends the queue does it.
   const retireTimer = new TimerSlot(timers, now, () => retireNow(), { keepAlive: false });
+  // Where the walk through the orders is, and how many have left in it so far.
+  let retiring: { after: RetireCursor | null; left: number } = { after: null, left: 0 };
 
   const lockNotice = (): string | null =>
     lock && !lock.ok
@@ -437,23 +442,27 @@ export function createEngine(options: EngineOptions): Engine {
     options.onDamaged?.(reason);
   }
 
-  /** Takes finished orders off the terminal (retire.ts) and tells the screens; runs from a timer, never throws. */
+  /** One step of the walk that takes finished orders off the terminal (retire.ts); runs from a timer, never throws. */
   function retireNow(): void {
     if (stopped) return;
-    let next = RETIRE_EVERY_MS;
     try {
-      const retired = retireFinished(store, { now: now(), keepMs: options.finishedKeepMs ?? FINISHED_KEEP_MS, limit: RETIRE_LIMIT });
-      if (retired.more) next = RETIRE_MORE_MS;
-      if (retired.orderIds.length > 0) {
-        log.info('finished orders left the terminal', { count: retired.orderIds.length });
-        // Older copies of their pages go from the WAL too; when another process reads, at the next run.
+      const step = retireFinished(store, { now: now(), keepMs: options.finishedKeepMs ?? FINISHED_KEEP_MS, after: retiring.after });
+      retiring = { after: step.next, left: retiring.left + step.orderIds.length };
+      if (step.orderIds.length > 0) {
+        wrote();
+        hub.emit('orders.removed', { orderIds: [...step.orderIds] });
+      }
+      if (step.next !== null) return retireTimer.arm(RETIRE_STEP_MS);
+      if (retiring.left > 0) {
+        log.info('finished orders left the terminal', { count: retiring.left });
+        // Older copies of their pages go from the WAL too; while another process reads the file, at the next walk.
         if (!store.emptyWal()) log.info('the WAL could not be emptied now (another process reads the data file)');
-        hub.emit('orders.removed', { orderIds: [...retired.orderIds] });
       }
     } catch (e) {
       if (!damaged(e)) log.warn('finished orders could not be taken off the terminal', { error: e });
     }
-    retireTimer.arm(next);
+    retiring = { after: null, left: 0 };
+    retireTimer.arm(RETIRE_EVERY_MS);
   }
 
   /** True when `e` said the file is damaged (and that is now handled). */

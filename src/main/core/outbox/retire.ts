@@ -13,39 +13,37 @@ import type { Store } from '../db';
 
 /** How long a finished order stays on the terminal after anything last happened to it. */
 export const FINISHED_KEEP_MS = 3 * 24 * 60 * 60 * 1000;
-/** Orders looked at per transaction: a batch is a few milliseconds, never long enough to hold up a tap. */
-const BATCH = 200;
+/** Orders looked at in one step: one transaction of a few tens of milliseconds, so a tap never waits long behind it. */
+const BATCH = 100;
+
+/** Where a walk through the orders goes on from: after this (syncedAt, id). */
+export type RetireCursor = { readonly syncedAt: number; readonly id: string };
 
 export interface RetireOptions {
   readonly now: number;
   readonly keepMs: number;
-  /** Stop after this many orders have left; the rest leave on the next run. */
-  readonly limit: number;
+  /** Where the previous step stopped; null to start from the oldest order. */
+  readonly after: RetireCursor | null;
 }
 
 export interface Retired {
   readonly orderIds: readonly string[];
-  /** The limit was reached: more may be ready to leave. */
-  readonly more: boolean;
+  /** Where the next step goes on; null when every order has been looked at. */
+  readonly next: RetireCursor | null;
 }
 
-/** Takes finished orders untouched for the keep period off the terminal; says which. */
+/** One step of the walk: takes the finished orders of the next batch off the terminal; says which, and where to go on. */
 export function retireFinished(store: Store, options: RetireOptions): Retired {
   const before = options.now - options.keepMs;
-  const orderIds: string[] = [];
-  let cursor: { syncedAt: number; id: string } | null = null;
-  for (;;) {
-    // Read and acted on in one transaction: a tap another process queues meanwhile keeps its order.
-    const looked = store.scrubbing(() => {
-      const rows = store.orders.quietSince(before, cursor, BATCH);
-      for (const row of rows) {
-        if (orderIds.length >= options.limit) return { rows: rows.length, last: row, full: true };
-        if (row.body !== null && nextStep(row.body) === null && store.orders.retire(row.id, options.now)) orderIds.push(row.id);
-      }
-      return { rows: rows.length, last: rows.at(-1) ?? null, full: false };
-    });
-    if (looked.full) return { orderIds, more: true };
-    if (looked.rows < BATCH || looked.last === null || looked.last.syncedAt === null) return { orderIds, more: false };
-    cursor = { syncedAt: looked.last.syncedAt, id: looked.last.id };
-  }
+  // Read and acted on in one transaction: a tap another process queues meanwhile keeps its order.
+  return store.scrubbing((): Retired => {
+    const rows = store.orders.quietSince(before, options.after, BATCH);
+    const orderIds: string[] = [];
+    for (const row of rows)
+      if (row.body !== null && nextStep(row.body) === null && store.orders.retire(row.id, options.now)) orderIds.push(row.id);
+    const last = rows.at(-1);
+    // quietSince only returns rows with a syncedAt; the check keeps the cursor's type honest.
+    const next = rows.length === BATCH && last && last.syncedAt !== null ? { syncedAt: last.syncedAt, id: last.id } : null;
+    return { orderIds, next };
+  });
 }
