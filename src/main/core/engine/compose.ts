@@ -57,6 +57,10 @@ export interface ServiceEngineOptions {
   readonly openingCheck?: EngineOptions['openingCheck'];
   /** Told when the later check found the data file damaged. */
   readonly onDamaged?: EngineOptions['onDamaged'];
+  /** How long finished orders stay on the terminal (EngineOptions.finishedKeepMs). */
+  readonly finishedKeepMs?: number;
+  /** Tests only: when the engine first looks for finished orders after it starts sending (default a minute). */
+  readonly retireFirstMs?: number;
 }
 
 /** What intake tells the host: orders it stored, and its status. */
@@ -186,5 +190,7 @@ function pick(o: ServiceEngineOptions): Partial<EngineOptions> {
   if (o.statusCheck) out.statusCheck = o.statusCheck;
   if (o.openingCheck) out.openingCheck = o.openingCheck;
   if (o.onDamaged) out.onDamaged = o.onDamaged;
+  if (o.finishedKeepMs !== undefined) out.finishedKeepMs = o.finishedKeepMs;
+  if (o.retireFirstMs !== undefined) out.retireFirstMs = o.retireFirstMs;
   return out;
 }

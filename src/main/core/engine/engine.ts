@@ -79,6 +79,8 @@ export interface EngineOptions {
   onDamaged?: (reason: string) => void;
   /** How long a finished order stays on the terminal once nothing happens to it, ms (default three days; retire.ts). */
   finishedKeepMs?: number;
+  /** Tests only: when it first looks for finished orders after it starts sending, ms (default a minute). */
+  retireFirstMs?: number;
 }
 
 export interface Engine {
@@ -410,7 +412,7 @@ export function createEngine(options: EngineOptions): Engine {
     }
     sync.start();
     publishStatus();
-    retireTimer.arm(RETIRE_FIRST_MS);
+    retireTimer.arm(options.retireFirstMs ?? RETIRE_FIRST_MS);
   }
 
   /** The page check beside the engine ('later'): damage marks the file and is said at once. */

@@ -21,7 +21,17 @@ export interface UpdateController {
 export type EngineTuning = Partial<
   Pick<
     ServiceEngineOptions,
-    'pollMs' | 'stopGraceMs' | 'backoff' | 'requestTimeoutMs' | 'probeTimeoutMs' | 'backlogThresholdMs' | 'random' | 'timers' | 'intakeMinIntervalMs'
+    | 'pollMs'
+    | 'stopGraceMs'
+    | 'backoff'
+    | 'requestTimeoutMs'
+    | 'probeTimeoutMs'
+    | 'backlogThresholdMs'
+    | 'random'
+    | 'timers'
+    | 'intakeMinIntervalMs'
+    | 'finishedKeepMs'
+    | 'retireFirstMs'
   >
 >;
 

@@ -1,0 +1,50 @@
+/**
+ * Finished orders leave the terminal by themselves (Chromium, the browser harness, the training
+ * sandbox). With the keep period at nothing, the engine's first walk takes the sandbox's cancelled
+ * orders off: the queue drops them, an open one goes back to the queue saying why in the packer's
+ * words, and orders with something left to do stay.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OrderSummary } from '../../src/shared/ipc';
+import { openTerminal, shot, type Terminal } from './support';
+
+// Long enough for the terminal to open and the test to open an order first, on a busy machine too.
+const FIRST_WALK_MS = 20_000;
+let t: Terminal;
+
+beforeAll(async () => {
+  t = await openTerminal({ engineOptions: { finishedKeepMs: 0, retireFirstMs: FIRST_WALK_MS } });
+}, 60_000);
+afterAll(() => t?.close());
+
+async function listed(): Promise<string[]> {
+  const r = await t.harness.host.handle('orders.list', {});
+  if (!r.ok) throw new Error(r.problem.message);
+  return (r.value as OrderSummary[]).map((o) => o.id);
+}
+
+describe('finished orders', () => {
+  it('leave the queue, and an open one goes back to the queue saying why', async () => {
+    const { page, sandbox } = t;
+    const cancelled = sandbox.orders().filter((o) => o.orderState.toUpperCase() === 'CANCELLED').map((o) => o.id);
+    const open = sandbox.orders().filter((o) => o.orderState.toUpperCase() === 'ACCEPTED').map((o) => o.id);
+    expect(cancelled.length).toBeGreaterThan(0);
+    expect(open.length).toBeGreaterThan(0);
+    expect(await listed()).toEqual(expect.arrayContaining([...cancelled, ...open]));
+
+    const [shown] = cancelled as [string];
+    await page.keyboard.press('F2');
+    await page.keyboard.type(shown);
+    await page.keyboard.press('Enter');
+    await page.locator(`[data-testid="order-screen"][data-order-id="${shown}"]`).waitFor();
+
+    await page.getByTestId('queue-list').waitFor({ timeout: FIRST_WALK_MS + 15_000 });
+    await page.getByTestId('notice-info').filter({ hasText: `Order ${shown} finished days ago and has left this terminal` }).waitFor();
+    await shot(page, '44-finished-order-left');
+    const after = await listed();
+    expect(after.filter((id) => cancelled.includes(id))).toEqual([]);
+    expect(after).toEqual(expect.arrayContaining(open));
+    await expect(page.locator(`[data-testid="order-row"][data-order-id="${shown}"]`).count()).resolves.toBe(0);
+    expect(t.problems).toEqual([]);
+  }, FIRST_WALK_MS + 40_000);
+});
