@@ -207,6 +207,8 @@ export function createEngine(options: EngineOptions): Engine {
   const retireTimer = new TimerSlot(timers, now, () => retireNow(), { keepAlive: false });
   // Where the walk through the orders is, and how many have left in it so far.
   let retiring: { after: RetireCursor | null; left: number } = { after: null, left: 0 };
+  // Orders left but the WAL still holds older copies of their pages: emptied at the next walk.
+  let walToEmpty = false;
 
   const lockNotice = (): string | null =>
     lock && !lock.ok
@@ -455,10 +457,11 @@ export function createEngine(options: EngineOptions): Engine {
         hub.emit('orders.removed', { orderIds: [...step.orderIds] });
       }
       if (step.next !== null) return retireTimer.arm(RETIRE_STEP_MS);
-      if (retiring.left > 0) {
-        log.info('finished orders left the terminal', { count: retiring.left });
+      if (retiring.left > 0) log.info('finished orders left the terminal', { count: retiring.left });
+      if (retiring.left > 0 || walToEmpty) {
         // Older copies of their pages go from the WAL too; while another process reads the file, at the next walk.
-        if (!store.emptyWal()) log.info('the WAL could not be emptied now (another process reads the data file)');
+        walToEmpty = !store.emptyWal();
+        if (walToEmpty) log.info('the WAL could not be emptied now (another process reads the data file)');
       }
     } catch (e) {
       if (!damaged(e)) log.warn('finished orders could not be taken off the terminal', { error: e });
