@@ -22,7 +22,11 @@ export interface LaterCheck {
   cancel(): void;
 }
 
-/** The worker's code: CommonJS, given the driver's path (the app is bundled, the worker is not). */
+/**
+ * The worker's code: CommonJS, given the driver's path (the app is bundled, the worker is not). In
+ * the packaged app that path is inside app.asar; Electron reads asar in worker threads since 18
+ * (electron/electron#33216). Not tried here (no Electron binary): build/README.md says how to check.
+ */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
