@@ -40,7 +40,7 @@ describe('finished orders', () => {
 
     await page.getByTestId('queue-list').waitFor({ timeout: FIRST_WALK_MS + 15_000 });
     await page.getByTestId('notice-info').filter({ hasText: `Order ${shown} finished days ago and has left this terminal` }).waitFor();
-    await shot(page, '44-finished-order-left');
+    await shot(page, '46-finished-order-left');
     const after = await listed();
     expect(after.filter((id) => cancelled.includes(id))).toEqual([]);
     expect(after).toEqual(expect.arrayContaining(open));
