@@ -45,6 +45,12 @@ export interface Store {
    * once (false) while another connection reads or writes, to be tried again later.
    */
   emptyWal(): boolean;
+  /**
+   * Which state of the data file this connection sees: its own count of changed rows and SQLite's
+   * data_version (which moves whenever another connection, in this process or another, commits).
+   * Equal generations mean nothing was written in between; read it inside a transaction.
+   */
+  generation(): string;
   /** `PRAGMA integrity_check`: 'ok' or what it found. */
   integrity(): 'ok' | string;
   /** Copies the outbox and orders rows SQLite can still read from a damaged file into this one. */
@@ -269,6 +275,7 @@ function assemble(db: Db, file: string): Store {
   const restartWal = (): void => {
     run.immediate(() => db.pragma(`user_version = ${version}`));
   };
+  const generation = db.prepare('SELECT total_changes() AS changes, data_version AS version FROM pragma_data_version');
   return {
     file,
     schemaVersion: version,
@@ -299,6 +306,10 @@ function assemble(db: Db, file: string): Store {
       }
       restartWal();
       return true;
+    },
+    generation: () => {
+      const g = generation.get() as { changes: number; version: number };
+      return `${g.changes}:${g.version}`;
     },
     integrity: () => runIntegrityCheck(db),
     salvageFrom: (damagedFile, now) => salvageInto(damagedFile, db, now),

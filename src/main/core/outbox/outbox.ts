@@ -15,6 +15,7 @@ import { takeSenderLease, type LeaseResult } from './lease';
 import { move, mustMove } from './lifecycle';
 import { summarize } from './summary';
 import { Projector } from './projection';
+import { TapReads } from './tap-reads';
 import { checkTap, isPending, project, type ProjectFn } from './validate';
 
 export interface OutboxContext {
@@ -71,6 +72,8 @@ export function createOutbox(ctx: OutboxContext) {
   // Taps are validated against slim projections, remembered between taps.
   const projector = new Projector({ slim: true, memos: SLIM_MEMOS });
   const projectWith: ProjectFn = (id, body, entries, now) => projector.project(id, body, entries, now);
+  // What the last taps read of their orders, while nothing else has written (tap-reads.ts).
+  const tapReads = new TapReads();
   const audit = (line: Omit<Parameters<Store['audit']['add']>[0], 'terminal' | 'time'>): void =>
     store.audit.add({ ...line, time: ctx.now(), terminal: terminalId });
 
@@ -102,10 +105,14 @@ export function createOutbox(ctx: OutboxContext) {
       const built = buildAction(input);
       if (!built.ok) return refuseTap(orderId, built.problem, 'Tap refused');
       const action = built.value;
+      // What this tap leaves its order's reads as, for the next tap, once it is committed.
+      const keep: { remember?: () => void } = {};
       const decided = store.transaction((): Result<{ entry: EntryRow; order: Order | null }> | { refused: Problem } => {
         const now = ctx.now();
-        const row = store.orders.get(orderId);
-        const entries = store.outbox.shapingForOrder(orderId);
+        const before = store.generation();
+        const kept = tapReads.get(orderId, before);
+        const row = kept ? kept.row : store.orders.get(orderId);
+        const entries = kept ? kept.entries : store.outbox.shapingForOrder(orderId);
         const check = checkTap(orderId, row?.body ?? null, entries, action, now, projectWith);
         if (!check.ok) return { refused: check.problem };
         // A row read just now is there and not removed: ensure would change nothing, and is one
@@ -120,12 +127,19 @@ export function createOutbox(ctx: OutboxContext) {
           terminalId,
         });
         projector.extend(orderId, row?.body ?? null, entries, entry.id, check.value);
+        // An order added just now is read again by its next tap.
+        if (row) {
+          const after = store.generation();
+          const next = [...entries, { id: entry.id, seq: entry.seq, state: entry.state, action: entry.action, awaitingRefresh: false }];
+          keep.remember = () => tapReads.committed(before, after, orderId, { row, entries: next });
+        }
         // No audit line: the outbox row is the tap's own record (time, terminal, order, action, and
         // it is never deleted). A line here was one more page and a third of the tap's CPU on the
         // path to durable; the audit keeps what happens to the tap afterwards, and refusals.
         return ok({ entry, order: row?.body ?? null });
       });
       if ('refused' in decided) return refuseTap(orderId, decided.refused, summarize(action, null));
+      keep.remember?.();
       return decided;
     },
 
