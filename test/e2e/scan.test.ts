@@ -4,20 +4,10 @@
  * its invoice (never opened as a new order); an order nothing of which reached the service can be
  * removed from the terminal.
  */
-import type { Page } from 'playwright-core';
 import type { OutboxEntryView } from '../../src/shared/ipc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanUntil } from './screens';
-import { acceptOrder, appliedTo, openTerminal, orderPool, shot, until, type Terminal } from './support';
-
-/**
- * A scanner's burst into whatever has focus: keys back to back (a scanner sends them 1-10 ms
- * apart; a 5 ms timer in this busy process can stretch to a person's pace), then Enter.
- */
-async function burst(page: Page, code: string): Promise<void> {
-  await page.keyboard.type(code);
-  await page.keyboard.press('Enter');
-}
+import { acceptOrder, appliedTo, openTerminal, orderPool, scannerKeys, shot, until, type Terminal } from './support';
 
 const invoicesOf = (t: Terminal, orderId: string): string[] =>
   appliedTo(t.sandbox, orderId).flatMap((a) => (a.type === 'CLIENT_ORDER_INFO_UPDATE' ? [a.clientOrderInfo.sellerInvoiceId] : []));
@@ -44,8 +34,8 @@ describe('safe scanning', () => {
       const order = take();
       await acceptOrder(t, order);
       await page.getByTestId('invoice-input').focus();
-      await burst(page, code);
-      await burst(page, code); // well within a second of the first
+      await scannerKeys(page, code);
+      await scannerKeys(page, code); // well within a second of the first
       await until('the invoice at the service', () => invoicesOf(t, order.id).length >= 1);
       await page.getByTestId('invoice-current').filter({ hasText: code }).waitFor();
       const repeatSeen = await page

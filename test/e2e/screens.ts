@@ -3,7 +3,7 @@
  * each with a name, so one walk serves the size, covering and accessibility checks alike.
  */
 import type { Page } from 'playwright-core';
-import { appliedTo, MANAGER_PIN, orderPool, tapStep, until, type Terminal } from './support';
+import { appliedTo, MANAGER_PIN, orderPool, scannerKeys, tapStep, until, type Terminal } from './support';
 
 export type Visit = (name: string) => Promise<void>;
 
@@ -15,8 +15,7 @@ export type Visit = (name: string) => Promise<void>;
 export async function scanUntil(page: Page, code: string, shown: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    await page.keyboard.type(code);
-    await page.keyboard.press('Enter');
+    await scannerKeys(page, code);
     const ok = await page
       .getByTestId(shown)
       .waitFor({ timeout: 3_000 })

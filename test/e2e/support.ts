@@ -123,20 +123,48 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) });
 }
 
+/** The DOM `code` and Windows virtual key of a character a scanner types (letters, digits, '-'). */
+function keyOf(ch: string): { code: string; vk: number } {
+  if (/^[a-z]$/i.test(ch)) return { code: `Key${ch.toUpperCase()}`, vk: ch.toUpperCase().charCodeAt(0) };
+  if (/^[0-9]$/.test(ch)) return { code: `Digit${ch}`, vk: ch.charCodeAt(0) };
+  if (ch === '-') return { code: 'Minus', vk: 189 };
+  throw new Error(`a scanner in these tests types letters, digits and '-', not "${ch}"`);
+}
+
 /**
- * A scanner: the code as a burst of keys sent back to back (a scanner's 1-10 ms; an extra 5 ms
- * timer in this process stretched to 40 ms and more under load), then Enter, with focus outside text fields;
- * resolves once the scanned order is on screen. The keys travel from this (busy) test process to
- * Chromium, and on a loaded two-core machine they sometimes arrive 40-120 ms apart: no longer a
- * scanner's pace, so the terminal rightly ignores them. The packer's answer to "no beep" is to
- * scan again, and so is this helper's (at most twice, and it says so).
+ * A scanner's keys: `code` then Enter into whatever has focus, through Chromium's own input
+ * (CDP Input.dispatchKeyEvent, as Playwright's keyboard). Every event is handed over at once,
+ * without waiting for the one before to be answered: typed one by one from this busy test process,
+ * keys reached the page 40-120 ms apart on a loaded two-core machine, a person's pace, which the
+ * terminal rightly does not take for a scan.
+ */
+export async function scannerKeys(page: Page, code: string): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const keys = [...code].map((ch) => ({ key: ch, text: ch, ...keyOf(ch) }));
+    keys.push({ key: 'Enter', text: '\r', code: 'Enter', vk: 13 });
+    await Promise.all(
+      keys.flatMap((k) => [
+        cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key: k.key, code: k.code, text: k.text, unmodifiedText: k.text, windowsVirtualKeyCode: k.vk }),
+        cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key: k.key, code: k.code, windowsVirtualKeyCode: k.vk }),
+      ]),
+    );
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/**
+ * A scanner: the code as a burst of keys (scannerKeys) with focus outside text fields; resolves
+ * once the scanned order is on screen. Should the keys still arrive too far apart, the terminal
+ * ignores them, and the packer's answer to "no beep" is to scan again: so is this helper's (at
+ * most twice, and it says so).
  */
 export async function scan(page: Page, code: string): Promise<void> {
   const screen = page.locator(`[data-testid="order-screen"][data-order-id="${code}"]`);
   for (let attempt = 1; ; attempt++) {
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    await page.keyboard.type(code);
-    await page.keyboard.press('Enter');
+    await scannerKeys(page, code);
     const opened = await screen.waitFor({ timeout: 3_000 }).then(
       () => true,
       () => false,
