@@ -2,7 +2,8 @@
  * Finished orders leave the terminal by themselves (Chromium, the browser harness, the training
  * sandbox). With the keep period at nothing, the engine's first walk takes the sandbox's cancelled
  * orders off: the queue drops them, an open one goes back to the queue saying why in the packer's
- * words, and orders with something left to do stay.
+ * words, one ticked for the pick list leaves the pick list, and orders with something left to do
+ * stay.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderSummary } from '../../src/shared/ipc';
@@ -24,7 +25,7 @@ async function listed(): Promise<string[]> {
 }
 
 describe('finished orders', () => {
-  it('leave the queue, and an open one goes back to the queue saying why', async () => {
+  it('leave the queue and the pick list, and an open one goes back to the queue saying why', async () => {
     const { page, sandbox } = t;
     const cancelled = sandbox.orders().filter((o) => o.orderState.toUpperCase() === 'CANCELLED').map((o) => o.id);
     const open = sandbox.orders().filter((o) => o.orderState.toUpperCase() === 'ACCEPTED').map((o) => o.id);
@@ -32,7 +33,13 @@ describe('finished orders', () => {
     expect(open.length).toBeGreaterThan(0);
     expect(await listed()).toEqual(expect.arrayContaining([...cancelled, ...open]));
 
-    const [shown] = cancelled as [string];
+    const [shown, ticked] = cancelled as [string, string];
+    expect(ticked).toBeDefined();
+    // One is ticked for the pick list, the other open on screen, when they leave.
+    await page.getByTestId('filter-DONE').click();
+    await page.locator(`[data-testid="order-row"][data-order-id="${ticked}"] [data-testid="pick-select"]`).click();
+    await page.getByTestId('print-pick-list').filter({ hasText: 'Pick list (1 order)' }).waitFor();
+    await page.getByTestId('filter-ALL').click();
     await page.keyboard.press('F2');
     await page.keyboard.type(shown);
     await page.keyboard.press('Enter');
@@ -45,6 +52,8 @@ describe('finished orders', () => {
     expect(after.filter((id) => cancelled.includes(id))).toEqual([]);
     expect(after).toEqual(expect.arrayContaining(open));
     await expect(page.locator(`[data-testid="order-row"][data-order-id="${shown}"]`).count()).resolves.toBe(0);
+    // Nothing ticked is left behind on the pick list.
+    await expect(page.getByTestId('print-pick-list').textContent()).resolves.toBe('Pick list (0 orders)');
     expect(t.problems).toEqual([]);
   }, FIRST_WALK_MS + 40_000);
 });

@@ -20,6 +20,7 @@ import { shownView, useOrders } from './store/orders';
 import { useOutbox } from './store/outbox';
 import { useStatus } from './store/status';
 import { useUi } from './store/ui';
+import { usePickSelection } from './print/selection';
 
 /** A problem the bridge itself hit (the engine is gone, the socket closed): never a stack trace. */
 async function call<C extends CommandName>(command: C, payload: CommandPayload<C>): Promise<Reply<CommandResult<C>>> {
@@ -168,7 +169,7 @@ export async function removeOrder(orderId: string): Promise<boolean> {
     refuse(reply.problem.message);
     return false;
   }
-  useOrders.getState().remove([orderId]);
+  ordersGone([orderId]);
   const ui = useUi.getState();
   if (ui.screen.name === 'order' && ui.screen.orderId === orderId) ui.back();
   ui.say('info', i18next.t('shift:removeOrder.done', { orderId }));
@@ -176,9 +177,15 @@ export async function removeOrder(orderId: string): Promise<boolean> {
   return true;
 }
 
+/** Orders off the terminal leave the queue and the pick list. */
+function ordersGone(orderIds: readonly string[]): void {
+  useOrders.getState().remove(orderIds);
+  usePickSelection.getState().drop(orderIds);
+}
+
 /** Finished orders the engine took off the terminal: the queue drops them; an open one goes back to the queue, saying why. */
 function ordersLeft(orderIds: readonly string[]): void {
-  useOrders.getState().remove(orderIds);
+  ordersGone(orderIds);
   const ui = useUi.getState();
   if (ui.screen.name !== 'order' || !orderIds.includes(ui.screen.orderId)) return;
   const orderId = ui.screen.orderId;

@@ -5,6 +5,8 @@ interface PickSelection {
   ids: ReadonlySet<string>;
   toggle(id: string): void;
   clear(): void;
+  /** Orders that left the terminal are no longer ticked. */
+  drop(ids: readonly string[]): void;
 }
 
 export const usePickSelection = create<PickSelection>()((set) => ({
@@ -16,4 +18,11 @@ export const usePickSelection = create<PickSelection>()((set) => ({
       return { ids };
     }),
   clear: () => set({ ids: new Set() }),
+  drop: (gone) =>
+    set((s) => {
+      if (!gone.some((id) => s.ids.has(id))) return s;
+      const ids = new Set(s.ids);
+      for (const id of gone) ids.delete(id);
+      return { ids };
+    }),
 }));
