@@ -5,16 +5,16 @@
  * terminal; this says so on the packaging machine instead.
  * Run: tsx build/check-feed.ts (reads PACKDESK_UPDATE_URL)
  */
-import { feedProblem } from '../src/main/core/update/feed';
+import { feedAddressProblem } from '../src/main/core/update/feed';
 
 /** Why PACKDESK_UPDATE_URL in `env` cannot be packaged as the update feed; null when it can. */
 export function packagingFeedProblem(env: Readonly<Record<string, string | undefined>>): string | null {
   const url = env.PACKDESK_UPDATE_URL?.trim() ?? '';
   if (url === '') return 'PACKDESK_UPDATE_URL is not set: set it to the https address of the update feed.';
   if (/[\r\n]/.test(url)) return 'PACKDESK_UPDATE_URL must be one line.';
-  // The same text electron-builder writes into app-update.yml for a generic feed.
-  const problem = feedProblem(`provider: generic\nurl: ${url}\n`);
-  return problem === null ? null : `PACKDESK_UPDATE_URL cannot be the update feed: ${problem.replace(/;? ?updates are off\.$/, '.')}`;
+  // electron-builder writes it into app-update.yml as a generic feed's url: the app's rule for that address.
+  const problem = feedAddressProblem(url);
+  return problem === null ? null : `PACKDESK_UPDATE_URL cannot be the update feed: ${problem}.`;
 }
 
 if (process.argv[1]?.endsWith('check-feed.ts')) {

@@ -15,15 +15,25 @@ function topLevel(yaml: string, key: string): string | null {
   return raw.replace(/^(['"])(.*)\1$/, '$2');
 }
 
+/**
+ * Why `url` cannot be the address of the update feed, as a sentence without its end; null when it
+ * may. Also the packaging step's rule (build/check-feed.ts), so the two never differ.
+ */
+export function feedAddressProblem(url: string): string | null {
+  const parsed = FeedUrl.safeParse(url);
+  if (!parsed.success) return 'The update feed address is not a web address';
+  const address = new URL(parsed.data);
+  if (address.protocol !== 'https:') return 'The update feed address must be https (installers are checked against checksums read from it)';
+  if (address.username || address.password) return 'The update feed address must not contain a user name or password';
+  return null;
+}
+
 /** Why this `app-update.yml` (its text, or null when missing) must not be used; null when it may. */
 export function feedProblem(appUpdateYml: string | null): string | null {
-  if (appUpdateYml === null) return 'This build has no update feed configured; updates are off.';
+  const off = (why: string): string => `${why}; updates are off.`;
+  if (appUpdateYml === null) return off('This build has no update feed configured');
   const provider = topLevel(appUpdateYml, 'provider');
-  if (provider !== 'generic') return `The update feed must be a generic https feed (this build names "${provider ?? 'none'}"); updates are off.`;
-  const parsed = FeedUrl.safeParse(topLevel(appUpdateYml, 'url') ?? '');
-  if (!parsed.success) return 'The update feed address is not a web address; updates are off.';
-  const url = new URL(parsed.data);
-  if (url.protocol !== 'https:') return 'The update feed address must be https (installers are checked against checksums read from it); updates are off.';
-  if (url.username || url.password) return 'The update feed address must not contain a user name or password; updates are off.';
-  return null;
+  if (provider !== 'generic') return off(`The update feed must be a generic https feed (this build names "${provider ?? 'none'}")`);
+  const address = feedAddressProblem(topLevel(appUpdateYml, 'url') ?? '');
+  return address === null ? null : off(address);
 }
