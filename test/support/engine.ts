@@ -9,6 +9,7 @@ import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { randomUUID } from 'node:crypto';
 import { OrderServiceClient, type UpdateOutcome, type UpdateSender } from '../../src/main/core/api';
 import { MemoryVault, TokenManager } from '../../src/main/core/auth';
+import { openStore, type Store } from '../../src/main/core/db';
 import { openEngineWithService, type ServiceEngine, type ServiceEngineOptions } from '../../src/main/core/engine';
 import { type Action, buildUpdateRequest, OrderSchema, type OrderUpdateRequest } from '../../src/shared/protocol';
 import type { StatusCheck, StatusCheckResult } from '../../src/main/core/outbox';
@@ -33,6 +34,14 @@ export function tempDir(cleanup: Cleanup, prefix = 'packdesk-'): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   cleanup.add(() => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
+}
+
+/** The data file of `dataDir`, opened as the engine opens it (a connection of its own), closed at cleanup. */
+export function openedStore(cleanup: Cleanup, dataDir: string, now: () => number = Date.now): Store {
+  const opened = openStore({ dataDir, now });
+  if (!opened.ok) throw new Error(opened.problem.message);
+  cleanup.add(() => opened.value.close());
+  return opened.value;
 }
 
 /** The real sandbox, closed at cleanup. */

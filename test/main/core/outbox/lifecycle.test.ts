@@ -5,10 +5,10 @@
  */
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dataFilePath, openStore, type Store } from '../../../../src/main/core/db';
+import { dataFilePath, type Store } from '../../../../src/main/core/db';
 import { allows, ENTRY_TRANSITIONS, move, type TransitionName } from '../../../../src/main/core/outbox';
 import type { EntryState } from '../../../../src/shared/ipc';
-import { Cleanup, tempDir } from '../../../support/engine';
+import { Cleanup, openedStore, tempDir } from '../../../support/engine';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -29,10 +29,7 @@ const PATCH = {
 
 function setup(): { store: Store; raw: Database.Database; entryIn(state: EntryState): number; row(id: number): unknown } {
   const dir = tempDir(cleanup);
-  const opened = openStore({ dataDir: dir, now: () => 1000 });
-  if (!opened.ok) throw new Error(opened.problem.message);
-  const store = opened.value;
-  cleanup.add(() => store.close());
+  const store = openedStore(cleanup, dir, () => 1000);
   // A second connection forces a row into any state, as no code path may.
   const raw = new Database(dataFilePath(dir));
   cleanup.add(() => raw.close());

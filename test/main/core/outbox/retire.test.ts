@@ -7,11 +7,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DATA_FILE_NAME, openStore, type Store } from '../../../../src/main/core/db';
+import { DATA_FILE_NAME, type Store } from '../../../../src/main/core/db';
 import { FINISHED_KEEP_MS, move, type RetireCursor, retireFinished } from '../../../../src/main/core/outbox';
 import type { Order } from '../../../../src/shared/protocol';
 import { manualTimers } from '../../../support/clock';
-import { Cleanup, sandbox, serviceEngine, tempDir } from '../../../support/engine';
+import { Cleanup, openedStore, sandbox, serviceEngine, tempDir } from '../../../support/engine';
 import { sampleOrder } from '../../../support/orders';
 
 const cleanup = new Cleanup();
@@ -31,12 +31,7 @@ function order(id: string, state: string, customer = `Customer ${id}`): Order {
   };
 }
 
-function open(dir: string, now: () => number = () => T0): Store {
-  const opened = openStore({ dataDir: dir, now });
-  if (!opened.ok) throw new Error(opened.problem.message);
-  cleanup.add(() => opened.value.close());
-  return opened.value;
-}
+const open = (dir: string, now: () => number = () => T0): Store => openedStore(cleanup, dir, now);
 
 /** A tap of `orderId` written at `at`, moved to `state` then. */
 function tap(store: Store, orderId: string, at: number, state: 'queued' | 'sent' | 'failed'): void {

@@ -4,9 +4,8 @@
  * the next tap. Real SQLite files, the sandbox on 127.0.0.1.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore } from '../../../../src/main/core/db';
 import { createOutbox, DEFAULT_BACKOFF } from '../../../../src/main/core/outbox';
-import { acceptAndLoad, Cleanup, newDeliveryOrderIds, sandbox, serviceEngine, tempDir } from '../../../support/engine';
+import { acceptAndLoad, Cleanup, newDeliveryOrderIds, openedStore, sandbox, serviceEngine, tempDir } from '../../../support/engine';
 import { fulfilmentId } from '../../../support/orders';
 
 const cleanup = new Cleanup();
@@ -32,11 +31,8 @@ describe("a tap's reads of its order", () => {
     expect(engine.submitTap(b, { kind: 'fulfilment', fulfilmentId: storeB, state: 'PACKING' }).ok).toBe(true);
 
     // The support CLI, another process with its own connection, queues "packed" on order A.
-    const opened = openStore({ dataDir: dir, now: Date.now });
-    if (!opened.ok) throw new Error(opened.problem.message);
-    cleanup.add(() => opened.value.close());
     const cli = createOutbox({
-      store: opened.value,
+      store: openedStore(cleanup, dir),
       terminalId: 'T-cli',
       now: Date.now,
       random: Math.random,
