@@ -130,7 +130,7 @@ export function createOutbox(ctx: OutboxContext) {
         // An order added just now is read again by its next tap.
         if (row) {
           const after = store.generation();
-          const next = [...entries, { id: entry.id, seq: entry.seq, state: entry.state, action: entry.action, awaitingRefresh: false }];
+          const next = [...entries, { id: entry.id, seq: entry.seq, state: entry.state, action: entry.action, awaitingRefresh: entry.awaitingRefresh }];
           keep.remember = () => tapReads.committed(before, after, orderId, { row, entries: next });
         }
         // No audit line: the outbox row is the tap's own record (time, terminal, order, action, and
