@@ -88,3 +88,29 @@ export function rowsInView(page: Page): Promise<number> {
     }).length;
   });
 }
+
+/**
+ * Order rows in view with something drawn outside their own box (a second line of facts that
+ * does not fit spills onto the next order), as "<order id>: <what> <top>-<bottom> in <row top>-<row bottom>".
+ */
+export function spillingRows(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const box = document.querySelector('[data-testid="queue-list"]')?.getBoundingClientRect();
+    if (!box) return [];
+    const out: string[] = [];
+    for (const row of document.querySelectorAll<HTMLElement>('[data-testid="order-row"]')) {
+      const r = row.getBoundingClientRect();
+      if (r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5) continue;
+      for (const el of row.querySelectorAll<HTMLElement>('*')) {
+        const b = el.getBoundingClientRect();
+        if (b.width === 0 || b.height === 0) continue;
+        if (b.top < r.top - 0.5 || b.bottom > r.bottom + 0.5 || b.left < r.left - 0.5 || b.right > r.right + 0.5)
+          out.push(
+            `${row.dataset.orderId ?? '?'}: ${el.tagName.toLowerCase()}.${el.className} "${(el.textContent ?? '').trim().slice(0, 30)}" ` +
+              `${Math.round(b.top)}-${Math.round(b.bottom)} in ${Math.round(r.top)}-${Math.round(r.bottom)}`,
+          );
+      }
+    }
+    return out;
+  });
+}

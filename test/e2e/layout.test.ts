@@ -2,10 +2,11 @@
  * Glove-sized and small-screen layout, in Chromium: every control on every screen and dialog is
  * at least 56 px tall at 1024x768 (touch), 1366x768 and 1920x1080; the undo bar and notices never
  * cover a control; the queue shows at least six orders on a 768 px tall screen; the big button
- * stays where it is while a tap waits to be sent and after it went.
+ * stays where it is while a tap waits to be sent and after it went; an order row's words stay in
+ * its own row, however many marks it carries.
  */
 import { describe, expect, it } from 'vitest';
-import { coveredControls, rowsInView, smallControls, type ControlProblem } from './geometry';
+import { coveredControls, rowsInView, smallControls, spillingRows, type ControlProblem } from './geometry';
 import { walkEveryScreen } from './screens';
 import { acceptOrder, appliedTo, nextStep, openTerminal, orderPool, scan, shot, tapStep, until, withPrescription } from './support';
 
@@ -80,6 +81,40 @@ describe('layout for gloves and small screens', () => {
       await t.close();
     }
   }, 120_000);
+
+  for (const { width, language } of [
+    { width: 1024, language: 'en' },
+    { width: 1024, language: 'hi' },
+    { width: 1366, language: 'en' },
+    { width: 1366, language: 'hi' },
+  ] as const) {
+    it(`keeps each order row's words inside its row at ${width}x768 in ${language === 'en' ? 'English' : 'Hindi'}`, async () => {
+      const t = await openTerminal({ viewport: { width, height: 768 }, touch: width === 1024, settings: { language } });
+      try {
+        const { page, sandbox } = t;
+        // The queue as it opens: new orders, some with a prescription.
+        await expect(spillingRows(page)).resolves.toEqual([]);
+        // The most a row carries: many items, a prescription, and two taps waiting while the service is away.
+        const order = orderPool(sandbox)((o) => withPrescription(o) && o.items.length >= 3);
+        await acceptOrder(t, order);
+        sandbox.faults.set({ outage: 'refuse' });
+        await tapStep(page, 'PACKING');
+        await tapStep(page, 'PACKED');
+        await page.getByTestId('order-marks').getByTestId('mark-waiting').filter({ hasText: '(2)' }).waitFor();
+        await page.keyboard.press('Escape');
+        await page.getByTestId('filter-OUT_FOR_DELIVERY').click();
+        const row = page.locator(`[data-testid="order-row"][data-order-id="${order.id}"]`);
+        await row.getByTestId('mark-waiting').waitFor();
+        await expect(row.locator('.badge-rx').count()).resolves.toBe(1);
+        await expect(spillingRows(page)).resolves.toEqual([]);
+        await shot(page, `54-${width}-${language}-row-marks`);
+        sandbox.faults.set({ outage: 'none' });
+        expect(t.problems).toEqual([]);
+      } finally {
+        await t.close();
+      }
+    }, 60_000);
+  }
 
   for (const { width, language } of [
     { width: 1366, language: 'en' },

@@ -5,7 +5,7 @@ export function PrescriptionBadge() {
   const { t } = useWords();
   return (
     <span className="badge badge-rx" title={t('common:prescription.needed')}>
-      <span aria-hidden="true">℞</span> {t('common:prescription.badge')}
+      <span aria-hidden="true">℞</span> <span className="badge-word">{t('common:prescription.badge')}</span>
     </span>
   );
 }
