@@ -82,6 +82,50 @@ describe('layout for gloves and small screens', () => {
     }
   }, 120_000);
 
+  for (const vp of [
+    { width: 1024, touch: true },
+    { width: 1366, touch: false },
+    { width: 2560, touch: false },
+  ] as const) {
+    it(`says when filters do not fit, and brings them into view, at ${vp.width}x768`, async () => {
+      const t = await openTerminal({ viewport: { width: vp.width, height: 768 }, touch: vp.touch });
+      try {
+        const { page } = t;
+        const inView = (key: string): Promise<boolean> =>
+          page.evaluate((k) => {
+            const row = document.querySelector('.step-filters')?.getBoundingClientRect();
+            const chip = document.querySelector(`[data-testid="filter-${k}"]`)?.getBoundingClientRect();
+            return !!row && !!chip && chip.left >= row.left - 0.5 && chip.right <= row.right + 0.5;
+          }, key);
+        const more = page.getByTestId('filters-more');
+        const back = page.getByTestId('filters-back');
+        await expect(inView('ALL')).resolves.toBe(true);
+        if (vp.width === 2560) {
+          // Every filter fits: no arrows.
+          await expect(inView('DONE')).resolves.toBe(true);
+          await expect(more.count()).resolves.toBe(0);
+          await expect(back.count()).resolves.toBe(0);
+          return;
+        }
+        // The last filters are out of view, and the arrow on the right says so.
+        await expect(inView('DONE')).resolves.toBe(false);
+        await more.waitFor();
+        await expect(back.isDisabled()).resolves.toBe(true);
+        for (let i = 0; i < 8 && !(await inView('DONE')); i++) await more.click();
+        await expect(inView('DONE')).resolves.toBe(true);
+        // At the end: the right arrow is greyed out.
+        await page.locator('[data-testid="filters-more"]:disabled').waitFor();
+        await shot(page, `55-${vp.width}-filters-end`);
+        for (let i = 0; i < 8 && !(await inView('ALL')); i++) await back.click();
+        await expect(inView('ALL')).resolves.toBe(true);
+        await page.locator('[data-testid="filters-back"]:disabled').waitFor();
+        expect(t.problems).toEqual([]);
+      } finally {
+        await t.close();
+      }
+    }, 60_000);
+  }
+
   for (const { width, language } of [
     { width: 1024, language: 'en' },
     { width: 1024, language: 'hi' },

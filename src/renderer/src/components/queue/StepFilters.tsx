@@ -1,4 +1,9 @@
-/** Filter the queue by next step; each choice shows how many orders it holds. */
+/**
+ * Filter the queue by next step; each choice shows how many orders it holds. The choices are one
+ * row that scrolls sideways when it does not fit; then arrows at its ends say there are more and
+ * bring them into view (at 1366 the row ended between two choices, and the last three were never seen).
+ */
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { formatNumber } from '../../format';
 import { useWords } from '../../i18n/useWords';
 import { STEP_LABEL_KEY } from '../../i18n/words';
@@ -16,26 +21,103 @@ const CHOICES: readonly { key: StepFilterKey | 'ALL'; label: string }[] = [
   { key: 'DONE', label: 'common:steps.nothingLeft' },
 ];
 
+/** Where the row of choices is scrolled to, when it does not fit. */
+interface Ends {
+  readonly overflowing: boolean;
+  readonly atStart: boolean;
+  readonly atEnd: boolean;
+}
+
+const FITS: Ends = { overflowing: false, atStart: true, atEnd: true };
+
 export function StepFilters() {
   const { t, locale } = useWords();
   const counts = useOrders((s) => s.counts);
   const total = useOrders((s) => s.sortedIds.length);
   const filter = useUi((s) => s.filter);
   const setFilter = useUi((s) => s.setFilter);
+  const ends = useScrollEnds();
   return (
-    <div className="step-filters" role="group" aria-label={t('common:queue.filterLabel')}>
-      {CHOICES.map((c) => (
-        <button
-          key={c.key}
-          type="button"
-          className={`filter-chip filter-${c.key}`}
-          aria-pressed={filter === c.key}
-          onClick={() => setFilter(c.key)}
-          data-testid={`filter-${c.key}`}
-        >
-          {t(c.label)} <span className="filter-count">{formatNumber(c.key === 'ALL' ? total : counts[c.key], locale)}</span>
-        </button>
-      ))}
+    <div className="step-filters-bar">
+      {ends.overflowing && (
+        <ScrollArrow direction={-1} disabled={ends.atStart} label={t('common:queue.filtersBack')} onScroll={ends.page} />
+      )}
+      <div ref={ends.ref} className="step-filters" role="group" aria-label={t('common:queue.filterLabel')} onScroll={ends.measure}>
+        {CHOICES.map((c) => (
+          <button
+            key={c.key}
+            type="button"
+            className={`filter-chip filter-${c.key}`}
+            aria-pressed={filter === c.key}
+            onClick={() => setFilter(c.key)}
+            data-testid={`filter-${c.key}`}
+          >
+            {t(c.label)} <span className="filter-count">{formatNumber(c.key === 'ALL' ? total : counts[c.key], locale)}</span>
+          </button>
+        ))}
+      </div>
+      {ends.overflowing && <ScrollArrow direction={1} disabled={ends.atEnd} label={t('common:queue.filtersMore')} onScroll={ends.page} />}
     </div>
   );
+}
+
+/**
+ * An arrow at one end of the row. Out of the Tab order: Tab reaches every choice, and the row
+ * scrolls to the one focused.
+ */
+function ScrollArrow({ direction, disabled, label, onScroll }: { direction: 1 | -1; disabled: boolean; label: string; onScroll: (direction: 1 | -1) => void }) {
+  return (
+    <button
+      type="button"
+      className="filter-scroll"
+      tabIndex={-1}
+      disabled={disabled}
+      aria-label={label}
+      title={label}
+      onClick={() => onScroll(direction)}
+      data-testid={direction > 0 ? 'filters-more' : 'filters-back'}
+    >
+      <span aria-hidden="true">{direction > 0 ? '›' : '‹'}</span>
+    </button>
+  );
+}
+
+/** Whether the row overflows and which ends are reached, kept up to date through scrolls, resizes and changed words. */
+function useScrollEnds() {
+  const ref = useRef<HTMLDivElement>(null);
+  const [ends, setEnds] = useState<Ends>(FITS);
+  const measure = useCallback(() => {
+    const row = ref.current;
+    if (!row) return;
+    const next: Ends = {
+      overflowing: row.scrollWidth > row.clientWidth + 1,
+      atStart: row.scrollLeft <= 1,
+      atEnd: row.scrollLeft + row.clientWidth >= row.scrollWidth - 1,
+    };
+    setEnds((was) => (was.overflowing === next.overflowing && was.atStart === next.atStart && was.atEnd === next.atEnd ? was : next));
+  }, []);
+  useLayoutEffect(() => {
+    const row = ref.current;
+    if (!row) return;
+    measure();
+    // Measured in the next frame: the arrows that appear change the row's width, and measuring
+    // inside the observer's own callback would start another round of it.
+    let frame = 0;
+    const observer = new ResizeObserver(() => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(measure);
+    });
+    observer.observe(row);
+    // The choices change width with their counts and the language.
+    for (const choice of row.children) observer.observe(choice);
+    return () => {
+      cancelAnimationFrame(frame);
+      observer.disconnect();
+    };
+  }, [measure]);
+  const page = useCallback((direction: 1 | -1) => {
+    const row = ref.current;
+    if (row) row.scrollBy({ left: direction * Math.max(row.clientWidth * 0.8, 120) });
+  }, []);
+  return { ...ends, ref, measure, page };
 }
