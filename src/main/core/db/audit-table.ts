@@ -30,7 +30,9 @@ export function createAuditTable(db: Database) {
     recent: db.prepare(`SELECT * FROM (SELECT * FROM audit ORDER BY id DESC LIMIT ?) ORDER BY id`),
     lastOutcome: db.prepare(`SELECT * FROM audit WHERE kind = ? AND outcome = ? ORDER BY id DESC LIMIT 1`),
     forEntry: db.prepare(`SELECT * FROM audit WHERE entry_id = ? ORDER BY id`),
-    bounds: db.prepare(`SELECT MIN(id) AS lo, MAX(id) AS hi FROM audit`),
+    // Two subqueries: SQLite reads MIN or MAX off the end of the table only when it is the query's
+    // one aggregate; both in one SELECT walked every line (44 ms at 600,000 lines, on every start).
+    bounds: db.prepare(`SELECT (SELECT MIN(id) FROM audit) AS lo, (SELECT MAX(id) FROM audit) AS hi`),
     timeAtOrAfter: db.prepare(`SELECT id, time FROM audit WHERE id >= ? ORDER BY id LIMIT 1`),
     pruneUpTo: db.prepare(`DELETE FROM audit WHERE id <= ?`),
   };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { dataFilePath, type NewEntry, openStore, SCHEMA_VERSION, type Store } from '../../../../src/main/core/db';
 import type { Action } from '../../../../src/shared/protocol';
 import { MIGRATIONS } from '../../../../src/main/core/db/migrations';
@@ -165,6 +165,38 @@ describe('store', () => {
     expect(store.audit.prune(0)).toBe(0);
     expect(store.audit.prune(100_000)).toBe(500);
     expect(store.audit.prune(100_000)).toBe(0);
+  });
+
+  it('reads no whole table of history in any statement it prepares, apart from the ones that say why', () => {
+    // Every statement the store prepares, caught as it opens.
+    const prepare = vi.spyOn(Database.prototype, 'prepare');
+    const store = open(tempDir(cleanup));
+    const statements = [...new Set(prepare.mock.calls.map(([sql]) => String(sql)))].filter((sql) => /^\s*(SELECT|INSERT|UPDATE|DELETE)/i.test(sql));
+    prepare.mockRestore();
+    // Walks that stop early or that serve support, not a tap, an answer or a start.
+    const allowed: readonly [RegExp, string][] = [
+      [/ORDER BY id DESC LIMIT \?\) ORDER BY id$/, 'the newest rows: stops after LIMIT'],
+      [/FROM orders WHERE removed_at IS NULL/, "the queue's listing: the covering index of orders on the terminal"],
+      [/FROM outbox WHERE awaiting_refresh = 1/, 'the partial index of sent entries whose answer was unreadable (rarely any)'],
+      [/FROM outbox WHERE request_id = \?/, 'support looks an entry up by requestId (no index: it would be one more page per tap)'],
+      [/FROM audit WHERE kind = \? AND outcome = \? ORDER BY id DESC LIMIT 1/, 'the health check after a salvage: newest first'],
+      [/FROM audit WHERE entry_id = \?/, "support reads one entry's audit lines"],
+    ];
+    const raw = new Database(store.file, { readonly: true });
+    try {
+      const walks: string[] = [];
+      for (const sql of statements) {
+        const named = [...new Set([...sql.matchAll(/@(\w+)/g)].map((m) => m[1] ?? ''))];
+        const plan = raw.prepare(`EXPLAIN QUERY PLAN ${sql}`);
+        const rows = (named.length > 0 ? plan.all(Object.fromEntries(named.map((n) => [n, null]))) : plan.all(...Array<null>((sql.match(/\?/g) ?? []).length).fill(null))) as { detail: string }[];
+        const flat = sql.replace(/\s+/g, ' ').trim();
+        if (rows.some((r) => /^SCAN (outbox|audit|orders)\b/.test(r.detail)) && !allowed.some(([pattern]) => pattern.test(flat))) walks.push(flat);
+      }
+      expect(statements.length).toBeGreaterThan(30);
+      expect(walks).toEqual([]);
+    } finally {
+      raw.close();
+    }
   });
 
   it('starts the WAL over in checkpoint(), so the next tap commits with one fsync, not two', () => {
