@@ -1,6 +1,6 @@
 /** `packdesk doctor`: one line per check, ok or problem, and what to do about a problem. */
 import type { OrderServiceClient } from '../main/core/api';
-import type { CredentialVault, TokenManager } from '../main/core/auth';
+import { CLOCK_SKEW_LIMIT_MS, type CredentialVault, type TokenManager } from '../main/core/auth';
 import type { Engine } from '../main/core/engine';
 import fs from 'node:fs';
 import type { Intake } from '../main/core/intake';
@@ -27,7 +27,6 @@ export interface DoctorParts {
   readonly now?: () => number;
 }
 
-const MAX_SKEW_MS = 2 * 60_000;
 // Below this, SQLite may not find room for the write-ahead log of the next commit.
 const MIN_FREE_BYTES = 2 * 1024 * 1024;
 
@@ -110,7 +109,7 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
 
   const skew = parts.tokens?.clockSkewMs() ?? null;
   if (skew === null) checks.push({ name: 'clock skew', ok: false, detail: 'could not be measured: no answer from the token server', fix: 'fix the token server check first' });
-  else if (Math.abs(skew) > MAX_SKEW_MS)
+  else if (Math.abs(skew) > CLOCK_SKEW_LIMIT_MS)
     checks.push({
       name: 'clock skew',
       ok: false,

@@ -137,6 +137,12 @@ export const SyncStatusSchema = z.object({
   credentials: z.enum(['ok', 'missing', 'rejected']),
   /** A waiting tap older than the backlog threshold. */
   backlogAlarm: z.boolean(),
+  /**
+   * This terminal's clock minus the order service's (the token server's, measured at the last
+   * token; whole seconds), or null before any token. Countdowns to the service's promised times
+   * subtract it, so they hold on a computer whose clock is wrong.
+   */
+  clockSkewMs: z.number().nullable(),
   /** The engine's one sentence on what matters most, in English (the CLI's, and the fallback). */
   message: z.string().nullable(),
   /** The same sentence by code and values, for the renderer to say in the staff's language. */

@@ -36,6 +36,8 @@ export interface TerminalOptions {
   engineOptions?: HostOptions['engineOptions'];
   /** Training sandbox options over the order count (arrivals, poll limits). */
   sandboxOptions?: Omit<SandboxOptions, 'orderCount' | 'now' | 'log'>;
+  /** The training service's clock runs this far ahead of this computer's (negative: behind). */
+  serviceClockAheadMs?: number;
 }
 
 export interface Terminal {
@@ -69,7 +71,11 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
       dataDir,
       host: {
         settingsOverride: { environment: 'training', undoWindowMs: 1500, sounds: true, ...options.settings },
-        sandboxOptions: { orderCount: options.orderCount ?? 40, ...options.sandboxOptions },
+        sandboxOptions: {
+          orderCount: options.orderCount ?? 40,
+          ...options.sandboxOptions,
+          ...(options.serviceClockAheadMs !== undefined ? { now: () => Date.now() + (options.serviceClockAheadMs ?? 0) } : {}),
+        },
         // Quick retries, so an outage that ends is noticed in about a second, not a minute.
         engineOptions: { backoff: { baseMs: 200, capMs: 1_000 }, pollMs: 500, ...options.engineOptions },
         ...(options.vaultFor ? { vaultFor: options.vaultFor } : {}),

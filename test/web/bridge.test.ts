@@ -88,6 +88,7 @@ describe('the bridge in Chromium', () => {
       lastSuccessAt: null,
       credentials: 'ok',
       backlogAlarm: false,
+      clockSkewMs: null,
       message: 'pushed',
     });
     await expect.poll(() => page.evaluate(() => document.body.dataset.event ?? '')).toBe('pushed');

@@ -17,6 +17,12 @@ export interface TokenTiming {
   readonly clockSkewMs?: number;
 }
 
+/**
+ * A clock further than this from the token server's is said to be wrong (the status bar, doctor):
+ * more than any network delay, and enough to make a countdown to a promised time mislead.
+ */
+export const CLOCK_SKEW_LIMIT_MS = 2 * 60_000;
+
 // Below this, an epoch timestamp is in seconds (1e11 ms is in 1973; 1e11 s is in the year 5138).
 const SECONDS_LIMIT = 1e11;
 

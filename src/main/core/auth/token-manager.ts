@@ -35,6 +35,8 @@ export interface TokenManagerOptions {
   /** Refresh on a timer ahead of expiry (otherwise only when a caller asks after the refresh time). Default true. */
   readonly proactive?: boolean;
   readonly logger?: Logger;
+  /** Told each time a token measured the clock difference anew (TokenStatus.clockSkewMs). */
+  readonly onClockSkew?: (skewMs: number | null) => void;
   /** Registry that learns every token and secret. Default: the process-wide one. */
   readonly secrets?: SecretRegistry;
 }
@@ -184,6 +186,7 @@ export class TokenManager implements TokenSource {
     while (this.flight) await this.flight;
     this.held = null;
     this.clockSkew = null;
+    this.tellClockSkew();
     this.clearTimer();
     await this.persist(null);
   }
@@ -221,6 +224,15 @@ export class TokenManager implements TokenSource {
   }
 
   // ---- single flight ------------------------------------------------------------------------
+
+  /** Tells the listener the clock difference now known; a listener that throws is logged, never the caller's problem. */
+  private tellClockSkew(): void {
+    try {
+      this.options.onClockSkew?.(this.clockSkew);
+    } catch (e) {
+      this.log.warn('clock skew listener failed', { error: e });
+    }
+  }
 
   private obtain(): Promise<Result<Held>> {
     if (this.flight) return this.flight;
@@ -346,6 +358,7 @@ export class TokenManager implements TokenSource {
     };
     const held = this.hold(tokens, timing);
     this.clockSkew = timing.clockSkewMs ?? null;
+    this.tellClockSkew();
     this.credentialsState = 'ok';
     this.rejectedCredentials = null;
     this.lastProblem = null;

@@ -80,10 +80,13 @@ export interface ServiceEngine {
 /** Builds the token manager, the order service client and the engine over them. */
 export function openEngineWithService(options: ServiceEngineOptions): ServiceEngine {
   const log = options.log ?? silentLogger;
+  // Built below, over the token manager; told when a token measured the clock difference anew.
+  let engine: Engine | null = null;
   const tokens = new TokenManager({
     authUrl: options.authUrl,
     vault: options.vault,
     logger: log,
+    onClockSkew: () => engine?.clockSkewChanged(),
     ...(options.now ? { now: options.now } : {}),
     ...(options.random ? { random: options.random } : {}),
     ...(options.timers ? { timers: options.timers } : {}),
@@ -99,13 +102,14 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
     ...(options.probeTimeoutMs !== undefined ? { probeTimeoutMs: options.probeTimeoutMs } : {}),
   });
   const reachability = createReachabilitySignal(options.online);
-  const engine = createEngine({
+  engine = createEngine({
     dataDir: options.dataDir,
     sender: client,
     terminalId: options.terminalId,
     log,
     credentialsState: () => tokens.status().credentials,
     tokenProblem: () => tokens.status().lastProblem,
+    clockSkewMs: () => tokens.clockSkewMs(),
     ...pick(options),
     // Check before resend (decisions.md) asks the service's `status` call unless a test brings its own.
     statusCheck: options.statusCheck ?? createStatusCheck(client),

@@ -11,6 +11,7 @@ import type { ActionInput, Order } from '../../../shared/protocol';
 import { fail, ok, type Problem, ProblemError, type Result } from '../../../shared/result';
 import type { UpdateSender } from '../api/outcome';
 import { TOKEN_SERVER_FAULT, TOKEN_UNUSABLE } from '../api/token-source';
+import { CLOCK_SKEW_LIMIT_MS } from '../auth/expiry';
 import {
   checkLater,
   damageIn,
@@ -62,6 +63,8 @@ export interface EngineOptions {
   stopGraceMs?: number;
   /** What the token manager knows of the credentials, so the status can tell "missing" from "rejected". */
   credentialsState?: () => 'unknown' | 'ok' | 'missing' | 'rejected';
+  /** This terminal's clock minus the token server's, as the last token measured it (ms), or null. */
+  clockSkewMs?: () => number | null;
   /**
    * Asked before resending an entry whose earlier attempt got no answer, and after a refusal that
    * may mean "already done" (decisions.md, "Check before resend"). Absent: resend as before.
@@ -110,6 +113,8 @@ export interface Engine {
   storage(): Problem | null;
   /** New credentials were saved: resume a paused outbox. */
   credentialsChanged(): void;
+  /** A token measured the clock difference anew: the status carries it. */
+  clockSkewChanged(): void;
   setOptions(patch: { undoWindowMs?: number; concurrency?: number }): void;
   lastTapAt(): number | null;
   sendingCount(): number;
@@ -245,6 +250,10 @@ export function createEngine(options: EngineOptions): Engine {
       known === 'missing' ? 'missing' : sync.credentials() === 'rejected' || known === 'rejected' ? 'rejected' : 'ok';
     const plainFailed = counts.failed - counts.mayBeApplied;
     const tokenProblem = options.tokenProblem?.() ?? null;
+    // Whole seconds: each token measures it anew, network delay included, and the status is only
+    // sent when it changes.
+    const skew = options.clockSkewMs?.() ?? null;
+    const clockSkewMs = skew === null ? null : Math.round(skew / 1000) * 1000;
     // The English sentence (CLI, logs, fallback) and the same by code and values for the renderer.
     let message: string | null = null;
     let notice: Words | null = null;
@@ -289,9 +298,17 @@ export function createEngine(options: EngineOptions): Engine {
         count: plainFailed,
       });
     else if (backlogAlarm)
-      say(`A tap has waited more than ${formatThreshold(backlogThresholdMs)} to be sent: check the connection`, 'BACKLOG', {
+      say(`A tap has waited more than ${spanWords(backlogThresholdMs)} to be sent: check the connection`, 'BACKLOG', {
         thresholdMs: backlogThresholdMs,
       });
+    else if (clockSkewMs !== null && Math.abs(clockSkewMs) > CLOCK_SKEW_LIMIT_MS) {
+      const ahead = clockSkewMs > 0;
+      say(
+        `This computer's clock is ${spanWords(Math.abs(clockSkewMs))} ${ahead ? 'ahead of' : 'behind'} the order service's; countdowns follow the service's clock. Have the computer's clock set right`,
+        ahead ? 'CLOCK_AHEAD' : 'CLOCK_BEHIND',
+        { offsetMs: Math.abs(clockSkewMs) },
+      );
+    }
     return {
       connectivity,
       waiting: counts.waiting,
@@ -301,6 +318,7 @@ export function createEngine(options: EngineOptions): Engine {
       lastSuccessAt: sync.lastSuccessAt(),
       credentials,
       backlogAlarm,
+      clockSkewMs,
       message,
       notice,
     };
@@ -323,6 +341,7 @@ export function createEngine(options: EngineOptions): Engine {
         lastSuccessAt: sync.lastSuccessAt(),
         credentials: 'ok',
         backlogAlarm: false,
+        clockSkewMs: null,
         message: damagedWords(damage ?? ''),
         notice: { code: 'STORE_DAMAGED' },
       };
@@ -612,6 +631,10 @@ export function createEngine(options: EngineOptions): Engine {
       sync.credentialsChanged();
     },
 
+    clockSkewChanged() {
+      publishStatus();
+    },
+
     setOptions(patch) {
       if (patch.undoWindowMs !== undefined) undoWindowMs = clamp(patch.undoWindowMs, 0, 60_000);
       if (patch.concurrency !== undefined) concurrency = clamp(patch.concurrency, 1, 16);
@@ -707,8 +730,8 @@ function damagedWords(reason: string): string {
   return `The data file is damaged (${reason}). Packdesk sets it aside and starts a new one with the taps it can read`;
 }
 
-/** The backlog threshold in words ("15 minutes", "45 seconds"): never "0 minutes". */
-function formatThreshold(ms: number): string {
+/** A span in words, the backlog threshold or a clock difference ("15 minutes", "45 seconds"): never "0 minutes". */
+function spanWords(ms: number): string {
   if (ms >= 60_000) {
     const minutes = Math.round(ms / 60_000);
     return `${minutes} minute${minutes === 1 ? '' : 's'}`;

@@ -82,6 +82,7 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
     lastSuccessAt: null,
     credentials: 'missing',
     backlogAlarm: false,
+    clockSkewMs: null,
     message: runtime.problem(),
   });
 

@@ -1,11 +1,17 @@
-/** A live countdown to a promised time, in words and colour: "12 min" / "left to pack", or LATE. */
+/**
+ * A live countdown to a promised time, in words and colour: "12 min" / "left to pack", or LATE.
+ * The promise is on the order service's clock, so the countdown runs on it too: this computer's
+ * clock less the difference the last token measured (a counter PC's clock is often minutes off).
+ */
 import { countdown, formatSpan } from '../format';
 import { useNow } from '../hooks/useNow';
 import { useWords } from '../i18n/useWords';
+import { useStatus } from '../store/status';
 
 export function Countdown({ deadline }: { deadline: number }) {
   const { t } = useWords();
-  const now = useNow(1_000);
+  const skew = useStatus((s) => s.sync?.clockSkewMs ?? 0);
+  const now = useNow(1_000) - skew;
   const { urgency } = countdown(deadline, now, t);
   return (
     <span className={`deadline deadline-${urgency}`} data-testid="countdown">

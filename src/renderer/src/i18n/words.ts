@@ -64,6 +64,7 @@ function withWords(t: TFunction, values: Readonly<Record<string, string | number
   if (typeof values?.reason === 'string') out.reasonWord = reasonWords(t, values.reason);
   if (typeof values?.thresholdMs === 'number') out.span = formatSpan(values.thresholdMs, t);
   if (typeof values?.seconds === 'number') out.wait = formatSpan(values.seconds * 1000, t);
+  if (typeof values?.offsetMs === 'number') out.offset = formatSpan(values.offsetMs, t);
   if (values?.address === 'token server') out.address = t('settings:connection.tokenServer');
   if (values?.address === 'order service') out.address = t('settings:connection.orderService');
   const environment = values?.environment;

@@ -168,6 +168,34 @@ describe('connectivity', () => {
     expect(engine.status().connectivity).toBe('online');
   });
 
+  it("carries the clock difference each token measures, and says when this computer's clock is minutes off", async () => {
+    // The order service's clock is 17 minutes ahead of this computer's.
+    const box = await sandbox(cleanup, { now: () => Date.now() + 17 * 60_000 });
+    const { engine, tokens } = serviceEngine(cleanup, box, tempDir(cleanup));
+    const pushed: EventBody<'sync.status'>[] = [];
+    engine.on('sync.status', (s) => pushed.push(s));
+    engine.start();
+    expect(engine.status()).toMatchObject({ clockSkewMs: null, notice: null });
+    // A token alone, no tap sent: the screens are told.
+    expect((await tokens.authorization()).ok).toBe(true);
+    const skew = pushed.at(-1)?.clockSkewMs ?? null;
+    expect(skew).not.toBeNull();
+    expect(Math.abs((skew ?? 0) + 17 * 60_000)).toBeLessThanOrEqual(5_000);
+    expect(Math.abs((skew ?? 0) % 1000)).toBe(0);
+    expect(pushed.at(-1)).toMatchObject({ notice: { code: 'CLOCK_BEHIND', values: { offsetMs: -(skew ?? 0) } } });
+    expect(engine.status().message).toContain('17 minutes behind the order service');
+  });
+
+  it('says nothing of a clock that is off by less than two minutes', async () => {
+    const box = await sandbox(cleanup, { now: () => Date.now() - 50_000 });
+    const { engine, tokens } = serviceEngine(cleanup, box, tempDir(cleanup));
+    engine.start();
+    expect((await tokens.authorization()).ok).toBe(true);
+    const status = engine.status();
+    expect(Math.abs((status.clockSkewMs ?? 0) - 50_000)).toBeLessThanOrEqual(5_000);
+    expect(status.notice).toBeNull();
+  });
+
   it('raises the backlog alarm when a tap waits longer than the threshold', async () => {
     const box = await sandbox(cleanup);
     let now = Date.now();
