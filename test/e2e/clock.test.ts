@@ -31,6 +31,8 @@ describe('a computer whose clock is wrong', () => {
   it("counts down on the order service's clock and says the computer's clock is 17 minutes behind", async () => {
     const { page, sandbox } = t;
     await page.getByTestId('sync-message').filter({ hasText: "This computer's clock is 17 min behind the order service" }).waitFor();
+    // Every order the service has came in with the first pass, the newest 17 minutes included.
+    await expect(page.getByTestId('filter-ALL').locator('.filter-count').textContent()).resolves.toBe(String(sandbox.orders().length));
     const rows = await page.locator('[data-testid="order-row"]').evaluateAll((els) =>
       els.flatMap((el) => {
         const text = el.querySelector('.deadline-text')?.textContent;

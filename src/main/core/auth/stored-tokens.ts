@@ -20,4 +20,7 @@ export const StoredTokensSchema = z.object({
   // A type that cannot go in a header (one saved before such tokens were refused) is no token at all.
   tokenType: z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/),
   expiresAt: z.number().finite(),
+  // This terminal's clock minus the token server's, as the token measured it: known again after a
+  // restart, before the next token (intake reads its windows on the service's clock).
+  clockSkewMs: z.number().finite().optional(),
 });

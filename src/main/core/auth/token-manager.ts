@@ -196,6 +196,19 @@ export class TokenManager implements TokenSource {
     return this.clockSkew;
   }
 
+  /**
+   * The order service's clock as this terminal best knows it: its own, less the difference the
+   * last token measured (kept with the saved tokens, so known after a restart). A terminal with
+   * no token yet gets one first: the caller is about to call the service with it anyway. Its own
+   * clock when no token can be had. The network delay in the difference puts it a little behind,
+   * never ahead.
+   */
+  async serviceNow(): Promise<number> {
+    await this.load();
+    if (this.clockSkew === null && this.held === null) await this.authorization();
+    return this.now() - (this.clockSkew ?? 0);
+  }
+
   /** A snapshot without secrets, for doctor and the status bar. */
   status(): TokenStatus {
     const held = this.held && !this.held.invalid ? this.held : null;
@@ -355,6 +368,7 @@ export class TokenManager implements TokenSource {
       tokenType: token.token_type,
       expiresAt: timing.expiresAt,
       ...(refreshToken ? { refreshToken } : {}),
+      ...(timing.clockSkewMs !== undefined ? { clockSkewMs: timing.clockSkewMs } : {}),
     };
     const held = this.hold(tokens, timing);
     this.clockSkew = timing.clockSkewMs ?? null;
@@ -430,6 +444,10 @@ export class TokenManager implements TokenSource {
           this.secrets.add(tokens.refreshToken);
           const lifetimeMs = Math.max(0, tokens.expiresAt - this.now());
           this.hold(tokens, { expiresAt: tokens.expiresAt, lifetimeMs });
+          if (tokens.clockSkewMs !== undefined && this.clockSkew === null) {
+            this.clockSkew = tokens.clockSkewMs;
+            this.tellClockSkew();
+          }
         }
       } catch (error) {
         this.log.warn('saved tokens could not be read; a new token will be requested', { problem: this.vaultProblem(error).message });

@@ -14,6 +14,8 @@ export interface StoredTokens {
   readonly tokenType: string;
   /** Local-clock epoch ms at which the access token expires (already corrected for clock skew). */
   readonly expiresAt: number;
+  /** This terminal's clock minus the token server's when the token came (TokenStatus.clockSkewMs). */
+  readonly clockSkewMs?: number;
 }
 
 export interface VaultHealth {

@@ -139,6 +139,7 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
     serviceProviderId,
     settingsKey: options.settingsKey ?? (() => `${options.baseUrl}|${serviceProviderId() ?? ''}`),
     now: options.now ?? Date.now,
+    serviceNow: () => tokens.serviceNow(),
     random: options.random ?? Math.random,
     timers: options.timers ?? systemTimers,
     newRequestId: randomUUID,

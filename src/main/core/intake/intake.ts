@@ -29,6 +29,12 @@ export interface IntakeOptions {
   /** A fingerprint of the settings a refusal of access was said for (addresses, provider id, client). */
   readonly settingsKey: () => string;
   readonly now: () => number;
+  /**
+   * The order service's clock (TokenManager.serviceNow), which the windows of `changes` are read
+   * on: on a terminal whose clock runs ahead, windows on its own clock start after changes the
+   * service has yet to stamp, and those orders never arrive. Default: `now`.
+   */
+  readonly serviceNow?: () => Promise<number>;
   readonly random: () => number;
   readonly timers: Timers;
   readonly newRequestId: () => string;
@@ -96,6 +102,7 @@ export function createIntake(o: IntakeOptions): Intake {
   const minInterval = o.minIntervalMs ?? MIN_INTAKE_INTERVAL_MS;
   const interval = (): number => Math.max(minInterval, o.intervalMs());
   const backoff = o.backoff ?? DEFAULT_BACKOFF;
+  const serviceNow = o.serviceNow ?? (() => Promise.resolve(o.now()));
   let running = false;
   let passing: Promise<PassReport> | null = null;
   let failures = 0;
@@ -186,6 +193,7 @@ export function createIntake(o: IntakeOptions): Intake {
           store: o.store,
           serviceProviderId: provider,
           now: o.now,
+          serviceNow,
           newRequestId: o.newRequestId,
           overlapMs: o.overlapMs ?? DEFAULT_OVERLAP_MS,
           initialLookbackMs: o.initialLookbackMs ?? DEFAULT_LOOKBACK_MS,
@@ -281,7 +289,7 @@ export function createIntake(o: IntakeOptions): Intake {
     async checkAccess() {
       const provider = o.serviceProviderId();
       if (!provider) return { kind: 'notConfigured', message: 'no service provider id is set' };
-      const to = o.now();
+      const to = await serviceNow();
       const outcome = await o.reader.changes(
         buildChangesRequest({ requestId: o.newRequestId(), serviceProviderId: provider, fromTimestamp: to - 1_000, toTimestamp: to, size: 1 }),
       );

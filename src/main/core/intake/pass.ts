@@ -17,6 +17,8 @@ export interface PassOptions {
   readonly store: IntakeStore;
   readonly serviceProviderId: string;
   readonly now: () => number;
+  /** The order service's clock, which windows are read on (IntakeOptions.serviceNow). */
+  readonly serviceNow: () => Promise<number>;
   readonly newRequestId: () => string;
   readonly overlapMs: number;
   /** How far back the very first pass looks. */
@@ -44,11 +46,28 @@ export type PassResult =
   /** The pass stopped; the cursor did not move. */
   | { readonly kind: 'stopped'; readonly counts: PassCounts; readonly call: 'changes' | 'status'; readonly failure: ReadFailure };
 
+/**
+ * Where a window ends: now on the service's clock when this terminal's is further from it than
+ * half the overlap, else on the terminal's own, which the overlap covers. The measured difference
+ * carries the network delay and the token's whole seconds, so a clock that is right would
+ * otherwise end each window up to a second early, and an order placed in that second would wait
+ * for the next pass.
+ */
+async function windowEnd(o: Pick<PassOptions, 'now' | 'serviceNow' | 'overlapMs'>): Promise<number> {
+  const service = await o.serviceNow();
+  const own = o.now();
+  return Math.abs(own - service) > o.overlapMs / 2 ? service : own;
+}
+
 /** Runs one pass from the stored cursor; never throws for anything the service does. */
 export async function runPass(o: PassOptions): Promise<PassResult> {
   const counts = { new: 0, updated: 0, unchanged: 0, failed: 0 };
-  const to = o.now();
-  const cursor = o.store.state().cursorTo;
+  const to = await windowEnd(o);
+  const stored = o.store.state().cursorTo;
+  // A cursor after the service's now was written on a clock that ran ahead (before a token had
+  // measured it, or by an older Packdesk): how far it really read is unknown, so read again from
+  // the first pass's lookback. An id seen twice does no harm; one never seen is an order lost.
+  const cursor = stored !== null && stored > to ? null : stored;
   const from = Math.max(0, (cursor ?? to - o.initialLookbackMs) - o.overlapMs);
 
   // Ids are collected over every page first: a page cursor is only good for its own window.

@@ -287,6 +287,23 @@ describe('token manager: vault and cancellation', () => {
     }
   });
 
+  it("a restarted manager knows how far its clock is from the token server's before it asks for a token", async () => {
+    // This terminal's clock runs 17 minutes ahead of the service's.
+    const ahead = 17 * 60_000;
+    world = await startWorld({ manager: { now: () => Date.now() + ahead } });
+    await accept(world, freshOrder(world.sandbox).id);
+    const again = new TokenManager({ authUrl: world.sandbox.url, vault: world.vault, now: () => Date.now() + ahead });
+    try {
+      expect(again.clockSkewMs()).toBeNull();
+      const serviceNow = await again.serviceNow();
+      expect(Math.abs(serviceNow - Date.now())).toBeLessThan(5_000);
+      expect(Math.abs((again.clockSkewMs() ?? 0) - ahead)).toBeLessThan(5_000);
+      expect(world.sandbox.stats().tokenRequests).toEqual({ client_credentials: 1, refresh_token: 0, refused: 0 });
+    } finally {
+      await again.close();
+    }
+  });
+
   it('a caller that gives up waiting does not cancel the token request others share', async () => {
     world = await startWorld({ sandbox: {} });
     const w = world;

@@ -38,9 +38,16 @@ export function terminal(
   cleanup: Cleanup,
   box: Sandbox,
   dataDir: string,
-  options: Partial<IntakeOptions> & { wrapReader?: (r: IntakeReader) => IntakeReader } = {},
+  options: Partial<IntakeOptions> & { wrapReader?: (r: IntakeReader) => IntakeReader; vault?: MemoryVault } = {},
 ): Terminal {
-  const tokens = new TokenManager({ authUrl: box.url, vault: new MemoryVault({ credentials: TRAINING }), logger: silentLogger, proactive: false });
+  // The token manager on the terminal's clock too: it measures how far that is from the service's.
+  const tokens = new TokenManager({
+    authUrl: box.url,
+    vault: options.vault ?? new MemoryVault({ credentials: TRAINING }),
+    logger: silentLogger,
+    proactive: false,
+    ...(options.now ? { now: options.now } : {}),
+  });
   const client = new OrderServiceClient({ baseUrl: box.url, tokens, logger: silentLogger });
   const opened = openStore({ dataDir, now: Date.now });
   if (!opened.ok) throw new Error(opened.problem.message);
@@ -48,13 +55,14 @@ export function terminal(
   const stored: string[] = [];
   const statuses: IntakeStatus[] = [];
   const reachability: boolean[] = [];
-  const { wrapReader, ...rest } = options;
+  const { wrapReader, vault: _vault, ...rest } = options;
   const intake = createIntake({
     reader: wrapReader ? wrapReader(client) : client,
     store: storeForIntake(store),
     serviceProviderId: () => PROVIDER,
     settingsKey: () => `${box.url}|${PROVIDER}`,
     now: Date.now,
+    serviceNow: () => tokens.serviceNow(),
     random: Math.random,
     timers: nodeTimers,
     newRequestId: randomUUID,

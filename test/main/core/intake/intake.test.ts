@@ -81,6 +81,23 @@ describe('order intake', () => {
     expect(t.store.orders.get(order.id)?.body?.orderState).toBe('Cancelled');
   });
 
+  it("takes in what the service changes while this terminal's clock runs 17 minutes ahead of it", async () => {
+    let serviceClock = Date.now();
+    const box = await intakeSandbox(cleanup, { now: () => serviceClock });
+    const t = terminal(cleanup, box, dataDir(cleanup), { now: () => serviceClock + 17 * 60_000 });
+    await t.intake.passOnce();
+    // Each later change, a poll interval apart, arrives at the next pass.
+    for (const order of box.orders().filter((o) => o.orderState === 'Created').slice(0, 3)) {
+      serviceClock += 30_000;
+      box.changeOrder(order.id, 'cancel');
+      serviceClock += 1_000;
+      await t.intake.passOnce();
+      expect(t.store.orders.get(order.id)?.body?.orderState).toBe('Cancelled');
+    }
+    // The windows are on the service's clock: the cursor is not ahead of it.
+    expect(t.store.intake.get().cursorTo ?? Infinity).toBeLessThanOrEqual(serviceClock);
+  });
+
   it('keeps the body with the newest updatedAt', async () => {
     const box = await intakeSandbox(cleanup);
     const t = terminal(cleanup, box, dataDir(cleanup));
