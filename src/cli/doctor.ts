@@ -108,7 +108,7 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
   }
 
   const skew = parts.tokens?.clockSkewMs() ?? null;
-  if (skew === null) checks.push({ name: 'clock skew', ok: false, detail: 'could not be measured: no answer from the token server', fix: 'fix the token server check first' });
+  if (skew === null) checks.push({ name: 'clock skew', ok: false, detail: 'could not be measured: no token, or the token server gave no usable issue time', fix: 'fix the token server check first' });
   else if (Math.abs(skew) > CLOCK_SKEW_LIMIT_MS)
     checks.push({
       name: 'clock skew',

@@ -23,6 +23,14 @@ export interface TokenTiming {
  */
 export const CLOCK_SKEW_LIMIT_MS = 2 * 60_000;
 
+/**
+ * A measured difference beyond this is not believed: intake's windows and the countdowns lean on
+ * it, and an `issued_at` that is garbage (0, a date in another year) would move them by decades.
+ * A day holds a clock set to the wrong time zone (India's is 5 h 30 min off UTC) with room to
+ * spare; a clock further off fails TLS before it gets a token.
+ */
+export const MAX_CLOCK_SKEW_MS = 24 * 60 * 60_000;
+
 // Below this, an epoch timestamp is in seconds (1e11 ms is in 1973; 1e11 s is in the year 5138).
 const SECONDS_LIMIT = 1e11;
 
@@ -38,6 +46,8 @@ export function tokenExpiry(token: TokenResponse, receivedAt: number): TokenTimi
 
   const issuedAt = toEpochMs(token.issued_at);
   const clockSkewMs = receivedAt - issuedAt;
+  // Not a clock difference but a broken issued_at: as if the server had not sent one.
+  if (!(Math.abs(clockSkewMs) <= MAX_CLOCK_SKEW_MS)) return { expiresAt: byExpiresIn, lifetimeMs: byExpiresIn - receivedAt };
   if (token.expires_at === undefined) return { expiresAt: byExpiresIn, lifetimeMs: byExpiresIn - receivedAt, clockSkewMs };
 
   // The server's expiry moved onto our clock. A bound at or before receipt is nonsense (expires_at

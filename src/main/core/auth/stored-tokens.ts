@@ -3,6 +3,7 @@
  * outside the process and is parsed before use.
  */
 import { z } from 'zod';
+import { MAX_CLOCK_SKEW_MS } from './expiry';
 
 export const ClientCredentialsSchema = z.object({
   clientId: z.string().trim().min(1, 'the client id is empty').max(512, 'the client id is too long'),
@@ -22,5 +23,5 @@ export const StoredTokensSchema = z.object({
   expiresAt: z.number().finite(),
   // This terminal's clock minus the token server's, as the token measured it: known again after a
   // restart, before the next token (intake reads its windows on the service's clock).
-  clockSkewMs: z.number().finite().optional(),
+  clockSkewMs: z.number().min(-MAX_CLOCK_SKEW_MS).max(MAX_CLOCK_SKEW_MS).optional(),
 });

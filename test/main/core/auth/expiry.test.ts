@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { refreshTime, tokenExpiry, toEpochMs } from '../../../../src/main/core/auth';
+import { refreshTime, StoredTokensSchema, tokenExpiry, toEpochMs } from '../../../../src/main/core/auth';
 import type { TokenResponse } from '../../../../src/shared/protocol';
 
 const HOUR = 3_600_000;
@@ -50,6 +50,17 @@ describe('token expiry on a terminal whose clock may be wrong', () => {
   it('ignores an expires_at that is not after issued_at rather than refreshing in a loop', () => {
     const t = tokenExpiry(base({ issued_at: serverNow, expires_at: serverNow - 1 }), serverNow);
     expect(t.expiresAt).toBe(serverNow + HOUR);
+  });
+
+  it('believes no clock difference over a day: an issued_at of 0 or of another year is as if none were sent', () => {
+    for (const issued_at of [0, serverNow - 3 * 24 * HOUR, serverNow + 400 * 24 * HOUR])
+      expect(tokenExpiry(base({ issued_at, expires_at: issued_at + HOUR }), serverNow)).toEqual({ expiresAt: serverNow + HOUR, lifetimeMs: HOUR });
+    // A clock set to the wrong time zone is still a clock difference.
+    expect(tokenExpiry(base({ issued_at: serverNow }), serverNow + 5.5 * HOUR).clockSkewMs).toBe(5.5 * HOUR);
+    // Nor is one believed from the keychain: such saved tokens are not used, and a new token is asked for.
+    const saved = { accessToken: 'at', tokenType: 'O-Bearer', expiresAt: serverNow };
+    expect(StoredTokensSchema.safeParse({ ...saved, clockSkewMs: -5.5 * HOUR }).success).toBe(true);
+    expect(StoredTokensSchema.safeParse({ ...saved, clockSkewMs: 2 * 24 * HOUR }).success).toBe(false);
   });
 
   it('without issued_at, trusts only expires_in (expires_at cannot be put on our clock)', () => {
