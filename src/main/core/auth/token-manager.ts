@@ -200,12 +200,13 @@ export class TokenManager implements TokenSource {
    * The order service's clock as this terminal best knows it: its own, less the difference the
    * last token measured (kept with the saved tokens, so known after a restart). A terminal with
    * no token yet gets one first: the caller is about to call the service with it anyway. Its own
-   * clock when no token can be had. The network delay in the difference puts it a little behind,
-   * never ahead.
+   * clock when no token can be had; after such a failure the caller's own call does the asking,
+   * so a token server that is down is not asked twice per read. The network delay in the
+   * difference puts it a little behind, never ahead.
    */
   async serviceNow(): Promise<number> {
     await this.load();
-    if (this.clockSkew === null && this.held === null) await this.authorization();
+    if (this.clockSkew === null && this.held === null && this.lastProblem === null) await this.authorization();
     return this.now() - (this.clockSkew ?? 0);
   }
 

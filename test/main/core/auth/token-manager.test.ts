@@ -304,6 +304,24 @@ describe('token manager: vault and cancellation', () => {
     }
   });
 
+  it('asks the token server once per read, not twice, while a terminal with no token cannot get one', async () => {
+    let asked = 0;
+    world = await startWorld({
+      manager: {
+        fetch: async () => {
+          asked += 1;
+          throw new TypeError('fetch failed');
+        },
+      },
+    });
+    // The first read asks for a token to learn the service's clock, and its own call finds that failure.
+    expect(Math.abs((await world.tokens.serviceNow()) - Date.now())).toBeLessThan(1_000);
+    expect(asked).toBe(1);
+    // Later reads leave the asking to their own call.
+    for (let i = 0; i < 3; i++) await world.tokens.serviceNow();
+    expect(asked).toBe(1);
+  });
+
   it('a caller that gives up waiting does not cancel the token request others share', async () => {
     world = await startWorld({ sandbox: {} });
     const w = world;
