@@ -275,6 +275,16 @@ function assemble(db: Db, file: string): Store {
   const restartWal = (): void => {
     run.immediate(() => db.pragma(`user_version = ${version}`));
   };
+  // Runs `fn` with a numeric pragma set to `value`, and sets it back to what it was after.
+  const withPragma = <T>(name: string, value: number, fn: () => T): T => {
+    const was = Number(db.pragma(name, { simple: true }));
+    db.pragma(`${name} = ${value}`);
+    try {
+      return fn();
+    } finally {
+      db.pragma(`${name} = ${was}`);
+    }
+  };
   // Two plain statements: the pragma_data_version table function in one SELECT cost five times as much.
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   const totalChanges = db.prepare('SELECT total_changes()').pluck();
@@ -287,25 +297,11 @@ function assemble(db: Db, file: string): Store {
     lease: createLeaseTable(db),
     intake: createIntakeTable(db),
     transaction: <T>(fn: () => T): T => run.immediate(fn) as T,
-    scrubbing: <T>(fn: () => T): T => {
-      const was = Number(db.pragma('secure_delete', { simple: true }));
-      db.pragma('secure_delete = ON');
-      try {
-        return run.immediate(fn) as T;
-      } finally {
-        db.pragma(`secure_delete = ${was}`);
-      }
-    },
+    scrubbing: <T>(fn: () => T): T => withPragma('secure_delete', 1, () => run.immediate(fn) as T),
     emptyWal: () => {
       // Never waits: the page check's reader may hold a snapshot for seconds, and this is the main thread.
-      const timeout = Number(db.pragma('busy_timeout', { simple: true }));
-      db.pragma('busy_timeout = 0');
-      try {
-        const [done] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[];
-        if (!done || done.busy !== 0) return false;
-      } finally {
-        db.pragma(`busy_timeout = ${timeout}`);
-      }
+      const [done] = withPragma('busy_timeout', 0, () => db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[]);
+      if (!done || done.busy !== 0) return false;
       restartWal();
       return true;
     },
