@@ -38,12 +38,12 @@ export function terminal(
   cleanup: Cleanup,
   box: Sandbox,
   dataDir: string,
-  options: Partial<IntakeOptions> & { wrapReader?: (r: IntakeReader) => IntakeReader; vault?: MemoryVault } = {},
+  options: Partial<IntakeOptions> & { wrapReader?: (r: IntakeReader) => IntakeReader } = {},
 ): Terminal {
   // The token manager on the terminal's clock too: it measures how far that is from the service's.
   const tokens = new TokenManager({
     authUrl: box.url,
-    vault: options.vault ?? new MemoryVault({ credentials: TRAINING }),
+    vault: new MemoryVault({ credentials: TRAINING }),
     logger: silentLogger,
     proactive: false,
     ...(options.now ? { now: options.now } : {}),
@@ -55,7 +55,7 @@ export function terminal(
   const stored: string[] = [];
   const statuses: IntakeStatus[] = [];
   const reachability: boolean[] = [];
-  const { wrapReader, vault: _vault, ...rest } = options;
+  const { wrapReader, ...rest } = options;
   const intake = createIntake({
     reader: wrapReader ? wrapReader(client) : client,
     store: storeForIntake(store),
