@@ -6,12 +6,13 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { Sandbox, SandboxOptions } from '../../sandbox';
 import type { Action, Order } from '../../src/shared/protocol/schemas';
 import type { Settings } from '../../src/shared/ipc';
 import type { HostOptions } from '../../src/main/core/host';
 import { DEFAULT_RENDERER_DIR, startWebHarness, type WebHarness } from '../../src/web';
+import { launchChromium, recordPrintRequests } from '../support/chromium';
 import { firstIntakePass } from '../support/intake';
 
 export const SCREENSHOT_DIR = resolve(__dirname, '..', '..', 'test-results', 'screenshots');
@@ -50,13 +51,7 @@ export interface Terminal {
   close(): Promise<void>;
 }
 
-/** Launches Debian's Chromium (never a downloaded browser). */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-}
+export { printRequests, untilPrintRequests } from '../support/chromium';
 
 /** Starts a terminal in training mode with a short undo window, opens it and waits for the queue. */
 export async function openTerminal(options: TerminalOptions = {}): Promise<Terminal> {
@@ -94,6 +89,7 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
       // Seeded item pictures live on the internet; this machine is offline, so they fail to load.
       if (m.type() === 'error' && !m.text().includes('net::ERR_')) problems.push(m.text());
     });
+    await recordPrintRequests(page);
     await options.beforeOpen?.(page);
     if (!options.firstRun) {
       const pin = await harness.host.handle('pin.set', { newPin: MANAGER_PIN });
