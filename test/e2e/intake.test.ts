@@ -112,11 +112,11 @@ describe('orders arriving by themselves', () => {
     await row(page, placed.id).click();
     await page.getByTestId('reject-order').click();
     const dialog = page.getByTestId('cancel-dialog');
-    await dialog.locator('[data-reason="BUYER_NOT_AVAILABLE"]').click();
+    await dialog.locator('[data-reason="CUSTOMER_CANCEL_REQUEST"]').click();
     await dialog.getByTestId('cancel-next').click();
     await dialog.getByTestId('cancel-confirm').click();
     await until('the rejection at the service', () => appliedTo(sandbox, placed.id).length === 1);
-    expect(appliedTo(sandbox, placed.id)[0]).toEqual({ type: 'ORDER_STATE_UPDATE', orderState: 'CANCELLED', reason: 'BUYER_NOT_AVAILABLE' });
+    expect(appliedTo(sandbox, placed.id)[0]).toEqual({ type: 'ORDER_STATE_UPDATE', orderState: 'CANCELLED', reason: 'CUSTOMER_CANCEL_REQUEST' });
     await page.keyboard.press('Escape');
   }, 60_000);
 

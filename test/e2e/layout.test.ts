@@ -63,7 +63,7 @@ describe('layout for gloves and small screens', () => {
       // A cancelled order, with the undo bar of the cancel and its notice.
       await page.getByTestId('cancel-order').click();
       const dialog = page.getByTestId('cancel-dialog');
-      await dialog.locator('[data-reason="BUYER_NOT_AVAILABLE"]').click();
+      await dialog.locator('[data-reason="CUSTOMER_CANCEL_REQUEST"]').click();
       await dialog.getByTestId('cancel-next').click();
       await dialog.getByTestId('cancel-confirm').click();
       await dialog.waitFor({ state: 'detached' });

@@ -15,7 +15,7 @@ export function launchChromium(): Promise<Browser> {
 /** What `chromium --version` says, or why it could not be asked (Debian moves it under us). */
 export function chromiumVersion(): string {
   try {
-    return execFileSync(CHROMIUM_PATH, ['--version'], { encoding: 'utf8', timeout: 20_000 }).trim();
+    return execFileSync(CHROMIUM_PATH, ['--version'], { encoding: 'utf8', timeout: 20_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch (err) {
     return `unknown (${(err as Error).message.split('\n')[0]})`;
   }
