@@ -212,6 +212,13 @@ export function notNewerMessage(feedVersion: string, currentVersion: string): st
     : `The update feed offers version ${feedVersion}, not newer than this ${currentVersion}; nothing to install (no downgrades).`;
 }
 
+/** What the status says when the staged rollout keeps a release from this terminal. */
+function heldBackMessage(held: { version: string; percentage: number }): string {
+  return held.percentage <= 0
+    ? `The rollout of version ${held.version} is stopped; it is not installed on this terminal. ${KEEPS_WORKING}`
+    : `Version ${held.version} is being released to ${held.percentage} % of terminals first (staged rollout); this terminal gets it when the rollout widens. ${KEEPS_WORKING}`;
+}
+
 /** Creates the update controller around an electron-updater instance. */
 export function createUpdateController(options: UpdateControllerOptions): ElectronUpdateController {
   const { updater, currentVersion } = options;
@@ -307,14 +314,20 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
       void considerInstall(false);
     });
     updater.on('update-not-available', (info) => {
+      if (heldBack !== null && heldBack.version === info.version) {
+        // The rollout was narrowed or stopped after this terminal downloaded the release: it is not
+        // installed (electron-updater keeps the file; a wider rollout later installs it from there).
+        if (downloadedVersion === info.version) {
+          log.info('staged rollout no longer includes this terminal; the download waits', { version: info.version });
+          downloadedVersion = null;
+        }
+        if (downloadedVersion === null) {
+          setStatus({ state: 'idle', availableVersion: null, message: heldBackMessage(heldBack) });
+          return;
+        }
+      }
       if (downloadedVersion !== null) setStatus(readyStatus());
-      else if (heldBack !== null && heldBack.version === info.version) {
-        setStatus({
-          state: 'idle',
-          availableVersion: null,
-          message: `Version ${info.version} is being released to ${heldBack.percentage} % of terminals first (staged rollout); this terminal gets it when the rollout widens. ${KEEPS_WORKING}`,
-        });
-      } else setStatus({ state: 'idle', availableVersion: null, message: notNewerMessage(info.version, currentVersion) });
+      else setStatus({ state: 'idle', availableVersion: null, message: notNewerMessage(info.version, currentVersion) });
     });
     updater.on('error', (err) => reportError(err));
   };

@@ -257,6 +257,37 @@ describe('staged rollouts', () => {
   });
 });
 
+describe('stopping a staged rollout', () => {
+  it('stagingPercentage 0 keeps a terminal that already downloaded the release from installing it; widening it again installs from the download', async () => {
+    const s = await setup();
+    const file = publishAppImage(s, '1.1.0', { stagingPercentage: 100 });
+    const t = terminal(s, { context: { ...idle, lastTapAt: NOW - 60_000 } });
+    await t.controller.checkNow();
+    expect(await until(t, settled, 'ready')).toMatchObject({ state: 'ready', availableVersion: '1.1.0' });
+
+    // The chain stops the rollout while the terminal waits for a quiet moment.
+    publishAppImage(s, '1.1.0', { stagingPercentage: 0 });
+    t.ctx.lastTapAt = null;
+    t.clock.advance(60_000);
+    await until(t, (x) => x.state === 'idle', 'idle');
+    expect(t.controller.status().message).toBe('The rollout of version 1.1.0 is stopped; it is not installed on this terminal. This version keeps working.');
+    expect(await t.controller.installNow()).toMatchObject({ ok: false, problem: { message: 'No update is ready to install.' } });
+    t.clock.advance(4 * 60 * 60_000);
+    await new Promise((r) => setTimeout(r, 50));
+    expectNothingInstalled(s, t);
+    expect(doctorLine(s).detail).toMatch(/rollout of version 1\.1\.0 is stopped/);
+
+    // Released to everyone again: installed from the file already downloaded (electron-updater
+    // reuses it when the feed entry is as before; any other change to it means a new download).
+    publishAppImage(s, '1.1.0', { stagingPercentage: 100 });
+    t.clock.advance(4 * 60 * 60_000);
+    await until(t, (x) => x.state === 'installing', 'installing');
+    for (let i = 0; i < 200 && !fs.existsSync(s.marker); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(fs.readFileSync(s.marker, 'utf8').trim()).toBe('1.1.0');
+    expect(s.feed.downloadsOf(file.name)).toBe(1);
+  });
+});
+
 describe('NsisUpdater against a feed on 127.0.0.1', () => {
   it('finds, downloads and verifies the installer, then runs it silently with --force-run and quits', async () => {
     const s = await setup();

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, MemorySink } from '../../src/main/core/log';
-import { feedProblem } from '../../src/main/core/update';
+import { feedAddressProblem, feedProblem } from '../../src/main/core/update';
 import { createUpdateController, type UpdateContext } from '../../src/main/updater';
 import { FakeUpdater, NOW } from '../support/updater';
 import { manualTimers } from '../support/clock';
@@ -136,5 +136,15 @@ describe('the update feed', () => {
     expect(feedProblem(null)).toMatch(/no update feed/i);
     expect(feedProblem('provider: generic\nurl: https://updates.example.com/packdesk\nupdaterCacheDirName: packdesk-updater\n')).toBeNull();
     expect(feedProblem("provider: generic\nurl: 'https://updates.example.com/packdesk'\n")).toBeNull();
+  });
+
+  it('accepts http only on this computer and only when asked for (training), never from another machine', () => {
+    expect(feedAddressProblem('http://127.0.0.1:8123/', { localHttp: true })).toBeNull();
+    expect(feedAddressProblem('http://localhost:8123/', { localHttp: true })).toBeNull();
+    expect(feedAddressProblem('http://127.0.0.1:8123/')).toMatch(/must be https/);
+    expect(feedAddressProblem('http://updates.example.com/', { localHttp: true })).toMatch(/must be https/);
+    expect(feedAddressProblem('http://127.0.0.1.example.com/', { localHttp: true })).toMatch(/must be https/);
+    expect(feedProblem('provider: generic\nurl: http://127.0.0.1:8123/\n', { localHttp: true })).toBeNull();
+    expect(feedProblem('provider: generic\nurl: http://10.0.0.5/\n', { localHttp: true })).toMatch(/must be https/);
   });
 });
