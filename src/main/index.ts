@@ -162,7 +162,7 @@ async function main(): Promise<void> {
       sendingCount: engine?.sendingCount() ?? 0,
       waitingCount: engine?.status().waiting ?? 0,
       lastTapAt: engine?.lastTapAt() ?? null,
-      environment: started.info().environment,
+      environment: settings.environment,
     };
   });
 
