@@ -94,7 +94,7 @@ function terminal(
 
 /** Waits until the status satisfies `done` (downloads run in the background). */
 async function until(t: ReturnType<typeof terminal>, done: (s: UpdateStatus) => boolean, what: string): Promise<UpdateStatus> {
-  for (let i = 0; i < 500; i++) {
+  for (let i = 0; i < 1500; i++) {
     if (done(t.controller.status())) return t.controller.status();
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -272,8 +272,12 @@ describe('stopping a staged rollout', () => {
     await until(t, (x) => x.state === 'idle', 'idle');
     expect(t.controller.status().message).toBe('The rollout of version 1.1.0 is stopped; it is not installed on this terminal. This version keeps working.');
     expect(await t.controller.installNow()).toMatchObject({ ok: false, problem: { message: 'No update is ready to install.' } });
+    // The next scheduled check reads the feed again and still leaves it.
+    const reads = s.feed.requests.length;
     t.clock.advance(4 * 60 * 60_000);
-    await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 500 && s.feed.requests.length === reads; i++) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(t.controller.status().state).toBe('idle');
     expectNothingInstalled(s, t);
     expect(doctorLine(s).detail).toMatch(/rollout of version 1\.1\.0 is stopped/);
 

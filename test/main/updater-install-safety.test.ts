@@ -2,8 +2,9 @@
  * What keeps a bad update from running: a feed that is not https is refused in packaged builds; an
  * update whose feed gives no sha512 is not installed (AppImage has no publisher signature, so the
  * checksum from the https feed is all there is); and when the installer fails after Packdesk quit,
- * the next start says so and keeps working on the old version. electron-updater itself needs the
- * Electron binary, so its events come from the fake; the marker file is a real file on disk.
+ * the next start says so and keeps working on the old version. These drive the controller with a
+ * scripted stand-in for exact event timing; the marker file is a real file on disk. The same paths
+ * with electron-updater's real classes and a feed on 127.0.0.1: updater-feed.test.ts.
  */
 import fs from 'node:fs';
 import os from 'node:os';
