@@ -426,6 +426,30 @@ describe('when the update installs', () => {
   });
 });
 
+describe('an install electron-updater refuses on the spot', () => {
+  it('(the running AppImage is gone) restarts the engine, keeps this version, removes the install note and says so', async () => {
+    const s = await setup();
+    publishAppImage(s, '1.1.0');
+    const order: string[] = [];
+    const t = terminal(s, {
+      context: { ...idle, lastTapAt: NOW - 1_000 },
+      controller: { beforeInstall: async () => void order.push('stop engine'), afterFailedInstall: async () => void order.push('start engine') },
+    });
+    await t.controller.checkNow();
+    expect(await until(t, settled, 'ready')).toMatchObject({ state: 'ready' });
+    fs.rmSync(s.appImage);
+    const result = await t.controller.installNow();
+    expect(result).toMatchObject({ ok: false, problem: { message: expect.stringMatching(/Update failed: ENOENT.*This version keeps working\./) } });
+    expect(order).toEqual(['stop engine', 'start engine']);
+    expect(t.app.quits).toBe(0);
+    expect(fs.existsSync(path.join(s.root, 'data', 'update-pending.json'))).toBe(false);
+    expect(t.controller.status()).toMatchObject({ state: 'error', availableVersion: '1.1.0' });
+    // The schedule does not try the same broken install every minute.
+    expect(await t.controller.considerInstall(false)).toMatchObject({ install: false, reason: expect.stringMatching(/failed before; a manager can try again/) });
+    expect(order).toHaveLength(2);
+  });
+});
+
 describe('the feed address at run time', () => {
   it('an http feed is refused outside training, in words, without a request; training may use one on 127.0.0.1', async () => {
     const s = await setup();
