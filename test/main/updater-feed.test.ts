@@ -450,6 +450,23 @@ describe('an install electron-updater refuses on the spot', () => {
   });
 });
 
+describe('doctor on updates switched off', () => {
+  it('off by design is fine; off because of the build\'s feed is a problem', async () => {
+    const s = await setup();
+    const statusOf = (disabledReason: string) => {
+      const t = terminal(s, { controller: { disabledReason } });
+      t.controller.stop();
+      return doctorLine(s);
+    };
+    expect(statusOf("This installation (.deb) is updated through the system's package manager.")).toMatchObject({ ok: true });
+    expect(statusOf('The update feed address must be https (installers are checked against checksums read from it); updates are off.')).toMatchObject({
+      ok: false,
+      fix: expect.stringMatching(/https PACKDESK_UPDATE_URL/),
+    });
+    expect(s.feed.requests).toEqual([]);
+  });
+});
+
 describe('the feed address at run time', () => {
   it('an http feed is refused outside training, in words, without a request; training may use one on 127.0.0.1', async () => {
     const s = await setup();

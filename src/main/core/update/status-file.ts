@@ -34,7 +34,11 @@ export function updateHealth(saved: JsonFileRead<SavedUpdateStatus>, now: number
   const checked = s.lastCheckAt === null ? 'never checked' : `last checked ${new Date(s.lastCheckAt).toISOString()}`;
   const offered = s.availableVersion ? `, ${s.availableVersion} ${s.state === 'ready' ? 'downloaded' : 'offered'}` : '';
   const detail = `version ${s.currentVersion}${offered}: ${s.state}${s.message ? ` (${s.message})` : ''}; ${checked}`;
-  if (s.state === 'disabled') return { ok: true, detail };
+  // Off by design (development build, .deb, platform) is fine; off because of the build's feed
+  // (missing, not https, not generic) is a packaging mistake every terminal of that build shares.
+  if (s.state === 'disabled') {
+    return /update feed/i.test(s.message ?? '') ? { ok: false, detail, fix: 'the build names a feed Packdesk refuses: package again with an https PACKDESK_UPDATE_URL (build/README.md)' } : { ok: true, detail };
+  }
   if (s.state === 'error') return { ok: false, detail, fix: 'see "A terminal stuck on an old version" in docs/update.md' };
   const age = now - (s.lastCheckAt ?? saved.value.savedAt);
   if (age > STALE_CHECK_MS) {
