@@ -3,7 +3,9 @@ import type { OrderServiceClient } from '../main/core/api';
 import { CLOCK_SKEW_LIMIT_MS, type CredentialVault, type TokenManager } from '../main/core/auth';
 import type { Engine } from '../main/core/engine';
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Intake } from '../main/core/intake';
+import { readUpdateStatus, UPDATE_STATUS_FILE, updateHealth } from '../main/core/update';
 import type { CliConfig } from './config';
 
 export interface Check {
@@ -135,6 +137,9 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
   } else {
     checks.push({ name: 'queue health', ok: false, detail: 'not checked: the data file cannot be opened', fix: 'fix the data file first' });
   }
+  // The app's updater, as it last saved its status (the words the manager reads in settings).
+  const update = updateHealth(readUpdateStatus(path.join(config.dataDir, UPDATE_STATUS_FILE)), (parts.now ?? Date.now)());
+  checks.push({ name: 'updates', ok: update.ok, detail: update.detail, ...(update.fix ? { fix: update.fix } : {}) });
   return checks;
 }
 

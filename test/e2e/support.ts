@@ -28,6 +28,8 @@ export interface TerminalOptions {
   prepare?: (dataDir: string) => void | Promise<void>;
   /** Outside training: the vaults to use, and the sandbox standing in for the service. */
   vaultFor?: HostOptions['vaultFor'];
+  /** The updater controller the settings screen shows (the browser harness has none by default). */
+  updates?: HostOptions['updates'];
   sandbox?: Sandbox;
   /** A touch screen (counter PCs with a touch panel): taps arrive as touch events too. */
   touch?: boolean;
@@ -74,6 +76,7 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
         // Quick retries, so an outage that ends is noticed in about a second, not a minute.
         engineOptions: { backoff: { baseMs: 200, capMs: 1_000 }, pollMs: 500, ...options.engineOptions },
         ...(options.vaultFor ? { vaultFor: options.vaultFor } : {}),
+        ...(options.updates ? { updates: options.updates } : {}),
       },
     });
     const sandbox = harness.host.sandbox ?? options.sandbox;
