@@ -49,7 +49,7 @@ describe('a damaged data file, as the sync bar says it', () => {
     const now = await t.harness.host.handle('sync.status', {});
     if (!now.ok) throw new Error('no status');
     relay.hold();
-    const damaged: SyncStatus = { ...now.value, message: 'The data file is damaged', notice: { code: 'STORE_DAMAGED' } };
+    const damaged: SyncStatus = { ...(now.value as SyncStatus), message: 'The data file is damaged', notice: { code: 'STORE_DAMAGED' } };
     relay.send('sync.status', damaged);
     const bar = page.getByTestId('sync-bar');
     await bar.getByTestId('sync-message').filter({ hasText: "The terminal's data file is damaged" }).waitFor();
