@@ -138,7 +138,8 @@ function warnIfReplaced(engine: Engine, io: CliIo): void {
 async function runRead(command: Extract<Command, { name: 'intake' | 'fetch' }>, engine: Engine, intake: Intake, io: CliIo): Promise<number> {
   const json = (value: unknown): void => io.write(`${JSON.stringify(value, null, 2)}\n`);
   if (command.name === 'intake') {
-    const report = await intake.passOnce();
+    // Asked for by hand: the ids still to fetch are asked now, whatever their pause.
+    const report = await intake.passOnce({ askAllNow: true });
     const status = intake.status();
     const stillToFetch = readStillToFetch(intake);
     if (command.json) json({ ...report, status, stillToFetch });

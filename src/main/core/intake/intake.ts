@@ -101,8 +101,11 @@ export interface Intake {
   start(firstInMs?: number): void;
   /** Stops timers and aborts a pass in flight (its cursor stays where it was). */
   stop(): Promise<void>;
-  /** One full pass now from the stored cursor (the CLI's `intake --once`). */
-  passOnce(): Promise<PassReport>;
+  /**
+   * One full pass now from the stored cursor (the CLI's `intake --once`). `askAllNow`: every id still
+   * to fetch is asked, pauses or not (support asked for it by hand).
+   */
+  passOnce(options?: { readonly askAllNow?: boolean }): Promise<PassReport>;
   /** One `status` call for an order, stored when newer. */
   fetchOrder(orderId: string): Promise<FetchReport>;
   /** One tiny `changes` request (one id, the last second) to see whether this client may poll; stores nothing. */
@@ -226,7 +229,7 @@ export function createIntake(o: IntakeOptions): Intake {
     publish();
   };
 
-  const pass = (): Promise<PassReport> => {
+  const pass = (askAllNow = false): Promise<PassReport> => {
     passing ??= (async (): Promise<PassReport> => {
       const provider = o.serviceProviderId();
       if (!provider) return { kind: 'notConfigured', message: 'No service provider id is set; a manager enters it in Settings with the credentials' };
@@ -253,6 +256,7 @@ export function createIntake(o: IntakeOptions): Intake {
           onReachable: seen,
           signal,
           maxPages: o.maxPagesPerPass ?? DEFAULT_MAX_PAGES_PER_PASS,
+          askAllNow,
           sleep: (ms) => sleep(ms, signal),
           retryDelayMs: (attempts) => backoffDelay(attempts, FETCH_RETRY, o.random) + FETCH_RETRY.baseMs / 2,
         });
@@ -350,7 +354,7 @@ export function createIntake(o: IntakeOptions): Intake {
       controller?.abort();
       await passing?.catch(() => undefined);
     },
-    passOnce: () => pass(),
+    passOnce: (options) => pass(options?.askAllNow ?? false),
     async fetchOrder(orderId) {
       const outcome = await o.reader.status(orderId);
       seen(!(outcome.kind === 'transient' && outcome.network));

@@ -45,6 +45,8 @@ export interface PassOptions {
   readonly signal?: AbortSignal;
   /** Pages of `changes` read in one pass at most. */
   readonly maxPages: number;
+  /** Ask every id still to fetch, whatever its pause (a pass asked for by hand). */
+  readonly askAllNow?: boolean;
   /** Resolves after `ms`, or at once when the pass is aborted. */
   readonly sleep: (ms: number) => Promise<void>;
   /** How long an id whose answer failed for the `attempts`-th time waits before it is asked again. */
@@ -208,7 +210,7 @@ async function fetchDue(o: PassOptions, counts: { new: number; updated: number; 
     guard(() => o.store.fetchFailed(p.orderId, message, o.now() + o.retryDelayMs(p.attempts + 1)));
   };
 
-  const queue = o.store.due(o.now(), MAX_FETCH_PER_PASS);
+  const queue = o.store.due(o.askAllNow ? Number.MAX_SAFE_INTEGER : o.now(), MAX_FETCH_PER_PASS);
   const worker = async (): Promise<void> => {
     while (halt.failure === null && halt.error === null && queue.length > 0) {
       await o.yieldToOutbox();
