@@ -70,7 +70,8 @@ export function createIntakeTable(db: Database) {
               (SELECT COUNT(*) FROM intake_pending) AS still_to_fetch
        FROM intake WHERE id = 1`,
     ),
-    commit: db.prepare(`UPDATE intake SET cursor_to = @to, last_pass_at = @at, window_from = NULL, window_to = NULL, window_next_page = NULL, window_pages = 0, window_problem = NULL WHERE id = 1`),
+    commit: db.prepare(`UPDATE intake SET cursor_to = @to, window_from = NULL, window_to = NULL, window_next_page = NULL, window_pages = 0, window_problem = NULL WHERE id = 1`),
+    completed: db.prepare(`UPDATE intake SET last_pass_at = @at WHERE id = 1`),
     noAccess: db.prepare(`UPDATE intake SET no_access = @message, no_access_settings = @settings WHERE id = 1`),
     begin: db.prepare(`UPDATE intake SET window_from = @from, window_to = @to, window_next_page = NULL, window_pages = 0 WHERE id = 1`),
     page: db.prepare(`UPDATE intake SET window_next_page = @nextPage, window_pages = window_pages + 1 WHERE id = 1`),
@@ -101,8 +102,12 @@ export function createIntakeTable(db: Database) {
       };
     },
     /** Moves the cursor: every id of the window up to `to` is stored or kept as still to fetch. */
-    commit(to: number, at: number): void {
-      s.commit.run({ to, at });
+    commit(to: number): void {
+      s.commit.run({ to });
+    },
+    /** A pass completed at `at`: its window read, and every id due asked. */
+    passCompleted(at: number): void {
+      s.completed.run({ at });
     },
     /** Records (or, with null, clears) a refusal of access. */
     setNoAccess(value: { message: string; settings: string } | null): void {

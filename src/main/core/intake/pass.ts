@@ -115,6 +115,7 @@ export async function runPass(o: PassOptions): Promise<PassResult> {
   const fetching = await fetchDue(o, counts);
   if (fetching !== null) return { ...fetching, progressed: fetching.progressed || paging.kind !== 'stopped' || paging.progressed };
   if (paging.kind !== 'complete') return paging;
+  o.store.passCompleted(o.now());
   return { kind: 'completed', counts, window: { from: window.from, to: window.to } };
 }
 

@@ -32,6 +32,8 @@ export interface IntakeStore {
   savePage(orderIds: readonly string[], nextPage: string | null, at: number): void;
   /** Forgets the window being read (its ids stay still to fetch), saying why, or null when all is well. */
   dropWindow(problem: string | null): void;
+  /** A pass completed: its window read (the cursor moved) and every id due asked. */
+  passCompleted(at: number): void;
   /** Says why the window is unfinished while keeping it (null: nothing to say). */
   setWindowProblem(problem: string | null): void;
   /** Pending ids due at `now`, the longest waiting first. */

@@ -18,13 +18,14 @@ export function storeForIntake(store: Store): IntakeStore {
       store.transaction(() => {
         store.intake.savePage(orderIds, nextPage, at);
         const window = store.intake.get().window;
-        if (nextPage === null && window) store.intake.commit(window.to, at);
+        if (nextPage === null && window) store.intake.commit(window.to);
       }),
     dropWindow: (problem) =>
       store.transaction(() => {
         store.intake.dropWindow();
         store.intake.setWindowProblem(problem);
       }),
+    passCompleted: (at) => store.transaction(() => store.intake.passCompleted(at)),
     setWindowProblem: (problem) => store.transaction(() => store.intake.setWindowProblem(problem)),
     due: (now, limit) => store.intake.due(now, limit),
     fetchFailed: (orderId, error, nextAt) => store.transaction(() => store.intake.fetchFailed(orderId, error, nextAt)),
