@@ -233,14 +233,14 @@ export function createIntake(o: IntakeOptions): Intake {
     passing ??= (async (): Promise<PassReport> => {
       const provider = o.serviceProviderId();
       if (!provider) return { kind: 'notConfigured', message: 'No service provider id is set; a manager enters it in Settings with the credentials' };
-      const noAccess = blocked();
-      if (noAccess) return { kind: 'noAccess', call: 'changes', message: noAccess };
       controller = new AbortController();
       const signal = controller.signal;
       lastTried = o.now();
-      let result: PassResult;
+      // Nothing a pass meets escapes it: the timer must be armed again whatever happened (a full disk above all).
       try {
-        result = await runPass({
+        const noAccess = blocked();
+        if (noAccess) return { kind: 'noAccess', call: 'changes', message: noAccess };
+        const result: PassResult = await runPass({
           reader: o.reader,
           store: o.store,
           serviceProviderId: provider,
@@ -260,15 +260,19 @@ export function createIntake(o: IntakeOptions): Intake {
           sleep: (ms) => sleep(ms, signal),
           retryDelayMs: (attempts) => backoffDelay(attempts, FETCH_RETRY, o.random) + FETCH_RETRY.baseMs / 2,
         });
+        return report(result);
       } catch (e) {
         return thrown(e);
       } finally {
         controller = null;
       }
-      return report(result);
     })().finally(() => {
       passing = null;
-      publish();
+      try {
+        publish();
+      } catch (e) {
+        log.error('intake status could not be read', { error: e });
+      }
     });
     return passing;
   };
@@ -328,6 +332,15 @@ export function createIntake(o: IntakeOptions): Intake {
   };
 
   const tick = async (): Promise<void> => {
+    try {
+      await step();
+    } catch (e) {
+      // Whatever went wrong (the data file, above all), the timer is armed again.
+      log.error('intake timer step failed', { error: e });
+      schedule(interval());
+    }
+  };
+  const step = async (): Promise<void> => {
     if (!running) return;
     nextAt = null;
     if (!o.serviceProviderId() || blocked()) {
