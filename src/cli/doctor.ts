@@ -153,6 +153,9 @@ async function intakeCheck(parts: DoctorParts): Promise<Check> {
   const access = await parts.intake.checkAccess();
   switch (access.kind) {
     case 'ok':
+      // Orders listed but not stored, or pages without end: said until they are, never passed over.
+      if (s.stillToFetch > 0 || s.message !== null)
+        return { name, ok: false, detail: `access ok; ${pass}; ${s.message ?? `${s.stillToFetch} order(s) still to fetch`}`, fix: 'run `packdesk intake --once --json` to see each one; intake asks for them again by itself' };
       return { name, ok: true, detail: `access ok; ${pass}` };
     case 'notConfigured':
       return { name, ok: false, detail: 'no service provider id', fix: 'set PACKDESK_SERVICE_PROVIDER_ID (the id from the marketplace e-mail)' };
