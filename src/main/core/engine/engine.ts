@@ -172,6 +172,7 @@ export function createEngine(options: EngineOptions): Engine {
     newRequestId: randomUUID,
     undoWindowMs: () => undoWindowMs,
     backoff: options.backoff ?? DEFAULT_BACKOFF,
+    serviceNow: () => now() - (options.clockSkewMs?.() ?? 0),
   });
 
   const sync: Sync = createSync(
