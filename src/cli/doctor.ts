@@ -4,6 +4,7 @@ import { CLOCK_SKEW_LIMIT_MS, type CredentialVault, type TokenManager } from '..
 import type { Engine } from '../main/core/engine';
 import fs from 'node:fs';
 import type { Intake } from '../main/core/intake';
+import { printableId } from '../shared/protocol/orderId';
 import type { CliConfig } from './config';
 
 export interface Check {
@@ -120,6 +121,8 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
 
   checks.push(await intakeCheck(parts));
 
+  if (engine) checks.push(setAsideCheck(engine));
+
   if (engine) {
     const s = engine.status();
     const problems: string[] = [];
@@ -136,6 +139,22 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
     checks.push({ name: 'queue health', ok: false, detail: 'not checked: the data file cannot be opened', fix: 'fix the data file first' });
   }
   return checks;
+}
+
+/** Orders set aside because the service's latest answer for them could not be read (OrderView.unreadable). */
+function setAsideCheck(engine: Engine): Check {
+  const ids = engine
+    .listOrders()
+    .filter((o) => o.unreadable)
+    .map((o) => printableId(o.id));
+  if (ids.length === 0) return { name: 'orders', ok: true, detail: 'every order on the terminal could be read' };
+  const named = ids.slice(0, 10).join(', ') + (ids.length > 10 ? ` and ${ids.length - 10} more` : '');
+  return {
+    name: 'orders',
+    ok: false,
+    detail: `${ids.length} order${ids.length === 1 ? '' : 's'} could not be read: ${named}; every other order is listed`,
+    fix: "have the marketplace correct the order, then `packdesk fetch ID`; the service's answer is kept in the data file for support",
+  };
 }
 
 /** Order intake: access to `changes` (one tiny request), the last complete pass and how old its cursor is. */

@@ -5,6 +5,7 @@
  * order's next state is: the engine does, and says so in OrderView.
  */
 import { DEFAULT_ORDER_ID_PATTERN } from '../../shared/orderIdPattern';
+import { orderIdProblem } from '../../shared/protocol/orderId';
 import type { OrderView, CommandName, CommandPayload, CommandResult, PackdeskApi, Reply, Settings } from '../../shared/ipc';
 import type { ActionInput } from '../../shared/protocol/builders';
 import type { Problem } from '../../shared/result';
@@ -141,6 +142,10 @@ export async function openOrderById(rawId: string): Promise<boolean> {
   const orderId = rawId.trim();
   if (!orderId) {
     refuse(i18next.t('common:refusals.noOrderNumber'));
+    return false;
+  }
+  if (orderIdProblem(orderId) !== null) {
+    refuse(i18next.t('common:refusals.badOrderNumber'));
     return false;
   }
   const reply = await call('orders.add', { orderId });

@@ -276,6 +276,10 @@ export function createIntake(o: IntakeOptions): Intake {
           if (result !== 'unchanged') o.onStored([orderId]);
           return { kind: 'stored', result };
         }
+        case 'unreadableOrder':
+          o.store.setAside(orderId, outcome.rawBody, o.now());
+          o.onStored([orderId]);
+          return { kind: 'failed', message: outcome.message };
         case 'notFound':
           return { kind: 'notFound', message: outcome.message };
         case 'transient':

@@ -39,6 +39,8 @@ export interface PassCounts {
   readonly updated: number;
   readonly unchanged: number;
   readonly failed: number;
+  /** Read, but not believable (a count past 2^53, a date of 1e300, a bad id): set aside as unreadable, the answer kept. */
+  readonly unreadable: number;
 }
 
 export type PassResult =
@@ -61,7 +63,7 @@ async function windowEnd(o: Pick<PassOptions, 'now' | 'serviceNow' | 'overlapMs'
 
 /** Runs one pass from the stored cursor; never throws for anything the service does. */
 export async function runPass(o: PassOptions): Promise<PassResult> {
-  const counts = { new: 0, updated: 0, unchanged: 0, failed: 0 };
+  const counts = { new: 0, updated: 0, unchanged: 0, failed: 0, unreadable: 0 };
   const to = await windowEnd(o);
   const stored = o.store.state().cursorTo;
   // A cursor after the service's now was written on a clock that ran ahead (before a token had
@@ -122,6 +124,11 @@ export async function runPass(o: PassOptions): Promise<PassResult> {
           if (batch.length >= BATCH_SIZE || o.now() - lastFlush >= BATCH_WAIT_MS || queue.length === 0) flush();
           break;
         }
+        case 'unreadableOrder':
+          o.store.setAside(id, outcome.rawBody, o.now());
+          counts.unreadable++;
+          o.onStored(id);
+          break;
         // Listed but gone, or answered without a body: nothing to store, and nothing a retry would change.
         case 'notFound':
         case 'accepted':

@@ -11,6 +11,7 @@ export function storeForIntake(store: Store, serviceNow?: () => number): IntakeS
   return {
     saveIfNewer: (order, now) => store.transaction(() => store.orders.saveIfNewer(order, now, service(now))),
     saveAllIfNewer: (orders, now) => store.transaction(() => orders.map((order) => store.orders.saveIfNewer(order, now, service(now)))),
+    setAside: (orderId, rawBody, now) => store.transaction(() => store.orders.markUnreadable(orderId, rawBody, now)),
     state: () => store.intake.get(),
     commit: (to, at) => store.transaction(() => store.intake.commit(to, at)),
     setNoAccess: (value) => store.transaction(() => store.intake.setNoAccess(value)),
