@@ -163,6 +163,11 @@ export async function openOrderById(rawId: string): Promise<boolean> {
  * screen draws once, whole (a few milliseconds; the screen reads it itself if this fails).
  */
 export async function showOrder(orderId: string): Promise<void> {
+  // An id that breaks the id rule cannot be asked for (the set-aside line above the queue names it).
+  if (orderIdProblem(orderId) !== null) {
+    refuse(i18next.t('common:queue.unreadableRow'));
+    return;
+  }
   await loadOrder(orderId);
   useUi.getState().show({ name: 'order', orderId });
 }
