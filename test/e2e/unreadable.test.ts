@@ -1,7 +1,8 @@
 /**
  * One bad order never hides the others (Chromium, the browser harness, the training sandbox): an
  * order whose units sum past 2^53 is set aside and named above the queue, which still lists every
- * other order; an order whose fulfilment times are 1e300 and -1e20 opens, with no impossible time.
+ * other order; an id with a right-to-left override is named with it written out; an order whose
+ * fulfilment times are 1e300 and -1e20 opens, with no impossible time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../src/shared/protocol';
@@ -24,7 +25,7 @@ afterAll(() => terminal?.close());
 describe('an order the service sends wrong', () => {
   it('is named above the queue as not readable; every other order stays listed, and the one with impossible times opens', async () => {
     const { page, sandbox } = terminal;
-    const [first, second] = sandbox.orders() as [Order, Order];
+    const [first, second, third] = sandbox.orders() as [Order, Order, Order];
     const huge: Order = { ...first, id: 'ORD-9000001', items: [0, 1].map((n) => ({ ...first.items[0]!, itemId: `HUGE-${n}`, quantity: { count: 5e15 } })) };
     sandbox.serveOrder(huge);
     sandbox.serveOrder({
@@ -39,6 +40,10 @@ describe('an order the service sends wrong', () => {
     await line.filter({ hasText: '1 order could not be read: ORD-9000001' }).waitFor({ timeout: 5 * POLL_MS + 10_000 });
     // The queue lists the seeded orders as before, and the one set aside is only named.
     await expect(page.locator('#queue-title').textContent()).resolves.toContain(`(${ORDERS + 1})`);
+    // An id with a right-to-left override is named with it written out, never shown reordered.
+    sandbox.serveOrder({ ...third, id: 'ORD-12\u202e34' });
+    await line.filter({ hasText: '2 orders could not be read: ORD-12\\u202E34, ORD-9000001' }).waitFor({ timeout: 5 * POLL_MS + 10_000 });
+    expect(await page.locator('main').textContent()).not.toContain('\u202e');
     expect(await page.getByTestId('order-row').count()).toBeGreaterThan(3);
     await shot(page, '70-queue-order-set-aside');
 
