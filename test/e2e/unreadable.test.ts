@@ -2,7 +2,8 @@
  * One bad order never hides the others (Chromium, the browser harness, the training sandbox): an
  * order whose units sum past 2^53 is set aside and named above the queue, which still lists every
  * other order; an id with a right-to-left override is named with it written out; an order whose
- * fulfilment times are 1e300 and -1e20 opens, with no impossible time.
+ * fulfilment times are 1e300 and -1e20 opens, with no impossible time. And a body stamped
+ * 9999-12-31 does not pin its order against the later ones.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../src/shared/protocol';
@@ -54,5 +55,21 @@ describe('an order the service sends wrong', () => {
     expect(text).not.toMatch(/Invalid|NaN|late/i);
     await shot(page, '71-order-with-impossible-times');
     expect(terminal.problems).toEqual([]);
+  });
+
+  it('a body stamped 9999-12-31 does not pin its order: the service cancelling it later takes Accept away', async () => {
+    const { page, sandbox, harness } = terminal;
+    const order = sandbox.orders().find((o) => o.orderState === 'Created' && !o.id.includes('\u202e'))!;
+    sandbox.serveOrder({ ...order, updatedAt: '9999-12-31T23:59:59.999Z' });
+    // Intake has stored the 9999 body before the service changes the order.
+    for (let held = ''; !held.startsWith('9999'); await new Promise((r) => setTimeout(r, 100))) {
+      const view = await harness.host.handle('orders.get', { orderId: order.id });
+      held = view.ok ? ((view.value as { order: Order | null } | null)?.order?.updatedAt ?? '') : '';
+    }
+    await typeOrderId(page, order.id);
+    await page.locator('[data-testid="next-step"][data-step="ACCEPT"]').waitFor();
+    sandbox.changeOrder(order.id, 'cancel');
+    await page.getByTestId('order-state').filter({ hasText: /cancel/i }).waitFor({ timeout: 5 * POLL_MS + 10_000 });
+    expect(await page.locator('[data-testid="next-step"][data-step="ACCEPT"]').count()).toBe(0);
   });
 });
