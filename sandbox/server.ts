@@ -7,8 +7,8 @@ import type { Socket } from 'node:net';
 import { z } from 'zod';
 import { silentLogger } from '../src/main/core/log';
 import { CHANGES_PATH, STATUS_PATH } from '../src/shared/protocol/intake';
-import { describeZodError, OrderUpdateRequestSchema } from '../src/shared/protocol/schemas';
-import { ADMIN_PREFIX, type AdminTarget, handleAdmin } from './admin';
+import { describeZodError, type Order, OrderUpdateRequestSchema } from '../src/shared/protocol/schemas';
+import { ADMIN_PREFIX, type AdminTarget, handleAdmin, type ServedBody } from './admin';
 import { type Answer, type EchoContext, errorAnswer, looseContext } from './answers';
 import { FaultState, parseFaultsPatch } from './faults';
 import { json, MAX_BODY_BYTES, readBody, send, tryParseJson } from './http';
@@ -298,6 +298,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     log.info('order changed elsewhere', { orderId: id, change });
     return structuredClone(order);
   };
+  // A body exactly as a faulty service might send it: nothing checked but its id, so tests and
+  // trainers can show what the terminal does with numbers, dates and ids it must not believe.
+  const serveOrder = (body: ServedBody): Order => {
+    const order = structuredClone(body) as unknown as Order;
+    book.put(order, now());
+    log.info('order served as given', { orderId: body.id });
+    return order;
+  };
   if (opts.arrivalEveryMs > 0) {
     const arrivals = setInterval(() => void placeOrder(), opts.arrivalEveryMs);
     arrivals.unref();
@@ -346,6 +354,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     expireTokens,
     placeOrder,
     changeOrder,
+    serveOrder,
   };
 
   // ---- listeners and outages -----------------------------------------------------------
@@ -471,6 +480,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     expireTokensNow: () => void expireTokens(),
     placeOrder,
     changeOrder,
+    serveOrder,
     close: async () => {
       if (closed) return;
       closed = true;

@@ -169,6 +169,8 @@ export interface Sandbox {
   placeOrder(): Order;
   /** Changes an order "from elsewhere" (the marketplace or another terminal); returns it, or undefined. */
   changeOrder(id: string, change: OrderChange): Order | undefined;
+  /** Serves a body as given, however wrong (only its id is checked), changed now; returns it. */
+  serveOrder(body: { readonly id: string; readonly [key: string]: unknown }): Order;
   /** Expires every access token issued so far (refresh tokens stay usable). */
   expireTokensNow(): void;
   /** Closes both listeners and destroys open sockets (incl. hung ones). */

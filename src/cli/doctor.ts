@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Intake } from '../main/core/intake';
 import { readUpdateStatus, UPDATE_STATUS_FILE, updateHealth } from '../main/core/update';
+import { printableId } from '../shared/protocol/orderId';
 import type { CliConfig } from './config';
 
 export interface Check {
@@ -122,6 +123,8 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
 
   checks.push(await intakeCheck(parts));
 
+  if (engine) checks.push(setAsideCheck(engine));
+
   if (engine) {
     const s = engine.status();
     const problems: string[] = [];
@@ -141,6 +144,22 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
   const update = updateHealth(readUpdateStatus(path.join(config.dataDir, UPDATE_STATUS_FILE)), (parts.now ?? Date.now)());
   checks.push({ name: 'updates', ok: update.ok, detail: update.detail, ...(update.fix ? { fix: update.fix } : {}) });
   return checks;
+}
+
+/** Orders set aside because the service's latest answer for them could not be read (OrderView.unreadable). */
+function setAsideCheck(engine: Engine): Check {
+  const ids = engine
+    .listOrders()
+    .filter((o) => o.unreadable)
+    .map((o) => printableId(o.id));
+  if (ids.length === 0) return { name: 'orders', ok: true, detail: 'every order on the terminal could be read' };
+  const named = ids.slice(0, 10).join(', ') + (ids.length > 10 ? ` and ${ids.length - 10} more` : '');
+  return {
+    name: 'orders',
+    ok: false,
+    detail: `${ids.length} order${ids.length === 1 ? '' : 's'} could not be read: ${named}; every other order is listed`,
+    fix: "have the marketplace correct the order, then `packdesk fetch ID`; the service's answer is kept in the data file for support",
+  };
 }
 
 /** Order intake: access to `changes` (one tiny request), the last complete pass and how old its cursor is. */

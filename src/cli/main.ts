@@ -5,6 +5,7 @@ import { createEngine, type Engine, openEngineWithService } from '../main/core/e
 import type { PendingId } from '../main/core/db';
 import type { Intake } from '../main/core/intake';
 import { createLogger, type Logger, silentLogger, stderrSink } from '../main/core/log';
+import { printableText } from '../shared/protocol/orderId';
 import { ProblemError } from '../shared/result';
 import { type Command, parseCommand } from './args';
 import { type CliConfig, type Env, resolveConfig, vaultFor } from './config';
@@ -21,7 +22,10 @@ export interface CliIo {
 const DEFAULT_UNDO_MS = 5000;
 
 /** Runs one command; resolves with the exit code. */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], raw: CliIo): Promise<number> {
+  // Names, ids and messages come from the service and the data file: a control or direction
+  // character in them must be shown, never acted on by the terminal.
+  const io: CliIo = { env: raw.env, write: (t) => raw.write(printableText(t)), writeError: (t) => raw.writeError(printableText(t)) };
   const parsed = parseCommand(argv);
   if (!parsed.ok) {
     io.writeError(`packdesk: ${parsed.problem.message}\n\n${USAGE}`);
@@ -145,7 +149,7 @@ async function runRead(command: Extract<Command, { name: 'intake' | 'fetch' }>, 
     if (command.json) json({ ...report, status, stillToFetch });
     else {
       const c = 'counts' in report ? report.counts : null;
-      const counts = c ? `new ${c.new}, updated ${c.updated}, unchanged ${c.unchanged}, failed ${c.failed}\n` : '';
+      const counts = c ? `new ${c.new}, updated ${c.updated}, unchanged ${c.unchanged}, failed ${c.failed}${c.unreadable > 0 ? `, could not be read ${c.unreadable}` : ''}\n` : '';
       const said = 'message' in report ? `${report.message}\n` : '';
       const cursor = status.cursorAt !== null ? `cursor ${new Date(status.cursorAt).toISOString()}\n` : 'no complete pass yet\n';
       const pending = stillToFetch.map((p) => `still to fetch ${p.orderId}: ${p.lastError ?? 'not asked yet'}\n`).join('');

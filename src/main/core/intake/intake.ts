@@ -289,7 +289,7 @@ export function createIntake(o: IntakeOptions): Intake {
     failures++;
     problem = `Checking for new orders failed: ${e instanceof Error ? e.message : String(e)}`;
     log.error('pass failed', { error: e });
-    return { kind: 'failed', counts: { new: 0, updated: 0, unchanged: 0, failed: 0 }, message: problem };
+    return { kind: 'failed', counts: { new: 0, updated: 0, unchanged: 0, failed: 0, unreadable: 0 }, message: problem };
   };
 
   const report = (result: PassResult): PassReport => {
@@ -386,6 +386,10 @@ export function createIntake(o: IntakeOptions): Intake {
           publish();
           return { kind: 'stored', result };
         }
+        case 'unreadableOrder':
+          o.store.setAside(orderId, outcome.rawBody, o.now());
+          o.onStored([orderId]);
+          return { kind: 'failed', message: outcome.message };
         case 'notFound':
           return { kind: 'notFound', message: outcome.message };
         case 'transient':

@@ -58,6 +58,8 @@ export interface PassCounts {
   readonly updated: number;
   readonly unchanged: number;
   readonly failed: number;
+  /** Read, but not believable (a count past 2^53, a date of 1e300, a bad id): set aside as unreadable, the answer kept. */
+  readonly unreadable: number;
 }
 
 export type PassResult =
@@ -100,7 +102,7 @@ type Paging = { readonly kind: 'complete' } | Extract<PassResult, { kind: 'unfin
 
 /** Runs one pass from the stored cursor; never throws for anything the service does (a storage error is thrown). */
 export async function runPass(o: PassOptions): Promise<PassResult> {
-  const counts = { new: 0, updated: 0, unchanged: 0, failed: 0 };
+  const counts = { new: 0, updated: 0, unchanged: 0, failed: 0, unreadable: 0 };
   const to = await windowEnd(o);
   const state = o.store.state();
   // A window a stopped pass left is read on from its page; one ending after now (a clock that ran ahead) is not trusted.
@@ -177,7 +179,7 @@ async function readPages(o: PassOptions, window: IntakeWindow, counts: PassCount
  * Asks `status` for every id still to fetch that is due; null when each was stored or set to be
  * asked again later, or the failure that stopped the asking (429/5xx, no access, credentials).
  */
-async function fetchDue(o: PassOptions, counts: { new: number; updated: number; unchanged: number; failed: number }): Promise<Extract<PassResult, { kind: 'stopped' }> | null> {
+async function fetchDue(o: PassOptions, counts: { -readonly [K in keyof PassCounts]: PassCounts[K] }): Promise<Extract<PassResult, { kind: 'stopped' }> | null> {
   // Bodies are written in small batches: a durable write per order would make a catch-up after an
   // outage cost one fsync per order; a short wait keeps a lone new order on screen at once.
   const batch: Order[] = [];
@@ -226,6 +228,14 @@ async function fetchDue(o: PassOptions, counts: { new: number; updated: number; 
             batch.push(outcome.order);
             if (batch.length >= BATCH_SIZE || o.now() - lastFlush >= BATCH_WAIT_MS || queue.length === 0) flush();
           }
+          break;
+        case 'unreadableOrder':
+          // Set aside (kept for support, said on screen and by doctor): stored, so no longer to fetch.
+          guard(() => {
+            o.store.setAside(p.orderId, outcome.rawBody, o.now());
+            counts.unreadable++;
+            o.onStored(p.orderId);
+          });
           break;
         // Listed but not shown (yet), answered without a body, or an answer that cannot be read: asked again later.
         case 'notFound':

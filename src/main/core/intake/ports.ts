@@ -22,6 +22,8 @@ export interface IntakeStore {
   saveIfNewer(order: Order, now: number): 'new' | 'updated' | 'unchanged';
   /** The same for several bodies in one transaction (one fsync instead of one per order). */
   saveAllIfNewer(orders: readonly Order[], now: number): ('new' | 'updated' | 'unchanged')[];
+  /** Keeps an order whose body could not be believed as unreadable, with the answer for support; any body held before stays. */
+  setAside(orderId: string, rawBody: string, now: number): void;
   state(): IntakeState;
   /** Starts reading a new window at its first page (a window stopped earlier is forgotten). */
   beginWindow(from: number, to: number): void;

@@ -2,16 +2,26 @@
 import type { Store } from '../db';
 import type { IntakeStore } from './ports';
 
-/** Adapts an open store to what intake needs. */
-export function storeForIntake(store: Store): IntakeStore {
+/**
+ * Adapts an open store to what intake needs; `serviceNow` is the order service's clock, against
+ * which a body stamped in the future is not believed (defaults to the time of the write). A body
+ * stored, or an answer set aside, takes its id off the list still to fetch in the same transaction.
+ */
+export function storeForIntake(store: Store, serviceNow?: () => number): IntakeStore {
+  const service = (now: number): number => serviceNow?.() ?? now;
   const save: IntakeStore['saveIfNewer'] = (order, now) => {
-    const result = store.orders.saveIfNewer(order, now);
+    const result = store.orders.saveIfNewer(order, now, service(now));
     store.intake.fetched(order.id);
     return result;
   };
   return {
     saveIfNewer: (order, now) => store.transaction(() => save(order, now)),
     saveAllIfNewer: (orders, now) => store.transaction(() => orders.map((order) => save(order, now))),
+    setAside: (orderId, rawBody, now) =>
+      store.transaction(() => {
+        store.orders.markUnreadable(orderId, rawBody, now);
+        store.intake.fetched(orderId);
+      }),
     state: () => store.intake.get(),
     beginWindow: (from, to) => store.transaction(() => store.intake.beginWindow(from, to)),
     savePage: (orderIds, nextPage, at) =>
