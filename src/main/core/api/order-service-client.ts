@@ -190,7 +190,7 @@ export class OrderServiceClient implements UpdateSender {
         return parsed.success
           ? { ok: true, value: { orderIds: parsed.data.response.orderIds, nextPage: parsed.data.response.nextPage } }
           : { ok: false, reason: describeZodError(parsed.error) };
-      }, (t) => this.scrub(t));
+      }, (t) => this.scrub(t), this.maxBodyBytes);
     } catch (error) {
       return { kind: 'transient', message: `Unexpected failure while asking for changed orders: ${this.scrub(String(error))}`, network: true };
     }
@@ -205,7 +205,7 @@ export class OrderServiceClient implements UpdateSender {
       const read = classifyRead(answer, 'status', this.now(), (json) => {
         const parsed = StatusAnswerSchema.safeParse(json);
         return parsed.success ? { ok: true, value: { order: parsed.data.response, raw: json } } : { ok: false, reason: describeZodError(parsed.error) };
-      }, (t) => this.scrub(t));
+      }, (t) => this.scrub(t), this.maxBodyBytes);
       this.log.debug('status answered', { orderId, outcome: read.kind });
       if (read.kind === 'ok') return { kind: 'order', order: read.value.order, raw: read.value.raw };
       return read;

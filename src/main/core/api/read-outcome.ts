@@ -4,6 +4,7 @@
  */
 import { ErrorResponseSchema, isOrderNotFound, type Order } from '../../../shared/protocol/schemas';
 import type { Problem } from '../../../shared/result';
+import { describeBytes } from './http';
 import type { Exchange } from './order-service-client';
 import { capRetryAfter, parseRetryAfter } from './retry-after';
 
@@ -45,6 +46,7 @@ export function classifyRead<T>(
   now: number,
   parse: Parse<T>,
   scrub: (text: string) => string,
+  maxBytes?: number,
 ): { readonly kind: 'ok'; readonly value: T } | { readonly kind: 'accepted'; readonly status: number } | { readonly kind: 'notFound'; readonly message: string } | ReadFailure {
   const call = what === 'changes' ? 'the changed-orders call' : 'the order status call';
   if (answer.kind === 'token') return fromTokenProblem(answer.problem);
@@ -52,6 +54,13 @@ export function classifyRead<T>(
   if (answer.kind === 'network') return { kind: 'transient', message: answer.failure.message, network: true };
   const { status, body } = answer;
   if (status >= 200 && status <= 299) {
+    // A cut body is seldom JSON: say what happened, not that the service spoke gibberish.
+    if (answer.overCap)
+      return {
+        kind: 'refused',
+        status,
+        message: `The order service answered ${call} (HTTP ${status}) with an answer too large to read${maxBytes !== undefined ? ` (over ${describeBytes(maxBytes)})` : ''}`,
+      };
     if (body.trim() === '') return { kind: 'accepted', status };
     let json: unknown;
     try {
