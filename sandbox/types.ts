@@ -68,6 +68,11 @@ export interface Faults {
   readsRateLimit: { count: number; retryAfterSeconds: number };
   /** Answer `changes` / `status` with 403 (this client has no access to the call). */
   forbidReads: { changes: boolean; status: boolean };
+  /**
+   * How far the token server's clock is from the order service's (ms): the `issued_at` and
+   * `expires_at` it sends are shifted by this, while the service's `Date` headers are not.
+   */
+  tokenClockOffsetMs: number;
 }
 
 export interface AppliedEntry {

@@ -4,6 +4,7 @@ import { CLOCK_SKEW_LIMIT_MS, type CredentialVault, type TokenManager } from '..
 import type { Engine } from '../main/core/engine';
 import fs from 'node:fs';
 import type { Intake } from '../main/core/intake';
+import type { ServiceClock } from '../main/core/time/service-clock';
 import type { CliConfig } from './config';
 
 export interface Check {
@@ -23,6 +24,8 @@ export interface DoctorParts {
   readonly tokens: TokenManager | null;
   readonly client: OrderServiceClient | null;
   readonly intake?: Intake | null;
+  /** The clock's witnesses (the token's issued_at, the order service's Date); absent: the token's word alone. */
+  readonly clock?: ServiceClock | null;
   /** The clock for ages (default Date.now). */
   readonly now?: () => number;
 }
@@ -107,16 +110,7 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
     );
   }
 
-  const skew = parts.tokens?.clockSkewMs() ?? null;
-  if (skew === null) checks.push({ name: 'clock skew', ok: false, detail: 'could not be measured: no token, or the token server gave no usable issue time', fix: 'fix the token server check first' });
-  else if (Math.abs(skew) > CLOCK_SKEW_LIMIT_MS)
-    checks.push({
-      name: 'clock skew',
-      ok: false,
-      detail: `this computer's clock is ${Math.round(Math.abs(skew) / 1000)} s ${skew > 0 ? 'ahead of' : 'behind'} the token server`,
-      fix: "turn on automatic time in the computer's date settings",
-    });
-  else checks.push({ name: 'clock skew', ok: true, detail: `${Math.round(skew / 1000)} s against the token server` });
+  checks.push(clockCheck(parts));
 
   checks.push(await intakeCheck(parts));
 
@@ -136,6 +130,32 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
     checks.push({ name: 'queue health', ok: false, detail: 'not checked: the data file cannot be opened', fix: 'fix the data file first' });
   }
   return checks;
+}
+
+/** The clock: how far this computer's is from the order service's, and whether its two witnesses agree. */
+function clockCheck(parts: DoctorParts): Check {
+  const name = 'clock skew';
+  const judged = parts.clock?.judgement() ?? null;
+  if (judged?.disagreementMs != null) {
+    const apart = judged.disagreementMs;
+    return {
+      name,
+      ok: false,
+      // Whole minutes: the service's Date has whole seconds, so the seconds would only mislead.
+      detail: `the token server's clock is ${Math.round(Math.abs(apart) / 60_000)} min ${apart > 0 ? 'behind' : 'ahead of'} the order service's; countdowns follow the order service, and intake reads windows that cover both`,
+      fix: "ask the marketplace to set their token server's clock right; no order is missed meanwhile",
+    };
+  }
+  const skew = parts.clock ? judged?.skewMs ?? null : parts.tokens?.clockSkewMs() ?? null;
+  if (skew === null) return { name, ok: false, detail: 'could not be measured: no token with a usable issue time, and no answer from the order service', fix: 'fix the token server and order service checks first' };
+  if (Math.abs(skew) > CLOCK_SKEW_LIMIT_MS)
+    return {
+      name,
+      ok: false,
+      detail: `this computer's clock is ${Math.round(Math.abs(skew) / 1000)} s ${skew > 0 ? 'ahead of' : 'behind'} the order service`,
+      fix: "turn on automatic time in the computer's date settings",
+    };
+  return { name, ok: true, detail: `${Math.round(skew / 1000)} s against the order service` };
 }
 
 /** Order intake: access to `changes` (one tiny request), the last complete pass and how old its cursor is. */

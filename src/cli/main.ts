@@ -1,7 +1,8 @@
 /** The packdesk CLI, as a function of argv and environment to an exit code (packdesk.ts runs it). */
 import type { OrderServiceClient, UpdateOutcome, UpdateSender } from '../main/core/api';
 import type { TokenManager } from '../main/core/auth';
-import { createEngine, type Engine, openEngineWithService } from '../main/core/engine';
+import { createEngine, type Engine, openEngineWithService, openServiceParts } from '../main/core/engine';
+import type { ServiceClock } from '../main/core/time/service-clock';
 import type { Intake } from '../main/core/intake';
 import { createLogger, type Logger, silentLogger, stderrSink } from '../main/core/log';
 import { ProblemError } from '../shared/result';
@@ -67,6 +68,7 @@ async function withEngine(command: Exclude<Command, { name: 'help' }>, config: C
   let tokens: TokenManager | null = null;
   let client: OrderServiceClient | null = null;
   let intake: Intake | null = null;
+  let clock: ServiceClock | null = null;
   let close: () => Promise<void> = async () => undefined;
   let engineProblem: string | null = null;
   try {
@@ -83,7 +85,7 @@ async function withEngine(command: Exclude<Command, { name: 'help' }>, config: C
         proactiveRefresh: false,
         serviceProviderId: () => config.serviceProviderId,
       });
-      ({ engine, tokens, client, intake } = opened);
+      ({ engine, tokens, client, intake, clock } = opened);
       close = () => opened.close();
     } else {
       const local = createEngine({ dataDir: config.dataDir, sender: unconfiguredSender, terminalId: config.terminalId, log, undoWindowMs });
@@ -96,12 +98,19 @@ async function withEngine(command: Exclude<Command, { name: 'help' }>, config: C
       io.writeError(`packdesk: the data file cannot be used: ${engineProblem}\n`);
       return EXIT.DATA_FILE;
     }
+    // Doctor still checks the token server and the order service: they need no data file, and
+    // "no token server address" would send support after the wrong fault.
+    if (config.authUrl && config.baseUrl) {
+      const parts = openServiceParts({ authUrl: config.authUrl, baseUrl: config.baseUrl, vault, log, proactiveRefresh: false });
+      ({ tokens, client, clock } = parts);
+      close = () => parts.tokens.close();
+    }
   }
   try {
     if (engine && !needsService) warnIfReplaced(engine, io);
     switch (command.name) {
       case 'doctor': {
-        const checks = await runDoctor({ config, engine, engineProblem, vault, tokens, client, intake });
+        const checks = await runDoctor({ config, engine, engineProblem, vault, tokens, client, intake, clock });
         io.write(command.json ? `${JSON.stringify(checks, null, 2)}\n` : formatChecks(checks));
         return checks.every((c) => c.ok) ? EXIT.OK : EXIT.REFUSED;
       }

@@ -61,6 +61,11 @@ export interface OrderServiceClientOptions {
   readonly logger?: Logger;
   /** Registry of secret values, used to scrub service messages. Default: the process-wide one. */
   readonly secrets?: SecretRegistry;
+  /**
+   * Told the `Date` header (or null) of every answer, with its receive time on this terminal's
+   * clock: the order service's own witness of its clock (core/time/service-clock).
+   */
+  readonly onServiceDate?: (date: string | null, receivedAt: number) => void;
 }
 
 /** What came back from one POST: an HTTP answer, or no answer at all. */
@@ -224,6 +229,7 @@ export class OrderServiceClient implements UpdateSender {
         signal: deadline.signal,
         redirect: 'manual',
       });
+      this.heard(response);
       await response.body?.cancel().catch(() => undefined);
       return true;
     } catch {
@@ -276,6 +282,7 @@ export class OrderServiceClient implements UpdateSender {
         // A redirect would re-send the update somewhere we were not told about; report it instead.
         redirect: 'manual',
       });
+      this.heard(response);
       const { text, overCap } = await readCappedBody(response, this.maxBodyBytes);
       return { kind: 'http', status: response.status, headers: response.headers, body: text, overCap };
     } catch (error) {
@@ -386,6 +393,15 @@ export class OrderServiceClient implements UpdateSender {
   private describeSchemaMismatch(value: unknown): string {
     const parsed = OrderUpdateSuccessSchema.safeParse(value);
     return parsed.success ? 'none' : describeZodError(parsed.error);
+  }
+
+  /** Passes an answer's `Date` on as a witness of the order service's clock; a listener's fault is never the call's. */
+  private heard(response: Response): void {
+    try {
+      this.options.onServiceDate?.(response.headers.get('date'), this.now());
+    } catch (e) {
+      this.log.warn('clock listener failed', { error: e });
+    }
   }
 
   /** Text from outside may echo anything back; never let a registered secret through. */

@@ -63,8 +63,10 @@ export interface EngineOptions {
   stopGraceMs?: number;
   /** What the token manager knows of the credentials, so the status can tell "missing" from "rejected". */
   credentialsState?: () => 'unknown' | 'ok' | 'missing' | 'rejected';
-  /** This terminal's clock minus the token server's, as the last token measured it (ms), or null. */
+  /** This terminal's clock minus the order service's, as the clock's witnesses tell it (ServiceClock), or null. */
   clockSkewMs?: () => number | null;
+  /** The token server's clock reading less the order service's when they disagree, else null (ServiceClock). */
+  clockDisagreementMs?: () => number | null;
   /**
    * Asked before resending an entry whose earlier attempt got no answer, and after a refusal that
    * may mean "already done" (decisions.md, "Check before resend"). Absent: resend as before.
@@ -254,6 +256,9 @@ export function createEngine(options: EngineOptions): Engine {
     // sent when it changes.
     const skew = options.clockSkewMs?.() ?? null;
     const clockSkewMs = skew === null ? null : Math.round(skew / 1000) * 1000;
+    // Whole minutes: both readings move by a second or so with each answer.
+    const apart = options.clockDisagreementMs?.() ?? null;
+    const disagreementMs = apart === null ? null : Math.round(apart / 60_000) * 60_000;
     // The English sentence (CLI, logs, fallback) and the same by code and values for the renderer.
     let message: string | null = null;
     let notice: Words | null = null;
@@ -301,6 +306,12 @@ export function createEngine(options: EngineOptions): Engine {
       say(`A tap has waited more than ${spanWords(backlogThresholdMs)} to be sent: check the connection`, 'BACKLOG', {
         thresholdMs: backlogThresholdMs,
       });
+    else if (disagreementMs !== null)
+      say(
+        `The token server's clock and the order service's disagree by ${spanWords(Math.abs(disagreementMs))}; new orders are read on both clocks, so none is missed. Tell support`,
+        'CLOCKS_DISAGREE',
+        { offsetMs: Math.abs(disagreementMs) },
+      );
     else if (clockSkewMs !== null && Math.abs(clockSkewMs) > CLOCK_SKEW_LIMIT_MS) {
       const ahead = clockSkewMs > 0;
       say(

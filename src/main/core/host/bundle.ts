@@ -49,6 +49,7 @@ export async function exportSupportBundle(deps: BundleDeps): Promise<Result<{ pa
     engineHealth,
     status,
     tokens: deps.runtime.service()?.tokens.status() ?? null,
+    clock: deps.runtime.service()?.clock.judgement() ?? null,
     now,
   });
   deps.log.info('support bundle requested');

@@ -12,6 +12,7 @@ import { type Timers, TimerSlot } from '../time';
 import { type PassCounts, type PassResult, runPass } from './pass';
 import type { IntakeReader, IntakeStore } from './ports';
 import type { IntakeStatus } from '../../../shared/ipc';
+import type { ServiceNow } from '../time/service-clock';
 
 export const DEFAULT_INTAKE_INTERVAL_MS = 30_000;
 /** The platform rate-limits `changes`; decisions.md: never more often than every 10 s. */
@@ -30,11 +31,12 @@ export interface IntakeOptions {
   readonly settingsKey: () => string;
   readonly now: () => number;
   /**
-   * The order service's clock (TokenManager.serviceNow), which the windows of `changes` are read
-   * on: on a terminal whose clock runs ahead, windows on its own clock start after changes the
-   * service has yet to stamp, and those orders never arrive. Default: `now`.
+   * The order service's clock as its witnesses read it (core/time/service-clock), which the
+   * windows of `changes` are read on: on a terminal whose clock runs ahead, windows on its own
+   * clock start after changes the service has yet to stamp, and those orders never arrive.
+   * Default: `now`.
    */
-  readonly serviceNow?: () => Promise<number>;
+  readonly serviceNow?: () => Promise<ServiceNow>;
   readonly random: () => number;
   readonly timers: Timers;
   readonly newRequestId: () => string;
@@ -102,7 +104,7 @@ export function createIntake(o: IntakeOptions): Intake {
   const minInterval = o.minIntervalMs ?? MIN_INTAKE_INTERVAL_MS;
   const interval = (): number => Math.max(minInterval, o.intervalMs());
   const backoff = o.backoff ?? DEFAULT_BACKOFF;
-  const serviceNow = o.serviceNow ?? (() => Promise.resolve(o.now()));
+  const serviceNow = o.serviceNow ?? (() => Promise.resolve({ earliest: o.now(), latest: o.now() }));
   let running = false;
   let passing: Promise<PassReport> | null = null;
   let failures = 0;
@@ -289,7 +291,7 @@ export function createIntake(o: IntakeOptions): Intake {
     async checkAccess() {
       const provider = o.serviceProviderId();
       if (!provider) return { kind: 'notConfigured', message: 'no service provider id is set' };
-      const to = await serviceNow();
+      const to = (await serviceNow()).latest;
       const outcome = await o.reader.changes(
         buildChangesRequest({ requestId: o.newRequestId(), serviceProviderId: provider, fromTimestamp: to - 1_000, toTimestamp: to, size: 1 }),
       );

@@ -7,7 +7,9 @@
 import { buildChangesRequest } from '../../../shared/protocol/intake';
 import type { ChangesOutcome, ReadFailure, StatusOutcome } from '../api/read-outcome';
 import type { Order } from '../../../shared/protocol/schemas';
+import type { ServiceNow } from '../time/service-clock';
 import type { IntakeReader, IntakeStore } from './ports';
+import { intakeWindow } from './window';
 
 const BATCH_SIZE = 200;
 const BATCH_WAIT_MS = 500;
@@ -18,7 +20,7 @@ export interface PassOptions {
   readonly serviceProviderId: string;
   readonly now: () => number;
   /** The order service's clock, which windows are read on (IntakeOptions.serviceNow). */
-  readonly serviceNow: () => Promise<number>;
+  readonly serviceNow: () => Promise<ServiceNow>;
   readonly newRequestId: () => string;
   readonly overlapMs: number;
   /** How far back the very first pass looks. */
@@ -46,29 +48,16 @@ export type PassResult =
   /** The pass stopped; the cursor did not move. */
   | { readonly kind: 'stopped'; readonly counts: PassCounts; readonly call: 'changes' | 'status'; readonly failure: ReadFailure };
 
-/**
- * Where a window ends: now on the service's clock when this terminal's is further from it than
- * half the overlap, else on the terminal's own, which the overlap covers. The measured difference
- * carries the network delay and the token's whole seconds, so a clock that is right would
- * otherwise end each window up to a second early, and an order placed in that second would wait
- * for the next pass.
- */
-async function windowEnd(o: Pick<PassOptions, 'now' | 'serviceNow' | 'overlapMs'>): Promise<number> {
-  const service = await o.serviceNow();
-  const own = o.now();
-  return Math.abs(own - service) > o.overlapMs / 2 ? service : own;
-}
-
 /** Runs one pass from the stored cursor; never throws for anything the service does. */
 export async function runPass(o: PassOptions): Promise<PassResult> {
   const counts = { new: 0, updated: 0, unchanged: 0, failed: 0 };
-  const to = await windowEnd(o);
-  const stored = o.store.state().cursorTo;
-  // A cursor after the service's now was written on a clock that ran ahead (before a token had
-  // measured it, or by an older Packdesk): how far it really read is unknown, so read again from
-  // the first pass's lookback. An id seen twice does no harm; one never seen is an order lost.
-  const cursor = stored !== null && stored > to ? null : stored;
-  const from = Math.max(0, (cursor ?? to - o.initialLookbackMs) - o.overlapMs);
+  const { from, to } = intakeWindow({
+    serviceNow: await o.serviceNow(),
+    own: o.now(),
+    cursor: o.store.state().cursorTo,
+    overlapMs: o.overlapMs,
+    initialLookbackMs: o.initialLookbackMs,
+  });
 
   // Ids are collected over every page first: a page cursor is only good for its own window.
   const ids = new Set<string>();
