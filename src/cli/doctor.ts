@@ -1,5 +1,6 @@
 /** `packdesk doctor`: one line per check, ok or problem, and what to do about a problem. */
 import type { OrderServiceClient } from '../main/core/api';
+import { CERTIFICATE_UNTRUSTED } from '../main/core/api/http';
 import { CLOCK_SKEW_LIMIT_MS, type CredentialVault, type TokenManager } from '../main/core/auth';
 import type { Engine } from '../main/core/engine';
 import fs from 'node:fs';
@@ -95,18 +96,25 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
         name: 'token server',
         ok: false,
         detail: token.problem.message,
-        fix: token.problem.kind === 'auth' ? 'a manager must enter the client id and secret from the e-mail' : 'check the network and the token server address',
+        fix:
+          token.problem.code === CERTIFICATE_UNTRUSTED
+            ? "check the token server address; if it is right, its certificate (or the store network's https inspection) must be fixed; the network is fine"
+            : token.problem.kind === 'auth'
+              ? 'a manager must enter the client id and secret from the e-mail'
+              : 'check the network and the token server address',
       });
   }
 
   if (!parts.client || !config.baseUrl) {
     checks.push({ name: 'order service', ok: false, detail: 'no order service address', fix: 'set PACKDESK_BASE_URL or --base-url' });
   } else {
-    const reachable = await parts.client.probe();
+    const failure = await parts.client.reach();
     checks.push(
-      reachable
+      failure === null
         ? { name: 'order service', ok: true, detail: `${config.baseUrl} answers` }
-        : { name: 'order service', ok: false, detail: `${config.baseUrl} cannot be reached`, fix: 'check the network, then the order service address' },
+        : failure.cause === 'certificate'
+          ? { name: 'order service', ok: false, detail: failure.message, fix: "check the order service address; if it is right, its certificate (or the store network's https inspection) must be fixed; the network is fine" }
+          : { name: 'order service', ok: false, detail: `${config.baseUrl} cannot be reached`, fix: 'check the network, then the order service address' },
     );
   }
 

@@ -151,7 +151,7 @@ async function runRead(command: Extract<Command, { name: 'intake' | 'fetch' }>, 
       case 'completed':
         return EXIT.OK;
       case 'unreachable':
-        return EXIT.UNREACHABLE;
+        return report.certificate ? EXIT.CERTIFICATE : EXIT.UNREACHABLE;
       case 'noAccess':
       case 'notConfigured':
       case 'auth':
@@ -164,7 +164,8 @@ async function runRead(command: Extract<Command, { name: 'intake' | 'fetch' }>, 
   if (fetched.kind !== 'stored') {
     if (command.json) json(fetched);
     else io.writeError(`${command.orderId}: ${fetched.message}\n`);
-    return fetched.kind === 'unreachable' ? EXIT.UNREACHABLE : EXIT.REFUSED;
+    if (fetched.kind === 'unreachable') return fetched.certificate ? EXIT.CERTIFICATE : EXIT.UNREACHABLE;
+    return EXIT.REFUSED;
   }
   const view = engine.getOrder(command.orderId);
   if (!view) return EXIT.DATA_FILE;

@@ -221,6 +221,11 @@ export class OrderServiceClient implements UpdateSender {
 
   /** True when the order service answers HTTP at all (any status); false on a network failure. */
   async probe(signal?: AbortSignal): Promise<boolean> {
+    return (await this.reach(signal)) === null;
+  }
+
+  /** The probe, saying why there was no answer (for doctor): null when the service answered HTTP. */
+  async reach(signal?: AbortSignal): Promise<NetworkFailure | null> {
     const deadline = startDeadline(this.probeTimeoutMs, this.timers, signal);
     try {
       const response = await this.fetchImpl(this.url, {
@@ -231,9 +236,9 @@ export class OrderServiceClient implements UpdateSender {
       });
       this.heard(response);
       await response.body?.cancel().catch(() => undefined);
-      return true;
-    } catch {
-      return false;
+      return null;
+    } catch (error) {
+      return describeNetworkFailure(error, { what: 'The order service', url: this.url, deadline, timeoutMs: this.probeTimeoutMs });
     } finally {
       deadline.done();
     }

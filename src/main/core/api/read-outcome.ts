@@ -4,14 +4,22 @@
  */
 import { ErrorResponseSchema, isOrderNotFound, type Order } from '../../../shared/protocol/schemas';
 import type { Problem } from '../../../shared/result';
-import { describeBytes } from './http';
+import { CERTIFICATE_UNTRUSTED, describeBytes } from './http';
 import type { Exchange } from './order-service-client';
 import { capRetryAfter, parseRetryAfter } from './retry-after';
 
 /** Failures shared by both read calls. */
 export type ReadFailure =
   /** Network error, timeout, 408/425/429/5xx: back off (Retry-After honoured) and try again. */
-  | { readonly kind: 'transient'; readonly message: string; readonly status?: number; readonly retryAfterMs?: number; readonly network: boolean }
+  | {
+      readonly kind: 'transient';
+      readonly message: string;
+      readonly status?: number;
+      readonly retryAfterMs?: number;
+      readonly network: boolean;
+      /** The server's certificate is not trusted (token server or order service): reached, so not `network`; a person must look. */
+      readonly certificate?: true;
+    }
   /** Token refused even after a refresh, or no credentials. */
   | { readonly kind: 'auth'; readonly message: string }
   /** 403, or 404 without the service's "order not found": this client may not use the call. */
@@ -51,7 +59,10 @@ export function classifyRead<T>(
   const call = what === 'changes' ? 'the changed-orders call' : 'the order status call';
   if (answer.kind === 'token') return fromTokenProblem(answer.problem);
   if (answer.kind === 'refusedFresh') return { kind: 'auth', message: answer.message };
-  if (answer.kind === 'network') return { kind: 'transient', message: answer.failure.message, network: true };
+  if (answer.kind === 'network')
+    return answer.failure.cause === 'certificate'
+      ? { kind: 'transient', message: answer.failure.message, network: false, certificate: true }
+      : { kind: 'transient', message: answer.failure.message, network: true };
   const { status, body } = answer;
   if (status >= 200 && status <= 299) {
     // A cut body is seldom JSON: say what happened, not that the service spoke gibberish.
@@ -96,6 +107,7 @@ export function classifyRead<T>(
 }
 
 function fromTokenProblem(problem: Problem): ReadFailure {
+  if (problem.kind === 'transient' && problem.code === CERTIFICATE_UNTRUSTED) return { kind: 'transient', message: problem.message, network: false, certificate: true };
   if (problem.kind === 'transient') return { kind: 'transient', message: problem.message, network: true };
   return { kind: 'auth', message: problem.message };
 }

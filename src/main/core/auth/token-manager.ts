@@ -7,6 +7,7 @@
 import { fail, ok, type Problem, ProblemError, type Result } from '../../../shared/result';
 import { systemTimers, type Timers } from '../time';
 import { TOKEN_SERVER_FAULT, TOKEN_UNUSABLE, type TokenSource } from '../api/token-source';
+import { CERTIFICATE_UNTRUSTED } from '../api/http';
 import { silentLogger, type Logger } from '../log/logger';
 import { secrets as processSecrets, type SecretRegistry } from '../log/redact';
 import { refreshTime, toEpochMs, tokenExpiry, type TokenTiming } from './expiry';
@@ -348,6 +349,8 @@ export class TokenManager implements TokenSource {
       this.log.warn('token server issued a token that cannot be sent', { status: answer.status });
       return fail('auth', answer.message, TOKEN_UNUSABLE);
     }
+    // Said as what it is, not as the network: retrying cannot mend a certificate this computer refuses.
+    if (answer.certificate) return fail('transient', answer.message, CERTIFICATE_UNTRUSTED);
     // The token server answered, just not with a token: the network is fine, so this must not read as "offline".
     if (!answer.misdirected && answer.status !== undefined) return fail('transient', answer.message, TOKEN_SERVER_FAULT);
     if (!answer.misdirected) return fail('transient', answer.message, 'TOKEN_SERVER_UNAVAILABLE');

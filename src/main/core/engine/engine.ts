@@ -11,6 +11,7 @@ import type { ActionInput, Order } from '../../../shared/protocol';
 import { fail, ok, type Problem, ProblemError, type Result } from '../../../shared/result';
 import type { UpdateSender } from '../api/outcome';
 import { TOKEN_SERVER_FAULT, TOKEN_UNUSABLE } from '../api/token-source';
+import { CERTIFICATE_UNTRUSTED } from '../api/http';
 import { CLOCK_SKEW_LIMIT_MS } from '../auth/expiry';
 import {
   checkLater,
@@ -273,6 +274,9 @@ export function createEngine(options: EngineOptions): Engine {
     else if (startStorage) say(startStorage.message, 'STORAGE');
     else if (syncProblem) say(syncProblem, sync.storage() ? 'STORAGE' : 'SYNC_PROBLEM');
     else if (lockHeld) say(lockHeld, 'LOCK_HELD');
+    // A certificate this computer refuses: the network is fine, and a person must look at the address or the certificate.
+    else if (tokenProblem?.code === CERTIFICATE_UNTRUSTED)
+      say(`${tokenProblem.message}. ${counts.waiting} tap(s) are kept`, 'CERTIFICATE', { count: counts.waiting });
     // The token server answered but gave nothing usable: say so, rather than "no connection" or "rejected credentials".
     else if (tokenProblem && (tokenProblem.code === TOKEN_SERVER_FAULT || tokenProblem.code === TOKEN_UNUSABLE))
       say(`${tokenProblem.message}. ${counts.waiting} tap(s) are kept`, 'TOKEN_SERVER', { count: counts.waiting });

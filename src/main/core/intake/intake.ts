@@ -63,7 +63,7 @@ export interface IntakeOptions {
 /** The result of one pass as the CLI reports it. */
 export type PassReport =
   | { readonly kind: 'completed'; readonly counts: PassCounts }
-  | { readonly kind: 'unreachable'; readonly counts: PassCounts; readonly message: string }
+  | { readonly kind: 'unreachable'; readonly counts: PassCounts; readonly message: string; readonly certificate?: true }
   | { readonly kind: 'noAccess'; readonly call: 'changes' | 'status'; readonly message: string }
   | { readonly kind: 'notConfigured'; readonly message: string }
   /** Credentials missing or rejected (after the single-flight refresh). */
@@ -74,7 +74,7 @@ export type PassReport =
 export type FetchReport =
   | { readonly kind: 'stored'; readonly result: 'new' | 'updated' | 'unchanged' }
   | { readonly kind: 'notFound'; readonly message: string }
-  | { readonly kind: 'unreachable'; readonly message: string }
+  | { readonly kind: 'unreachable'; readonly message: string; readonly certificate?: true }
   | { readonly kind: 'failed'; readonly message: string };
 
 /** What a one-request access check found. */
@@ -235,7 +235,7 @@ export function createIntake(o: IntakeOptions): Intake {
     problem = failure.message;
     retryAfterMs = failure.kind === 'transient' ? failure.retryAfterMs : undefined;
     log.warn('pass stopped; the cursor stays', { call, kind: failure.kind, message: failure.message, ...counts });
-    if (failure.kind === 'transient') return { kind: 'unreachable', counts, message: failure.message };
+    if (failure.kind === 'transient') return { kind: 'unreachable', counts, message: failure.message, ...(failure.certificate ? { certificate: true as const } : {}) };
     if (failure.kind === 'auth') return { kind: 'auth', counts, message: failure.message };
     return { kind: 'failed', counts, message: failure.message };
   };
@@ -281,7 +281,7 @@ export function createIntake(o: IntakeOptions): Intake {
         case 'notFound':
           return { kind: 'notFound', message: outcome.message };
         case 'transient':
-          return { kind: 'unreachable', message: outcome.message };
+          return { kind: 'unreachable', message: outcome.message, ...(outcome.certificate ? { certificate: true as const } : {}) };
         case 'accepted':
           return { kind: 'failed', message: `The service answered HTTP ${outcome.status} without the order` };
         default:
