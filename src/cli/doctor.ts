@@ -4,6 +4,8 @@ import { CERTIFICATE_UNTRUSTED } from '../main/core/api/http';
 import { CLOCK_SKEW_LIMIT_MS, type CredentialVault, type TokenManager } from '../main/core/auth';
 import type { Engine } from '../main/core/engine';
 import fs from 'node:fs';
+import path from 'node:path';
+import { settingsFileProblem } from '../main/core/settings';
 import type { Intake } from '../main/core/intake';
 import type { ServiceClock } from '../main/core/time/service-clock';
 import type { CliConfig } from './config';
@@ -137,6 +139,24 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
   } else {
     checks.push({ name: 'queue health', ok: false, detail: 'not checked: the data file cannot be opened', fix: 'fix the data file first' });
   }
+
+  // The app's settings in the same folder: one rebuilt from a damaged file may not be what a manager chose.
+  const settingsFile = path.join(config.dataDir, 'settings.json');
+  const settings = settingsFileProblem(settingsFile);
+  const folderOpens = ((): boolean => {
+    try {
+      return fs.statSync(config.dataDir).isDirectory();
+    } catch {
+      return true; // no folder yet: no settings either, which is fine
+    }
+  })();
+  checks.push(
+    !folderOpens
+      ? { name: 'settings', ok: false, detail: 'not checked: the data folder cannot be opened', fix: 'fix the data file first' }
+      : settings === null
+      ? { name: 'settings', ok: true, detail: fs.existsSync(settingsFile) ? 'settings.json reads fine' : 'no settings.json (the app has not saved any here)' }
+      : { name: 'settings', ok: false, detail: settings, fix: "a manager opens the app's Settings, checks the environment and addresses, and saves" },
+  );
   return checks;
 }
 

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openSettingsStore } from '../../src/main/core/settings';
 import { bundledCli } from '../support/bundle';
 import { envFor } from '../support/cli-env';
 import { Cleanup, sandbox, tempDir } from '../support/engine';
@@ -35,7 +36,22 @@ describe('packdesk doctor', () => {
     expect(byName.get('token server')).toMatchObject({ ok: true });
     expect(byName.get('token server')?.detail).not.toMatch(/no token server address/);
     expect(byName.get('order service')).toMatchObject({ ok: true });
-    expect(checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['data file', 'integrity', 'order intake', 'queue health']);
+    expect(checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['data file', 'integrity', 'order intake', 'queue health', 'settings']);
+  });
+
+  it("names a damaged settings.json of the app in the same folder, and one the app rebuilt until a manager saves settings", async () => {
+    const box = await sandbox(cleanup);
+    const dir = tempDir(cleanup);
+    fs.writeFileSync(path.join(dir, 'settings.json'), '{"version":1,"environment":"production",');
+    const damaged = checksOf((await cli.run(['doctor', '--json'], envFor(box, dir))).stdout).find((c) => c.name === 'settings');
+    expect(damaged).toMatchObject({ ok: false });
+    expect(damaged?.detail).toMatch(/settings\.json could not be read \(it is not valid JSON\)/);
+    // As the app leaves it after such a start: rebuilt, still on production, not yet checked by a manager.
+    openSettingsStore({ file: path.join(dir, 'settings.json') });
+    const rebuilt = checksOf((await cli.run(['doctor', '--json'], envFor(box, dir))).stdout).find((c) => c.name === 'settings');
+    expect(rebuilt).toMatchObject({ ok: false });
+    expect(rebuilt?.detail).toMatch(/stays on production/);
+    expect(rebuilt?.fix).toMatch(/manager/);
   });
 
   it("says when the token server's clock and the order service's disagree, rather than blaming this computer's clock", async () => {
