@@ -59,6 +59,6 @@ Exit codes:
      intake: the pass stopped (unreachable, 429/5xx) and the cursor is unchanged
   5  the data file cannot be used
   6  the data file stopped taking writes during the command (disk full): free disk space, then drain again
-  7  intake, fetch: the token server's or order service's certificate is not trusted (self-signed,
+  7  intake, fetch, drain: the token server's or order service's certificate is not trusted (self-signed,
      expired, issued for another address): not a network fault; check the address
 `;

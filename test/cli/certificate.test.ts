@@ -66,6 +66,17 @@ describe('an untrusted certificate', () => {
     expect(server.requests()).toBe(0);
   });
 
+  it('drain keeps the tap and exits 7, saying it is the certificate', async () => {
+    const server = await selfSigned();
+    const dir = tempDir(cleanup);
+    expect((await cli.run(['enqueue', 'order-state', 'ORD-1', 'ACCEPTED', '--no-undo'], envAt(server.url, dir))).code).toBe(0);
+    const r = await cli.run(['drain', '--timeout', '3'], envAt(server.url, dir));
+    expect(r.code).toBe(7);
+    expect(r.stdout).toMatch(/certificate is not trusted/);
+    expect(r.stdout).toMatch(/remaining 1/);
+    expect(server.requests()).toBe(0);
+  });
+
   it('doctor names the certificate on the token server and order service lines', async () => {
     const server = await selfSigned();
     const r = await cli.run(['doctor', '--json'], envAt(server.url, tempDir(cleanup)));
