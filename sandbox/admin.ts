@@ -7,7 +7,7 @@ import { describeZodError, type Order } from '../src/shared/protocol/schemas';
 import type { Answer } from './answers';
 import { parseFaultsPatch } from './faults';
 import { json, tryParseJson } from './http';
-import type { AppliedEntry, Faults, OrderChange, RequestLogEntry, SandboxStats } from './types';
+import type { AppliedEntry, Faults, OrderChange, ReadLogEntry, RequestLogEntry, SandboxStats } from './types';
 
 export const ADMIN_PREFIX = '/__sandbox/';
 
@@ -17,6 +17,7 @@ export interface AdminTarget {
   order(id: string): Order | undefined;
   appliedLog(): AppliedEntry[];
   requestLog(): RequestLogEntry[];
+  readLog(): ReadLogEntry[];
   stats(): SandboxStats;
   faults(): Faults;
   /** Applies a validated patch; resolves once the service port listens (or not) as asked. */
@@ -67,6 +68,8 @@ export async function handleAdmin(target: AdminTarget, method: string, path: str
       return allow('GET', () => json(200, target.appliedLog()));
     case 'requests':
       return allow('GET', () => json(200, target.requestLog()));
+    case 'reads':
+      return allow('GET', () => json(200, target.readLog()));
     case 'stats':
       return allow('GET', () => json(200, target.stats()));
     case 'faults':

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { settingsFileProblem } from '../main/core/settings';
 import type { Intake } from '../main/core/intake';
 import type { ServiceClock } from '../main/core/time/service-clock';
+import { readUpdateStatus, UPDATE_STATUS_FILE, updateHealth } from '../main/core/update';
 import type { CliConfig } from './config';
 
 export interface Check {
@@ -139,6 +140,9 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
   } else {
     checks.push({ name: 'queue health', ok: false, detail: 'not checked: the data file cannot be opened', fix: 'fix the data file first' });
   }
+  // The app's updater, as it last saved its status (the words the manager reads in settings).
+  const update = updateHealth(readUpdateStatus(path.join(config.dataDir, UPDATE_STATUS_FILE)), (parts.now ?? Date.now)());
+  checks.push({ name: 'updates', ok: update.ok, detail: update.detail, ...(update.fix ? { fix: update.fix } : {}) });
 
   // The app's settings in the same folder: one rebuilt from a damaged file may not be what a manager chose.
   const settingsFile = path.join(config.dataDir, 'settings.json');
@@ -196,6 +200,9 @@ async function intakeCheck(parts: DoctorParts): Promise<Check> {
   const access = await parts.intake.checkAccess();
   switch (access.kind) {
     case 'ok':
+      // Orders listed but not stored, or pages without end: said until they are, never passed over.
+      if (s.stillToFetch > 0 || s.message !== null)
+        return { name, ok: false, detail: `access ok; ${pass}; ${s.message ?? `${s.stillToFetch} order(s) still to fetch`}`, fix: 'run `packdesk intake --once --json` to see each one; intake asks for them again by itself' };
       return { name, ok: true, detail: `access ok; ${pass}` };
     case 'notConfigured':
       return { name, ok: false, detail: 'no service provider id', fix: 'set PACKDESK_SERVICE_PROVIDER_ID (the id from the marketplace e-mail)' };

@@ -3,6 +3,7 @@ import type { OrderServiceClient, UpdateOutcome, UpdateSender } from '../main/co
 import type { TokenManager } from '../main/core/auth';
 import { createEngine, type Engine, openEngineWithService, openServiceParts } from '../main/core/engine';
 import type { ServiceClock } from '../main/core/time/service-clock';
+import type { PendingId } from '../main/core/db';
 import type { Intake } from '../main/core/intake';
 import { createLogger, type Logger, silentLogger, stderrSink } from '../main/core/log';
 import { ProblemError } from '../shared/result';
@@ -127,6 +128,15 @@ async function withEngine(command: Exclude<Command, { name: 'help' }>, config: C
   }
 }
 
+/** The ids still to fetch, or none when the data file cannot say (the report has said why). */
+function readStillToFetch(intake: Intake): readonly PendingId[] {
+  try {
+    return intake.stillToFetch();
+  } catch {
+    return [];
+  }
+}
+
 /** A data file set aside at this very start must never pass unnoticed. */
 function warnIfReplaced(engine: Engine, io: CliIo): void {
   const integrity = engine.health().integrity;
@@ -137,19 +147,24 @@ function warnIfReplaced(engine: Engine, io: CliIo): void {
 async function runRead(command: Extract<Command, { name: 'intake' | 'fetch' }>, engine: Engine, intake: Intake, io: CliIo): Promise<number> {
   const json = (value: unknown): void => io.write(`${JSON.stringify(value, null, 2)}\n`);
   if (command.name === 'intake') {
-    const report = await intake.passOnce();
+    // Asked for by hand: the ids still to fetch are asked now, whatever their pause.
+    const report = await intake.passOnce({ askAllNow: true });
     const status = intake.status();
-    if (command.json) json({ ...report, status });
+    const stillToFetch = readStillToFetch(intake);
+    if (command.json) json({ ...report, status, stillToFetch });
     else {
       const c = 'counts' in report ? report.counts : null;
       const counts = c ? `new ${c.new}, updated ${c.updated}, unchanged ${c.unchanged}, failed ${c.failed}\n` : '';
       const said = 'message' in report ? `${report.message}\n` : '';
       const cursor = status.cursorAt !== null ? `cursor ${new Date(status.cursorAt).toISOString()}\n` : 'no complete pass yet\n';
-      io.write(`${report.kind === 'completed' ? 'pass completed' : `pass not completed (${report.kind})`}\n${counts}${said}${cursor}`);
+      const pending = stillToFetch.map((p) => `still to fetch ${p.orderId}: ${p.lastError ?? 'not asked yet'}\n`).join('');
+      io.write(`${report.kind === 'completed' ? 'pass completed' : `pass not completed (${report.kind})`}\n${counts}${said}${cursor}${pending}`);
     }
     switch (report.kind) {
       case 'completed':
         return EXIT.OK;
+      case 'storage':
+        return EXIT.STORAGE;
       case 'unreachable':
         return report.certificate ? EXIT.CERTIFICATE : EXIT.UNREACHABLE;
       case 'noAccess':
@@ -165,7 +180,7 @@ async function runRead(command: Extract<Command, { name: 'intake' | 'fetch' }>, 
     if (command.json) json(fetched);
     else io.writeError(`${command.orderId}: ${fetched.message}\n`);
     if (fetched.kind === 'unreachable') return fetched.certificate ? EXIT.CERTIFICATE : EXIT.UNREACHABLE;
-    return EXIT.REFUSED;
+    return fetched.kind === 'storage' ? EXIT.STORAGE : EXIT.REFUSED;
   }
   const view = engine.getOrder(command.orderId);
   if (!view) return EXIT.DATA_FILE;

@@ -154,8 +154,9 @@ export type SyncStatus = z.infer<typeof SyncStatusSchema>;
 /** Order intake: whether new orders are being checked, and when they last were. */
 export const IntakeStatusSchema = z.object({
   /** ok: polling; retrying: the last pass stopped (backing off); offline: the service cannot be reached;
-   * noAccess: the service refused a read call (until the settings change); notConfigured: no service provider id. */
-  condition: z.enum(['ok', 'retrying', 'offline', 'noAccess', 'notConfigured']),
+   * noAccess: the service refused a read call (until the settings change); notConfigured: no service provider id;
+   * storage: the data file takes no writes (a full disk), tried again on the timer. */
+  condition: z.enum(['ok', 'retrying', 'offline', 'noAccess', 'notConfigured', 'storage']),
   /** When the last complete pass finished (every changed order stored): "orders last checked". */
   lastCompleteAt: z.number().nullable(),
   /** The end of the last window read completely (service clock). */
@@ -164,6 +165,8 @@ export const IntakeStatusSchema = z.object({
   nextAt: z.number().nullable(),
   intervalMs: z.number().int(),
   message: z.string().nullable(),
+  /** Ids `changes` listed whose bodies are not stored yet (asked again with backoff, never dropped). */
+  stillToFetch: z.number().int().min(0),
 });
 export type IntakeStatus = z.infer<typeof IntakeStatusSchema>;
 

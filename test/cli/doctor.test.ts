@@ -36,7 +36,7 @@ describe('packdesk doctor', () => {
     expect(byName.get('token server')).toMatchObject({ ok: true });
     expect(byName.get('token server')?.detail).not.toMatch(/no token server address/);
     expect(byName.get('order service')).toMatchObject({ ok: true });
-    expect(checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['data file', 'integrity', 'order intake', 'queue health', 'settings']);
+    expect(checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['data file', 'integrity', 'order intake', 'queue health', 'updates', 'settings']);
   });
 
   it("names a damaged settings.json of the app in the same folder, and one the app rebuilt until a manager saves settings", async () => {

@@ -179,6 +179,9 @@ describe('sandbox faults', () => {
       emptyUpdateAnswers: 0,
       forbidReads: { changes: false, status: false },
       tokenClockOffsetMs: 0,
+      changesEveryMs: 0,
+      changesNextPage: 'normal',
+      badStatus: { answer: 'none', count: 0, orderIds: [] },
     });
   });
 });

@@ -3,6 +3,7 @@
  * STORE fulfilment, OUT_FOR_DELIVERY and DELIVERED to the DELIVERY fulfilment.
  */
 import type { FulfillmentState, Fulfillment, Order } from '../protocol/schemas';
+import type { CancelMoment } from '../protocol/reasons';
 import { normalizeOrderState } from '../protocol/vocabulary';
 
 /** Position of a fulfilment state on the one forward path; unknown or absent is 0. */
@@ -100,4 +101,11 @@ function step(key: FulfillmentState, f: Fulfillment): NextStep {
 export function promisedPackedAt(order: Order | undefined): number | undefined {
   if (!order) return undefined;
   return fulfilmentOfType(order, 'STORE')?.fulfilmentStatusHistory?.PACKED?.promised?.endTime;
+}
+
+/** When in its life an order is being cancelled: before Accept (Reject), in the store, or once it is out for delivery. */
+export function cancelMoment(order: Order): CancelMoment {
+  if (orderPhase(order) === 'NEW') return 'reject';
+  const delivery = fulfilmentOfType(order, 'DELIVERY');
+  return fulfilmentRank(delivery?.fulfillmentState) >= RANK.OUT_FOR_DELIVERY! ? 'onTheWay' : 'inStore';
 }

@@ -4,11 +4,32 @@ import type { IntakeStore } from './ports';
 
 /** Adapts an open store to what intake needs. */
 export function storeForIntake(store: Store): IntakeStore {
+  const save: IntakeStore['saveIfNewer'] = (order, now) => {
+    const result = store.orders.saveIfNewer(order, now);
+    store.intake.fetched(order.id);
+    return result;
+  };
   return {
-    saveIfNewer: (order, now) => store.transaction(() => store.orders.saveIfNewer(order, now)),
-    saveAllIfNewer: (orders, now) => store.transaction(() => orders.map((order) => store.orders.saveIfNewer(order, now))),
+    saveIfNewer: (order, now) => store.transaction(() => save(order, now)),
+    saveAllIfNewer: (orders, now) => store.transaction(() => orders.map((order) => save(order, now))),
     state: () => store.intake.get(),
-    commit: (to, at) => store.transaction(() => store.intake.commit(to, at)),
+    beginWindow: (from, to) => store.transaction(() => store.intake.beginWindow(from, to)),
+    savePage: (orderIds, nextPage, at) =>
+      store.transaction(() => {
+        store.intake.savePage(orderIds, nextPage, at);
+        const window = store.intake.get().window;
+        if (nextPage === null && window) store.intake.commit(window.to);
+      }),
+    dropWindow: (problem) =>
+      store.transaction(() => {
+        store.intake.dropWindow();
+        store.intake.setWindowProblem(problem);
+      }),
+    passCompleted: (at) => store.transaction(() => store.intake.passCompleted(at)),
+    setWindowProblem: (problem) => store.transaction(() => store.intake.setWindowProblem(problem)),
+    due: (now, limit) => store.intake.due(now, limit),
+    fetchFailed: (orderId, error, nextAt) => store.transaction(() => store.intake.fetchFailed(orderId, error, nextAt)),
+    stillToFetch: (limit) => store.intake.stillToFetch(limit),
     setNoAccess: (value) => store.transaction(() => store.intake.setNoAccess(value)),
   };
 }
