@@ -24,6 +24,7 @@ export function noFaults(expiredStatus: 401 | 412): Faults {
     dropAfterApply: 0,
     emptyUpdateAnswers: 0,
     forbidReads: { changes: false, status: false },
+    tokenClockOffsetMs: 0,
     changesEveryMs: 0,
     changesNextPage: 'normal',
     badStatus: { answer: 'none', count: 0, orderIds: [] },
@@ -47,6 +48,8 @@ export const FaultsPatchSchema = z.strictObject({
   dropAfterApply: count.optional(),
   emptyUpdateAnswers: count.optional(),
   forbidReads: z.strictObject({ changes: z.boolean(), status: z.boolean() }).optional(),
+  // Up to ten years either way: a token server set to another year is one of the faults to show.
+  tokenClockOffsetMs: z.number().int().min(-3.2e11).max(3.2e11).optional(),
   changesEveryMs: z.number().int().min(0).max(3_600_000).optional(),
   changesNextPage: z.enum(['normal', 'repeat', 'endless']).optional(),
   badStatus: z

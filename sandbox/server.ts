@@ -93,6 +93,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     now,
     refuseRefresh: () => faults.get().refuseRefresh,
     rejectCredentials: () => faults.get().rejectCredentials,
+    clockOffsetMs: () => faults.get().tokenClockOffsetMs,
   });
   /** First answer per requestId, replayed byte for byte on a repeat. */
   const answered = new Map<string, Answer>();
@@ -407,6 +408,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   const serve = async (req: IncomingMessage, res: ServerResponse, servicePort: boolean): Promise<void> => {
     if (servicePort && swallowed(req)) return;
+    // The Date of every answer on the service's own clock (node would stamp the machine's): the
+    // terminal takes it as a witness of the service's clock.
+    if (servicePort) res.setHeader('Date', new Date(now()).toUTCString());
     const path = new URL(req.url ?? '/', `http://${HOST}`).pathname;
     const method = req.method ?? 'GET';
 

@@ -46,6 +46,8 @@ export interface TokenPolicy {
   /** Read at each grant so faults switched at run time take effect at once. */
   readonly refuseRefresh: () => boolean;
   readonly rejectCredentials: () => boolean;
+  /** How far the token server's clock is from the service's (ms): shifts the issued_at and expires_at it sends. */
+  readonly clockOffsetMs?: () => number;
 }
 
 interface AccessRecord {
@@ -136,8 +138,8 @@ export class TokenStore {
       refresh_token: refreshToken,
       token_type: 'O-Bearer',
       expires_in: this.policy.ttlSeconds,
-      expires_at: expiresAt,
-      issued_at: issuedAt,
+      expires_at: expiresAt + (this.policy.clockOffsetMs?.() ?? 0),
+      issued_at: issuedAt + (this.policy.clockOffsetMs?.() ?? 0),
     };
   }
 }

@@ -68,6 +68,11 @@ export interface Faults {
   readsRateLimit: { count: number; retryAfterSeconds: number };
   /** Answer `changes` / `status` with 403 (this client has no access to the call). */
   forbidReads: { changes: boolean; status: boolean };
+  /**
+   * How far the token server's clock is from the order service's (ms): the `issued_at` and
+   * `expires_at` it sends are shifted by this, while the service's `Date` headers are not.
+   */
+  tokenClockOffsetMs: number;
   /** A `changes` request (any page) sooner than this many ms after the previous one gets 429 with Retry-After; 0 = off. */
   changesEveryMs: number;
   /** `changes` pages: normal; `repeat`: every later page gives the same nextPage again; `endless`: a nextPage on every page. */

@@ -15,6 +15,7 @@ packdesk_programs=(
   "pkill:procps"
   "mount:mount"
   "umount:mount"
+  "openssl:openssl"
 )
 # Libraries and certificates that no program name stands for.
 packdesk_libraries=(libsecret-1-dev ca-certificates)

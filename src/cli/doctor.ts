@@ -1,10 +1,13 @@
 /** `packdesk doctor`: one line per check, ok or problem, and what to do about a problem. */
 import type { OrderServiceClient } from '../main/core/api';
+import { CERTIFICATE_UNTRUSTED } from '../main/core/api/http';
 import { CLOCK_SKEW_LIMIT_MS, type CredentialVault, type TokenManager } from '../main/core/auth';
 import type { Engine } from '../main/core/engine';
 import fs from 'node:fs';
 import path from 'node:path';
+import { settingsFileProblem } from '../main/core/settings';
 import type { Intake } from '../main/core/intake';
+import type { ServiceClock } from '../main/core/time/service-clock';
 import { readUpdateStatus, UPDATE_STATUS_FILE, updateHealth } from '../main/core/update';
 import { printableId } from '../shared/protocol/orderId';
 import type { CliConfig } from './config';
@@ -26,6 +29,8 @@ export interface DoctorParts {
   readonly tokens: TokenManager | null;
   readonly client: OrderServiceClient | null;
   readonly intake?: Intake | null;
+  /** The clock's witnesses (the token's issued_at, the order service's Date); absent: the token's word alone. */
+  readonly clock?: ServiceClock | null;
   /** The clock for ages (default Date.now). */
   readonly now?: () => number;
 }
@@ -95,31 +100,29 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
         name: 'token server',
         ok: false,
         detail: token.problem.message,
-        fix: token.problem.kind === 'auth' ? 'a manager must enter the client id and secret from the e-mail' : 'check the network and the token server address',
+        fix:
+          token.problem.code === CERTIFICATE_UNTRUSTED
+            ? "check the token server address; if it is right, its certificate (or the store network's https inspection) must be fixed; the network is fine"
+            : token.problem.kind === 'auth'
+              ? 'a manager must enter the client id and secret from the e-mail'
+              : 'check the network and the token server address',
       });
   }
 
   if (!parts.client || !config.baseUrl) {
     checks.push({ name: 'order service', ok: false, detail: 'no order service address', fix: 'set PACKDESK_BASE_URL or --base-url' });
   } else {
-    const reachable = await parts.client.probe();
+    const failure = await parts.client.reach();
     checks.push(
-      reachable
+      failure === null
         ? { name: 'order service', ok: true, detail: `${config.baseUrl} answers` }
-        : { name: 'order service', ok: false, detail: `${config.baseUrl} cannot be reached`, fix: 'check the network, then the order service address' },
+        : failure.cause === 'certificate'
+          ? { name: 'order service', ok: false, detail: failure.message, fix: "check the order service address; if it is right, its certificate (or the store network's https inspection) must be fixed; the network is fine" }
+          : { name: 'order service', ok: false, detail: `${config.baseUrl} cannot be reached`, fix: 'check the network, then the order service address' },
     );
   }
 
-  const skew = parts.tokens?.clockSkewMs() ?? null;
-  if (skew === null) checks.push({ name: 'clock skew', ok: false, detail: 'could not be measured: no token, or the token server gave no usable issue time', fix: 'fix the token server check first' });
-  else if (Math.abs(skew) > CLOCK_SKEW_LIMIT_MS)
-    checks.push({
-      name: 'clock skew',
-      ok: false,
-      detail: `this computer's clock is ${Math.round(Math.abs(skew) / 1000)} s ${skew > 0 ? 'ahead of' : 'behind'} the token server`,
-      fix: "turn on automatic time in the computer's date settings",
-    });
-  else checks.push({ name: 'clock skew', ok: true, detail: `${Math.round(skew / 1000)} s against the token server` });
+  checks.push(clockCheck(parts));
 
   checks.push(await intakeCheck(parts));
 
@@ -143,6 +146,24 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
   // The app's updater, as it last saved its status (the words the manager reads in settings).
   const update = updateHealth(readUpdateStatus(path.join(config.dataDir, UPDATE_STATUS_FILE)), (parts.now ?? Date.now)());
   checks.push({ name: 'updates', ok: update.ok, detail: update.detail, ...(update.fix ? { fix: update.fix } : {}) });
+
+  // The app's settings in the same folder: one rebuilt from a damaged file may not be what a manager chose.
+  const settingsFile = path.join(config.dataDir, 'settings.json');
+  const settings = settingsFileProblem(settingsFile);
+  const folderOpens = ((): boolean => {
+    try {
+      return fs.statSync(config.dataDir).isDirectory();
+    } catch {
+      return true; // no folder yet: no settings either, which is fine
+    }
+  })();
+  checks.push(
+    !folderOpens
+      ? { name: 'settings', ok: false, detail: 'not checked: the data folder cannot be opened', fix: 'fix the data file first' }
+      : settings === null
+      ? { name: 'settings', ok: true, detail: fs.existsSync(settingsFile) ? 'settings.json reads fine' : 'no settings.json (the app has not saved any here)' }
+      : { name: 'settings', ok: false, detail: settings, fix: "a manager opens the app's Settings, checks the environment and addresses, and saves" },
+  );
   return checks;
 }
 
@@ -160,6 +181,32 @@ function setAsideCheck(engine: Engine): Check {
     detail: `${ids.length} order${ids.length === 1 ? '' : 's'} could not be read: ${named}; every other order is listed`,
     fix: "have the marketplace correct the order, then `packdesk fetch ID`; the service's answer is kept in the data file for support",
   };
+}
+
+/** The clock: how far this computer's is from the order service's, and whether its two witnesses agree. */
+function clockCheck(parts: DoctorParts): Check {
+  const name = 'clock skew';
+  const judged = parts.clock?.judgement() ?? null;
+  if (judged?.disagreementMs != null) {
+    const apart = judged.disagreementMs;
+    return {
+      name,
+      ok: false,
+      // Whole minutes: the service's Date has whole seconds, so the seconds would only mislead.
+      detail: `the token server's clock is ${Math.round(Math.abs(apart) / 60_000)} min ${apart > 0 ? 'behind' : 'ahead of'} the order service's; countdowns follow the order service, and intake reads windows that cover both`,
+      fix: "ask the marketplace to set their token server's clock right; no order is missed meanwhile",
+    };
+  }
+  const skew = parts.clock ? judged?.skewMs ?? null : parts.tokens?.clockSkewMs() ?? null;
+  if (skew === null) return { name, ok: false, detail: 'could not be measured: no token with a usable issue time, and no answer from the order service', fix: 'fix the token server and order service checks first' };
+  if (Math.abs(skew) > CLOCK_SKEW_LIMIT_MS)
+    return {
+      name,
+      ok: false,
+      detail: `this computer's clock is ${Math.round(Math.abs(skew) / 1000)} s ${skew > 0 ? 'ahead of' : 'behind'} the order service`,
+      fix: "turn on automatic time in the computer's date settings",
+    };
+  return { name, ok: true, detail: `${Math.round(skew / 1000)} s against the order service` };
 }
 
 /** Order intake: access to `changes` (one tiny request), the last complete pass and how old its cursor is. */

@@ -1,7 +1,8 @@
 /** The packdesk CLI, as a function of argv and environment to an exit code (packdesk.ts runs it). */
 import type { OrderServiceClient, UpdateOutcome, UpdateSender } from '../main/core/api';
 import type { TokenManager } from '../main/core/auth';
-import { createEngine, type Engine, openEngineWithService } from '../main/core/engine';
+import { createEngine, type Engine, openEngineWithService, openServiceParts } from '../main/core/engine';
+import type { ServiceClock } from '../main/core/time/service-clock';
 import type { PendingId } from '../main/core/db';
 import type { Intake } from '../main/core/intake';
 import { createLogger, type Logger, silentLogger, stderrSink } from '../main/core/log';
@@ -72,6 +73,7 @@ async function withEngine(command: Exclude<Command, { name: 'help' }>, config: C
   let tokens: TokenManager | null = null;
   let client: OrderServiceClient | null = null;
   let intake: Intake | null = null;
+  let clock: ServiceClock | null = null;
   let close: () => Promise<void> = async () => undefined;
   let engineProblem: string | null = null;
   try {
@@ -88,7 +90,7 @@ async function withEngine(command: Exclude<Command, { name: 'help' }>, config: C
         proactiveRefresh: false,
         serviceProviderId: () => config.serviceProviderId,
       });
-      ({ engine, tokens, client, intake } = opened);
+      ({ engine, tokens, client, intake, clock } = opened);
       close = () => opened.close();
     } else {
       const local = createEngine({ dataDir: config.dataDir, sender: unconfiguredSender, terminalId: config.terminalId, log, undoWindowMs });
@@ -101,12 +103,19 @@ async function withEngine(command: Exclude<Command, { name: 'help' }>, config: C
       io.writeError(`packdesk: the data file cannot be used: ${engineProblem}\n`);
       return EXIT.DATA_FILE;
     }
+    // Doctor still checks the token server and the order service: they need no data file, and
+    // "no token server address" would send support after the wrong fault.
+    if (config.authUrl && config.baseUrl) {
+      const parts = openServiceParts({ authUrl: config.authUrl, baseUrl: config.baseUrl, vault, log, proactiveRefresh: false });
+      ({ tokens, client, clock } = parts);
+      close = () => parts.tokens.close();
+    }
   }
   try {
     if (engine && !needsService) warnIfReplaced(engine, io);
     switch (command.name) {
       case 'doctor': {
-        const checks = await runDoctor({ config, engine, engineProblem, vault, tokens, client, intake });
+        const checks = await runDoctor({ config, engine, engineProblem, vault, tokens, client, intake, clock });
         io.write(command.json ? `${JSON.stringify(checks, null, 2)}\n` : formatChecks(checks));
         return checks.every((c) => c.ok) ? EXIT.OK : EXIT.REFUSED;
       }
@@ -161,7 +170,7 @@ async function runRead(command: Extract<Command, { name: 'intake' | 'fetch' }>, 
       case 'storage':
         return EXIT.STORAGE;
       case 'unreachable':
-        return EXIT.UNREACHABLE;
+        return report.certificate ? EXIT.CERTIFICATE : EXIT.UNREACHABLE;
       case 'noAccess':
       case 'notConfigured':
       case 'auth':
@@ -174,7 +183,8 @@ async function runRead(command: Extract<Command, { name: 'intake' | 'fetch' }>, 
   if (fetched.kind !== 'stored') {
     if (command.json) json(fetched);
     else io.writeError(`${command.orderId}: ${fetched.message}\n`);
-    return fetched.kind === 'unreachable' ? EXIT.UNREACHABLE : fetched.kind === 'storage' ? EXIT.STORAGE : EXIT.REFUSED;
+    if (fetched.kind === 'unreachable') return fetched.certificate ? EXIT.CERTIFICATE : EXIT.UNREACHABLE;
+    return fetched.kind === 'storage' ? EXIT.STORAGE : EXIT.REFUSED;
   }
   const view = engine.getOrder(command.orderId);
   if (!view) return EXIT.DATA_FILE;
@@ -224,6 +234,7 @@ async function run(command: Exclude<Command, { name: 'help' | 'doctor' | 'intake
       // Before the network: a full disk leaves taps "waiting" that the service may already have applied.
       if (engine.storage()) return EXIT.STORAGE;
       if (status.credentials !== 'ok') return EXIT.CONFIG;
+      if (status.notice?.code === 'CERTIFICATE') return EXIT.CERTIFICATE;
       if (status.connectivity === 'offline') return EXIT.UNREACHABLE;
       if (status.failed > 0 || result.failed > 0) return EXIT.REFUSED;
       if (result.remaining > 0) return EXIT.UNREACHABLE;

@@ -15,6 +15,8 @@ export const EXIT = {
   DATA_FILE: 5,
   /** The data file stopped taking writes while working (disk full, read-only): answers could not be recorded. */
   STORAGE: 6,
+  /** The token server's or order service's certificate is not trusted (self-signed, expired, another name). */
+  CERTIFICATE: 7,
 } as const;
 
 export const USAGE = `packdesk: look after a Packdesk terminal's outbox from a shell (support staff, tests).
@@ -58,4 +60,6 @@ Exit codes:
      intake: the pass stopped (unreachable, 429/5xx); the next run resumes at the page it stopped at
   5  the data file cannot be used
   6  the data file stopped taking writes during the command (disk full): free disk space, then drain again
+  7  intake, fetch, drain: the token server's or order service's certificate is not trusted (self-signed,
+     expired, issued for another address): not a network fault; check the address
 `;

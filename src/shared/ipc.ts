@@ -142,9 +142,10 @@ export const SyncStatusSchema = z.object({
   /** A waiting tap older than the backlog threshold. */
   backlogAlarm: z.boolean(),
   /**
-   * This terminal's clock minus the order service's (the token server's, measured at the last
-   * token; whole seconds), or null before any token. Countdowns to the service's promised times
-   * subtract it, so they hold on a computer whose clock is wrong.
+   * This terminal's clock minus the order service's, as its two witnesses tell it (the token's
+   * issued_at, the service's Date header; whole seconds), or null before either has spoken.
+   * Countdowns to the service's promised times subtract it, so they hold on a computer whose
+   * clock is wrong.
    */
   clockSkewMs: z.number().nullable(),
   /** The engine's one sentence on what matters most, in English (the CLI's, and the fallback). */

@@ -69,6 +69,24 @@ describe('CLI configuration', () => {
     }
   });
 
+  it('refuses an empty "?" or "#" part too (the URL parser drops them), sending nothing', async () => {
+    const server = await recorder();
+    for (const tail of ['/?', '?', '/#', '#', '/?#']) {
+      const url = `${server.url}${tail}`;
+      const r = await cli.run(['doctor'], {
+        PACKDESK_DATA_DIR: tempDir(cleanup),
+        PACKDESK_AUTH_URL: url,
+        PACKDESK_BASE_URL: url,
+        PACKDESK_ENVIRONMENT: 'staging',
+        PACKDESK_CLIENT_ID: 'store-7',
+        PACKDESK_CLIENT_SECRET: 'the-real-secret',
+      });
+      expect({ url, code: r.code }).toEqual({ url, code: 3 });
+      expect(r.stderr).toMatch(/must not contain "\?" or "#" parts/);
+    }
+    expect(server.seen).toEqual([]);
+  });
+
   it('refuses a whitespace-only client secret like an empty one, sending nothing', async () => {
     const server = await recorder();
     for (const secret of ['', '   ', '\t\n']) {

@@ -162,7 +162,7 @@ describe('sandbox faults', () => {
     const s = await sandbox({ expiredStatus: 412 });
     expect(() => s.faults.set({ errorRate: 2 })).toThrow(TypeError);
     expect(() => s.faults.set({ outage: 'down' as never })).toThrow(TypeError);
-    s.faults.set({ latencyMs: 5, errorRate: 0.5, malformedBodies: 3, refuseRefresh: true, expiredStatus: 401, dedupe: false, forbidReads: { changes: true, status: false } });
+    s.faults.set({ latencyMs: 5, errorRate: 0.5, malformedBodies: 3, refuseRefresh: true, expiredStatus: 401, dedupe: false, forbidReads: { changes: true, status: false }, tokenClockOffsetMs: -3 * 3_600_000 });
     s.faults.reset();
     expect(s.faults.get()).toEqual({
       latencyMs: 0,
@@ -178,6 +178,7 @@ describe('sandbox faults', () => {
       dropAfterApply: 0,
       emptyUpdateAnswers: 0,
       forbidReads: { changes: false, status: false },
+      tokenClockOffsetMs: 0,
       changesEveryMs: 0,
       changesNextPage: 'normal',
       badStatus: { answer: 'none', count: 0, orderIds: [] },

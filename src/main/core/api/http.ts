@@ -41,7 +41,27 @@ export function startDeadline(timeoutMs: number, timers: Timers, callerSignal?: 
   };
 }
 
-export type NetworkFailureCause = 'timeout' | 'cancelled' | 'refused' | 'dns' | 'reset' | 'network';
+export type NetworkFailureCause = 'timeout' | 'cancelled' | 'refused' | 'dns' | 'reset' | 'network' | 'certificate';
+
+/** Problem code of a server whose certificate this computer does not trust (self-signed, expired, another name). */
+export const CERTIFICATE_UNTRUSTED = 'CERTIFICATE_UNTRUSTED';
+
+// TLS verdicts on the server's certificate: the network worked, the server was reached, and this
+// computer refused to talk to it. Retrying or "checking the network" cannot mend them.
+const CERTIFICATE_CODES: Readonly<Record<string, string>> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'it is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'it is signed by an authority this computer does not trust',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its signer cannot be verified',
+  UNABLE_TO_GET_ISSUER_CERT: 'its signer cannot be verified',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'it is signed by an authority this computer does not trust',
+  CERT_UNTRUSTED: 'it is not trusted',
+  CERT_REJECTED: 'it is not trusted',
+  CERT_REVOKED: 'it was revoked',
+  CERT_HAS_EXPIRED: "it has expired (or this computer's clock is far ahead)",
+  CERT_NOT_YET_VALID: "it is not valid yet (or this computer's clock is far behind)",
+  CERT_SIGNATURE_FAILURE: 'its signature is broken',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'it was issued for another address',
+};
 
 /** A request that got no HTTP answer, in words, and whether it may have reached the server. */
 export interface NetworkFailure {
@@ -106,6 +126,13 @@ export function describeNetworkFailure(
     return { cause: 'refused', message: `${where} refused the connection (is it running?)`, noAnswer: false };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
     return { cause: 'dns', message: `${where} could not be found (DNS lookup failed; check the network)`, noAnswer: false };
+  const certificate = code === undefined ? undefined : CERTIFICATE_CODES[code];
+  if (certificate !== undefined)
+    return {
+      cause: 'certificate',
+      message: `${where} was reached, but its certificate is not trusted: ${certificate} (${code}). This is not a network fault: check the address; if it is right, the server's certificate must be fixed (or, on a store network that inspects https, that network's)`,
+      noAnswer: false,
+    };
   if (code !== undefined && BEFORE_SENDING.has(code))
     return { cause: 'network', message: `${where} could not be reached (${code})`, noAnswer: false };
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED')

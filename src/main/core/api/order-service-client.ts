@@ -63,6 +63,11 @@ export interface OrderServiceClientOptions {
   readonly logger?: Logger;
   /** Registry of secret values, used to scrub service messages. Default: the process-wide one. */
   readonly secrets?: SecretRegistry;
+  /**
+   * Told the `Date` header (or null) of every answer, with its receive time on this terminal's
+   * clock: the order service's own witness of its clock (core/time/service-clock).
+   */
+  readonly onServiceDate?: (date: string | null, receivedAt: number) => void;
 }
 
 /** What came back from one POST: an HTTP answer, or no answer at all. */
@@ -192,7 +197,7 @@ export class OrderServiceClient implements UpdateSender {
         return parsed.success
           ? { ok: true, value: { orderIds: parsed.data.response.orderIds, nextPage: parsed.data.response.nextPage } }
           : { ok: false, reason: describeZodError(parsed.error) };
-      }, (t) => this.scrub(t));
+      }, (t) => this.scrub(t), this.maxBodyBytes);
     } catch (error) {
       return { kind: 'transient', message: `Unexpected failure while asking for changed orders: ${this.scrub(String(error))}`, network: true };
     }
@@ -211,7 +216,7 @@ export class OrderServiceClient implements UpdateSender {
         // A body that is this order's, but with something that cannot be believed (a count past
         // 2^53, a date of 1e300, an id no one could type): set aside, not retried as if cut short.
         return aboutOrder(json, orderId) ? { ok: true, value: { order: null, raw: json, reason } } : { ok: false, reason };
-      }, (t) => this.scrub(t));
+      }, (t) => this.scrub(t), this.maxBodyBytes);
       this.log.debug('status answered', { orderId, outcome: read.kind });
       if (read.kind !== 'ok') return read;
       if (read.value.order) return { kind: 'order', order: read.value.order, raw: read.value.raw };
@@ -227,6 +232,11 @@ export class OrderServiceClient implements UpdateSender {
 
   /** True when the order service answers HTTP at all (any status); false on a network failure. */
   async probe(signal?: AbortSignal): Promise<boolean> {
+    return (await this.reach(signal)) === null;
+  }
+
+  /** The probe, saying why there was no answer (for doctor): null when the service answered HTTP. */
+  async reach(signal?: AbortSignal): Promise<NetworkFailure | null> {
     const deadline = startDeadline(this.probeTimeoutMs, this.timers, signal);
     try {
       const response = await this.fetchImpl(this.url, {
@@ -235,10 +245,11 @@ export class OrderServiceClient implements UpdateSender {
         signal: deadline.signal,
         redirect: 'manual',
       });
+      this.heard(response);
       await response.body?.cancel().catch(() => undefined);
-      return true;
-    } catch {
-      return false;
+      return null;
+    } catch (error) {
+      return describeNetworkFailure(error, { what: 'The order service', url: this.url, deadline, timeoutMs: this.probeTimeoutMs });
     } finally {
       deadline.done();
     }
@@ -287,6 +298,7 @@ export class OrderServiceClient implements UpdateSender {
         // A redirect would re-send the update somewhere we were not told about; report it instead.
         redirect: 'manual',
       });
+      this.heard(response);
       const { text, overCap } = await readCappedBody(response, this.maxBodyBytes);
       return { kind: 'http', status: response.status, headers: response.headers, body: text, overCap };
     } catch (error) {
@@ -397,6 +409,15 @@ export class OrderServiceClient implements UpdateSender {
   private describeSchemaMismatch(value: unknown): string {
     const parsed = OrderUpdateSuccessSchema.safeParse(value);
     return parsed.success ? 'none' : describeZodError(parsed.error);
+  }
+
+  /** Passes an answer's `Date` on as a witness of the order service's clock; a listener's fault is never the call's. */
+  private heard(response: Response): void {
+    try {
+      this.options.onServiceDate?.(response.headers.get('date'), this.now());
+    } catch (e) {
+      this.log.warn('clock listener failed', { error: e });
+    }
   }
 
   /** Text from outside may echo anything back; never let a registered secret through. */

@@ -4,13 +4,22 @@
  */
 import { ErrorResponseSchema, isOrderNotFound, type Order } from '../../../shared/protocol/schemas';
 import type { Problem } from '../../../shared/result';
+import { CERTIFICATE_UNTRUSTED, describeBytes } from './http';
 import type { Exchange } from './order-service-client';
 import { capRetryAfter, parseRetryAfter } from './retry-after';
 
 /** Failures shared by both read calls. */
 export type ReadFailure =
   /** Network error, timeout, 408/425/429/5xx: back off (Retry-After honoured) and try again. */
-  | { readonly kind: 'transient'; readonly message: string; readonly status?: number; readonly retryAfterMs?: number; readonly network: boolean }
+  | {
+      readonly kind: 'transient';
+      readonly message: string;
+      readonly status?: number;
+      readonly retryAfterMs?: number;
+      readonly network: boolean;
+      /** The server's certificate is not trusted (token server or order service): reached, so not `network`; a person must look. */
+      readonly certificate?: true;
+    }
   /** Token refused even after a refresh, or no credentials. */
   | { readonly kind: 'auth'; readonly message: string }
   /** 403, or 404 without the service's "order not found": this client may not use the call. */
@@ -50,13 +59,24 @@ export function classifyRead<T>(
   now: number,
   parse: Parse<T>,
   scrub: (text: string) => string,
+  maxBytes?: number,
 ): { readonly kind: 'ok'; readonly value: T } | { readonly kind: 'accepted'; readonly status: number } | { readonly kind: 'notFound'; readonly message: string } | ReadFailure {
   const call = what === 'changes' ? 'the changed-orders call' : 'the order status call';
   if (answer.kind === 'token') return fromTokenProblem(answer.problem);
   if (answer.kind === 'refusedFresh') return { kind: 'auth', message: answer.message };
-  if (answer.kind === 'network') return { kind: 'transient', message: answer.failure.message, network: true };
+  if (answer.kind === 'network')
+    return answer.failure.cause === 'certificate'
+      ? { kind: 'transient', message: answer.failure.message, network: false, certificate: true }
+      : { kind: 'transient', message: answer.failure.message, network: true };
   const { status, body } = answer;
   if (status >= 200 && status <= 299) {
+    // A cut body is seldom JSON: say what happened, not that the service spoke gibberish.
+    if (answer.overCap)
+      return {
+        kind: 'refused',
+        status,
+        message: `The order service answered ${call} (HTTP ${status}) with an answer too large to read${maxBytes !== undefined ? ` (over ${describeBytes(maxBytes)})` : ''}`,
+      };
     if (body.trim() === '') return { kind: 'accepted', status };
     let json: unknown;
     try {
@@ -92,6 +112,7 @@ export function classifyRead<T>(
 }
 
 function fromTokenProblem(problem: Problem): ReadFailure {
+  if (problem.kind === 'transient' && problem.code === CERTIFICATE_UNTRUSTED) return { kind: 'transient', message: problem.message, network: false, certificate: true };
   if (problem.kind === 'transient') return { kind: 'transient', message: problem.message, network: true };
   return { kind: 'auth', message: problem.message };
 }

@@ -24,10 +24,11 @@ export interface TokenTiming {
 export const CLOCK_SKEW_LIMIT_MS = 2 * 60_000;
 
 /**
- * A measured difference beyond this is not believed: intake's windows and the countdowns lean on
- * it, and an `issued_at` that is garbage (0, a date in another year) would move them by decades.
- * A day holds a clock set to the wrong time zone (India's is 5 h 30 min off UTC) with room to
- * spare; a clock further off fails TLS before it gets a token.
+ * A difference beyond this is not believed from the token alone: intake's windows and the
+ * countdowns lean on it, and an `issued_at` that is garbage (0, a date in another year) would move
+ * them by decades. A day holds a clock set to the wrong time zone (India's is 5 h 30 min off UTC)
+ * with room to spare. A clock further off is real too (TLS still works days off): the order
+ * service's `Date` then confirms it (core/time/service-clock).
  */
 export const MAX_CLOCK_SKEW_MS = 24 * 60 * 60_000;
 

@@ -33,6 +33,8 @@ export type TokenAnswer =
        * fault of the token server that retrying will not mend, so a person must look at it.
        */
       readonly unusable?: true;
+      /** True when this computer does not trust the token server's certificate: a person must look at it. */
+      readonly certificate?: true;
     };
 
 export interface TokenRequestContext {
@@ -119,7 +121,7 @@ export async function requestToken(
     ({ text: body, overCap } = await readCappedBody(response, maxBytes));
   } catch (error) {
     const failure = describeNetworkFailure(error, { what: 'The token server', url, deadline, timeoutMs: context.timeoutMs });
-    return { kind: 'transient', message: failure.message };
+    return failure.cause === 'certificate' ? { kind: 'transient', message: failure.message, certificate: true } : { kind: 'transient', message: failure.message };
   } finally {
     deadline.done();
   }

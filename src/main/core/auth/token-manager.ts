@@ -7,9 +7,10 @@
 import { fail, ok, type Problem, ProblemError, type Result } from '../../../shared/result';
 import { systemTimers, type Timers } from '../time';
 import { TOKEN_SERVER_FAULT, TOKEN_UNUSABLE, type TokenSource } from '../api/token-source';
+import { CERTIFICATE_UNTRUSTED } from '../api/http';
 import { silentLogger, type Logger } from '../log/logger';
 import { secrets as processSecrets, type SecretRegistry } from '../log/redact';
-import { refreshTime, tokenExpiry, type TokenTiming } from './expiry';
+import { refreshTime, toEpochMs, tokenExpiry, type TokenTiming } from './expiry';
 import { ClientCredentialsSchema } from './stored-tokens';
 import { requestToken, type TokenAnswer, type TokenGrant } from './token-endpoint';
 import type { ClientCredentials, CredentialVault, StoredTokens } from './vault';
@@ -90,6 +91,8 @@ export class TokenManager implements TokenSource {
   private rejectedCredentials: ClientCredentials | null = null;
   private credentialsState: CredentialsState = 'unknown';
   private clockSkew: number | null = null;
+  // As measured, believed or not: the token server's witness of the clock (core/time/service-clock).
+  private issuedSkew: number | null = null;
   private lastProblem: Problem | null = null;
   private nextBackgroundAttempt = 0;
   private timer: unknown = null;
@@ -186,6 +189,7 @@ export class TokenManager implements TokenSource {
     while (this.flight) await this.flight;
     this.held = null;
     this.clockSkew = null;
+    this.issuedSkew = null;
     this.tellClockSkew();
     this.clearTimer();
     await this.persist(null);
@@ -194,6 +198,15 @@ export class TokenManager implements TokenSource {
   /** Local clock minus the token server's clock (ms, network delay included), or null if unknown. */
   clockSkewMs(): number | null {
     return this.clockSkew;
+  }
+
+  /**
+   * Local clock minus the token server's as the last token measured it (receive time less
+   * `issued_at`), however large: one witness of the clock, believed with the order service's
+   * `Date` (core/time/service-clock). Null without a token or `issued_at`.
+   */
+  issuedSkewMs(): number | null {
+    return this.issuedSkew;
   }
 
   /**
@@ -336,6 +349,8 @@ export class TokenManager implements TokenSource {
       this.log.warn('token server issued a token that cannot be sent', { status: answer.status });
       return fail('auth', answer.message, TOKEN_UNUSABLE);
     }
+    // Said as what it is, not as the network: retrying cannot mend a certificate this computer refuses.
+    if (answer.certificate) return fail('transient', answer.message, CERTIFICATE_UNTRUSTED);
     // The token server answered, just not with a token: the network is fine, so this must not read as "offline".
     if (!answer.misdirected && answer.status !== undefined) return fail('transient', answer.message, TOKEN_SERVER_FAULT);
     if (!answer.misdirected) return fail('transient', answer.message, 'TOKEN_SERVER_UNAVAILABLE');
@@ -373,6 +388,8 @@ export class TokenManager implements TokenSource {
     };
     const held = this.hold(tokens, timing);
     this.clockSkew = timing.clockSkewMs ?? null;
+    const issued = token.issued_at === undefined ? Number.NaN : receivedAt - toEpochMs(token.issued_at);
+    this.issuedSkew = Number.isFinite(issued) ? issued : this.clockSkew;
     this.tellClockSkew();
     this.credentialsState = 'ok';
     this.rejectedCredentials = null;
@@ -447,6 +464,7 @@ export class TokenManager implements TokenSource {
           this.hold(tokens, { expiresAt: tokens.expiresAt, lifetimeMs });
           if (tokens.clockSkewMs !== undefined && this.clockSkew === null) {
             this.clockSkew = tokens.clockSkewMs;
+            this.issuedSkew = tokens.clockSkewMs;
             this.tellClockSkew();
           }
         }

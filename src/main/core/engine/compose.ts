@@ -16,6 +16,7 @@ import { createIntake, DEFAULT_INTAKE_INTERVAL_MS, type Intake, storeForIntake }
 import { type Logger, silentLogger } from '../log';
 import { createReachabilitySignal, type OnlineSignal } from '../sync';
 import { systemTimers, type Timers } from '../time';
+import { ServiceClock, type ServiceNow } from '../time/service-clock';
 import { createEngine, type Engine, type EngineOptions } from './engine';
 
 export interface ServiceEngineOptions {
@@ -70,6 +71,7 @@ export interface ServiceEngine {
   readonly engine: Engine;
   readonly tokens: TokenManager;
   readonly client: OrderServiceClient;
+  readonly clock: ServiceClock;
   readonly intake: Intake;
   /** Subscribes to intake's events; returns the unsubscribe function. */
   onIntake(listener: (event: IntakeEvent) => void): () => void;
@@ -77,16 +79,33 @@ export interface ServiceEngine {
   close(): Promise<void>;
 }
 
-/** Builds the token manager, the order service client and the engine over them. */
-export function openEngineWithService(options: ServiceEngineOptions): ServiceEngine {
+/** What talks to the token server and the order service, and what their answers say of the clock. */
+export interface ServiceParts {
+  readonly tokens: TokenManager;
+  readonly client: OrderServiceClient;
+  readonly clock: ServiceClock;
+  /** The order service's now for intake's windows: a token and one answer of the service first, so both witnesses can speak. */
+  serviceNow(): Promise<ServiceNow>;
+}
+
+/** The options ServiceParts are built from (a subset of ServiceEngineOptions). */
+export type ServicePartsOptions = Pick<
+  ServiceEngineOptions,
+  'authUrl' | 'baseUrl' | 'vault' | 'log' | 'now' | 'random' | 'timers' | 'proactiveRefresh' | 'requestTimeoutMs' | 'probeTimeoutMs'
+> & {
+  /** Told when what the clock's witnesses say may have changed. */
+  readonly onClockChange?: () => void;
+};
+
+/** The token manager and order service client over one clock; no data file needed (doctor uses them on an unopenable folder). */
+export function openServiceParts(options: ServicePartsOptions): ServiceParts {
   const log = options.log ?? silentLogger;
-  // Built below, over the token manager; told when a token measured the clock difference anew.
-  let engine: Engine | null = null;
-  const tokens = new TokenManager({
+  const clock = new ServiceClock(options.now ?? Date.now, () => options.onClockChange?.());
+  const tokens: TokenManager = new TokenManager({
     authUrl: options.authUrl,
     vault: options.vault,
     logger: log,
-    onClockSkew: () => engine?.clockSkewChanged(),
+    onClockSkew: () => clock.tokenSaid(tokens.issuedSkewMs()),
     ...(options.now ? { now: options.now } : {}),
     ...(options.random ? { random: options.random } : {}),
     ...(options.timers ? { timers: options.timers } : {}),
@@ -96,11 +115,33 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
     baseUrl: options.baseUrl,
     tokens,
     logger: log,
+    onServiceDate: (date, receivedAt) => clock.serviceSaid(date, receivedAt),
     ...(options.now ? { now: options.now } : {}),
     ...(options.timers ? { timers: options.timers } : {}),
     ...(options.requestTimeoutMs !== undefined ? { timeoutMs: options.requestTimeoutMs } : {}),
     ...(options.probeTimeoutMs !== undefined ? { probeTimeoutMs: options.probeTimeoutMs } : {}),
   });
+  return {
+    tokens,
+    client,
+    clock,
+    async serviceNow() {
+      await tokens.serviceNow();
+      // One light GET when the service has not spoken in this run: a terminal days off must not
+      // read its first window on a token server's word alone.
+      if (!clock.heardService()) await client.probe();
+      return clock.serviceNow();
+    },
+  };
+}
+
+/** Builds the token manager, the order service client and the engine over them. */
+export function openEngineWithService(options: ServiceEngineOptions): ServiceEngine {
+  const log = options.log ?? silentLogger;
+  // Built below, over the token manager; told when the clock's witnesses may have said something new.
+  let engine: Engine | null = null;
+  const parts = openServiceParts({ ...options, onClockChange: () => engine?.clockSkewChanged() });
+  const { tokens, client, clock } = parts;
   const reachability = createReachabilitySignal(options.online);
   engine = createEngine({
     dataDir: options.dataDir,
@@ -109,7 +150,8 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
     log,
     credentialsState: () => tokens.status().credentials,
     tokenProblem: () => tokens.status().lastProblem,
-    clockSkewMs: () => tokens.clockSkewMs(),
+    clockSkewMs: () => clock.skewMs(),
+    clockDisagreementMs: () => clock.judgement().disagreementMs,
     ...pick(options),
     // Check before resend (decisions.md) asks the service's `status` call unless a test brings its own.
     statusCheck: options.statusCheck ?? createStatusCheck(client),
@@ -139,7 +181,7 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
     serviceProviderId,
     settingsKey: options.settingsKey ?? (() => `${options.baseUrl}|${serviceProviderId() ?? ''}`),
     now: options.now ?? Date.now,
-    serviceNow: () => tokens.serviceNow(),
+    serviceNow: () => parts.serviceNow(),
     random: options.random ?? Math.random,
     timers: options.timers ?? systemTimers,
     newRequestId: randomUUID,
@@ -155,6 +197,7 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
     engine,
     tokens,
     client,
+    clock,
     intake,
     onIntake(listener) {
       listeners.add(listener);

@@ -11,6 +11,7 @@ import type { ActionInput, Order } from '../../../shared/protocol';
 import { fail, ok, type Problem, ProblemError, type Result } from '../../../shared/result';
 import type { UpdateSender } from '../api/outcome';
 import { TOKEN_SERVER_FAULT, TOKEN_UNUSABLE } from '../api/token-source';
+import { CERTIFICATE_UNTRUSTED } from '../api/http';
 import { CLOCK_SKEW_LIMIT_MS } from '../auth/expiry';
 import {
   checkLater,
@@ -63,8 +64,10 @@ export interface EngineOptions {
   stopGraceMs?: number;
   /** What the token manager knows of the credentials, so the status can tell "missing" from "rejected". */
   credentialsState?: () => 'unknown' | 'ok' | 'missing' | 'rejected';
-  /** This terminal's clock minus the token server's, as the last token measured it (ms), or null. */
+  /** This terminal's clock minus the order service's, as the clock's witnesses tell it (ServiceClock), or null. */
   clockSkewMs?: () => number | null;
+  /** The token server's clock reading less the order service's when they disagree, else null (ServiceClock). */
+  clockDisagreementMs?: () => number | null;
   /**
    * Asked before resending an entry whose earlier attempt got no answer, and after a refusal that
    * may mean "already done" (decisions.md, "Check before resend"). Absent: resend as before.
@@ -255,6 +258,9 @@ export function createEngine(options: EngineOptions): Engine {
     // sent when it changes.
     const skew = options.clockSkewMs?.() ?? null;
     const clockSkewMs = skew === null ? null : Math.round(skew / 1000) * 1000;
+    // Whole minutes: both readings move by a second or so with each answer.
+    const apart = options.clockDisagreementMs?.() ?? null;
+    const disagreementMs = apart === null ? null : Math.round(apart / 60_000) * 60_000;
     // The English sentence (CLI, logs, fallback) and the same by code and values for the renderer.
     let message: string | null = null;
     let notice: Words | null = null;
@@ -269,6 +275,9 @@ export function createEngine(options: EngineOptions): Engine {
     else if (startStorage) say(startStorage.message, 'STORAGE');
     else if (syncProblem) say(syncProblem, sync.storage() ? 'STORAGE' : 'SYNC_PROBLEM');
     else if (lockHeld) say(lockHeld, 'LOCK_HELD');
+    // A certificate this computer refuses: the network is fine, and a person must look at the address or the certificate.
+    else if (tokenProblem?.code === CERTIFICATE_UNTRUSTED)
+      say(`${tokenProblem.message}. ${counts.waiting} tap(s) are kept`, 'CERTIFICATE', { count: counts.waiting });
     // The token server answered but gave nothing usable: say so, rather than "no connection" or "rejected credentials".
     else if (tokenProblem && (tokenProblem.code === TOKEN_SERVER_FAULT || tokenProblem.code === TOKEN_UNUSABLE))
       say(`${tokenProblem.message}. ${counts.waiting} tap(s) are kept`, 'TOKEN_SERVER', { count: counts.waiting });
@@ -302,6 +311,12 @@ export function createEngine(options: EngineOptions): Engine {
       say(`A tap has waited more than ${spanWords(backlogThresholdMs)} to be sent: check the connection`, 'BACKLOG', {
         thresholdMs: backlogThresholdMs,
       });
+    else if (disagreementMs !== null)
+      say(
+        `The token server's clock and the order service's disagree by ${spanWords(Math.abs(disagreementMs))}; new orders are read on both clocks, so none is missed. Tell support`,
+        'CLOCKS_DISAGREE',
+        { offsetMs: Math.abs(disagreementMs) },
+      );
     else if (clockSkewMs !== null && Math.abs(clockSkewMs) > CLOCK_SKEW_LIMIT_MS) {
       const ahead = clockSkewMs > 0;
       say(

@@ -1,3 +1,3 @@
 /** The engine facade: what the shells, the CLI and the tests use. */
 export { createEngine, type Engine, type EngineOptions } from './engine';
-export { openEngineWithService, type IntakeEvent, type ServiceEngine, type ServiceEngineOptions } from './compose';
+export { openEngineWithService, openServiceParts, type IntakeEvent, type ServiceEngine, type ServiceEngineOptions, type ServiceParts } from './compose';

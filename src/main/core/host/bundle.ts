@@ -50,6 +50,7 @@ export async function exportSupportBundle(deps: BundleDeps): Promise<Result<{ pa
     engineHealth,
     status,
     tokens: deps.runtime.service()?.tokens.status() ?? null,
+    clock: deps.runtime.service()?.clock.judgement() ?? null,
     now,
   });
   // The updater's last saved status, as `packdesk doctor` shows it.

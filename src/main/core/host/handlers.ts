@@ -4,6 +4,8 @@
  * engine, the settings, the PIN store or the shell. Reads answer something useful even while the
  * engine is down (an empty queue, a status that says why); actions answer a Problem.
  */
+import type { HostListener } from './events';
+import { withSettingsNotice } from './settings-notice';
 import type { AppInfo, IntakeStatus, OrderView, SyncStatus, UpdateStatus } from '../../../shared/ipc';
 import { CANCEL_REASONS, ITEM_UNIT_REASONS, findReason, type ActionInput } from '../../../shared/protocol';
 import { summarize } from '../../../shared/orders';
@@ -35,6 +37,8 @@ export interface HandlerDeps {
   readonly saveCredentials: (request: CredentialsRequest) => Promise<Result<CredentialsAnswer>>;
   readonly exportBundle: () => Promise<Result<{ path: string }>>;
   readonly log: Logger;
+  /** Events to the screens (the sync bar hears when a manager's save clears the settings problem). */
+  readonly emit?: HostListener;
 }
 
 /** A cancellation (or unit cut) whose reason is marked needsManager, e.g. FRAUD_PRESCRIPTION, needs the PIN. */
@@ -144,7 +148,7 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
           return done(r);
         }),
       ),
-    'sync.status': async () => ok(runtime.engine()?.status() ?? statusWithoutEngine()),
+    'sync.status': async () => ok(withSettingsNotice(runtime.engine()?.status() ?? statusWithoutEngine(), settings.problem())),
     'intake.status': async () => ok(runtime.service()?.intake.status() ?? intakeWithoutEngine()),
     'intake.checkNow': async () => {
       const service = runtime.service();
@@ -155,7 +159,10 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
     'settings.get': async () => ok(settings.get()),
     'settings.update': async ({ pin, patch }) =>
       withPin(pin, () => {
+        const hadProblem = settings.problem() !== null;
         const next = settings.update(patch);
+        // The engine's own status did not change, so it would not say so: the settings sentence goes now.
+        if (hadProblem) deps.emit?.('sync.status', runtime.engine()?.status() ?? statusWithoutEngine());
         runtime.engine()?.setOptions({ undoWindowMs: next.undoWindowMs, concurrency: next.concurrency });
         // A new provider id or interval: forget a refusal of access and check again at once.
         if (patch.serviceProviderId !== undefined || patch.intakeIntervalMs !== undefined) runtime.service()?.intake.settingsChanged();

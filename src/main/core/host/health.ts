@@ -3,6 +3,7 @@ import type { Environment, Settings, SyncStatus } from '../../../shared/ipc';
 import type { TokenStatus } from '../auth';
 import type { VaultHealth } from '../auth/vault';
 import type { HealthLine } from '../support';
+import type { ClockJudgement } from '../time/service-clock';
 
 export interface HostFacts {
   readonly dataDir: string;
@@ -16,6 +17,8 @@ export interface HostFacts {
   readonly engineHealth: { dataFile: string; integrity: string; schemaVersion: number } | null;
   readonly status: SyncStatus | null;
   readonly tokens: TokenStatus | null;
+  /** What the clock's witnesses say (token issued_at, the service's Date); absent: the token's word alone. */
+  readonly clock?: ClockJudgement | null;
   readonly now: number;
 }
 
@@ -59,11 +62,7 @@ export function hostHealth(f: HostFacts): HealthLine[] {
       ok: f.tokens.credentials === 'ok' || f.tokens.credentials === 'unknown',
       message: `${f.tokens.credentials}${f.tokens.hasToken ? ', token held' : ', no token yet'}${f.tokens.lastProblem ? `; last problem: ${f.tokens.lastProblem.message}` : ''}`,
     });
-    lines.push({
-      name: 'clock',
-      ok: skew === null || Math.abs(skew) < 5 * 60_000,
-      message: skew === null ? 'not measured yet' : `this terminal's clock is ${Math.round(skew / 1000)} s off the token server's`,
-    });
+    lines.push(clockLine(f.clock ?? null, skew));
   }
   if (f.status) {
     lines.push({
@@ -82,4 +81,20 @@ export function hostHealth(f: HostFacts): HealthLine[] {
     });
   }
   return lines;
+}
+
+/** The clock's line: the witnesses' disagreement first (support must act on it), else the difference followed. */
+function clockLine(clock: ClockJudgement | null, tokenSkew: number | null): HealthLine {
+  if (clock?.disagreementMs != null)
+    return {
+      name: 'clock',
+      ok: false,
+      message: `the token server's clock and the order service's disagree by ${Math.round(Math.abs(clock.disagreementMs) / 1000)} s; intake reads windows that cover both`,
+    };
+  const skew = clock ? clock.skewMs : tokenSkew;
+  return {
+    name: 'clock',
+    ok: skew === null || Math.abs(skew) < 5 * 60_000,
+    message: skew === null ? 'not measured yet' : `this terminal's clock is ${Math.round(skew / 1000)} s off the order service's`,
+  };
 }

@@ -5,9 +5,10 @@
  * validating door (`handle`). The Electron shell and the browser harness both sit on it, so the
  * two shells cannot drift apart.
  */
+import { withSettingsNotice } from './settings-notice';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AppInfo } from '../../../shared/ipc';
+import type { AppInfo, SyncStatus } from '../../../shared/ipc';
 import { createLogger, createRotatingFileSink, logFilesIn, type LogSink } from '../log';
 import { openPinStore } from '../pin';
 import { openSettingsStore } from '../settings';
@@ -62,7 +63,8 @@ export async function createAppHost<S extends TrainingService = TrainingService>
     terminalId: terminal.id,
     rootLog,
     now,
-    emit: events.emit,
+    // The engine's status goes out with the settings problem laid over it (settings-notice.ts).
+    emit: (name, body) => events.emit(name, name === 'sync.status' ? withSettingsNotice(body as SyncStatus, settings.problem()) : body),
     ...(options.online ? { online: options.online } : {}),
     ...(options.startTraining ? { startTraining: options.startTraining } : {}),
     ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
@@ -83,6 +85,7 @@ export async function createAppHost<S extends TrainingService = TrainingService>
   const handlers = createHandlers({
     runtime,
     settings,
+    emit: events.emit,
     pins,
     pinProblem,
     info: async () => {
@@ -103,7 +106,7 @@ export async function createAppHost<S extends TrainingService = TrainingService>
         runtime,
         keychain,
         settings: () => settings.get(),
-        settingsProblem: settings.loadProblem,
+        settingsProblem: settings.problem(),
         pins,
         pinProblem: pinProblem?.message ?? null,
         info,

@@ -15,6 +15,7 @@ import { type Timers, TimerSlot } from '../time';
 import { DEFAULT_MAX_PAGES_PER_PASS, type PassCounts, type PassResult, runPass } from './pass';
 import type { IntakeReader, IntakeStore } from './ports';
 import type { IntakeStatus } from '../../../shared/ipc';
+import type { ServiceNow } from '../time/service-clock';
 
 export const DEFAULT_INTAKE_INTERVAL_MS = 30_000;
 /** The platform rate-limits `changes`; decisions.md: never more often than every 10 s. */
@@ -37,11 +38,12 @@ export interface IntakeOptions {
   readonly settingsKey: () => string;
   readonly now: () => number;
   /**
-   * The order service's clock (TokenManager.serviceNow), which the windows of `changes` are read
-   * on: on a terminal whose clock runs ahead, windows on its own clock start after changes the
-   * service has yet to stamp, and those orders never arrive. Default: `now`.
+   * The order service's clock as its witnesses read it (core/time/service-clock), which the
+   * windows of `changes` are read on: on a terminal whose clock runs ahead, windows on its own
+   * clock start after changes the service has yet to stamp, and those orders never arrive.
+   * Default: `now`.
    */
-  readonly serviceNow?: () => Promise<number>;
+  readonly serviceNow?: () => Promise<ServiceNow>;
   readonly random: () => number;
   readonly timers: Timers;
   readonly newRequestId: () => string;
@@ -76,7 +78,7 @@ export type PassReport =
   | { readonly kind: 'unfinished'; readonly counts: PassCounts; readonly reason: 'pageCap' | 'repeatedPage'; readonly message: string }
   /** The data file stopped taking writes (a full disk): nothing read since is lost; the pass runs again later. */
   | { readonly kind: 'storage'; readonly message: string }
-  | { readonly kind: 'unreachable'; readonly counts: PassCounts; readonly message: string }
+  | { readonly kind: 'unreachable'; readonly counts: PassCounts; readonly message: string; readonly certificate?: true }
   | { readonly kind: 'noAccess'; readonly call: 'changes' | 'status'; readonly message: string }
   | { readonly kind: 'notConfigured'; readonly message: string }
   /** Credentials missing or rejected (after the single-flight refresh). */
@@ -87,7 +89,7 @@ export type PassReport =
 export type FetchReport =
   | { readonly kind: 'stored'; readonly result: 'new' | 'updated' | 'unchanged' }
   | { readonly kind: 'notFound'; readonly message: string }
-  | { readonly kind: 'unreachable'; readonly message: string }
+  | { readonly kind: 'unreachable'; readonly message: string; readonly certificate?: true }
   | { readonly kind: 'storage'; readonly message: string }
   | { readonly kind: 'failed'; readonly message: string };
 
@@ -123,7 +125,7 @@ export function createIntake(o: IntakeOptions): Intake {
   const minInterval = o.minIntervalMs ?? MIN_INTAKE_INTERVAL_MS;
   const interval = (): number => Math.max(minInterval, o.intervalMs());
   const backoff = o.backoff ?? DEFAULT_BACKOFF;
-  const serviceNow = o.serviceNow ?? (() => Promise.resolve(o.now()));
+  const serviceNow = o.serviceNow ?? (() => Promise.resolve({ earliest: o.now(), latest: o.now() }));
   let running = false;
   let passing: Promise<PassReport> | null = null;
   let failures = 0;
@@ -326,7 +328,7 @@ export function createIntake(o: IntakeOptions): Intake {
     problem = failure.message;
     retryAfterMs = failure.kind === 'transient' ? failure.retryAfterMs : undefined;
     log.warn('pass stopped; the cursor stays', { call, kind: failure.kind, message: failure.message, ...counts });
-    if (failure.kind === 'transient') return { kind: 'unreachable', counts, message: failure.message };
+    if (failure.kind === 'transient') return { kind: 'unreachable', counts, message: failure.message, ...(failure.certificate ? { certificate: true as const } : {}) };
     if (failure.kind === 'auth') return { kind: 'auth', counts, message: failure.message };
     return { kind: 'failed', counts, message: failure.message };
   };
@@ -393,7 +395,7 @@ export function createIntake(o: IntakeOptions): Intake {
         case 'notFound':
           return { kind: 'notFound', message: outcome.message };
         case 'transient':
-          return { kind: 'unreachable', message: outcome.message };
+          return { kind: 'unreachable', message: outcome.message, ...(outcome.certificate ? { certificate: true as const } : {}) };
         case 'accepted':
           return { kind: 'failed', message: `The service answered HTTP ${outcome.status} without the order` };
         default:
@@ -403,7 +405,7 @@ export function createIntake(o: IntakeOptions): Intake {
     async checkAccess() {
       const provider = o.serviceProviderId();
       if (!provider) return { kind: 'notConfigured', message: 'no service provider id is set' };
-      const to = await serviceNow();
+      const to = (await serviceNow()).latest;
       const outcome = await o.reader.changes(
         buildChangesRequest({ requestId: o.newRequestId(), serviceProviderId: provider, fromTimestamp: to - 1_000, toTimestamp: to, size: 1 }),
       );

@@ -10,7 +10,9 @@ import { buildChangesRequest } from '../../../shared/protocol/intake';
 import type { ChangesOutcome, ReadFailure, StatusOutcome } from '../api/read-outcome';
 import type { Order } from '../../../shared/protocol/schemas';
 import type { IntakeWindow, PendingId } from '../db';
+import type { ServiceNow } from '../time/service-clock';
 import type { IntakeReader, IntakeStore } from './ports';
+import { intakeWindow } from './window';
 
 const BATCH_SIZE = 200;
 const BATCH_WAIT_MS = 500;
@@ -29,7 +31,7 @@ export interface PassOptions {
   readonly serviceProviderId: string;
   readonly now: () => number;
   /** The order service's clock, which windows are read on (IntakeOptions.serviceNow). */
-  readonly serviceNow: () => Promise<number>;
+  readonly serviceNow: () => Promise<ServiceNow>;
   readonly newRequestId: () => string;
   readonly overlapMs: number;
   /** How far back the very first pass looks. */
@@ -73,42 +75,23 @@ export type PassResult =
   /** The pass stopped on a failed read; the window resumes where it stopped. `progressed`: a page or a body was kept first. */
   | { readonly kind: 'stopped'; readonly counts: PassCounts; readonly call: 'changes' | 'status'; readonly failure: ReadFailure; readonly progressed: boolean };
 
-/**
- * Where a window ends: now on the service's clock when this terminal's is further from it than
- * half the overlap, else on the terminal's own, which the overlap covers. The measured difference
- * carries the network delay and the token's whole seconds, so a clock that is right would
- * otherwise end each window up to a second early, and an order placed in that second would wait
- * for the next pass.
- */
-async function windowEnd(o: Pick<PassOptions, 'now' | 'serviceNow' | 'overlapMs'>): Promise<number> {
-  const service = await o.serviceNow();
-  const own = o.now();
-  return Math.abs(own - service) > o.overlapMs / 2 ? service : own;
-}
-
-
-/**
- * The window a new pass reads: from the last complete window's end less the overlap, to `to`. A
- * cursor after `to` was written on a clock that ran ahead (before a token had measured it, or by an
- * older Packdesk): how far it really read is unknown, so read again from the first pass's lookback.
- * An id seen twice does no harm; one never seen is an order lost.
- */
-export function newWindow(cursorTo: number | null, to: number, o: Pick<PassOptions, 'overlapMs' | 'initialLookbackMs'>): { from: number; to: number } {
-  const cursor = cursorTo !== null && cursorTo > to ? null : cursorTo;
-  return { from: Math.max(0, (cursor ?? to - o.initialLookbackMs) - o.overlapMs), to };
-}
-
 type Paging = { readonly kind: 'complete' } | Extract<PassResult, { kind: 'unfinished' }> | Extract<PassResult, { kind: 'stopped' }>;
 
 /** Runs one pass from the stored cursor; never throws for anything the service does (a storage error is thrown). */
 export async function runPass(o: PassOptions): Promise<PassResult> {
   const counts = { new: 0, updated: 0, unchanged: 0, failed: 0, unreadable: 0 };
-  const to = await windowEnd(o);
   const state = o.store.state();
+  // The window's ends on the service's clock as its witnesses read it (window.ts decides them).
+  const fresh = intakeWindow({
+    serviceNow: await o.serviceNow(),
+    own: o.now(),
+    cursor: state.cursorTo,
+    overlapMs: o.overlapMs,
+    initialLookbackMs: o.initialLookbackMs,
+  });
   // A window a stopped pass left is read on from its page; one ending after now (a clock that ran ahead) is not trusted.
   let window = state.window;
-  if (window === null || window.to > to) {
-    const fresh = newWindow(state.cursorTo, to, o);
+  if (window === null || window.to > fresh.to) {
     o.store.beginWindow(fresh.from, fresh.to);
     window = { ...fresh, nextPage: null, pages: 0 };
   }

@@ -19,7 +19,9 @@ export function checkAddress(environment: Environment, label: string, value: str
     return fail('invalid', `The production ${label} address must start with https://.`, 'ADDRESS_NOT_HTTPS', { address: label });
   if (url.username || url.password)
     return fail('invalid', `The ${label} address must not contain a user name or password.`, 'ADDRESS_USERINFO', { address: label });
-  if (url.search || url.hash)
+  // The parser drops an empty "?" or "#" (`https://host/?` has no search), but the address typed
+  // still carries one: refused as docs/cli.md says, not quietly sent to another path.
+  if (url.search || url.hash || /[?#]/.test(value))
     return fail('invalid', `The ${label} address must not contain "?" or "#" parts.`, 'ADDRESS_QUERY', { address: label });
   return ok(url.toString().replace(/\/+$/, ''));
 }

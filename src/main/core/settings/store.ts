@@ -1,10 +1,13 @@
 /**
  * Terminal settings, kept as JSON in `<dataDir>/settings.json`. The file holds the environment,
  * the manager's preferences and the addresses remembered per environment; never a secret (those
- * live in the keychain). A file that cannot be read is set aside under a new name and reported,
- * and the defaults are used, so a damaged file never stops the terminal from starting.
+ * live in the keychain). A copy is kept beside it (`settings.backup.json`). A file that cannot be
+ * read is set aside under a new name and reported, loudly and until a manager saves settings; what
+ * can be read is kept: the backup first, else the environment read from the damaged text. A
+ * damaged file never stops the terminal from starting, and never moves a production terminal to
+ * training by itself.
  */
-import { existsSync, renameSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_ORDER_ID_PATTERN, EnvironmentSchema, SettingsSchema, type Environment, type Settings } from '../../../shared/ipc';
 import { readJsonFile, writeFileAtomic } from './files';
@@ -43,6 +46,9 @@ const SettingsFileSchema = z.object({
   environment: EnvironmentSchema,
   preferences: PreferencesSchema.partial(),
   addresses: z.object({ staging: AddressesSchema.optional(), production: AddressesSchema.optional() }),
+  // Set when the file was rebuilt from a damaged one; cleared when a manager saves settings, so the
+  // warning outlives a restart.
+  recovered: z.object({ at: z.number(), message: z.string().max(2000) }).optional(),
 });
 type SettingsFile = z.infer<typeof SettingsFileSchema>;
 
@@ -59,6 +65,8 @@ export interface SettingsStore {
   setTrainingAddresses(addresses: Addresses): void;
   /** What went wrong reading the file at start (it was set aside), or null. */
   readonly loadProblem: string | null;
+  /** The same, until a manager saves settings (also after a restart): for the sync bar and doctor. */
+  problem(): string | null;
 }
 
 export interface SettingsStoreOptions {
@@ -74,14 +82,47 @@ export function openSettingsStore(options: SettingsStoreOptions): SettingsStore 
   let loadProblem: string | null = null;
   let file: SettingsFile = { version: 1, environment: 'training', preferences: {}, addresses: {} };
 
+  const backupFile = backupOf(options.file);
   const read = readJsonFile(options.file, SettingsFileSchema);
+  let recoveredNow = false;
+  const backupWhenMissing = read.kind === 'missing' ? readJsonFile(backupFile, SettingsFileSchema) : null;
   if (read.kind === 'ok') file = read.value;
-  else if (read.kind === 'unreadable') {
+  else if (backupWhenMissing?.kind === 'ok') {
+    // The file is gone but its copy is not (deleted by hand, lost by the disk): not a new terminal.
+    file = {
+      ...backupWhenMissing.value,
+      recovered: {
+        at: now(),
+        message: `The settings file was missing; the copy saved with it (${backupWhenMissing.value.environment}, with its addresses) is in use. A manager must check Settings.`,
+      },
+    };
+    recoveredNow = true;
+  } else if (read.kind === 'unreadable') {
+    const damaged = readText(options.file);
     const aside = setAside(options.file, now());
-    loadProblem =
-      `The settings file could not be read (${read.message}); default settings are in use. ` +
-      (aside ? `The old file was kept as ${aside}.` : 'The old file could not be moved aside.');
+    const backup = readJsonFile(backupFile, SettingsFileSchema);
+    const salvaged = backup.kind === 'ok' ? null : salvageEnvironment(damaged);
+    if (backup.kind === 'ok') file = { ...backup.value, recovered: undefined };
+    else if (salvaged) file = { ...file, environment: salvaged };
+    const kept =
+      backup.kind === 'ok'
+        ? `The settings saved before it (${backup.value.environment}, with its addresses) are in use; preferences may be older. `
+        : salvaged
+          ? `The terminal stays on ${salvaged}, as the damaged file said; its addresses and preferences are the defaults until a manager enters them. `
+          : 'The environment could not be read from it: the terminal runs in training until a manager chooses the environment in Settings. '
+    file = {
+      ...file,
+      recovered: {
+        at: now(),
+        message:
+          `The settings file could not be read (${read.message}). ${kept}A manager must check Settings. ` +
+          (aside ? `The old file was kept as ${aside}.` : 'The old file could not be moved aside.'),
+      },
+    };
+    recoveredNow = true;
   }
+  loadProblem = file.recovered?.message ?? null;
+  let recovered = file.recovered;
 
   let preferences: Preferences = { ...DEFAULT_PREFERENCES, ...definedOnly(file.preferences) };
   let environment: Environment = file.environment;
@@ -95,24 +136,37 @@ export function openSettingsStore(options: SettingsStoreOptions): SettingsStore 
     addresses[environment] = { authUrl: override.authUrl, baseUrl: override.baseUrl };
 
   const save = (): void => {
-    const out: SettingsFile = { version: 1, environment, preferences, addresses };
-    writeFileAtomic(options.file, `${JSON.stringify(out, null, 2)}\n`);
+    const out: SettingsFile = { version: 1, environment, preferences, addresses, ...(recovered ? { recovered } : {}) };
+    const text = `${JSON.stringify(out, null, 2)}\n`;
+    writeFileAtomic(options.file, text);
+    writeFileAtomic(backupFile, text);
   };
+  // What was recovered is written at once: the next start must not find no file and begin in training.
+  if (recoveredNow) {
+    try {
+      save();
+    } catch {
+      // Said already; the terminal runs on what was recovered and tries again at the next save.
+    }
+  }
 
   const store: SettingsStore = {
     loadProblem,
+    problem: () => recovered?.message ?? null,
     get() {
       const where = environment === 'training' ? training : (addresses[environment] ?? { authUrl: '', baseUrl: '' });
       return SettingsSchema.parse({ environment, ...where, ...preferences });
     },
     update(patch) {
       preferences = PreferencesSchema.parse({ ...preferences, ...definedOnly(patch) });
+      recovered = undefined; // a manager has looked at the settings
       save();
       return store.get();
     },
     switchTo(next, where) {
       environment = next;
       if (next !== 'training' && where) addresses[next] = { ...where };
+      recovered = undefined;
       save();
       return store.get();
     },
@@ -146,4 +200,32 @@ function setAside(file: string, at: number): string | null {
   } catch {
     return null;
   }
+}
+
+/** Where the copy of a settings file is kept. */
+function backupOf(file: string): string {
+  return file.replace(/\.json$/, '') + '.backup.json';
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** The environment a damaged settings file still names (its first `"environment": "…"`), or null. */
+export function salvageEnvironment(text: string): Environment | null {
+  const named = /"environment"\s*:\s*"([a-z]+)"/.exec(text)?.[1];
+  const parsed = EnvironmentSchema.safeParse(named);
+  return parsed.success ? parsed.data : null;
+}
+
+/** What is wrong with the settings file in `dataDir` (unreadable, or rebuilt and not yet checked by a manager), or null; never changes it. */
+export function settingsFileProblem(file: string): string | null {
+  const read = readJsonFile(file, SettingsFileSchema);
+  if (read.kind === 'missing') return null;
+  if (read.kind === 'unreadable') return `${file} could not be read (${read.message}); the app will set it aside and keep what it can`;
+  return read.value.recovered ? read.value.recovered.message : null;
 }

@@ -14,6 +14,7 @@ import { realTimers } from '../../../../src/main/core/api/http';
 import { createEngine } from '../../../../src/main/core/engine';
 import { requestToken } from '../../../../src/main/core/auth/token-endpoint';
 import { SecretRegistry } from '../../../../src/main/core/log';
+import { buildChangesRequest } from '../../../../src/shared/protocol/intake';
 import { ok } from '../../../../src/shared/result';
 import { updateOf } from '../../../support/world';
 
@@ -120,5 +121,16 @@ describe('answers are read up to a cap', () => {
     expect(answer.kind).toBe('transient');
     if (answer.kind === 'transient') expect(answer.message).toMatch(/token server answered HTTP 200 with an answer larger than/);
     expect(server.written()).toBeLessThan(48 * MiB);
+  });
+
+  it('a 10 MB answer to changes is said to be too large, not "not JSON"', async () => {
+    const server = await streamer(200, 10 * MiB);
+    const client = new OrderServiceClient({ baseUrl: server.url, tokens, timeoutMs: 30_000 });
+    const outcome = await client.changes(buildChangesRequest({ requestId: 'r-1', serviceProviderId: 'SP-1', fromTimestamp: 0, toTimestamp: 1, size: 10 }));
+    expect(outcome).toMatchObject({ kind: 'refused', status: 200 });
+    if (outcome.kind === 'refused') {
+      expect(outcome.message).toMatch(/too large to read \(over 4 MiB\)/);
+      expect(outcome.message).not.toMatch(/not JSON/);
+    }
   });
 });

@@ -209,6 +209,34 @@ describe('settings and credentials at the host', () => {
     expect(log).toContain('settings file set aside');
   });
 
+  it('a corrupt settings file on a production terminal keeps it on production and says so on the sync bar until a manager saves settings', async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'packdesk-host-'));
+    writeFileSync(join(dir, 'settings.json'), '{"version":1,"environment":"production","preferences":{"sounds":fal');
+    t = await startTestHost({}, dir);
+    expect(t.host.sandbox).toBeNull();
+    expect((await t.call('settings.get', {})).environment).toBe('production');
+    expect((await t.call('app.info', {})).environment).toBe('production');
+    const seen: unknown[] = [];
+    const status = await t.call('sync.status', {});
+    expect(status.notice).toEqual({ code: 'SETTINGS_DAMAGED' });
+    expect(status.message).toMatch(/settings file could not be read.*stays on production.*manager must check Settings/);
+    // After a restart too: nothing was changed by itself, and nobody has looked yet.
+    await t.host.stop();
+    t = await startTestHost({}, dir);
+    expect((await t.call('sync.status', {})).notice).toEqual({ code: 'SETTINGS_DAMAGED' });
+    const unsubscribe = t.host.subscribe((event, body) => {
+      if (event === 'sync.status') seen.push(body);
+    });
+    await t.call('pin.set', { newPin: '1357' });
+    await t.call('settings.update', { pin: '1357', patch: { sounds: false } });
+    unsubscribe();
+    expect((await t.call('sync.status', {})).notice?.code).not.toBe('SETTINGS_DAMAGED');
+    expect(seen.length).toBeGreaterThan(0);
+    expect((seen.at(-1) as { notice?: { code: string } | null }).notice?.code).not.toBe('SETTINGS_DAMAGED');
+  });
+
   it('refuses wrong credentials with "rejected" and saves nothing', async () => {
     t = await startTestHost();
     await t.call('pin.set', { newPin: '1357' });

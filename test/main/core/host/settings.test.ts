@@ -38,15 +38,32 @@ describe('settings', () => {
     expect(openSettingsStore({ file }).addressesFor('staging')).toEqual({ authUrl: 'https://auth.example', baseUrl: 'https://orders.example' });
   });
 
-  it('sets a corrupt file aside, reports it and uses the defaults', () => {
+  it('sets a corrupt file aside and reports it, but never moves a production terminal to training', () => {
     writeFileSync(file, '{"version":1,"environment":"production",');
     const store = openSettingsStore({ file, now: () => Date.UTC(2025, 0, 2, 3, 4, 5) });
-    expect(store.loadProblem).toMatch(/settings file could not be read.*not valid JSON.*default settings/);
-    expect(store.get().environment).toBe('training');
+    expect(store.loadProblem).toMatch(/settings file could not be read.*not valid JSON.*stays on production.*manager must check Settings/);
+    expect(store.get().environment).toBe('production');
     const aside = readdirSync(dir).filter((f) => f.startsWith('settings.json.corrupt-'));
     expect(aside).toHaveLength(1);
     expect(readFileSync(join(dir, aside[0]!), 'utf8')).toContain('production');
-    expect(existsSync(file)).toBe(false);
+    // Said again after a restart, still on production, until a manager saves settings.
+    const again = openSettingsStore({ file });
+    expect(again.get().environment).toBe('production');
+    expect(again.problem()).toBe(store.loadProblem);
+    again.update({ sounds: false });
+    expect(again.problem()).toBeNull();
+    expect(openSettingsStore({ file }).problem()).toBeNull();
+  });
+
+  it('takes the copy saved beside a corrupt or missing file: environment and addresses', () => {
+    const first = openSettingsStore({ file });
+    first.switchTo('production', { authUrl: 'https://auth.example', baseUrl: 'https://orders.example' });
+    for (const damage of [(): void => writeFileSync(file, ''), (): void => rmSync(file)]) {
+      damage();
+      const store = openSettingsStore({ file });
+      expect(store.get()).toMatchObject({ environment: 'production', authUrl: 'https://auth.example', baseUrl: 'https://orders.example' });
+      expect(store.problem()).toMatch(/production, with its addresses.*manager must check Settings/);
+    }
   });
 
   it('treats a file of the wrong shape as corrupt', () => {

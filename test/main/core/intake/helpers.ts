@@ -1,8 +1,9 @@
 /** Intake against the real sandbox over HTTP: real token manager and client, a real SQLite file. */
 import { randomUUID } from 'node:crypto';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../../sandbox';
-import { OrderServiceClient } from '../../../../src/main/core/api';
-import { MemoryVault, TokenManager } from '../../../../src/main/core/auth';
+import type { OrderServiceClient } from '../../../../src/main/core/api';
+import { MemoryVault } from '../../../../src/main/core/auth';
+import { openServiceParts } from '../../../../src/main/core/engine';
 import { openStore, type Store } from '../../../../src/main/core/db';
 import { createIntake, type Intake, type IntakeOptions, type IntakeReader, storeForIntake } from '../../../../src/main/core/intake';
 import { silentLogger } from '../../../../src/main/core/log';
@@ -41,14 +42,16 @@ export function terminal(
   options: Partial<IntakeOptions> & { wrapReader?: (r: IntakeReader) => IntakeReader } = {},
 ): Terminal {
   // The token manager on the terminal's clock too: it measures how far that is from the service's.
-  const tokens = new TokenManager({
+  // Wired as the app wires them: the token's issued_at and the service's Date are the clock's witnesses.
+  const parts = openServiceParts({
     authUrl: box.url,
+    baseUrl: box.url,
     vault: new MemoryVault({ credentials: TRAINING }),
-    logger: silentLogger,
-    proactive: false,
+    log: silentLogger,
+    proactiveRefresh: false,
     ...(options.now ? { now: options.now } : {}),
   });
-  const client = new OrderServiceClient({ baseUrl: box.url, tokens, logger: silentLogger });
+  const { tokens, client } = parts;
   const opened = openStore({ dataDir, now: Date.now });
   if (!opened.ok) throw new Error(opened.problem.message);
   const store = opened.value;
@@ -62,7 +65,7 @@ export function terminal(
     serviceProviderId: () => PROVIDER,
     settingsKey: () => `${box.url}|${PROVIDER}`,
     now: Date.now,
-    serviceNow: () => tokens.serviceNow(),
+    serviceNow: () => parts.serviceNow(),
     random: Math.random,
     timers: nodeTimers,
     newRequestId: randomUUID,
