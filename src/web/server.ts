@@ -108,8 +108,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
         return ws.close(1008, 'malformed frame');
       }
       const { id, command, payload } = frame.data;
-      // handle() never throws: every failure is already a Reply.
-      void options.handle(command, payload).then((reply) => send(ws, { type: 'reply', id, reply }));
+      // Each command in a task of its own, as Electron's IPC runs them: frames that arrive together
+      // would otherwise all start before any answer leaves, and a quick answer (the settings) would
+      // wait behind a long one's synchronous work (the queue's listing). handle() never throws:
+      // every failure is already a Reply.
+      setImmediate(() => void options.handle(command, payload).then((reply) => send(ws, { type: 'reply', id, reply })));
     });
   });
 

@@ -6,7 +6,7 @@
  */
 import type { AppInfo, IntakeStatus, OrderView, SyncStatus, UpdateStatus } from '../../../shared/ipc';
 import { CANCEL_REASONS, ITEM_UNIT_REASONS, findReason, type ActionInput } from '../../../shared/protocol';
-import { summarize } from '../../../shared/orders';
+import { queueHead, summarize } from '../../../shared/orders';
 import { fail, ok, type Problem, type Result } from '../../../shared/result';
 import type { Engine } from '../engine';
 import type { Logger } from '../log';
@@ -128,6 +128,7 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
       return ok(await fetchUnknown(added.value));
     },
     'orders.remove': async ({ orderId }) => engineOr((e) => done(e.removeOrder(orderId))),
+    'orders.head': async ({ rows }) => ok(queueHead((runtime.engine()?.listOrders() ?? []).map(summarize), rows)),
     'taps.submit': async ({ orderId, input, pin }) => {
       const tap = (): ReturnType<Engine['submitTap']> => engineOr((e) => e.submitTap(orderId, input));
       return needsManager(input) ? withPin(pin, tap) : tap();

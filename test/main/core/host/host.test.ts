@@ -8,6 +8,7 @@ import { COMMANDS, type CommandName, type EventName, type OrderView, type Update
 import { startTestHost, type TestHost } from '../../../support/host';
 import { firstIntakePass } from '../../../support/intake';
 import { malformedPayloads } from '../../../support/payloads';
+import { countSteps, inQueueOrder } from '../../../../src/shared/orders';
 
 const names = Object.keys(COMMANDS) as CommandName[];
 
@@ -40,6 +41,16 @@ describe('the app host in training mode', () => {
     expect(info).toMatchObject({ environment: 'training', shell: 'web', version: '0.1.0-test', pinSet: false });
     expect(info.terminalId).toMatch(/^T-[0-9a-f]{16}$/);
     expect(await t.call('updates.status', {})).toMatchObject({ state: 'disabled', currentVersion: '0.1.0-test' });
+  });
+
+  it("answers the queue's head: the first rows in queue order, every id, the counts of all", async () => {
+    const orders = await t.call('orders.list', {});
+    const head = await t.call('orders.head', { rows: 5 });
+    const queue = inQueueOrder(orders);
+    expect(head.ids).toEqual(queue.map((o) => o.id));
+    expect(head.rows).toEqual(queue.slice(0, 5));
+    expect(head.counts).toEqual(countSteps(orders));
+    expect(Object.values(head.counts).reduce((a, b) => a + b, 0)).toBe(orders.length);
   });
 
   it('sends a tap to the sandbox and forwards the engine events', async () => {
