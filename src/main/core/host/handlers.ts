@@ -15,6 +15,7 @@ import type { PrintPort } from '../print';
 import type { SettingsStore } from '../settings';
 import type { HandlerTable } from './dispatch';
 import type { Runtime } from './runtime';
+import type { QueueRows } from './queueRows';
 import type { CredentialsAnswer, CredentialsRequest } from './credentials';
 import type { UpdateController } from './types';
 
@@ -34,6 +35,8 @@ export interface HandlerDeps {
   readonly shell: 'electron' | 'web';
   readonly saveCredentials: (request: CredentialsRequest) => Promise<Result<CredentialsAnswer>>;
   readonly exportBundle: () => Promise<Result<{ path: string }>>;
+  /** The queue's rows for orders.head (listed ahead of a page's first ask, when the shell says one is coming). */
+  readonly queue: QueueRows;
   readonly log: Logger;
 }
 
@@ -128,7 +131,7 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
       return ok(await fetchUnknown(added.value));
     },
     'orders.remove': async ({ orderId }) => engineOr((e) => done(e.removeOrder(orderId))),
-    'orders.head': async ({ rows }) => ok(queueHead((runtime.engine()?.listOrders() ?? []).map(summarize), rows)),
+    'orders.head': async ({ rows }) => ok(queueHead(deps.queue.forHead(), rows)),
     'taps.submit': async ({ orderId, input, pin }) => {
       const tap = (): ReturnType<Engine['submitTap']> => engineOr((e) => e.submitTap(orderId, input));
       return needsManager(input) ? withPin(pin, tap) : tap();
