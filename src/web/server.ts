@@ -28,11 +28,11 @@ export interface WebServerOptions {
   /** Token for this run; random when absent. */
   token?: string;
   /**
-   * Called once a page has been served everything its HTML asks for (its scripts, styles and
-   * preloaded fonts; at most a second after the HTML): it is about to run and ask for its first
-   * screen, and nothing it waits for is held up by work done now.
+   * Called (in a task of its own) when a page's socket has connected: the bridge opens it as soon
+   * as it runs, before the app's script is evaluated, so the page will ask for its first screen
+   * in a moment, and work done now runs while it evaluates its script.
    */
-  pageLoading?: () => void;
+  pageConnected?: () => void;
 }
 
 export interface WebServer {
@@ -72,24 +72,6 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
 
-  // The files the page last served asked for and has not fetched yet; `pageLoading` once none is left.
-  let assetsDue = new Set<string>();
-  let assetsTimer: ReturnType<typeof setTimeout> | undefined;
-  const pageLoaded = (): void => {
-    clearTimeout(assetsTimer);
-    assetsDue = new Set();
-    if (options.pageLoading) setImmediate(options.pageLoading);
-  };
-  const expectAssets = (html: string): void => {
-    clearTimeout(assetsTimer);
-    assetsDue = assetsOf(html);
-    assetsTimer = setTimeout(pageLoaded, 1_000);
-    assetsTimer.unref?.();
-  };
-  const served = (pathname: string): void => {
-    if (assetsDue.delete(pathname) && assetsDue.size === 0) pageLoaded();
-  };
-
   /** Per page, the byte sizes of frames handed to the socket and not yet written out, in order. */
   const unsent = new WeakMap<WebSocket, number[]>();
   const send = (ws: WebSocket, frame: ServerFrame): void => {
@@ -116,6 +98,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   wss.on('connection', (ws: WebSocket) => {
     sockets.add(ws);
+    if (options.pageConnected) setImmediate(options.pageConnected);
     ws.on('close', () => sockets.delete(ws));
     ws.on('error', () => ws.terminate());
     ws.on('message', (data, isBinary) => {
@@ -199,14 +182,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       return plain(res, 400, 'Bad path');
     }
     if (pathname === '/' || pathname === '/index.html') {
-      const html = withBridge(await readFile(join(root, 'index.html'), 'utf8'));
-      body(req, res, contentTypeFor('index.html'), html);
-      return expectAssets(html);
+      const html = await readFile(join(root, 'index.html'), 'utf8');
+      return body(req, res, contentTypeFor('index.html'), withBridge(html));
     }
-    if (pathname === BRIDGE_PATH) {
-      body(req, res, contentTypeFor('bridge.js'), await options.bridge());
-      return served(pathname);
-    }
+    if (pathname === BRIDGE_PATH) return body(req, res, contentTypeFor('bridge.js'), await options.bridge());
     const file = await resolveInside(root, pathname);
     if (!file && pathname === '/favicon.ico') {
       // Browsers ask for it unprompted; "no icon" is not an error worth a console line.
@@ -215,8 +194,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       return void res.end();
     }
     if (!file) return plain(res, 404, 'Not found');
-    body(req, res, contentTypeFor(file), await readFile(file));
-    served(pathname);
+    return body(req, res, contentTypeFor(file), await readFile(file));
   }
 
   await new Promise<void>((resolveListen, reject) => {
@@ -236,7 +214,6 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     token,
     async close() {
       unsubscribe();
-      clearTimeout(assetsTimer);
       for (const ws of sockets) ws.terminate();
       wss.close();
       await new Promise<void>((done) => {
@@ -262,16 +239,6 @@ export function withBridge(html: string): string {
   const head = /<head[^>]*>/i.exec(html);
   if (head) return `${html.slice(0, head.index + head[0].length)}\n    ${tag}${html.slice(head.index + head[0].length)}`;
   return `${tag}\n${html}`;
-}
-
-/** The same-origin files an HTML page asks for by src or href, as URL paths ("./assets/x.js" -> "/assets/x.js"). */
-export function assetsOf(html: string): Set<string> {
-  const paths = new Set<string>();
-  for (const m of html.matchAll(/\b(?:src|href)="([^"#?:]+)"/g)) {
-    const path = m[1]!.replace(/^\.\//, '/');
-    paths.add(path.startsWith('/') ? path : `/${path}`);
-  }
-  return paths;
 }
 
 /** A regular file under root for a URL path, or null: no "..", no NUL, no symlink out of root, no folders. */

@@ -161,7 +161,11 @@ function afterFirstPaint(then: () => void): void {
 async function fillQueue(generation: number, wait = 1_000): Promise<void> {
   const reply = await call('orders.list', {});
   if (generation !== loads || useOrders.getState().complete) return;
-  if (reply.ok) return useOrders.getState().fill(reply.value);
+  if (reply.ok) {
+    useOrders.getState().fill(reply.value);
+    performance.mark('packdesk:queue-complete');
+    return;
+  }
   setTimeout(() => void fillQueue(generation, Math.min(wait * 2, 10_000)), wait);
 }
 

@@ -85,7 +85,7 @@ export interface AppHost<S extends TrainingService = TrainingService> {
   subscribe(listener: (event: EventName, body: unknown) => void): () => void;
   /**
    * Lists the queue's rows now, for the next orders.head: a shell calls it when a page is about to
-   * ask (the harness, once it has served the page's scripts), so the listing runs while the page loads.
+   * ask (the harness, when a page's socket connects), so the listing runs while the page loads.
    */
   prepareQueue(): void;
   info(): AppInfo;

@@ -53,6 +53,20 @@ describe('the app host in training mode', () => {
     expect(Object.values(head.counts).reduce((a, b) => a + b, 0)).toBe(orders.length);
   });
 
+  it('answers a head from the queue listed ahead only while nothing changed since', async () => {
+    const [order] = (await t.call('orders.list', {})).filter(awaitsAccept);
+    t.host.prepareQueue();
+    const before = await t.call('orders.head', { rows: 500 });
+    expect(before.rows.find((r) => r.id === order!.id)?.waiting).toBe(0);
+    // Listed ahead, then a tap: the head must show the tap waiting, not the list made before it.
+    t.host.prepareQueue();
+    await t.call('taps.submit', { orderId: order!.id, input: { kind: 'orderState', state: 'ACCEPTED' } });
+    const after = await t.call('orders.head', { rows: 500 });
+    const row = after.rows.find((r) => r.id === order!.id);
+    expect(row?.waiting === 1 || row?.nextStep?.key === 'PACKING').toBe(true);
+    await t.host.engine()!.drain({ untilEmpty: true, timeoutMs: 10_000 });
+  });
+
   it('sends a tap to the sandbox and forwards the engine events', async () => {
     const seen: EventName[] = [];
     const unsubscribe = t.host.subscribe((event) => seen.push(event));
