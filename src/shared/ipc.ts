@@ -128,6 +128,27 @@ export const OrderSummarySchema = OrderViewSchema.omit({ order: true }).extend({
 });
 export type OrderSummary = z.infer<typeof OrderSummarySchema>;
 
+/** Filter keys of the queue: a next step, or DONE for orders with nothing left to do. */
+export const STEP_FILTER_KEYS = ['ACCEPT', ...FULFILLMENT_STATES, 'COMPLETE', 'DONE'] as const;
+export type StepFilterKey = (typeof STEP_FILTER_KEYS)[number];
+/** How many orders each filter holds. */
+export const StepCountsSchema = z.object(
+  Object.fromEntries(STEP_FILTER_KEYS.map((k) => [k, z.number().int().min(0)])) as Record<StepFilterKey, z.ZodNumber>,
+);
+export type StepCounts = Record<StepFilterKey, number>;
+
+/**
+ * The queue's first screenful without the rest: the ids of every order in queue order (the list's
+ * length and scroll, which orders are known), the rows of the first few, and the count per step.
+ * The renderer draws the first screen from it and reads `orders.list` once that is painted.
+ */
+export const QueueHeadSchema = z.object({
+  ids: z.array(OrderSummarySchema.shape.id),
+  rows: z.array(OrderSummarySchema),
+  counts: StepCountsSchema,
+});
+export type QueueHead = z.infer<typeof QueueHeadSchema>;
+
 export const SyncStatusSchema = z.object({
   connectivity: z.enum(['online', 'offline', 'unknown']),
   /** Taps queued or sending. */
@@ -284,6 +305,8 @@ export const COMMANDS = {
   'orders.add': { payload: z.object({ orderId: OrderId }).strict(), result: OrderViewSchema },
   /** Takes an order off the terminal when none of its taps reached the service (a code scanned by mistake). */
   'orders.remove': { payload: z.object({ orderId: OrderId }).strict(), result: Ok },
+  /** The queue's first `rows` rows, every id in queue order and the counts per step: the first screen before the whole list. */
+  'orders.head': { payload: z.object({ rows: z.number().int().min(1).max(500) }).strict(), result: QueueHeadSchema },
   'taps.submit': {
     payload: z.object({ orderId: OrderId, input: ActionInputSchema, pin: Pin.optional() }).strict(),
     result: OutboxEntryViewSchema,

@@ -65,6 +65,8 @@ export async function startWebHarness(options: WebHarnessOptions): Promise<WebHa
       handle: (command, payload) => host.handle(command, payload),
       subscribe: (listener) => host.subscribe(listener),
       bridge: bridgeScript,
+      // Listed while the page evaluates its script, its first ask for the queue is answered without waiting for it.
+      pageConnected: () => host.prepareQueue(),
       log: host.log.child('web'),
       ...(options.token ? { token: options.token } : {}),
     });

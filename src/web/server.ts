@@ -27,6 +27,12 @@ export interface WebServerOptions {
   log: Logger;
   /** Token for this run; random when absent. */
   token?: string;
+  /**
+   * Called (in a task of its own) when a page's socket has connected: the bridge opens it as soon
+   * as it runs, before the app's script is evaluated, so the page will ask for its first screen
+   * in a moment, and work done now runs while it evaluates its script.
+   */
+  pageConnected?: () => void;
 }
 
 export interface WebServer {
@@ -92,6 +98,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   wss.on('connection', (ws: WebSocket) => {
     sockets.add(ws);
+    if (options.pageConnected) setImmediate(options.pageConnected);
     ws.on('close', () => sockets.delete(ws));
     ws.on('error', () => ws.terminate());
     ws.on('message', (data, isBinary) => {
@@ -108,8 +115,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
         return ws.close(1008, 'malformed frame');
       }
       const { id, command, payload } = frame.data;
-      // handle() never throws: every failure is already a Reply.
-      void options.handle(command, payload).then((reply) => send(ws, { type: 'reply', id, reply }));
+      // Each command in a task of its own, as Electron's IPC runs them: frames that arrive together
+      // would otherwise all start before any answer leaves, and a quick answer (the settings) would
+      // wait behind a long one's synchronous work (the queue's listing). handle() never throws:
+      // every failure is already a Reply.
+      setImmediate(() => void options.handle(command, payload).then((reply) => send(ws, { type: 'reply', id, reply })));
     });
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderView } from '../../src/shared/ipc';
-import { compareViews, mergeOrders, replaceOrders as replaceRows, stepOf as stepOfRow, withoutOrders } from '../../src/renderer/src/store/orders';
-import { summarize } from '../../src/shared/orders';
+import { compareViews, headOrders, holdsOrder, mergeOrders, replaceOrders as replaceRows, stepOf as stepOfRow, withoutOrders } from '../../src/renderer/src/store/orders';
+import { queueHead, summarize } from '../../src/shared/orders';
 import { OrderSchema } from '../../src/shared/protocol/schemas';
 import { mergeEntries, outboxOrder } from '../../src/renderer/src/store/outbox';
 import type { OutboxEntryView } from '../../src/shared/ipc';
@@ -40,6 +40,23 @@ describe('orders store', () => {
     ]);
     expect(snap.sortedIds).toEqual(['late', 'soon', 'unknown', 'shipped', 'done']);
     expect(snap.counts).toMatchObject({ ACCEPT: 2, PACKING: 1, OUT_FOR_DELIVERY: 1, DONE: 1 });
+  });
+
+  it('holds the head alone until the whole list: every id in order and the counts, rows of the first few', () => {
+    const all = [view('c', 30), view('a', 10, packing), view('b', 20), view('d', 40)];
+    const head = headOrders(queueHead(all.map(summarize), 2));
+    expect(head.complete).toBe(false);
+    expect(head.sortedIds).toEqual(['a', 'b', 'c', 'd']);
+    expect([...head.byId.keys()]).toEqual(['a', 'b']);
+    expect(head.counts).toMatchObject({ ACCEPT: 3, PACKING: 1 });
+    expect(holdsOrder(head, 'd')).toBe(true);
+    expect(holdsOrder(head, 'x')).toBe(false);
+    // A change to an order the head has no row for keeps its place and the counts; a new one is placed and counted.
+    const changed = mergeOrders(head, [view('d', 40, packing), view('e', 15)]);
+    expect(changed.sortedIds).toEqual(['a', 'e', 'b', 'c', 'd']);
+    expect(changed.counts).toMatchObject({ ACCEPT: 4, PACKING: 1 });
+    // One taken off the terminal leaves the list even without a row.
+    expect(withoutOrders(changed, ['c']).sortedIds).toEqual(['a', 'e', 'b', 'd']);
   });
 
   it('keeps the sorted list (same array) when a change does not move the order', () => {

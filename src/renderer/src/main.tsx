@@ -4,6 +4,8 @@
  * orders travel, then shows the app. Without a bridge there is no engine to talk to,
  * so the packer sees why instead of a blank window.
  */
+// First: starts loading ICU's data in a worker while the rest of the script is evaluated.
+import './format/warmIcu';
 import '@fontsource/noto-sans-devanagari/devanagari-400.css';
 import '@fontsource/noto-sans-devanagari/devanagari-700.css';
 import { createRoot } from 'react-dom/client';

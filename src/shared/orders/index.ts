@@ -1,2 +1,3 @@
 export { predictTap } from './predict';
 export { factsOf, hasPrescriptionItem, summarize } from './summary';
+export { compareViews, countSteps, inQueueOrder, noSteps, queueHead, sameSortKey, stepOf } from './queue';

@@ -8,7 +8,7 @@ import type { HostListener } from './events';
 import { withSettingsNotice } from './settings-notice';
 import type { AppInfo, IntakeStatus, OrderView, SyncStatus, UpdateStatus } from '../../../shared/ipc';
 import { CANCEL_REASONS, ITEM_UNIT_REASONS, findReason, type ActionInput } from '../../../shared/protocol';
-import { summarize } from '../../../shared/orders';
+import { queueHead, summarize } from '../../../shared/orders';
 import { fail, ok, type Problem, type Result } from '../../../shared/result';
 import type { Engine } from '../engine';
 import type { Logger } from '../log';
@@ -17,6 +17,7 @@ import type { PrintPort } from '../print';
 import type { SettingsStore } from '../settings';
 import type { HandlerTable } from './dispatch';
 import type { Runtime } from './runtime';
+import type { QueueRows } from './queueRows';
 import type { CredentialsAnswer, CredentialsRequest } from './credentials';
 import type { UpdateController } from './types';
 
@@ -36,6 +37,8 @@ export interface HandlerDeps {
   readonly shell: 'electron' | 'web';
   readonly saveCredentials: (request: CredentialsRequest) => Promise<Result<CredentialsAnswer>>;
   readonly exportBundle: () => Promise<Result<{ path: string }>>;
+  /** The queue's rows for orders.head (listed ahead of a page's first ask, when the shell says one is coming). */
+  readonly queue: QueueRows;
   readonly log: Logger;
   /** Events to the screens (the sync bar hears when a manager's save clears the settings problem). */
   readonly emit?: HostListener;
@@ -133,6 +136,7 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
       return ok(await fetchUnknown(added.value));
     },
     'orders.remove': async ({ orderId }) => engineOr((e) => done(e.removeOrder(orderId))),
+    'orders.head': async ({ rows }) => ok(queueHead(deps.queue.forHead(), rows)),
     'taps.submit': async ({ orderId, input, pin }) => {
       const tap = (): ReturnType<Engine['submitTap']> => engineOr((e) => e.submitTap(orderId, input));
       return needsManager(input) ? withPin(pin, tap) : tap();

@@ -17,6 +17,7 @@ import { createDispatcher } from './dispatch';
 import { createKeychainWatch, createVaults, saveCredentials } from './credentials';
 import { createBroadcaster } from './events';
 import { createHandlers } from './handlers';
+import { createQueueRows } from './queueRows';
 import { createRuntime } from './runtime';
 import { loadTerminalId } from './terminal-id';
 import type { AppHost, HostOptions, TrainingService } from './types';
@@ -70,6 +71,9 @@ export async function createAppHost<S extends TrainingService = TrainingService>
     ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
   });
 
+  const queue = createQueueRows({ engine: () => runtime.engine(), now });
+  events.subscribe((event) => queue.noteEvent(event));
+
   const info = (): AppInfo => {
     const health = keychain.current();
     return {
@@ -98,6 +102,7 @@ export async function createAppHost<S extends TrainingService = TrainingService>
     version: options.version,
     shell: options.shell,
     log,
+    queue,
     saveCredentials: (request) =>
       saveCredentials({ runtime, settings, vault, log, now, switched: (env) => keychain.refresh(env) }, request),
     exportBundle: () =>
@@ -134,6 +139,7 @@ export async function createAppHost<S extends TrainingService = TrainingService>
     settings: () => settings.get(),
     subscribe: (listener) => events.subscribe(listener),
     handle: (command, payload) => dispatch(command, payload),
+    prepareQueue: () => queue.prepare(),
     start() {
       starting ??= (async () => {
         stopping = null;

@@ -83,6 +83,11 @@ export interface AppHost<S extends TrainingService = TrainingService> {
   /** Validates the command name and payload (COMMANDS), runs it, validates the result; never throws. */
   handle(command: unknown, payload: unknown): Promise<Reply<unknown>>;
   subscribe(listener: (event: EventName, body: unknown) => void): () => void;
+  /**
+   * Lists the queue's rows now, for the next orders.head: a shell calls it when a page is about to
+   * ask (the harness, when a page's socket connects), so the listing runs while the page loads.
+   */
+  prepareQueue(): void;
   info(): AppInfo;
   settings(): Settings;
   readonly logDir: string;

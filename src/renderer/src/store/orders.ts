@@ -11,12 +11,11 @@
  * sorted list is touched only when a sort key moved.
  */
 import { create } from 'zustand';
-import type { OrderSummary, OrderView } from '../../../shared/ipc';
-import { summarize } from '../../../shared/orders';
-import type { StepKey } from '../../../shared/fulfilment/states';
+import type { OrderSummary, OrderView, QueueHead, StepCounts } from '../../../shared/ipc';
+import { compareViews, countSteps, inQueueOrder, noSteps, sameSortKey, stepOf, summarize } from '../../../shared/orders';
 
-/** Filter keys: a next step, or DONE for orders with nothing left to do. */
-export type StepFilterKey = StepKey | 'DONE';
+export type { StepFilterKey } from '../../../shared/ipc';
+export { compareViews, stepOf } from '../../../shared/orders';
 
 export interface OrdersSnapshot {
   /** Queue rows. Owned by the snapshot chain: `mergeOrders` updates it in place. */
@@ -27,66 +26,17 @@ export interface OrdersSnapshot {
   readonly version: number;
   /** Ids in queue order. */
   readonly sortedIds: readonly string[];
-  readonly counts: Readonly<Record<StepFilterKey, number>>;
+  readonly counts: Readonly<StepCounts>;
+  /**
+   * False while only the queue's head is in (`orders.head`: every id, the first screenful's rows,
+   * the counts): the other ids have no row yet until `orders.list` replaces the lot.
+   */
+  readonly complete: boolean;
 }
 
-const EMPTY_COUNTS: Record<StepFilterKey, number> = {
-  ACCEPT: 0,
-  PACKING: 0,
-  PACKED: 0,
-  OUT_FOR_DELIVERY: 0,
-  DELIVERED: 0,
-  COMPLETE: 0,
-  DONE: 0,
-};
+export const EMPTY_ORDERS: OrdersSnapshot = { byId: new Map(), views: new Map(), version: 0, sortedIds: [], counts: noSteps(), complete: true };
 
-export const EMPTY_ORDERS: OrdersSnapshot = { byId: new Map(), views: new Map(), version: 0, sortedIds: [], counts: EMPTY_COUNTS };
-
-/** Which filter an order falls under; a new order whose Accept waits for the service is still "accept". */
-export function stepOf(view: OrderSummary): StepFilterKey {
-  if (!view.nextStep && !view.facts) return 'ACCEPT';
-  return view.nextStep?.key ?? 'DONE';
-}
-
-/**
- * Queue bands: orders still to be packed first (their promised PACKED time is running out),
- * then packed orders waiting for delivery steps, then finished ones.
- */
-function band(view: OrderSummary): number {
-  if (!view.facts) return 0;
-  const key = view.nextStep?.key;
-  if (key === 'ACCEPT' || key === 'PACKING' || key === 'PACKED') return 0;
-  if (key === 'OUT_FOR_DELIVERY' || key === 'DELIVERED' || key === 'COMPLETE') return 1;
-  return 2;
-}
-
-/** Queue order: band, then the promised PACKED time (unknown last), then when added, then id. */
-export function compareViews(a: OrderSummary, b: OrderSummary): number {
-  return band(a) - band(b) || compareInBand(a, b);
-}
-
-/** Queue order within a band. */
-function compareInBand(a: OrderSummary, b: OrderSummary): number {
-  const pa = a.promisedPackedAt ?? Number.POSITIVE_INFINITY;
-  const pb = b.promisedPackedAt ?? Number.POSITIVE_INFINITY;
-  if (pa !== pb) return pa < pb ? -1 : 1;
-  if (a.addedAt !== b.addedAt) return a.addedAt - b.addedAt;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
-
-/**
- * Ids in queue order (compareViews), each row's band worked out once rather than at every one of
- * the sort's ~60,000 comparisons for 5,000 orders (on the path to the first rows).
- */
-function sortedIdsOf(rows: Iterable<OrderSummary>): string[] {
-  const keyed = Array.from(rows, (v) => ({ v, band: band(v) }));
-  keyed.sort((a, b) => a.band - b.band || compareInBand(a.v, b.v));
-  return keyed.map((k) => k.v.id);
-}
-
-function sameSortKey(a: OrderSummary, b: OrderSummary): boolean {
-  return band(a) === band(b) && a.promisedPackedAt === b.promisedPackedAt && a.addedAt === b.addedAt;
-}
+const sortedIdsOf = (rows: Iterable<OrderSummary>): string[] => inQueueOrder(rows).map((v) => v.id);
 
 /**
  * A snapshot holding exactly `rows` (the answer to orders.list). Whole views read before are
@@ -95,10 +45,19 @@ function sameSortKey(a: OrderSummary, b: OrderSummary): boolean {
 export function replaceOrders(rows: readonly OrderSummary[]): OrdersSnapshot {
   const byId = new Map<string, OrderSummary>();
   for (const v of rows) byId.set(v.id, v);
-  const counts = { ...EMPTY_COUNTS };
-  for (const v of byId.values()) counts[stepOf(v)] += 1;
-  const sortedIds = sortedIdsOf(byId.values());
-  return { byId, views: new Map(), version: 1, sortedIds, counts };
+  return { byId, views: new Map(), version: 1, sortedIds: sortedIdsOf(byId.values()), counts: countSteps(byId.values()), complete: true };
+}
+
+/** A snapshot of the queue's head alone (the first screen); `replaceOrders` with the whole list follows. */
+export function headOrders(head: QueueHead): OrdersSnapshot {
+  const byId = new Map<string, OrderSummary>();
+  for (const v of head.rows) byId.set(v.id, v);
+  return { byId, views: new Map(), version: 1, sortedIds: head.ids, counts: { ...head.counts }, complete: false };
+}
+
+/** Whether the terminal holds order `id` (also when only the queue's head is in and it has no row yet). */
+export function holdsOrder(snap: OrdersSnapshot, id: string): boolean {
+  return snap.byId.has(id) || (!snap.complete && snap.sortedIds.includes(id));
 }
 
 /** Up to this many moved orders are re-placed one by one; more and a full sort is cheaper. */
@@ -118,20 +77,25 @@ export function mergeOrders(snap: OrdersSnapshot, views: readonly OrderView[]): 
   for (const view of views) {
     const v = summarize(view);
     const before = byId.get(v.id);
+    // Only the head is in and this order had no row yet: its old step and place are not known
+    // here, so it keeps the head's place and counts until the whole list (on its way) replaces them.
+    const unseen = !before && holdsOrder(snap, v.id);
     if (before) counts[stepOf(before)] -= 1;
-    counts[stepOf(v)] += 1;
+    if (!unseen) counts[stepOf(v)] += 1;
     byId.set(v.id, v);
     whole.set(v.id, view);
-    if (!before || !sameSortKey(before, v)) moved.push(v);
+    if (!unseen && (!before || !sameSortKey(before, v))) moved.push(v);
   }
-  if (moved.length === 0) return { byId, views: whole, version, sortedIds: snap.sortedIds, counts };
-  if (moved.length > INCREMENTAL_LIMIT) {
-    return { byId, views: whole, version, sortedIds: sortedIdsOf(byId.values()), counts };
+  const complete = snap.complete;
+  if (moved.length === 0) return { byId, views: whole, version, sortedIds: snap.sortedIds, counts, complete };
+  // A full sort needs every row; with the head alone the moved ones are placed one by one.
+  if (moved.length > INCREMENTAL_LIMIT && complete) {
+    return { byId, views: whole, version, sortedIds: sortedIdsOf(byId.values()), counts, complete };
   }
   const movedIds = new Set(moved.map((v) => v.id));
   const ids = snap.sortedIds.filter((id) => !movedIds.has(id));
   for (const v of moved) ids.splice(insertionPoint(ids, byId, v), 0, v.id);
-  return { byId, views: whole, version, sortedIds: ids, counts };
+  return { byId, views: whole, version, sortedIds: ids, counts, complete };
 }
 
 /** Binary search for where `v` belongs in the sorted `ids`. */
@@ -154,14 +118,17 @@ export function withoutOrders(snap: OrdersSnapshot, ids: Iterable<string>): Orde
   const counts = { ...snap.counts };
   for (const id of ids) {
     const before = byId.get(id);
-    if (!before) continue;
+    // With the head alone an order may be held without its row: it leaves the list, its step's
+    // count waits for the whole list.
+    if (!before && !holdsOrder(snap, id)) continue;
     byId.delete(id);
     (snap.views as Map<string, OrderView>).delete(id);
-    counts[stepOf(before)] -= 1;
+    if (before) counts[stepOf(before)] -= 1;
     gone.add(id);
   }
   if (gone.size === 0) return snap;
-  return { byId, views: snap.views, version: snap.version + 1, sortedIds: snap.sortedIds.filter((x) => !gone.has(x)), counts };
+  const sortedIds = snap.sortedIds.filter((x) => !gone.has(x));
+  return { byId, views: snap.views, version: snap.version + 1, sortedIds, counts, complete: snap.complete };
 }
 
 /** `predicted` without the views of `ids` (the engine's own views of those orders arrived). */
@@ -196,6 +163,13 @@ interface OrdersStore extends OrdersSnapshot {
   /** Not state a component draws: bookkeeping for `predicted`. */
   onTheirWay: Map<string, OnTheirWay>;
   replace(rows: readonly OrderSummary[]): void;
+  /** The queue's head, for the first screen; `fill` brings the rest. */
+  replaceHead(head: QueueHead): void;
+  /**
+   * The whole list (orders.list) after the head: its rows replace the head's. Whole views and taps
+   * on their way stay: the list was read after every event the page had by then.
+   */
+  fill(rows: readonly OrderSummary[]): void;
   merge(views: readonly OrderView[]): void;
   /** Orders that left the terminal (taken off by a packer, or finished long ago). */
   remove(ids: readonly string[]): void;
@@ -218,6 +192,11 @@ export const useOrders = create<OrdersStore>()((set, get) => ({
     get().onTheirWay.clear();
     set({ ...replaceOrders(rows), loaded: true, predicted: new Map() });
   },
+  replaceHead: (head) => {
+    get().onTheirWay.clear();
+    set({ ...headOrders(head), loaded: true, predicted: new Map() });
+  },
+  fill: (rows) => set((s) => ({ ...replaceOrders(rows), views: s.views, version: s.version + 1 })),
   merge: (views) =>
     set((s) => {
       const settled: string[] = [];

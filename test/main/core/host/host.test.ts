@@ -8,6 +8,7 @@ import { COMMANDS, type CommandName, type EventName, type OrderView, type Update
 import { startTestHost, type TestHost } from '../../../support/host';
 import { firstIntakePass } from '../../../support/intake';
 import { malformedPayloads } from '../../../support/payloads';
+import { countSteps, inQueueOrder } from '../../../../src/shared/orders';
 
 const names = Object.keys(COMMANDS) as CommandName[];
 
@@ -40,6 +41,30 @@ describe('the app host in training mode', () => {
     expect(info).toMatchObject({ environment: 'training', shell: 'web', version: '0.1.0-test', pinSet: false });
     expect(info.terminalId).toMatch(/^T-[0-9a-f]{16}$/);
     expect(await t.call('updates.status', {})).toMatchObject({ state: 'disabled', currentVersion: '0.1.0-test' });
+  });
+
+  it("answers the queue's head: the first rows in queue order, every id, the counts of all", async () => {
+    const orders = await t.call('orders.list', {});
+    const head = await t.call('orders.head', { rows: 5 });
+    const queue = inQueueOrder(orders);
+    expect(head.ids).toEqual(queue.map((o) => o.id));
+    expect(head.rows).toEqual(queue.slice(0, 5));
+    expect(head.counts).toEqual(countSteps(orders));
+    expect(Object.values(head.counts).reduce((a, b) => a + b, 0)).toBe(orders.length);
+  });
+
+  it('answers a head from the queue listed ahead only while nothing changed since', async () => {
+    const [order] = (await t.call('orders.list', {})).filter(awaitsAccept);
+    t.host.prepareQueue();
+    const before = await t.call('orders.head', { rows: 500 });
+    expect(before.rows.find((r) => r.id === order!.id)?.waiting).toBe(0);
+    // Listed ahead, then a tap: the head must show the tap waiting, not the list made before it.
+    t.host.prepareQueue();
+    await t.call('taps.submit', { orderId: order!.id, input: { kind: 'orderState', state: 'ACCEPTED' } });
+    const after = await t.call('orders.head', { rows: 500 });
+    const row = after.rows.find((r) => r.id === order!.id);
+    expect(row?.waiting === 1 || row?.nextStep?.key === 'PACKING').toBe(true);
+    await t.host.engine()!.drain({ untilEmpty: true, timeoutMs: 10_000 });
   });
 
   it('sends a tap to the sandbox and forwards the engine events', async () => {

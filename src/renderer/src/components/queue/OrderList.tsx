@@ -9,7 +9,7 @@ import { useWords } from '../../i18n/useWords';
 import { usePickSelection } from '../../print';
 import { useOrders } from '../../store/orders';
 import { showOrder } from '../../intents';
-import { OrderRow, ROW_HEIGHT } from './OrderRow';
+import { OrderRow, QUEUE_OVERSCAN, ROW_HEIGHT } from './OrderRow';
 
 const rowDomId = (id: string) => `order-row-${id}`;
 
@@ -22,7 +22,7 @@ export function OrderList({ ids }: { ids: readonly string[] }) {
     count: ids.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 8,
+    overscan: QUEUE_OVERSCAN,
     getItemKey: (index) => ids[index] ?? index,
     // Until the list is laid out its height is unknown, and with the default (0) the first render
     // has no rows: a forced layout, then a second render and layout, before the first rows show.
