@@ -11,6 +11,7 @@ import { ActionSchema, FULFILLMENT_STATES, ORDER_STATES, OrderSchema } from './p
 import { idFault } from './protocol/builders';
 import { LANGUAGE_CODES } from './languages';
 import { DEFAULT_ORDER_ID_PATTERN } from './orderIdPattern';
+import { MATCH_KINDS } from './orders/match';
 import type { Problem } from './result';
 
 // ---- Shared shapes ---------------------------------------------------------------------------
@@ -123,6 +124,14 @@ export const OrderSummarySchema = OrderViewSchema.omit({ order: true }).extend({
   facts: OrderFactsSchema.nullable(),
 });
 export type OrderSummary = z.infer<typeof OrderSummarySchema>;
+
+/** What the order finder answers: the orders typed text found (a short list), and how each matched. */
+export const OrdersFoundSchema = z.object({
+  matches: z.array(z.object({ order: OrderSummarySchema, by: z.enum(MATCH_KINDS) })),
+  /** More orders matched than the list holds: the packer types more. */
+  more: z.boolean(),
+});
+export type OrdersFound = z.infer<typeof OrdersFoundSchema>;
 
 export const SyncStatusSchema = z.object({
   connectivity: z.enum(['online', 'offline', 'unknown']),
@@ -274,6 +283,8 @@ export const COMMANDS = {
   'orders.get': { payload: z.object({ orderId: Id }).strict(), result: OrderViewSchema.nullable() },
   /** A scanned or typed order id: opens it, or adds it to the terminal when new. */
   'orders.add': { payload: z.object({ orderId: Id }).strict(), result: OrderViewSchema },
+  /** Finds orders on the terminal by typed text: an id, its last digits, the customer's name or phone, the invoice number. */
+  'orders.find': { payload: z.object({ text: Id }).strict(), result: OrdersFoundSchema },
   /** Takes an order off the terminal when none of its taps reached the service (a code scanned by mistake). */
   'orders.remove': { payload: z.object({ orderId: Id }).strict(), result: Ok },
   'taps.submit': {

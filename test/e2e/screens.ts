@@ -37,6 +37,20 @@ async function typeId(page: Page, orderId: string): Promise<void> {
   await page.locator(`[data-testid="order-screen"][data-order-id="${orderId}"]`).waitFor();
 }
 
+/**
+ * An order number the service does not know, typed while the service cannot be reached: the
+ * terminal cannot ask, so it keeps the number as an order still waiting for its items (online, the
+ * service's "no such order" would refuse it and add nothing).
+ */
+export async function typeUnknownOffline(t: Terminal, orderId: string): Promise<void> {
+  t.sandbox.faults.set({ outage: 'refuse' });
+  try {
+    await typeId(t.page, orderId);
+  } finally {
+    t.sandbox.faults.set({ outage: 'none' });
+  }
+}
+
 /** Every screen and dialog, in an order that builds the state each needs. Needs a first-run terminal: it sets the manager PIN through the screen. */
 export async function walkEveryScreen(t: Terminal, visit: Visit, options: { phantomId: string }): Promise<void> {
   const { page, sandbox, harness } = t;
@@ -117,8 +131,8 @@ export async function walkEveryScreen(t: Terminal, visit: Visit, options: { phan
   await page.locator('[data-testid="next-step"][data-step="COMPLETE"]').waitFor({ timeout: 15_000 });
   await visit('order-delivered');
 
-  // An order the service does not know: refused, shown in the outbox, removable.
-  await typeId(page, options.phantomId);
+  // An order the service does not know, typed while it was out of reach: refused, shown in the outbox, removable.
+  await typeUnknownOffline(t, options.phantomId);
   await tapStep(page, 'ACCEPT');
   await until('the refusal', () => sandbox.requestLog().some((r) => r.orderId === options.phantomId && r.errorCode === 'NOT_FOUND'));
   await page.getByTestId('remove-order').waitFor();

@@ -1,2 +1,3 @@
 export { predictTap } from './predict';
 export { factsOf, hasPrescriptionItem, summarize } from './summary';
+export { FIND_LIMIT, MATCH_KINDS, type MatchKind } from './match';

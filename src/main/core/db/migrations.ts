@@ -8,6 +8,35 @@ export interface Migration {
   readonly sql: string;
 }
 
+/** A phone's digits alone then '$', in SQL: the separators people and services write dropped. */
+function phoneDigits(value: string): string {
+  let sql = value;
+  for (const c of [' ', '-', '+', '(', ')', '.']) sql = `replace(${sql}, '${c}', '')`;
+  return `coalesce(${sql} || '$', '')`;
+}
+
+/**
+ * The order_search columns (ids, customer, phone, invoice) of the orders row `row`, in SQL: the
+ * billing name and phone, and the person and phone at every fulfilment's end (the queue's customer
+ * is the billing name, else the first named person).
+ */
+function searchColumns(row: string): string {
+  const body = `CASE WHEN json_valid(${row}.body) THEN ${row}.body END`;
+  const ends = (path: string, each: (value: string) => string): string =>
+    `coalesce((SELECT group_concat(${each(`json_extract(value, '${path}')`)}, '') FROM json_each(${body}, '$.fulfillments')), '')`;
+  return [
+    `'^' || ${row}.id || '$'`,
+    `coalesce(' ' || json_extract(${body}, '$.billing.name'), '') || ${ends('$.end.person.name', (v) => `coalesce(' ' || ${v}, '')`)}`,
+    `${phoneDigits(`json_extract(${body}, '$.billing.phone')`)} || ${ends('$.end.contact.phone', (v) => `' ' || ${phoneDigits(v)}`)}`,
+    `coalesce('^' || json_extract(${body}, '$.clientOrderInfo.sellerInvoiceId') || '$', '')`,
+  ].join(', ');
+}
+
+/** An FTS5 query for the order_search row of `row`'s id, in SQL (a phrase in double quotes, its own quotes doubled). */
+function idMatch(row: string): string {
+  return `'{ids}: "^' || replace(${row}.id, '"', '""') || '$"'`;
+}
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -154,6 +183,31 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX orders_listing
         ON orders (added_at, id, body IS NOT NULL, body_rev, synced_at, needs_refresh, raw_unreadable, removed_at)
         WHERE removed_at IS NULL;
+    `,
+  },
+  {
+    version: 6,
+    sql: `
+      -- The order finder (order-search.ts): what a packer types to find an order (its id or last
+      -- digits, the customer's name or phone, the invoice number) as FTS5 trigrams, so any part of
+      -- them is found through the index, not by reading every body. Anchors make whole-id, id-ending,
+      -- phone-ending and word-start matches exact: '^' and '$' around ids and invoices, '$' after
+      -- each phone (digits only), ' ' before each name. Kept by triggers, so every writer of orders
+      -- (engine, intake, CLI, salvage) keeps it; rows are found by their ids column, never by rowid
+      -- (the orders table's implicit rowids may change in a VACUUM).
+      CREATE VIRTUAL TABLE order_search USING fts5(ids, customer, phone, invoice, tokenize = 'trigram');
+      CREATE TRIGGER order_search_insert AFTER INSERT ON orders BEGIN
+        INSERT INTO order_search (ids, customer, phone, invoice) VALUES (${searchColumns('new')});
+      END;
+      CREATE TRIGGER order_search_update AFTER UPDATE OF id, body ON orders
+        WHEN old.id IS NOT new.id OR old.body IS NOT new.body BEGIN
+        DELETE FROM order_search WHERE order_search MATCH ${idMatch('old')};
+        INSERT INTO order_search (ids, customer, phone, invoice) VALUES (${searchColumns('new')});
+      END;
+      CREATE TRIGGER order_search_delete AFTER DELETE ON orders BEGIN
+        DELETE FROM order_search WHERE order_search MATCH ${idMatch('old')};
+      END;
+      INSERT INTO order_search (ids, customer, phone, invoice) SELECT ${searchColumns('orders')} FROM orders;
     `,
   },
 ];
