@@ -194,6 +194,8 @@ export async function findAndOpen(raw: string): Promise<FindOutcome> {
   if (!found) return { kind: 'none' };
   const [only, ...others] = found.matches;
   if (only && others.length === 0 && !found.more) {
+    // Kept while the service could not be asked: asked now (one it does not know is let go).
+    if (only.order.facts === null) return (await openOrderById(only.order.id)) ? { kind: 'opened' } : { kind: 'none' };
     await openFound(only.order.id);
     return { kind: 'opened' };
   }
