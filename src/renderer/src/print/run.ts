@@ -76,6 +76,9 @@ async function printNow(job: PrintJob): Promise<boolean> {
 /** The print document's height once React has rendered it and the browser has laid it out. */
 async function laidOutHeightMm(): Promise<number> {
   await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+  // The document's fonts (Devanagari on a Hindi slip printed from an English screen) load once it
+  // is laid out: measured and printed before they came, its words would be fallback boxes.
+  await document.fonts.ready;
   const el = document.querySelector('[data-print-document]');
   const px = el ? el.getBoundingClientRect().height : 0;
   // Never 0: the shell's page size needs a positive length even if layout failed.
