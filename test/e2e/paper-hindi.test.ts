@@ -117,6 +117,8 @@ describe('paper in Hindi and English', () => {
     expect(pdfText(en)).toContain('PACKING SLIP');
     const enList = await printPickList(picked, 'paper-hi-02-pick-list-en');
     expect(pdfText(enList)).toContain('PICK LIST');
+    // On the 80 mm roll an order's share keeps its id whole on one line ("ORD-3586326 × 2", not "ORD-" / "3586326 × 2").
+    for (const o of picked) expect(pdfText(enList)).toMatch(new RegExp(`${o.id} × \\d`));
 
     await page.getByTestId('language-hi').click();
     await page.getByTestId('language-en').waitFor();
