@@ -238,6 +238,8 @@ export const SettingsSchema = z.object({
   printer: z.string().trim().min(1).max(256).nullable(),
   /** Print the packing slip as soon as an order is marked PACKED on this terminal. */
   autoPrintSlip: z.boolean(),
+  /** The slip shows the customer's whole phone number; otherwise only its last four digits (it rides on the bag). */
+  slipWholePhone: z.boolean(),
   /** The store's service provider id (`serviceProvider.id` in orders): intake polls `changes` for it; '' = not set. */
   serviceProviderId: z.string().trim().max(128),
   /** How often intake checks for new orders; never more often than every 10 s. */

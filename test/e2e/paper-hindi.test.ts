@@ -115,6 +115,10 @@ describe('paper in Hindi and English', () => {
 
     const en = await printSlip(enSlip!, 'paper-hi-01-slip-en');
     expect(pdfText(en)).toContain('PACKING SLIP');
+    // The slip rides on the bag: the customer's phone by its last four digits only (a Printing setting).
+    const phone = (enSlip!.fulfillments.find((f) => f.type === 'DELIVERY')?.end?.contact?.phone ?? enSlip!.billing!.phone!).replace(/\D/g, '');
+    expect(pdfText(en)).toContain(`Phone ending ${phone.slice(-4)}`);
+    expect(pdfText(en)).not.toContain(phone);
     const enList = await printPickList(picked, 'paper-hi-02-pick-list-en');
     expect(pdfText(enList)).toContain('PICK LIST');
     // On the 80 mm roll an order's share keeps its id whole on one line ("ORD-3586326 × 2", not "ORD-" / "3586326 × 2").
@@ -128,6 +132,9 @@ describe('paper in Hindi and English', () => {
     const slipText = pdfText(hi);
     expect(pdfFonts(hi)).toMatch(/NotoSansDevanagari/);
     for (const word of ['सामान', 'नग', 'फ़ोन']) expect(slipText, word).toContain(word);
+    const hiPhone = (hiSlip!.fulfillments.find((f) => f.type === 'DELIVERY')?.end?.contact?.phone ?? hiSlip!.billing!.phone!).replace(/\D/g, '');
+    expect(slipText).toContain(hiPhone.slice(-4));
+    expect(slipText).not.toContain(hiPhone);
     expect(slipText).toContain(hiSlip!.id);
 
     const hiList = await printPickList(picked, 'paper-hi-04-pick-list-hi');
