@@ -114,6 +114,30 @@ export async function walkEveryScreen(t: Terminal, visit: Visit, options: { phan
   await page.keyboard.press('Escape');
   await page.getByTestId('invoice-offer').waitFor({ state: 'detached' });
 
+  // An invoice recorded: another one scanned is a question of its own, naming both numbers.
+  await page.getByTestId('invoice-input').fill('INV4242400001');
+  await page.getByTestId('invoice-input').press('Enter');
+  await page.getByTestId('invoice-current').filter({ hasText: 'INV4242400001' }).waitFor();
+  await page.getByTestId('undo-bar').waitFor({ state: 'detached' });
+  await scanUntil(page, 'INV4242400002', 'invoice-replace-keep');
+  await visit('invoice-replace');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('invoice-offer').waitFor({ state: 'detached' });
+
+  // A first name several customers share, typed in the find field: a short list to choose from.
+  const shared = sandbox
+    .orders()
+    .map((o) => (o.billing?.name ?? '').split(' ')[0] ?? '')
+    .find((name, i, all) => name !== '' && all.indexOf(name) !== i);
+  if (!shared) throw new Error('no first name is shared by two seeded orders');
+  await page.keyboard.press('F2');
+  await page.keyboard.type(shared, { delay: 20 });
+  await page.keyboard.press('Enter');
+  await page.getByTestId('found-orders').waitFor();
+  await visit('found-orders');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('found-orders').waitFor({ state: 'detached' });
+
   // Taken to delivered by another window of this terminal; this one shows the last step.
   const store = order.fulfillments.find((f) => f.type === 'STORE')?.fulfillmentId;
   const delivery = order.fulfillments.find((f) => f.type === 'DELIVERY')?.fulfillmentId;
