@@ -6,42 +6,25 @@
  * prints the page itself with page.pdf.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageSizeFor } from '../../src/main/core/print';
 import type { Order } from '../../src/shared/protocol/schemas';
+import { pdfFonts, pdfText, printToPdf } from './pdf';
 import { openTerminal, orderPool, SCREENSHOT_DIR, typeOrderId, type Terminal } from './support';
 
 const work = mkdtempSync(join(tmpdir(), 'packdesk-paper-hi-'));
 
-/** The page's print layout as a PDF, sized as the Electron shell sizes it. */
-async function printToPdf(page: Page, name: string): Promise<string> {
-  const root = page.getByTestId('print-root');
-  await page.locator('[data-testid="print-root"]:not([data-height-mm=""])').waitFor({ state: 'attached' });
-  const paper = await root.getAttribute('data-paper');
-  const size = pageSizeFor(paper === 'a4' ? 'a4' : 'thermal80', Number(await root.getAttribute('data-height-mm')));
-  const pdf = await page.pdf(
-    size.kind === 'named'
-      ? { preferCSSPageSize: true, printBackground: true }
-      : { width: `${size.widthMm}mm`, height: `${size.heightMm}mm`, printBackground: true },
-  );
-  const file = join(work, `${name}.pdf`);
-  writeFileSync(file, pdf);
-  // A picture of the first page, kept with the screenshots for people to look at.
+/** Prints the page's layout to PDF, and keeps a picture of its first page with the screenshots. */
+async function printed(page: Page, name: string): Promise<string> {
+  const file = await printToPdf(page, work, name);
   execFileSync('pdftoppm', ['-r', '150', '-png', '-singlefile', '-f', '1', '-l', '1', file, join(work, name)]);
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   copyFileSync(join(work, `${name}.png`), join(SCREENSHOT_DIR, `${name}.png`));
   return file;
 }
-
-/** The PDF's words, whitespace collapsed. */
-const pdfText = (pdf: string): string => execFileSync('pdftotext', ['-enc', 'UTF-8', pdf, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
-
-/** The names of the fonts the PDF embeds. */
-const pdfFonts = (pdf: string): string => execFileSync('pdffonts', [pdf], { encoding: 'utf8' });
 
 /** How many times the page asked for the browser's print dialog. */
 const prints = (page: Page): Promise<number> => page.evaluate(() => (window as unknown as { printed?: number }).printed ?? 0);
@@ -87,7 +70,7 @@ describe('paper in Hindi and English', () => {
     await page.getByTestId('print-slip').click();
     await page.locator(`[data-testid="print-root"][data-document="packingSlip"] [data-order-id="${order.id}"]`).waitFor({ state: 'attached' });
     await expect.poll(() => prints(page)).toBe(before + 1);
-    return printToPdf(page, name);
+    return printed(page, name);
   }
 
   /** Ticks the orders in the queue (once) and prints their pick list. */
@@ -106,7 +89,7 @@ describe('paper in Hindi and English', () => {
     await page.getByTestId('print-pick-list').click();
     await page.locator('[data-testid="print-root"][data-document="pickList"]').waitFor({ state: 'attached' });
     await expect.poll(() => prints(page)).toBe(before + 1);
-    return printToPdf(page, name);
+    return printed(page, name);
   }
 
   it('the packing slip and the pick list print in English, and in Hindi in Noto Sans Devanagari, words read back', async () => {

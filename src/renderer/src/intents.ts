@@ -243,12 +243,14 @@ function ordersGone(orderIds: readonly string[]): void {
 
 /** Finished orders the engine took off the terminal: the queue drops them; an open one goes back to the queue, saying why. */
 function ordersLeft(orderIds: readonly string[]): void {
-  ordersGone(orderIds);
   const ui = useUi.getState();
-  if (ui.screen.name !== 'order' || !orderIds.includes(ui.screen.orderId)) return;
-  const orderId = ui.screen.orderId;
+  const shown = ui.screen.name === 'order' && orderIds.includes(ui.screen.orderId) ? ui.screen.orderId : null;
+  // Known by its number alone: not a finished order but one the service said it does not know.
+  const unknown = shown !== null && useOrders.getState().byId.get(shown)?.facts === null;
+  ordersGone(orderIds);
+  if (shown === null) return;
   ui.back();
-  ui.say('info', i18next.t('shift:orderLeft', { orderId }));
+  ui.say('info', i18next.t(unknown ? 'shift:unknownLeft' : 'shift:orderLeft', { orderId: shown }));
 }
 
 /**

@@ -548,6 +548,8 @@ export function createEngine(options: EngineOptions): Engine {
         wrote();
         if (r.value.length > 0) publish(r.value, false);
         else publishStatus();
+        // Every screen hears of it (another window, or none asked: a late "no such order").
+        hub.emit('orders.removed', { orderIds: [orderId.trim()] });
         return ok(true as const);
       });
     },

@@ -88,6 +88,25 @@ describe('intake at the host', () => {
     expect(await t.call('orders.get', { orderId: 'ORD-9999999' })).toBeNull();
   });
 
+  it('an unknown id the service answers for only after the packer stopped waiting is taken off again when the answer is "not found"', async () => {
+    t = await startTestHost({ sandboxOptions: { orderCount: 5, arrivalEveryMs: 0 } });
+    const removed: string[] = [];
+    const off = t.host.subscribe((event, body) => {
+      if (event === 'orders.removed') removed.push(...(body as { orderIds: string[] }).orderIds);
+    });
+    // Slower than the 2.5 s a packer waits: the id is kept, known by its number alone, for now.
+    t.host.sandbox!.faults.set({ latencyMs: 3_200 });
+    const kept: OrderView = await t.call('orders.add', { orderId: 'ORD-9999998' });
+    expect(kept.order).toBeNull();
+    // The late "not found" takes it off, and the screens are told.
+    const deadline = Date.now() + 8_000;
+    while (!removed.includes('ORD-9999998') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    off();
+    expect(removed).toContain('ORD-9999998');
+    t.host.sandbox!.faults.set({ latencyMs: 0 });
+    expect(await t.call('orders.get', { orderId: 'ORD-9999998' })).toBeNull();
+  }, 20_000);
+
   it("typed text finds orders on the terminal by the customer's name, the id's last digits or the phone, and adds none", async () => {
     t = await startTestHost({ sandboxOptions: { orderCount: 30, arrivalEveryMs: 0 } });
     const rows = await t.call('orders.list', {});
