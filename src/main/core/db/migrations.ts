@@ -192,6 +192,10 @@ export const MIGRATIONS: readonly Migration[] = [
       -- replaces it by rowid (a MATCH on the id cost 4 ms a write: every id shares 'ord'); searches
       -- name orders by the ids column, so they stay right should a VACUUM ever renumber orders.
       CREATE VIRTUAL TABLE order_search USING fts5(ids, customer, phone, invoice, tokenize = 'trigram');
+      -- A customer's name and phone leave the index when their order leaves the terminal (retire.ts
+      -- drops its details): without secure-delete FTS5 only marks them deleted, and the index would
+      -- keep every trigram with its position until segments merge, enough to rebuild the words.
+      INSERT INTO order_search (order_search, rank) VALUES ('secure-delete', 1);
       CREATE TRIGGER order_search_insert AFTER INSERT ON orders BEGIN
         INSERT INTO order_search (rowid, ids, customer, phone, invoice) VALUES (new.rowid, ${searchColumns('new')});
       END;

@@ -3,6 +3,7 @@
  * a phone, an invoice number) finds the orders on the terminal, most certain first, through the
  * FTS5 index the migration builds and its triggers keep; orders taken off the terminal are not found.
  */
+import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dataFilePath, searchPlan, type Store } from '../../../../src/main/core/db';
@@ -104,6 +105,23 @@ describe('the order finder', () => {
     store.transaction(() => store.orders.ensure('ORD-3586689', T0 + 1));
     expect(find(store, '3586689').found).toEqual([{ id: 'ORD-3586689', by: 'idEnd' }]);
     expect(find(store, 'Iyer').found).toEqual([]);
+  });
+
+  it("keeps no trigram of a customer's name or phone in the file once the order has left the terminal", () => {
+    const dir = tempDir(cleanup);
+    const store = filled(dir);
+    store.transaction(() => store.orders.saveBody(order('ORD-5550001', 'Qjxqjx Zvwzvw', '+91 86868 68686'), T0));
+    store.checkpoint();
+    const file = dataFilePath(dir);
+    const bytes = (): Buffer => Buffer.concat([file, `${file}-wal`].filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f)));
+    // The index holds the name and the phone as trigrams ('qjx', 'zvw', '868'...).
+    expect(['qjx', 'zvw', '868'].map((t) => bytes().includes(t))).toEqual([true, true, true]);
+    // Taken off as retire.ts does it: details dropped with secure_delete, then the WAL emptied.
+    store.scrubbing(() => store.orders.retire('ORD-5550001', T0 + 1));
+    expect(store.emptyWal()).toBe(true);
+    expect(['qjx', 'zvw', '868'].map((t) => bytes().includes(t))).toEqual([false, false, false]);
+    expect(find(store, 'Qjxqjx').found).toEqual([]);
+    expect(find(store, 'Meera').found).toHaveLength(2);
   });
 
   it('takes quotes and FTS5 syntax as plain text, and nothing for text too short to mean anything', () => {
