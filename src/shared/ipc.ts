@@ -11,6 +11,7 @@ import { ActionSchema, FULFILLMENT_STATES, ORDER_STATES, OrderIdSchema, OrderSch
 import { idFault } from './protocol/builders';
 import { LANGUAGE_CODES } from './languages';
 import { DEFAULT_ORDER_ID_PATTERN } from './orderIdPattern';
+import { MATCH_KINDS } from './orders/match';
 import type { Problem } from './result';
 
 // ---- Shared shapes ---------------------------------------------------------------------------
@@ -149,6 +150,14 @@ export const QueueHeadSchema = z.object({
 });
 export type QueueHead = z.infer<typeof QueueHeadSchema>;
 
+/** What the order finder answers: the orders typed text found (a short list), and how each matched. */
+export const OrdersFoundSchema = z.object({
+  matches: z.array(z.object({ order: OrderSummarySchema, by: z.enum(MATCH_KINDS) })),
+  /** More orders matched than the list holds: the packer types more. */
+  more: z.boolean(),
+});
+export type OrdersFound = z.infer<typeof OrdersFoundSchema>;
+
 export const SyncStatusSchema = z.object({
   connectivity: z.enum(['online', 'offline', 'unknown']),
   /** Taps queued or sending. */
@@ -258,6 +267,8 @@ export const SettingsSchema = z.object({
   printer: z.string().trim().min(1).max(256).nullable(),
   /** Print the packing slip as soon as an order is marked PACKED on this terminal. */
   autoPrintSlip: z.boolean(),
+  /** The slip shows the customer's whole phone number; otherwise only its last four digits (it rides on the bag). */
+  slipWholePhone: z.boolean(),
   /** The store's service provider id (`serviceProvider.id` in orders): intake polls `changes` for it; '' = not set. */
   serviceProviderId: z.string().trim().max(128),
   /** How often intake checks for new orders; never more often than every 10 s. */
@@ -303,6 +314,8 @@ export const COMMANDS = {
   'orders.get': { payload: z.object({ orderId: OrderId }).strict(), result: OrderViewSchema.nullable() },
   /** A scanned or typed order id: opens it, or adds it to the terminal when new. */
   'orders.add': { payload: z.object({ orderId: OrderId }).strict(), result: OrderViewSchema },
+  /** Finds orders on the terminal by typed text: an id, its last digits, the customer's name or phone, the invoice number. */
+  'orders.find': { payload: z.object({ text: Id }).strict(), result: OrdersFoundSchema },
   /** Takes an order off the terminal when none of its taps reached the service (a code scanned by mistake). */
   'orders.remove': { payload: z.object({ orderId: OrderId }).strict(), result: Ok },
   /** The queue's first `rows` rows, every id in queue order and the counts per step: the first screen before the whole list. */

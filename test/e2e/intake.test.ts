@@ -75,14 +75,14 @@ describe('orders arriving by themselves', () => {
     await page.getByTestId('new-order-count').filter({ hasText: '2 new orders' }).waitFor();
     await until('the alert to sound', async () => (await tones(page)) > before);
     await shot(page, '60-queue-new-orders');
-    // With the badge in the top bar at 1366, the order-number field still shows its whole
+    // With the badge in the top bar at 1366, the find field still shows its whole
     // placeholder, in English and in Hindi (its words are longer).
-    expect(await placeholderFits(page)).toEqual({ fits: true, text: 'Scan or type' });
+    expect(await placeholderFits(page)).toEqual({ fits: true, text: 'Number or name' });
     await page.getByTestId('language-hi').click();
     await page.getByTestId('new-order-count').filter({ hasText: '2' }).waitFor();
     await page.waitForFunction(() => document.documentElement.lang === 'hi-IN');
     await shot(page, '60-hi-queue-new-orders');
-    expect(await placeholderFits(page)).toEqual({ fits: true, text: 'स्कैन करें या लिखें' });
+    expect(await placeholderFits(page)).toEqual({ fits: true, text: 'नंबर या नाम' });
     await page.getByTestId('language-en').click();
     await page.waitForFunction(() => document.documentElement.lang === 'en-IN');
 

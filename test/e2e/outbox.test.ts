@@ -5,7 +5,8 @@
  * needs the manager PIN and clears the hold.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appliedTo, MANAGER_PIN, openTerminal, orderPool, scan, setPin, shot, tapStep, typeOrderId, until, type Terminal } from './support';
+import { typeUnknownOffline } from './screens';
+import { appliedTo, MANAGER_PIN, openTerminal, orderPool, scan, setPin, shot, tapStep, until, type Terminal } from './support';
 
 describe('the outbox', () => {
   let t: Terminal;
@@ -25,8 +26,8 @@ describe('the outbox', () => {
     const unknown = 'ORD-0000042';
     expect(sandbox.order(unknown)).toBeUndefined();
 
-    // Typed by hand: a new card with only Accept, until the service answers.
-    await typeOrderId(page, unknown);
+    // Typed by hand while the service was out of reach: a new card with only Accept, until the service answers.
+    await typeUnknownOffline(t, unknown);
     await page.getByTestId('awaiting-card').waitFor();
     await tapStep(page, 'ACCEPT');
     await until('the refusal', () => sandbox.requestLog().some((r) => r.orderId === unknown && r.errorCode === 'NOT_FOUND'));
@@ -72,9 +73,12 @@ describe('the outbox', () => {
     await page.getByTestId('sync-failed').waitFor({ state: 'detached' });
     await shot(page, '43-outbox-after-discard');
 
-    await typeOrderId(page, unknown);
-    await page.locator('[data-testid="next-step"][data-step="ACCEPT"]').waitFor();
-    await expect(page.getByTestId('order-marks').textContent()).resolves.toBe('');
+    // Typed again with the service in reach: it says it has no such order, and the terminal lets it go.
+    await page.keyboard.press('F2');
+    await page.keyboard.type(unknown, { delay: 40 });
+    await page.keyboard.press('Enter');
+    await page.getByTestId('notice-error').filter({ hasText: `The order service does not know order ${unknown}` }).waitFor();
+    await expect(t.harness.host.handle('orders.get', { orderId: unknown })).resolves.toEqual({ ok: true, value: null });
     expect(appliedTo(sandbox, unknown)).toEqual([]);
     expect(t.problems).toEqual([]);
   }, 90_000);

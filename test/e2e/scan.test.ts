@@ -6,7 +6,7 @@
  */
 import type { OutboxEntryView } from '../../src/shared/ipc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scanUntil } from './screens';
+import { scanUntil, typeUnknownOffline } from './screens';
 import { acceptOrder, appliedTo, openTerminal, orderPool, scannerKeys, shot, until, type Terminal } from './support';
 
 const invoicesOf = (t: Terminal, orderId: string): string[] =>
@@ -89,10 +89,8 @@ describe('safe scanning', () => {
   it('removes an order none of whose taps reached the service, and keeps one that did', async () => {
     const { page, sandbox, harness } = t;
     const phantom = 'ORD-0000099';
-    await page.keyboard.press('F2');
-    await page.keyboard.type(phantom, { delay: 40 });
-    await page.keyboard.press('Enter');
-    await page.locator(`[data-testid="order-screen"][data-order-id="${phantom}"]`).waitFor();
+    // Typed while the service was out of reach, so the terminal could not check it.
+    await typeUnknownOffline(t, phantom);
     await page.locator('[data-testid="next-step"][data-step="ACCEPT"]').click();
     await until('the refusal', () => sandbox.requestLog().some((r) => r.orderId === phantom && r.errorCode === 'NOT_FOUND'));
     await page.getByTestId('remove-order').click();

@@ -37,6 +37,20 @@ async function typeId(page: Page, orderId: string): Promise<void> {
   await page.locator(`[data-testid="order-screen"][data-order-id="${orderId}"]`).waitFor();
 }
 
+/**
+ * An order number the service does not know, typed while the service cannot be reached: the
+ * terminal cannot ask, so it keeps the number as an order still waiting for its items (online, the
+ * service's "no such order" would refuse it and add nothing).
+ */
+export async function typeUnknownOffline(t: Terminal, orderId: string): Promise<void> {
+  t.sandbox.faults.set({ outage: 'refuse' });
+  try {
+    await typeId(t.page, orderId);
+  } finally {
+    t.sandbox.faults.set({ outage: 'none' });
+  }
+}
+
 /** Every screen and dialog, in an order that builds the state each needs. Needs a first-run terminal: it sets the manager PIN through the screen. */
 export async function walkEveryScreen(t: Terminal, visit: Visit, options: { phantomId: string }): Promise<void> {
   const { page, sandbox, harness } = t;
@@ -100,6 +114,30 @@ export async function walkEveryScreen(t: Terminal, visit: Visit, options: { phan
   await page.keyboard.press('Escape');
   await page.getByTestId('invoice-offer').waitFor({ state: 'detached' });
 
+  // An invoice recorded: another one scanned is a question of its own, naming both numbers.
+  await page.getByTestId('invoice-input').fill('INV4242400001');
+  await page.getByTestId('invoice-input').press('Enter');
+  await page.getByTestId('invoice-current').filter({ hasText: 'INV4242400001' }).waitFor();
+  await page.getByTestId('undo-bar').waitFor({ state: 'detached' });
+  await scanUntil(page, 'INV4242400002', 'invoice-replace-keep');
+  await visit('invoice-replace');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('invoice-offer').waitFor({ state: 'detached' });
+
+  // A first name several customers share, typed in the find field: a short list to choose from.
+  const shared = sandbox
+    .orders()
+    .map((o) => (o.billing?.name ?? '').split(' ')[0] ?? '')
+    .find((name, i, all) => name !== '' && all.indexOf(name) !== i);
+  if (!shared) throw new Error('no first name is shared by two seeded orders');
+  await page.keyboard.press('F2');
+  await page.keyboard.type(shared, { delay: 20 });
+  await page.keyboard.press('Enter');
+  await page.getByTestId('found-orders').waitFor();
+  await visit('found-orders');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('found-orders').waitFor({ state: 'detached' });
+
   // Taken to delivered by another window of this terminal; this one shows the last step.
   const store = order.fulfillments.find((f) => f.type === 'STORE')?.fulfillmentId;
   const delivery = order.fulfillments.find((f) => f.type === 'DELIVERY')?.fulfillmentId;
@@ -117,8 +155,8 @@ export async function walkEveryScreen(t: Terminal, visit: Visit, options: { phan
   await page.locator('[data-testid="next-step"][data-step="COMPLETE"]').waitFor({ timeout: 15_000 });
   await visit('order-delivered');
 
-  // An order the service does not know: refused, shown in the outbox, removable.
-  await typeId(page, options.phantomId);
+  // An order the service does not know, typed while it was out of reach: refused, shown in the outbox, removable.
+  await typeUnknownOffline(t, options.phantomId);
   await tapStep(page, 'ACCEPT');
   await until('the refusal', () => sandbox.requestLog().some((r) => r.orderId === options.phantomId && r.errorCode === 'NOT_FOUND'));
   await page.getByTestId('remove-order').waitFor();

@@ -7,6 +7,7 @@ export const VALID_PAYLOADS: { [C in CommandName]: CommandPayload<C> } = {
   'orders.get': { orderId: 'ORD-1' },
   'orders.add': { orderId: 'ORD-1' },
   'taps.submit': { orderId: 'ORD-1', input: { kind: 'fulfilment', fulfilmentId: 'F-1', state: 'PACKED' } },
+  'orders.find': { text: 'Meera' },
   'orders.remove': { orderId: 'ORD-1' },
   'orders.head': { rows: 20 },
   'taps.undo': { entryId: 1 },

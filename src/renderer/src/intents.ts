@@ -6,7 +6,7 @@
  */
 import { DEFAULT_ORDER_ID_PATTERN } from '../../shared/orderIdPattern';
 import { orderIdProblem } from '../../shared/protocol/orderId';
-import type { OrderView, CommandName, CommandPayload, CommandResult, PackdeskApi, Reply, Settings } from '../../shared/ipc';
+import type { OrderView, OrdersFound, CommandName, CommandPayload, CommandResult, PackdeskApi, Reply, Settings } from '../../shared/ipc';
 import type { ActionInput } from '../../shared/protocol/builders';
 import type { Problem } from '../../shared/result';
 import { predictTap } from '../../shared/orders';
@@ -15,8 +15,9 @@ import { i18next } from './i18n';
 import { playConfirm, playRefusal } from './feedback/sound';
 import { useNewOrders } from './store/newOrders';
 import { orderIdMatcher } from './scanner/orderId';
+import { isProductBarcode } from './scanner/productCode';
 import { problemWords } from './i18n/words';
-import { actionSummary } from './orderFacts';
+import { actionSummary, invoiceOf } from './orderFacts';
 import { holdsOrder, shownView, useOrders } from './store/orders';
 import { firstScreenRows } from './components/queue/OrderRow';
 import { useOutbox } from './store/outbox';
@@ -178,7 +179,19 @@ function dropSpentUndo(): void {
   if (entry && entry.state !== 'queued') useUi.getState().offerUndo(null);
 }
 
-/** A scanned or typed order id: adds it to the terminal if new, then opens it. */
+/**
+ * Whether a code is an order id by the terminal's pattern: the one place the renderer tells ids
+ * from other text (a name, an invoice, a product), so one rule can replace it.
+ */
+export function isOrderId(code: string): boolean {
+  const pattern = useStatus.getState().settings?.orderIdPattern ?? DEFAULT_ORDER_ID_PATTERN;
+  return orderIdMatcher(pattern)(code);
+}
+
+/**
+ * A scanned or typed order id: opens it, asking the service for it first when the terminal does
+ * not have it. An id the service does not know is said so and added nowhere.
+ */
 export async function openOrderById(rawId: string): Promise<boolean> {
   const orderId = rawId.trim();
   if (!orderId) {
@@ -197,6 +210,51 @@ export async function openOrderById(rawId: string): Promise<boolean> {
   useOrders.getState().merge([reply.value]);
   useUi.getState().openOrder(reply.value.id);
   return true;
+}
+
+/** The orders on the terminal typed text finds (the engine searches); null when it could not (said why). */
+export async function findOrders(text: string): Promise<OrdersFound | null> {
+  const reply = await call('orders.find', { text: text.trim() });
+  if (!reply.ok) {
+    refuse(reply.problem);
+    return null;
+  }
+  return reply.value;
+}
+
+/** What a search from the find field came to: an order opened, a short list to choose from, or nothing (said why). */
+export type FindOutcome = { readonly kind: 'opened' } | { readonly kind: 'choose'; readonly found: OrdersFound } | { readonly kind: 'none' };
+
+/**
+ * Typed text (or a code) from the find field. One order found opens; several come back as a short
+ * list; none, and the text is an order id, asks the service for it; anything else found nothing,
+ * in words. Nothing is ever added from a name, a phone or the digits of a number.
+ */
+export async function findAndOpen(raw: string): Promise<FindOutcome> {
+  const text = raw.trim();
+  if (!text) {
+    refuse(i18next.t('common:refusals.noOrderNumber'));
+    return { kind: 'none' };
+  }
+  const found = await findOrders(text);
+  if (!found) return { kind: 'none' };
+  const [only, ...others] = found.matches;
+  if (only && others.length === 0 && !found.more) {
+    // Kept while the service could not be asked: asked now (one it does not know is let go).
+    if (only.order.facts === null) return (await openOrderById(only.order.id)) ? { kind: 'opened' } : { kind: 'none' };
+    await openFound(only.order.id);
+    return { kind: 'opened' };
+  }
+  if (only) return { kind: 'choose', found };
+  if (isOrderId(text)) return (await openOrderById(text)) ? { kind: 'opened' } : { kind: 'none' };
+  refuse(i18next.t('shift:find.nothing', { text }));
+  return { kind: 'none' };
+}
+
+/** Opens an order the finder found (on the terminal already), its next step focused. */
+export async function openFound(orderId: string): Promise<void> {
+  await loadOrder(orderId);
+  useUi.getState().openOrder(orderId);
 }
 
 /**
@@ -236,28 +294,62 @@ function ordersGone(orderIds: readonly string[]): void {
 
 /** Finished orders the engine took off the terminal: the queue drops them; an open one goes back to the queue, saying why. */
 function ordersLeft(orderIds: readonly string[]): void {
-  ordersGone(orderIds);
   const ui = useUi.getState();
-  if (ui.screen.name !== 'order' || !orderIds.includes(ui.screen.orderId)) return;
-  const orderId = ui.screen.orderId;
+  const shown = ui.screen.name === 'order' && orderIds.includes(ui.screen.orderId) ? ui.screen.orderId : null;
+  // Known by its number alone: not a finished order but one the service said it does not know.
+  const unknown = shown !== null && useOrders.getState().byId.get(shown)?.facts === null;
+  ordersGone(orderIds);
+  if (shown === null) return;
   ui.back();
-  ui.say('info', i18next.t('shift:orderLeft', { orderId }));
+  ui.say('info', i18next.t(unknown ? 'shift:unknownLeft' : 'shift:orderLeft', { orderId: shown }));
 }
 
 /**
- * A code the scanner read outside the invoice field. An order id opens its order (added when
- * new). Any other code is never added as an order: on an open order it is offered as that order's
- * invoice number, elsewhere it is refused in words.
+ * A code the scanner read outside the invoice field. An order id opens its order (asked of the
+ * service when new). A product's barcode is never an invoice: refused in words. Any other code is
+ * never added as an order: on an open order it is offered as that order's invoice number (the
+ * offer names the invoice it would replace), elsewhere it opens the one order it is the invoice of,
+ * or is refused in words.
  */
 export function scanned(code: string): void {
-  const pattern = useStatus.getState().settings?.orderIdPattern ?? DEFAULT_ORDER_ID_PATTERN;
-  if (orderIdMatcher(pattern)(code)) {
+  if (isOrderId(code)) {
     void openOrderById(code);
     return;
   }
   const ui = useUi.getState();
-  if (ui.screen.name === 'order') ui.offerInvoice({ orderId: ui.screen.orderId, code });
-  else refuse(i18next.t('shift:scan.notAnOrder', { code }));
+  if (isProductBarcode(code)) {
+    refuse(i18next.t('shift:scan.product', { code }));
+    return;
+  }
+  if (ui.screen.name === 'order') {
+    ui.clearNotice();
+    ui.offerInvoice({ orderId: ui.screen.orderId, code });
+    return;
+  }
+  void findOrders(code).then((found) => {
+    const match = found?.matches.length === 1 && !found.more ? found.matches[0] : undefined;
+    if (match?.by === 'invoice') void openFound(match.order.id);
+    else if (found) refuse(i18next.t('shift:scan.notAnOrder', { code }));
+  });
+}
+
+/**
+ * An invoice number typed or scanned into an order's invoice field. A product's barcode is
+ * refused; replacing an invoice already recorded is its own question (the offer names both
+ * numbers), never one tap. True when the tap was queued.
+ */
+export async function recordInvoice(orderId: string, code: string): Promise<boolean> {
+  if (isProductBarcode(code)) {
+    refuse(i18next.t('shift:scan.product', { code: code.trim() }));
+    return false;
+  }
+  const current = invoiceOf(shownView(useOrders.getState(), orderId)?.order ?? null);
+  if (current !== null && current !== code.trim()) {
+    useUi.getState().clearNotice();
+    useUi.getState().offerInvoice({ orderId, code: code.trim() });
+    return false;
+  }
+  return tap(orderId, { kind: 'invoice', sellerInvoiceId: code });
 }
 
 /**

@@ -86,7 +86,8 @@ describe('packing slip', () => {
     expect(slip).toMatchObject({
       orderId: 'ORD-1001',
       customer: 'Asha Verma',
-      phone: '+91 98765 43210',
+      // Only its last four digits by default: the slip rides on the bag.
+      phone: { shown: '3210', whole: false },
       addressLines: ['12 Lake View', 'Indiranagar', 'Bengaluru, Karnataka 560038'],
       delivery: true,
       totalUnits: 4,
@@ -99,6 +100,12 @@ describe('packing slip', () => {
       { itemId: 'I-1', name: 'Paracetamol 500 mg', measurement: '10 tablets', units: 3, prescription: true },
       { itemId: 'I-2', name: 'Milk', measurement: null, units: 1, prescription: false },
     ]);
+  });
+
+  it("prints the customer's whole phone only when the setting asks; a number too short to shorten is left out", () => {
+    expect(packingSlipOf(view(order), { wholePhone: true })?.phone).toEqual({ shown: '+91 98765 43210', whole: true });
+    const short = sampleOrder({ billing: { name: 'Ravi', phone: '1234' }, fulfillments: [{ fulfillmentId: 'F-STORE', type: 'STORE' }] } as Partial<Order>);
+    expect(packingSlipOf(view(short))?.phone).toBeNull();
   });
 
   it('leaves out items cut to 0 units, and has no slip before the service has answered', () => {

@@ -11,3 +11,4 @@ export type { OrdersTable } from './orders-table';
 export type { AuditLine, AuditTable } from './audit-table';
 export { damageIn, storageProblem } from './storage-error';
 export type { IntakeState, IntakeTable, IntakeWindow, PendingId } from './intake-table';
+export { searchPlan, type Found, type OrderSearch } from './order-search';

@@ -8,6 +8,30 @@ export interface Migration {
   readonly sql: string;
 }
 
+/** A phone's digits alone then '$', in SQL: the separators people and services write dropped. */
+function phoneDigits(value: string): string {
+  let sql = value;
+  for (const c of [' ', '-', '+', '(', ')', '.']) sql = `replace(${sql}, '${c}', '')`;
+  return `coalesce(${sql} || '$', '')`;
+}
+
+/**
+ * The order_search columns (ids, customer, phone, invoice) of the orders row `row`, in SQL: the
+ * billing name and phone, and the person and phone at every fulfilment's end (the queue's customer
+ * is the billing name, else the first named person).
+ */
+function searchColumns(row: string): string {
+  const body = `CASE WHEN json_valid(${row}.body) THEN ${row}.body END`;
+  const ends = (path: string, each: (value: string) => string): string =>
+    `coalesce((SELECT group_concat(${each(`json_extract(value, '${path}')`)}, '') FROM json_each(${body}, '$.fulfillments')), '')`;
+  return [
+    `'^' || ${row}.id || '$'`,
+    `coalesce(' ' || json_extract(${body}, '$.billing.name'), '') || ${ends('$.end.person.name', (v) => `coalesce(' ' || ${v}, '')`)}`,
+    `${phoneDigits(`json_extract(${body}, '$.billing.phone')`)} || ${ends('$.end.contact.phone', (v) => `' ' || ${phoneDigits(v)}`)}`,
+    `coalesce('^' || json_extract(${body}, '$.clientOrderInfo.sellerInvoiceId') || '$', '')`,
+  ].join(', ');
+}
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -178,6 +202,36 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE intake ADD COLUMN window_pages INTEGER NOT NULL DEFAULT 0;
       -- Why the last pass left its window unfinished (a page cap, a nextPage seen before), or NULL.
       ALTER TABLE intake ADD COLUMN window_problem TEXT;
+    `,
+  },
+  {
+    version: 7,
+    sql: `
+      -- The order finder (order-search.ts): what a packer types to find an order (its id or last
+      -- digits, the customer's name or phone, the invoice number) as FTS5 trigrams, so any part of
+      -- them is found through the index, not by reading every body. Anchors make whole-id, id-ending,
+      -- phone-ending and word-start matches exact: '^' and '$' around ids and invoices, '$' after
+      -- each phone (digits only), ' ' before each name. Kept by triggers, so every writer of orders
+      -- (engine, intake, CLI, salvage) keeps it. An index row has its order's rowid, so a trigger
+      -- replaces it by rowid (a MATCH on the id cost 4 ms a write: every id shares 'ord'); searches
+      -- name orders by the ids column, so they stay right should a VACUUM ever renumber orders.
+      CREATE VIRTUAL TABLE order_search USING fts5(ids, customer, phone, invoice, tokenize = 'trigram');
+      -- A customer's name and phone leave the index when their order leaves the terminal (retire.ts
+      -- drops its details): without secure-delete FTS5 only marks them deleted, and the index would
+      -- keep every trigram with its position until segments merge, enough to rebuild the words.
+      INSERT INTO order_search (order_search, rank) VALUES ('secure-delete', 1);
+      CREATE TRIGGER order_search_insert AFTER INSERT ON orders BEGIN
+        INSERT INTO order_search (rowid, ids, customer, phone, invoice) VALUES (new.rowid, ${searchColumns('new')});
+      END;
+      CREATE TRIGGER order_search_update AFTER UPDATE OF id, body ON orders
+        WHEN old.id IS NOT new.id OR old.body IS NOT new.body BEGIN
+        DELETE FROM order_search WHERE rowid = old.rowid;
+        INSERT INTO order_search (rowid, ids, customer, phone, invoice) VALUES (new.rowid, ${searchColumns('new')});
+      END;
+      CREATE TRIGGER order_search_delete AFTER DELETE ON orders BEGIN
+        DELETE FROM order_search WHERE rowid = old.rowid;
+      END;
+      INSERT INTO order_search (rowid, ids, customer, phone, invoice) SELECT rowid, ${searchColumns('orders')} FROM orders;
     `,
   },
 ];

@@ -11,6 +11,7 @@ import { type AuditTable, createAuditTable } from './audit-table';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
 import { createIntakeTable, type IntakeTable } from './intake-table';
 import { createOrdersTable, type OrdersTable } from './orders-table';
+import { createOrderSearch, type OrderSearch } from './order-search';
 import { createLeaseTable, type LeaseTable } from './lease-table';
 import { createOutboxTable, type OutboxTable } from './outbox-table';
 import { CHECK_MMAP_BYTES, damageMarkPath, readDamageMark } from './later-check';
@@ -30,6 +31,8 @@ export interface Store {
   readonly schemaVersion: number;
   readonly outbox: OutboxTable;
   readonly orders: OrdersTable;
+  /** Finds orders by what a packer types (id, its last digits, name, phone, invoice). */
+  readonly search: OrderSearch;
   readonly audit: AuditTable;
   readonly lease: LeaseTable;
   readonly intake: IntakeTable;
@@ -293,6 +296,7 @@ function assemble(db: Db, file: string): Store {
     schemaVersion: version,
     outbox: createOutboxTable(db),
     orders: createOrdersTable(db),
+    search: createOrderSearch(db),
     audit: createAuditTable(db),
     lease: createLeaseTable(db),
     intake: createIntakeTable(db),

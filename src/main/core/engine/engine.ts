@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { EventBody, EventName, OrderView, OutboxEntryView, SyncStatus, Words } from '../../../shared/ipc';
 import type { ActionInput, Order } from '../../../shared/protocol';
+import type { MatchKind } from '../../../shared/orders';
 import { fail, ok, type Problem, ProblemError, type Result } from '../../../shared/result';
 import type { UpdateSender } from '../api/outcome';
 import { TOKEN_SERVER_FAULT, TOKEN_UNUSABLE } from '../api/token-source';
@@ -108,6 +109,8 @@ export interface Engine {
   discard(entryId: number): Result<true>;
   listOrders(): OrderView[];
   getOrder(orderId: string): OrderView | null;
+  /** Orders on the terminal that typed text finds (id, last digits, name, phone, invoice), most certain first. */
+  findOrders(text: string, limit: number): { matches: { view: OrderView; by: MatchKind }[]; more: boolean };
   listOutbox(options?: { includeDone?: boolean; limit?: number }): OutboxEntryView[];
   status(): SyncStatus;
   /** Sends what can be sent; with untilEmpty, until nothing more can go (or the timeout). */
@@ -561,6 +564,8 @@ export function createEngine(options: EngineOptions): Engine {
         wrote();
         if (r.value.length > 0) publish(r.value, false);
         else publishStatus();
+        // Every screen hears of it (another window, or none asked: a late "no such order").
+        hub.emit('orders.removed', { orderIds: [orderId.trim()] });
         return ok(true as const);
       });
     },
@@ -625,6 +630,16 @@ export function createEngine(options: EngineOptions): Engine {
     getOrder(orderId) {
       if (stopped) return null;
       return viewOf(orderId.trim());
+    },
+
+    findOrders(text, limit) {
+      if (stopped) return { matches: [], more: false };
+      const { found, more } = store.search.find(text, limit);
+      const matches = found.flatMap(({ id, by }) => {
+        const view = viewOf(id);
+        return view ? [{ view, by }] : [];
+      });
+      return { matches, more };
     },
 
     listOutbox(listOptions = {}) {

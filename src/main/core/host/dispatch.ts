@@ -66,7 +66,11 @@ function payloadProblem(command: CommandName, error: z.ZodError): Problem {
 /** Problems pass through redaction too: a service message could quote a token back. */
 function cleanProblem(problem: Problem): Problem {
   const message = secrets.redactText(problem.message);
-  return problem.code === undefined ? { kind: problem.kind, message } : { kind: problem.kind, message, code: problem.code };
+  if (problem.code === undefined) return { kind: problem.kind, message };
+  if (problem.values === undefined) return { kind: problem.kind, message, code: problem.code };
+  // The values fill in the code's sentence on screen (an order id, a count): without them it reads "{{orderId}}".
+  const values = Object.fromEntries(Object.entries(problem.values).map(([k, v]) => [k, typeof v === 'string' ? secrets.redactText(v) : v]));
+  return { kind: problem.kind, message, code: problem.code, values };
 }
 
 /** Error name and message for the log; never the stack (it names files and may quote arguments). */

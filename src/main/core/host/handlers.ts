@@ -6,9 +6,9 @@
  */
 import type { HostListener } from './events';
 import { withSettingsNotice } from './settings-notice';
-import type { AppInfo, IntakeStatus, OrderView, SyncStatus, UpdateStatus } from '../../../shared/ipc';
+import type { AppInfo, IntakeStatus, SyncStatus, UpdateStatus } from '../../../shared/ipc';
 import { CANCEL_REASONS, ITEM_UNIT_REASONS, findReason, type ActionInput } from '../../../shared/protocol';
-import { queueHead, summarize } from '../../../shared/orders';
+import { FIND_LIMIT, queueHead, summarize } from '../../../shared/orders';
 import { fail, ok, type Problem, type Result } from '../../../shared/result';
 import type { Engine } from '../engine';
 import type { Logger } from '../log';
@@ -102,16 +102,39 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
       lastCheckAt: null,
     };
 
-  /** A scanned or typed id the terminal does not know: fetched with `status` at once, so its items show before Accept. */
-  const fetchUnknown = async (view: OrderView): Promise<OrderView> => {
+  /**
+   * A scanned or typed id the terminal does not know, asked of the service at once: its items show
+   * before Accept, and an id the service does not know is never added. 'unknown' when the service
+   * cannot be asked now (offline) or did not answer within the packer's patience.
+   */
+  const fetchUnknown = async (orderId: string): Promise<'found' | 'notFound' | 'unknown'> => {
     const service = runtime.service();
-    if (!service || service.engine.status().connectivity === 'offline') return view;
+    if (!service || service.engine.status().connectivity === 'offline') return 'unknown';
     let timer: ReturnType<typeof setTimeout> | undefined;
+    const fetching = service.intake.fetchOrder(orderId);
     // The packer waits at most this long; a slower answer still arrives as an orders.changed event.
-    const patience = new Promise<void>((resolve) => (timer = setTimeout(resolve, FETCH_PATIENCE_MS)));
-    await Promise.race([service.intake.fetchOrder(view.id).then(() => undefined), patience]);
+    const patience = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), FETCH_PATIENCE_MS)));
+    const report = await Promise.race([fetching, patience]);
     clearTimeout(timer);
-    return runtime.engine()?.getOrder(view.id) ?? view;
+    if (report === 'late') {
+      // Added meanwhile as still unknown: a late "no such order" takes it off again, so it does not
+      // wait for its items for good.
+      void fetching.then((late) => {
+        if (late.kind === 'notFound') dropUnknown(orderId);
+      });
+      return 'unknown';
+    }
+    if (report.kind === 'stored') return 'found';
+    return report.kind === 'notFound' ? 'notFound' : 'unknown';
+  };
+
+  /** Takes off an order the service does not know, when nothing was tapped on it. */
+  const dropUnknown = (orderId: string): void => {
+    const engine = runtime.engine();
+    const view = engine?.getOrder(orderId);
+    if (!engine || !view || view.order !== null || view.waiting > 0 || view.failed > 0) return;
+    const removed = engine.removeOrder(orderId);
+    log.info('an id the order service does not know was taken off again', { ok: removed.ok });
   };
 
   const intakeWithoutEngine = (): IntakeStatus => ({
@@ -131,10 +154,21 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
     'orders.list': async () => ok((runtime.engine()?.listOrders() ?? []).map(summarize)),
     'orders.get': async ({ orderId }) => engineOr((e) => ok(e.getOrder(orderId))),
     'orders.add': async ({ orderId }) => {
-      const added = engineOr((e) => e.addOrder(orderId));
-      if (!added.ok || added.value.order !== null) return added;
-      return ok(await fetchUnknown(added.value));
+      const known = runtime.engine()?.getOrder(orderId);
+      if (known?.order) return ok(known);
+      const fetched = await fetchUnknown(orderId);
+      if (fetched === 'notFound') {
+        // Added earlier while offline, perhaps: it is not waiting for items that will never come.
+        if (known) dropUnknown(orderId);
+        return fail('invalid', `The order service does not know order ${orderId}.`, 'ORDER_NOT_FOUND', { orderId });
+      }
+      return engineOr((e) => e.addOrder(orderId));
     },
+    'orders.find': async ({ text }) =>
+      engineOr((e) => {
+        const { matches, more } = e.findOrders(text, FIND_LIMIT);
+        return ok({ matches: matches.map(({ view, by }) => ({ order: summarize(view), by })), more });
+      }),
     'orders.remove': async ({ orderId }) => engineOr((e) => done(e.removeOrder(orderId))),
     'orders.head': async ({ rows }) => ok(queueHead(deps.queue.forHead(), rows)),
     'taps.submit': async ({ orderId, input, pin }) => {

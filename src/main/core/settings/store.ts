@@ -29,6 +29,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   paper: 'thermal80',
   printer: null,
   autoPrintSlip: false,
+  slipWholePhone: false,
   serviceProviderId: '',
   intakeIntervalMs: 30_000,
   alertRepeatMs: 20_000,

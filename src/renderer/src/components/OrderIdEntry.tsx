@@ -1,11 +1,15 @@
 /**
- * Type an order number (or scan into this field): opens the order, or adds it to the terminal
- * when it is new. F2 puts the cursor here from anywhere.
+ * Find an order: its number (or its last digits), the customer's name or phone, or the invoice
+ * number; or scan into this field. The engine searches the orders on the terminal: one found
+ * opens, several give a short list; a whole order number found nowhere is asked of the service,
+ * and one it does not know is said so and never added. F2 puts the cursor here from anywhere.
  */
 import { useCallback, useRef, useState, type FormEvent } from 'react';
+import type { OrdersFound } from '../../../shared/ipc';
 import { useWords } from '../i18n/useWords';
-import { openOrderById, scanned } from '../intents';
+import { findAndOpen, scanned } from '../intents';
 import { useFieldScan } from '../scanner/fieldScan';
+import { FoundOrdersDialog } from './FoundOrdersDialog';
 
 export const ORDER_ID_FIELD = 'order-id-entry';
 
@@ -13,6 +17,7 @@ export function OrderIdEntry() {
   const { t } = useWords();
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
+  const [choice, setChoice] = useState<{ text: string; found: OrdersFound } | null>(null);
   const input = useRef<HTMLInputElement>(null);
   // A scan here is taken whole, as a scan anywhere: an order id opens it, another code is never added as an order.
   useFieldScan(input, useCallback((code: string) => scanned(code), []));
@@ -21,13 +26,16 @@ export function OrderIdEntry() {
     e.preventDefault();
     if (busy) return;
     setBusy(true);
-    void openOrderById(value).then((opened) => {
+    const text = value;
+    void findAndOpen(text).then((outcome) => {
       setBusy(false);
-      if (opened) setValue((now) => (now === value ? '' : now));
+      if (outcome.kind === 'choose') setChoice({ text: text.trim(), found: outcome.found });
+      if (outcome.kind !== 'none') setValue((now) => (now === text ? '' : now));
     });
   };
 
   return (
+    <>
     <form className="id-entry" onSubmit={submit} role="search" aria-label={t('common:idEntry.formLabel')}>
       <label htmlFor={ORDER_ID_FIELD} className="id-entry-label">
         {t('common:idEntry.label')}
@@ -48,5 +56,7 @@ export function OrderIdEntry() {
         {t('common:idEntry.open')}
       </button>
     </form>
+    {choice && <FoundOrdersDialog text={choice.text} found={choice.found} onClose={() => setChoice(null)} />}
+    </>
   );
 }

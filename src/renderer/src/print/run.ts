@@ -4,8 +4,10 @@
  * in the browser harness the shell answers `browser` and the page opens the browser's own print
  * dialog, where a trainee can pick a printer or Save as PDF.
  */
+import { orderPhase } from '../../../shared/fulfilment/states';
 import { i18next } from '../i18n';
 import { command, loadOrder, refuse } from '../intents';
+import { useStatus } from '../store/status';
 import { useUi } from '../store/ui';
 import { pickListOf } from './pickList';
 import { packingSlipOf } from './slip';
@@ -16,9 +18,15 @@ const MM_PER_CSS_PX = 25.4 / 96;
 /** Prints the packing slip of one order; says why not when its details are not known yet. */
 export async function printPackingSlip(orderId: string, now: () => number = Date.now): Promise<boolean> {
   const view = await loadOrder(orderId);
-  const slip = view ? packingSlipOf(view) : null;
+  const wholePhone = useStatus.getState().settings?.slipWholePhone ?? false;
+  const slip = view ? packingSlipOf(view, { wholePhone }) : null;
   if (!slip) {
     refuse(i18next.t('print:notice.noDetails', { orderId }));
+    return false;
+  }
+  // Nothing of a cancelled order goes in a bag: no slip for it (an auto-print included).
+  if (view?.order && orderPhase(view.order) === 'CANCELLED') {
+    refuse(i18next.t('print:notice.cancelledOrder', { orderId }));
     return false;
   }
   // The encoder (about 200 kB with its font tables) loads on the first print, not at start:
@@ -76,6 +84,9 @@ async function printNow(job: PrintJob): Promise<boolean> {
 /** The print document's height once React has rendered it and the browser has laid it out. */
 async function laidOutHeightMm(): Promise<number> {
   await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+  // The document's fonts (Devanagari on a Hindi slip printed from an English screen) load once it
+  // is laid out: measured and printed before they came, its words would be fallback boxes.
+  await document.fonts.ready;
   const el = document.querySelector('[data-print-document]');
   const px = el ? el.getBoundingClientRect().height : 0;
   // Never 0: the shell's page size needs a positive length even if layout failed.

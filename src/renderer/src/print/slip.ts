@@ -19,7 +19,8 @@ export interface SlipItem {
 export interface PackingSlip {
   readonly orderId: string;
   readonly customer: string | null;
-  readonly phone: string | null;
+  /** The customer's phone as the slip prints it: whole, or only its last four digits (the setting). */
+  readonly phone: { readonly shown: string; readonly whole: boolean } | null;
   /** The delivery address as lines, or empty when the order has none (a store pick-up). */
   readonly addressLines: readonly string[];
   readonly delivery: boolean;
@@ -33,8 +34,14 @@ export interface PackingSlip {
   readonly promisedDeliveryAt: number | null;
 }
 
-/** The slip for an order the service has answered for; null for an order without details yet. */
-export function packingSlipOf(view: OrderView): PackingSlip | null {
+/** Digits of a phone's end a slip shows by default: enough for a courier to confirm, not to call a stranger. */
+const PHONE_END_DIGITS = 4;
+
+/**
+ * The slip for an order the service has answered for; null for an order without details yet. The
+ * phone is whole only when `wholePhone` (a Printing setting): the slip travels on the bag.
+ */
+export function packingSlipOf(view: OrderView, { wholePhone = false }: { wholePhone?: boolean } = {}): PackingSlip | null {
   const order = view.order;
   if (!order) return null;
   const delivery = order.fulfillments.find((f) => f.type.toUpperCase() === 'DELIVERY') ?? null;
@@ -51,7 +58,7 @@ export function packingSlipOf(view: OrderView): PackingSlip | null {
   return {
     orderId: order.id,
     customer: nonBlank(delivery?.end?.person?.name) ?? nonBlank(order.billing?.name),
-    phone: nonBlank(delivery?.end?.contact?.phone) ?? nonBlank(order.billing?.phone),
+    phone: slipPhone(nonBlank(delivery?.end?.contact?.phone) ?? nonBlank(order.billing?.phone), wholePhone),
     addressLines: addressLines(delivery?.end?.address ?? (delivery ? order.billing?.address : undefined)),
     delivery: delivery !== null,
     items,
@@ -61,6 +68,14 @@ export function packingSlipOf(view: OrderView): PackingSlip | null {
     promisedPackedAt: view.promisedPackedAt,
     promisedDeliveryAt: promised(delivery, 'DELIVERED'),
   };
+}
+
+/** A phone as the slip prints it; a number with too few digits to shorten is left out rather than shown whole. */
+function slipPhone(phone: string | null, whole: boolean): PackingSlip['phone'] {
+  if (phone === null) return null;
+  if (whole) return { shown: phone, whole: true };
+  const digits = phone.replace(/\D/g, '');
+  return digits.length > PHONE_END_DIGITS ? { shown: digits.slice(-PHONE_END_DIGITS), whole: false } : null;
 }
 
 /** An address as the lines a courier reads: the formatted address when the service gives one. */

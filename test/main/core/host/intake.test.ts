@@ -78,6 +78,56 @@ describe('intake at the host', () => {
     expect(view.nextStep?.key).toBe('ACCEPT');
   });
 
+  it('an id the service does not know is refused in words and adds nothing to the queue', async () => {
+    t = await startTestHost({ sandboxOptions: { orderCount: 5, arrivalEveryMs: 0 } });
+    const before = await t.call('orders.list', {});
+    const reply = await t.host.handle('orders.add', { orderId: 'ORD-9999999' });
+    expect(reply.ok).toBe(false);
+    if (!reply.ok) expect(reply.problem).toMatchObject({ code: 'ORDER_NOT_FOUND', values: { orderId: 'ORD-9999999' } });
+    expect(await t.call('orders.list', {})).toHaveLength(before.length);
+    expect(await t.call('orders.get', { orderId: 'ORD-9999999' })).toBeNull();
+  });
+
+  it('an unknown id the service answers for only after the packer stopped waiting is taken off again when the answer is "not found"', async () => {
+    t = await startTestHost({ sandboxOptions: { orderCount: 5, arrivalEveryMs: 0 } });
+    const removed: string[] = [];
+    const off = t.host.subscribe((event, body) => {
+      if (event === 'orders.removed') removed.push(...(body as { orderIds: string[] }).orderIds);
+    });
+    // Slower than the 2.5 s a packer waits: the id is kept, known by its number alone, for now.
+    t.host.sandbox!.faults.set({ latencyMs: 3_200 });
+    const kept: OrderView = await t.call('orders.add', { orderId: 'ORD-9999998' });
+    expect(kept.order).toBeNull();
+    // The late "not found" takes it off, and the screens are told.
+    const deadline = Date.now() + 8_000;
+    while (!removed.includes('ORD-9999998') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    off();
+    expect(removed).toContain('ORD-9999998');
+    t.host.sandbox!.faults.set({ latencyMs: 0 });
+    expect(await t.call('orders.get', { orderId: 'ORD-9999998' })).toBeNull();
+  }, 20_000);
+
+  it("typed text finds orders on the terminal by the customer's name, the id's last digits or the phone, and adds none", async () => {
+    t = await startTestHost({ sandboxOptions: { orderCount: 30, arrivalEveryMs: 0 } });
+    const rows = await t.call('orders.list', {});
+    const sandbox = t.host.sandbox!;
+    const one = sandbox.order(rows[0]!.id)!;
+    const digits = one.id.replace(/\D/g, '');
+    const byDigits = await t.call('orders.find', { text: digits });
+    expect(byDigits.matches.map((m) => [m.order.id, m.by])).toEqual([[one.id, 'idEnd']]);
+    const phone = one.billing!.phone!;
+    const byPhone = await t.call('orders.find', { text: phone });
+    expect(byPhone.matches.map((m) => m.order.id)).toContain(one.id);
+    const first = one.billing!.name!.split(' ')[0]!;
+    const byName = await t.call('orders.find', { text: first.toLowerCase() });
+    const named = rows.filter((r) => r.facts?.customer?.split(' ').some((w) => w.toLowerCase().startsWith(first.toLowerCase())));
+    expect(byName.matches.map((m) => m.order.id).sort()).toEqual(named.map((r) => r.id).sort().slice(0, 8));
+    expect(byName.matches.every((m) => m.by === 'customer' && m.order.facts !== null)).toBe(true);
+    // Nothing was added by any of it.
+    expect(await t.call('orders.list', {})).toHaveLength(rows.length);
+    expect((await t.call('orders.find', { text: 'Nobody Atall' })).matches).toEqual([]);
+  });
+
   it('a check now brings a placed order in and says so as orders.changed and intake.status events', async () => {
     t = await startTestHost({ sandboxOptions: { orderCount: 5, arrivalEveryMs: 0, changesMinIntervalMs: 0 } });
     const seen: { event: EventName; body: unknown }[] = [];

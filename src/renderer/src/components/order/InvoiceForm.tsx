@@ -1,10 +1,11 @@
 /**
  * Record the seller's invoice number: type it (Enter sends), or scan it into the field. A scan is
  * sent whole as the scanner read it, never from the field, which may hold part of another burst.
+ * A product barcode is refused, and replacing a recorded invoice asks first (recordInvoice).
  */
 import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
 import { useWords } from '../../i18n/useWords';
-import { tap } from '../../intents';
+import { recordInvoice } from '../../intents';
 import { useFieldScan } from '../../scanner/fieldScan';
 
 export function InvoiceForm({ orderId, current }: { orderId: string; current: string | null }) {
@@ -15,7 +16,7 @@ export function InvoiceForm({ orderId, current }: { orderId: string; current: st
   const input = useRef<HTMLInputElement>(null);
   useFieldScan(
     input,
-    useCallback((code: string) => void tap(orderId, { kind: 'invoice', sellerInvoiceId: code }), [orderId]),
+    useCallback((code: string) => void recordInvoice(orderId, code), [orderId]),
   );
 
   const submit = async (e: FormEvent) => {
@@ -26,7 +27,7 @@ export function InvoiceForm({ orderId, current }: { orderId: string; current: st
     // Emptied at the Enter, not when the answer comes: keys typed meanwhile start from an empty
     // field instead of being cut in half when it is cleared under them.
     setValue('');
-    const taken = await tap(orderId, { kind: 'invoice', sellerInvoiceId: invoice });
+    const taken = await recordInvoice(orderId, invoice);
     setBusy(false);
     if (!taken) setValue((now) => (now === '' ? invoice : now));
   };

@@ -1,22 +1,30 @@
 /** The items to pack: picture, name, measurement, units and price, with a way to cut units. */
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { Item, Order } from '../../../../shared/protocol/schemas';
 import { formatPrice } from '../../format';
 import { useWords } from '../../i18n/useWords';
 import { PrescriptionBadge } from '../PrescriptionBadge';
 import { ItemPicture } from './ItemPicture';
+import { ItemsBelow } from './ItemsBelow';
 import { UnitsDialog } from './UnitsDialog';
 
 export function ItemList({ order, editable }: { order: Order; editable: boolean }) {
   const { t, locale } = useWords();
   const [editing, setEditing] = useState<Item | null>(null);
   const total = order.quote?.price?.value;
+  const list = useRef<HTMLUListElement>(null);
   return (
     <section className="panel items-panel" aria-labelledby="items-title">
-      <h2 id="items-title">
-        {t('order:items.title')} <span className="muted">({order.items.length})</span>
-      </h2>
-      <ul className="item-list">
+      <div className="items-head">
+        <h2 id="items-title">
+          {t('order:items.title')}{' '}
+          <span className="muted" data-testid="items-count">
+            ({order.items.length})
+          </span>
+        </h2>
+        <ItemsBelow list={list} rows={order.items.length} />
+      </div>
+      <ul className="item-list" ref={list}>
         {order.items.map((item) => (
           <li key={item.itemId} className="item-row" data-testid="item-row" data-item-id={item.itemId}>
             <ItemPicture item={item} />

@@ -17,7 +17,9 @@ export function PackingSlip({ slip, barcode }: { slip: Slip; barcode: BarPattern
       <section className="print-block">
         <h2>{slip.delivery ? t('print:slip.deliverTo') : t('print:slip.collect')}</h2>
         <p className="print-customer">{slip.customer ?? t('print:slip.noName')}</p>
-        {slip.phone && <p>{t('print:slip.phone', { phone: slip.phone })}</p>}
+        {slip.phone && (
+          <p>{slip.phone.whole ? t('print:slip.phone', { phone: slip.phone.shown }) : t('print:slip.phoneEnd', { digits: slip.phone.shown })}</p>
+        )}
         {slip.addressLines.map((line, i) => (
           <p key={i}>{line}</p>
         ))}

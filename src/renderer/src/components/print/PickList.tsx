@@ -12,7 +12,14 @@ export function PickList({ list, at }: { list: List; at: number }) {
         <p>
           {t('print:pick.orders', { count: list.orderIds.length })} · {t('print:pick.printedAt', { time: paperTime(at, i18next.language) })}
         </p>
-        <p className="print-order-list">{list.orderIds.join(', ')}</p>
+        <p className="print-order-list">
+          {list.orderIds.map((id, i) => (
+            <span key={id}>
+              {i > 0 && ', '}
+              <span className="print-nowrap">{id}</span>
+            </span>
+          ))}
+        </p>
       </header>
       <table className="print-items">
         <thead>
@@ -32,7 +39,14 @@ export function PickList({ list, at }: { list: List; at: number }) {
                 {line.measurement && <span className="print-measure"> · {line.measurement}</span>}
               </td>
               <td className="num">{line.totalUnits}</td>
-              <td className="print-shares">{line.shares.map((s) => t('print:pick.share', { orderId: s.orderId, units: s.units })).join(', ')}</td>
+              <td className="print-shares">
+                {line.shares.map((s, i) => (
+                  <span key={s.orderId}>
+                    {i > 0 && ', '}
+                    <span className="print-nowrap">{t('print:pick.share', { orderId: s.orderId, units: s.units })}</span>
+                  </span>
+                ))}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -7,10 +7,10 @@ import { useStatus } from '../../store/status';
 import { useWords } from '../../i18n/useWords';
 import { problemWords } from '../../i18n/words';
 
-type Editable = Pick<Settings, 'paper' | 'printer' | 'autoPrintSlip'>;
+type Editable = Pick<Settings, 'paper' | 'printer' | 'autoPrintSlip' | 'slipWholePhone'>;
 
 function editable(s: Settings): Editable {
-  return { paper: s.paper, printer: s.printer, autoPrintSlip: s.autoPrintSlip };
+  return { paper: s.paper, printer: s.printer, autoPrintSlip: s.autoPrintSlip, slipWholePhone: s.slipWholePhone };
 }
 
 export function PrintingForm({ pin }: { pin: string }) {
@@ -78,6 +78,11 @@ export function PrintingForm({ pin }: { pin: string }) {
         <input type="checkbox" checked={draft.autoPrintSlip} onChange={(e) => change({ autoPrintSlip: e.target.checked })} data-testid="auto-print" />
         <span className="toggle-box" aria-hidden="true" />
         <span>{t('print:settings.autoPrint')}</span>
+      </label>
+      <label className="toggle">
+        <input type="checkbox" checked={draft.slipWholePhone} onChange={(e) => change({ slipWholePhone: e.target.checked })} data-testid="slip-whole-phone" />
+        <span className="toggle-box" aria-hidden="true" />
+        <span>{t('print:settings.wholePhone')}</span>
       </label>
       <div className="form-foot">
         <button type="submit" className="button button-primary" disabled={busy} data-testid="printing-save">

@@ -1,0 +1,77 @@
+/**
+ * Finding orders by what a packer types: an order id whole, its last digits, the customer's name
+ * (any word's start) or phone (its last digits, or whole), or the invoice number (any part). Read
+ * from the order_search FTS5 trigram index (migration 6, kept by triggers), one indexed query per
+ * kind of match in the order a packer means them, so an exact id always comes first and a 50,000
+ * order file answers in milliseconds.
+ */
+import type { Database } from 'better-sqlite3';
+import type { MatchKind } from '../../../shared/orders/match';
+
+/** Fewest digits taken as the end of an id or a phone: fewer match most of the queue. */
+const MIN_END_DIGITS = 3;
+/** Fewest characters looked for in names and invoice numbers (the index's trigrams need three). */
+const MIN_PART_CHARS = 3;
+const PHONE_LIKE = /^[\d\s+\-().]+$/;
+
+/** One indexed query: the FTS5 expression and the kind of match it finds. */
+export interface SearchStep {
+  readonly by: MatchKind;
+  readonly match: string;
+}
+
+/** An FTS5 phrase in one column, its quotes doubled. */
+function phrase(column: string, text: string): string {
+  return `{${column}}: "${text.replaceAll('"', '""')}"`;
+}
+
+/**
+ * The queries a typed text asks for, most certain first; none when it is too short to mean
+ * anything (one or two characters that are not a whole id).
+ */
+export function searchPlan(raw: string): SearchStep[] {
+  const text = raw.trim().replace(/\s+/g, ' ');
+  if (!text) return [];
+  const steps: SearchStep[] = [{ by: 'id', match: phrase('ids', `^${text}$`) }];
+  if (/^\d+$/.test(text) && text.length >= MIN_END_DIGITS) steps.push({ by: 'idEnd', match: phrase('ids', `${text}$`) });
+  if (text.length >= MIN_PART_CHARS) steps.push({ by: 'invoice', match: phrase('invoice', text) });
+  const digits = text.replace(/\D/g, '');
+  if (PHONE_LIKE.test(text) && digits.length >= MIN_END_DIGITS) steps.push({ by: 'phone', match: phrase('phone', `${digits}$`) });
+  // A word's start: the index holds each name after a space.
+  if (/\p{L}/u.test(text) && text.length >= MIN_PART_CHARS - 1) steps.push({ by: 'customer', match: phrase('customer', ` ${text}`) });
+  return steps;
+}
+
+/** One order found, and how. */
+export interface Found {
+  readonly id: string;
+  readonly by: MatchKind;
+}
+
+export type OrderSearch = ReturnType<typeof createOrderSearch>;
+
+/** The order finder over an open database (migration 6 applied). */
+export function createOrderSearch(db: Database) {
+  // Orders taken off the terminal stay in the table (their taps' history), not among the found.
+  const step = db
+    .prepare(
+      `SELECT o.id FROM order_search s JOIN orders o ON o.id = substr(s.ids, 2, length(s.ids) - 2)
+       WHERE order_search MATCH ? AND o.removed_at IS NULL LIMIT ?`,
+    )
+    .pluck();
+  return {
+    /**
+     * Up to `limit` orders on the terminal that `text` matches, each once under its most certain
+     * kind of match; `more` says whether there were others.
+     */
+    find(text: string, limit: number): { found: Found[]; more: boolean } {
+      const found = new Map<string, MatchKind>();
+      for (const { by, match } of searchPlan(text)) {
+        for (const id of step.all(match, limit + 1) as string[]) if (!found.has(id)) found.set(id, by);
+        if (found.size > limit) break;
+      }
+      const all = [...found].map(([id, by]) => ({ id, by }));
+      return { found: all.slice(0, limit), more: all.length > limit };
+    },
+  };
+}
