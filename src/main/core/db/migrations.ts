@@ -156,6 +156,15 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE removed_at IS NULL;
     `,
   },
+  {
+    version: 6,
+    sql: `
+      -- Orders that left the terminal, by when: their rows (an id and times, no details) are dropped
+      -- 180 days later once no tap of theirs is kept (outbox/retire.ts pruneHistory). Only rows off
+      -- the terminal are in it, so neither a tap nor the queue's listing writes it.
+      CREATE INDEX orders_gone ON orders (removed_at) WHERE removed_at IS NOT NULL;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */
