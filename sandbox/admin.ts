@@ -7,7 +7,7 @@ import { describeZodError, type Order } from '../src/shared/protocol/schemas';
 import type { Answer } from './answers';
 import { parseFaultsPatch } from './faults';
 import { json, tryParseJson } from './http';
-import type { AppliedEntry, Faults, OrderChange, RequestLogEntry, SandboxStats } from './types';
+import type { AppliedEntry, Faults, OrderChange, ReadLogEntry, RequestLogEntry, SandboxStats } from './types';
 
 export const ADMIN_PREFIX = '/__sandbox/';
 
@@ -17,6 +17,7 @@ export interface AdminTarget {
   order(id: string): Order | undefined;
   appliedLog(): AppliedEntry[];
   requestLog(): RequestLogEntry[];
+  readLog(): ReadLogEntry[];
   stats(): SandboxStats;
   faults(): Faults;
   /** Applies a validated patch; resolves once the service port listens (or not) as asked. */
@@ -25,7 +26,13 @@ export interface AdminTarget {
   expireTokens(): number;
   placeOrder(): Order;
   changeOrder(id: string, change: OrderChange): Order | undefined;
+  /** Serves a body exactly as given, however wrong (ServedBody); returns it. */
+  serveOrder(body: ServedBody): Order;
 }
+
+/** Any JSON object with a string id: what a faulty or hostile service might send as an order. */
+export const ServedBodySchema = z.looseObject({ id: z.string() });
+export type ServedBody = z.infer<typeof ServedBodySchema>;
 
 const ChangeSchema = z.strictObject({ change: z.enum(['accept', 'cancel', 'touch']) });
 
@@ -67,6 +74,8 @@ export async function handleAdmin(target: AdminTarget, method: string, path: str
       return allow('GET', () => json(200, target.appliedLog()));
     case 'requests':
       return allow('GET', () => json(200, target.requestLog()));
+    case 'reads':
+      return allow('GET', () => json(200, target.readLog()));
     case 'stats':
       return allow('GET', () => json(200, target.stats()));
     case 'faults':
@@ -82,6 +91,14 @@ export async function handleAdmin(target: AdminTarget, method: string, path: str
       return allow('POST', () => json(200, { expired: target.expireTokens() }));
     case 'place-order':
       return allow('POST', () => json(200, target.placeOrder()));
+    case 'serve-order':
+      return allow('POST', () => {
+        const parsedJson = tryParseJson(body);
+        if (!parsedJson.ok) return adminError(400, 'INVALID_REQUEST', `The body is not valid JSON: ${parsedJson.message}`);
+        const served = ServedBodySchema.safeParse(parsedJson.value);
+        if (!served.success) return adminError(400, 'INVALID_REQUEST', describeZodError(served.error));
+        return json(200, target.serveOrder(served.data));
+      });
     case 'reset-faults':
       return allow('POST', async () => json(200, await target.resetFaults()));
     default:

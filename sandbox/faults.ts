@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { describeZodError } from '../src/shared/protocol/schemas';
 import { fail, ok, type Result } from '../src/shared/result';
 import { mulberry32, type Random } from './prng';
-import type { Faults } from './types';
+import type { BadStatusAnswer, Faults } from './types';
 
 /** No faults at all. */
 export function noFaults(expiredStatus: 401 | 412): Faults {
@@ -24,6 +24,9 @@ export function noFaults(expiredStatus: 401 | 412): Faults {
     dropAfterApply: 0,
     emptyUpdateAnswers: 0,
     forbidReads: { changes: false, status: false },
+    changesEveryMs: 0,
+    changesNextPage: 'normal',
+    badStatus: { answer: 'none', count: 0, orderIds: [] },
   };
 }
 
@@ -44,6 +47,15 @@ export const FaultsPatchSchema = z.strictObject({
   dropAfterApply: count.optional(),
   emptyUpdateAnswers: count.optional(),
   forbidReads: z.strictObject({ changes: z.boolean(), status: z.boolean() }).optional(),
+  changesEveryMs: z.number().int().min(0).max(3_600_000).optional(),
+  changesNextPage: z.enum(['normal', 'repeat', 'endless']).optional(),
+  badStatus: z
+    .strictObject({
+      answer: z.enum(['none', 'cut', 'otherView', 'empty', 'notFound', 'refused']),
+      count,
+      orderIds: z.array(z.string().min(1).max(128)).max(1000).default([]),
+    })
+    .optional(),
 });
 export type FaultsPatch = z.infer<typeof FaultsPatchSchema>;
 
@@ -80,6 +92,7 @@ export class FaultState {
     if (patch.rateLimit) next.rateLimit = { ...patch.rateLimit };
     if (patch.readsRateLimit) next.readsRateLimit = { ...patch.readsRateLimit };
     if (patch.forbidReads) next.forbidReads = { ...patch.forbidReads };
+    if (patch.badStatus) next.badStatus = { ...patch.badStatus, orderIds: [...patch.badStatus.orderIds] };
     this.current = next;
     return before;
   }
@@ -112,6 +125,15 @@ export class FaultState {
     if (limit.count <= 0) return undefined;
     this.current.readsRateLimit = { ...limit, count: limit.count - 1 };
     return limit.retryAfterSeconds;
+  }
+
+  /** Consumes one bad-status slot when this order's answer is to be spoiled; returns how. */
+  takeBadStatus(orderId: string): BadStatusAnswer | undefined {
+    const bad = this.current.badStatus;
+    if (bad.answer === 'none' || bad.count <= 0) return undefined;
+    if (bad.orderIds.length > 0 && !bad.orderIds.includes(orderId)) return undefined;
+    this.current.badStatus = { ...bad, count: bad.count - 1 };
+    return bad.answer;
   }
 
   /** Consumes one drop-after-apply slot; true when this applied update is to get no answer. */

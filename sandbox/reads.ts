@@ -8,12 +8,15 @@ import { ChangesRequestSchema, StatusRequestSchema } from '../src/shared/protoco
 import { describeZodError } from '../src/shared/protocol/schemas';
 import { type Answer, type EchoContext, errorAnswer } from './answers';
 import type { OrderBook } from './orders';
+import type { Faults } from './types';
 
 export interface ReadOptions {
   readonly book: OrderBook;
   readonly now: () => number;
   readonly maxPageSize: number;
   readonly minIntervalMs: number;
+  /** The faults in force (`changesNextPage`). */
+  readonly faults: () => Faults;
 }
 
 // The cursor is opaque to clients; inside it names the window and where the next page starts.
@@ -27,6 +30,11 @@ function decodeCursor(text: string): z.infer<typeof CursorSchema> | null {
   } catch {
     return null;
   }
+}
+
+/** Where a `nextPage` this service gave out starts (offset in its window's ids); undefined for anything else. */
+export function pageOffset(nextPage: unknown): number | undefined {
+  return typeof nextPage === 'string' ? decodeCursor(nextPage)?.o : undefined;
 }
 
 /** Handles `changes` and `status` bodies (auth and gateway faults are checked by the caller). */
@@ -61,8 +69,11 @@ export function createReads(options: ReadOptions) {
       const size = Math.min(r.size, options.maxPageSize);
       const ids = options.book.changedBetween(r.serviceProviderId, from, to);
       const page = ids.slice(offset, offset + size);
-      const more = offset + size < ids.length;
-      const response = { orderIds: page, ...(more ? { nextPage: encodeCursor({ f: from, t: to, o: offset + size }) } : {}) };
+      const mode = options.faults().changesNextPage;
+      // Faults: a service that repeats the cursor it was given, or one whose pages never end.
+      const more = mode === 'endless' || (mode === 'repeat' ? true : offset + size < ids.length);
+      const nextPage = mode === 'repeat' && r.nextPage !== undefined ? r.nextPage : encodeCursor({ f: from, t: to, o: offset + size });
+      const response = { orderIds: page, ...(more ? { nextPage } : {}) };
       return { status: 200, body: JSON.stringify({ requestContext: echo, response }) };
     },
 

@@ -7,18 +7,18 @@ import type { Socket } from 'node:net';
 import { z } from 'zod';
 import { silentLogger } from '../src/main/core/log';
 import { CHANGES_PATH, STATUS_PATH } from '../src/shared/protocol/intake';
-import { describeZodError, OrderUpdateRequestSchema } from '../src/shared/protocol/schemas';
-import { ADMIN_PREFIX, type AdminTarget, handleAdmin } from './admin';
+import { describeZodError, type Order, OrderUpdateRequestSchema } from '../src/shared/protocol/schemas';
+import { ADMIN_PREFIX, type AdminTarget, handleAdmin, type ServedBody } from './admin';
 import { type Answer, type EchoContext, errorAnswer, looseContext } from './answers';
 import { FaultState, parseFaultsPatch } from './faults';
 import { json, MAX_BODY_BYTES, readBody, send, tryParseJson } from './http';
 import { OrderBook } from './orders';
 import { mulberry32 } from './prng';
-import { createReads } from './reads';
+import { createReads, pageOffset } from './reads';
 import { STORE } from './catalogue';
 import { freshOrder, seedOrders } from './seed';
 import { TokenFormSchema, TokenStore } from './tokens';
-import type { Faults, OrderChange, RequestLogEntry, Sandbox, SandboxOptions, SandboxStats } from './types';
+import type { BadStatusAnswer, Faults, OrderChange, ReadLogEntry, RequestLogEntry, Sandbox, SandboxOptions, SandboxStats } from './types';
 
 export const TOKEN_PATH = '/olympus/im/v1/oauth/token';
 export const UPDATE_PATH = '/tsp/order/v1/update';
@@ -104,7 +104,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     statusRequests: 0,
     probeRequests: 0,
   };
-  const reads = createReads({ book, now, maxPageSize: opts.changesMaxPageSize, minIntervalMs: opts.changesMinIntervalMs });
+  const reads = createReads({ book, now, maxPageSize: opts.changesMaxPageSize, minIntervalMs: opts.changesMinIntervalMs, faults: () => faults.get() });
+  const readLog: ReadLogEntry[] = [];
+  /** When the last `changes` request was let through (the changesEveryMs fault). */
+  let lastChangesAt: number | null = null;
   // New orders get their own stream, so arrivals never change the seeded orders.
   const arrivalRandom = mulberry32((opts.seed ^ 0x5bd1e995) >>> 0);
   const timers = new Set<NodeJS.Timeout>();
@@ -226,17 +229,50 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const context: EchoContext = {};
     if (loose.requestId !== undefined) context.requestId = loose.requestId;
     if (loose.transactionId !== undefined) context.transactionId = loose.transactionId;
+    const entry: ReadLogEntry = { call, status: 0, at: now() };
+    if (call === 'changes') entry.offset = (parsedJson.ok ? pageOffset((parsedJson.value as { nextPage?: unknown } | null)?.nextPage) : undefined) ?? 0;
+    else if (loose.orderId !== undefined) entry.orderId = loose.orderId;
+    const done = (answer: Answer, fault?: ReadLogEntry['fault']): Answer => {
+      readLog.push({ ...entry, status: answer.status, ...(fault ? { fault } : {}) });
+      log.info(`${call} request`, { status: answer.status, ...(loose.orderId ? { orderId: loose.orderId } : {}), ...(fault ? { fault } : {}) });
+      return answer;
+    };
     const retryAfter = faults.takeReadsRateLimit();
     if (retryAfter !== undefined)
-      return errorAnswer(429, context, 'RATE_LIMITED', `Too many requests; retry after ${retryAfter} s`, { 'Retry-After': String(retryAfter) });
+      return done(errorAnswer(429, context, 'RATE_LIMITED', `Too many requests; retry after ${retryAfter} s`, { 'Retry-After': String(retryAfter) }), 'rate-limit');
+    const every = faults.get().changesEveryMs;
+    if (call === 'changes' && every > 0) {
+      const at = now();
+      if (lastChangesAt !== null && at - lastChangesAt < every) {
+        const wait = Math.max(1, Math.ceil((lastChangesAt + every - at) / 1000));
+        return done(errorAnswer(429, context, 'RATE_LIMITED', `changes is allowed once every ${every} ms; retry after ${wait} s`, { 'Retry-After': String(wait) }), 'changes-every');
+      }
+      lastChangesAt = at;
+    }
     const auth = checkAuthorization(req.headers.authorization);
-    if (auth === 'expired') return errorAnswer(faults.get().expiredStatus, context, 'TOKEN_EXPIRED', 'The access token has expired; refresh it');
-    if (auth !== 'valid') return errorAnswer(401, context, 'UNAUTHORIZED', auth);
-    if (faults.get().forbidReads[call]) return errorAnswer(403, context, 'FORBIDDEN', `This client may not use ${call}`);
-    if (!parsedJson.ok) return errorAnswer(400, context, 'INVALID_REQUEST', `The body is not valid JSON: ${parsedJson.message}`);
+    if (auth === 'expired') return done(errorAnswer(faults.get().expiredStatus, context, 'TOKEN_EXPIRED', 'The access token has expired; refresh it'));
+    if (auth !== 'valid') return done(errorAnswer(401, context, 'UNAUTHORIZED', auth));
+    if (faults.get().forbidReads[call]) return done(errorAnswer(403, context, 'FORBIDDEN', `This client may not use ${call}`), 'forbidden');
+    if (!parsedJson.ok) return done(errorAnswer(400, context, 'INVALID_REQUEST', `The body is not valid JSON: ${parsedJson.message}`));
     const answer = call === 'changes' ? reads.changes(parsedJson.value, context) : reads.status(parsedJson.value, context);
-    log.info(`${call} request`, { status: answer.status, ...(loose.orderId ? { orderId: loose.orderId } : {}) });
-    return answer;
+    const bad = call === 'status' && answer.status === 200 ? faults.takeBadStatus(loose.orderId ?? '') : undefined;
+    return bad ? done(spoilStatus(answer, bad, context, loose.orderId ?? ''), bad) : done(answer);
+  };
+
+  /** A `status` answer spoiled as the badStatus fault asks. */
+  const spoilStatus = (answer: Answer, bad: BadStatusAnswer, context: EchoContext, orderId: string): Answer => {
+    switch (bad) {
+      case 'cut':
+        return { status: 200, body: answer.body.slice(0, Math.floor(answer.body.length / 2)) };
+      case 'otherView':
+        return { status: 200, body: JSON.stringify({ type: 'OTHER_VIEW', requestContext: context, response: {} }) };
+      case 'empty':
+        return { status: 204, body: '' };
+      case 'notFound':
+        return errorAnswer(404, context, 'ORDER_NOT_FOUND', `Order ${orderId} was not found`);
+      default:
+        return errorAnswer(400, context, 'INVALID_REQUEST', 'The request could not be processed');
+    }
   };
 
   // ---- orders placed and changed elsewhere ------------------------------------------------
@@ -261,6 +297,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     book.put(order, at);
     log.info('order changed elsewhere', { orderId: id, change });
     return structuredClone(order);
+  };
+  // A body exactly as a faulty service might send it: nothing checked but its id, so tests and
+  // trainers can show what the terminal does with numbers, dates and ids it must not believe.
+  const serveOrder = (body: ServedBody): Order => {
+    const order = structuredClone(body) as unknown as Order;
+    book.put(order, now());
+    log.info('order served as given', { orderId: body.id });
+    return order;
   };
   if (opts.arrivalEveryMs > 0) {
     const arrivals = setInterval(() => void placeOrder(), opts.arrivalEveryMs);
@@ -294,6 +338,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     order: (id) => book.get(id),
     appliedLog: () => book.log(),
     requestLog: () => structuredClone(requests),
+    readLog: () => structuredClone(readLog),
     stats: () => structuredClone(stats),
     faults: () => faults.get(),
     setFaults: async (patch) => {
@@ -309,6 +354,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     expireTokens,
     placeOrder,
     changeOrder,
+    serveOrder,
   };
 
   // ---- listeners and outages -----------------------------------------------------------
@@ -429,10 +475,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     order: adminTarget.order,
     appliedLog: adminTarget.appliedLog,
     requestLog: adminTarget.requestLog,
+    readLog: adminTarget.readLog,
     stats: adminTarget.stats,
     expireTokensNow: () => void expireTokens(),
     placeOrder,
     changeOrder,
+    serveOrder,
     close: async () => {
       if (closed) return;
       closed = true;

@@ -68,6 +68,33 @@ export interface Faults {
   readsRateLimit: { count: number; retryAfterSeconds: number };
   /** Answer `changes` / `status` with 403 (this client has no access to the call). */
   forbidReads: { changes: boolean; status: boolean };
+  /** A `changes` request (any page) sooner than this many ms after the previous one gets 429 with Retry-After; 0 = off. */
+  changesEveryMs: number;
+  /** `changes` pages: normal; `repeat`: every later page gives the same nextPage again; `endless`: a nextPage on every page. */
+  changesNextPage: 'normal' | 'repeat' | 'endless';
+  /**
+   * The next `count` `status` answers (for `orderIds` only, when any are named) are bad: `cut` (half a
+   * body), `otherView` (type OTHER_VIEW, empty response), `empty` (204, no body), `notFound` (404
+   * ORDER_NOT_FOUND for an order that exists), `refused` (400 INVALID_REQUEST).
+   */
+  badStatus: { answer: BadStatusAnswer; count: number; orderIds: string[] };
+}
+
+/** How a `status` answer is spoiled (Faults.badStatus). */
+export type BadStatusAnswer = 'none' | 'cut' | 'otherView' | 'empty' | 'notFound' | 'refused';
+
+/** One read request (`changes` or `status`) as the service saw it. */
+export interface ReadLogEntry {
+  call: 'changes' | 'status';
+  status: number;
+  /** `changes`: the page asked for: 0 for the first (no nextPage), else where the nextPage starts (offset in the window's ids). */
+  offset?: number;
+  /** `status`: the order asked for. */
+  orderId?: string;
+  /** Which injected fault shaped the answer, if any. */
+  fault?: 'rate-limit' | 'changes-every' | 'forbidden' | BadStatusAnswer;
+  /** Epoch ms (injected clock). */
+  at: number;
 }
 
 export interface AppliedEntry {
@@ -134,12 +161,16 @@ export interface Sandbox {
   appliedLog(): AppliedEntry[];
   /** Every update request received, incl. duplicates and refusals. */
   requestLog(): RequestLogEntry[];
+  /** Every `changes` and `status` request received, refusals included. */
+  readLog(): ReadLogEntry[];
   /** Counters of token and update requests. */
   stats(): SandboxStats;
   /** Places a new order now (state Created); returns it. */
   placeOrder(): Order;
   /** Changes an order "from elsewhere" (the marketplace or another terminal); returns it, or undefined. */
   changeOrder(id: string, change: OrderChange): Order | undefined;
+  /** Serves a body as given, however wrong (only its id is checked), changed now; returns it. */
+  serveOrder(body: { readonly id: string; readonly [key: string]: unknown }): Order;
   /** Expires every access token issued so far (refresh tokens stay usable). */
   expireTokensNow(): void;
   /** Closes both listeners and destroys open sockets (incl. hung ones). */

@@ -3,7 +3,7 @@
  * that does not fit is a usage error (exit 2) with the usage text.
  */
 import { z } from 'zod';
-import { type ActionInput, FULFILLMENT_STATES, idFault, ORDER_STATES } from '../shared/protocol';
+import { type ActionInput, FULFILLMENT_STATES, idFault, ORDER_STATES, OrderIdSchema } from '../shared/protocol';
 import { fail, ok, type Result } from '../shared/result';
 
 /** Flags that take a value (`--flag value` or `--flag=value`). */
@@ -65,6 +65,8 @@ const Word = z
     const fault = idFault(value);
     if (fault) ctx.addIssue({ code: 'custom', message: fault });
   });
+// An order id from a shell: trimmed, then the one id rule every boundary applies (OrderIdSchema).
+const OrderIdArg = z.string().trim().pipe(OrderIdSchema);
 const Units = z
   .string()
   .regex(/^-?\d+$/, 'UNITS must be a whole number')
@@ -120,7 +122,7 @@ export function parseCommand(argv: readonly string[]): Result<{ command: Command
       const [kind, ...args] = rest;
       const noUndo = flags.switches.has('no-undo');
       const queued = (orderId: unknown, input: Result<EnqueueInput>) => {
-        const id = checked(Word, orderId, 'ORDER_ID');
+        const id = checked(OrderIdArg, orderId, 'ORDER_ID');
         if (!id.ok) return id;
         if (!input.ok) return input;
         return done({ name: 'enqueue', orderId: id.value, input: input.value, noUndo, json });
@@ -192,7 +194,7 @@ export function parseCommand(argv: readonly string[]): Result<{ command: Command
     case 'order': {
       const r = exactly(rest, 1, 'order', (a) => a[0]);
       if (!r.ok) return r;
-      const id = checked(Word, r.value, 'ORDER_ID');
+      const id = checked(OrderIdArg, r.value, 'ORDER_ID');
       if (!id.ok) return id;
       return done({ name: 'order', orderId: id.value, json });
     }
@@ -207,7 +209,7 @@ export function parseCommand(argv: readonly string[]): Result<{ command: Command
     case 'fetch': {
       const r = exactly(rest, 1, 'fetch', (a) => a[0]);
       if (!r.ok) return r;
-      const id = checked(Word, r.value, 'ORDER_ID');
+      const id = checked(OrderIdArg, r.value, 'ORDER_ID');
       if (!id.ok) return id;
       return done({ name: 'fetch', orderId: id.value, json });
     }

@@ -3,7 +3,10 @@ import type { OrderServiceClient } from '../main/core/api';
 import { CLOCK_SKEW_LIMIT_MS, type CredentialVault, type TokenManager } from '../main/core/auth';
 import type { Engine } from '../main/core/engine';
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Intake } from '../main/core/intake';
+import { readUpdateStatus, UPDATE_STATUS_FILE, updateHealth } from '../main/core/update';
+import { printableId } from '../shared/protocol/orderId';
 import type { CliConfig } from './config';
 
 export interface Check {
@@ -120,6 +123,8 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
 
   checks.push(await intakeCheck(parts));
 
+  if (engine) checks.push(setAsideCheck(engine));
+
   if (engine) {
     const s = engine.status();
     const problems: string[] = [];
@@ -135,7 +140,26 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
   } else {
     checks.push({ name: 'queue health', ok: false, detail: 'not checked: the data file cannot be opened', fix: 'fix the data file first' });
   }
+  // The app's updater, as it last saved its status (the words the manager reads in settings).
+  const update = updateHealth(readUpdateStatus(path.join(config.dataDir, UPDATE_STATUS_FILE)), (parts.now ?? Date.now)());
+  checks.push({ name: 'updates', ok: update.ok, detail: update.detail, ...(update.fix ? { fix: update.fix } : {}) });
   return checks;
+}
+
+/** Orders set aside because the service's latest answer for them could not be read (OrderView.unreadable). */
+function setAsideCheck(engine: Engine): Check {
+  const ids = engine
+    .listOrders()
+    .filter((o) => o.unreadable)
+    .map((o) => printableId(o.id));
+  if (ids.length === 0) return { name: 'orders', ok: true, detail: 'every order on the terminal could be read' };
+  const named = ids.slice(0, 10).join(', ') + (ids.length > 10 ? ` and ${ids.length - 10} more` : '');
+  return {
+    name: 'orders',
+    ok: false,
+    detail: `${ids.length} order${ids.length === 1 ? '' : 's'} could not be read: ${named}; every other order is listed`,
+    fix: "have the marketplace correct the order, then `packdesk fetch ID`; the service's answer is kept in the data file for support",
+  };
 }
 
 /** Order intake: access to `changes` (one tiny request), the last complete pass and how old its cursor is. */
@@ -148,6 +172,9 @@ async function intakeCheck(parts: DoctorParts): Promise<Check> {
   const access = await parts.intake.checkAccess();
   switch (access.kind) {
     case 'ok':
+      // Orders listed but not stored, or pages without end: said until they are, never passed over.
+      if (s.stillToFetch > 0 || s.message !== null)
+        return { name, ok: false, detail: `access ok; ${pass}; ${s.message ?? `${s.stillToFetch} order(s) still to fetch`}`, fix: 'run `packdesk intake --once --json` to see each one; intake asks for them again by itself' };
       return { name, ok: true, detail: `access ok; ${pass}` };
     case 'notConfigured':
       return { name, ok: false, detail: 'no service provider id', fix: 'set PACKDESK_SERVICE_PROVIDER_ID (the id from the marketplace e-mail)' };

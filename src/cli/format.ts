@@ -1,5 +1,6 @@
 /** Plain-text output for people at a terminal; --json prints the views as they are. */
 import type { OrderView, OutboxEntryView, SyncStatus } from '../shared/ipc';
+import { printableId } from '../shared/protocol/orderId';
 
 const time = (ms: number | null): string => (ms === null ? '-' : new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z'));
 
@@ -9,7 +10,7 @@ export function formatOutbox(entries: readonly OutboxEntryView[]): string {
   return (
     entries
       .map((e) => {
-        const parts = [`#${e.id}`, e.state.padEnd(9), e.orderId, e.summary, `attempts ${e.attempts}`];
+        const parts = [`#${e.id}`, e.state.padEnd(9), printableId(e.orderId), e.summary, `attempts ${e.attempts}`];
         if (e.state === 'queued' && e.nextAttemptAt !== null) parts.push(`next try ${time(e.nextAttemptAt)}`);
         if (e.mayBeApplied) parts.push('MAY ALREADY BE APPLIED');
         if (e.lastError) parts.push(`last error: ${e.lastError.code ? `${e.lastError.code}: ` : ''}${e.lastError.message}`);
@@ -27,11 +28,12 @@ export function formatOrders(orders: readonly OrderView[]): string {
 }
 
 function orderLine(o: OrderView): string {
-  const parts = [o.id, (o.order?.orderState ?? 'not loaded yet').padEnd(14), `next: ${o.nextStep?.label ?? '-'}`];
+  const parts = [printableId(o.id), (o.order?.orderState ?? 'not loaded yet').padEnd(14), `next: ${o.nextStep?.label ?? '-'}`];
   if (o.waiting > 0) parts.push(`${o.waiting} waiting to sync`);
   if (o.failed > 0) parts.push(`${o.failed} failed`);
   if (o.mayBeApplied) parts.push('a tap may already be applied');
-  if (o.needsRefresh) parts.push('needs refresh');
+  if (o.unreadable) parts.push('COULD NOT BE READ');
+  else if (o.needsRefresh) parts.push('needs refresh');
   return parts.join('  ');
 }
 

@@ -2,8 +2,10 @@
 import type { OrderServiceClient, UpdateOutcome, UpdateSender } from '../main/core/api';
 import type { TokenManager } from '../main/core/auth';
 import { createEngine, type Engine, openEngineWithService } from '../main/core/engine';
+import type { PendingId } from '../main/core/db';
 import type { Intake } from '../main/core/intake';
 import { createLogger, type Logger, silentLogger, stderrSink } from '../main/core/log';
+import { printableText } from '../shared/protocol/orderId';
 import { ProblemError } from '../shared/result';
 import { type Command, parseCommand } from './args';
 import { type CliConfig, type Env, resolveConfig, vaultFor } from './config';
@@ -20,7 +22,10 @@ export interface CliIo {
 const DEFAULT_UNDO_MS = 5000;
 
 /** Runs one command; resolves with the exit code. */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], raw: CliIo): Promise<number> {
+  // Names, ids and messages come from the service and the data file: a control or direction
+  // character in them must be shown, never acted on by the terminal.
+  const io: CliIo = { env: raw.env, write: (t) => raw.write(printableText(t)), writeError: (t) => raw.writeError(printableText(t)) };
   const parsed = parseCommand(argv);
   if (!parsed.ok) {
     io.writeError(`packdesk: ${parsed.problem.message}\n\n${USAGE}`);
@@ -118,6 +123,15 @@ async function withEngine(command: Exclude<Command, { name: 'help' }>, config: C
   }
 }
 
+/** The ids still to fetch, or none when the data file cannot say (the report has said why). */
+function readStillToFetch(intake: Intake): readonly PendingId[] {
+  try {
+    return intake.stillToFetch();
+  } catch {
+    return [];
+  }
+}
+
 /** A data file set aside at this very start must never pass unnoticed. */
 function warnIfReplaced(engine: Engine, io: CliIo): void {
   const integrity = engine.health().integrity;
@@ -128,19 +142,24 @@ function warnIfReplaced(engine: Engine, io: CliIo): void {
 async function runRead(command: Extract<Command, { name: 'intake' | 'fetch' }>, engine: Engine, intake: Intake, io: CliIo): Promise<number> {
   const json = (value: unknown): void => io.write(`${JSON.stringify(value, null, 2)}\n`);
   if (command.name === 'intake') {
-    const report = await intake.passOnce();
+    // Asked for by hand: the ids still to fetch are asked now, whatever their pause.
+    const report = await intake.passOnce({ askAllNow: true });
     const status = intake.status();
-    if (command.json) json({ ...report, status });
+    const stillToFetch = readStillToFetch(intake);
+    if (command.json) json({ ...report, status, stillToFetch });
     else {
       const c = 'counts' in report ? report.counts : null;
-      const counts = c ? `new ${c.new}, updated ${c.updated}, unchanged ${c.unchanged}, failed ${c.failed}\n` : '';
+      const counts = c ? `new ${c.new}, updated ${c.updated}, unchanged ${c.unchanged}, failed ${c.failed}${c.unreadable > 0 ? `, could not be read ${c.unreadable}` : ''}\n` : '';
       const said = 'message' in report ? `${report.message}\n` : '';
       const cursor = status.cursorAt !== null ? `cursor ${new Date(status.cursorAt).toISOString()}\n` : 'no complete pass yet\n';
-      io.write(`${report.kind === 'completed' ? 'pass completed' : `pass not completed (${report.kind})`}\n${counts}${said}${cursor}`);
+      const pending = stillToFetch.map((p) => `still to fetch ${p.orderId}: ${p.lastError ?? 'not asked yet'}\n`).join('');
+      io.write(`${report.kind === 'completed' ? 'pass completed' : `pass not completed (${report.kind})`}\n${counts}${said}${cursor}${pending}`);
     }
     switch (report.kind) {
       case 'completed':
         return EXIT.OK;
+      case 'storage':
+        return EXIT.STORAGE;
       case 'unreachable':
         return EXIT.UNREACHABLE;
       case 'noAccess':
@@ -155,7 +174,7 @@ async function runRead(command: Extract<Command, { name: 'intake' | 'fetch' }>, 
   if (fetched.kind !== 'stored') {
     if (command.json) json(fetched);
     else io.writeError(`${command.orderId}: ${fetched.message}\n`);
-    return fetched.kind === 'unreachable' ? EXIT.UNREACHABLE : EXIT.REFUSED;
+    return fetched.kind === 'unreachable' ? EXIT.UNREACHABLE : fetched.kind === 'storage' ? EXIT.STORAGE : EXIT.REFUSED;
   }
   const view = engine.getOrder(command.orderId);
   if (!view) return EXIT.DATA_FILE;

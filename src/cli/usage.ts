@@ -33,7 +33,7 @@ Usage:
   packdesk order ORDER_ID [--json]                          One order, as the packer sees it
   packdesk doctor                                           Checks, one line each, with what to do
   packdesk intake --once [--json]                           One full pass of order intake from the stored cursor:
-                                                            new/updated/unchanged/failed counts
+                                                            new/updated/unchanged/failed counts, ids still to fetch
   packdesk fetch ORDER_ID [--json]                          One status call for an order; stored and printed
 
 Configuration (flag, else environment variable):
@@ -50,11 +50,12 @@ Configuration (flag, else environment variable):
 
 Exit codes:
   0  done
-  1  refused or failed: a tap was refused, an entry failed or is held, no such order/entry, doctor found a problem
+  1  refused or failed: a tap was refused, an entry failed or is held, no such order/entry, doctor found a problem;
+     intake: orders listed but still to fetch, or changes gave pages without end
   2  bad arguments (this text is printed)
   3  configuration or credentials missing or rejected; intake: no access to changes/status, or no provider id
   4  the order service could not be reached, or the drain timed out with taps still waiting;
-     intake: the pass stopped (unreachable, 429/5xx) and the cursor is unchanged
+     intake: the pass stopped (unreachable, 429/5xx); the next run resumes at the page it stopped at
   5  the data file cannot be used
   6  the data file stopped taking writes during the command (disk full): free disk space, then drain again
 `;

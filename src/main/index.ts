@@ -12,7 +12,7 @@ import { autoUpdater } from 'electron-updater';
 import { startSandbox } from '../../sandbox';
 import { createAppHost, type AppHost } from './core/host';
 import { createLogger, createRotatingFileSink, stderrSink, type Logger } from './core/log';
-import { feedProblem } from './core/update';
+import { UPDATE_STATUS_FILE, feedProblem, feedUrlOf } from './core/update';
 import { applyAutoLaunch } from './autolaunch';
 import { forwardEvents, wireCommands } from './ipc';
 import { createOnlineSignal } from './online';
@@ -67,15 +67,19 @@ async function main(): Promise<void> {
   hardenSession(session.defaultSession);
   serveApp(protocol, rendererRoot);
 
+  // The very file electron-updater reads in a packaged build: a feed from another machine over
+  // http is never used; http on 127.0.0.1 only in training (the controller checks at every read).
+  const unsupported = updateSupport({ platform: process.platform, isPackaged: app.isPackaged, appImage: process.env['APPIMAGE'] });
+  const appUpdateYml = unsupported === null ? readTextOrNull(path.join(process.resourcesPath, 'app-update.yml')) : null;
   const updates = createUpdateController({
     updater: autoUpdater,
     currentVersion: app.getVersion(),
     log: shellLog,
-    disabledReason:
-      updateSupport({ platform: process.platform, isPackaged: app.isPackaged, appImage: process.env['APPIMAGE'] }) ??
-      // The very file electron-updater reads in a packaged build: a non-https feed is never used.
-      feedProblem(readTextOrNull(path.join(process.resourcesPath, 'app-update.yml'))),
+    disabledReason: unsupported ?? feedProblem(appUpdateYml, { localHttp: true }),
+    feedUrl: feedUrlOf(appUpdateYml),
     pendingInstallFile: path.join(dataDir, 'update-pending.json'),
+    // `packdesk doctor` reads it: what the manager sees in settings.
+    statusFile: path.join(dataDir, UPDATE_STATUS_FILE),
     beforeInstall: async () => {
       stopped = true;
       await host?.stop();
@@ -156,7 +160,9 @@ async function main(): Promise<void> {
       channel: settings.updateChannel,
       quietHour: settings.quietHour,
       sendingCount: engine?.sendingCount() ?? 0,
+      waitingCount: engine?.status().waiting ?? 0,
       lastTapAt: engine?.lastTapAt() ?? null,
+      environment: settings.environment,
     };
   });
 

@@ -4,16 +4,20 @@
  * feed. The updater object is injected (structurally typed), so everything here runs under plain
  * Node in tests; src/main/index.ts passes electron-updater's real `autoUpdater`.
  */
-import type { UpdateStatus } from '../shared/ipc';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Environment, UpdateStatus } from '../shared/ipc';
 import { fail, ok, type Result } from '../shared/result';
 import { secrets, type Logger } from './core/log';
 import { every, systemTimers, type Timers } from './core/time';
 import {
   decideInstall,
+  feedAddressProblem,
   forgetPendingInstall,
   isWithinRollout,
   notePendingInstall,
   rolloutBucket,
+  saveUpdateStatus,
   takePendingInstall,
   type InstallDecision,
 } from './core/update';
@@ -22,9 +26,11 @@ import {
 export interface UpdateInfoLike {
   readonly version: string;
   readonly stagingPercentage?: number;
-  /** The release's files with their checksums, from the feed's latest*.yml. */
-  readonly files?: readonly { readonly url: string; readonly sha512?: string }[];
+  /** The release's files with their checksums and sizes, from the feed's latest*.yml. */
+  readonly files?: readonly { readonly url: string; readonly sha512?: string; readonly size?: number }[];
   readonly sha512?: string;
+  /** Where electron-updater put the download ('update-downloaded' only). */
+  readonly downloadedFile?: string;
 }
 
 /** electron-updater's logger interface. */
@@ -63,7 +69,11 @@ export interface UpdateContext {
   readonly channel: 'stable' | 'beta';
   readonly quietHour: number | null;
   readonly sendingCount: number;
+  /** Taps committed and waiting to be sent: the schedule installs after they went out. */
+  readonly waitingCount?: number;
   readonly lastTapAt: number | null;
+  /** Training accepts a practice feed over http on this computer; nothing else does. */
+  readonly environment?: Environment;
 }
 
 export type { Timers } from './core/time';
@@ -93,6 +103,13 @@ export interface UpdateControllerOptions {
   readonly pendingInstallFile?: string;
   /** Why updates are off for this installation (see updateSupport); the updater is then never touched. */
   readonly disabledReason?: string | null;
+  /**
+   * The feed address electron-updater reads (app-update.yml's url). Checked before every read of
+   * the feed against the terminal's environment: https, or http on 127.0.0.1 in training only.
+   */
+  readonly feedUrl?: string | null;
+  /** Where the status is saved for `packdesk doctor` (core/update/status-file). */
+  readonly statusFile?: string;
 }
 
 /**
@@ -144,22 +161,62 @@ export function describeUpdateError(err: unknown): string {
   if (code === 'ERR_UPDATER_INVALID_SIGNATURE' || /not signed by the application owner|signature/i.test(message)) {
     return `The downloaded update failed its signature check and was not installed. ${KEEPS_WORKING}`;
   }
-  if (/sha512 checksum mismatch|checksum/i.test(message)) {
-    return `The downloaded update was damaged (checksum mismatch) and was not installed. ${KEEPS_WORKING}`;
+  if (code === 'ERR_CHECKSUM_MISMATCH' || /sha512 checksum mismatch|checksum/i.test(message)) {
+    return `The downloaded update was damaged (its checksum does not match the feed), so it was deleted and not installed; the next check downloads it again. ${KEEPS_WORKING}`;
   }
-  if (code === 'ERR_UPDATER_CHANNEL_FILE_NOT_FOUND' || /Cannot find channel|HttpError: 404/i.test(message)) {
+  if (code === 'ERR_UPDATER_CHANNEL_FILE_NOT_FOUND' || /Cannot find channel/i.test(message)) {
     return `The update feed has no release for this channel. ${KEEPS_WORKING}`;
   }
-  if (/net::|ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|getaddrinfo|socket hang up|timeout/i.test(message)) {
+  if (statusOf(err) === 404 || /HttpError: 404|\bstatus 404\b/i.test(message)) {
+    return `The update feed names a file that is not on the server (404), so nothing was downloaded; the next check tries again. ${KEEPS_WORKING}`;
+  }
+  if (/aborted|premature close|ECONNRESET|socket hang up/i.test(message)) {
+    return `The download was cut off before the end, so nothing was installed; the next check downloads it again. ${KEEPS_WORKING}`;
+  }
+  if (/net::|ENOTFOUND|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|getaddrinfo|timed out|timeout/i.test(message)) {
     return `Could not reach the update server; trying again later. ${KEEPS_WORKING}`;
   }
   const first = (message.split('\n')[0] ?? '').slice(0, 160);
   return `Update failed: ${redactUrlCredentials(secrets.redactText(first))}. ${KEEPS_WORKING}`;
 }
 
+/** The HTTP status an updater error carries (builder-util-runtime's HttpError), or null. */
+function statusOf(err: unknown): number | null {
+  const value = typeof err === 'object' && err !== null && 'statusCode' in err ? (err as { statusCode: unknown }).statusCode : null;
+  return typeof value === 'number' ? value : null;
+}
+
+/**
+ * Why a finished download does not match the size the feed gave for it, or null. electron-updater
+ * checks only the sha512; a feed whose size disagrees with its own file is a broken release.
+ */
+export function sizeProblem(info: UpdateInfoLike, actualSize: number): string | null {
+  const file = info.downloadedFile;
+  if (!file) return null;
+  const name = path.basename(file);
+  const files = info.files ?? [];
+  const entry = files.find((f) => path.basename(decodeURIComponent(f.url.split('?')[0] ?? '')) === name) ?? (files.length === 1 ? files[0] : undefined);
+  if (entry?.size === undefined || entry.size === actualSize) return null;
+  return `The update feed says version ${info.version} is ${entry.size} bytes but the file is ${actualSize} bytes, so it was deleted and not installed; the next check tries again. ${KEEPS_WORKING}`;
+}
+
 /** Masks user:password@ and query strings in URLs, which feeds sometimes use for access keys. */
 export function redactUrlCredentials(text: string): string {
   return text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, '$1[redacted]@').replace(/(\bhttps?:\/\/[^\s?#]+)\?[^\s#]*/gi, '$1?[redacted]');
+}
+
+/** What the status says when the feed offers nothing newer. */
+export function notNewerMessage(feedVersion: string, currentVersion: string): string {
+  return feedVersion === currentVersion
+    ? `Version ${currentVersion} is the newest on the update feed; nothing to install.`
+    : `The update feed offers version ${feedVersion}, not newer than this ${currentVersion}; nothing to install (no downgrades).`;
+}
+
+/** What the status says when the staged rollout keeps a release from this terminal. */
+function heldBackMessage(held: { version: string; percentage: number }): string {
+  return held.percentage <= 0
+    ? `The rollout of version ${held.version} is stopped; it is not installed on this terminal. ${KEEPS_WORKING}`
+    : `Version ${held.version} is being released to ${held.percentage} % of terminals first (staged rollout); this terminal gets it when the rollout widens. ${KEEPS_WORKING}`;
 }
 
 /** Creates the update controller around an electron-updater instance. */
@@ -182,12 +239,22 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
   let failedInstallOf: string | null = null;
   let started = false;
   let wired = false;
+  /** The last release the staged rollout kept from this terminal (electron-updater then reports "not available"). */
+  let heldBack: { version: string; percentage: number } | null = null;
 
   const setStatus = (patch: Partial<UpdateStatus>): void => {
     const next = { ...status, ...patch };
     // The policy is asked every minute; only changes reach the screen.
     if ((Object.keys(next) as (keyof UpdateStatus)[]).every((k) => next[k] === status[k])) return;
+    const saveWorthy = next.state !== status.state || next.availableVersion !== status.availableVersion || next.lastCheckAt !== status.lastCheckAt || next.state !== 'downloading';
     status = next;
+    if (options.statusFile && saveWorthy) {
+      try {
+        saveUpdateStatus(options.statusFile, status, now());
+      } catch (err) {
+        log.warn('the update status could not be saved for doctor', { error: err instanceof Error ? err.message : String(err) });
+      }
+    }
     for (const cb of listeners) {
       try {
         cb(status);
@@ -234,15 +301,33 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
       if (status.state === 'downloading') setStatus({ message: `Downloading version ${status.availableVersion ?? ''}${pct === null ? '' : ` (${pct} %)`}.` });
     });
     updater.on('update-downloaded', (info) => {
+      const refused = info.downloadedFile ? downloadSizeProblem(info, info.downloadedFile) : null;
+      if (refused !== null) {
+        log.error('update refused: size differs from the feed', { version: info.version });
+        setStatus({ state: 'error', availableVersion: info.version, message: refused });
+        return;
+      }
       downloadedVersion = info.version;
       downloadedChecked = hasChecksums(info);
       log.info('update downloaded', { version: info.version });
       setStatus(readyStatus());
       void considerInstall(false);
     });
-    updater.on('update-not-available', () => {
+    updater.on('update-not-available', (info) => {
+      if (heldBack !== null && heldBack.version === info.version) {
+        // The rollout was narrowed or stopped after this terminal downloaded the release: it is not
+        // installed (electron-updater keeps the file; a wider rollout later installs it from there).
+        if (downloadedVersion === info.version) {
+          log.info('staged rollout no longer includes this terminal; the download waits', { version: info.version });
+          downloadedVersion = null;
+        }
+        if (downloadedVersion === null) {
+          setStatus({ state: 'idle', availableVersion: null, message: heldBackMessage(heldBack) });
+          return;
+        }
+      }
       if (downloadedVersion !== null) setStatus(readyStatus());
-      else setStatus({ state: 'idle', availableVersion: null, message: null });
+      else setStatus({ state: 'idle', availableVersion: null, message: notNewerMessage(info.version, currentVersion) });
     });
     updater.on('error', (err) => reportError(err));
   };
@@ -261,10 +346,20 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
   /** Reads the feed; resolves to its latest version, or null when it could not be read. */
   const readFeed = async (): Promise<string | null> => {
     if (!context) return null;
-    configure(context());
+    const ctx = context();
+    const refused = feedRefusal(ctx);
+    if (refused !== null) {
+      if (status.message !== refused) log.error('update feed refused', { reason: refused });
+      setStatus({ state: 'error', message: refused });
+      return null;
+    }
+    configure(ctx);
     try {
       const result = await updater.checkForUpdates();
       setStatus({ lastCheckAt: now() });
+      // A failed download is reported through the 'error' event; this promise would otherwise
+      // reject with nobody listening (an unhandled rejection in the main process).
+      void result?.downloadPromise?.catch(() => undefined);
       const latest = result?.updateInfo.version ?? null;
       // With autoDownload, electron-updater re-validates the cached download of the same version;
       // let that finish so quitAndInstall finds the installer where it expects it.
@@ -276,6 +371,28 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
       if (status.state !== 'error') reportError(err);
       return null;
     }
+  };
+
+  /** Why the feed address must not be read in this environment (in words), or null. */
+  const feedRefusal = (ctx: UpdateContext): string | null => {
+    if (options.feedUrl === undefined) return null;
+    const problem = feedAddressProblem(options.feedUrl ?? '', { localHttp: ctx.environment === 'training' });
+    if (problem === null) return null;
+    const where = ctx.environment === undefined ? '' : ` (${ctx.environment})`;
+    return `${problem}; updates are off on this terminal${where} until the feed address is fixed. ${KEEPS_WORKING}`;
+  };
+
+  /** The download's size against the feed's, deleting a download that does not match. */
+  const downloadSizeProblem = (info: UpdateInfoLike, file: string): string | null => {
+    let size: number;
+    try {
+      size = fs.statSync(file).size;
+    } catch {
+      return null;
+    }
+    const problem = sizeProblem(info, size);
+    if (problem !== null) fs.rmSync(file, { force: true });
+    return problem;
   };
 
   const checkNow = async (): Promise<void> => {
@@ -305,6 +422,7 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
         return {
           now: now(),
           sendingCount: ctx.sendingCount,
+          waitingCount: ctx.waitingCount ?? 0,
           lastTapAt: ctx.lastTapAt,
           quietHour: ctx.quietHour,
           managerRequested: manager,
@@ -428,6 +546,7 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
       const bucket = rolloutBucket(ctx().terminalId);
       updater.isUserWithinRollout = (info) => {
         const inside = isWithinRollout(bucket, info.stagingPercentage);
+        heldBack = inside ? null : { version: info.version, percentage: info.stagingPercentage ?? 0 };
         log.info('staged rollout', { version: info.version, percentage: info.stagingPercentage ?? 100, bucket, inside });
         return inside;
       };

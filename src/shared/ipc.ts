@@ -7,7 +7,7 @@
  * Secrets only ever travel renderer -> main (credentials.save); nothing secret comes back.
  */
 import { z } from 'zod';
-import { ActionSchema, FULFILLMENT_STATES, ORDER_STATES, OrderSchema } from './protocol/schemas';
+import { ActionSchema, FULFILLMENT_STATES, ORDER_STATES, OrderIdSchema, OrderSchema } from './protocol/schemas';
 import { idFault } from './protocol/builders';
 import { LANGUAGE_CODES } from './languages';
 import { DEFAULT_ORDER_ID_PATTERN } from './orderIdPattern';
@@ -24,6 +24,8 @@ const Id = z
     const fault = idFault(value);
     if (fault) ctx.addIssue({ code: 'custom', message: `The id ${fault}` });
   });
+/** An order id from the renderer: trimmed, then the one id rule (OrderIdSchema). */
+const OrderId = z.string().trim().pipe(OrderIdSchema);
 const Pin = z.string().regex(/^\d{4,8}$/, 'PIN must be 4 to 8 digits');
 
 export const ProblemSchema = z.object({
@@ -95,6 +97,8 @@ export const OrderViewSchema = z.object({
   /** When the service's latest answer for this order arrived. */
   syncedAt: z.number().nullable(),
   addedAt: z.number(),
+  /** The service's latest answer could not be read (numbers, dates or id out of range): set aside, named in the queue and `doctor`. */
+  unreadable: z.boolean().optional(),
 });
 export type OrderView = z.infer<typeof OrderViewSchema>;
 
@@ -153,8 +157,9 @@ export type SyncStatus = z.infer<typeof SyncStatusSchema>;
 /** Order intake: whether new orders are being checked, and when they last were. */
 export const IntakeStatusSchema = z.object({
   /** ok: polling; retrying: the last pass stopped (backing off); offline: the service cannot be reached;
-   * noAccess: the service refused a read call (until the settings change); notConfigured: no service provider id. */
-  condition: z.enum(['ok', 'retrying', 'offline', 'noAccess', 'notConfigured']),
+   * noAccess: the service refused a read call (until the settings change); notConfigured: no service provider id;
+   * storage: the data file takes no writes (a full disk), tried again on the timer. */
+  condition: z.enum(['ok', 'retrying', 'offline', 'noAccess', 'notConfigured', 'storage']),
   /** When the last complete pass finished (every changed order stored): "orders last checked". */
   lastCompleteAt: z.number().nullable(),
   /** The end of the last window read completely (service clock). */
@@ -163,6 +168,8 @@ export const IntakeStatusSchema = z.object({
   nextAt: z.number().nullable(),
   intervalMs: z.number().int(),
   message: z.string().nullable(),
+  /** Ids `changes` listed whose bodies are not stored yet (asked again with backoff, never dropped). */
+  stillToFetch: z.number().int().min(0),
 });
 export type IntakeStatus = z.infer<typeof IntakeStatusSchema>;
 
@@ -271,13 +278,13 @@ export const COMMANDS = {
   'app.info': { payload: Empty, result: AppInfoSchema },
   /** Every order on the terminal as a queue row (no bodies). */
   'orders.list': { payload: Empty, result: z.array(OrderSummarySchema) },
-  'orders.get': { payload: z.object({ orderId: Id }).strict(), result: OrderViewSchema.nullable() },
+  'orders.get': { payload: z.object({ orderId: OrderId }).strict(), result: OrderViewSchema.nullable() },
   /** A scanned or typed order id: opens it, or adds it to the terminal when new. */
-  'orders.add': { payload: z.object({ orderId: Id }).strict(), result: OrderViewSchema },
+  'orders.add': { payload: z.object({ orderId: OrderId }).strict(), result: OrderViewSchema },
   /** Takes an order off the terminal when none of its taps reached the service (a code scanned by mistake). */
-  'orders.remove': { payload: z.object({ orderId: Id }).strict(), result: Ok },
+  'orders.remove': { payload: z.object({ orderId: OrderId }).strict(), result: Ok },
   'taps.submit': {
-    payload: z.object({ orderId: Id, input: ActionInputSchema, pin: Pin.optional() }).strict(),
+    payload: z.object({ orderId: OrderId, input: ActionInputSchema, pin: Pin.optional() }).strict(),
     result: OutboxEntryViewSchema,
   },
   'taps.undo': { payload: z.object({ entryId: z.number().int().positive() }).strict(), result: Ok },
@@ -353,7 +360,7 @@ export const EVENTS = {
    * Orders taken off the terminal by the engine: finished (completed or cancelled) and untouched
    * for days (core/outbox/retire.ts). The queue drops them.
    */
-  'orders.removed': z.object({ orderIds: z.array(Id).max(10_000) }),
+  'orders.removed': z.object({ orderIds: z.array(OrderId).max(10_000) }),
   'outbox.changed': z.object({ entries: z.array(OutboxEntryViewSchema) }),
   'sync.status': SyncStatusSchema,
   'intake.status': IntakeStatusSchema,

@@ -146,7 +146,7 @@ describe('packdesk CLI', () => {
     const dir = tempDir(cleanup);
     const good = await cli.run(['doctor'], envFor(box, dir));
     expect(good.code).toBe(0);
-    const names = ['data file', 'integrity', 'keychain', 'token server', 'order service', 'clock skew', 'order intake', 'queue health'];
+    const names = ['data file', 'integrity', 'keychain', 'token server', 'order service', 'clock skew', 'order intake', 'orders', 'queue health', 'updates'];
     const lines = good.stdout.trim().split('\n');
     expect(lines).toHaveLength(names.length);
     names.forEach((n, i) => expect(lines[i]).toMatch(new RegExp(`^ok\\s+${n}`)));
@@ -156,6 +156,25 @@ describe('packdesk CLI', () => {
     const checks = JSON.parse(bad.stdout) as { name: string; ok: boolean; fix?: string }[];
     expect(checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['token server', 'order service', 'clock skew', 'order intake']);
     expect(checks.find((c) => c.name === 'token server')?.fix).toMatch(/client id and secret/);
+  });
+
+  it("doctor shows the app's update status, and a failed update as a problem", async () => {
+    const box = await sandbox(cleanup);
+    const dir = tempDir(cleanup);
+    const none = await cli.run(['doctor'], envFor(box, dir));
+    expect(none.stdout).toMatch(/^ok\s+updates\s+no update status saved yet/m);
+    // What the app's updater saved after a download whose checksum did not match (test/main/updater-feed.test.ts).
+    const status = {
+      state: 'error',
+      currentVersion: '1.0.0',
+      availableVersion: '1.1.0',
+      message: 'The downloaded update was damaged (its checksum does not match the feed), so it was deleted and not installed.',
+      lastCheckAt: Date.now() - 60_000,
+    };
+    fs.writeFileSync(path.join(dir, 'update-status.json'), JSON.stringify({ status, savedAt: Date.now() }));
+    const failed = await cli.run(['doctor'], envFor(box, dir));
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toMatch(/^problem\s+updates\s+version 1\.0\.0, 1\.1\.0 offered: error \(The downloaded update was damaged.*\); last checked .* -> see "A terminal stuck on an old version" in docs\/update\.md$/m);
   });
 
   it('says so when it had to set a damaged data file aside', async () => {

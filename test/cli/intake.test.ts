@@ -70,4 +70,30 @@ describe('packdesk intake and fetch', () => {
     box.faults.set({ outage: 'refuse' });
     expect((await cli.run(['fetch', order.id], envFor(box, dir))).code).toBe(4);
   });
+
+  it('fetch believes the real later body after one stamped 9999-12-31, and never an earlier state under the same stamp', async () => {
+    const box = await sandbox(cleanup, { orderCount: 6, arrivalEveryMs: 0 });
+    const dir = tempDir(cleanup);
+    const created = box.orders().find((o) => o.orderState === 'Created')!;
+    type Fetched = { result: string; order: { nextStep: { key: string } | null; order: { orderState: string } } };
+    const fetchJson = async (id: string): Promise<Fetched> => {
+      const r = await cli.run(['fetch', id, '--json'], envFor(box, dir));
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as Fetched;
+    };
+
+    box.serveOrder({ ...created, updatedAt: '9999-12-31T23:59:59.999Z' });
+    expect(await fetchJson(created.id)).toMatchObject({ result: 'new', order: { nextStep: { key: 'ACCEPT' } } });
+    box.changeOrder(created.id, 'cancel'); // stamped now, as the service would
+    const plain = await cli.run(['fetch', created.id], envFor(box, dir));
+    expect(plain.stdout).toMatch(/updated/);
+    expect(await fetchJson(created.id)).toMatchObject({ order: { nextStep: null, order: { orderState: 'Cancelled' } } });
+
+    const other = box.orders().find((o) => o.orderState === 'Created' && o.id !== created.id)!;
+    const stamp = new Date().toISOString();
+    box.serveOrder({ ...other, orderState: 'Accepted', updatedAt: stamp });
+    expect((await fetchJson(other.id)).order.order.orderState).toBe('Accepted');
+    box.serveOrder({ ...other, orderState: 'Created', updatedAt: stamp });
+    expect(await fetchJson(other.id)).toMatchObject({ result: 'unchanged', order: { order: { orderState: 'Accepted' } } });
+  });
 });

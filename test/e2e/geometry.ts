@@ -76,6 +76,47 @@ export function coveredControls(page: Page): Promise<string[]> {
   }, CONTROLS);
 }
 
+/** Where each enabled control in view is drawn now, by a name that says which it is. */
+export function enabledControlsInView(page: Page): Promise<{ what: string; top: number; bottom: number; left: number; right: number }[]> {
+  return page.evaluate((selector) => {
+    const out: { what: string; top: number; bottom: number; left: number; right: number }[] = [];
+    document.querySelectorAll<HTMLElement>(selector).forEach((el, i) => {
+      if (el.closest('[inert]') || (el as HTMLButtonElement).disabled) return;
+      // The part drawn: clipped by every scroll box around it and by the window.
+      const r = el.getBoundingClientRect();
+      let { top, bottom, left, right } = r;
+      for (let p = el.parentElement; p; p = p.parentElement) {
+        const style = getComputedStyle(p);
+        if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+        const c = p.getBoundingClientRect();
+        top = Math.max(top, c.top);
+        bottom = Math.min(bottom, c.bottom);
+        left = Math.max(left, c.left);
+        right = Math.min(right, c.right);
+      }
+      bottom = Math.min(bottom, window.innerHeight);
+      right = Math.min(right, window.innerWidth);
+      if (right - left <= 2 || bottom - top <= 2) return;
+      const what = `${el.tagName.toLowerCase()}${el.dataset.testid ? `[${el.dataset.testid}]` : ''} "${(el.textContent ?? '').trim().slice(0, 30)}" #${i}`;
+      out.push({ what, top, bottom, left, right });
+    });
+    return out;
+  }, CONTROLS);
+}
+
+/**
+ * Controls that were in view at `before` and that the undo bar, now up, sits on: a finger on its
+ * way to one of them when the bar appeared lands on the bar instead (the page keeps its scroll
+ * position, so where a control was is where the finger goes).
+ */
+export async function controlsUnderUndoBar(page: Page, before: Awaited<ReturnType<typeof enabledControlsInView>>): Promise<string[]> {
+  const bar = await page.getByTestId('undo-bar').boundingBox();
+  if (!bar) throw new Error('the undo bar is not up');
+  return before
+    .filter((c) => c.bottom > bar.y + 0.5 && c.top < bar.y + bar.height - 0.5 && c.right > bar.x && c.left < bar.x + bar.width)
+    .map((c) => `${c.what} (${Math.round(Math.min(c.bottom, bar.y + bar.height) - Math.max(c.top, bar.y))} px under the bar)`);
+}
+
 /** Order rows wholly inside the queue's visible box. */
 export function rowsInView(page: Page): Promise<number> {
   return page.evaluate(() => {

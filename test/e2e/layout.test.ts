@@ -6,9 +6,9 @@
  * its own row, however many marks it carries.
  */
 import { describe, expect, it } from 'vitest';
-import { coveredControls, rowsInView, smallControls, spillingRows, type ControlProblem } from './geometry';
+import { controlsUnderUndoBar, coveredControls, enabledControlsInView, rowsInView, smallControls, spillingRows, type ControlProblem } from './geometry';
 import { walkEveryScreen } from './screens';
-import { acceptOrder, appliedTo, nextStep, openTerminal, orderPool, scan, shot, tapStep, until, withPrescription } from './support';
+import { acceptOrder, appliedTo, nextStep, openTerminal, orderPool, scan, shot, tapStep, typeOrderId, until, withPrescription } from './support';
 
 const VIEWPORTS = [
   { name: '1024x768-touch', width: 1024, height: 768, touch: true },
@@ -63,7 +63,7 @@ describe('layout for gloves and small screens', () => {
       // A cancelled order, with the undo bar of the cancel and its notice.
       await page.getByTestId('cancel-order').click();
       const dialog = page.getByTestId('cancel-dialog');
-      await dialog.locator('[data-reason="BUYER_NOT_AVAILABLE"]').click();
+      await dialog.locator('[data-reason="CUSTOMER_CANCEL_REQUEST"]').click();
       await dialog.getByTestId('cancel-next').click();
       await dialog.getByTestId('cancel-confirm').click();
       await dialog.waitFor({ state: 'detached' });
@@ -81,6 +81,43 @@ describe('layout for gloves and small screens', () => {
       await t.close();
     }
   }, 120_000);
+
+  for (const vp of [
+    { width: 1366, height: 768, touch: false },
+    { width: 1024, height: 768, touch: true },
+  ] as const) {
+    it(`the undo bar never appears over a control that was in view before the tap, at ${vp.width}x${vp.height}`, async () => {
+      const t = await openTerminal({ viewport: { width: vp.width, height: vp.height }, touch: vp.touch, settings: { undoWindowMs: 3_000 } });
+      try {
+        const { page } = t;
+        const order = orderPool(t.sandbox)((o) => o.items.length >= 2);
+        await typeOrderId(page, order.id);
+        await nextStep(page, 'ACCEPT');
+        const under: Record<string, string[]> = {};
+        const tapAndLook = async (name: string, tap: () => Promise<void>): Promise<void> => {
+          const before = await enabledControlsInView(page);
+          await tap();
+          await page.getByTestId('undo-bar').waitFor();
+          const found = await controlsUnderUndoBar(page, before);
+          if (found.length > 0) under[name] = found;
+          await shot(page, `56-${vp.width}-undo-after-${name}`);
+          await page.getByTestId('undo-bar').waitFor({ state: 'detached', timeout: 10_000 });
+        };
+        await tapAndLook('accept', () => tapStep(page, 'ACCEPT'));
+        await tapAndLook('start-packing', () => tapStep(page, 'PACKING'));
+        // Scrolled down to the invoice field and the cancel button, an invoice recorded.
+        await page.locator('main.screen').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+        await tapAndLook('invoice', async () => {
+          await page.getByTestId('invoice-input').fill('INV-LAYOUT-1');
+          await page.getByTestId('invoice-input').press('Enter');
+        });
+        expect(under).toEqual({});
+        expect(t.problems).toEqual([]);
+      } finally {
+        await t.close();
+      }
+    }, 120_000);
+  }
 
   for (const vp of [
     { width: 1024, touch: true },

@@ -4,6 +4,8 @@
  * browser's dialog), turned into PNG with pdftoppm, and read back: the barcode with zbarimg must
  * decode to the order id, the words with pdftotext must be the order's. Covers the 80 mm roll and
  * A4, the Printing settings, auto-print on a PACKED tap, and ticking orders for a pick list.
+ * The browser's own print dialog is not opened here (support.ts records `window.print()` calls
+ * instead): each test checks that the app asked for it, then prints the print layout to PDF.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pageSizeFor } from '../../src/main/core/print';
 import type { OrderView } from '../../src/shared/ipc';
 import type { Order } from '../../src/shared/protocol/schemas';
-import { appliedTo, MANAGER_PIN, openTerminal, orderPool, SCREENSHOT_DIR, shot, tapStep, typeOrderId, until, withPrescription, type Terminal } from './support';
+import { appliedTo, MANAGER_PIN, openTerminal, orderPool, printRequests, SCREENSHOT_DIR, shot, tapStep, typeOrderId, until, untilPrintRequests, withPrescription, type Terminal } from './support';
 
 const work = mkdtempSync(join(tmpdir(), 'packdesk-paper-'));
 
@@ -107,9 +109,12 @@ describe('paper', () => {
     expect(invoice.ok).toBe(true);
     await t.page.getByTestId('invoice-current').filter({ hasText: 'INV-PAPER-1' }).waitFor();
 
+    const asked = await printRequests(t.page);
     await t.page.getByTestId('print-slip').click();
     await shot(t.page, 'paper-00-order-print-button');
     await t.page.locator(`[data-testid="print-root"][data-document="packingSlip"] [data-order-id="${order.id}"]`).waitFor({ state: 'attached' });
+    // The packer's Print opened the browser's print dialog, once.
+    await untilPrintRequests(t.page, asked + 1);
     const pdf = await printToPdf(t.page, 'paper-01-slip-thermal');
     const png = firstPagePng(pdf, 'paper-01-slip-thermal');
     expect(decodeBarcodes(png)).toEqual([order.id]);
@@ -157,9 +162,11 @@ describe('paper', () => {
     const order = take((o) => o.items.length >= 2);
     await acceptOrder(t, order);
     await tapStep(page, 'PACKING');
+    const asked = await printRequests(page);
     await tapStep(page, 'PACKED');
     // No Print button pressed: the PACKED tap printed the slip.
     await page.locator(`[data-testid="print-root"][data-paper="a4"] [data-order-id="${order.id}"]`).waitFor({ state: 'attached' });
+    await untilPrintRequests(page, asked + 1);
     await until(`${order.id} packed at the service`, () => appliedTo(t.sandbox, order.id).length >= 3);
     const pdf = await printToPdf(page, 'paper-03-slip-a4-auto');
     const png = firstPagePng(pdf, 'paper-03-slip-a4-auto');
@@ -200,8 +207,10 @@ describe('paper', () => {
     }
     // Ticking did not open an order.
     expect(await page.getByTestId('order-screen').count()).toBe(0);
+    const asked = await printRequests(page);
     await page.getByTestId('print-pick-list').filter({ hasText: 'Pick list (3 orders)' }).click();
     await page.locator('[data-testid="print-root"][data-document="pickList"]').waitFor({ state: 'attached' });
+    await untilPrintRequests(page, asked + 1);
     await shot(page, 'paper-04-queue-ticked');
 
     // What the terminal knows of those orders, added up here by name and measurement.

@@ -88,7 +88,7 @@ export async function walkEveryScreen(t: Terminal, visit: Visit, options: { phan
   const cancel = page.getByTestId('cancel-dialog');
   await cancel.waitFor();
   await visit('cancel-dialog');
-  await cancel.locator('[data-reason="BUYER_NOT_AVAILABLE"]').click();
+  await cancel.locator('[data-reason="CUSTOMER_CANCEL_REQUEST"]').click();
   await cancel.getByTestId('cancel-next').click();
   await cancel.getByTestId('cancel-confirm').waitFor();
   await visit('cancel-confirm');

@@ -6,12 +6,13 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { Sandbox, SandboxOptions } from '../../sandbox';
 import type { Action, Order } from '../../src/shared/protocol/schemas';
 import type { Settings } from '../../src/shared/ipc';
 import type { HostOptions } from '../../src/main/core/host';
 import { DEFAULT_RENDERER_DIR, startWebHarness, type WebHarness } from '../../src/web';
+import { launchChromium, recordPrintRequests } from '../support/chromium';
 import { firstIntakePass } from '../support/intake';
 
 export const SCREENSHOT_DIR = resolve(__dirname, '..', '..', 'test-results', 'screenshots');
@@ -27,6 +28,8 @@ export interface TerminalOptions {
   prepare?: (dataDir: string) => void | Promise<void>;
   /** Outside training: the vaults to use, and the sandbox standing in for the service. */
   vaultFor?: HostOptions['vaultFor'];
+  /** The updater controller the settings screen shows (the browser harness has none by default). */
+  updates?: HostOptions['updates'];
   sandbox?: Sandbox;
   /** A touch screen (counter PCs with a touch panel): taps arrive as touch events too. */
   touch?: boolean;
@@ -50,13 +53,7 @@ export interface Terminal {
   close(): Promise<void>;
 }
 
-/** Launches Debian's Chromium (never a downloaded browser). */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-}
+export { printRequests, untilPrintRequests } from '../support/chromium';
 
 /** Starts a terminal in training mode with a short undo window, opens it and waits for the queue. */
 export async function openTerminal(options: TerminalOptions = {}): Promise<Terminal> {
@@ -79,6 +76,7 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
         // Quick retries, so an outage that ends is noticed in about a second, not a minute.
         engineOptions: { backoff: { baseMs: 200, capMs: 1_000 }, pollMs: 500, ...options.engineOptions },
         ...(options.vaultFor ? { vaultFor: options.vaultFor } : {}),
+        ...(options.updates ? { updates: options.updates } : {}),
       },
     });
     const sandbox = harness.host.sandbox ?? options.sandbox;
@@ -94,6 +92,7 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
       // Seeded item pictures live on the internet; this machine is offline, so they fail to load.
       if (m.type() === 'error' && !m.text().includes('net::ERR_')) problems.push(m.text());
     });
+    await recordPrintRequests(page);
     await options.beforeOpen?.(page);
     if (!options.firstRun) {
       const pin = await harness.host.handle('pin.set', { newPin: MANAGER_PIN });

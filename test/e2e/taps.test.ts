@@ -252,7 +252,7 @@ describe('taps', () => {
     await acceptOrder(t, plain);
     await page.getByTestId('cancel-order').click();
     const dialog = page.getByTestId('cancel-dialog');
-    await dialog.locator('[data-reason="BUYER_NOT_AVAILABLE"]').click();
+    await dialog.locator('[data-reason="CUSTOMER_CANCEL_REQUEST"]').click();
     await dialog.getByTestId('cancel-next').click();
     await expect(dialog.getByTestId('cancel-pin').count()).resolves.toBe(0);
     await shot(page, '32-cancel-confirm');
@@ -260,7 +260,7 @@ describe('taps', () => {
     await dialog.waitFor({ state: 'detached' });
     await page.getByTestId('finished-panel').waitFor();
     await until('the plain cancel at the service', () => appliedTo(sandbox, plain.id).length === 2);
-    expect(appliedTo(sandbox, plain.id)[1]).toEqual({ type: 'ORDER_STATE_UPDATE', orderState: 'CANCELLED', reason: 'BUYER_NOT_AVAILABLE' });
+    expect(appliedTo(sandbox, plain.id)[1]).toEqual({ type: 'ORDER_STATE_UPDATE', orderState: 'CANCELLED', reason: 'CUSTOMER_CANCEL_REQUEST' });
 
     const fraud = take(withPrescription);
     await acceptOrder(t, fraud);

@@ -2,15 +2,16 @@
  * What keeps a bad update from running: a feed that is not https is refused in packaged builds; an
  * update whose feed gives no sha512 is not installed (AppImage has no publisher signature, so the
  * checksum from the https feed is all there is); and when the installer fails after Packdesk quit,
- * the next start says so and keeps working on the old version. electron-updater itself needs the
- * Electron binary, so its events come from the fake; the marker file is a real file on disk.
+ * the next start says so and keeps working on the old version. These drive the controller with a
+ * scripted stand-in for exact event timing; the marker file is a real file on disk. The same paths
+ * with electron-updater's real classes and a feed on 127.0.0.1: updater-feed.test.ts.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, MemorySink } from '../../src/main/core/log';
-import { feedProblem } from '../../src/main/core/update';
+import { feedAddressProblem, feedProblem } from '../../src/main/core/update';
 import { createUpdateController, type UpdateContext } from '../../src/main/updater';
 import { FakeUpdater, NOW } from '../support/updater';
 import { manualTimers } from '../support/clock';
@@ -136,5 +137,15 @@ describe('the update feed', () => {
     expect(feedProblem(null)).toMatch(/no update feed/i);
     expect(feedProblem('provider: generic\nurl: https://updates.example.com/packdesk\nupdaterCacheDirName: packdesk-updater\n')).toBeNull();
     expect(feedProblem("provider: generic\nurl: 'https://updates.example.com/packdesk'\n")).toBeNull();
+  });
+
+  it('accepts http only on this computer and only when asked for (training), never from another machine', () => {
+    expect(feedAddressProblem('http://127.0.0.1:8123/', { localHttp: true })).toBeNull();
+    expect(feedAddressProblem('http://localhost:8123/', { localHttp: true })).toBeNull();
+    expect(feedAddressProblem('http://127.0.0.1:8123/')).toMatch(/must be https/);
+    expect(feedAddressProblem('http://updates.example.com/', { localHttp: true })).toMatch(/must be https/);
+    expect(feedAddressProblem('http://127.0.0.1.example.com/', { localHttp: true })).toMatch(/must be https/);
+    expect(feedProblem('provider: generic\nurl: http://127.0.0.1:8123/\n', { localHttp: true })).toBeNull();
+    expect(feedProblem('provider: generic\nurl: http://10.0.0.5/\n', { localHttp: true })).toMatch(/must be https/);
   });
 });

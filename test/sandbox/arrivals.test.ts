@@ -38,6 +38,25 @@ describe('sandbox arrivals and switches', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('serves a body exactly as given from the admin API, however wrong, changed now; a body without an id is refused', async () => {
+    const clock = manualClock();
+    const s = await sandbox({ arrivalEveryMs: 0, now: clock.now });
+    const order = s.orders()[0]!;
+    clock.advance(60_000);
+    const wrong = { ...order, updatedAt: '9999-12-31T23:59:59.999Z', items: [{ itemId: 'X', quantity: { count: 5e15 } }] };
+    const res = await fetch(`${s.adminUrl}${ADMIN_PREFIX}serve-order`, { method: 'POST', body: JSON.stringify(wrong) });
+    expect(res.status).toBe(200);
+    expect(s.order(order.id)).toEqual(wrong);
+    const listed = await fetch(`${s.url}/tsp/order/v1/changes`, {
+      method: 'POST',
+      headers: { Authorization: `O-Bearer ${(await token(s)).access_token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ requestContext: { requestId: 'c-1' }, serviceProviderId: s.serviceProviderId, fromTimestamp: clock.now() - 1000, toTimestamp: clock.now(), sortOrder: 'ASC', size: 10 }),
+    });
+    expect(((await listed.json()) as { response: { orderIds: string[] } }).response.orderIds).toEqual([order.id]);
+    const bad = await fetch(`${s.adminUrl}${ADMIN_PREFIX}serve-order`, { method: 'POST', body: JSON.stringify({ items: [] }) });
+    expect(bad.status).toBe(400);
+  });
+
   it('with de-duplication off, a repeated requestId is applied again', async () => {
     const s = await sandbox({ arrivalEveryMs: 0 });
     const t = await token(s);

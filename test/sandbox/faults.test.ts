@@ -178,6 +178,9 @@ describe('sandbox faults', () => {
       dropAfterApply: 0,
       emptyUpdateAnswers: 0,
       forbidReads: { changes: false, status: false },
+      changesEveryMs: 0,
+      changesNextPage: 'normal',
+      badStatus: { answer: 'none', count: 0, orderIds: [] },
     });
   });
 });

@@ -12,6 +12,8 @@ import {
   TokenResponseSchema,
 } from '../../src/shared/protocol';
 import { sampleOrder } from '../support/orders';
+import { cancelMoment } from '../../src/shared/fulfilment';
+import type { CancelMoment } from '../../src/shared/protocol/reasons';
 
 describe('protocol schemas', () => {
   it('parses the spec token response and keeps unknown fields', () => {
@@ -66,26 +68,64 @@ describe('reason catalogues', () => {
   });
 
   it('puts prescription reasons first for prescription items', () => {
-    const ordered = reasonsFor(ITEM_UNIT_REASONS, true);
+    const ordered = reasonsFor(ITEM_UNIT_REASONS, { prescription: true });
     expect(ordered[0]?.prescription).toBe(true);
     expect(ordered[1]?.prescription).toBe(true);
     expect(ordered[2]?.prescription).toBeFalsy();
-    expect(ordered).toHaveLength(ITEM_UNIT_REASONS.length);
     // Then the most common, as for any item.
     expect(ordered[2]?.code).toBe('ITEM_UNAVAILABLE');
   });
 
   it('puts the most common reasons first, in a fixed order, "not listed" last', () => {
-    const units = reasonsFor(ITEM_UNIT_REASONS, false).map((r) => r.code);
+    const units = reasonsFor(ITEM_UNIT_REASONS, { prescription: false }).map((r) => r.code);
     expect(units[0]).toBe('ITEM_UNAVAILABLE');
     expect(units.at(-1)).toBe('REASON_NOT_LISTED');
-    expect(new Set(units)).toEqual(new Set(ITEM_UNIT_REASONS.map((r) => r.code)));
-    expect(reasonsFor(ITEM_UNIT_REASONS, false).map((r) => r.code)).toEqual(units);
-    const cancel = reasonsFor(CANCEL_REASONS, false).map((r) => r.code);
+    expect(reasonsFor(ITEM_UNIT_REASONS, { prescription: false }).map((r) => r.code)).toEqual(units);
+    const cancel = reasonsFor(CANCEL_REASONS, { prescription: false, moment: 'inStore' }).map((r) => r.code);
     expect(cancel.slice(0, 2)).toEqual(['ITEM_UNAVAILABLE', 'CUSTOMER_CANCEL_REQUEST']);
-    expect(cancel).toHaveLength(CANCEL_REASONS.length);
-    const rxCancel = reasonsFor(CANCEL_REASONS, true).map((r) => r.code);
+    const rxCancel = reasonsFor(CANCEL_REASONS, { prescription: true, moment: 'inStore' }).map((r) => r.code);
     expect(rxCancel.slice(0, 3)).toEqual(['INVALID_PRESCRIPTION', 'FRAUD_PRESCRIPTION', 'ITEM_UNAVAILABLE']);
+  });
+
+  it('offers a unit cut only the reasons a packer gives: no marketplace process codes, prescription reasons only for prescription items', () => {
+    const plain = reasonsFor(ITEM_UNIT_REASONS, { prescription: false }).map((r) => r.code);
+    expect(plain).toEqual(['ITEM_UNAVAILABLE', 'QUANTITY_EXCEED_AVAILABLE_LIMIT', 'ITEM_CANCEL_ON_CUSTOMER_REQUEST', 'INCORRECT_DESCRIPTION', 'REASON_NOT_LISTED']);
+    const rx = reasonsFor(ITEM_UNIT_REASONS, { prescription: true }).map((r) => r.code);
+    expect(rx).toEqual(['ITEM_NOT_IN_PRESCRIPTION', 'QUANTITY_EXCEED_PRESCRIPTION_LIMIT', ...plain]);
+    // The service may still send them back: they keep their words.
+    expect(reasonLabel(ITEM_UNIT_REASONS, 'RESOLUTION_SLA_BREACHED')).toBe('Resolution time breached');
+  });
+
+  it('offers each moment of an order only the cancel reasons that fit it', () => {
+    const codes = (moment: CancelMoment, prescription = false): string[] => reasonsFor(CANCEL_REASONS, { prescription, moment }).map((r) => r.code);
+    // Reject: nothing about a delivery that has not started.
+    expect(codes('reject')).not.toContain('BUYER_REFUSED_DELIVERY');
+    expect(codes('reject')).not.toContain('DELIVERY_VEHICLE_ISSUES');
+    expect(codes('reject')).not.toContain('BUYER_NOT_AVAILABLE');
+    expect(codes('reject')).toEqual(expect.arrayContaining(['ITEM_UNAVAILABLE', 'EMPLOYEE_UNAVAILABILITY', 'DELIVERY_PINCODE_UNSERVICEABLE']));
+    // Out for delivery: the doorstep's reasons, not the shelf's.
+    expect(codes('onTheWay')).toEqual(expect.arrayContaining(['BUYER_REFUSED_DELIVERY', 'BUYER_NOT_AVAILABLE', 'LOCATION_NOT_FOUND']));
+    expect(codes('onTheWay')).not.toContain('ITEM_UNAVAILABLE');
+    expect(codes('onTheWay', true)).not.toContain('INVALID_PRESCRIPTION');
+    // Prescription reasons only for an order that has a prescription item.
+    expect(codes('inStore')).not.toContain('INVALID_PRESCRIPTION');
+    expect(codes('inStore', true)).toContain('FRAUD_PRESCRIPTION');
+    // "Customer asked to cancel" fits every moment; every catalogue reason fits at least one.
+    for (const m of ['reject', 'inStore', 'onTheWay'] as const) expect(codes(m)).toContain('CUSTOMER_CANCEL_REQUEST');
+    const offered = new Set((['reject', 'inStore', 'onTheWay'] as const).flatMap((m) => codes(m, true)));
+    expect(CANCEL_REASONS.filter((r) => !offered.has(r.code))).toEqual([]);
+  });
+
+  it('tells where an order is when it is cancelled', () => {
+    const order = sampleOrder();
+    expect(cancelMoment({ ...order, orderState: 'Created' })).toBe('reject');
+    const accepted = { ...order, orderState: 'Accepted' };
+    expect(cancelMoment(accepted)).toBe('inStore');
+    const onTheWay = {
+      ...accepted,
+      fulfillments: accepted.fulfillments.map((f) => (f.type === 'DELIVERY' ? { ...f, fulfillmentState: 'Out-for-delivery' } : f)),
+    };
+    expect(cancelMoment(onTheWay)).toBe('onTheWay');
   });
 });
 

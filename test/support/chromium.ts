@@ -1,5 +1,6 @@
 /** Debian's Chromium driven by playwright-core (never a downloaded browser). */
-import { chromium, type Browser } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -9,4 +10,39 @@ export function launchChromium(): Promise<Browser> {
     executablePath: CHROMIUM_PATH,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
+}
+
+/** What `chromium --version` says, or why it could not be asked (Debian moves it under us). */
+export function chromiumVersion(): string {
+  try {
+    return execFileSync(CHROMIUM_PATH, ['--version'], { encoding: 'utf8', timeout: 20_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch (err) {
+    return `unknown (${(err as Error).message.split('\n')[0]})`;
+  }
+}
+
+/**
+ * Replaces the page's `window.print()` with a recorder, before any of the page's scripts run.
+ * The browser's print dialog belongs to the person at the screen, not to a test: in Chromium 156
+ * a headless `window.print()` leaves the page "being printed", and every later `page.pdf` fails.
+ * Tests print the print layout to PDF themselves and check here that the app asked to print.
+ */
+export async function recordPrintRequests(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __printRequests: number };
+    w.__printRequests = 0;
+    window.print = () => {
+      w.__printRequests++;
+    };
+  });
+}
+
+/** How many times the page has called `window.print()` since it opened (see recordPrintRequests). */
+export function printRequests(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { __printRequests?: number }).__printRequests ?? 0);
+}
+
+/** Waits until the page has called `window.print()` `count` times in all (see recordPrintRequests). */
+export async function untilPrintRequests(page: Page, count: number, timeoutMs = 15_000): Promise<void> {
+  await page.waitForFunction((n) => (window as unknown as { __printRequests?: number }).__printRequests === n, count, { timeout: timeoutMs });
 }

@@ -1,10 +1,14 @@
-/** Stand-in for what cannot run here: electron-updater's AppUpdater (it needs the Electron binary). */
+/**
+ * A scripted stand-in for electron-updater's AppUpdater, for controller rules that need exact event
+ * timing. electron-updater's real classes run against a feed on 127.0.0.1 in
+ * test/main/updater-feed.test.ts (test/support/update-feed.ts).
+ */
 import { EventEmitter } from 'node:events';
 import type { AppUpdaterLike, UpdateInfoLike, UpdaterLogger } from '../../src/main/updater';
 
 /**
- * Stands in for electron-updater's AppUpdater (which needs the Electron binary): same properties,
- * same events, and the same quirk that setting `channel` switches allowDowngrade on.
+ * Stands in for electron-updater's AppUpdater: same properties, same events, and the same quirk
+ * that setting `channel` switches allowDowngrade on.
  */
 export class FakeUpdater extends EventEmitter implements AppUpdaterLike {
   autoDownload = false;

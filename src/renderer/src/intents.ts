@@ -5,6 +5,7 @@
  * order's next state is: the engine does, and says so in OrderView.
  */
 import { DEFAULT_ORDER_ID_PATTERN } from '../../shared/orderIdPattern';
+import { orderIdProblem } from '../../shared/protocol/orderId';
 import type { OrderView, CommandName, CommandPayload, CommandResult, PackdeskApi, Reply, Settings } from '../../shared/ipc';
 import type { ActionInput } from '../../shared/protocol/builders';
 import type { Problem } from '../../shared/result';
@@ -143,6 +144,10 @@ export async function openOrderById(rawId: string): Promise<boolean> {
     refuse(i18next.t('common:refusals.noOrderNumber'));
     return false;
   }
+  if (orderIdProblem(orderId) !== null) {
+    refuse(i18next.t('common:refusals.badOrderNumber'));
+    return false;
+  }
   const reply = await call('orders.add', { orderId });
   if (!reply.ok) {
     refuse(reply.problem);
@@ -158,6 +163,11 @@ export async function openOrderById(rawId: string): Promise<boolean> {
  * screen draws once, whole (a few milliseconds; the screen reads it itself if this fails).
  */
 export async function showOrder(orderId: string): Promise<void> {
+  // An id that breaks the id rule cannot be asked for (the set-aside line above the queue names it).
+  if (orderIdProblem(orderId) !== null) {
+    refuse(i18next.t('common:queue.unreadableRow'));
+    return;
+  }
   await loadOrder(orderId);
   useUi.getState().show({ name: 'order', orderId });
 }

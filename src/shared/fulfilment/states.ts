@@ -3,6 +3,7 @@
  * STORE fulfilment, OUT_FOR_DELIVERY and DELIVERED to the DELIVERY fulfilment.
  */
 import type { FulfillmentState, Fulfillment, Order } from '../protocol/schemas';
+import type { CancelMoment } from '../protocol/reasons';
 import { normalizeOrderState } from '../protocol/vocabulary';
 
 /** Position of a fulfilment state on the one forward path; unknown or absent is 0. */
@@ -100,4 +101,34 @@ function step(key: FulfillmentState, f: Fulfillment): NextStep {
 export function promisedPackedAt(order: Order | undefined): number | undefined {
   if (!order) return undefined;
   return fulfilmentOfType(order, 'STORE')?.fulfilmentStatusHistory?.PACKED?.promised?.endTime;
+}
+
+/** When in its life an order is being cancelled: before Accept (Reject), in the store, or once it is out for delivery. */
+export function cancelMoment(order: Order): CancelMoment {
+  if (orderPhase(order) === 'NEW') return 'reject';
+  const delivery = fulfilmentOfType(order, 'DELIVERY');
+  return fulfilmentRank(delivery?.fulfillmentState) >= RANK.OUT_FOR_DELIVERY! ? 'onTheWay' : 'inStore';
+}
+
+/** How far an order phase is along; completed and cancelled are both the end. */
+const PHASE_RANK: Readonly<Record<OrderPhase, number>> = { NEW: 0, ACCEPTED: 1, IN_PROGRESS: 2, COMPLETED: 3, CANCELLED: 3 };
+
+/**
+ * True when `candidate` shows the order at an earlier point than `held`: an earlier order phase, or
+ * the same phase with a fulfilment further back and none further on. States only move forward, so
+ * such a body was written before the held one, whatever its timestamp says.
+ */
+export function isBehind(candidate: Order, held: Order): boolean {
+  const c = PHASE_RANK[orderPhase(candidate)];
+  const h = PHASE_RANK[orderPhase(held)];
+  if (c !== h) return c < h;
+  let back = false;
+  for (const f of candidate.fulfillments) {
+    const other = held.fulfillments.find((g) => g.fulfillmentId === f.fulfillmentId);
+    if (!other) continue;
+    const d = fulfilmentRank(f.fulfillmentState) - fulfilmentRank(other.fulfillmentState);
+    if (d > 0) return false;
+    if (d < 0) back = true;
+  }
+  return back;
 }

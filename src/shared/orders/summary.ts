@@ -46,5 +46,6 @@ export function summarize(view: OrderView): OrderSummary {
     syncedAt: view.syncedAt,
     addedAt: view.addedAt,
     facts: view.order ? factsOf(view.order) : null,
+    ...(view.unreadable ? { unreadable: true } : {}),
   };
 }

@@ -3,9 +3,12 @@
  * share without zod (the renderer's bundle does not build the schemas).
  */
 import { fail, ok, type Result } from '../result';
+import { idFault, MAX_ID_LENGTH } from './orderId';
 import { CANCEL_REASONS, findReason, ITEM_UNIT_REASONS } from './reasons';
 import type { Action } from './schemas';
 import { FULFILLMENT_STATES, type FulfillmentState, ORDER_STATES, type OrderStateRequest } from './vocabulary';
+
+export { idFault } from './orderId';
 
 /** What a packer asked for, before it becomes a protocol action. */
 export type ActionInput =
@@ -13,26 +16,6 @@ export type ActionInput =
   | { readonly kind: 'units'; readonly itemId: string; readonly units: number; readonly reason: string }
   | { readonly kind: 'orderState'; readonly state: OrderStateRequest; readonly reason?: string }
   | { readonly kind: 'invoice'; readonly sellerInvoiceId: string };
-
-const MAX_ID_LENGTH = 128;
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
-// Half of a surrogate pair: UTF-8 cannot hold it, so SQLite and JSON would store U+FFFD, another id.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-// Invisible format characters (bidi overrides, marks and isolates, zero-width spaces): the id on
-// screen would not be the id sent.
-const FORMAT_CHARS = /\p{Cf}/u;
-const PLAIN_ASCII = /^[\x20-\x7e]*$/;
-
-/** Why a (trimmed) identifier cannot be used as given, or null when it can. */
-export function idFault(value: string): string | null {
-  // Nearly every id is plain printable ASCII, and none of the checks below can fail on it.
-  if (PLAIN_ASCII.test(value)) return null;
-  if (CONTROL_CHARS.test(value)) return 'contains control characters';
-  if (LONE_SURROGATE.test(value)) return 'contains a broken character (half of a surrogate pair)';
-  if (FORMAT_CHARS.test(value)) return 'contains invisible direction or format characters';
-  return null;
-}
 
 /** Checks an identifier typed, scanned or read from a file; returns it trimmed. */
 export function checkId(what: string, raw: unknown): Result<string> {

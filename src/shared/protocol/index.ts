@@ -2,3 +2,4 @@ export * from './schemas';
 export * from './reasons';
 export * from './builders';
 export * from './intake';
+export * from './orderId';

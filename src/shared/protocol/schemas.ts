@@ -23,6 +23,7 @@ export {
   sameOrderState,
 } from './vocabulary';
 import { FULFILLMENT_STATES, ORDER_STATES } from './vocabulary';
+import { orderIdProblem } from './orderId';
 
 const nonEmpty = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
 
@@ -88,7 +89,27 @@ export type OrderUpdateRequest = z.infer<typeof OrderUpdateRequestSchema>;
 
 // ---- Order -------------------------------------------------------------------------------
 
-const ValueSchema = z.looseObject({ value: z.number() });
+// ---- Ranges -------------------------------------------------------------------------------
+// Every number and date of an order that reaches a screen, a slip or a sum is checked here, where
+// it enters: a body that breaks one is set aside as unreadable (and kept for support), never
+// allowed to break the queue for every other order (a sum past 2^53, a date of 1e300).
+
+/** An order id by the one id rule (`orderIdProblem`). */
+export const OrderIdSchema = z.string().superRefine((value, ctx) => {
+  const problem = orderIdProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: `order id ${problem}` });
+});
+
+/** The most units one item line may have: what a tap may set (ActionInputSchema), and sums stay exact. */
+export const MAX_UNITS = 100_000;
+/** The largest amount of money believed (in rupees): a price, a total, a line of the break-up. */
+export const MAX_AMOUNT = 1_000_000_000;
+/** Promised, expected and actual times an order may name (epoch ms): from 2000 to 2100. */
+export const PLAUSIBLE_TIME = { min: Date.UTC(2000, 0, 1), max: Date.UTC(2100, 0, 1) } as const;
+
+const UnitCount = z.number().int().min(0).max(MAX_UNITS);
+const Amount = z.number().min(-MAX_AMOUNT).max(MAX_AMOUNT);
+const ValueSchema = z.looseObject({ value: Amount });
 
 /**
  * A moment as the service writes it: an ISO 8601 string (update specification) or epoch
@@ -98,7 +119,12 @@ const ValueSchema = z.looseObject({ value: z.number() });
 export const TimestampSchema = z
   .union([z.string(), z.number().int().min(0).max(8_640_000_000_000_000)])
   .transform((v) => (typeof v === 'number' ? new Date(v).toISOString() : v));
-const EndTimeSchema = z.looseObject({ endTime: z.number() });
+const EndTimeSchema = z.looseObject({
+  endTime: z
+    .number()
+    .min(PLAUSIBLE_TIME.min, 'a time before the year 2000')
+    .max(PLAUSIBLE_TIME.max, 'a time after the year 2100'),
+});
 
 export const AddressSchema = z.looseObject({
   building: z.string().optional(),
@@ -108,8 +134,8 @@ export const AddressSchema = z.looseObject({
   country: z.string().optional(),
   pincode: z.string().optional(),
   formattedAddress: z.string().optional(),
-  lat: z.number().optional(),
-  lon: z.number().optional(),
+  lat: z.number().min(-90).max(90).optional(),
+  lon: z.number().min(-180).max(180).optional(),
 });
 export type Address = z.infer<typeof AddressSchema>;
 
@@ -119,7 +145,7 @@ export const ItemSchema = z.looseObject({
   platformItemId: z.string().optional(),
   serviceProviderItemId: z.string().optional(),
   fulfillmentId: z.string().optional(),
-  quantity: z.looseObject({ count: z.number().int().min(0) }),
+  quantity: z.looseObject({ count: UnitCount }),
   price: ValueSchema.optional(),
   sellingPrice: ValueSchema.optional(),
   images: z.array(z.looseObject({ image: z.string() })).optional(),
@@ -128,10 +154,15 @@ export const ItemSchema = z.looseObject({
 });
 export type Item = z.infer<typeof ItemSchema>;
 
+// A time outside PLAUSIBLE_TIME (1e300, -1e20) is dropped, not the order: the order can still be
+// packed, and the screens show no time rather than an impossible one ("Invalid time value", a
+// lateness of 2,77,77,77,82,7… h).
+const PlausibleEndTime = EndTimeSchema.optional().catch(undefined);
+
 export const StatusHistoryEntrySchema = z.looseObject({
-  actual: EndTimeSchema.optional(),
-  expected: EndTimeSchema.optional(),
-  promised: EndTimeSchema.optional(),
+  actual: PlausibleEndTime,
+  expected: PlausibleEndTime,
+  promised: PlausibleEndTime,
 });
 export type StatusHistoryEntry = z.infer<typeof StatusHistoryEntrySchema>;
 
@@ -157,7 +188,7 @@ export const BreakUpSchema = z.looseObject({
   quotationLevel: z.string().optional(),
   title: z.string().optional(),
   price: ValueSchema.optional(),
-  quantity: z.looseObject({ count: z.number().int().min(0) }).optional(),
+  quantity: z.looseObject({ count: UnitCount }).optional(),
 });
 
 export const QuoteSchema = z.looseObject({
@@ -181,7 +212,7 @@ export const BillingSchema = z.looseObject({
 });
 
 export const OrderSchema = z.looseObject({
-  id: nonEmpty('id'),
+  id: OrderIdSchema,
   items: z.array(ItemSchema),
   orderState: z.string(),
   serviceProvider: z.looseObject({ id: z.string().optional(), platformId: z.string().optional() }).optional(),

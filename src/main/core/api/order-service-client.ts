@@ -12,9 +12,11 @@ import {
   STATUS_PATH,
   StatusAnswerSchema,
 } from '../../../shared/protocol/intake';
+import { printableId } from '../../../shared/protocol/orderId';
 import {
   describeZodError,
   ErrorResponseSchema,
+  type Order,
   type OrderUpdateRequest,
   OrderUpdateSuccessSchema,
 } from '../../../shared/protocol/schemas';
@@ -202,13 +204,22 @@ export class OrderServiceClient implements UpdateSender {
     try {
       const request = buildStatusRequest(this.newRequestId(), orderId);
       const answer = await this.exchange(url, request, `status of ${orderId}`, signal);
-      const read = classifyRead(answer, 'status', this.now(), (json) => {
+      const read = classifyRead<StatusRead>(answer, 'status', this.now(), (json) => {
         const parsed = StatusAnswerSchema.safeParse(json);
-        return parsed.success ? { ok: true, value: { order: parsed.data.response, raw: json } } : { ok: false, reason: describeZodError(parsed.error) };
+        if (parsed.success) return { ok: true, value: { order: parsed.data.response, raw: json, reason: '' } };
+        const reason = describeZodError(parsed.error);
+        // A body that is this order's, but with something that cannot be believed (a count past
+        // 2^53, a date of 1e300, an id no one could type): set aside, not retried as if cut short.
+        return aboutOrder(json, orderId) ? { ok: true, value: { order: null, raw: json, reason } } : { ok: false, reason };
       }, (t) => this.scrub(t));
       this.log.debug('status answered', { orderId, outcome: read.kind });
-      if (read.kind === 'ok') return { kind: 'order', order: read.value.order, raw: read.value.raw };
-      return read;
+      if (read.kind !== 'ok') return read;
+      if (read.value.order) return { kind: 'order', order: read.value.order, raw: read.value.raw };
+      return {
+        kind: 'unreadableOrder',
+        message: `Order ${printableId(orderId)} could not be read: ${this.scrub(read.value.reason).slice(0, 300)}`,
+        rawBody: truncateBytes(this.scrub(JSON.stringify(read.value.raw)), this.maxRawBodyBytes),
+      };
     } catch (error) {
       return { kind: 'transient', message: `Unexpected failure while fetching order ${orderId}: ${this.scrub(String(error))}`, network: true };
     }
@@ -403,4 +414,15 @@ function describeStatusFailure(outcome: StatusOutcome): string {
     default:
       return outcome.message;
   }
+}
+
+/** A status answer read: the order, or why this order's body could not be believed. */
+type StatusRead = { readonly order: Order | null; readonly raw: unknown; readonly reason: string };
+
+/** True when `json` is a status answer whose `response` names `orderId`: this order's body, however unreadable. */
+function aboutOrder(json: unknown, orderId: string): boolean {
+  if (typeof json !== 'object' || json === null) return false;
+  const { type, response } = json as { type?: unknown; response?: unknown };
+  if (type !== undefined && type !== 'ORDER_VIEW') return false;
+  return typeof response === 'object' && response !== null && (response as { id?: unknown }).id === orderId;
 }

@@ -34,6 +34,11 @@ export type StatusOutcome =
   | { readonly kind: 'accepted'; readonly status: number }
   /** NOT_FOUND / ORDER_NOT_FOUND: the service does not know this order. */
   | { readonly kind: 'notFound'; readonly message: string }
+  /**
+   * This order's body, but one that breaks the schema's ranges or the id rule: set aside as
+   * unreadable (the answer kept for support) until the service sends a body that can be read.
+   */
+  | { readonly kind: 'unreadableOrder'; readonly message: string; readonly rawBody: string }
   | ReadFailure;
 
 type Parse<T> = (json: unknown) => { ok: true; value: T } | { ok: false; reason: string };

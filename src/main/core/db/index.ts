@@ -10,4 +10,4 @@ export type { LeaseRow, LeaseTable } from './lease-table';
 export type { OrdersTable } from './orders-table';
 export type { AuditLine, AuditTable } from './audit-table';
 export { damageIn, storageProblem } from './storage-error';
-export type { IntakeState, IntakeTable } from './intake-table';
+export type { IntakeState, IntakeTable, IntakeWindow, PendingId } from './intake-table';

@@ -1,14 +1,42 @@
-/** SQL for order intake's state: the cursor of the last complete window and a refusal of access. */
+/**
+ * SQL for order intake's state: the cursor of the last complete window, the window being read (so a
+ * stopped pass resumes at its page), the ids still to fetch, and a refusal of access.
+ */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 
+/** A window of `changes` whose pages are being read. */
+export interface IntakeWindow {
+  readonly from: number;
+  readonly to: number;
+  /** The page to ask for next; null: the first page. */
+  readonly nextPage: string | null;
+  /** Pages read so far. */
+  readonly pages: number;
+}
+
 /** Intake's stored state, typed. */
 export interface IntakeState {
-  /** toTimestamp of the last window whose every id was stored; null before the first complete pass. */
+  /** toTimestamp of the last window whose every id was stored or kept as still to fetch; null before the first. */
   readonly cursorTo: number | null;
   readonly lastPassAt: number | null;
   /** The service refused this client a read call: its words, and the settings they were said for. */
   readonly noAccess: { readonly message: string; readonly settings: string } | null;
+  /** The window being read, when a pass stopped in its middle. */
+  readonly window: IntakeWindow | null;
+  /** Why the last pass left its window unfinished (a page cap, a repeated nextPage). */
+  readonly windowProblem: string | null;
+  /** How many listed ids are not stored yet. */
+  readonly stillToFetch: number;
+}
+
+/** An id `changes` listed whose body is not stored yet. */
+export interface PendingId {
+  readonly orderId: string;
+  readonly listedAt: number;
+  readonly attempts: number;
+  readonly nextAttemptAt: number;
+  readonly lastError: string | null;
 }
 
 const RowSchema = z.object({
@@ -16,17 +44,51 @@ const RowSchema = z.object({
   last_pass_at: z.number().int().nullable(),
   no_access: z.string().nullable(),
   no_access_settings: z.string().nullable(),
+  window_from: z.number().int().nullable(),
+  window_to: z.number().int().nullable(),
+  window_next_page: z.string().nullable(),
+  window_pages: z.number().int(),
+  window_problem: z.string().nullable(),
+  still_to_fetch: z.number().int(),
+});
+
+const PendingRowSchema = z.object({
+  order_id: z.string(),
+  listed_at: z.number().int(),
+  attempts: z.number().int(),
+  next_attempt_at: z.number().int(),
+  last_error: z.string().nullable(),
 });
 
 export type IntakeTable = ReturnType<typeof createIntakeTable>;
 
-/** Prepared statements for the intake row. */
+/** Prepared statements for the intake row and the ids still to fetch. */
 export function createIntakeTable(db: Database) {
   const s = {
-    get: db.prepare(`SELECT cursor_to, last_pass_at, no_access, no_access_settings FROM intake WHERE id = 1`),
-    commit: db.prepare(`UPDATE intake SET cursor_to = @to, last_pass_at = @at WHERE id = 1`),
+    get: db.prepare(
+      `SELECT cursor_to, last_pass_at, no_access, no_access_settings, window_from, window_to, window_next_page, window_pages, window_problem,
+              (SELECT COUNT(*) FROM intake_pending) AS still_to_fetch
+       FROM intake WHERE id = 1`,
+    ),
+    commit: db.prepare(`UPDATE intake SET cursor_to = @to, window_from = NULL, window_to = NULL, window_next_page = NULL, window_pages = 0, window_problem = NULL WHERE id = 1`),
+    completed: db.prepare(`UPDATE intake SET last_pass_at = @at WHERE id = 1`),
     noAccess: db.prepare(`UPDATE intake SET no_access = @message, no_access_settings = @settings WHERE id = 1`),
+    begin: db.prepare(`UPDATE intake SET window_from = @from, window_to = @to, window_next_page = NULL, window_pages = 0 WHERE id = 1`),
+    page: db.prepare(`UPDATE intake SET window_next_page = @nextPage, window_pages = window_pages + 1 WHERE id = 1`),
+    drop: db.prepare(`UPDATE intake SET window_from = NULL, window_to = NULL, window_next_page = NULL, window_pages = 0 WHERE id = 1`),
+    problem: db.prepare(`UPDATE intake SET window_problem = @problem WHERE id = 1`),
+    // Listed again while pending: its backoff stands (a change does not make a failing answer good).
+    list: db.prepare(`INSERT INTO intake_pending (order_id, listed_at) VALUES (@id, @at) ON CONFLICT (order_id) DO NOTHING`),
+    stored: db.prepare(`DELETE FROM intake_pending WHERE order_id = ?`),
+    failed: db.prepare(`UPDATE intake_pending SET attempts = attempts + 1, next_attempt_at = @nextAt, last_error = @error WHERE order_id = @id`),
+    due: db.prepare(`SELECT order_id, listed_at, attempts, next_attempt_at, last_error FROM intake_pending WHERE next_attempt_at <= ? ORDER BY listed_at, order_id LIMIT ?`),
+    all: db.prepare(`SELECT order_id, listed_at, attempts, next_attempt_at, last_error FROM intake_pending ORDER BY listed_at, order_id LIMIT ?`),
   };
+  const pending = (rows: unknown[]): PendingId[] =>
+    rows.map((row) => {
+      const r = PendingRowSchema.parse(row);
+      return { orderId: r.order_id, listedAt: r.listed_at, attempts: r.attempts, nextAttemptAt: r.next_attempt_at, lastError: r.last_error };
+    });
   return {
     get(): IntakeState {
       const r = RowSchema.parse(s.get.get());
@@ -34,15 +96,55 @@ export function createIntakeTable(db: Database) {
         cursorTo: r.cursor_to,
         lastPassAt: r.last_pass_at,
         noAccess: r.no_access !== null ? { message: r.no_access, settings: r.no_access_settings ?? '' } : null,
+        window: r.window_from !== null && r.window_to !== null ? { from: r.window_from, to: r.window_to, nextPage: r.window_next_page, pages: r.window_pages } : null,
+        windowProblem: r.window_problem,
+        stillToFetch: r.still_to_fetch,
       };
     },
-    /** Moves the cursor: every id of the window up to `to` is stored. */
-    commit(to: number, at: number): void {
-      s.commit.run({ to, at });
+    /** Moves the cursor: every id of the window up to `to` is stored or kept as still to fetch. */
+    commit(to: number): void {
+      s.commit.run({ to });
+    },
+    /** A pass completed at `at`: its window read, and every id due asked. */
+    passCompleted(at: number): void {
+      s.completed.run({ at });
     },
     /** Records (or, with null, clears) a refusal of access. */
     setNoAccess(value: { message: string; settings: string } | null): void {
       s.noAccess.run({ message: value?.message ?? null, settings: value?.settings ?? null });
+    },
+    /** Starts reading a new window at its first page. */
+    beginWindow(from: number, to: number): void {
+      s.begin.run({ from, to });
+    },
+    /** One page read: its ids are kept as still to fetch, and the next page is where a later pass resumes. */
+    savePage(orderIds: readonly string[], nextPage: string | null, at: number): void {
+      for (const id of orderIds) s.list.run({ id, at });
+      s.page.run({ nextPage });
+    },
+    /** Forgets the window being read: the next pass starts a new one at its first page. */
+    dropWindow(): void {
+      s.drop.run();
+    },
+    /** Why the window is unfinished, or null. */
+    setWindowProblem(problem: string | null): void {
+      s.problem.run({ problem });
+    },
+    /** The id's body is stored: it is no longer still to fetch. */
+    fetched(orderId: string): void {
+      s.stored.run(orderId);
+    },
+    /** A failed answer for a pending id: asked again from `nextAt`. */
+    fetchFailed(orderId: string, error: string, nextAt: number): void {
+      s.failed.run({ id: orderId, error, nextAt });
+    },
+    /** Pending ids due at `now`, the longest waiting first. */
+    due(now: number, limit: number): PendingId[] {
+      return pending(s.due.all(now, limit));
+    },
+    /** Every pending id (up to `limit`), the longest waiting first. */
+    stillToFetch(limit: number): PendingId[] {
+      return pending(s.all.all(limit));
     },
   };
 }

@@ -159,6 +159,30 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 6,
     sql: `
+      -- Ids that \`changes\` listed and intake has not stored yet (a \`status\` answer that failed,
+      -- or not asked yet). The cursor may move past a window once its ids are here: an id leaves
+      -- only when its body is stored, in the same transaction.
+      CREATE TABLE intake_pending (
+        order_id TEXT PRIMARY KEY,
+        -- When \`changes\` first listed it (this terminal's clock).
+        listed_at INTEGER NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        -- Not asked again before this (backoff after a failed answer); 0: at the next pass.
+        next_attempt_at INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT
+      ) STRICT;
+      -- The window being read, so a pass stopped by a rate limit resumes at the page it stopped at.
+      ALTER TABLE intake ADD COLUMN window_from INTEGER;
+      ALTER TABLE intake ADD COLUMN window_to INTEGER;
+      ALTER TABLE intake ADD COLUMN window_next_page TEXT;
+      ALTER TABLE intake ADD COLUMN window_pages INTEGER NOT NULL DEFAULT 0;
+      -- Why the last pass left its window unfinished (a page cap, a nextPage seen before), or NULL.
+      ALTER TABLE intake ADD COLUMN window_problem TEXT;
+    `,
+  },
+  {
+    version: 7,
+    sql: `
       -- Orders that left the terminal, by when: their rows (an id and times, no details) are dropped
       -- 180 days later once no tap of theirs is kept (outbox/retire.ts pruneHistory). Only rows off
       -- the terminal are in it, so neither a tap nor the queue's listing writes it.

@@ -1,5 +1,6 @@
 /** SQL for the orders cache: the latest order body from the service, and when it came. */
 import type { Database } from 'better-sqlite3';
+import { isBehind } from '../../../shared/fulfilment';
 import type { Order } from '../../../shared/protocol';
 import { secrets } from '../log';
 import { PENDING } from './outbox-table';
@@ -13,6 +14,12 @@ const MAX_RAW_CHARS = 64 * 1024;
  * 5,000 orders parsed every body again on each list and most taps missed).
  */
 const BODY_CACHE_SIZE = 10_000;
+/**
+ * How far past the order service's now an `updatedAt` is still believed: room for the clock
+ * difference the token measured being a little off. A body stamped later than that (9999-12-31,
+ * say) would otherwise outrank every real body that follows it.
+ */
+export const FUTURE_STAMP_MARGIN_MS = 15 * 60_000;
 
 export type OrdersTable = ReturnType<typeof createOrdersTable>;
 
@@ -133,20 +140,27 @@ export function createOrdersTable(db: Database) {
     dropGone(before: number, limit: number): number {
       return s.dropGone.run({ before, limit }).changes;
     },
-    /** Stores the order from a success answer as the new truth for that order. */
-    saveBody(order: Order, now: number): void {
+    /**
+     * Stores the order from a success answer (the answer to a tap) unless the cache holds a body
+     * that is surely later (`supersedes`); `serviceNow` is the order service's clock. True when stored.
+     */
+    saveBody(order: Order, now: number, serviceNow: number = now): boolean {
+      const current = s.current.get(order.id) as { body: string | null; needs_refresh: number; body_rev: number | null } | undefined;
+      const held = current?.body ? bodyFor(order.id, current.body_rev ?? 0) : null;
+      if (held && current?.needs_refresh === 0 && !supersedes(order, held, serviceNow)) return false;
       s.saveBody.run({ id: order.id, body: JSON.stringify(order), now });
+      return true;
     },
     /**
-     * Stores a body fetched by intake unless the cache holds a newer one (by `updatedAt`): the
-     * service's body with the newest updatedAt wins. Says what happened.
+     * Stores a body fetched by intake unless the cache holds a later one (`supersedes`); `serviceNow`
+     * is the order service's clock, against which a stamp from the future is not believed. Says what happened.
      */
-    saveIfNewer(order: Order, now: number): 'new' | 'updated' | 'unchanged' {
+    saveIfNewer(order: Order, now: number, serviceNow: number = now): 'new' | 'updated' | 'unchanged' {
       const current = s.current.get(order.id) as { body: string | null; needs_refresh: number; body_rev: number | null } | undefined;
       const text = JSON.stringify(order);
       if (current?.body === text && current.needs_refresh === 0) return 'unchanged';
       const held = current?.body ? bodyFor(order.id, current.body_rev ?? 0) : null;
-      if (held && current?.needs_refresh === 0 && isOlder(order.updatedAt, held.updatedAt)) return 'unchanged';
+      if (held && current?.needs_refresh === 0 && !supersedes(order, held, serviceNow)) return 'unchanged';
       s.saveBody.run({ id: order.id, body: text, now });
       return current?.body ? 'updated' : 'new';
     },
@@ -157,9 +171,22 @@ export function createOrdersTable(db: Database) {
   };
 }
 
-/** True when `candidate` is strictly older than `held`; unknown times never count as older. */
-function isOlder(candidate: string | undefined, held: string | undefined): boolean {
-  const a = candidate ? Date.parse(candidate) : Number.NaN;
-  const b = held ? Date.parse(held) : Number.NaN;
-  return !Number.isNaN(a) && !Number.isNaN(b) && a < b;
+/**
+ * Whether `candidate` should replace `held`. Two believable, different `updatedAt`s decide: the
+ * later wins. Where they cannot (equal, missing, unreadable, or past the service's now plus
+ * FUTURE_STAMP_MARGIN_MS), the states decide: a body that shows the order further back is older;
+ * otherwise the body read last wins.
+ */
+export function supersedes(candidate: Order, held: Order, serviceNow: number): boolean {
+  const until = serviceNow + FUTURE_STAMP_MARGIN_MS;
+  const a = believable(candidate.updatedAt, until);
+  const b = believable(held.updatedAt, until);
+  if (a !== null && b !== null && a !== b) return a > b;
+  return !isBehind(candidate, held);
+}
+
+/** A stamp as epoch ms, or null when it is missing, unreadable or later than `until`. */
+function believable(stamp: string | undefined, until: number): number | null {
+  const t = stamp ? Date.parse(stamp) : Number.NaN;
+  return Number.isFinite(t) && t <= until ? t : null;
 }

@@ -173,6 +173,7 @@ export function createEngine(options: EngineOptions): Engine {
     newRequestId: randomUUID,
     undoWindowMs: () => undoWindowMs,
     backoff: options.backoff ?? DEFAULT_BACKOFF,
+    serviceNow: () => now() - (options.clockSkewMs?.() ?? 0),
   });
 
   const sync: Sync = createSync(
@@ -616,7 +617,15 @@ export function createEngine(options: EngineOptions): Engine {
         else byOrder.set(e.orderId, [e]);
       }
       const t = now();
-      return store.orders.list().map((row) => orderView(row, byOrder.get(row.id) ?? [], t, projectWith));
+      return store.orders.list().map((row) => {
+        try {
+          return orderView(row, byOrder.get(row.id) ?? [], t, projectWith);
+        } catch (e) {
+          // One order whose taps cannot be laid over its body is set aside, never the whole queue.
+          log.error('an order could not be shown', { orderId: row.id, error: e });
+          return orderView({ ...row, body: null, bodyUnreadable: true, needsRefresh: true }, [], t);
+        }
+      });
     },
 
     getOrder(orderId) {

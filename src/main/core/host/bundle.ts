@@ -6,6 +6,7 @@ import type { Engine } from '../engine';
 import type { Logger } from '../log';
 import type { PinStore } from '../pin';
 import { writeSupportBundle } from '../support';
+import { readUpdateStatus, UPDATE_STATUS_FILE, updateHealth } from '../update';
 import { hostHealth } from './health';
 import type { KeychainWatch } from './credentials';
 import type { Runtime } from './runtime';
@@ -51,6 +52,9 @@ export async function exportSupportBundle(deps: BundleDeps): Promise<Result<{ pa
     tokens: deps.runtime.service()?.tokens.status() ?? null,
     now,
   });
+  // The updater's last saved status, as `packdesk doctor` shows it.
+  const update = updateHealth(readUpdateStatus(join(deps.dataDir, UPDATE_STATUS_FILE)), now);
+  health.push({ name: 'updates', ok: update.ok, message: update.fix ? `${update.detail} -> ${update.fix}` : update.detail });
   deps.log.info('support bundle requested');
   const written = writeSupportBundle({
     dir: join(deps.dataDir, 'support'),

@@ -115,6 +115,7 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
     nextAt: null,
     intervalMs: settings.get().intakeIntervalMs,
     message: runtime.problem(),
+    stillToFetch: 0,
   });
 
   return {

@@ -3,13 +3,16 @@
  * it runs a pass (pass.ts); 429/5xx and network failures back off (Retry-After honoured); a 403/404
  * on a read call is said once and nothing is polled again until the settings change. Between passes
  * — or while intake cannot poll — a light probe keeps the reachability signal true to life.
- * Scanned ids the terminal does not know are fetched at once with `status`.
+ * Scanned ids the terminal does not know are fetched at once with `status`. A storage failure (a full
+ * disk) stops the pass, is said in the status, and the timer tries again: nothing is lost, as every
+ * page and body is kept in SQLite before the cursor moves past it.
  */
 import { buildChangesRequest } from '../../../shared/protocol/intake';
+import { type IntakeState, type PendingId, storageProblem } from '../db';
 import { type BackoffPolicy, backoffDelay } from '../outbox/backoff';
 import type { Logger } from '../log';
 import { type Timers, TimerSlot } from '../time';
-import { type PassCounts, type PassResult, runPass } from './pass';
+import { DEFAULT_MAX_PAGES_PER_PASS, type PassCounts, type PassResult, runPass } from './pass';
 import type { IntakeReader, IntakeStore } from './ports';
 import type { IntakeStatus } from '../../../shared/ipc';
 
@@ -19,6 +22,10 @@ export const MIN_INTAKE_INTERVAL_MS = 10_000;
 export const DEFAULT_OVERLAP_MS = 2 * 60_000;
 const DEFAULT_LOOKBACK_MS = 24 * 60 * 60_000;
 const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 2_000, capMs: 5 * 60_000 };
+/** An id whose `status` answer failed is asked again after this backoff (full jitter, capped at 10 minutes). */
+const FETCH_RETRY: BackoffPolicy = { baseMs: 30_000, capMs: 10 * 60_000 };
+/** Ids still to fetch named in a report at most. */
+const PENDING_SHOWN = 20;
 const OUTBOX_WAIT_MS = 100;
 
 export interface IntakeOptions {
@@ -45,6 +52,8 @@ export interface IntakeOptions {
   readonly overlapMs?: number;
   readonly initialLookbackMs?: number;
   readonly pageSize?: number;
+  /** Pages of `changes` read in one pass at most (default 20). */
+  readonly maxPagesPerPass?: number;
   readonly concurrency?: number;
   readonly backoff?: BackoffPolicy;
   /** Sends in flight from the outbox; intake waits while there are any. */
@@ -61,6 +70,12 @@ export interface IntakeOptions {
 /** The result of one pass as the CLI reports it. */
 export type PassReport =
   | { readonly kind: 'completed'; readonly counts: PassCounts }
+  /** Every page read and the cursor moved, but some listed ids are still to fetch (asked again with backoff). */
+  | { readonly kind: 'incomplete'; readonly counts: PassCounts; readonly message: string; readonly stillToFetch: readonly PendingId[] }
+  /** The window's pages did not end in this pass (a page cap, or a nextPage given before). */
+  | { readonly kind: 'unfinished'; readonly counts: PassCounts; readonly reason: 'pageCap' | 'repeatedPage'; readonly message: string }
+  /** The data file stopped taking writes (a full disk): nothing read since is lost; the pass runs again later. */
+  | { readonly kind: 'storage'; readonly message: string }
   | { readonly kind: 'unreachable'; readonly counts: PassCounts; readonly message: string }
   | { readonly kind: 'noAccess'; readonly call: 'changes' | 'status'; readonly message: string }
   | { readonly kind: 'notConfigured'; readonly message: string }
@@ -73,6 +88,7 @@ export type FetchReport =
   | { readonly kind: 'stored'; readonly result: 'new' | 'updated' | 'unchanged' }
   | { readonly kind: 'notFound'; readonly message: string }
   | { readonly kind: 'unreachable'; readonly message: string }
+  | { readonly kind: 'storage'; readonly message: string }
   | { readonly kind: 'failed'; readonly message: string };
 
 /** What a one-request access check found. */
@@ -85,8 +101,11 @@ export interface Intake {
   start(firstInMs?: number): void;
   /** Stops timers and aborts a pass in flight (its cursor stays where it was). */
   stop(): Promise<void>;
-  /** One full pass now from the stored cursor (the CLI's `intake --once`). */
-  passOnce(): Promise<PassReport>;
+  /**
+   * One full pass now from the stored cursor (the CLI's `intake --once`). `askAllNow`: every id still
+   * to fetch is asked, pauses or not (support asked for it by hand).
+   */
+  passOnce(options?: { readonly askAllNow?: boolean }): Promise<PassReport>;
   /** One `status` call for an order, stored when newer. */
   fetchOrder(orderId: string): Promise<FetchReport>;
   /** One tiny `changes` request (one id, the last second) to see whether this client may poll; stores nothing. */
@@ -94,6 +113,8 @@ export interface Intake {
   /** The settings changed: a refusal of access is forgotten and polling resumes. */
   settingsChanged(): void;
   status(): IntakeStatus;
+  /** Ids `changes` listed whose bodies are not stored yet (up to `limit`), the longest waiting first. */
+  stillToFetch(limit?: number): readonly PendingId[];
 }
 
 /** Builds the intake; nothing runs until start(). */
@@ -113,6 +134,9 @@ export function createIntake(o: IntakeOptions): Intake {
   let lastStatusJson = '';
   let controller: AbortController | null = null;
   let retryAfterMs: number | undefined;
+  /** The data file's refusal to take writes, in words; null while it takes them. */
+  let storage: string | null = null;
+  let lastState: IntakeState | null = null;
 
   const timer = new TimerSlot(o.timers, o.now, () => void tick());
 
@@ -120,27 +144,50 @@ export function createIntake(o: IntakeOptions): Intake {
     new Promise((resolve) => {
       o.timers.setTimeout(resolve, ms);
     });
+  /** Waits `ms`, or less when `signal` aborts (stop() must not wait out a Retry-After). */
+  const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+    new Promise((resolve) => {
+      if (signal.aborted) return resolve();
+      const handle = o.timers.setTimeout(done, ms);
+      function done(): void {
+        o.timers.clearTimeout(handle);
+        signal.removeEventListener('abort', done);
+        resolve();
+      }
+      signal.addEventListener('abort', done, { once: true });
+    });
   const yieldToOutbox = async (): Promise<void> => {
     while (o.outboxSending() > 0 && !controller?.signal.aborted) await wait(OUTBOX_WAIT_MS);
   };
 
   const blocked = (): string | null => {
-    const held = o.store.state().noAccess;
+    const held = readState().noAccess;
     if (!held) return null;
     if (held.settings === o.settingsKey()) return held.message;
     o.store.setNoAccess(null); // other settings now: try again
     return null;
   };
 
+  /** The stored state; the last one read when the data file cannot be read now. */
+  const readState = (): IntakeState => {
+    try {
+      lastState = o.store.state();
+    } catch (e) {
+      if (!lastState) throw e;
+    }
+    return lastState;
+  };
+
   const computeStatus = (): IntakeStatus => {
-    const state = o.store.state();
+    const state = readState();
     const noAccess = blocked();
     const provider = o.serviceProviderId();
     let condition: IntakeStatus['condition'];
     if (noAccess) condition = 'noAccess';
     else if (!provider) condition = 'notConfigured';
+    else if (storage !== null) condition = 'storage';
     else if (reachable === false) condition = 'offline';
-    else if (failures > 0) condition = 'retrying';
+    else if (failures > 0 || problem !== null) condition = 'retrying';
     else condition = 'ok';
     return {
       condition,
@@ -149,10 +196,14 @@ export function createIntake(o: IntakeOptions): Intake {
       lastTriedAt: lastTried,
       nextAt,
       intervalMs: interval(),
+      stillToFetch: state.stillToFetch,
       message:
         noAccess ??
         (!provider ? 'New orders are not checked: a manager must enter the service provider id in Settings' : null) ??
-        (condition === 'offline' || condition === 'retrying' ? problem : null),
+        storage ??
+        (condition === 'offline' || condition === 'retrying' ? problem : null) ??
+        state.windowProblem ??
+        (state.stillToFetch > 0 ? stillToFetchSaid(state.stillToFetch, o.store.stillToFetch(3)) : null),
     };
   };
   const publish = (): void => {
@@ -178,17 +229,18 @@ export function createIntake(o: IntakeOptions): Intake {
     publish();
   };
 
-  const pass = (): Promise<PassReport> => {
+  const pass = (askAllNow = false): Promise<PassReport> => {
     passing ??= (async (): Promise<PassReport> => {
       const provider = o.serviceProviderId();
       if (!provider) return { kind: 'notConfigured', message: 'No service provider id is set; a manager enters it in Settings with the credentials' };
-      const noAccess = blocked();
-      if (noAccess) return { kind: 'noAccess', call: 'changes', message: noAccess };
       controller = new AbortController();
+      const signal = controller.signal;
       lastTried = o.now();
-      let result: PassResult;
+      // Nothing a pass meets escapes it: the timer must be armed again whatever happened (a full disk above all).
       try {
-        result = await runPass({
+        const noAccess = blocked();
+        if (noAccess) return { kind: 'noAccess', call: 'changes', message: noAccess };
+        const result: PassResult = await runPass({
           reader: o.reader,
           store: o.store,
           serviceProviderId: provider,
@@ -202,25 +254,65 @@ export function createIntake(o: IntakeOptions): Intake {
           yieldToOutbox,
           onStored: (id) => o.onStored([id]),
           onReachable: seen,
-          signal: controller.signal,
+          signal,
+          maxPages: o.maxPagesPerPass ?? DEFAULT_MAX_PAGES_PER_PASS,
+          askAllNow,
+          sleep: (ms) => sleep(ms, signal),
+          retryDelayMs: (attempts) => backoffDelay(attempts, FETCH_RETRY, o.random) + FETCH_RETRY.baseMs / 2,
         });
+        return report(result);
+      } catch (e) {
+        return thrown(e);
       } finally {
         controller = null;
       }
-      return report(result);
     })().finally(() => {
       passing = null;
-      publish();
+      try {
+        publish();
+      } catch (e) {
+        log.error('intake status could not be read', { error: e });
+      }
     });
     return passing;
   };
 
+  /** A pass that threw: a storage failure said as such (and tried again at the next tick), anything else as a failure. */
+  const thrown = (e: unknown): PassReport => {
+    retryAfterMs = undefined;
+    const full = storageProblem(e);
+    if (full) {
+      if (storage === null) log.error('data file not writable: intake paused', { error: e });
+      storage = full.code === 'STORE_FULL' ? STORE_FULL_SAID : full.message;
+      return { kind: 'storage', message: storage };
+    }
+    failures++;
+    problem = `Checking for new orders failed: ${e instanceof Error ? e.message : String(e)}`;
+    log.error('pass failed', { error: e });
+    return { kind: 'failed', counts: { new: 0, updated: 0, unchanged: 0, failed: 0, unreadable: 0 }, message: problem };
+  };
+
   const report = (result: PassResult): PassReport => {
+    if (storage !== null) log.info('data file takes writes again: intake resumes');
+    storage = null;
     if (result.kind === 'completed') {
       failures = 0;
       problem = null;
       log.info('pass completed', { ...result.counts, from: result.window.from, to: result.window.to });
-      return { kind: 'completed', counts: result.counts };
+      const pending = o.store.stillToFetch(PENDING_SHOWN);
+      if (pending.length === 0) return { kind: 'completed', counts: result.counts };
+      const count = o.store.state().stillToFetch;
+      log.warn('orders still to fetch', { count, first: pending[0]?.orderId });
+      return { kind: 'incomplete', counts: result.counts, message: stillToFetchSaid(count, pending), stillToFetch: pending };
+    }
+    if (result.kind === 'unfinished') {
+      // The next pass reads on after a pause that grows while the pages keep coming, so a nextPage
+      // that never ends costs a few pages now and then, never a stream of calls.
+      failures++;
+      retryAfterMs = undefined;
+      problem = result.message;
+      log.warn('window unfinished', { reason: result.reason, ...result.counts });
+      return { kind: 'unfinished', counts: result.counts, reason: result.reason, message: result.message };
     }
     const { failure, call, counts } = result;
     if (failure.kind === 'noAccess') {
@@ -229,7 +321,8 @@ export function createIntake(o: IntakeOptions): Intake {
       log.warn('no access to a read call; intake stops until the settings change', { call, status: failure.status });
       return { kind: 'noAccess', call, message: failure.message };
     }
-    failures++;
+    // A pass that kept a page or a body before it stopped made headway: its pause does not grow.
+    failures = result.progressed ? 1 : failures + 1;
     problem = failure.message;
     retryAfterMs = failure.kind === 'transient' ? failure.retryAfterMs : undefined;
     log.warn('pass stopped; the cursor stays', { call, kind: failure.kind, message: failure.message, ...counts });
@@ -239,6 +332,15 @@ export function createIntake(o: IntakeOptions): Intake {
   };
 
   const tick = async (): Promise<void> => {
+    try {
+      await step();
+    } catch (e) {
+      // Whatever went wrong (the data file, above all), the timer is armed again.
+      log.error('intake timer step failed', { error: e });
+      schedule(interval());
+    }
+  };
+  const step = async (): Promise<void> => {
     if (!running) return;
     nextAt = null;
     if (!o.serviceProviderId() || blocked()) {
@@ -249,7 +351,7 @@ export function createIntake(o: IntakeOptions): Intake {
     }
     const r = await pass();
     if (!running) return;
-    if (r.kind === 'completed' || r.kind === 'noAccess' || r.kind === 'notConfigured') schedule(interval());
+    if (r.kind === 'completed' || r.kind === 'incomplete' || r.kind === 'noAccess' || r.kind === 'notConfigured' || r.kind === 'storage' || failures === 0) schedule(interval());
     else schedule(Math.max(backoffDelay(failures, backoff, o.random, retryAfterMs), backoff.baseMs / 2));
   };
 
@@ -265,17 +367,29 @@ export function createIntake(o: IntakeOptions): Intake {
       controller?.abort();
       await passing?.catch(() => undefined);
     },
-    passOnce: () => pass(),
+    passOnce: (options) => pass(options?.askAllNow ?? false),
     async fetchOrder(orderId) {
       const outcome = await o.reader.status(orderId);
       seen(!(outcome.kind === 'transient' && outcome.network));
       switch (outcome.kind) {
         case 'order': {
           if (outcome.order.id !== orderId) return { kind: 'failed', message: `The service answered with order ${outcome.order.id} instead of ${orderId}` };
-          const result = o.store.saveIfNewer(outcome.order, o.now());
+          let result: 'new' | 'updated' | 'unchanged';
+          try {
+            result = o.store.saveIfNewer(outcome.order, o.now());
+          } catch (e) {
+            const full = storageProblem(e);
+            if (!full) throw e;
+            return { kind: 'storage', message: full.code === 'STORE_FULL' ? STORE_FULL_SAID : full.message };
+          }
           if (result !== 'unchanged') o.onStored([orderId]);
+          publish();
           return { kind: 'stored', result };
         }
+        case 'unreadableOrder':
+          o.store.setAside(orderId, outcome.rawBody, o.now());
+          o.onStored([orderId]);
+          return { kind: 'failed', message: outcome.message };
         case 'notFound':
           return { kind: 'notFound', message: outcome.message };
         case 'transient':
@@ -312,5 +426,18 @@ export function createIntake(o: IntakeOptions): Intake {
       if (running) schedule(0);
     },
     status: computeStatus,
+    stillToFetch: (limit = PENDING_SHOWN) => o.store.stillToFetch(limit),
   };
+}
+
+const STORE_FULL_SAID =
+  'The disk holding the data file is full: new orders cannot be saved, so checking for them is paused. Free disk space: nothing is lost, and checking resumes by itself';
+
+/** "3 orders still to fetch: ORD-1 (…), …" for the status, doctor and the CLI. */
+function stillToFetchSaid(count: number, pending: readonly PendingId[] = []): string {
+  const named = pending
+    .slice(0, 3)
+    .map((p) => `${p.orderId}${p.lastError ? ` (${p.lastError})` : ''}`)
+    .join('; ');
+  return `${count} order${count === 1 ? '' : 's'} listed by the service could not be fetched yet and will be asked for again${named ? `: ${named}` : ''}`;
 }

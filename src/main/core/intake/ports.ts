@@ -6,7 +6,7 @@
 import type { ChangesRequest } from '../../../shared/protocol/intake';
 import type { Order } from '../../../shared/protocol/schemas';
 import type { ChangesOutcome, StatusOutcome } from '../api/read-outcome';
-import type { IntakeState } from '../db';
+import type { IntakeState, PendingId } from '../db';
 
 /** The order service's read calls (the OrderServiceClient implements them). */
 export interface IntakeReader {
@@ -18,11 +18,31 @@ export interface IntakeReader {
 
 /** Where intake keeps what it learns. */
 export interface IntakeStore {
-  /** Stores a fetched body unless a newer one is held. */
+  /** Stores a fetched body unless a newer one is held; the id is no longer still to fetch. */
   saveIfNewer(order: Order, now: number): 'new' | 'updated' | 'unchanged';
   /** The same for several bodies in one transaction (one fsync instead of one per order). */
   saveAllIfNewer(orders: readonly Order[], now: number): ('new' | 'updated' | 'unchanged')[];
+  /** Keeps an order whose body could not be believed as unreadable, with the answer for support; any body held before stays. */
+  setAside(orderId: string, rawBody: string, now: number): void;
   state(): IntakeState;
-  commit(to: number, at: number): void;
+  /** Starts reading a new window at its first page (a window stopped earlier is forgotten). */
+  beginWindow(from: number, to: number): void;
+  /**
+   * One page read, in one transaction: its ids are kept as still to fetch and `nextPage` is where a
+   * later pass resumes; with `nextPage` null the window is complete and the cursor moves to its end.
+   */
+  savePage(orderIds: readonly string[], nextPage: string | null, at: number): void;
+  /** Forgets the window being read (its ids stay still to fetch), saying why, or null when all is well. */
+  dropWindow(problem: string | null): void;
+  /** A pass completed: its window read (the cursor moved) and every id due asked. */
+  passCompleted(at: number): void;
+  /** Says why the window is unfinished while keeping it (null: nothing to say). */
+  setWindowProblem(problem: string | null): void;
+  /** Pending ids due at `now`, the longest waiting first. */
+  due(now: number, limit: number): PendingId[];
+  /** A failed answer for a pending id: asked again from `nextAt`. */
+  fetchFailed(orderId: string, error: string, nextAt: number): void;
+  /** Every pending id (up to `limit`), the longest waiting first. */
+  stillToFetch(limit: number): PendingId[];
   setNoAccess(value: { message: string; settings: string } | null): void;
 }

@@ -2,13 +2,44 @@
 import type { Store } from '../db';
 import type { IntakeStore } from './ports';
 
-/** Adapts an open store to what intake needs. */
-export function storeForIntake(store: Store): IntakeStore {
+/**
+ * Adapts an open store to what intake needs; `serviceNow` is the order service's clock, against
+ * which a body stamped in the future is not believed (defaults to the time of the write). A body
+ * stored, or an answer set aside, takes its id off the list still to fetch in the same transaction.
+ */
+export function storeForIntake(store: Store, serviceNow?: () => number): IntakeStore {
+  const service = (now: number): number => serviceNow?.() ?? now;
+  const save: IntakeStore['saveIfNewer'] = (order, now) => {
+    const result = store.orders.saveIfNewer(order, now, service(now));
+    store.intake.fetched(order.id);
+    return result;
+  };
   return {
-    saveIfNewer: (order, now) => store.transaction(() => store.orders.saveIfNewer(order, now)),
-    saveAllIfNewer: (orders, now) => store.transaction(() => orders.map((order) => store.orders.saveIfNewer(order, now))),
+    saveIfNewer: (order, now) => store.transaction(() => save(order, now)),
+    saveAllIfNewer: (orders, now) => store.transaction(() => orders.map((order) => save(order, now))),
+    setAside: (orderId, rawBody, now) =>
+      store.transaction(() => {
+        store.orders.markUnreadable(orderId, rawBody, now);
+        store.intake.fetched(orderId);
+      }),
     state: () => store.intake.get(),
-    commit: (to, at) => store.transaction(() => store.intake.commit(to, at)),
+    beginWindow: (from, to) => store.transaction(() => store.intake.beginWindow(from, to)),
+    savePage: (orderIds, nextPage, at) =>
+      store.transaction(() => {
+        store.intake.savePage(orderIds, nextPage, at);
+        const window = store.intake.get().window;
+        if (nextPage === null && window) store.intake.commit(window.to);
+      }),
+    dropWindow: (problem) =>
+      store.transaction(() => {
+        store.intake.dropWindow();
+        store.intake.setWindowProblem(problem);
+      }),
+    passCompleted: (at) => store.transaction(() => store.intake.passCompleted(at)),
+    setWindowProblem: (problem) => store.transaction(() => store.intake.setWindowProblem(problem)),
+    due: (now, limit) => store.intake.due(now, limit),
+    fetchFailed: (orderId, error, nextAt) => store.transaction(() => store.intake.fetchFailed(orderId, error, nextAt)),
+    stillToFetch: (limit) => store.intake.stillToFetch(limit),
     setNoAccess: (value) => store.transaction(() => store.intake.setNoAccess(value)),
   };
 }

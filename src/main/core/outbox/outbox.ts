@@ -27,6 +27,8 @@ export interface OutboxContext {
   readonly newRequestId: () => string;
   readonly undoWindowMs: () => number;
   readonly backoff: BackoffPolicy;
+  /** The order service's clock (this computer's less the difference the token measured); defaults to `now`. */
+  readonly serviceNow?: () => number;
 }
 
 /** What settling one answer did, for the sync engine (connectivity, pauses) and for events. */
@@ -379,7 +381,7 @@ function settleOne(ctx: OutboxContext, entry: EntryRow, outcome: AttemptOutcome,
         awaitingRefresh: false,
         lastError: null,
       });
-      store.orders.saveBody(outcome.order, now);
+      store.orders.saveBody(outcome.order, now, ctx.serviceNow?.() ?? now);
       store.outbox.clearAwaitingRefresh(entry.orderId);
       audit({ ...base, outcome: 'sent', message: `HTTP ${outcome.status}` });
       return { entry: after, result: 'sent', reachable: true, orderChanged: true };
@@ -393,7 +395,7 @@ function settleOne(ctx: OutboxContext, entry: EntryRow, outcome: AttemptOutcome,
         mayBeApplied: false,
         lastError: null,
       });
-      store.orders.saveBody(outcome.order, now);
+      store.orders.saveBody(outcome.order, now, ctx.serviceNow?.() ?? now);
       store.outbox.clearAwaitingRefresh(entry.orderId);
       const why =
         outcome.after === 'no-answer'
@@ -484,7 +486,7 @@ function settleUnreadable(ctx: OutboxContext, entry: EntryRow, rawBody: string, 
     lastError: problem,
   });
   if (refreshed) {
-    ctx.store.orders.saveBody(refreshed, now);
+    ctx.store.orders.saveBody(refreshed, now, ctx.serviceNow?.() ?? now);
     ctx.store.outbox.clearAwaitingRefresh(entry.orderId);
   } else ctx.store.orders.markUnreadable(entry.orderId, rawBody, now);
   const said = empty ? 'sent (empty answer)' : message;

@@ -1,6 +1,6 @@
 /** Turns rows into the views the UI and the CLI show (src/shared/ipc.ts), so no shell recomputes them. */
 import { nextStep, promisedPackedAt } from '../../../shared/fulfilment';
-import type { Order } from '../../../shared/protocol';
+import { type Order, orderIdProblem } from '../../../shared/protocol';
 import type { OrderView, OutboxEntryView } from '../../../shared/ipc';
 import type { EntryRow, OrderRow } from '../db';
 import { summarize } from './summary';
@@ -44,5 +44,15 @@ export function orderView(row: OrderRow, entries: readonly EntryRow[], now: numb
     promisedPackedAt: promisedPackedAt(projected ?? undefined) ?? null,
     syncedAt: row.syncedAt,
     addedAt: row.addedAt,
+    unreadable: isUnreadable(row),
   };
+}
+
+/**
+ * Whether the service's latest word on an order could not be read: a body that breaks the
+ * schema's ranges (stored so by an older Packdesk, or refused on arrival with the answer kept), or
+ * an id that breaks the one id rule. Such an order is set aside and named, never hides the others.
+ */
+export function isUnreadable(row: OrderRow): boolean {
+  return row.bodyUnreadable || (row.rawUnreadable ?? '') !== '' || orderIdProblem(row.id) !== null;
 }

@@ -283,8 +283,9 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
   }
 
   function onSettled(settlement: Settlement, outcome: AttemptOutcome): void {
-    listener.settled(settlement);
+    // Before the listener hears of it: the status it publishes then says when this tap got through.
     if (settlement.result === 'sent' || settlement.result === 'unreadable') lastSuccessAt = options.now();
+    listener.settled(settlement);
     if (settlement.result === 'paused' && credentials !== 'rejected') {
       credentials = 'rejected';
       log.warn('credentials rejected: outbox paused', { message: outcome.kind === 'auth' ? outcome.message : '' });

@@ -13,6 +13,11 @@ export interface InstallInputs {
   readonly now: number;
   /** Outbox entries in `sending` right now. */
   readonly sendingCount: number;
+  /**
+   * Taps committed and waiting to be sent (kept in the data file across the restart). The schedule
+   * waits for them; a manager's "install now" does not (they are sent after the restart).
+   */
+  readonly waitingCount?: number;
   /** Epoch ms of the last tap on this terminal, or null when none yet. */
   readonly lastTapAt: number | null;
   /** The configured quiet hour (0-23, local time), or null for none. */
@@ -65,6 +70,9 @@ export function decideInstall(input: InstallInputs, options: InstallOptions = {}
     return no(`${input.sendingCount} ${input.sendingCount === 1 ? 'tap is' : 'taps are'} being sent; installing after that.`);
   }
   if (input.managerRequested) return { install: true, reason: 'The manager asked to install now.' };
+  // A tap waiting to be sent is part of an order in hand: the schedule lets it go out first.
+  const waiting = input.waitingCount ?? 0;
+  if (waiting > 0) return no(`${waiting} ${waiting === 1 ? 'tap is' : 'taps are'} waiting to be sent; installing after that.`);
   if (input.quietHour !== null && hourOf(input.now) === input.quietHour) {
     return { install: true, reason: `Quiet hour (${String(input.quietHour).padStart(2, '0')}:00) and nothing is being sent.` };
   }

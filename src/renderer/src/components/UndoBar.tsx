@@ -1,6 +1,7 @@
 /**
  * The undo offer for the latest tap, counting down the undo window. The engine holds the tap
- * until the window ends, so Undo inside it means nothing is sent.
+ * until the window ends, so Undo inside it means nothing is sent. Between taps its strip says
+ * where Undo will appear (the strip keeps its height, so nothing moves under a finger).
  */
 import { useEffect } from 'react';
 import { secondsLeft } from '../format';
@@ -23,7 +24,7 @@ export function UndoBar() {
     if (offer && left === 0) useUi.getState().offerUndo(null);
   }, [offer, left]);
 
-  if (!offer || left === 0) return null;
+  if (!offer || left === 0) return <p className="dock-hint">{t('common:undo.hint')}</p>;
   return (
     <div className="undo-bar" data-testid="undo-bar" role="status">
       <span className="undo-text">

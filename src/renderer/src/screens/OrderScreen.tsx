@@ -19,7 +19,7 @@ import { PrintSlipButton } from '../components/print/PrintSlipButton';
 import { RejectButton } from '../components/intake/RejectButton';
 import { useNewOrders } from '../store/newOrders';
 import { customerName, invoiceOf, itemSummary, orderStateWord } from '../orderFacts';
-import { factsOf, hasPrescriptionItem } from '../../../shared/orders';
+import { factsOf } from '../../../shared/orders';
 import { useIsPredicted, useOrderView } from '../hooks/useOrderView';
 import { useWords } from '../i18n/useWords';
 import { useOrders } from '../store/orders';
@@ -198,7 +198,7 @@ function OrderBody({ order, open }: { order: Order; open: boolean }) {
           </div>
         )}
       </div>
-      {cancelling && <CancelDialog orderId={order.id} prescription={hasPrescriptionItem(order)} onClose={() => setCancelling(false)} />}
+      {cancelling && <CancelDialog order={order} onClose={() => setCancelling(false)} />}
     </div>
   );
 }

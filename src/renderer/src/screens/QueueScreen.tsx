@@ -4,6 +4,7 @@
 import { useMemo } from 'react';
 import { PickListBar } from '../components/print/PickListBar';
 import { OrderList } from '../components/queue/OrderList';
+import { SetAsideLine } from '../components/queue/SetAsideLine';
 import { StepFilters } from '../components/queue/StepFilters';
 import { stepOf, useOrders } from '../store/orders';
 import { useWords } from '../i18n/useWords';
@@ -37,6 +38,7 @@ export function QueueScreen() {
         <StepFilters />
         <PickListBar />
       </div>
+      <SetAsideLine />
       {loaded && sortedIds.length === 0 ? (
         <div className="empty-state">
           <p className="empty-title">{t('common:queue.empty.title')}</p>

@@ -300,6 +300,7 @@ describe('settings and credentials at the host', () => {
     const doctor = readFileSync(join(path, 'doctor.txt'), 'utf8');
     expect(doctor).toMatch(/ok\s+manager PIN/);
     expect(doctor).toMatch(/data file/);
+    expect(doctor).toMatch(/ok\s+updates\s+no update status saved yet/);
     expect(JSON.parse(readFileSync(join(path, 'settings.json'), 'utf8'))).toMatchObject({ environment: 'training' });
     expect(JSON.parse(readFileSync(join(path, 'outbox.json'), 'utf8'))).toMatchObject({ available: true });
   });

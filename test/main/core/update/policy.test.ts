@@ -31,6 +31,16 @@ describe('decideInstall', () => {
     expect(decide({ sendingCount: 3 }).reason).toMatch(/3 taps are being sent/);
   });
 
+  it('waits for taps waiting to be sent, at the quiet hour too; a manager installs with them kept', () => {
+    for (const patch of [{}, { quietHour: 14 }]) {
+      const d = decide({ ...patch, waitingCount: 2 });
+      expect(d).toMatchObject({ install: false, reason: expect.stringMatching(/2 taps are waiting to be sent/) });
+    }
+    expect(decide({ waitingCount: 1 }).reason).toMatch(/1 tap is waiting/);
+    expect(decide({ waitingCount: 1, managerRequested: true }).install).toBe(true);
+    expect(decide({ waitingCount: 0 }).install).toBe(true);
+  });
+
   it('waits after a recent tap', () => {
     const d = decide({ lastTapAt: NOW - 30_000 });
     expect(d.install).toBe(false);

@@ -14,11 +14,17 @@ export function IntakeLine({ now }: { now: number }) {
   let problem = true;
   if (intake.condition === 'noAccess') text = t('intake:syncBar.noAccess');
   else if (intake.condition === 'notConfigured') text = t('intake:syncBar.notConfigured');
+  else if (intake.condition === 'storage') text = t('intake:syncBar.storage');
   else if (offline || intake.condition === 'offline') text = last === null ? t('intake:syncBar.offlineNever') : t('intake:syncBar.offline', { clock });
   else if (intake.condition === 'retrying' && last !== null) text = t('intake:syncBar.retrying', { clock });
   else {
     problem = false;
     text = last === null ? t('intake:syncBar.neverChecked') : t('intake:syncBar.checked', { clock, age: formatAge(last, now, t) });
+  }
+  // Orders listed by the service but not stored yet: counted until they are, never passed over in silence.
+  if (intake.stillToFetch > 0) {
+    problem = true;
+    text = `${text} · ${t('intake:syncBar.stillToFetch', { count: intake.stillToFetch })}`;
   }
   return (
     <span className={problem ? 'sync-item sync-problem' : 'sync-item'} data-testid="sync-intake" title={intake.message ?? undefined}>

@@ -1,7 +1,6 @@
 /** Reject beside Accept on a new order: a cancellation with a reason from the dated catalogue. */
 import { useState } from 'react';
 import type { Order } from '../../../../shared/protocol/schemas';
-import { hasPrescriptionItem } from '../../../../shared/orders';
 import { CancelDialog } from '../order/CancelDialog';
 import { useWords } from '../../i18n/useWords';
 
@@ -13,7 +12,7 @@ export function RejectButton({ order }: { order: Order }) {
       <button type="button" className="button button-danger-outline reject-button" onClick={() => setOpen(true)} title={t('intake:reject.hint')} data-testid="reject-order">
         {t('intake:reject.button')}
       </button>
-      {open && <CancelDialog orderId={order.id} prescription={hasPrescriptionItem(order)} onClose={() => setOpen(false)} />}
+      {open && <CancelDialog order={order} onClose={() => setOpen(false)} />}
     </>
   );
 }

@@ -1,9 +1,12 @@
 /**
- * Cancel an order: pick a reason from the dated catalogue, then confirm in words. Reasons that
- * accuse someone of fraud need the manager's PIN.
+ * Cancel (or, before Accept, reject) an order: pick one of the reasons that fit where the order
+ * is, then confirm in words. Reasons that accuse someone of fraud need the manager's PIN.
  */
 import { useMemo, useState } from 'react';
+import { cancelMoment } from '../../../../shared/fulfilment';
+import { hasPrescriptionItem } from '../../../../shared/orders';
 import { CANCEL_REASONS, findReason, reasonsFor } from '../../../../shared/protocol/reasons';
+import type { Order } from '../../../../shared/protocol/schemas';
 import { useWords } from '../../i18n/useWords';
 import { reasonWords } from '../../i18n/words';
 import { tap } from '../../intents';
@@ -12,18 +15,21 @@ import { PIN_PATTERN, PinField } from '../PinField';
 import { ReasonPicker } from '../ReasonPicker';
 
 interface Props {
-  orderId: string;
-  prescription: boolean;
+  /** The order as the packer sees it (queued taps applied): where it is decides which reasons fit. */
+  order: Order;
   onClose: () => void;
 }
 
-export function CancelDialog({ orderId, prescription, onClose }: Props) {
+export function CancelDialog({ order, onClose }: Props) {
+  const orderId = order.id;
   const { t } = useWords();
   const [reason, setReason] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [pin, setPin] = useState('');
   const [busy, setBusy] = useState(false);
-  const reasons = useMemo(() => reasonsFor(CANCEL_REASONS, prescription), [prescription]);
+  const prescription = hasPrescriptionItem(order);
+  const moment = cancelMoment(order);
+  const reasons = useMemo(() => reasonsFor(CANCEL_REASONS, { prescription, moment }), [prescription, moment]);
   const chosen = reason === null ? undefined : findReason(CANCEL_REASONS, reason);
   const needsManager = chosen?.needsManager === true;
 

@@ -1,6 +1,6 @@
 /**
- * Cut an item's units: a stepper between 0 and what the order holds now, and a reason from the
- * catalogue (prescription reasons first for prescription items).
+ * Cut an item's units: a stepper between 0 and what the order holds now, and one of the reasons a
+ * packer gives for a cut (prescription reasons only, and first, for prescription items).
  */
 import { useMemo, useState } from 'react';
 import { ITEM_UNIT_REASONS, findReason, reasonsFor } from '../../../../shared/protocol/reasons';
@@ -18,7 +18,7 @@ export function UnitsDialog({ orderId, item, onClose }: { orderId: string; item:
   const [reason, setReason] = useState<string | null>(null);
   const [pin, setPin] = useState('');
   const [busy, setBusy] = useState(false);
-  const reasons = useMemo(() => reasonsFor(ITEM_UNIT_REASONS, item.prescriptionRequired === true), [item]);
+  const reasons = useMemo(() => reasonsFor(ITEM_UNIT_REASONS, { prescription: item.prescriptionRequired === true }), [item]);
   const needsManager = reason !== null && findReason(ITEM_UNIT_REASONS, reason)?.needsManager === true;
   const ready = reason !== null && units !== current && (!needsManager || PIN_PATTERN.test(pin));
 

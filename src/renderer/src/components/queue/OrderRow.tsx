@@ -11,6 +11,7 @@ import { PickSelect } from '../print/PickSelect';
 import { PrescriptionBadge } from '../PrescriptionBadge';
 import { StepPill } from '../StepPill';
 import { customerName, itemSummary, orderStateWord } from '../../orderFacts';
+import { printableId } from '../../../../shared/protocol/orderId';
 
 // 80 px: two lines of text and a 56 px pill, and six rows in the queue on a 768 px tall screen.
 export const ROW_HEIGHT = 80;
@@ -49,7 +50,7 @@ export const OrderRow = memo(function OrderRow({ id, domId, top, index, total, a
       <RowDeadline view={view} />
       <div className="row-main">
         <div className="row-title">
-          <span className="row-id">{id}</span>
+          <span className="row-id">{printableId(id)}</span>
           {isNew && <span className="row-new-mark">{t('intake:newOrders.rowMark')}</span>}
           {view.facts && <span className="row-customer">{customerName(t, view.facts)}</span>}
         </div>
@@ -61,7 +62,7 @@ export const OrderRow = memo(function OrderRow({ id, domId, top, index, total, a
               {view.facts.prescription && <PrescriptionBadge />}
             </>
           ) : (
-            <span>{offline ? t('intake:row.offline') : t('intake:row.fetching')}</span>
+            <span>{view.unreadable ? t('common:queue.unreadableRow') : offline ? t('intake:row.offline') : t('intake:row.fetching')}</span>
           )}
           <OrderMarks view={view} compact />
         </div>

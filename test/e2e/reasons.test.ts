@@ -1,0 +1,85 @@
+/**
+ * Reasons that fit (issue 22, item 12): Reject on a new order offers no delivery reasons, a cancel
+ * on an order out for delivery offers the doorstep's, a unit cut offers neither prescription reasons
+ * for an item that needs none nor the marketplace's own process codes, and no dialog shows the
+ * catalogue's bookkeeping (its date line, "added …" tags). Screenshots in English and Hindi.
+ */
+import type { Locator } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acceptOrder, openTerminal, orderPool, shot, tapStep, typeOrderId, withPrescription, type Terminal } from './support';
+
+async function offered(dialog: Locator): Promise<string[]> {
+  await dialog.locator('[data-reason]').first().waitFor();
+  return dialog.locator('[data-reason]').evaluateAll((els) => els.map((e) => e.getAttribute('data-reason') ?? ''));
+}
+
+describe('reasons that fit', () => {
+  let t: Terminal;
+  let take: ReturnType<typeof orderPool>;
+
+  beforeAll(async () => {
+    t = await openTerminal();
+    take = orderPool(t.sandbox);
+  });
+  afterAll(async () => t?.close());
+
+  it('Reject offers the reasons a store refuses an order for, without delivery reasons or catalogue dates', async () => {
+    const { page } = t;
+    const order = take((o) => !withPrescription(o));
+    await typeOrderId(page, order.id);
+    await page.getByTestId('reject-order').click();
+    const dialog = page.getByTestId('cancel-dialog');
+    const codes = await offered(dialog);
+    expect(codes).toContain('ITEM_UNAVAILABLE');
+    for (const misfit of ['BUYER_REFUSED_DELIVERY', 'DELIVERY_VEHICLE_ISSUES', 'BUYER_NOT_AVAILABLE', 'LOCATION_NOT_FOUND', 'INVALID_PRESCRIPTION']) expect(codes).not.toContain(misfit);
+    const words = (await dialog.textContent()) ?? '';
+    expect(words).not.toMatch(/listed by the marketplace|added \d|\d\d\/\d\d\/\d{4}/);
+    await shot(page, 'reasons-01-reject-en');
+    // The same dialog in Hindi (the top bar waits behind an open dialog).
+    await page.keyboard.press('Escape');
+    await page.getByTestId('language-hi').click();
+    await page.getByTestId('reject-order').click();
+    await dialog.locator('[data-reason="ITEM_UNAVAILABLE"]').waitFor();
+    expect((await dialog.textContent()) ?? '').not.toMatch(/\d\d\/\d\d\/\d{4}/);
+    await shot(page, 'reasons-01-reject-hi');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('language-en').click();
+  }, 60_000);
+
+  it('a unit cut on an item without a prescription offers neither prescription reasons nor the marketplace process codes', async () => {
+    const { page } = t;
+    const order = take((o) => !withPrescription(o) && o.items.some((i) => i.quantity.count >= 2));
+    await acceptOrder(t, order);
+    const item = order.items.find((i) => i.quantity.count >= 2)!;
+    await page.locator(`[data-testid="item-row"][data-item-id="${item.itemId}"]`).getByTestId('change-units').click();
+    const dialog = page.getByTestId('units-dialog');
+    const codes = await offered(dialog);
+    expect(codes[0]).toBe('ITEM_UNAVAILABLE');
+    for (const misfit of ['ITEM_NOT_IN_PRESCRIPTION', 'QUANTITY_EXCEED_PRESCRIPTION_LIMIT', 'RESOLUTION_SLA_BREACHED', 'SELLER_REFUND_ACCEPTED', 'SELLER_REJECTED_AGENT_VERIFIED'])
+      expect(codes).not.toContain(misfit);
+    await shot(page, 'reasons-02-units-en');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('language-hi').click();
+    await page.locator(`[data-testid="item-row"][data-item-id="${item.itemId}"]`).getByTestId('change-units').click();
+    await dialog.locator('[data-reason="ITEM_UNAVAILABLE"]').waitFor();
+    await shot(page, 'reasons-02-units-hi');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('language-en').click();
+  }, 60_000);
+
+  it('cancelling an order that is out for delivery offers the doorstep reasons', async () => {
+    const { page } = t;
+    const order = take((o) => !withPrescription(o) && o.fulfillments.some((f) => f.type === 'DELIVERY'));
+    await acceptOrder(t, order);
+    await tapStep(page, 'PACKING');
+    await tapStep(page, 'PACKED');
+    await tapStep(page, 'OUT_FOR_DELIVERY');
+    await page.getByTestId('cancel-order').click();
+    const codes = await offered(page.getByTestId('cancel-dialog'));
+    expect(codes).toEqual(expect.arrayContaining(['BUYER_REFUSED_DELIVERY', 'BUYER_NOT_AVAILABLE', 'CUSTOMER_CANCEL_REQUEST']));
+    expect(codes).not.toContain('ITEM_UNAVAILABLE');
+    await shot(page, 'reasons-03-on-the-way-en');
+    await page.keyboard.press('Escape');
+    expect(t.problems).toEqual([]);
+  }, 60_000);
+});
