@@ -11,7 +11,18 @@
  *   - the CPU time the process used over that span: on a shared machine the wall time also holds
  *     the waits for a core, and the CPU time shows what the engine itself costs;
  *   - Node's own boot before our first line, for reference (outside the engine).
- * Run: npx tsx bench/engine-start.ts [--runs 15] [--orders 5000] [--rows 10000] (--rows 900000: a year of history)
+ * The data file's size is printed with them.
+ *
+ * With --years 2, history in bounds as well: `--rows` taps a year written day by day into a data
+ * file of their own, on orders that arrive with their bodies, finish and leave the terminal, and
+ * after each day the pruning of the audit (as the app starts each morning), the walk for finished
+ * orders and the pruning of history (settled taps, the rows of orders that left: 180 days) run as
+ * the engine runs them, a step at a time.
+ * The data file's size after the first year and after the second: the second must be no larger
+ * (SQLite reuses the pages pruning frees). Also the time of each pruning step, which a tap may
+ * wait behind.
+ * Run: npx tsx bench/engine-start.ts [--runs 15] [--orders 5000] [--rows 10000] [--years 2]
+ * (--rows 900000: a year of history at a busy store)
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -19,11 +30,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { startSandbox } from '../sandbox';
-import { openStore } from '../src/main/core/db';
+import { openStore, type Store } from '../src/main/core/db';
+import { FINISHED_KEEP_MS, HISTORY_KEEP_MS, pruneHistory, type RetireCursor, retireFinished } from '../src/main/core/outbox';
 import { mustMove } from '../src/main/core/outbox/lifecycle';
-import { buildAction, type ActionInput } from '../src/shared/protocol';
+import { buildAction, type ActionInput, type Order } from '../src/shared/protocol';
 import { type Spread, spread } from './stats';
 
 const BOUND_MS = 150;
@@ -122,6 +135,164 @@ export function buildDataFile(dataDir: string, orders: readonly { id: string }[]
   }
 }
 
+const DAY = 24 * 60 * 60 * 1000;
+const YEAR = 365 * DAY;
+/** Taps a packer makes on one order (accept, packing, invoice, packed, complete; written here as invoices, rows of a like size). */
+const TAPS_PER_ORDER = 5;
+/** Orders written per transaction while simulating history. */
+const ORDERS_PER_COMMIT = 500;
+
+export interface HistoryFigures {
+  readonly tapsPerYear: number;
+  /** The data file after each simulated year: size and free pages, bytes. */
+  readonly years: readonly FileFigures[];
+  /** Each step of pruning (taps and orders' rows), ms. */
+  readonly pruneStepMs: Spread;
+  /** The audit's pruning, once a day as the sender starts, ms. */
+  readonly auditPruneMs: Spread;
+  /** Each step of the walk for finished orders, ms. */
+  readonly retireStepMs: Spread;
+}
+
+/**
+ * Writes `years` of history day by day (see the file's comment) and prunes after each day as the
+ * engine does; the data file's size after each year.
+ */
+export function simulateHistory(dataDir: string, template: Order, tapsPerYear: number, years: number): HistoryFigures {
+  const opened = openStore({ dataDir, now: Date.now });
+  if (!opened.ok) throw new Error(opened.problem.message);
+  const store = opened.value;
+  const start = Date.now() - years * YEAR;
+  const ordersPerDay = Math.ceil(tapsPerYear / 365 / TAPS_PER_ORDER);
+  const pruneSteps: number[] = [];
+  const auditPrunes: number[] = [];
+  const retireSteps: number[] = [];
+  const sizes: FileFigures[] = [];
+  const timed = <T>(into: number[], fn: () => T): T => {
+    const t = process.hrtime.bigint();
+    const r = fn();
+    into.push(Number(process.hrtime.bigint() - t) / 1e6);
+    return r;
+  };
+  try {
+    for (let day = 0; day < years * 365; day++) {
+      const dayStart = start + day * DAY;
+      for (let first = 0; first < ordersPerDay; first += ORDERS_PER_COMMIT) {
+        store.transaction(() => {
+          for (let k = first; k < Math.min(ordersPerDay, first + ORDERS_PER_COMMIT); k++) {
+            // A store's hours: orders from 9:00 to 21:00.
+            const at = dayStart + 9 * 60 * 60 * 1000 + Math.floor((k * 12 * 60 * 60 * 1000) / ordersPerDay);
+            // Numbered as the marketplace (and the sandbox) numbers them, in the order they arrive.
+            const id = `ORD-${10_000_000 + day * ordersPerDay + k}`;
+            store.orders.saveBody({ ...template, id, orderState: 'Completed' }, at);
+            for (let n = 0; n < TAPS_PER_ORDER; n++) {
+              const tapAt = at + n * 60_000;
+              const built = buildAction({ kind: 'invoice', sellerInvoiceId: `INV-${id}-${n}` });
+              if (!built.ok) throw new Error(built.problem.message);
+              const entry = store.outbox.insert({ randomId: randomUUID(), orderId: id, action: built.value, createdAt: tapAt, sendAfter: tapAt, terminalId: 'bench' });
+              store.audit.add({ time: tapAt, terminal: 'bench', kind: 'tap', entryId: entry.id, orderId: id, outcome: 'queued', message: `Invoice INV-${id}-${n}` });
+              const sending = mustMove(store.outbox, entry, 'claim', tapAt + 300);
+              mustMove(store.outbox, sending, 'deliver', tapAt + 300, { addAttempt: true, sentNow: true, nextAttemptAt: null });
+              store.audit.add({ time: tapAt + 300, terminal: 'bench', kind: 'attempt', entryId: entry.id, orderId: id, outcome: 'sent', message: null });
+            }
+          }
+        });
+        store.checkpoint();
+      }
+      // The day's end, as the engine would have done it meanwhile: the audit pruned as the sender
+      // starts, the walk for finished orders, then history past 180 days, each a step at a time.
+      const now = dayStart + DAY;
+      timed(auditPrunes, () => store.audit.prune(now - HISTORY_KEEP_MS));
+      let after: RetireCursor | null = null;
+      do after = timed(retireSteps, () => retireFinished(store, { now, keepMs: FINISHED_KEEP_MS, after })).next;
+      while (after !== null);
+      store.emptyWal();
+      while (timed(pruneSteps, () => pruneHistory(store, { now, keepMs: HISTORY_KEEP_MS })).more);
+      store.emptyWal();
+      if ((day + 1) % 365 === 0) sizes.push(measureFile(store));
+    }
+  } finally {
+    store.close();
+  }
+  return {
+    tapsPerYear: ordersPerDay * 365 * TAPS_PER_ORDER,
+    years: sizes,
+    pruneStepMs: spread(pruneSteps),
+    auditPruneMs: spread(auditPrunes),
+    retireStepMs: spread(retireSteps),
+  };
+}
+
+/** The main file's size (the WAL emptied first), its free pages, and the pages of each table and index. */
+interface FileFigures {
+  readonly bytes: number;
+  readonly freeBytes: number;
+  /** Pages per table or index (SQLite's dbstat). */
+  readonly pages: Readonly<Record<string, number>>;
+  /** The largest rowid and the rows of each history table. */
+  readonly rowids: Readonly<Record<HistoryTable, { readonly max: number; readonly rows: number }>>;
+}
+
+const HISTORY_TABLES = ['audit', 'outbox', 'orders'] as const;
+type HistoryTable = (typeof HISTORY_TABLES)[number];
+
+/** Bytes SQLite's varint takes for a rowid of `n` (7 bits a byte up to 8 bytes). */
+function varintBytes(n: number): number {
+  let bytes = 1;
+  for (let v = n; v >= 128 && bytes < 9; v = Math.floor(v / 128)) bytes++;
+  return bytes;
+}
+
+function measureFile(store: Store): FileFigures {
+  const db = new Database(store.file, { readonly: true });
+  try {
+    const pageSize = Number(db.pragma('page_size', { simple: true }));
+    const free = Number(db.pragma('freelist_count', { simple: true }));
+    const rows = db.prepare('SELECT name, COUNT(*) AS pages FROM dbstat GROUP BY name').all() as { name: string; pages: number }[];
+    const rowids = Object.fromEntries(
+      HISTORY_TABLES.map((t) => [t, db.prepare(`SELECT COALESCE(MAX(rowid), 0) AS max, COUNT(*) AS rows FROM ${t}`).get() as { max: number; rows: number }]),
+    ) as FileFigures['rowids'];
+    return { bytes: fs.statSync(store.file).size, freeBytes: free * pageSize, pages: Object.fromEntries(rows.map((r) => [r.name, r.pages])), rowids };
+  } finally {
+    db.close();
+  }
+}
+
+/** The history figures as lines a person reads. */
+export function formatHistory(h: HistoryFigures): string {
+  const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;
+  const ms = (s: Spread) => `median ${s.median.toFixed(1)} ms  p99 ${s.p99.toFixed(1)} ms  max ${s.max.toFixed(1)} ms (${s.n})`;
+  const [first, ...later] = h.years;
+  const lines = [
+    `History over ${h.years.length} simulated years, ${h.tapsPerYear} taps a year (${h.tapsPerYear / TAPS_PER_ORDER} orders, ${h.tapsPerYear * 2} audit lines), pruned after each day as the engine prunes:`,
+    ...h.years.map((y, i) => `  data file after year ${i + 1}: ${y.bytes} bytes, ${mb(y.bytes)} (of which free pages ${mb(y.freeBytes)})`),
+  ];
+  if (first) {
+    const names = Object.keys(first.pages).sort();
+    lines.push(`  pages per table and index, year by year: ${names.map((n) => `${n} ${h.years.map((y) => y.pages[n] ?? 0).join('/')}`).join(', ')}`);
+  }
+  for (const [i, y] of later.entries()) {
+    const grew = y.bytes - (first?.bytes ?? 0);
+    lines.push(
+      `  year ${i + 2} vs year 1: ${(y.bytes / (first?.bytes ?? 1)).toFixed(4)}x, ${grew >= 0 ? '+' : ''}${grew} bytes (no larger: ${grew <= 0 ? 'within' : 'OVER'})`,
+    );
+    // Row ids only grow: past 2^21 (and 2^28, ...) each row's id takes a byte more in its b-tree
+    // cell. Said apart, since it happens once in decades, not every year.
+    for (const t of HISTORY_TABLES) {
+      const was = first ? varintBytes(first.rowids[t].max) : 0;
+      const now = varintBytes(y.rowids[t].max);
+      if (now > was)
+        lines.push(
+          `    ${t}: row ids now up to ${y.rowids[t].max}, ${now} bytes each where they were ${was} (next at ${2 ** (7 * now)}): about ${y.rowids[t].rows * (now - was)} bytes more for its ${y.rowids[t].rows} rows`,
+        );
+    }
+  }
+  lines.push(`  a pruning step (taps, orders' rows): ${ms(h.pruneStepMs)}`);
+  lines.push(`  the audit's pruning (once a day here): ${ms(h.auditPruneMs)}`);
+  lines.push(`  a step of the walk for finished orders: ${ms(h.retireStepMs)}`);
+  return lines.join('\n');
+}
+
 /** Starts the child, waits for its figures, kills it with SIGKILL. */
 function runOnce(child: string, dataDir: string, url: string, orderId: string): Promise<Steps> {
   return new Promise((resolve, reject) => {
@@ -161,6 +332,7 @@ async function main(): Promise<void> {
   const runs = flag('runs', 15);
   const orderCount = flag('orders', 5000);
   const rows = flag('rows', 10_000);
+  const years = flag('years', 1);
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'packdesk-bench-start-'));
   const sandbox = await startSandbox({ seed: 5, orderCount });
   try {
@@ -193,6 +365,11 @@ async function main(): Promise<void> {
     }
     console.log(line('CPU time over the whole span', part((s) => s.tappedCpu), null));
     console.log(line('for reference, Node booting before our first line', part((s) => s.entryAt), null));
+    if (years > 1) {
+      const template = sandbox.order(orders[0]!.id);
+      if (!template) throw new Error('the sandbox has no order to copy');
+      console.log(formatHistory(simulateHistory(path.join(base, 'history'), template, rows, years)));
+    }
   } finally {
     await sandbox.close();
     fs.rmSync(base, { recursive: true, force: true });

@@ -234,6 +234,15 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT INTO order_search (rowid, ids, customer, phone, invoice) SELECT rowid, ${searchColumns('orders')} FROM orders;
     `,
   },
+  {
+    version: 8,
+    sql: `
+      -- Orders that left the terminal, by when: their rows (an id and times, no details) are dropped
+      -- 180 days later once no tap of theirs is kept (outbox/retire.ts pruneHistory). Only rows off
+      -- the terminal are in it, so neither a tap nor the queue's listing writes it.
+      CREATE INDEX orders_gone ON orders (removed_at) WHERE removed_at IS NOT NULL;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

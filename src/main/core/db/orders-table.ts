@@ -57,9 +57,24 @@ export function createOrdersTable(db: Database) {
        ORDER BY synced_at, id LIMIT @limit`,
     ),
     // Off the terminal, its details gone: the row keeps only what its taps' history refers to.
+    // Written anew (REPLACE deletes the old row, then inserts), not updated in place: SQLite merges a
+    // page a delete leaves nearly empty with its neighbours, but leaves one an update shrinks as it
+    // is, and a row with a body often fills a page of its own (its overflow beside): updated in
+    // place, each order that left kept a 4 kB page for an 80-byte row until it was pruned.
+    // Foreign keys hold: the new row has the key the old one had, checked at the statement's end.
     retire: db.prepare(
-      `UPDATE orders SET removed_at = @now, body = NULL, raw_unreadable = NULL, body_rev = coalesce(body_rev, 0) + 1
-       WHERE id = @id AND removed_at IS NULL`,
+      `INSERT OR REPLACE INTO orders (id, body, synced_at, added_at, needs_refresh, raw_unreadable, removed_at, body_rev)
+       SELECT id, NULL, synced_at, added_at, needs_refresh, NULL, @now, coalesce(body_rev, 0) + 1
+       FROM orders WHERE id = @id AND removed_at IS NULL`,
+    ),
+    // Rows of orders that left the terminal before @before and that no kept tap points at, oldest
+    // first, a batch at a time (the partial index orders_gone; the outbox by its (order_id, seq) index).
+    dropGone: db.prepare(
+      `DELETE FROM orders WHERE id IN (
+         SELECT id FROM orders o
+         WHERE removed_at IS NOT NULL AND removed_at < @before
+           AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.order_id = o.id)
+         ORDER BY removed_at LIMIT @limit)`,
     ),
     markUnreadable: db.prepare(
       `INSERT INTO orders (id, added_at, needs_refresh, raw_unreadable) VALUES (@id, @now, 1, @raw)
@@ -117,6 +132,13 @@ export function createOrdersTable(db: Database) {
     retire(id: string, now: number): boolean {
       bodies.delete(id);
       return s.retire.run({ id, now }).changes === 1;
+    },
+    /**
+     * Drops the rows of up to `limit` orders that left the terminal before `before` and have no tap
+     * kept in the outbox (an id and times; their details went when they left); returns how many.
+     */
+    dropGone(before: number, limit: number): number {
+      return s.dropGone.run({ before, limit }).changes;
     },
     /**
      * Stores the order from a success answer (the answer to a tap) unless the cache holds a body

@@ -137,6 +137,16 @@ export function createOutboxTable(db: Database) {
        WHERE id = @id AND state = @from
        RETURNING *`,
     ),
+    // Settled entries (sent with a readable answer, or discarded) created and last moved before
+    // @before, a batch at a time on the (state, created_at) index; the newest row always stays, so a
+    // new entry's id (MAX(id) + 1) never repeats one the audit or the service has seen.
+    prune: db.prepare(
+      `DELETE FROM outbox WHERE id IN (
+         SELECT id FROM outbox
+         WHERE state IN ('sent', 'discarded') AND created_at < @before AND updated_at < @before AND awaiting_refresh = 0
+           AND id < (SELECT MAX(id) FROM outbox)
+         LIMIT @limit)`,
+    ),
     inState: db.prepare(`SELECT * FROM outbox WHERE state = ? ORDER BY id`),
     backedOff: db.prepare(`SELECT * FROM outbox WHERE state = 'queued' AND next_attempt_at IS NOT NULL ORDER BY id`),
     networkBackedOff: db.prepare(
@@ -273,6 +283,14 @@ export function createOutboxTable(db: Database) {
           dueNow: patch.dueNow ? 1 : 0,
         }),
       );
+    },
+    /**
+     * Deletes up to `limit` settled entries (sent and answered readably, or discarded) created and
+     * last moved before `before`; returns how many. Waiting, sending and failed entries (plain or
+     * "may already be applied") and those awaiting a refresh are never touched.
+     */
+    prune(before: number, limit: number): number {
+      return s.prune.run({ before, limit }).changes;
     },
     /** Every entry in `state`, by id. */
     inState(state: EntryState): EntryRow[] {

@@ -34,22 +34,27 @@ interface Walked {
   readonly errors: number;
   /** The largest rowid, when it could be read. */
   readonly maxRowid: number | null;
+  /** Where the walk started: the smallest rowid, when it could be read, else 1. */
+  readonly minRowid: number;
+  /** How many rows the table holds, when an intact index (or the table) could count them. */
+  readonly count: number | null;
 }
 
 /**
- * The table's largest rowid: from the table itself, else from any of its indexes (every index
- * entry carries the rowid, so an intact index knows the rows a damaged table page hid). Null when
- * none can say.
+ * `max(rowid)`, `min(rowid)` or `count(*)` of the table: from the table itself, else from any of
+ * its indexes (every index entry carries the rowid, so an intact index knows the rows a damaged
+ * table page hid). Null when none can say.
  */
-function largestRowid(db: Db, table: 'outbox' | 'orders'): number | null {
-  const attempts = [`SELECT max(rowid) AS m FROM ${table}`];
+function askTable(db: Db, table: 'outbox' | 'orders', what: 'max(rowid)' | 'min(rowid)' | 'count(*)', indexesFirst = false): number | null {
+  const own = `SELECT ${what} AS m FROM ${table}`;
+  const byIndex: string[] = [];
   try {
     const indexes = db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?`).all(table) as { name: string }[];
-    for (const { name } of indexes) attempts.push(`SELECT max(rowid) AS m FROM ${table} INDEXED BY "${name.replace(/"/g, '""')}"`);
+    for (const { name } of indexes) byIndex.push(`SELECT ${what} AS m FROM ${table} INDEXED BY "${name.replace(/"/g, '""')}"`);
   } catch {
     // The schema page itself is damaged; only the table can answer.
   }
-  for (const sql of attempts) {
+  for (const sql of indexesFirst ? [...byIndex, own] : [own, ...byIndex]) {
     try {
       const row = db.prepare(sql).get() as { m: number | null };
       return row.m ?? 0;
@@ -62,13 +67,17 @@ function largestRowid(db: Db, table: 'outbox' | 'orders'): number | null {
 
 /** Every row of `table` that can be read, looked up one rowid at a time. */
 function walk(db: Db, table: 'outbox' | 'orders'): Walked {
-  const maxRowid = largestRowid(db, table);
+  const maxRowid = askTable(db, table, 'max(rowid)');
+  // Pruning deletes the oldest rows (outbox/retire.ts): the walk starts at the first one left.
+  const minRowid = Math.max(1, askTable(db, table, 'min(rowid)') ?? 1);
+  // Counted on an index first: a damaged table page would hide its rows from the table's own count.
+  const count = askTable(db, table, 'count(*)', true);
   const byRowid = db.prepare(`SELECT * FROM ${table} WHERE rowid = ?`);
   const rows: Record<string, unknown>[] = [];
   let errors = 0;
   let errorsPastLast = 0;
   let lastFound = 0;
-  for (let rowid = 1; maxRowid === null ? rowid <= lastFound + PROBE_PAST_LAST : rowid <= maxRowid; rowid++) {
+  for (let rowid = minRowid; maxRowid === null ? rowid <= lastFound + PROBE_PAST_LAST : rowid <= maxRowid; rowid++) {
     try {
       const row = byRowid.get(rowid) as Record<string, unknown> | undefined;
       if (row) {
@@ -83,7 +92,7 @@ function walk(db: Db, table: 'outbox' | 'orders'): Walked {
   }
   // With no known end, failures after the last row found may be rows that never existed.
   if (maxRowid !== null) errors += errorsPastLast;
-  return { rows, errors, maxRowid };
+  return { rows, errors, maxRowid, minRowid, count };
 }
 
 function columnsOf(db: Db, table: string): string[] {
@@ -166,8 +175,15 @@ function copyRows(source: Db, target: Db, now: number): SalvageReport {
       if (written > 0 && (entry.state === 'queued' || entry.state === 'sending' || entry.state === 'failed')) tapsPending += 1;
     }
   }).immediate();
-  // Outbox rows are never deleted, so every rowid up to the largest was a tap.
-  const tapsLost = outbox.maxRowid === null ? null : Math.max(0, outbox.maxRowid - tapsRecovered);
+  // Settled taps are pruned after 180 days, so the rowids up to the largest are not all taps: what
+  // an intact index counts is. Without one, the rowids from the first to the last left (a guess
+  // that counts pruned gaps between old kept taps as lost).
+  const tapsLost =
+    outbox.count !== null
+      ? Math.max(0, outbox.count - tapsRecovered)
+      : outbox.maxRowid === null
+        ? null
+        : Math.max(0, outbox.maxRowid - outbox.minRowid + 1 - tapsRecovered);
   return {
     opened: true,
     tapsRecovered,

@@ -33,11 +33,13 @@ import {
   DEFAULT_BACKOFF,
   entryView,
   FINISHED_KEEP_MS,
+  HISTORY_KEEP_MS,
   type LeaseResult,
   orderView,
   type Outbox,
   Projector,
   type RetireCursor,
+  pruneHistory,
   retireFinished,
   type StatusCheck,
 } from '../outbox';
@@ -131,7 +133,6 @@ export interface Engine {
 const DEFAULT_UNDO_MS = 5000;
 const DEFAULT_CONCURRENCY = 4;
 const DEFAULT_BACKLOG_MS = 15 * 60 * 1000;
-const AUDIT_KEEP_MS = 180 * 24 * 60 * 60 * 1000;
 const DEFAULT_LIST_LIMIT = 500;
 const CHECKPOINT_DELAY_MS = 250;
 /**
@@ -221,6 +222,9 @@ export function createEngine(options: EngineOptions): Engine {
   let retiring: { after: RetireCursor | null; left: number } = { after: null, left: 0 };
   // Orders left but the WAL still holds older copies of their pages: emptied at the next walk.
   let walToEmpty = false;
+  // After each walk, history past the keep period is pruned, a step at a time (retire.ts pruneHistory).
+  const pruneTimer = new TimerSlot(timers, now, () => pruneNow(), { keepAlive: false });
+  let pruned = { entries: 0, orders: 0 };
 
   const lockNotice = (): string | null =>
     lock && !lock.ok
@@ -446,7 +450,7 @@ export function createEngine(options: EngineOptions): Engine {
         log.warn('entries left sending were queued again', { count: recovered.length });
         publish(recovered, false);
       }
-      store.audit.prune(now() - AUDIT_KEEP_MS);
+      store.audit.prune(now() - HISTORY_KEEP_MS);
     } catch (e) {
       log.error('recovery failed', { error: e });
     }
@@ -506,6 +510,22 @@ export function createEngine(options: EngineOptions): Engine {
     }
     retiring = { after: null, left: 0 };
     retireTimer.arm(RETIRE_EVERY_MS);
+    pruneTimer.arm(RETIRE_STEP_MS);
+  }
+
+  /** One step of pruning history past the keep period; runs from a timer after a walk, never throws. */
+  function pruneNow(): void {
+    if (stopped) return;
+    try {
+      const step = pruneHistory(store, { now: now(), keepMs: HISTORY_KEEP_MS });
+      pruned = { entries: pruned.entries + step.entries, orders: pruned.orders + step.orders };
+      if (step.entries + step.orders > 0) wrote();
+      if (step.more) return pruneTimer.arm(RETIRE_STEP_MS);
+      if (pruned.entries + pruned.orders > 0) log.info('history past the keep period was pruned', pruned);
+    } catch (e) {
+      if (!damaged(e)) log.warn('history could not be pruned', { error: e });
+    }
+    pruned = { entries: 0, orders: 0 };
   }
 
   /** True when `e` said the file is damaged (and that is now handled). */
@@ -535,6 +555,7 @@ export function createEngine(options: EngineOptions): Engine {
       backlogTimer.clear();
       checkpointTimer.clear();
       retireTimer.clear();
+      pruneTimer.clear();
       hub.clear();
       try {
         if (lock?.ok) lock.release();

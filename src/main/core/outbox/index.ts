@@ -9,4 +9,13 @@ export { checkTap, isPending, project, sameAction, type ProjectFn } from './vali
 export { Projector, slimOrder } from './projection';
 export { entryView, orderView } from './views';
 export { summarize } from './summary';
-export { FINISHED_KEEP_MS, retireFinished, type RetireCursor, type Retired, type RetireOptions } from './retire';
+export {
+  FINISHED_KEEP_MS,
+  HISTORY_KEEP_MS,
+  pruneHistory,
+  type Pruned,
+  retireFinished,
+  type RetireCursor,
+  type Retired,
+  type RetireOptions,
+} from './retire';

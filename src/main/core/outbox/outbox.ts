@@ -135,8 +135,8 @@ export function createOutbox(ctx: OutboxContext) {
           const next = [...entries, { id: entry.id, seq: entry.seq, state: entry.state, action: entry.action, awaitingRefresh: entry.awaitingRefresh }];
           keep.remember = () => tapReads.committed(before, after, orderId, { row, entries: next });
         }
-        // No audit line: the outbox row is the tap's own record (time, terminal, order, action, and
-        // it is never deleted). A line here was one more page and a third of the tap's CPU on the
+        // No audit line: the outbox row is the tap's own record (time, terminal, order, action; kept
+        // as long as the audit's lines, retire.ts pruneHistory). A line here was one more page and a third of the tap's CPU on the
         // path to durable; the audit keeps what happens to the tap afterwards, and refusals.
         return ok({ entry, order: row?.body ?? null });
       });

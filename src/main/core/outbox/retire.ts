@@ -3,16 +3,26 @@
  * file grow with every order a store ever had, and the customers' names, addresses and phones
  * stay on a counter PC for good.
  *
- * An order leaves when the service reports nothing left to do (completed or cancelled), none of
- * its taps is waiting, refused or awaiting a refresh, and nothing about it changed (no new body,
- * no tap moved) for the keep period. Its details are dropped from the data file, their space
- * zeroed; its taps stay in the outbox as their record. Scanning its id again brings it back.
+ * An order leaves when the service reports nothing left to do (completed or cancelled) or nothing
+ * but closing it (delivered, "Complete order" never tapped), none of its taps is waiting, refused
+ * or awaiting a refresh, and nothing about it changed (no new body, no tap moved) for the keep
+ * period. Its details are dropped from the data file, their space zeroed; its taps stay in the
+ * outbox as their record. Scanning its id again brings it back.
+ *
+ * History is kept in bounds too (pruneHistory): settled taps and the rows of orders that left are
+ * dropped after 180 days, as the audit's lines are, so a year's history takes the place of the one
+ * before instead of growing the file.
  */
 import { nextStep } from '../../../shared/fulfilment';
+import type { Order } from '../../../shared/protocol';
 import type { Store } from '../db';
 
 /** How long a finished order stays on the terminal after anything last happened to it. */
 export const FINISHED_KEEP_MS = 3 * 24 * 60 * 60 * 1000;
+/** How long settled taps and the rows of orders that left stay in the data file (the audit keeps as long). */
+export const HISTORY_KEEP_MS = 180 * 24 * 60 * 60 * 1000;
+/** Rows deleted in one step of pruning: a transaction of a few milliseconds (bench/engine-start.ts --years 2). */
+const PRUNE_BATCH = 500;
 /** Orders looked at in one step: one transaction of a few tens of milliseconds, so a tap never waits long behind it. */
 const BATCH = 100;
 
@@ -40,10 +50,41 @@ export function retireFinished(store: Store, options: RetireOptions): Retired {
     const rows = store.orders.quietSince(before, options.after, BATCH);
     const orderIds: string[] = [];
     for (const row of rows)
-      if (row.body !== null && nextStep(row.body) === null && store.orders.retire(row.id, options.now)) orderIds.push(row.id);
+      if (row.body !== null && finished(row.body) && store.orders.retire(row.id, options.now)) orderIds.push(row.id);
     const last = rows.at(-1);
     // quietSince only returns rows with a syncedAt; the check keeps the cursor's type honest.
     const next = rows.length === BATCH && last && last.syncedAt !== null ? { syncedAt: last.syncedAt, id: last.id } : null;
     return { orderIds, next };
+  });
+}
+
+/** Nothing left to do, or only closing a delivered order that nobody closes (it stays open at the marketplace, not here). */
+function finished(order: Order): boolean {
+  const step = nextStep(order);
+  return step === null || step.key === 'COMPLETE';
+}
+
+export interface Pruned {
+  /** Outbox entries deleted in this step. */
+  readonly entries: number;
+  /** Rows of orders that left, deleted in this step. */
+  readonly orders: number;
+  /** True when a step found a full batch: there may be more to prune now. */
+  readonly more: boolean;
+}
+
+/**
+ * One step of pruning history older than `keepMs`: settled taps first (sent with a readable
+ * answer, or discarded), then the rows of orders that left the terminal and no kept tap points at.
+ * A tap that is waiting, being sent, refused, "may already be applied" or awaiting a refresh is
+ * never pruned, nor is an order on the terminal. One short transaction; call it again while `more`.
+ */
+export function pruneHistory(store: Store, options: { readonly now: number; readonly keepMs: number }): Pruned {
+  const before = options.now - options.keepMs;
+  return store.transaction((): Pruned => {
+    const entries = store.outbox.prune(before, PRUNE_BATCH);
+    // Orders only once their taps are gone: a row a kept tap points at stays (its history).
+    const orders = entries < PRUNE_BATCH ? store.orders.dropGone(before, PRUNE_BATCH) : 0;
+    return { entries, orders, more: entries === PRUNE_BATCH || orders === PRUNE_BATCH };
   });
 }

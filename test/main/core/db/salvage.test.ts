@@ -4,11 +4,14 @@
  * (same requestIds, still queued), the manager is told how many were recovered and how many could
  * not be, in the status line, health and the CLI's doctor, and the damaged file is kept as it was.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openStore } from '../../../../src/main/core/db';
 import { createEngine } from '../../../../src/main/core/engine';
+import { HISTORY_KEEP_MS, pruneHistory } from '../../../../src/main/core/outbox';
+import { mustMove } from '../../../../src/main/core/outbox/lifecycle';
 import { bundledCli } from '../../../support/bundle';
 import { Cleanup, tempDir } from '../../../support/engine';
 import { damagePages, leafPages } from '../../../support/damage';
@@ -75,6 +78,51 @@ describe('salvaging a damaged data file', () => {
     // Later, doctor still says what was recovered and lost.
     const doctor = await cli.run(['doctor'], { PACKDESK_DATA_DIR: dir, PACKDESK_ENVIRONMENT: 'staging' });
     expect(doctor.stdout).toMatch(/integrity.*set aside earlier.*Recovered \d+ of 300 taps \(\d+ still to send\)[^.]*; \d+ could not be read/);
+  });
+
+  it('a file whose old history was pruned: the pruned taps are not counted as lost, and the taps after them are all found', async () => {
+    const dir = tempDir(cleanup);
+    const file = path.join(dir, 'packdesk.sqlite');
+    const T0 = Date.UTC(2026, 0, 5, 9, 0);
+    const opened = openStore({ dataDir: dir, now: () => T0 });
+    if (!opened.ok) throw new Error(opened.problem.message);
+    const store = opened.value;
+    // Last year's 2,500 taps, all answered and pruned; then this week's 300, still queued.
+    store.transaction(() => {
+      for (let i = 0; i < 500; i++) {
+        store.orders.ensure(`ORD-OLD-${i}`, T0);
+        for (let n = 0; n < 5; n++) {
+          const e = store.outbox.insert({ randomId: randomUUID(), orderId: `ORD-OLD-${i}`, action: { type: 'ORDER_STATE_UPDATE', orderState: 'ACCEPTED' }, createdAt: T0, sendAfter: T0, terminalId: 'T1' });
+          mustMove(store.outbox, mustMove(store.outbox, e, 'claim', T0), 'deliver', T0, { sentNow: true });
+        }
+      }
+    });
+    const now = T0 + HISTORY_KEEP_MS + 10 * 24 * 60 * 60 * 1000;
+    store.transaction(() => {
+      for (let i = 0; i < TAPS; i++) {
+        store.orders.ensure(`ORD-${1000 + i}`, now);
+        store.outbox.insert({ randomId: randomUUID(), orderId: `ORD-${1000 + i}`, action: { type: 'ORDER_STATE_UPDATE', orderState: 'ACCEPTED' }, createdAt: now, sendAfter: now, terminalId: 'T1' });
+      }
+    });
+    while (pruneHistory(store, { now, keepMs: HISTORY_KEEP_MS }).more);
+    expect(store.outbox.counts().waiting).toBe(TAPS);
+    store.checkpoint();
+    store.close();
+
+    const outboxLeaves = leafPages(file, 'outbox');
+    damagePages(file, [outboxLeaves[Math.floor(outboxLeaves.length / 2)]!]);
+    const engine = createEngine({ dataDir: dir, sender: offline, terminalId: 'T1', undoWindowMs: 0 });
+    cleanup.add(() => engine.stop());
+    const message = engine.status().message ?? '';
+    const counts = /Recovered (\d+) of (\d+) taps \((\d+) still to send\)[^.]*; (\d+) could not be read/.exec(message);
+    expect(counts, message).not.toBeNull();
+    const [recovered, total, pending, lost] = counts!.slice(1).map(Number) as [number, number, number, number];
+    // Every tap counted is one the file had: none of last year's pruned 2,500.
+    expect(total).toBe(TAPS);
+    expect(lost).toBeGreaterThan(0);
+    expect(recovered + lost).toBe(TAPS);
+    expect(pending).toBeGreaterThan(TAPS / 2);
+    await engine.stop();
   });
 
   it('a file that is not a database at all: nothing can be read, and it says so', async () => {
