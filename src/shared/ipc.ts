@@ -78,6 +78,18 @@ export const OutboxEntryViewSchema = z.object({
 });
 export type OutboxEntryView = z.infer<typeof OutboxEntryViewSchema>;
 
+/**
+ * An order this terminal had taps on, cancelled or with its items changed by someone else (the
+ * marketplace, another counter): said loudly until a person acknowledges it.
+ */
+export const OrderAlarmSchema = z.object({
+  kind: z.enum(['cancelled', 'items']),
+  /** When the service changed the order (epoch ms). */
+  changedAt: z.number(),
+  raisedAt: z.number(),
+});
+export type OrderAlarm = z.infer<typeof OrderAlarmSchema>;
+
 /** One order on the terminal: the service's latest answer with still-queued taps applied. */
 export const OrderViewSchema = z.object({
   id: z.string(),
@@ -95,6 +107,8 @@ export const OrderViewSchema = z.object({
   /** When the service's latest answer for this order arrived. */
   syncedAt: z.number().nullable(),
   addedAt: z.number(),
+  /** Cancelled or changed elsewhere and not yet acknowledged; absent otherwise. */
+  alarm: OrderAlarmSchema.optional(),
 });
 export type OrderView = z.infer<typeof OrderViewSchema>;
 
@@ -276,6 +290,8 @@ export const COMMANDS = {
   'orders.add': { payload: z.object({ orderId: Id }).strict(), result: OrderViewSchema },
   /** Takes an order off the terminal when none of its taps reached the service (a code scanned by mistake). */
   'orders.remove': { payload: z.object({ orderId: Id }).strict(), result: Ok },
+  /** A person has seen the order's alarm (cancelled or changed elsewhere): it stops sounding. */
+  'orders.acknowledge': { payload: z.object({ orderId: Id }).strict(), result: Ok },
   'taps.submit': {
     payload: z.object({ orderId: Id, input: ActionInputSchema, pin: Pin.optional() }).strict(),
     result: OutboxEntryViewSchema,

@@ -8,6 +8,7 @@ export const VALID_PAYLOADS: { [C in CommandName]: CommandPayload<C> } = {
   'orders.add': { orderId: 'ORD-1' },
   'taps.submit': { orderId: 'ORD-1', input: { kind: 'fulfilment', fulfilmentId: 'F-1', state: 'PACKED' } },
   'orders.remove': { orderId: 'ORD-1' },
+  'orders.acknowledge': { orderId: 'ORD-1' },
   'taps.undo': { entryId: 1 },
   'outbox.list': {},
   'outbox.retry': { entryId: 1 },

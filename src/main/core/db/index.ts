@@ -11,3 +11,4 @@ export type { OrdersTable } from './orders-table';
 export type { AuditLine, AuditTable } from './audit-table';
 export { damageIn, storageProblem } from './storage-error';
 export type { IntakeState, IntakeTable } from './intake-table';
+export type { AlarmKind, AlarmRow, AlarmsTable } from './alarms-table';

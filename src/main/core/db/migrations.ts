@@ -156,6 +156,23 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE removed_at IS NULL;
     `,
   },
+  {
+    version: 6,
+    sql: `
+      -- An order this terminal had taps on was cancelled, or its items changed, by someone else (the
+      -- marketplace, another counter): an alarm on screen until a person acknowledges it, kept here
+      -- so a restart does not silence it. One row an order: its latest such change.
+      CREATE TABLE order_alarms (
+        order_id TEXT PRIMARY KEY REFERENCES orders(id),
+        kind TEXT NOT NULL CHECK (kind IN ('cancelled', 'items')),
+        -- When the service changed the order (its updatedAt, epoch ms).
+        changed_at INTEGER NOT NULL,
+        raised_at INTEGER NOT NULL,
+        acknowledged_at INTEGER
+      ) STRICT;
+      CREATE INDEX order_alarms_open ON order_alarms (order_id) WHERE acknowledged_at IS NULL;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -135,7 +135,7 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
   const serviceProviderId = options.serviceProviderId ?? (() => null);
   const intake = createIntake({
     reader: client,
-    store: storeForIntake(intakeStore),
+    store: storeForIntake(intakeStore, options.terminalId),
     serviceProviderId,
     settingsKey: options.settingsKey ?? (() => `${options.baseUrl}|${serviceProviderId() ?? ''}`),
     now: options.now ?? Date.now,

@@ -128,6 +128,7 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
       return ok(await fetchUnknown(added.value));
     },
     'orders.remove': async ({ orderId }) => engineOr((e) => done(e.removeOrder(orderId))),
+    'orders.acknowledge': async ({ orderId }) => engineOr((e) => done(e.acknowledgeAlarm(orderId))),
     'taps.submit': async ({ orderId, input, pin }) => {
       const tap = (): ReturnType<Engine['submitTap']> => engineOr((e) => e.submitTap(orderId, input));
       return needsManager(input) ? withPin(pin, tap) : tap();
