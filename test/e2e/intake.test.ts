@@ -6,21 +6,10 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appliedTo, openTerminal, shot, type Terminal, until } from './support';
+import { appliedTo, COUNT_TONES, openTerminal, shot, type Terminal, tones, until } from './support';
 
 const POLL_MS = 1_000;
 let terminal: Terminal;
-
-// Counts every tone the page starts through Web Audio, before any app code runs.
-const COUNT_TONES = `
-  window.__tones = 0;
-  const original = AudioContext.prototype.createOscillator;
-  AudioContext.prototype.createOscillator = function (...args) {
-    window.__tones += 1;
-    return original.apply(this, args);
-  };
-`;
-const tones = (page: Page): Promise<number> => page.evaluate(() => (window as unknown as { __tones: number }).__tones);
 
 beforeAll(async () => {
   terminal = await openTerminal({

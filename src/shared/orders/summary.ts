@@ -35,7 +35,7 @@ const factsOfBody = new WeakMap<Order, OrderFacts>();
  * was most of the summaries' cost); a new view field that is required fails to compile here.
  */
 export function summarize(view: OrderView): OrderSummary {
-  return {
+  const row: OrderSummary = {
     id: view.id,
     nextStep: view.nextStep,
     waiting: view.waiting,
@@ -47,4 +47,7 @@ export function summarize(view: OrderView): OrderSummary {
     addedAt: view.addedAt,
     facts: view.order ? factsOf(view.order) : null,
   };
+  // Optional, so set only when there is one: a row shows the alarm of an order changed elsewhere.
+  if (view.alarm) row.alarm = view.alarm;
+  return row;
 }

@@ -119,6 +119,8 @@ export interface Engine {
   credentialsChanged(): void;
   /** A token measured the clock difference anew: the status carries it. */
   clockSkewChanged(): void;
+  /** Intake (beside the engine) set taps aside: the status counts them again. */
+  tapsChangedElsewhere(): void;
   setOptions(patch: { undoWindowMs?: number; concurrency?: number }): void;
   lastTapAt(): number | null;
   sendingCount(): number;
@@ -655,6 +657,10 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     clockSkewChanged() {
+      publishStatus();
+    },
+
+    tapsChangedElsewhere() {
       publishStatus();
     },
 

@@ -66,7 +66,9 @@ function intakeEvents(engine: Engine, emit: HostListener, live: () => boolean): 
     if (orders.length > 0) emit('orders.changed', { orders });
     // An order cancelled elsewhere had its waiting taps set aside by intake: the screens hear why.
     const entries = orders.filter((v) => v.alarm !== undefined).flatMap((v) => engine.entriesOf(v.id));
-    if (entries.length > 0) emit('outbox.changed', { entries });
+    if (entries.length === 0) return;
+    emit('outbox.changed', { entries });
+    engine.tapsChangedElsewhere();
   };
   return (event) => {
     if (event.kind === 'status') return emit('intake.status', event.status);

@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'react';
 import type { OrderView } from '../../../shared/ipc';
 import type { Order } from '../../../shared/protocol/schemas';
+import { AlarmPanel } from '../components/OrderAlarm';
 import { OrderMarks } from '../components/OrderMarks';
 import { PrescriptionBadge } from '../components/PrescriptionBadge';
 import { CancelDialog } from '../components/order/CancelDialog';
@@ -20,6 +21,7 @@ import { RejectButton } from '../components/intake/RejectButton';
 import { useNewOrders } from '../store/newOrders';
 import { customerName, invoiceOf, itemSummary, orderStateWord } from '../orderFacts';
 import { factsOf, hasPrescriptionItem } from '../../../shared/orders';
+import { orderPhase } from '../../../shared/fulfilment/states';
 import { useIsPredicted, useOrderView } from '../hooks/useOrderView';
 import { useWords } from '../i18n/useWords';
 import { useOrders } from '../store/orders';
@@ -67,12 +69,13 @@ export function OrderScreen({ orderId }: { orderId: string }) {
   return (
     <main className="screen order-screen" aria-labelledby="order-title" data-testid="order-screen" data-order-id={orderId} data-predicted={predicted}>
       <OrderHeader view={view} onBack={back} />
+      {view.alarm && <AlarmPanel orderId={view.id} alarm={view.alarm} order={view.order} />}
       <HeldWarning view={view} />
       <div className="next-step-row">
         <NextStepButton view={view} key={view.id} />
         {view.nextStep?.key === 'ACCEPT' && view.order !== null && <RejectButton order={view.order} />}
       </div>
-      {view.nextStep === null && view.order !== null && <FinishedPanel />}
+      {view.nextStep === null && view.order !== null && <FinishedPanel cancelled={orderPhase(view.order) === 'CANCELLED'} />}
       {view.order ? <OrderBody order={view.order} open={view.nextStep !== null} /> : <AwaitingServiceCard view={view} />}
     </main>
   );
@@ -141,8 +144,15 @@ function HeldWarning({ view }: { view: OrderView }) {
   );
 }
 
-function FinishedPanel() {
+/** Nothing left to tap: done (green), or cancelled, which is never a green tick. */
+function FinishedPanel({ cancelled }: { cancelled: boolean }) {
   const { t } = useWords();
+  if (cancelled)
+    return (
+      <div className="finished-panel finished-cancelled" data-testid="finished-panel" data-cancelled="true">
+        <span aria-hidden="true">✖</span> {t('order:cancelled')}
+      </div>
+    );
   return (
     <div className="finished-panel" data-testid="finished-panel">
       <span aria-hidden="true">✓</span> {t('order:finished')}
