@@ -123,6 +123,12 @@ export const OrderFactsSchema = z.object({
   units: z.number().int().min(0),
   /** Any item needs a prescription checked. */
   prescription: z.boolean(),
+  /**
+   * The furthest fulfilment step the order has reached (PACKING, PACKED, OUT_FOR_DELIVERY,
+   * DELIVERED…) while it is accepted or in progress: the step a packer knows, which the order state
+   * ("Accepted", "In progress") does not say. Absent before packing starts and once it is finished.
+   */
+  step: z.string().optional(),
 });
 export type OrderFacts = z.infer<typeof OrderFactsSchema>;
 

@@ -20,8 +20,9 @@ export function itemSummary(t: TFunction, facts: OrderFacts | null): string {
   return `${t('common:order.items', { count: facts.lines })} · ${t('common:order.units', { count: facts.units })}`;
 }
 
-/** The order's state in words ("Accepted", "In progress"), or "New". */
+/** Where the order stands in words: the step a packer knows ("Packing", "Out for delivery") once one is reached, else its state ("Accepted", "Cancelled"), or "New". */
 export function orderStateWord(t: TFunction, facts: OrderFacts | null): string {
+  if (facts?.step) return stateWord(t, facts.step);
   const s = facts?.orderState ?? '';
   if (!s) return t('common:order.new');
   return stateWord(t, s);
