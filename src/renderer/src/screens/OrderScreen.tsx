@@ -3,7 +3,7 @@
  * invoice and cancelling. Everything shown is the engine's projected order (queued taps
  * already applied), so the screen changes the moment a tap is taken.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { OrderView } from '../../../shared/ipc';
 import type { Order } from '../../../shared/protocol/schemas';
 import { AlarmPanel } from '../components/OrderAlarm';
@@ -35,11 +35,9 @@ export function OrderScreen({ orderId }: { orderId: string }) {
   // On the terminal, its body on its way from the engine (a newer list dropped the whole view).
   const listed = useOrders((s) => s.byId.has(orderId));
   const back = useUi((s) => s.back);
-  // Opening a new order is what stops its alert.
-  const seenWhileOpen = useNewOrders((s) => s.ids.includes(orderId));
-  useEffect(() => {
-    if (seenWhileOpen) useNewOrders.getState().seen(orderId);
-  }, [orderId, seenWhileOpen]);
+  // Opening a new order does not stop its alert (a tap meant for another row must not silence
+  // it): Accept, Reject or "I have seen it" do.
+  const isNew = useNewOrders((s) => s.ids.includes(orderId));
 
   if (!view && listed)
     return (
@@ -74,10 +72,21 @@ export function OrderScreen({ orderId }: { orderId: string }) {
       <div className="next-step-row">
         <NextStepButton view={view} key={view.id} />
         {view.nextStep?.key === 'ACCEPT' && view.order !== null && <RejectButton order={view.order} />}
+        {isNew && <SeenButton orderId={orderId} />}
       </div>
       {view.nextStep === null && view.order !== null && <FinishedPanel cancelled={orderPhase(view.order) === 'CANCELLED'} />}
       {view.order ? <OrderBody order={view.order} open={view.nextStep !== null} /> : <AwaitingServiceCard view={view} />}
     </main>
+  );
+}
+
+/** Stops the new-order chime for this order without accepting it: it stays in the queue to accept. */
+function SeenButton({ orderId }: { orderId: string }) {
+  const { t } = useWords();
+  return (
+    <button type="button" className="button seen-button" onClick={() => useNewOrders.getState().seen(orderId)} title={t('intake:newOrders.seenHint')} data-testid="new-order-seen">
+      {t('intake:newOrders.seen')}
+    </button>
   );
 }
 

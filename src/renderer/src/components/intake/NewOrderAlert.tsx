@@ -1,6 +1,7 @@
 /**
  * Sounds the new-order alert while any new order waits unopened: at once when one arrives, then
- * every `alertRepeatMs` (default 20 s) until someone opens or accepts it. The manager can turn it
+ * every `alertRepeatMs` (default 20 s) until someone accepts or rejects it, or says "I have seen
+ * it" (opening it is not enough). The manager can turn it
  * down (alertVolume), never off: the general "sounds" switch does not silence it during a shift.
  */
 import { useEffect, useRef } from 'react';
