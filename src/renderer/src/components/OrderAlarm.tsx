@@ -5,10 +5,11 @@
  * other screen, and on the order itself a red panel saying what to do, the taps that will not be
  * sent, and the one button that silences it.
  */
-import { useEffect, useRef } from 'react';
+import { useCallback } from 'react';
 import type { OrderAlarm, OrderSummary } from '../../../shared/ipc';
 import { playOrderAlarm } from '../feedback/alert';
 import { formatClock } from '../format';
+import { useRepeatingSound } from '../hooks/useRepeatingSound';
 import { useWords } from '../i18n/useWords';
 import { acknowledgeAlarm } from '../intents';
 import { actionSummary, CANCELLED_ELSEWHERE } from '../orderFacts';
@@ -41,15 +42,7 @@ const useAlarmedIds = (): string[] => {
 export function OrderAlarmSound() {
   const count = useAlarmedIds().length;
   const volume = useStatus((s) => s.settings?.alertVolume ?? 1);
-  const previous = useRef(0);
-  useEffect(() => {
-    const grew = count > previous.current;
-    previous.current = count;
-    if (count === 0) return;
-    if (grew) playOrderAlarm(volume);
-    const handle = setInterval(() => playOrderAlarm(volume), ORDER_ALARM_REPEAT_MS);
-    return () => clearInterval(handle);
-  }, [count, volume]);
+  useRepeatingSound(count, ORDER_ALARM_REPEAT_MS, useCallback(() => playOrderAlarm(volume), [volume]));
   return null;
 }
 
