@@ -117,3 +117,25 @@ describe('a step another counter already made', () => {
     expect(engine.getOrder(x)).toMatchObject({ failed: 0, waiting: 0, nextStep: { key: 'PACKED' } });
   });
 });
+
+describe('the alarm after a restart', () => {
+  it('is still raised when the terminal starts again on the same data file, until acknowledged', async () => {
+    const box = await sandbox(cleanup);
+    const [x] = newDeliveryOrderIds(box) as [string];
+    const dir = tempDir(cleanup);
+    const first = serviceEngine(cleanup, box, dir);
+    first.engine.start();
+    await acceptAndLoad(first.engine, x);
+    box.changeOrder(x, 'cancel');
+    expect((await first.intake.fetchOrder(x)).kind).toBe('stored');
+    expect(first.engine.getOrder(x)?.alarm?.kind).toBe('cancelled');
+    await first.close();
+
+    const again = serviceEngine(cleanup, box, dir);
+    expect(again.engine.getOrder(x)?.alarm?.kind).toBe('cancelled');
+    expect(again.engine.acknowledgeAlarm(x).ok).toBe(true);
+    await again.close();
+    const third = serviceEngine(cleanup, box, dir);
+    expect(third.engine.getOrder(x)?.alarm).toBeUndefined();
+  });
+});
