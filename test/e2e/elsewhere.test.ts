@@ -84,6 +84,30 @@ describe('changes made elsewhere', () => {
     expect(t.problems).toEqual([]);
   }, 60_000);
 
+  it('a change to the items from another counter is an alarm too: what changed, what to do, until "I have checked the items"', async () => {
+    const { page, sandbox } = t;
+    const order = take((o) => o.items.some((i) => i.quantity.count > 1));
+    await acceptOrder(t, order);
+    const item = order.items.find((i) => i.quantity.count > 1)!;
+    const units = item.quantity.count - 1;
+    expect(await otherTerminalSends(sandbox, order.id, { type: 'ITEM_UNIT_UPDATE', itemId: item.itemId, itemUnits: units, reason: 'ITEM_UNAVAILABLE' })).toBe(200);
+    const time = clock(Date.parse(sandbox.orders().find((o) => o.id === order.id)!.updatedAt!));
+    const panel = page.getByTestId('alarm-panel');
+    await panel.waitFor({ timeout: 10_000 });
+    // It came in above the big button: a tap meant for that button cannot acknowledge it at once.
+    await expect(page.getByTestId('alarm-ack').isDisabled()).resolves.toBe(true);
+    await expect(panel.getAttribute('data-kind')).resolves.toBe('items');
+    await expect(panel.locator('h2').textContent()).resolves.toContain(`The items changed at ${time}`);
+    await expect(panel.getByTestId('alarm-do').textContent()).resolves.toBe('Check every item below against the bag before you hand it over.');
+    // The order shows the new count.
+    await expect(page.getByTestId('item-row').filter({ hasText: item.name ?? item.itemId }).textContent()).resolves.toContain(String(units));
+    await shot(page, '76-en-order-items-changed-elsewhere');
+    await page.getByTestId('alarm-ack').filter({ hasText: 'I have checked the items' }).click();
+    await panel.waitFor({ state: 'detached' });
+    expect(t.problems).toEqual([]);
+  }, 60_000);
+
+  // Last: it leaves the engine waiting out the service's Retry-After of a minute.
   it('a cancellation from the marketplace of an order being packed is a red, repeating alarm until acknowledged; its waiting tap is explained and never sent', async () => {
     const { page, sandbox } = t;
     const order = take();

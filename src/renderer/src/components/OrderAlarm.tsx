@@ -5,7 +5,7 @@
  * other screen, and on the order itself a red panel saying what to do, the taps that will not be
  * sent, and the one button that silences it.
  */
-import { useCallback } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { OrderAlarm, OrderSummary } from '../../../shared/ipc';
 import { playOrderAlarm } from '../feedback/alert';
 import { formatClock } from '../format';
@@ -21,6 +21,11 @@ import type { Order } from '../../../shared/protocol/schemas';
 
 /** How often the alarm sounds again until it is acknowledged. */
 export const ORDER_ALARM_REPEAT_MS = 4_000;
+/**
+ * The panel comes in above the big button: a tap meant for that button must not land on the
+ * acknowledgement, so it takes taps only this long after the panel showed.
+ */
+export const ACK_ARMS_AFTER_MS = 1_200;
 
 let cached: { version: number; ids: string } = { version: -1, ids: '' };
 /** Ids of the orders with an open alarm, oldest raised first, as one string (selectors compare it by value). */
@@ -74,6 +79,11 @@ export function AlarmPanel({ orderId, alarm, order }: { orderId: string; alarm: 
   const setAside = [...byId.values()].filter((e) => e.orderId === orderId && e.state === 'discarded' && e.lastError?.code === CANCELLED_ELSEWHERE);
   const time = formatClock(alarm.changedAt, locale);
   const cancelled = alarm.kind === 'cancelled';
+  const [armed, setArmed] = useState(false);
+  useEffect(() => {
+    const handle = setTimeout(() => setArmed(true), ACK_ARMS_AFTER_MS);
+    return () => clearTimeout(handle);
+  }, []);
   return (
     <section className="alarm-panel" role="alert" aria-labelledby="alarm-title" data-testid="alarm-panel" data-kind={alarm.kind}>
       <h2 id="alarm-title" className="alarm-title">
@@ -92,7 +102,7 @@ export function AlarmPanel({ orderId, alarm, order }: { orderId: string; alarm: 
           ))}
         </ul>
       )}
-      <button type="button" className="button button-danger alarm-ack" onClick={() => void acknowledgeAlarm(orderId)} data-testid="alarm-ack">
+      <button type="button" className="button button-danger alarm-ack" disabled={!armed} onClick={() => void acknowledgeAlarm(orderId)} data-testid="alarm-ack">
         {cancelled ? t('order:alarm.ackCancelled') : t('order:alarm.ackItems')}
       </button>
     </section>
