@@ -7,13 +7,15 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BrowserWindow, Menu, app, dialog, ipcMain, net, powerMonitor, protocol, session } from 'electron';
+import { BrowserWindow, Menu, Notification, app, dialog, ipcMain, net, powerMonitor, protocol, session } from 'electron';
 import { autoUpdater } from 'electron-updater';
 import { startSandbox } from '../../sandbox';
 import { createAppHost, type AppHost } from './core/host';
 import { createLogger, createRotatingFileSink, stderrSink, type Logger } from './core/log';
 import { UPDATE_STATUS_FILE, feedProblem, feedUrlOf } from './core/update';
 import { applyAutoLaunch } from './autolaunch';
+import { parseEvent } from '../shared/ipc';
+import { createNewOrderAttention } from './attention';
 import { forwardEvents, wireCommands } from './ipc';
 import { createOnlineSignal } from './online';
 import { createElectronPrinting } from './printing';
@@ -144,6 +146,23 @@ async function main(): Promise<void> {
     },
   });
   forwardEvents(started, () => (window && !window.isDestroyed() ? window.webContents : null));
+  // A new order while another program is in front: the taskbar flashes and the system notifies.
+  const attention = createNewOrderAttention({
+    window: () => window,
+    notify: Notification.isSupported()
+      ? (title, body, onClick) => {
+          const note = new Notification({ title, body });
+          note.on('click', onClick);
+          note.show();
+        }
+      : null,
+    language: () => started.settings().language,
+  });
+  started.subscribe((event, body) => {
+    if (event !== 'orders.changed') return;
+    const changed = parseEvent('orders.changed', body);
+    if (changed) attention.ordersChanged(changed.orders);
+  });
 
   window = createMainWindow(BrowserWindow, { preloadPath, kiosk: started.settings().kiosk, devTools: !app.isPackaged });
   window.once('ready-to-show', () => window?.show());

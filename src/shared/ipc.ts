@@ -81,6 +81,18 @@ export const OutboxEntryViewSchema = z.object({
 });
 export type OutboxEntryView = z.infer<typeof OutboxEntryViewSchema>;
 
+/**
+ * An order this terminal had taps on, cancelled or with its items changed by someone else (the
+ * marketplace, another counter): said loudly until a person acknowledges it.
+ */
+export const OrderAlarmSchema = z.object({
+  kind: z.enum(['cancelled', 'items']),
+  /** When the service changed the order (epoch ms). */
+  changedAt: z.number(),
+  raisedAt: z.number(),
+});
+export type OrderAlarm = z.infer<typeof OrderAlarmSchema>;
+
 /** One order on the terminal: the service's latest answer with still-queued taps applied. */
 export const OrderViewSchema = z.object({
   id: z.string(),
@@ -100,6 +112,8 @@ export const OrderViewSchema = z.object({
   addedAt: z.number(),
   /** The service's latest answer could not be read (numbers, dates or id out of range): set aside, named in the queue and `doctor`. */
   unreadable: z.boolean().optional(),
+  /** Cancelled or changed elsewhere and not yet acknowledged; absent otherwise. */
+  alarm: OrderAlarmSchema.optional(),
 });
 export type OrderView = z.infer<typeof OrderViewSchema>;
 
@@ -114,6 +128,12 @@ export const OrderFactsSchema = z.object({
   units: z.number().int().min(0),
   /** Any item needs a prescription checked. */
   prescription: z.boolean(),
+  /**
+   * The furthest fulfilment step the order has reached (PACKING, PACKED, OUT_FOR_DELIVERY,
+   * DELIVERED…) while it is accepted or in progress: the step a packer knows, which the order state
+   * ("Accepted", "In progress") does not say. Absent before packing starts and once it is finished.
+   */
+  step: z.string().optional(),
 });
 export type OrderFacts = z.infer<typeof OrderFactsSchema>;
 
@@ -320,6 +340,8 @@ export const COMMANDS = {
   'orders.remove': { payload: z.object({ orderId: OrderId }).strict(), result: Ok },
   /** The queue's first `rows` rows, every id in queue order and the counts per step: the first screen before the whole list. */
   'orders.head': { payload: z.object({ rows: z.number().int().min(1).max(500) }).strict(), result: QueueHeadSchema },
+  /** A person has seen the order's alarm (cancelled or changed elsewhere): it stops sounding. */
+  'orders.acknowledge': { payload: z.object({ orderId: OrderId }).strict(), result: Ok },
   'taps.submit': {
     payload: z.object({ orderId: OrderId, input: ActionInputSchema, pin: Pin.optional() }).strict(),
     result: OutboxEntryViewSchema,

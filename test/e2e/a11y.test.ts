@@ -3,30 +3,10 @@
  * focus behaves (back to a dialog's opener, kept inside an open dialog, on the new screen after
  * navigation).
  */
-import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { walkEveryScreen } from './screens';
-import { acceptOrder, openTerminal, orderPool, shot, tapStep, typeOrderId, type Terminal } from './support';
-
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-interface Finding {
-  readonly rule: string;
-  readonly impact: string | null;
-  readonly nodes: string[];
-}
-
-/** Runs axe-core (WCAG 2.x A and AA rules and best practices) on the page as it is now. */
-async function axe(page: Page): Promise<Finding[]> {
-  // Evaluated, not a <script> tag: the app's CSP rightly refuses inline scripts.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async () => {
-    const w = window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[]; failureSummary?: string }[] }[] }> } };
-    const result = await w.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-    return result.violations.map((v) => ({ rule: v.id, impact: v.impact, nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`) }));
-  });
-}
+import { acceptOrder, axe, type AxeFinding, openTerminal, orderPool, shot, tapStep, typeOrderId, type Terminal } from './support';
 
 /** What has the keyboard focus: its test id, or its tag and text. */
 function focused(page: Page): Promise<string> {
@@ -41,7 +21,7 @@ describe('accessibility', () => {
   it('axe finds no violation on any screen or dialog', async () => {
     const t = await openTerminal({ firstRun: true });
     try {
-      const found: Record<string, Finding[]> = {};
+      const found: Record<string, AxeFinding[]> = {};
       await walkEveryScreen(
         t,
         async (name) => {

@@ -12,31 +12,14 @@
  * Its own terminal (not support's openTerminal): a short request deadline, so a hung service
  * is a no-answer in about a second, and a short backlog threshold, both through host.engineOptions.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOKEN_PATH, UPDATE_PATH, type Sandbox } from '../../sandbox';
 import type { OutboxEntryView } from '../../src/shared/ipc';
 import type { Action, Order } from '../../src/shared/protocol/schemas';
-import { acceptOrder, appliedTo, MANAGER_PIN, openTerminal, orderPool, scan, setPin, shot, tapStep, until, type Terminal } from './support';
+import { acceptOrder, appliedTo, MANAGER_PIN, openTerminal, otherTerminalSends, orderPool, scan, setPin, shot, tapStep, until, type Terminal } from './support';
 
 const REQUEST_TIMEOUT_MS = 1_000;
 const BACKLOG_THRESHOLD_MS = 6_000;
 const MAYBE_WORDS = 'An earlier try got no answer, so this may already be done. Check the order before sending again.';
-
-/** Another terminal (its own token, its own requestId) sends one action straight to the service. */
-async function otherTerminalSends(sandbox: Sandbox, orderId: string, action: Action): Promise<number> {
-  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: 'training', client_secret: 'training-secret' });
-  const tokenRes = await fetch(`${sandbox.url}${TOKEN_PATH}`, { method: 'POST', body: form });
-  if (tokenRes.status !== 200) throw new Error(`token request answered ${tokenRes.status}`);
-  const { access_token: token } = (await tokenRes.json()) as { access_token: string };
-  const res = await fetch(`${sandbox.url}${UPDATE_PATH}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json', Authorization: `O-Bearer ${token}` },
-    body: JSON.stringify({ requestContext: { requestId: randomUUID(), transactionId: orderId, actionType: 'UPDATE' }, orderId, actions: [action] }),
-  });
-  await res.text();
-  return res.status;
-}
 
 const storeFulfilment = (o: Order): string => {
   const f = o.fulfillments.find((x) => x.type === 'STORE');

@@ -1,26 +1,16 @@
 /**
  * Orders arrive by themselves (Chromium, the browser harness, the in-app training sandbox): a new
  * order placed at the sandbox appears in the queue with its items within one poll interval, the
- * alert sounds until the order is opened, Reject cancels it with a reason, and orders placed
+ * alert sounds until it is accepted or someone says "I have seen it" (opening it is not enough), the
+ * badge moves nothing on screen, Reject cancels it with a reason, and orders placed
  * during an outage all appear once the network is back.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appliedTo, openTerminal, shot, type Terminal, until } from './support';
+import { appliedTo, COUNT_TONES, openTerminal, shot, type Terminal, tones, until } from './support';
 
 const POLL_MS = 1_000;
 let terminal: Terminal;
-
-// Counts every tone the page starts through Web Audio, before any app code runs.
-const COUNT_TONES = `
-  window.__tones = 0;
-  const original = AudioContext.prototype.createOscillator;
-  AudioContext.prototype.createOscillator = function (...args) {
-    window.__tones += 1;
-    return original.apply(this, args);
-  };
-`;
-const tones = (page: Page): Promise<number> => page.evaluate(() => (window as unknown as { __tones: number }).__tones);
 
 beforeAll(async () => {
   terminal = await openTerminal({
@@ -58,9 +48,11 @@ describe('orders arriving by themselves', () => {
     await page.getByTestId('sync-connectivity').filter({ hasText: 'Online' }).waitFor({ timeout: 10_000 });
   });
 
-  it('a new order appears in the queue with its items within a poll interval; the alert sounds until it is opened', async () => {
+  it('a new order appears in the queue with its items within a poll interval; the alert sounds until Accept or "I have seen it", not merely opened; the screen does not move when the badge shows', async () => {
     const { page, sandbox } = terminal;
     const before = await tones(page);
+    // Where the screen stands before the badge shows: nothing may move when it appears.
+    const syncBarTop = (await page.getByTestId('sync-bar').boundingBox())?.y;
     const placed = sandbox.placeOrder();
     const second = sandbox.placeOrder();
     const placedAt = Date.now();
@@ -73,7 +65,12 @@ describe('orders arriving by themselves', () => {
     expect(rowText).toContain(`${lines} ${lines === 1 ? 'item' : 'items'}`);
     await row(page, second.id).waitFor();
     await page.getByTestId('new-order-count').filter({ hasText: '2 new orders' }).waitFor();
-    await until('the alert to sound', async () => (await tones(page)) > before);
+    await expect.poll(() => tones(page), { timeout: 10_000 }).toBeGreaterThan(before);
+    expect((await page.getByTestId('sync-bar').boundingBox())?.y).toBe(syncBarTop);
+    // Unmistakable: solid, white on the warning colour, as tall as a tap.
+    const badge = page.getByTestId('new-order-count');
+    await expect(badge.evaluate((el) => [getComputedStyle(el).backgroundColor, getComputedStyle(el).color])).resolves.toEqual(['rgb(122, 74, 0)', 'rgb(255, 255, 255)']);
+    expect((await badge.boundingBox())?.height).toBeGreaterThanOrEqual(56);
     await shot(page, '60-queue-new-orders');
     // With the badge in the top bar at 1366, the find field still shows its whole
     // placeholder, in English and in Hindi (its words are longer).
@@ -86,7 +83,7 @@ describe('orders arriving by themselves', () => {
     await page.getByTestId('language-en').click();
     await page.waitForFunction(() => document.documentElement.lang === 'en-IN');
 
-    // Opening both stops the alert: no tone in the next repeat period.
+    // Opening an order does not stop the alert (a tap meant for another row must not silence it).
     await row(page, placed.id).click();
     const screen = page.locator(`[data-testid="order-screen"][data-order-id="${placed.id}"]`);
     await screen.waitFor();
@@ -95,9 +92,22 @@ describe('orders arriving by themselves', () => {
     await page.locator('[data-testid="next-step"][data-step="ACCEPT"]').waitFor();
     await page.getByTestId('reject-order').waitFor();
     await shot(page, '61-new-order-accept-reject');
+    const opened = await tones(page);
+    await expect.poll(() => tones(page), { timeout: 8_000 }).toBeGreaterThan(opened);
+    await expect(page.getByTestId('new-order-count').textContent()).resolves.toContain('2 new orders');
+    // "I have seen it" silences this one; it stays to be accepted.
+    const seen = page.getByTestId('new-order-seen');
+    expect((await seen.boundingBox())?.height).toBeGreaterThanOrEqual(56);
+    await seen.click();
+    await page.getByTestId('new-order-count').filter({ hasText: '1 new order' }).waitFor();
+    await seen.waitFor({ state: 'detached' });
+    await page.locator('[data-testid="next-step"][data-step="ACCEPT"]').waitFor();
     await page.keyboard.press('Escape');
+    // Accepting the other one silences the last.
     await row(page, second.id).click();
     await page.locator(`[data-testid="order-screen"][data-order-id="${second.id}"]`).waitFor();
+    await expect(page.getByTestId('new-order-count').count()).resolves.toBe(1);
+    await page.locator('[data-testid="next-step"][data-step="ACCEPT"]').click();
     await page.getByTestId('new-order-count').waitFor({ state: 'detached' });
     const after = await tones(page);
     await page.waitForTimeout(6_000);

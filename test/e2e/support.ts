@@ -3,11 +3,12 @@
  * with the built renderer in Debian's Chromium. One browser and one terminal per test file; each
  * file cleans up its browser, harness and temporary folder.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import type { Sandbox, SandboxOptions } from '../../sandbox';
+import { TOKEN_PATH, UPDATE_PATH, type Sandbox, type SandboxOptions } from '../../sandbox';
 import type { Action, Order } from '../../src/shared/protocol/schemas';
 import type { Settings } from '../../src/shared/ipc';
 import type { HostOptions } from '../../src/main/core/host';
@@ -256,4 +257,51 @@ export async function setPin(terminal: Terminal): Promise<void> {
   if (info.ok && (info.value as { pinSet: boolean }).pinSet) return;
   const reply = await terminal.harness.host.handle('pin.set', { newPin: MANAGER_PIN });
   if (!reply.ok) throw new Error(`pin.set refused: ${reply.problem.message}`);
+}
+
+/** Another terminal (its own token, its own requestId) sends one action straight to the service; answers the HTTP status. */
+export async function otherTerminalSends(sandbox: Sandbox, orderId: string, action: Action): Promise<number> {
+  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: 'training', client_secret: 'training-secret' });
+  const tokenRes = await fetch(`${sandbox.url}${TOKEN_PATH}`, { method: 'POST', body: form });
+  if (tokenRes.status !== 200) throw new Error(`token request answered ${tokenRes.status}`);
+  const { access_token: token } = (await tokenRes.json()) as { access_token: string };
+  const res = await fetch(`${sandbox.url}${UPDATE_PATH}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', Authorization: `O-Bearer ${token}` },
+    body: JSON.stringify({ requestContext: { requestId: randomUUID(), transactionId: orderId, actionType: 'UPDATE' }, orderId, actions: [action] }),
+  });
+  await res.text();
+  return res.status;
+}
+
+/** Counts every tone the page starts through Web Audio, before any app code runs (page.addInitScript). */
+export const COUNT_TONES = `
+  window.__tones = 0;
+  const original = AudioContext.prototype.createOscillator;
+  AudioContext.prototype.createOscillator = function (...args) {
+    window.__tones += 1;
+    return original.apply(this, args);
+  };
+`;
+/** Tones started so far (COUNT_TONES). */
+export const tones = (page: Page): Promise<number> => page.evaluate(() => (window as unknown as { __tones: number }).__tones);
+
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** One rule axe-core found broken, with the nodes. */
+export interface AxeFinding {
+  readonly rule: string;
+  readonly impact: string | null;
+  readonly nodes: string[];
+}
+
+/** Runs axe-core (WCAG 2.x A and AA rules and best practices) on the page as it is now. */
+export async function axe(page: Page): Promise<AxeFinding[]> {
+  // Evaluated, not a <script> tag: the app's CSP rightly refuses inline scripts.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async () => {
+    const w = window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[]; failureSummary?: string }[] }[] }> } };
+    const result = await w.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    return result.violations.map((v) => ({ rule: v.id, impact: v.impact, nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`) }));
+  });
 }

@@ -42,6 +42,15 @@ const fake = vi.hoisted(() => {
       this.kiosk = options['kiosk'] === true;
       windows.push(this);
     }
+    // Another program (billing software) is in front: new orders flash the taskbar.
+    focused = false;
+    readonly flashes: boolean[] = [];
+    isFocused() {
+      return this.focused;
+    }
+    flashFrame(flag: boolean) {
+      this.flashes.push(flag);
+    }
     once() {}
     on() {}
     show() {}
@@ -59,6 +68,18 @@ const fake = vi.hoisted(() => {
     setFullScreen() {}
     async loadURL(url: string) {
       this.loaded.push(url);
+    }
+  }
+
+  const notes: { title: string; body: string }[] = [];
+  class FakeNotification {
+    constructor(readonly options: { title: string; body: string }) {}
+    static isSupported() {
+      return true;
+    }
+    on() {}
+    show() {
+      notes.push(this.options);
     }
   }
 
@@ -97,6 +118,7 @@ const fake = vi.hoisted(() => {
     Menu: { setApplicationMenu: () => calls.push('setApplicationMenu') },
     dialog: { showErrorBox: (title: string) => calls.push(`showErrorBox ${title}`) },
     BrowserWindow: FakeWindow,
+    Notification: FakeNotification,
   };
 
   class InactiveUpdater {
@@ -120,7 +142,7 @@ const fake = vi.hoisted(() => {
     on() {}
   }
 
-  return { calls, appHandlers, ipcHandlers, windows, electron, state, ready: () => ready(), updater: new InactiveUpdater() };
+  return { calls, appHandlers, ipcHandlers, windows, notes, electron, state, ready: () => ready(), updater: new InactiveUpdater() };
 });
 
 vi.mock('electron', () => ({ ...fake.electron, default: fake.electron }));
@@ -242,6 +264,14 @@ describe('the main process', () => {
     // A printer name that is not text, or an unknown paper, never reaches the settings file.
     expect(await invoke('settings.update', { pin: '2468', patch: { printer: 42 } })).toMatchObject({ ok: false, problem: { kind: 'invalid' } });
     expect(await invoke('settings.update', { pin: '2468', patch: { paper: 'letter' } })).toMatchObject({ ok: false, problem: { kind: 'invalid' } });
+  });
+
+  it('flashes the taskbar and notifies the system of new orders while another program is in front', async () => {
+    // The training queue's first pass brings seeded orders waiting for Accept; the window is not focused.
+    await until(() => fake.notes.length > 0, 'a notification');
+    expect(fake.notes[0]!.title).toMatch(/new orders? (is|are) waiting/);
+    expect(fake.notes[0]!.body).toMatch(/^Open Packdesk to accept or reject ORD-/);
+    expect(fake.windows[0]!.flashes).toEqual([true]);
   });
 
   it('guards every web contents that is created', () => {

@@ -10,6 +10,7 @@ export const VALID_PAYLOADS: { [C in CommandName]: CommandPayload<C> } = {
   'orders.find': { text: 'Meera' },
   'orders.remove': { orderId: 'ORD-1' },
   'orders.head': { rows: 20 },
+  'orders.acknowledge': { orderId: 'ORD-1' },
   'taps.undo': { entryId: 1 },
   'outbox.list': {},
   'outbox.retry': { entryId: 1 },

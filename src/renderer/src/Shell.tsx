@@ -8,6 +8,7 @@ import { ErrorBoundary } from './components/ErrorBoundary';
 import { GlobalKeys } from './components/GlobalKeys';
 import { NewOrderAlert } from './components/intake/NewOrderAlert';
 import { NoticeLine } from './components/NoticeLine';
+import { AlarmBanner, OrderAlarmSound } from './components/OrderAlarm';
 import { ScannerListener } from './components/ScannerListener';
 import { ScreenFocus } from './components/ScreenFocus';
 import { SyncBar } from './components/SyncBar';
@@ -44,6 +45,7 @@ export function Shell() {
       </ErrorBoundary>
       {/* Messages and the undo bar have their own strip under the screen: they never cover a control. */}
       <div className="dock">
+        <AlarmBanner />
         <NoticeLine />
         <UndoBar />
       </div>
@@ -52,6 +54,7 @@ export function Shell() {
       <ScannerListener />
       <GlobalKeys />
       <NewOrderAlert />
+      <OrderAlarmSound />
     </div>
   );
 }

@@ -6,18 +6,18 @@
  */
 import { DEFAULT_ORDER_ID_PATTERN } from '../../shared/orderIdPattern';
 import { orderIdProblem } from '../../shared/protocol/orderId';
-import type { OrderView, OrdersFound, CommandName, CommandPayload, CommandResult, PackdeskApi, Reply, Settings } from '../../shared/ipc';
+import type { OrderView, OrdersFound, OutboxEntryView, CommandName, CommandPayload, CommandResult, PackdeskApi, Reply, Settings } from '../../shared/ipc';
 import type { ActionInput } from '../../shared/protocol/builders';
 import type { Problem } from '../../shared/result';
 import { predictTap } from '../../shared/orders';
 import { bridge } from './api';
-import { i18next } from './i18n';
+import { i18next, intlLocale } from './i18n';
 import { playConfirm, playRefusal } from './feedback/sound';
 import { useNewOrders } from './store/newOrders';
 import { orderIdMatcher } from './scanner/orderId';
 import { isProductBarcode } from './scanner/productCode';
 import { problemWords } from './i18n/words';
-import { actionSummary, invoiceOf } from './orderFacts';
+import { actionSummary, DONE_ELSEWHERE, elsewhereWords, invoiceOf } from './orderFacts';
 import { holdsOrder, shownView, useOrders } from './store/orders';
 import { firstScreenRows } from './components/queue/OrderRow';
 import { useOutbox } from './store/outbox';
@@ -81,6 +81,7 @@ function subscribe(api: PackdeskApi): void {
   // Every order read again (the harness after its socket came back): the list replaces the queue.
   api.on('orders.listed', ({ orders }) => useOrders.getState().replace(orders));
   api.on('outbox.changed', ({ entries }) => {
+    sayDoneElsewhere(entries);
     useOutbox.getState().merge(entries);
     dropSpentUndo();
   });
@@ -284,6 +285,26 @@ export async function removeOrder(orderId: string): Promise<boolean> {
   ui.say('info', i18next.t('shift:removeOrder.done', { orderId }));
   void refreshOutbox();
   return true;
+}
+
+/**
+ * A tap of this terminal that someone else had already made (another counter, the marketplace):
+ * said as a refusal, with the step and time the order shows, the moment its answer comes.
+ */
+function sayDoneElsewhere(entries: readonly OutboxEntryView[]): void {
+  const known = useOutbox.getState().byId;
+  const fresh = entries.find((e) => e.state === 'discarded' && e.lastError?.code === DONE_ELSEWHERE && known.get(e.id)?.state !== 'discarded');
+  if (!fresh) return;
+  const t = i18next.t;
+  refuse(t('order:elsewhere', { orderId: fresh.orderId, what: elsewhereWords(t, fresh, intlLocale(i18next.language)) }));
+}
+
+/** A person has seen an order's alarm (cancelled or changed elsewhere): it stops sounding. */
+export async function acknowledgeAlarm(orderId: string): Promise<void> {
+  const reply = await call('orders.acknowledge', { orderId });
+  if (!reply.ok) return refuse(reply.problem);
+  const view = await call('orders.get', { orderId });
+  if (view.ok && view.value) useOrders.getState().merge([view.value]);
 }
 
 /** Orders off the terminal leave the queue and the pick list. */

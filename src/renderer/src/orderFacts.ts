@@ -3,7 +3,8 @@
  * next step is, or how it changes, is the engine's business and arrives in OrderView.
  */
 import type { TFunction } from 'i18next';
-import type { OrderFacts } from '../../shared/ipc';
+import type { OrderFacts, OutboxEntryView } from '../../shared/ipc';
+import { formatClock } from './format';
 import type { Action, Order } from '../../shared/protocol/schemas';
 import { reasonWords, stateWord, STEP_LABEL_KEY } from './i18n/words';
 
@@ -19,8 +20,9 @@ export function itemSummary(t: TFunction, facts: OrderFacts | null): string {
   return `${t('common:order.items', { count: facts.lines })} · ${t('common:order.units', { count: facts.units })}`;
 }
 
-/** The order's state in words ("Accepted", "In progress"), or "New". */
+/** Where the order stands in words: the step a packer knows ("Packing", "Out for delivery") once one is reached, else its state ("Accepted", "Cancelled"), or "New". */
 export function orderStateWord(t: TFunction, facts: OrderFacts | null): string {
+  if (facts?.step) return stateWord(t, facts.step);
   const s = facts?.orderState ?? '';
   if (!s) return t('common:order.new');
   return stateWord(t, s);
@@ -54,4 +56,17 @@ export function actionSummary(t: TFunction, action: Action, order: Order | null)
     case 'CLIENT_ORDER_INFO_UPDATE':
       return t('common:summary.invoice', { invoice: action.clientOrderInfo.sellerInvoiceId });
   }
+}
+
+/** The code of a tap set aside because its order was cancelled (the engine's outbox/elsewhere.ts). */
+export const CANCELLED_ELSEWHERE = 'ORDER_CANCELLED_ELSEWHERE';
+
+/** The code of a tap refused because someone else had already made its step (the engine's outbox.ts). */
+export const DONE_ELSEWHERE = 'DONE_ELSEWHERE';
+
+/** "Already packing elsewhere (11:42)": the state and time a tap done elsewhere found the order in. */
+export function elsewhereWords(t: TFunction, e: OutboxEntryView, locale: string): string {
+  const state = String(e.lastError?.values?.state ?? '');
+  const at = Number(e.lastError?.values?.at ?? e.createdAt);
+  return t(`outbox:elsewhere.${state}`, { time: formatClock(at, locale), defaultValue: t('outbox:elsewhere.other', { time: formatClock(at, locale) }) });
 }

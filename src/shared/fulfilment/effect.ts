@@ -35,3 +35,30 @@ export function showsEffect(order: Order, action: Action): boolean {
       return false;
   }
 }
+
+/** An order's `updatedAt` as epoch ms, or null when it has none readable. */
+export function changedAtOf(order: Order): number | null {
+  const at = order.updatedAt ? Date.parse(order.updatedAt) : Number.NaN;
+  return Number.isNaN(at) ? null : at;
+}
+
+/**
+ * Where `order` stands on the step `action` asks for, and since when: what a packer is told when
+ * someone else already made that step ("Already packing elsewhere (11:42)"). `state` is the
+ * fulfilment state or order state the order shows, or UNITS for a unit change.
+ */
+export function stepReached(order: Order, action: Action): { state: string; at: number | null } {
+  switch (action.type) {
+    case 'ORDER_FULFILMENT_STATE_UPDATE': {
+      const f = order.fulfillments.find((x) => x.fulfillmentId === action.fulfilmentId);
+      const state = (f?.fulfillmentState ?? action.fulfillmentState).toUpperCase();
+      const at = f?.fulfilmentStatusHistory?.[state]?.actual?.endTime ?? f?.fulfilmentStatusHistory?.[action.fulfillmentState]?.actual?.endTime;
+      return { state, at: at ?? changedAtOf(order) };
+    }
+    case 'ORDER_STATE_UPDATE':
+      return { state: orderPhase(order), at: changedAtOf(order) };
+    case 'ITEM_UNIT_UPDATE':
+    case 'CLIENT_ORDER_INFO_UPDATE':
+      return { state: 'UNITS', at: changedAtOf(order) };
+  }
+}

@@ -24,10 +24,12 @@ export function countSteps(rows: Iterable<OrderSummary>): StepCounts {
 }
 
 /**
- * Queue bands: orders still to be packed first (their promised PACKED time is running out),
+ * Queue bands: an order whose alarm is open first, then orders still to be packed (their promised PACKED time is running out),
  * then packed orders waiting for delivery steps, then finished ones.
  */
 function band(view: OrderSummary): number {
+  // Cancelled or changed elsewhere and not yet acknowledged: at the top, where it cannot be missed.
+  if (view.alarm) return -1;
   if (!view.facts) return 0;
   const key = view.nextStep?.key;
   if (key === 'ACCEPT' || key === 'PACKING' || key === 'PACKED') return 0;

@@ -5,6 +5,7 @@
  */
 import type { OrderFacts, OrderSummary, OrderView } from '../ipc';
 import type { Order } from '../protocol/schemas';
+import { fulfilmentRank, orderPhase } from '../fulfilment/states';
 
 /** Whether any item needs a prescription checked. */
 export function hasPrescriptionItem(order: Order): boolean {
@@ -25,17 +26,31 @@ export function factsOf(order: Order): OrderFacts {
     units: order.items.reduce((sum, i) => sum + i.quantity.count, 0),
     prescription: hasPrescriptionItem(order),
   };
+  const step = stepReached(order);
+  if (step) facts.step = step;
   factsOfBody.set(order, facts);
   return facts;
 }
 const factsOfBody = new WeakMap<Order, OrderFacts>();
+
+/** The steps a packer taps; the rider's states in between (finding one, assigned) read as Packed. */
+const PACKER_STEPS = ['PACKING', 'PACKED', 'OUT_FOR_DELIVERY', 'DELIVERED'] as const;
+
+/** The furthest of the packer's steps any fulfilment reached, while the order is accepted or in progress; null otherwise. */
+function stepReached(order: Order): string | null {
+  const phase = orderPhase(order);
+  if (phase !== 'ACCEPTED' && phase !== 'IN_PROGRESS') return null;
+  const rank = Math.max(0, ...order.fulfillments.map((f) => fulfilmentRank(f.fulfillmentState)));
+  const reached = PACKER_STEPS.filter((step) => fulfilmentRank(step) <= rank);
+  return reached[reached.length - 1] ?? null;
+}
 
 /**
  * The queue row of a view: every field but the body, spelled out (a rest-spread copy of 5,000 views
  * was most of the summaries' cost); a new view field that is required fails to compile here.
  */
 export function summarize(view: OrderView): OrderSummary {
-  return {
+  const row: OrderSummary = {
     id: view.id,
     nextStep: view.nextStep,
     waiting: view.waiting,
@@ -48,4 +63,7 @@ export function summarize(view: OrderView): OrderSummary {
     facts: view.order ? factsOf(view.order) : null,
     ...(view.unreadable ? { unreadable: true } : {}),
   };
+  // Optional, so set only when there is one: a row shows the alarm of an order changed elsewhere.
+  if (view.alarm) row.alarm = view.alarm;
+  return row;
 }

@@ -12,3 +12,4 @@ export type { AuditLine, AuditTable } from './audit-table';
 export { damageIn, storageProblem } from './storage-error';
 export type { IntakeState, IntakeTable, IntakeWindow, PendingId } from './intake-table';
 export { searchPlan, type Found, type OrderSearch } from './order-search';
+export type { AlarmKind, AlarmRow, AlarmsTable } from './alarms-table';

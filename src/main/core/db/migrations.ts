@@ -243,6 +243,23 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX orders_gone ON orders (removed_at) WHERE removed_at IS NOT NULL;
     `,
   },
+  {
+    version: 9,
+    sql: `
+      -- An order this terminal had taps on was cancelled, or its items changed, by someone else (the
+      -- marketplace, another counter): an alarm on screen until a person acknowledges it, kept here
+      -- so a restart does not silence it. One row an order: its latest such change.
+      CREATE TABLE order_alarms (
+        order_id TEXT PRIMARY KEY REFERENCES orders(id),
+        kind TEXT NOT NULL CHECK (kind IN ('cancelled', 'items')),
+        -- When the service changed the order (its updatedAt, epoch ms).
+        changed_at INTEGER NOT NULL,
+        raised_at INTEGER NOT NULL,
+        acknowledged_at INTEGER
+      ) STRICT;
+      CREATE INDEX order_alarms_open ON order_alarms (order_id) WHERE acknowledged_at IS NULL;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -54,6 +54,8 @@ export function createOrdersTable(db: Database) {
        WHERE removed_at IS NULL AND body IS NOT NULL AND needs_refresh = 0 AND synced_at < @before
          AND (synced_at, id) > (@afterSyncedAt, @afterId)
          AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.order_id = o.id AND (e.${PENDING} OR e.awaiting_refresh = 1 OR e.updated_at >= @before))
+         -- An alarm nobody has acknowledged (cancelled elsewhere) keeps its order on screen.
+         AND NOT EXISTS (SELECT 1 FROM order_alarms a WHERE a.order_id = o.id AND a.acknowledged_at IS NULL)
        ORDER BY synced_at, id LIMIT @limit`,
     ),
     // Off the terminal, its details gone: the row keeps only what its taps' history refers to.
@@ -69,6 +71,14 @@ export function createOrdersTable(db: Database) {
     ),
     // Rows of orders that left the terminal before @before and that no kept tap points at, oldest
     // first, a batch at a time (the partial index orders_gone; the outbox by its (order_id, seq) index).
+    // The alarms of orders whose rows dropGone may take (an alarm refers to its order's row). The
+    // alarms table holds a row per order ever alarmed, a handful: walked whole, then the order by key.
+    dropGoneAlarms: db.prepare(
+      `DELETE FROM order_alarms WHERE order_id IN (
+         SELECT a.order_id FROM order_alarms a JOIN orders o ON o.id = a.order_id
+         WHERE o.removed_at IS NOT NULL AND o.removed_at < @before
+           AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.order_id = o.id))`,
+    ),
     dropGone: db.prepare(
       `DELETE FROM orders WHERE id IN (
          SELECT id FROM orders o
@@ -138,6 +148,7 @@ export function createOrdersTable(db: Database) {
      * kept in the outbox (an id and times; their details went when they left); returns how many.
      */
     dropGone(before: number, limit: number): number {
+      s.dropGoneAlarms.run({ before });
       return s.dropGone.run({ before, limit }).changes;
     },
     /**

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database, { type Database as Db } from 'better-sqlite3';
 import { fail, ok, type Result } from '../../../shared/result';
+import { type AlarmsTable, createAlarmsTable } from './alarms-table';
 import { type AuditTable, createAuditTable } from './audit-table';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
 import { createIntakeTable, type IntakeTable } from './intake-table';
@@ -36,6 +37,7 @@ export interface Store {
   readonly audit: AuditTable;
   readonly lease: LeaseTable;
   readonly intake: IntakeTable;
+  readonly alarms: AlarmsTable;
   /** Runs `fn` in one IMMEDIATE transaction; when it returns, the changes are committed and fsync'd. */
   transaction<T>(fn: () => T): T;
   /**
@@ -304,6 +306,7 @@ function assemble(db: Db, file: string): Store {
     audit: createAuditTable(db),
     lease: createLeaseTable(db),
     intake: createIntakeTable(db),
+    alarms: createAlarmsTable(db),
     transaction: <T>(fn: () => T): T => run.immediate(fn) as T,
     scrubbing: <T>(fn: () => T): T => withPragma('secure_delete', 1, () => run.immediate(fn) as T),
     emptyWal: () => {

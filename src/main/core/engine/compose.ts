@@ -177,7 +177,7 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
   const serviceProviderId = options.serviceProviderId ?? (() => null);
   const intake = createIntake({
     reader: client,
-    store: storeForIntake(intakeStore, () => (options.now ?? Date.now)() - (tokens.clockSkewMs() ?? 0)),
+    store: storeForIntake(intakeStore, () => (options.now ?? Date.now)() - (tokens.clockSkewMs() ?? 0), options.terminalId),
     serviceProviderId,
     settingsKey: options.settingsKey ?? (() => `${options.baseUrl}|${serviceProviderId() ?? ''}`),
     now: options.now ?? Date.now,

@@ -105,6 +105,10 @@ export interface Engine {
   submitTap(orderId: string, input: ActionInput): Result<OutboxEntryView>;
   /** Takes a tap back, only inside the undo window and while queued. */
   undo(entryId: number): Result<true>;
+  /** A person has seen the order's alarm (cancelled or changed elsewhere): it is no longer raised. */
+  acknowledgeAlarm(orderId: string): Result<true>;
+  /** Every tap of one order, finished ones too (an order's alarm explains its taps set aside). */
+  entriesOf(orderId: string): OutboxEntryView[];
   /** A failed entry is queued again now (a backing-off one goes at the next chance). */
   retry(entryId: number): Result<true>;
   /** A failed or queued entry is discarded (the PIN is checked by the caller). */
@@ -123,6 +127,8 @@ export interface Engine {
   credentialsChanged(): void;
   /** A token measured the clock difference anew: the status carries it. */
   clockSkewChanged(): void;
+  /** Intake (beside the engine) set taps aside: the status counts them again. */
+  tapsChangedElsewhere(): void;
   setOptions(patch: { undoWindowMs?: number; concurrency?: number }): void;
   lastTapAt(): number | null;
   sendingCount(): number;
@@ -199,7 +205,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
     {
       claimed: (entries) => publish(entries, false),
-      settled: (s) => publish([s.entry], s.orderChanged),
+      settled: (s) => publish([s.entry, ...(s.others ?? [])], s.orderChanged),
       changed: () => publishStatus(),
     },
   );
@@ -246,7 +252,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   const viewOf = (orderId: string): OrderView | null => {
     const row = store.orders.get(orderId);
-    return row ? orderView(row, store.outbox.projectedForOrder(orderId), now(), projectWith) : null;
+    return row ? orderView(row, store.outbox.projectedForOrder(orderId), now(), projectWith, store.alarms.get(orderId)) : null;
   };
 
   const computeStatus = (): SyncStatus => {
@@ -610,6 +616,24 @@ export function createEngine(options: EngineOptions): Engine {
       });
     },
 
+    acknowledgeAlarm(orderId) {
+      return guard(() => {
+        const id = orderId.trim();
+        // The alarm's row keeps when it was acknowledged.
+        const known = store.transaction(() => store.alarms.acknowledge(id, now()));
+        if (!known) return fail('invalid', `Order ${id} has no alarm to acknowledge`, 'NO_ALARM', { orderId: id });
+        wrote();
+        const view = viewOf(id);
+        if (view && hub.wanted('orders.changed')) hub.emit('orders.changed', { orders: [view] });
+        return ok(true as const);
+      });
+    },
+
+    entriesOf(orderId) {
+      if (stopped) return [];
+      return entryViews(store.outbox.forOrder(orderId.trim()));
+    },
+
     retry(entryId) {
       return guard(() => {
         const r = outbox.retry(entryId);
@@ -637,9 +661,10 @@ export function createEngine(options: EngineOptions): Engine {
         else byOrder.set(e.orderId, [e]);
       }
       const t = now();
+      const alarms = store.alarms.open();
       return store.orders.list().map((row) => {
         try {
-          return orderView(row, byOrder.get(row.id) ?? [], t, projectWith);
+          return orderView(row, byOrder.get(row.id) ?? [], t, projectWith, alarms.get(row.id));
         } catch (e) {
           // One order whose taps cannot be laid over its body is set aside, never the whole queue.
           log.error('an order could not be shown', { orderId: row.id, error: e });
@@ -692,6 +717,10 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     clockSkewChanged() {
+      publishStatus();
+    },
+
+    tapsChangedElsewhere() {
       publishStatus();
     },
 

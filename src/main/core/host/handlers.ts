@@ -171,6 +171,7 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
       }),
     'orders.remove': async ({ orderId }) => engineOr((e) => done(e.removeOrder(orderId))),
     'orders.head': async ({ rows }) => ok(queueHead(deps.queue.forHead(), rows)),
+    'orders.acknowledge': async ({ orderId }) => engineOr((e) => done(e.acknowledgeAlarm(orderId))),
     'taps.submit': async ({ orderId, input, pin }) => {
       const tap = (): ReturnType<Engine['submitTap']> => engineOr((e) => e.submitTap(orderId, input));
       return needsManager(input) ? withPin(pin, tap) : tap();

@@ -64,6 +64,11 @@ function intakeEvents(engine: Engine, emit: HostListener, live: () => boolean): 
     if (!live()) return;
     const orders = [...ids].map((id) => engine.getOrder(id)).filter((v) => v !== null);
     if (orders.length > 0) emit('orders.changed', { orders });
+    // An order cancelled elsewhere had its waiting taps set aside by intake: the screens hear why.
+    const entries = orders.filter((v) => v.alarm !== undefined).flatMap((v) => engine.entriesOf(v.id));
+    if (entries.length === 0) return;
+    emit('outbox.changed', { entries });
+    engine.tapsChangedElsewhere();
   };
   return (event) => {
     if (event.kind === 'status') return emit('intake.status', event.status);

@@ -1,16 +1,22 @@
 /** Intake's view of the data file: its own connection, so it never waits inside the outbox's transactions. */
 import type { Store } from '../db';
+import { noticeChange } from '../outbox/elsewhere';
 import type { IntakeStore } from './ports';
 
 /**
  * Adapts an open store to what intake needs; `serviceNow` is the order service's clock, against
  * which a body stamped in the future is not believed (defaults to the time of the write). A body
  * stored, or an answer set aside, takes its id off the list still to fetch in the same transaction.
+ * A body stored over an older one is compared with it in the same transaction too: a cancellation
+ * or a change of items made elsewhere to an order this terminal worked on raises its alarm
+ * (outbox/elsewhere.ts).
  */
-export function storeForIntake(store: Store, serviceNow?: () => number): IntakeStore {
+export function storeForIntake(store: Store, serviceNow?: () => number, terminalId = 'intake'): IntakeStore {
   const service = (now: number): number => serviceNow?.() ?? now;
   const save: IntakeStore['saveIfNewer'] = (order, now) => {
+    const before = store.orders.get(order.id)?.body ?? null;
     const result = store.orders.saveIfNewer(order, now, service(now));
+    if (result !== 'unchanged') noticeChange(store, before, order, now, terminalId);
     store.intake.fetched(order.id);
     return result;
   };

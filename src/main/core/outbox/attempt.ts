@@ -2,7 +2,7 @@
  * One attempt at an entry: check before resend, the update call, and the check after a refusal
  * that may only mean "already done". Talks to the service; the answer is settled by the queue.
  */
-import { showsEffect } from '../../../shared/fulfilment';
+import { orderPhase, showsEffect } from '../../../shared/fulfilment';
 import { buildUpdateRequest, type Order } from '../../../shared/protocol';
 import type { UpdateOutcome, UpdateSender } from '../api/outcome';
 import type { EntryRow } from '../db';
@@ -26,6 +26,13 @@ export type AttemptOutcome =
       readonly after: 'no-answer' | 'refusal';
       readonly refusal?: Extract<UpdateOutcome, { kind: 'permanent' }>;
     }
+  /**
+   * Refused as already done, and the order shows it done, although no try of this tap ever went
+   * unanswered: someone else (another counter, the marketplace) made that step; this tap was not applied.
+   */
+  | { readonly kind: 'elsewhere'; readonly order: Order; readonly refusal: Extract<UpdateOutcome, { kind: 'permanent' }> }
+  /** Refused, and the order is cancelled at the service: with this body, the tap and the order's waiting taps are set aside. */
+  | { readonly kind: 'cancelled'; readonly order: Order; readonly refusal: Extract<UpdateOutcome, { kind: 'permanent' }> }
   /** The check before resend could not reach the service: nothing was sent. */
   | { readonly kind: 'check-unreachable' }
   /** A 2xx whose body was empty or unreadable, with the order fetched afterwards (null if it could not be). */
@@ -53,10 +60,17 @@ export async function attemptEntry(entry: EntryRow, deps: AttemptDeps, signal: A
   }
   const sent = await send(entry, deps, signal);
   const outcome = checked ? { ...sent, checked } : sent;
-  if (outcome.kind === 'permanent' && checkable && (entry.noAnswerBefore || MAYBE_APPLIED.has(outcome.errorCode) || isAccept(entry))) {
+  const maybeDone = checkable && (entry.noAnswerBefore || MAYBE_APPLIED.has(outcome.kind === 'permanent' ? outcome.errorCode : '') || isAccept(entry));
+  if (outcome.kind === 'permanent' && check !== undefined && (maybeDone || outcome.errorCode === 'ORDER_CANCELLED')) {
     const seen = await ask(check, entry.orderId, signal, deps.log);
-    if (seen.kind === 'order' && showsEffect(seen.order, entry.action))
-      return { kind: 'confirmed', order: seen.order, after: 'refusal', refusal: outcome };
+    if (seen.kind === 'order' && seen.order.id === entry.orderId) {
+      // Only a try that went unanswered can have been this tap's own doing; otherwise the step was made elsewhere.
+      if (maybeDone && showsEffect(seen.order, entry.action))
+        return entry.noAnswerBefore
+          ? { kind: 'confirmed', order: seen.order, after: 'refusal', refusal: outcome }
+          : { kind: 'elsewhere', order: seen.order, refusal: outcome };
+      if (orderPhase(seen.order) === 'CANCELLED') return { kind: 'cancelled', order: seen.order, refusal: outcome };
+    }
   }
   if (outcome.kind === 'unreadable' && check !== undefined) {
     // Delivered but unreadable (or empty, the platform's 204): the order is refreshed at once.

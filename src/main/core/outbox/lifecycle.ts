@@ -29,6 +29,16 @@ export const ENTRY_TRANSITIONS = {
   dropBackoff: { from: ['queued'], to: 'queued', why: 'the reason for its backoff is gone (network back, a new process)' },
   undo: { from: ['queued'], to: 'discarded', why: 'taken back by the packer inside the undo window' },
   discard: { from: ['queued', 'failed'], to: 'discarded', why: 'given up by a person (manager PIN)' },
+  doneElsewhere: {
+    from: ['sending'],
+    to: 'discarded',
+    why: 'refused as already done, and the order shows it done although this tap never went unanswered: another counter or the marketplace made the change, not this tap',
+  },
+  setAside: {
+    from: ['queued', 'sending', 'failed'],
+    to: 'discarded',
+    why: 'the service cancelled its order (from elsewhere): it would only be refused, so it is not sent, and a refused one needs no PIN',
+  },
 } as const satisfies Record<string, Transition>;
 
 export type TransitionName = keyof typeof ENTRY_TRANSITIONS;

@@ -5,13 +5,14 @@
  * sender lease. Every state change goes through lifecycle.ts. The scheduler (core/sync) only
  * decides when and how many.
  */
-import { applyAction } from '../../../shared/fulfilment';
+import { applyAction, changedAtOf, stepReached } from '../../../shared/fulfilment';
 import { type ActionInput, buildAction, checkId, type Order } from '../../../shared/protocol';
 import { fail, ok, type Problem, type Result } from '../../../shared/result';
 import type { EntryRow, OrderRow, Store } from '../db';
 import type { AttemptOutcome } from './attempt';
 import { type BackoffPolicy, backoffDelay } from './backoff';
 import { takeSenderLease, type LeaseResult } from './lease';
+import { cancelledProblem, noticeChange, type NoticedChange } from './elsewhere';
 import { move, mustMove } from './lifecycle';
 import { summarize } from './summary';
 import { Projector } from './projection';
@@ -34,7 +35,9 @@ export interface OutboxContext {
 /** What settling one answer did, for the sync engine (connectivity, pauses) and for events. */
 export interface Settlement {
   readonly entry: EntryRow;
-  readonly result: 'sent' | 'unreadable' | 'retry' | 'failed' | 'mayBeApplied' | 'paused';
+  readonly result: 'sent' | 'unreadable' | 'retry' | 'failed' | 'mayBeApplied' | 'paused' | 'elsewhere' | 'setAside';
+  /** Other taps of the entry's order this answer moved: set aside because the order is cancelled. */
+  readonly others?: readonly EntryRow[];
   /** Settled as applied because a status check showed its effect (no answer, or a "maybe done" refusal). */
   readonly confirmed?: boolean;
   /** The service answered (true), or the network failed (false); null when it tells nothing. */
@@ -381,10 +384,10 @@ function settleOne(ctx: OutboxContext, entry: EntryRow, outcome: AttemptOutcome,
         awaitingRefresh: false,
         lastError: null,
       });
-      store.orders.saveBody(outcome.order, now, ctx.serviceNow?.() ?? now);
+      const noticed = saveNoticed(ctx, outcome.order, now);
       store.outbox.clearAwaitingRefresh(entry.orderId);
       audit({ ...base, outcome: 'sent', message: `HTTP ${outcome.status}` });
-      return { entry: after, result: 'sent', reachable: true, orderChanged: true };
+      return { entry: after, result: 'sent', reachable: true, orderChanged: true, ...others(noticed) };
     }
     case 'confirmed': {
       const after = mustMove(store.outbox, entry, 'confirm', now, {
@@ -395,14 +398,37 @@ function settleOne(ctx: OutboxContext, entry: EntryRow, outcome: AttemptOutcome,
         mayBeApplied: false,
         lastError: null,
       });
-      store.orders.saveBody(outcome.order, now, ctx.serviceNow?.() ?? now);
+      const noticed = saveNoticed(ctx, outcome.order, now);
       store.outbox.clearAwaitingRefresh(entry.orderId);
       const why =
         outcome.after === 'no-answer'
           ? 'an earlier attempt got no answer; the order already shows it, so it was not sent again'
           : `the service refused it (${outcome.refusal?.errorCode ?? '?'}: ${outcome.refusal?.message ?? ''}) and the order already shows it`;
       audit({ ...base, outcome: 'confirmed', message: `Confirmed by status check: ${why}` });
-      return { entry: after, result: 'sent', confirmed: true, reachable: true, orderChanged: true };
+      return { entry: after, result: 'sent', confirmed: true, reachable: true, orderChanged: true, ...others(noticed) };
+    }
+    case 'elsewhere': {
+      // Never "sent": this tap was refused; the order is shown as it really is, with who-knows-who's step on it.
+      const reached = stepReached(outcome.order, entry.action);
+      const when = reached.at === null ? '' : ` since ${new Date(reached.at).toISOString()}`;
+      const problem: Problem = {
+        kind: 'permanent',
+        code: DONE_ELSEWHERE,
+        message: `Not applied by this terminal: the order was already ${reached.state}${when}, made at another counter or by the marketplace (${outcome.refusal.errorCode})`,
+        values: reached.at === null ? { state: reached.state } : { state: reached.state, at: reached.at },
+      };
+      const after = mustMove(store.outbox, entry, 'doneElsewhere', now, { addAttempt: true, nextAttemptAt: null, lastError: problem });
+      const noticed = saveNoticed(ctx, outcome.order, now);
+      store.outbox.clearAwaitingRefresh(entry.orderId);
+      audit({ ...base, outcome: 'done-elsewhere', message: problem.message });
+      return { entry: after, result: 'elsewhere', reachable: true, orderChanged: true, ...others(noticed) };
+    }
+    case 'cancelled': {
+      const noticed = saveNoticed(ctx, outcome.order, now);
+      const problem = cancelledProblem(changedAtOf(outcome.order) ?? now);
+      const after = mustMove(store.outbox, entry, 'setAside', now, { addAttempt: true, nextAttemptAt: null, lastError: problem });
+      audit({ ...base, outcome: 'set aside', message: `${outcome.refusal.errorCode} (HTTP ${outcome.refusal.status}): the order is cancelled at the order service` });
+      return { entry: after, result: 'setAside', reachable: true, orderChanged: true, ...others(noticed) };
     }
     case 'check-unreachable': {
       const problem: Problem = {
@@ -485,10 +511,9 @@ function settleUnreadable(ctx: OutboxContext, entry: EntryRow, rawBody: string, 
     awaitingRefresh: refreshed === null,
     lastError: problem,
   });
-  if (refreshed) {
-    ctx.store.orders.saveBody(refreshed, now, ctx.serviceNow?.() ?? now);
-    ctx.store.outbox.clearAwaitingRefresh(entry.orderId);
-  } else ctx.store.orders.markUnreadable(entry.orderId, rawBody, now);
+  const noticed = refreshed ? saveNoticed(ctx, refreshed, now) : null;
+  if (refreshed) ctx.store.outbox.clearAwaitingRefresh(entry.orderId);
+  else ctx.store.orders.markUnreadable(entry.orderId, rawBody, now);
   const said = empty ? 'sent (empty answer)' : message;
   audit({
     kind: 'attempt',
@@ -497,5 +522,19 @@ function settleUnreadable(ctx: OutboxContext, entry: EntryRow, rawBody: string, 
     outcome: empty ? 'sent' : 'unreadable',
     message: refreshed ? `${said}; order refreshed by status check` : said,
   });
-  return { entry: after, result: empty ? 'sent' : 'unreadable', reachable: true, orderChanged: true };
+  return { entry: after, result: empty ? 'sent' : 'unreadable', reachable: true, orderChanged: true, ...others(noticed) };
 }
+
+/** The code of a tap refused because someone else had made its step; values: the state and since when. */
+export const DONE_ELSEWHERE = 'DONE_ELSEWHERE';
+
+/** Stores a body from the service as the order's truth, noticing what someone else changed (elsewhere.ts). */
+function saveNoticed(ctx: OutboxContext, order: Order, now: number): NoticedChange {
+  const before = ctx.store.orders.get(order.id)?.body ?? null;
+  // A body older than the one held is not stored (orders-table's supersedes), and says nothing new.
+  if (!ctx.store.orders.saveBody(order, now, ctx.serviceNow?.() ?? now)) return { alarm: null, setAside: [] };
+  return noticeChange(ctx.store, before, order, now, ctx.terminalId);
+}
+
+const others = (noticed: NoticedChange | null): { others?: readonly EntryRow[] } =>
+  noticed && noticed.setAside.length > 0 ? { others: noticed.setAside } : {};

@@ -2,7 +2,7 @@
 import { nextStep, promisedPackedAt } from '../../../shared/fulfilment';
 import { type Order, orderIdProblem } from '../../../shared/protocol';
 import type { OrderView, OutboxEntryView } from '../../../shared/ipc';
-import type { EntryRow, OrderRow } from '../db';
+import type { AlarmRow, EntryRow, OrderRow } from '../db';
 import { summarize } from './summary';
 import { isPending, project, type ProjectFn } from './validate';
 
@@ -25,8 +25,8 @@ export function entryView(entry: EntryRow, order: Order | null): OutboxEntryView
   };
 }
 
-/** One order as shown: the projected order, its one next step and how many taps wait or failed. */
-export function orderView(row: OrderRow, entries: readonly EntryRow[], now: number, projectWith?: ProjectFn): OrderView {
+/** One order as shown: the projected order, its one next step, how many taps wait or failed, and its open alarm. */
+export function orderView(row: OrderRow, entries: readonly EntryRow[], now: number, projectWith?: ProjectFn, alarm?: AlarmRow | null): OrderView {
   const projected = projectWith ? projectWith(row.id, row.body, entries, now) : project(row.body, entries, now);
   const pending = entries.filter(isPending);
   const waiting = pending.filter((e) => e.state === 'queued' || e.state === 'sending').length;
@@ -45,6 +45,7 @@ export function orderView(row: OrderRow, entries: readonly EntryRow[], now: numb
     syncedAt: row.syncedAt,
     addedAt: row.addedAt,
     unreadable: isUnreadable(row),
+    ...(alarm && alarm.acknowledgedAt === null ? { alarm: { kind: alarm.kind, changedAt: alarm.changedAt, raisedAt: alarm.raisedAt } } : {}),
   };
 }
 

@@ -1,11 +1,12 @@
-/** What is pending on an order: taps waiting to sync, a refused tap holding it, a doubtful send. */
+/** What is pending on an order: a change made elsewhere to acknowledge, taps waiting to sync, a refused tap holding it, a doubtful send. */
 import type { OrderSummary } from '../../../shared/ipc';
 import { useWords } from '../i18n/useWords';
 
-export function OrderMarks({ view, compact = false }: { view: Pick<OrderSummary, 'waiting' | 'failed' | 'mayBeApplied' | 'needsRefresh'>; compact?: boolean }) {
+export function OrderMarks({ view, compact = false }: { view: Pick<OrderSummary, 'waiting' | 'failed' | 'mayBeApplied' | 'needsRefresh' | 'alarm'>; compact?: boolean }) {
   const { t } = useWords();
   return (
     <>
+      {view.alarm && !compact && <AlarmMark alarm={view.alarm} />}
       {view.waiting > 0 && (
         <span className="mark mark-waiting" data-testid="mark-waiting">
           <span aria-hidden="true">⟳</span> {view.waiting > 1 ? t('common:marks.waitingCount', { count: view.waiting }) : t('common:marks.waiting')}
@@ -27,5 +28,15 @@ export function OrderMarks({ view, compact = false }: { view: Pick<OrderSummary,
         </span>
       )}
     </>
+  );
+}
+
+/** An order cancelled or changed elsewhere, not yet acknowledged (the queue row shows it beside the id). */
+export function AlarmMark({ alarm }: { alarm: NonNullable<OrderSummary['alarm']> }) {
+  const { t } = useWords();
+  return (
+    <span className="mark mark-alarm" data-testid="mark-alarm">
+      <span aria-hidden="true">⚠</span> {alarm.kind === 'cancelled' ? t('common:marks.alarmCancelled') : t('common:marks.alarmItems')}
+    </span>
   );
 }

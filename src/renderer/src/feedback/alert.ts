@@ -11,3 +11,15 @@ export function playNewOrderAlert(volume: number): void {
   setTimeout(() => tone(988, 160, 'triangle', level), 180);
   setTimeout(() => tone(1319, 260, 'triangle', level), 360);
 }
+
+/**
+ * The alarm of an order cancelled or changed elsewhere: a harsh falling two-tone, three times, unlike
+ * the rising new-order chime, at the same loudness setting (never below a fifth of full).
+ */
+export function playOrderAlarm(volume: number): void {
+  const level = 0.45 * Math.min(1, Math.max(0.2, volume));
+  for (let i = 0; i < 3; i++) {
+    setTimeout(() => tone(932, 220, 'square', level), i * 500);
+    setTimeout(() => tone(622, 220, 'square', level), i * 500 + 240);
+  }
+}

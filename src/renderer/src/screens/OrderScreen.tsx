@@ -3,9 +3,10 @@
  * invoice and cancelling. Everything shown is the engine's projected order (queued taps
  * already applied), so the screen changes the moment a tap is taken.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { OrderView } from '../../../shared/ipc';
 import type { Order } from '../../../shared/protocol/schemas';
+import { AlarmPanel } from '../components/OrderAlarm';
 import { OrderMarks } from '../components/OrderMarks';
 import { PrescriptionBadge } from '../components/PrescriptionBadge';
 import { CancelDialog } from '../components/order/CancelDialog';
@@ -20,6 +21,7 @@ import { RejectButton } from '../components/intake/RejectButton';
 import { useNewOrders } from '../store/newOrders';
 import { customerName, invoiceOf, itemSummary, orderStateWord } from '../orderFacts';
 import { factsOf } from '../../../shared/orders';
+import { orderPhase } from '../../../shared/fulfilment/states';
 import { useIsPredicted, useOrderView } from '../hooks/useOrderView';
 import { useWords } from '../i18n/useWords';
 import { useOrders } from '../store/orders';
@@ -33,11 +35,9 @@ export function OrderScreen({ orderId }: { orderId: string }) {
   // On the terminal, its body on its way from the engine (a newer list dropped the whole view).
   const listed = useOrders((s) => s.byId.has(orderId));
   const back = useUi((s) => s.back);
-  // Opening a new order is what stops its alert.
-  const seenWhileOpen = useNewOrders((s) => s.ids.includes(orderId));
-  useEffect(() => {
-    if (seenWhileOpen) useNewOrders.getState().seen(orderId);
-  }, [orderId, seenWhileOpen]);
+  // Opening a new order does not stop its alert (a tap meant for another row must not silence
+  // it): Accept, Reject or "I have seen it" do.
+  const isNew = useNewOrders((s) => s.ids.includes(orderId));
 
   if (!view && listed)
     return (
@@ -67,14 +67,26 @@ export function OrderScreen({ orderId }: { orderId: string }) {
   return (
     <main className="screen order-screen" aria-labelledby="order-title" data-testid="order-screen" data-order-id={orderId} data-predicted={predicted}>
       <OrderHeader view={view} onBack={back} />
+      {view.alarm && <AlarmPanel orderId={view.id} alarm={view.alarm} order={view.order} />}
       <HeldWarning view={view} />
       <div className="next-step-row">
         <NextStepButton view={view} key={view.id} />
         {view.nextStep?.key === 'ACCEPT' && view.order !== null && <RejectButton order={view.order} />}
+        {isNew && <SeenButton orderId={orderId} />}
       </div>
-      {view.nextStep === null && view.order !== null && <FinishedPanel />}
+      {view.nextStep === null && view.order !== null && <FinishedPanel cancelled={orderPhase(view.order) === 'CANCELLED'} />}
       {view.order ? <OrderBody order={view.order} open={view.nextStep !== null} /> : <AwaitingServiceCard view={view} />}
     </main>
+  );
+}
+
+/** Stops the new-order chime for this order without accepting it: it stays in the queue to accept. */
+function SeenButton({ orderId }: { orderId: string }) {
+  const { t } = useWords();
+  return (
+    <button type="button" className="button seen-button" onClick={() => useNewOrders.getState().seen(orderId)} title={t('intake:newOrders.seenHint')} data-testid="new-order-seen">
+      {t('intake:newOrders.seen')}
+    </button>
   );
 }
 
@@ -141,8 +153,15 @@ function HeldWarning({ view }: { view: OrderView }) {
   );
 }
 
-function FinishedPanel() {
+/** Nothing left to tap: done (green), or cancelled, which is never a green tick. */
+function FinishedPanel({ cancelled }: { cancelled: boolean }) {
   const { t } = useWords();
+  if (cancelled)
+    return (
+      <div className="finished-panel finished-cancelled" data-testid="finished-panel" data-cancelled="true">
+        <span aria-hidden="true">✖</span> {t('order:cancelled')}
+      </div>
+    );
   return (
     <div className="finished-panel" data-testid="finished-panel">
       <span aria-hidden="true">✓</span> {t('order:finished')}

@@ -1,7 +1,8 @@
 /**
  * New orders nobody has looked at yet: orders that came in by themselves while this screen ran and
- * still wait for Accept. Each stays "new" (alert sounding, highlighted, counted) until someone
- * opens it or it is accepted or cancelled, here or elsewhere.
+ * still wait for Accept. Each stays "new" (alert sounding, highlighted, counted) until it is
+ * accepted or cancelled, here or elsewhere, or someone says "I have seen it" on it: opening it is
+ * not enough (a tap meant for another row would silence it).
  */
 import { create } from 'zustand';
 import type { OrderView } from '../../../shared/ipc';
@@ -11,7 +12,7 @@ interface NewOrdersStore {
   ids: readonly string[];
   /** Orders that changed: those new to the screen and waiting for Accept become new; others stop being new. */
   noteChanged(views: readonly OrderView[], known: (id: string) => boolean): void;
-  /** Someone opened the order. */
+  /** Someone said "I have seen it" on the order. */
   seen(id: string): void;
 }
 

@@ -388,6 +388,32 @@ describe('history older than 180 days', () => {
     expect(store.integrity()).toBe('ok');
   });
 
+  it('keeps an order whose alarm nobody acknowledged on the terminal, and prunes an acknowledged one with its alarm', () => {
+    const dir = tempDir(cleanup);
+    const store = open(dir);
+    store.transaction(() => {
+      store.orders.saveBody(order('OD-ALARMED', 'Cancelled'), T0);
+      store.orders.saveBody(order('OD-SEEN', 'Cancelled'), T0);
+      writeTap(store, 'OD-ALARMED', T0, 'sent');
+      writeTap(store, 'OD-SEEN', T0, 'sent');
+      store.alarms.raise('OD-ALARMED', 'cancelled', T0, T0);
+      store.alarms.raise('OD-SEEN', 'cancelled', T0, T0);
+      store.alarms.acknowledge('OD-SEEN', T0);
+      // The newest entry is always kept: one of another order, so both alarmed orders' taps may go.
+      store.orders.saveBody(order('OD-OTHER', 'Accepted'), T0);
+      writeTap(store, 'OD-OTHER', T0 + 200 * DAY, 'queued');
+    });
+    // Cancelled elsewhere and never acknowledged: it stays where a packer will see it.
+    expect(retireAll(store, T0 + FINISHED_KEEP_MS + 1)).toEqual(['OD-SEEN']);
+    // Half a year on, the acknowledged order's row goes with its alarm (its alarm refers to the row).
+    const now = T0 + FINISHED_KEEP_MS + 181 * DAY;
+    pruneAll(store, now);
+    expect(rows(dir)).toEqual(['OD-ALARMED', 'OD-OTHER']);
+    expect(store.alarms.get('OD-SEEN')).toBeNull();
+    expect(store.alarms.open().has('OD-ALARMED')).toBe(true);
+    expect(store.integrity()).toBe('ok');
+  });
+
   it('keeps the newest entry, so a new tap never takes an id the audit or the service has seen', () => {
     const store = open(tempDir(cleanup));
     store.transaction(() => store.orders.saveBody(order('OD-1', 'Accepted'), T0));

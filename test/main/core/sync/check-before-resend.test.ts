@@ -167,7 +167,7 @@ describe('check before resend', () => {
 });
 
 describe('refusals that may mean "already done"', () => {
-  it('a refused Accept of an order the marketplace already accepted simply loads the order', async () => {
+  it('a refused Accept of an order the marketplace already accepted loads the order and says it was done elsewhere, never "sent"', async () => {
     const box = await sandbox(cleanup);
     const id = newDeliveryOrderIds(box)[0]!;
     await marketplace(cleanup, box).apply(id, { type: 'ORDER_STATE_UPDATE', orderState: 'ACCEPTED' });
@@ -177,12 +177,19 @@ describe('refusals that may mean "already done"', () => {
     engine.start();
     const tap = engine.submitTap(id, accept);
     if (!tap.ok) throw new Error(tap.problem.message);
-    expect(await engine.drain({ untilEmpty: true, timeoutMs: 10_000 })).toEqual({ sent: 1, failed: 0, remaining: 0 });
+    expect(await engine.drain({ untilEmpty: true, timeoutMs: 10_000 })).toEqual({ sent: 0, failed: 0, remaining: 0 });
     expect(box.requestLog().filter((r) => r.requestId === tap.value.requestId)[0]).toMatchObject({ errorCode: 'ALREADY_IN_STATE' });
     expect(engine.getOrder(id)).toMatchObject({ failed: 0, mayBeApplied: false, nextStep: { key: 'PACKING' } });
     expect(engine.status()).toMatchObject({ failed: 0, toCheck: 0 });
+    // Not this terminal's doing: the tap is not "sent", it says who-knows-who accepted and when.
+    const accepted = Date.parse(box.orders().find((o) => o.id === id)?.updatedAt ?? '');
+    expect(engine.listOutbox({ includeDone: true }).find((e) => e.id === tap.value.id)).toMatchObject({
+      state: 'discarded',
+      sentAt: null,
+      lastError: { code: 'DONE_ELSEWHERE', values: { state: 'ACCEPTED', at: accepted } },
+    });
     await engine.stop();
-    expect(auditOf(dir, tap.value.id).find((a) => a.outcome === 'confirmed')?.message).toMatch(/ALREADY_IN_STATE/);
+    expect(auditOf(dir, tap.value.id).find((a) => a.outcome === 'done-elsewhere')?.message).toMatch(/ALREADY_IN_STATE/);
   });
 
   it('a refusal after an attempt with no answer is settled as applied when the order shows it', async () => {

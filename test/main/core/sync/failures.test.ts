@@ -146,6 +146,9 @@ describe('permanent failures', () => {
     const { engine } = serviceEngine(cleanup, box, tempDir(cleanup));
     engine.start();
     const order = await acceptAndLoad(engine, x);
+    // This client may not read an order's status, so nothing tells it the refusal's why: the refusal
+    // holds the order as any refusal does (with status access the taps are set aside: cancelled-elsewhere.test.ts).
+    box.faults.set({ forbidReads: { changes: false, status: true } });
     // The customer cancels online; the terminal does not know yet.
     const cancel = await marketplace(cleanup, box).apply(x, { type: 'ORDER_STATE_UPDATE', orderState: 'CANCELLED', reason: 'CUSTOMER_CANCEL_REQUEST' });
     expect(cancel.kind).toBe('success');
@@ -207,7 +210,9 @@ describe('permanent failures', () => {
     expect(first.engine.listOutbox()[0]).toMatchObject({ state: 'queued', attempts: 1, lastError: { code: 'NETWORK' } });
     await first.close();
 
-    box.faults.set({ outage: 'none' });
+    // No access to `status`: the check before resend cannot settle it (with access the order shows
+    // itself cancelled and the tap is set aside: cancelled-elsewhere.test.ts).
+    box.faults.set({ outage: 'none', forbidReads: { changes: false, status: true } });
     await marketplace(cleanup, box).apply(x, { type: 'ORDER_STATE_UPDATE', orderState: 'CANCELLED', reason: 'CUSTOMER_CANCEL_REQUEST' });
     const again = serviceEngine(cleanup, box, dir);
     again.engine.start();

@@ -9,12 +9,12 @@ import { formatAge, formatClock, formatSpan } from '../../format';
 import { useNow } from '../../hooks/useNow';
 import { useWords } from '../../i18n/useWords';
 import { retry } from '../../intents';
-import { actionSummary } from '../../orderFacts';
+import { actionSummary, CANCELLED_ELSEWHERE, DONE_ELSEWHERE, elsewhereWords } from '../../orderFacts';
 import { useOrderView } from '../../hooks/useOrderView';
 import { useUi } from '../../store/ui';
 import { SupportDetails } from '../SupportDetails';
 
-function stateWords(t: TFunction, e: OutboxEntryView, now: number): { word: string; tone: string } {
+function stateWords(t: TFunction, e: OutboxEntryView, now: number, locale: string): { word: string; tone: string } {
   switch (e.state) {
     case 'queued':
       if (e.sendAfter > now) return { word: t('outbox:state.undoable'), tone: 'waiting' };
@@ -31,12 +31,15 @@ function stateWords(t: TFunction, e: OutboxEntryView, now: number): { word: stri
       if (e.mayBeApplied) return { word: t('outbox:state.maybe'), tone: 'bad' };
       return { word: t('outbox:state.refused'), tone: 'bad' };
     case 'discarded':
+      // Never "Sent ✓" nor a plain discard: someone else made the step, or the order was cancelled.
+      if (e.lastError?.code === DONE_ELSEWHERE) return { word: elsewhereWords(t, e, locale), tone: 'bad' };
+      if (e.lastError?.code === CANCELLED_ELSEWHERE) return { word: t('outbox:state.setAside'), tone: 'bad' };
       return { word: t('outbox:state.discarded'), tone: 'neutral' };
   }
 }
 
 /** Why a tap still waits, or why it was refused, in plain words; null when there is nothing to say. */
-function whyWords(t: TFunction, e: OutboxEntryView): string | null {
+function whyWords(t: TFunction, e: OutboxEntryView, locale: string): string | null {
   const code = e.lastError?.code ?? '';
   if (!e.lastError) return null;
   if (e.state === 'queued' || e.state === 'sending') {
@@ -54,6 +57,9 @@ function whyWords(t: TFunction, e: OutboxEntryView): string | null {
   }
   if (e.state === 'sent' && code === 'UNREADABLE_ANSWER') return t('outbox:why.unreadable');
   if (e.state === 'discarded' && code === 'UNDONE') return t('outbox:why.undone');
+  if (e.state === 'discarded' && code === DONE_ELSEWHERE) return t('outbox:why.elsewhere');
+  if (e.state === 'discarded' && code === CANCELLED_ELSEWHERE)
+    return t('outbox:why.cancelled', { time: formatClock(Number(e.lastError.values?.at ?? e.createdAt), locale) });
   return null;
 }
 
@@ -63,8 +69,8 @@ export function OutboxEntryRow({ entry: e, onDiscard }: { entry: OutboxEntryView
   const show = useUi((s) => s.show);
   // Only a unit cut names something of the order's body (the item); its whole view is read for that.
   const order = useOrderView(e.action.type === 'ITEM_UNIT_UPDATE' ? e.orderId : null)?.order ?? null;
-  const { word, tone } = stateWords(t, e, now);
-  const why = whyWords(t, e);
+  const { word, tone } = stateWords(t, e, now, locale);
+  const why = whyWords(t, e, locale);
   const open = e.state === 'queued' || e.state === 'sending' || e.state === 'failed';
   const canRetry = e.state === 'failed' || (e.state === 'queued' && e.attempts > 0);
   return (
