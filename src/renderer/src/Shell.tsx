@@ -43,12 +43,13 @@ export function Shell() {
       <ErrorBoundary>
         <CurrentScreen />
       </ErrorBoundary>
-      {/* Messages and the undo bar have their own strip under the screen: they never cover a control. */}
-      <div className="dock">
+      {/* Messages and the undo bar have their own strip under the screen: they never cover a control.
+          A footer, so what it says between taps sits in a landmark like the rest of the page. */}
+      <footer className="dock">
         <AlarmBanner />
         <NoticeLine />
         <UndoBar />
-      </div>
+      </footer>
       <InvoiceOfferLayer />
       <ScreenFocus />
       <ScannerListener />
