@@ -4,40 +4,13 @@
  * events back and gives the page the status the engine sends then (the engine's current status
  * with the damage notice), and looks at it in both languages at 1024 and 1366.
  */
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncStatus } from '../../src/shared/ipc';
-import { IPC_PATH } from '../../src/web';
-import { openTerminal, shot, type Terminal } from './support';
-
-/** Holds the engine's events back from the page and lets the test send its own. */
-function eventRelay() {
-  let holding = false;
-  let deliver: ((message: string) => void) | null = null;
-  return {
-    async install(page: Page): Promise<void> {
-      await page.routeWebSocket(new RegExp(`${IPC_PATH}\\?`), (ws) => {
-        const server = ws.connectToServer();
-        deliver = (m) => ws.send(m);
-        ws.onMessage((m) => server.send(m));
-        server.onMessage((m) => {
-          if (!(holding && typeof m === 'string' && m.includes('"type":"event"'))) ws.send(m);
-        });
-      });
-    },
-    hold(): void {
-      holding = true;
-    },
-    send(event: string, body: unknown): void {
-      if (!deliver) throw new Error('the page has no socket yet');
-      deliver(JSON.stringify({ type: 'event', event, body }));
-    },
-  };
-}
+import { eventGate, openTerminal, shot, type Terminal } from './support';
 
 describe('a damaged data file, as the sync bar says it', () => {
   let t: Terminal;
-  const relay = eventRelay();
+  const relay = eventGate();
 
   beforeAll(async () => {
     t = await openTerminal({ viewport: { width: 1366, height: 768 }, beforeOpen: (page) => relay.install(page) });

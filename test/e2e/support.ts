@@ -12,7 +12,7 @@ import { TOKEN_PATH, UPDATE_PATH, type Sandbox, type SandboxOptions } from '../.
 import type { Action, Order } from '../../src/shared/protocol/schemas';
 import type { Settings } from '../../src/shared/ipc';
 import type { HostOptions } from '../../src/main/core/host';
-import { DEFAULT_RENDERER_DIR, startWebHarness, type WebHarness } from '../../src/web';
+import { DEFAULT_RENDERER_DIR, IPC_PATH, startWebHarness, type WebHarness } from '../../src/web';
 import { launchChromium, recordPrintRequests } from '../support/chromium';
 import { firstIntakePass } from '../support/intake';
 
@@ -304,4 +304,38 @@ export async function axe(page: Page): Promise<AxeFinding[]> {
     const result = await w.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
     return result.violations.map((v) => ({ rule: v.id, impact: v.impact, nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`) }));
   });
+}
+
+/**
+ * Lets a test hold back the engine's events on their way to the page (a screen gone stale), let
+ * them through again, or give the page an event of its own (a state that shows only for a moment).
+ */
+export function eventGate() {
+  let holding = false;
+  const held: string[] = [];
+  let deliver: ((message: string) => void) | null = null;
+  return {
+    async install(page: Page): Promise<void> {
+      await page.routeWebSocket(new RegExp(`${IPC_PATH}\\?`), (ws) => {
+        const server = ws.connectToServer();
+        deliver = (m) => ws.send(m);
+        ws.onMessage((m) => server.send(m));
+        server.onMessage((m) => {
+          if (holding && typeof m === 'string' && m.includes('"type":"event"')) held.push(m);
+          else ws.send(m);
+        });
+      });
+    },
+    hold(): void {
+      holding = true;
+    },
+    release(): void {
+      holding = false;
+      for (const m of held.splice(0)) deliver?.(m);
+    },
+    send(event: string, body: unknown): void {
+      if (!deliver) throw new Error('the page has no socket yet');
+      deliver(JSON.stringify({ type: 'event', event, body }));
+    },
+  };
 }

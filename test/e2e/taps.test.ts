@@ -3,10 +3,9 @@
  * once; a tap made on a stale screen that would go backward is refused in words; an item unit cut
  * and cancellations (one needing the manager PIN) reach the sandbox with the right body.
  */
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IPC_PATH } from '../../src/web';
 import {
+  eventGate,
   acceptOrder,
   appliedTo,
   MANAGER_PIN,
@@ -20,33 +19,6 @@ import {
   withPrescription,
   type Terminal,
 } from './support';
-
-/** Lets the test hold back the engine's events on their way to the page: a screen gone stale. */
-function eventGate() {
-  let holding = false;
-  const held: string[] = [];
-  let deliver: ((message: string) => void) | null = null;
-  return {
-    async install(page: Page): Promise<void> {
-      await page.routeWebSocket(new RegExp(`${IPC_PATH}\\?`), (ws) => {
-        const server = ws.connectToServer();
-        deliver = (m) => ws.send(m);
-        ws.onMessage((m) => server.send(m));
-        server.onMessage((m) => {
-          if (holding && typeof m === 'string' && m.includes('"type":"event"')) held.push(m);
-          else ws.send(m);
-        });
-      });
-    },
-    hold(): void {
-      holding = true;
-    },
-    release(): void {
-      holding = false;
-      for (const m of held.splice(0)) deliver?.(m);
-    },
-  };
-}
 
 describe('taps', () => {
   let t: Terminal;
