@@ -109,6 +109,10 @@ describe('orders arriving by themselves', () => {
     await expect(page.getByTestId('new-order-count').count()).resolves.toBe(1);
     await page.locator('[data-testid="next-step"][data-step="ACCEPT"]').click();
     await page.getByTestId('new-order-count').waitFor({ state: 'detached' });
+    // The Accept's own confirmation tone comes with the engine's answer to the tap: counted before
+    // listening for the chime, so only a chime could move the count after this.
+    await until(`${second.id} accepted at the service`, () => appliedTo(terminal.sandbox, second.id).length >= 1);
+    await page.waitForTimeout(500);
     const after = await tones(page);
     await page.waitForTimeout(6_000);
     expect(await tones(page)).toBe(after);
