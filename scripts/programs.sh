@@ -8,6 +8,7 @@ packdesk_programs=(
   "dbus-launch:dbus-x11"
   "pdftoppm:poppler-utils"
   "pdftotext:poppler-utils"
+  "pdffonts:poppler-utils"
   "zbarimg:zbar-tools"
   "make:build-essential"
   "g++:build-essential"
