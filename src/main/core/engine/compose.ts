@@ -177,7 +177,8 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
   const serviceProviderId = options.serviceProviderId ?? (() => null);
   const intake = createIntake({
     reader: client,
-    store: storeForIntake(intakeStore, () => (options.now ?? Date.now)() - (tokens.clockSkewMs() ?? 0), options.terminalId),
+    // The service's now as the engine reads it (both clock witnesses), so a body is judged newer on one clock.
+    store: storeForIntake(intakeStore, () => (options.now ?? Date.now)() - (clock.skewMs() ?? 0), options.terminalId),
     serviceProviderId,
     settingsKey: options.settingsKey ?? (() => `${options.baseUrl}|${serviceProviderId() ?? ''}`),
     now: options.now ?? Date.now,
