@@ -118,6 +118,14 @@ export function createOrdersTable(db: Database) {
     ensure(id: string, now: number): boolean {
       return s.ensure.run({ id, now }).changes === 1;
     },
+    /**
+     * The body held for an order (null: none, or unreadable), through the same revision cache the
+     * saves read: a caller that compares it with the body it is about to save costs no second parse.
+     */
+    held(id: string): Order | null {
+      const current = s.current.get(id) as { body: string | null; body_rev: number | null } | undefined;
+      return current?.body ? bodyFor(id, current.body_rev ?? 0) : null;
+    },
     get(id: string): OrderRow | null {
       const raw = s.get.get(id);
       return raw === undefined ? null : parse(raw);

@@ -14,7 +14,7 @@ import type { IntakeStore } from './ports';
 export function storeForIntake(store: Store, serviceNow?: () => number, terminalId = 'intake'): IntakeStore {
   const service = (now: number): number => serviceNow?.() ?? now;
   const save: IntakeStore['saveIfNewer'] = (order, now) => {
-    const before = store.orders.get(order.id)?.body ?? null;
+    const before = store.orders.held(order.id);
     const result = store.orders.saveIfNewer(order, now, service(now));
     if (result !== 'unchanged') noticeChange(store, before, order, now, terminalId);
     store.intake.fetched(order.id);

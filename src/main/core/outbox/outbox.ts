@@ -530,7 +530,7 @@ export const DONE_ELSEWHERE = 'DONE_ELSEWHERE';
 
 /** Stores a body from the service as the order's truth, noticing what someone else changed (elsewhere.ts). */
 function saveNoticed(ctx: OutboxContext, order: Order, now: number): NoticedChange {
-  const before = ctx.store.orders.get(order.id)?.body ?? null;
+  const before = ctx.store.orders.held(order.id);
   // A body older than the one held is not stored (orders-table's supersedes), and says nothing new.
   if (!ctx.store.orders.saveBody(order, now, ctx.serviceNow?.() ?? now)) return { alarm: null, setAside: [] };
   return noticeChange(ctx.store, before, order, now, ctx.terminalId);
