@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderSummary } from '../../src/shared/ipc';
 import type { Order } from '../../src/shared/protocol';
 import { scanUntil } from './screens';
-import { acceptOrder, appliedTo, openTerminal, orderPool, scannerKeys, shot, until, type Terminal } from './support';
+import { acceptOrder, invoicesAt, openTerminal, orderPool, scannerKeys, shot, until, type Terminal } from './support';
 
 /** Types into the find field as a person would, then Enter. */
 async function typeInFind(page: Page, text: string): Promise<void> {
@@ -25,8 +25,6 @@ const queue = async (t: Terminal): Promise<string[]> => {
   return listed.ok ? (listed.value as OrderSummary[]).map((o) => o.id).sort() : [];
 };
 
-const invoicesOf = (t: Terminal, orderId: string): string[] =>
-  appliedTo(t.sandbox, orderId).flatMap((a) => (a.type === 'CLIENT_ORDER_INFO_UPDATE' ? [a.clientOrderInfo.sellerInvoiceId] : []));
 
 const first = (o: Order): string => (o.billing?.name ?? '').split(' ')[0] ?? '';
 
@@ -110,7 +108,7 @@ describe('finding orders', () => {
     const first = 'INV-BLR-2611-0042';
     await page.getByTestId('invoice-input').fill(first);
     await page.getByTestId('invoice-input').press('Enter');
-    await until('the invoice at the service', () => invoicesOf(t, order.id).length === 1);
+    await until('the invoice at the service', () => invoicesAt(t.sandbox, order.id).length === 1);
     await page.getByTestId('invoice-current').filter({ hasText: first }).waitFor();
 
     // A product's EAN-13 scanned on the order: refused in words, no offer, nothing sent.
@@ -146,8 +144,8 @@ describe('finding orders', () => {
     await offer.getByTestId('invoice-offer-confirm').click();
     await offer.waitFor({ state: 'detached' });
     await page.getByTestId('language-en').click();
-    await until('the new invoice at the service', () => invoicesOf(t, order.id).length === 2);
-    expect(invoicesOf(t, order.id)).toEqual([first, second]);
+    await until('the new invoice at the service', () => invoicesAt(t.sandbox, order.id).length === 2);
+    expect(invoicesAt(t.sandbox, order.id)).toEqual([first, second]);
     expect(t.problems).toEqual([]);
   }, 120_000);
 });

@@ -192,6 +192,11 @@ export async function until<T>(what: string, check: () => T | undefined | false,
   }
 }
 
+/** The invoice numbers the sandbox recorded for one order, in the order recorded. */
+export function invoicesAt(sandbox: Sandbox, orderId: string): string[] {
+  return appliedTo(sandbox, orderId).flatMap((a) => (a.type === 'CLIENT_ORDER_INFO_UPDATE' ? [a.clientOrderInfo.sellerInvoiceId] : []));
+}
+
 /** The actions the sandbox applied to one order, in the order applied. */
 export function appliedTo(sandbox: Sandbox, orderId: string): Action[] {
   return sandbox
