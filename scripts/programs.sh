@@ -17,6 +17,7 @@ packdesk_programs=(
   "mount:mount"
   "umount:mount"
   "openssl:openssl"
+  "nats-server:nats-server"
 )
 # Libraries and certificates that no program name stands for.
 packdesk_libraries=(libsecret-1-dev ca-certificates)
