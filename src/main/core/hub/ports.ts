@@ -1,0 +1,63 @@
+/**
+ * What the store hub's rules (lease, shared orders, claims, shared taps, presence) need from this
+ * counter, and what they offer it. Kept narrow, like intake's ports: the hub never reads the data
+ * file itself, and the engine never speaks NATS. See docs/store-hub.md.
+ */
+import type { Claim, ClaimOutcome, CounterPresence, HubStatus, SharedTap } from '../../../shared/hub';
+import type { Order } from '../../../shared/protocol/schemas';
+
+/** Who this counter is in the hub. */
+export interface CounterIdentity {
+  readonly counterId: string;
+  readonly counterName: string;
+  readonly version: string;
+}
+
+/** This counter's side: its SQLite, its intake, its outbox. */
+export interface CounterPorts {
+  /** Stores order bodies heard from the hub in this counter's SQLite (unless a newer one is held). */
+  saveOrders(orders: readonly Order[], now: number): readonly ('new' | 'updated' | 'unchanged')[];
+  /** The bodies this counter holds for these ids (what its own intake stored, to put into the hub). */
+  bodies(orderIds: readonly string[]): readonly Order[];
+  /** Runs this counter's own intake: while it holds the store's lease, or while the hub is away. */
+  resumeIntake(): void;
+  /** Stops this counter's intake polling (another counter polls for the store). */
+  pauseIntake(): void;
+  /** This counter's taps the hub should show (waiting ones and recently ended ones), republished when the hub returns. */
+  ownTaps(): readonly SharedTap[];
+  /** The figures this counter's presence carries. */
+  presence(): Omit<CounterPresence, 'counterId' | 'counterName' | 'version' | 'at'>;
+}
+
+/** What the hub tells this counter. */
+export type HubEvent =
+  | { readonly kind: 'status'; readonly status: HubStatus }
+  /** A claim appeared, moved, lapsed or ended (`claim` null). */
+  | { readonly kind: 'claim'; readonly orderId: string; readonly claim: Claim | null }
+  /** Another counter's tap appeared or changed state. */
+  | { readonly kind: 'tap'; readonly tap: SharedTap }
+  /** Order bodies from the hub were stored locally ('new' ones ring the new-order alert). */
+  | { readonly kind: 'stored'; readonly orderIds: readonly string[]; readonly newIds: readonly string[] }
+  /** Another counter took this counter's claim over. */
+  | { readonly kind: 'claimTaken'; readonly orderId: string; readonly by: Claim };
+
+/** The hub as the engine's host uses it (one per counter that has joined a hub). */
+export interface HubSession {
+  status(): HubStatus;
+  /** Claims an order for this counter; `takeOver` moves another counter's claim (a confirmed act). */
+  claim(orderId: string, options?: { readonly takeOver?: boolean; readonly packer?: string | null }): Promise<ClaimOutcome>;
+  /** Keeps this counter's claim alive while the packer works on the order. */
+  renew(orderId: string): Promise<void>;
+  /** Ends this counter's claim (the order left the counter). */
+  release(orderId: string): Promise<void>;
+  /** The current claim of an order, as last heard from the hub. */
+  claimOf(orderId: string): Claim | null;
+  /** Other counters' taps on an order, as last heard from the hub. */
+  tapsOf(orderId: string): readonly SharedTap[];
+  /** Puts (or updates) one of this counter's taps on the hub; kept locally and republished if the hub is away. */
+  publishTap(tap: SharedTap): void;
+  /** Tells the hub this counter's intake stored these orders, so every counter gets them. */
+  publishOrders(orderIds: readonly string[]): void;
+  on(listener: (event: HubEvent) => void): () => void;
+  close(): Promise<void>;
+}
