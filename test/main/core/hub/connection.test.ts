@@ -116,6 +116,27 @@ describe('connecting to the hub', () => {
     const kv = await new Kvm(connection.nc).open('test-connection');
     expect((await kv.get('hello'))?.string()).toBe('world');
   });
+
+  it('notices a hub that stops answering without closing the connection (a pulled cable) within 15 s, with the default pings', async () => {
+    const result = await connectHub(target(), { name: 'Counter 3' });
+    if (!result.ok) throw new Error(result.problem.message);
+    const connection = result.connection;
+    open.push(connection);
+    const pid = hub.supervisor.status().pid!;
+    // A frozen server keeps its sockets open and answers nothing: as a cable pulled out.
+    process.kill(pid, 'SIGSTOP');
+    const frozenAt = Date.now();
+    try {
+      await until(() => connection.status().state === 'reconnecting', 15_000);
+      const noticedMs = Date.now() - frozenAt;
+      console.info(`hub frozen: noticed after ${noticedMs} ms (default pings every 2 s, two missed)`);
+      expect(noticedMs).toBeLessThan(15_000);
+      expect(connection.status().problem?.message).toMatch(/The hub cannot be reached/);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    await until(() => connection.status().state === 'connected', 20_000);
+  });
 });
 
 async function until(check: () => boolean, timeoutMs: number): Promise<void> {
