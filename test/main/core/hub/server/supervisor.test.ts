@@ -36,6 +36,8 @@ describe('hub supervisor', () => {
     expect(health.pid).toBeGreaterThan(1);
     const pid = health.pid!;
     expect(processAlive(pid)).toBe(true);
+    // Asked to start again while running: the same process, not a second one fighting for the port.
+    expect((await hub.supervisor.start()).pid).toBe(pid);
     // nats-server wrote the pid file named in the generated nats.conf.
     expect(readFileSync(hub.files.pidPath, 'utf8').trim()).toBe(String(pid));
     await hub.supervisor.stop();
