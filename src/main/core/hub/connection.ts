@@ -9,6 +9,7 @@ import { createHash, X509Certificate } from 'node:crypto';
 import net from 'node:net';
 import tls from 'node:tls';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { every, systemTimers, type Timers } from '../time';
 import { HUB_USER } from './server/hub-files';
 
 /** Where a hub is and how to prove who both sides are (what a join code carries). */
@@ -82,6 +83,9 @@ export interface ConnectOptions {
   /** Deadline for the first connection. Default 5 s. */
   readonly timeoutMs?: number;
   readonly now?: () => number;
+  /** While reconnecting, how often the hub's certificate is read again to tell "another hub" from "no hub". Default 3 s. */
+  readonly probeEveryMs?: number;
+  readonly timers?: Timers;
 }
 
 export type HubConnectResult = { readonly ok: true; readonly connection: HubConnection } | { readonly ok: false; readonly problem: HubProblem };
@@ -192,14 +196,38 @@ export async function connectHub(target: HubTarget, options: ConnectOptions = {}
   } catch (error) {
     return { ok: false, problem: describeHubError(error) };
   }
-  return { ok: true, connection: watchConnection(nc, pinned, now) };
+  return { ok: true, connection: watchConnection(nc, target, pinned, { now, timers: options.timers ?? systemTimers, probeEveryMs: options.probeEveryMs ?? 3000, timeoutMs }) };
 }
 
-function watchConnection(nc: NatsConnection, fingerprint: string, now: () => number): HubConnection {
+interface WatchOptions {
+  readonly now: () => number;
+  readonly timers: Timers;
+  readonly probeEveryMs: number;
+  readonly timeoutMs: number;
+}
+
+function watchConnection(nc: NatsConnection, target: HubTarget, fingerprint: string, options: WatchOptions): HubConnection {
+  const { now } = options;
   let current: HubLinkStatus = { state: 'connected', since: now(), problem: null };
   const listeners = new Set<(status: HubLinkStatus) => void>();
   let lastError: HubProblem | null = null;
+  let stopProbing: (() => void) | null = null;
   const set = (state: HubLinkState, found: HubProblem | null): void => {
+    if (state === 'reconnecting' && !stopProbing) {
+      // The client only says "disconnected": a hub made again (another certificate) looks the same
+      // as no hub. Reading the certificate again tells them apart, without sending anything.
+      stopProbing = every(options.timers, options.probeEveryMs, () => {
+        void probeHubCertificate(target.host, target.port, fingerprint, options.timeoutMs).then((probe) => {
+          if (current.state !== 'reconnecting') return;
+          lastError = probe.ok ? null : probe.problem;
+          if (!probe.ok) set('reconnecting', probe.problem);
+        });
+      });
+    }
+    if (state !== 'reconnecting' && stopProbing) {
+      stopProbing();
+      stopProbing = null;
+    }
     if (current.state === state && current.problem?.message === found?.message) return;
     current = { state, since: current.state === state ? current.since : now(), problem: found };
     for (const listener of listeners) listener(current);

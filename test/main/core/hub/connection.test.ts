@@ -10,6 +10,7 @@ import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHub, HUB_PROBLEM_WORDS, type HubConnection, type HubLinkStatus } from '../../../../src/main/core/hub/connection';
 import { freePort, startTestNats, type TestNatsServer } from '../../../support/nats';
+import { createHubFiles, HubSupervisor } from '../../../../src/main/core/hub/server';
 import { makeTestHub, type TestHub } from './hub-fixture';
 
 let hub: TestHub;
@@ -136,6 +137,32 @@ describe('connecting to the hub', () => {
       process.kill(pid, 'SIGCONT');
     }
     await until(() => connection.status().state === 'connected', 20_000);
+  });
+
+  it('says so when the hub at the address is made again with another certificate, and never connects to it', async () => {
+    const first = await makeTestHub();
+    const result = await connectHub({ host: '127.0.0.1', port: first.port, secret: first.secret, fingerprint: first.fingerprint }, { reconnectWaitMs: 200 });
+    if (!result.ok) throw new Error(result.problem.message);
+    const connection = result.connection;
+    open.push(connection);
+    await first.supervisor.stop();
+    // Another hub on the same address, with the same secret even: only the certificate differs.
+    const again = await makeTestHub({ start: false });
+    try {
+      await createHubFiles(again.files, { listen: first.listen, secret: first.secret, now: new Date() });
+      const replacement = new HubSupervisor({ program: again.program, version: again.version, files: again.files, listen: first.listen });
+      expect((await replacement.start()).running).toBe(true);
+      try {
+        await until(() => connection.status().problem?.kind === 'certificate', 10_000);
+        expect(connection.status().state).toBe('reconnecting');
+        expect(connection.status().problem?.message).toMatch(/not the one the join code names/);
+      } finally {
+        await replacement.stop();
+      }
+    } finally {
+      await again.dispose();
+      await first.dispose();
+    }
   });
 });
 
