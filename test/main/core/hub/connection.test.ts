@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHub, HUB_PROBLEM_WORDS, type HubConnection, type HubLinkStatus } from '../../../../src/main/core/hub/connection';
 import { freePort, startTestNats, type TestNatsServer } from '../../../support/nats';
 import { createHubFiles, HubSupervisor } from '../../../../src/main/core/hub/server';
-import { makeTestHub, type TestHub } from './hub-fixture';
+import { makeTestHub, type TestHub, until } from './hub-fixture';
 
 let hub: TestHub;
 let other: TestHub;
@@ -166,10 +166,3 @@ describe('connecting to the hub', () => {
   });
 });
 
-async function until(check: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

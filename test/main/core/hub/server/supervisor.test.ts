@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHubFiles, HubSupervisor, hubFiles, newHubSecret, processAlive, type ServerHealth } from '../../../../../src/main/core/hub/server';
 import { manualClock, manualTimers } from '../../../../support/clock';
-import { makeTestHub, type TestHub } from '../hub-fixture';
+import { makeTestHub, type TestHub, until } from '../hub-fixture';
 
 const hubs: TestHub[] = [];
 const children: ChildProcess[] = [];
@@ -19,13 +19,6 @@ afterEach(async () => {
   for (const hub of hubs.splice(0)) await hub.dispose();
 });
 
-async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('hub supervisor', () => {
   it('starts nats-server, reports it running with its pid, version and address, and stops it on quit', async () => {
