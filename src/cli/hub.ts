@@ -6,9 +6,9 @@
 import os from 'node:os';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { type HubStatus, HubStatusSchema } from '../shared/hub';
-import { connectHub, type HubTarget } from '../main/core/hub/connection';
+import { connectHub } from '../main/core/hub/connection';
 import { claimCounterName, forgetCounterName } from '../main/core/hub/counter-names';
-import { clearHubConfig, counterIdOf, type HubConfig, loadHubConfig, saveHubConfig } from '../main/core/hub/hub-config';
+import { clearHubConfig, counterIdOf, type HubConfig, hubTargetOf, loadHubConfig, saveHubConfig } from '../main/core/hub/hub-config';
 import { formatJoinCode, parseJoinCode } from '../main/core/hub/join-code';
 import {
   clearOrphan,
@@ -87,7 +87,7 @@ export async function runHub(command: HubCommand, config: CliConfig, io: CliIo, 
     if (!secret.ok) return secret.code;
     if (config_?.role === 'counter' && secret.value) {
       // Best effort: free this counter's name; leaving works with the hub away too.
-      const joined = await connectHub(targetOf(config_, secret.value), { timeoutMs: 3000 });
+      const joined = await connectHub(hubTargetOf(config_, secret.value), { timeoutMs: 3000 });
       if (joined.ok) {
         await forgetCounterName(joined.connection.nc, config_.counterId).catch(() => undefined);
         await joined.connection.close();
@@ -130,7 +130,7 @@ export async function runHub(command: HubCommand, config: CliConfig, io: CliIo, 
       const secret = await keychain(() => secrets.get());
       if (!secret.ok) return secret.code;
       if (!secret.value) return refuse(EXIT.CONFIG, 'The store\'s secret is missing from the keychain; run `packdesk hub leave`, then create the hub again.');
-      return printCreated(current, formatJoinCode(targetOf(current, secret.value)), null);
+      return printCreated(current, formatJoinCode({ host: current.host, port: current.port, secret: secret.value, fingerprint: current.fingerprint }), null);
     }
     const prepared = await prepareHubServer({ dataDir: config.dataDir, listen, explicitProgram: io.env.PACKDESK_NATS_SERVER });
     if (!prepared.ok) return refuse(EXIT.HUB, prepared.message);
@@ -219,8 +219,7 @@ export async function runHub(command: HubCommand, config: CliConfig, io: CliIo, 
     let seen: Pick<HubStatus, 'intakeHolder' | 'counters'> = { intakeHolder: null, counters: [] };
     if (!secret.value) problem = 'The store\'s secret is missing from the keychain; leave the hub and join (or create it) again.';
     else {
-      const local = config_.role === 'hub' && config_.listen?.startsWith('0.0.0.0') ? { ...targetOf(config_, secret.value), host: '127.0.0.1' } : targetOf(config_, secret.value);
-      const joined = await connectHub(local, { timeoutMs: 3000, name: `${config_.counterName} (status)` });
+      const joined = await connectHub(hubTargetOf(config_, secret.value), { timeoutMs: 3000, name: `${config_.counterName} (status)` });
       if (joined.ok) {
         connected = true;
         try {
@@ -268,10 +267,6 @@ export async function runHub(command: HubCommand, config: CliConfig, io: CliIo, 
       problem: !found.ok ? found.message : refusal ?? (running ? null : 'The hub program is not running: start Packdesk (or `packdesk run`) on this PC.'),
     };
   }
-}
-
-function targetOf(config: HubConfig, secret: string): HubTarget {
-  return { host: config.host, port: config.port, secret, fingerprint: config.fingerprint };
 }
 
 function splitHostPort(text: string): [string, string] {
