@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { ActionSchema, FULFILLMENT_STATES, ORDER_STATES, OrderIdSchema, OrderSchema } from './protocol/schemas';
+import { ClaimSchema, CounterNameSchema, SharedTapStateSchema } from './hub';
 import { idFault } from './protocol/builders';
 import { LANGUAGE_CODES } from './languages';
 import { DEFAULT_ORDER_ID_PATTERN } from './orderIdPattern';
@@ -93,6 +94,15 @@ export const OrderAlarmSchema = z.object({
 });
 export type OrderAlarm = z.infer<typeof OrderAlarmSchema>;
 
+/** Another counter's tap on an order, as this counter shows it. */
+export const ElsewhereTapSchema = z.object({
+  counterName: CounterNameSchema,
+  summary: z.string(),
+  state: SharedTapStateSchema,
+  queuedAt: z.number(),
+});
+export type ElsewhereTap = z.infer<typeof ElsewhereTapSchema>;
+
 /** One order on the terminal: the service's latest answer with still-queued taps applied. */
 export const OrderViewSchema = z.object({
   id: z.string(),
@@ -114,6 +124,10 @@ export const OrderViewSchema = z.object({
   unreadable: z.boolean().optional(),
   /** Cancelled or changed elsewhere and not yet acknowledged; absent otherwise. */
   alarm: OrderAlarmSchema.optional(),
+  /** With a store hub: the counter packing this order (`here`: this one), as last heard; absent when unclaimed. */
+  claim: ClaimSchema.extend({ here: z.boolean() }).optional(),
+  /** With a store hub: other counters' taps on this order that their outboxes have not sent yet (already laid over `order`). */
+  elsewhere: z.array(ElsewhereTapSchema).optional(),
 });
 export type OrderView = z.infer<typeof OrderViewSchema>;
 
