@@ -1,0 +1,140 @@
+/**
+ * The hub's files in the data folder (`<dataDir>/hub/`): its TLS certificate and key, made when the
+ * hub is created (with selfsigned, so no openssl program is needed: Windows terminals have none),
+ * the JetStream store folder, nats-server's pid file and its generated configuration. The store's
+ * secret is in no file: nats.conf holds only its bcrypt hash; the secret itself is in the keychain.
+ */
+import { createHash, X509Certificate } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import bcrypt from 'bcryptjs';
+import { generate } from 'selfsigned';
+
+/** The user name every counter connects as; the store's secret is its password. */
+export const HUB_USER = 'packdesk';
+
+export interface HubFiles {
+  readonly dir: string;
+  readonly certPath: string;
+  readonly keyPath: string;
+  readonly configPath: string;
+  readonly storeDir: string;
+  readonly pidPath: string;
+  /** What nats-server writes its log lines to (kept short: the supervisor reads stderr too). */
+  readonly logPath: string;
+}
+
+/** Where a data folder's hub files live. */
+export function hubFiles(dataDir: string): HubFiles {
+  const dir = path.join(dataDir, 'hub');
+  return {
+    dir,
+    certPath: path.join(dir, 'hub-cert.pem'),
+    keyPath: path.join(dir, 'hub-key.pem'),
+    configPath: path.join(dir, 'nats.conf'),
+    storeDir: path.join(dir, 'jetstream'),
+    pidPath: path.join(dir, 'nats-server.pid'),
+    logPath: path.join(dir, 'nats-server.log'),
+  };
+}
+
+/** The SHA-256 fingerprint of a PEM certificate's DER bytes, as 64 lowercase hex digits. */
+export function certificateFingerprint(certPem: string): string {
+  return createHash('sha256').update(new X509Certificate(certPem).raw).digest('hex');
+}
+
+export interface CertificateOptions {
+  /** Addresses the certificate names (the pin is what counters check; names only help other tools). */
+  readonly ips: readonly string[];
+  readonly now: Date;
+  readonly commonName?: string;
+}
+
+/** Makes the hub's self-signed certificate and key; valid for 25 years, since counters pin it rather than trust a date. */
+export async function makeCertificate(options: CertificateOptions): Promise<{ certPem: string; keyPem: string; fingerprint: string }> {
+  const notAfter = new Date(options.now);
+  notAfter.setFullYear(notAfter.getFullYear() + 25);
+  const ips = [...new Set(['127.0.0.1', ...options.ips.filter((ip) => /^\d+\.\d+\.\d+\.\d+$/.test(ip) && ip !== '0.0.0.0')])];
+  const pems = await generate([{ name: 'commonName', value: options.commonName ?? 'Packdesk store hub' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notBeforeDate: new Date(options.now.getTime() - 60_000),
+    notAfterDate: notAfter,
+    extensions: [
+      { name: 'basicConstraints', cA: true },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, keyCertSign: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, ...ips.map((ip) => ({ type: 7 as const, ip }))] },
+    ],
+  });
+  return { certPem: pems.cert, keyPem: pems.private, fingerprint: certificateFingerprint(pems.cert) };
+}
+
+/** nats-server reads forward slashes on every OS; a backslash would start an escape in its quoted strings. */
+function confPath(file: string): string {
+  return JSON.stringify(file.split(path.sep).join('/'));
+}
+
+/** bcrypts the store's secret for nats.conf (nats-server accepts $2a$/$2b$ hashes as passwords). */
+export function hashSecret(secret: string, rounds = 10): string {
+  return bcrypt.hashSync(secret, rounds);
+}
+
+/** The text of nats.conf: TLS required, one user whose password is the bcrypted secret, JetStream in the data folder. */
+export function natsConfig(files: HubFiles, listen: string, passwordHash: string): string {
+  return [
+    '# Written by Packdesk when this PC became the store hub. Packdesk rewrites it; edits are lost.',
+    `listen: ${JSON.stringify(listen)}`,
+    'server_name: packdesk_hub',
+    `pid_file: ${confPath(files.pidPath)}`,
+    // Nothing on the LAN without TLS: a plain-text client is refused before it can say anything.
+    `tls {\n  cert_file: ${confPath(files.certPath)}\n  key_file: ${confPath(files.keyPath)}\n  timeout: 3\n}`,
+    `authorization {\n  user: ${JSON.stringify(HUB_USER)}\n  password: ${JSON.stringify(passwordHash)}\n  timeout: 3\n}`,
+    `jetstream {\n  store_dir: ${confPath(files.storeDir)}\n  max_memory_store: 64MB\n  max_file_store: 2GB\n}`,
+    '',
+  ].join('\n');
+}
+
+export interface CreateHubFilesOptions {
+  readonly listen: string;
+  readonly secret: string;
+  readonly now: Date;
+  /** Addresses the certificate names besides 127.0.0.1 (this PC's LAN addresses). */
+  readonly ips?: readonly string[];
+}
+
+/**
+ * Writes a new hub's certificate, key and nats.conf and makes its store folder; returns the
+ * certificate's fingerprint. An existing certificate is kept (counters that joined pin it).
+ */
+export async function createHubFiles(files: HubFiles, options: CreateHubFilesOptions): Promise<{ fingerprint: string; madeCertificate: boolean }> {
+  mkdirSync(files.storeDir, { recursive: true });
+  let madeCertificate = false;
+  if (!existsSync(files.certPath) || !existsSync(files.keyPath)) {
+    const cert = await makeCertificate({ ips: options.ips ?? [], now: options.now });
+    writeFileSync(files.keyPath, cert.keyPem, { mode: 0o600 });
+    writeFileSync(files.certPath, cert.certPem);
+    madeCertificate = true;
+  }
+  writeHubConfig(files, options.listen, hashSecret(options.secret));
+  return { fingerprint: certificateFingerprint(readFileSync(files.certPath, 'utf8')), madeCertificate };
+}
+
+/** (Re)writes nats.conf, readable by this user only. */
+export function writeHubConfig(files: HubFiles, listen: string, passwordHash: string): void {
+  writeFileSync(files.configPath, natsConfig(files, listen, passwordHash), { mode: 0o600 });
+  // writeFileSync's mode applies only when it creates the file.
+  try {
+    chmodSync(files.configPath, 0o600);
+  } catch {
+    // Windows has no such modes; the data folder is the user's own.
+  }
+}
+
+/** The listen address written in an existing nats.conf, or null. */
+export function configuredListen(files: HubFiles): string | null {
+  if (!existsSync(files.configPath)) return null;
+  const match = /^listen:\s*"([^"]+)"/m.exec(readFileSync(files.configPath, 'utf8'));
+  return match?.[1] ?? null;
+}

@@ -1,0 +1,63 @@
+/**
+ * A real store hub for tests: its files made in a temporary data folder (certificate, bcrypted
+ * secret, nats.conf) and Debian's nats-server supervised on a free port of 127.0.0.1.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createHubFiles, findNatsServer, HubSupervisor, hubFiles, type HubFiles, newHubSecret, readNatsVersion, type SupervisorOptions } from '../../../../src/main/core/hub/server';
+import { freePort } from '../../../support/nats';
+
+export interface TestHub {
+  readonly dataDir: string;
+  readonly files: HubFiles;
+  readonly port: number;
+  readonly listen: string;
+  readonly secret: string;
+  readonly fingerprint: string;
+  readonly program: string;
+  readonly version: string;
+  readonly supervisor: HubSupervisor;
+  /** Stops the supervisor's nats-server and removes the data folder. */
+  dispose(): Promise<void>;
+}
+
+/** nats-server as found the way the product finds it (here: Debian's, in /usr/sbin). */
+export async function natsProgram(): Promise<{ program: string; version: string }> {
+  const found = findNatsServer();
+  if (!found.ok) throw new Error(found.message);
+  const version = await readNatsVersion(found.program);
+  if (!version.ok) throw new Error(version.message);
+  return { program: found.program, version: version.version };
+}
+
+/** Makes a hub's files in a fresh data folder; `start` also starts its supervisor and waits until ready. */
+export async function makeTestHub(options: { start?: boolean; supervisor?: Partial<SupervisorOptions> } = {}): Promise<TestHub> {
+  const { program, version } = await natsProgram();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'packdesk-hub-'));
+  const files = hubFiles(dataDir);
+  const port = await freePort();
+  const listen = `127.0.0.1:${port}`;
+  const secret = newHubSecret();
+  const { fingerprint } = await createHubFiles(files, { listen, secret, now: new Date() });
+  const supervisor = new HubSupervisor({ program, version, files, listen, stopGraceMs: 3000, ...options.supervisor });
+  if (options.start !== false) {
+    const health = await supervisor.start();
+    if (!health.running) throw new Error(`test hub did not start: ${health.problem}`);
+  }
+  return {
+    dataDir,
+    files,
+    port,
+    listen,
+    secret,
+    fingerprint,
+    program,
+    version,
+    supervisor,
+    dispose: async () => {
+      await supervisor.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
