@@ -9,8 +9,7 @@
  * while the hub is away is never replayed by the client.
  */
 import type { JetStreamClient } from '@nats-io/jetstream';
-import type { Kvm } from '@nats-io/kv';
-import { type KV, type KvEntry } from '@nats-io/kv';
+import type { KV, KvEntry, Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { type Order, OrderSchema } from '../../../shared/protocol/schemas';
 import { supersedes } from '../db/orders-table';
