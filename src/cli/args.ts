@@ -5,9 +5,10 @@
 import { z } from 'zod';
 import { type ActionInput, FULFILLMENT_STATES, idFault, ORDER_STATES, OrderIdSchema } from '../shared/protocol';
 import { fail, ok, type Result } from '../shared/result';
+import { DEFAULT_HUB_PORT, type HubCommand } from './hub';
 
 /** Flags that take a value (`--flag value` or `--flag=value`). */
-const VALUE_FLAGS = ['data-dir', 'auth-url', 'base-url', 'environment', 'terminal-id', 'timeout', 'limit', 'service-provider-id'] as const;
+const VALUE_FLAGS = ['data-dir', 'auth-url', 'base-url', 'environment', 'terminal-id', 'timeout', 'limit', 'service-provider-id', 'listen', 'name'] as const;
 /** Flags that are switches. */
 const SWITCHES = ['json', 'no-undo', 'until-empty', 'all', 'verbose', 'help', 'once'] as const;
 
@@ -87,7 +88,8 @@ export type Command =
   | { readonly name: 'order'; readonly orderId: string; readonly json: boolean }
   | { readonly name: 'doctor'; readonly json: boolean }
   | { readonly name: 'intake'; readonly json: boolean }
-  | { readonly name: 'fetch'; readonly orderId: string; readonly json: boolean };
+  | { readonly name: 'fetch'; readonly orderId: string; readonly json: boolean }
+  | HubCommand;
 
 export type EnqueueInput = ActionInput;
 
@@ -212,6 +214,25 @@ export function parseCommand(argv: readonly string[]): Result<{ command: Command
       const id = checked(OrderIdArg, r.value, 'ORDER_ID');
       if (!id.ok) return id;
       return done({ name: 'fetch', orderId: id.value, json });
+    }
+    case 'hub': {
+      const [action, ...args] = rest;
+      const counterName = flags.values.name?.trim() || null;
+      switch (action) {
+        case 'create':
+          if (args.length > 0) return usage('hub create takes no arguments (--listen HOST:PORT, --name NAME)');
+          return done({ name: 'hub', action, listen: flags.values.listen ?? `0.0.0.0:${DEFAULT_HUB_PORT}`, counterName, json });
+        case 'join':
+          // A code typed with spaces between its groups arrives as several words.
+          if (args.length === 0) return usage('hub join needs the join code (printed by `packdesk hub create` on the hub PC)');
+          return done({ name: 'hub', action, code: args.join(' '), counterName, json });
+        case 'leave':
+        case 'status':
+          if (args.length > 0) return usage(`hub ${action} takes no arguments`);
+          return done({ name: 'hub', action, json });
+        default:
+          return usage(action === undefined ? 'hub needs create, join, leave or status' : `Unknown hub command "${action}"`);
+      }
     }
     default:
       return usage(`Unknown command "${name}"`);

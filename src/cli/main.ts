@@ -12,6 +12,7 @@ import { type Command, parseCommand } from './args';
 import { type CliConfig, type Env, resolveConfig, vaultFor } from './config';
 import { formatChecks, runDoctor } from './doctor';
 import { formatOrder, formatOrders, formatOutbox, formatStatus } from './format';
+import { runHub } from './hub';
 import { EXIT, USAGE } from './usage';
 
 export interface CliIo {
@@ -42,6 +43,7 @@ export async function runCli(argv: readonly string[], raw: CliIo): Promise<numbe
     io.writeError(`packdesk: ${config.problem.message}\n`);
     return EXIT.CONFIG;
   }
+  if (command.name === 'hub') return runHub(command, config.value, io);
   const log = flags.switches.has('verbose') ? createLogger([stderrSink], { minLevel: 'info' }) : silentLogger;
   return withEngine(command, config.value, io, log);
 }
@@ -56,7 +58,7 @@ const unconfiguredSender: UpdateSender = {
   probe: async () => false,
 };
 
-async function withEngine(command: Exclude<Command, { name: 'help' }>, config: CliConfig, io: CliIo, log: Logger): Promise<number> {
+async function withEngine(command: Exclude<Command, { name: 'help' | 'hub' }>, config: CliConfig, io: CliIo, log: Logger): Promise<number> {
   const reads = command.name === 'intake' || command.name === 'fetch';
   const needsService = command.name === 'drain' || command.name === 'doctor' || reads;
   if ((command.name === 'drain' || reads) && (!config.authUrl || !config.baseUrl)) {
@@ -193,7 +195,7 @@ async function runRead(command: Extract<Command, { name: 'intake' | 'fetch' }>, 
   return EXIT.OK;
 }
 
-async function run(command: Exclude<Command, { name: 'help' | 'doctor' | 'intake' | 'fetch' }>, engine: Engine, io: CliIo): Promise<number> {
+async function run(command: Exclude<Command, { name: 'help' | 'doctor' | 'intake' | 'fetch' | 'hub' }>, engine: Engine, io: CliIo): Promise<number> {
   const json = (value: unknown): void => io.write(`${JSON.stringify(value, null, 2)}\n`);
   switch (command.name) {
     case 'enqueue': {

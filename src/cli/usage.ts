@@ -17,6 +17,8 @@ export const EXIT = {
   STORAGE: 6,
   /** The token server's or order service's certificate is not trusted (self-signed, expired, another name). */
   CERTIFICATE: 7,
+  /** The store hub refused or could not be reached (wrong or old join code, another certificate, no TLS, not running), or could not be made. */
+  HUB: 8,
 } as const;
 
 export const USAGE = `packdesk: look after a Packdesk terminal's outbox from a shell (support staff, tests).
@@ -37,6 +39,13 @@ Usage:
   packdesk intake --once [--json]                           One full pass of order intake from the stored cursor:
                                                             new/updated/unchanged/failed counts, ids still to fetch
   packdesk fetch ORDER_ID [--json]                          One status call for an order; stored and printed
+  packdesk hub create [--listen HOST:PORT] [--name NAME] [--json]
+                                                            Make this PC the store hub (default 0.0.0.0:4222); the join
+                                                            code is the last line
+  packdesk hub join CODE [--name NAME] [--json]             Join this counter to the hub the code names (default name:
+                                                            the next free "Counter N")
+  packdesk hub leave [--json]                               Leave the hub (on the hub PC: stop being the hub)
+  packdesk hub status [--json]                              Role, whether the hub answers, the hub program's health
 
 Configuration (flag, else environment variable):
   --data-dir DIR        PACKDESK_DATA_DIR        the terminal's data folder (holds packdesk.sqlite)
@@ -49,6 +58,7 @@ Configuration (flag, else environment variable):
                         PACKDESK_CLIENT_ID, PACKDESK_CLIENT_SECRET
                             credentials; when either is set they are used instead of the OS keychain
   --verbose             log lines (redacted) on stderr
+                        PACKDESK_NATS_SERVER     hub: the nats-server program to run (default: the installed one)
 
 Exit codes:
   0  done
@@ -62,4 +72,6 @@ Exit codes:
   6  the data file stopped taking writes during the command (disk full): free disk space, then drain again
   7  intake, fetch, drain: the token server's or order service's certificate is not trusted (self-signed,
      expired, issued for another address): not a network fault; check the address
+  8  hub: the store hub refused this counter or cannot be reached (wrong or old join code, another certificate,
+     no TLS, not running), or the hub could not be made (nats-server missing, too old to listen on the network)
 `;

@@ -9,3 +9,5 @@ export { clearOrphan, processAlive, systemCommandLine } from './orphan';
 export type { CommandLineReader, OrphanOutcome } from './orphan';
 export { HubSupervisor } from './supervisor';
 export type { ServerHealth, SupervisorOptions } from './supervisor';
+export { prepareHubServer } from './open';
+export type { PreparedHubServer, PrepareHubServerOptions } from './open';
