@@ -33,7 +33,7 @@ export interface RuntimeDeps<S extends TrainingService> {
   readonly startTraining?: (log: Logger) => Promise<S>;
   readonly engineOptions?: EngineTuning;
   /** An engine started (before its intake's first pass): the store hub binds this counter to it. */
-  readonly onActivated?: (service: ServiceEngine) => void;
+  readonly onActivated?: (service: ServiceEngine, place: { readonly environment: Environment; readonly dataDir: string }) => void;
   /** The engine is about to close (a switch of service, a damaged file, the quit). */
   readonly onDeactivating?: () => Promise<void>;
 }
@@ -154,7 +154,7 @@ export function createRuntime<S extends TrainingService>(deps: RuntimeDeps<S>): 
       unsubscribes.push(opened.onIntake(intakeEvents(opened.engine, deps.emit, () => service === opened)));
       opened.engine.start();
       // Before intake's first pass: with a store hub, another counter may be the one that polls.
-      deps.onActivated?.(opened);
+      deps.onActivated?.(opened, { environment: env, dataDir: engineDir(env) });
       // Orders come in by themselves, in training too: the first pass reads every seeded order
       // with a status call each, which takes seconds with thousands of them, so it runs after
       // start rather than before it. The queue fills in as intake stores them (orders.changed).
