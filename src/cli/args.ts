@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { type ActionInput, FULFILLMENT_STATES, idFault, ORDER_STATES, OrderIdSchema } from '../shared/protocol';
 import { fail, ok, type Result } from '../shared/result';
-import { DEFAULT_HUB_PORT, type HubCommand } from './hub';
+import type { HubCommand } from './hub';
+import { DEFAULT_HUB_PORT } from '../main/core/hub/membership';
 
 /** Flags that take a value (`--flag value` or `--flag=value`). */
 const VALUE_FLAGS = ['data-dir', 'auth-url', 'base-url', 'environment', 'terminal-id', 'timeout', 'limit', 'service-provider-id', 'listen', 'name'] as const;

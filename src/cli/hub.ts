@@ -3,30 +3,15 @@
  * shell. The hub itself runs inside the app (or `packdesk run`); `create` starts nats-server once
  * to prove the new hub works, then stops it.
  */
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
+import type os from 'node:os';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { type HubStatus, HubStatusSchema } from '../shared/hub';
+import type { Problem } from '../shared/result';
 import { connectHub } from '../main/core/hub/connection';
-import { claimCounterName, forgetCounterName } from '../main/core/hub/counter-names';
-import { clearHubConfig, counterIdOf, type HubConfig, hubTargetOf, loadHubConfig, saveHubConfig } from '../main/core/hub/hub-config';
-import { formatJoinCode, parseJoinCode } from '../main/core/hub/join-code';
-import {
-  clearOrphan,
-  createHubFiles,
-  findNatsServer,
-  type HubSecretStore,
-  hubFiles,
-  keychainHubSecrets,
-  newHubSecret,
-  prepareHubServer,
-  processAlive,
-  readNatsVersion,
-  type ServerHealth,
-  systemCommandLine,
-  versionRefusal,
-} from '../main/core/hub/server';
-import { systemTimers } from '../main/core/time';
-import { rmSync, existsSync, readFileSync } from 'node:fs';
+import { type HubConfig, loadHubConfig } from '../main/core/hub/hub-config';
+import { createHub, joinHub, leaveHub, localTargetOf } from '../main/core/hub/membership';
+import { findNatsServer, type HubSecretStore, hubFiles, keychainHubSecrets, processAlive, readNatsVersion, type ServerHealth, systemCommandLine, versionRefusal } from '../main/core/hub/server';
 import type { CliConfig } from './config';
 import type { CliIo } from './main';
 import { EXIT } from './usage';
@@ -35,9 +20,6 @@ export type HubCommand =
   | { readonly name: 'hub'; readonly action: 'create'; readonly listen: string; readonly counterName: string | null; readonly json: boolean }
   | { readonly name: 'hub'; readonly action: 'join'; readonly code: string; readonly counterName: string | null; readonly json: boolean }
   | { readonly name: 'hub'; readonly action: 'leave' | 'status'; readonly json: boolean };
-
-/** The port the hub listens on unless told otherwise (NATS's own). */
-export const DEFAULT_HUB_PORT = 4222;
 
 /** What `hub status` reads from the hub besides the connection itself: the lease holder and the counters' presence. */
 export type HubStatusReader = (nc: NatsConnection, self: { readonly counterId: string; readonly counterName: string }) => Promise<Pick<HubStatus, 'intakeHolder' | 'counters'>>;
@@ -54,13 +36,6 @@ export interface HubCliDeps {
   readonly interfaces?: () => NodeJS.Dict<os.NetworkInterfaceInfo[]>;
 }
 
-/** The address other counters reach a hub at: the listen address, or this PC's first LAN IPv4 when it listens on all. */
-export function reachableAddress(listenHost: string, interfaces: () => NodeJS.Dict<os.NetworkInterfaceInfo[]> = os.networkInterfaces): string {
-  if (listenHost !== '0.0.0.0' && listenHost !== '') return listenHost;
-  for (const list of Object.values(interfaces())) for (const info of list ?? []) if (info.family === 'IPv4' && !info.internal) return info.address;
-  return '127.0.0.1';
-}
-
 /** Runs one hub command; resolves with the exit code. */
 export async function runHub(command: HubCommand, config: CliConfig, io: CliIo, deps: HubCliDeps = {}): Promise<number> {
   const secrets = deps.secrets ?? keychainHubSecrets({ environment: config.environment });
@@ -71,45 +46,36 @@ export async function runHub(command: HubCommand, config: CliConfig, io: CliIo, 
     return code;
   };
   const read = loadHubConfig(config.dataDir);
-  if (!read.ok) return command.action === 'leave' ? leave(null) : refuse(EXIT.DATA_FILE, read.message);
-  const current = read.config;
+  if (!read.ok && command.action !== 'leave') return refuse(EXIT.DATA_FILE, read.message);
+  const current = read.ok ? read.config : null;
 
-  async function keychain<T>(call: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; code: number }> {
-    try {
-      return { ok: true, value: await call() };
-    } catch (error) {
-      return { ok: false, code: refuse(EXIT.CONFIG, error instanceof Error ? error.message : String(error)) };
-    }
-  }
+  const place = { dataDir: config.dataDir, terminalId: config.terminalId, secrets, explicitProgram: io.env.PACKDESK_NATS_SERVER, interfaces: deps.interfaces };
+  /** A refusal from the shared steps: usage mistakes exit 2, a keychain or settings problem 3, the hub itself 8. */
+  const refused = (problem: Problem): number =>
+    refuse(
+      problem.code === 'HUB_LISTEN' || problem.code?.startsWith('HUB_CODE_')
+        ? EXIT.USAGE
+        : problem.code === 'KEYCHAIN' || problem.code === 'HUB_SECRET_MISSING'
+          ? EXIT.CONFIG
+          : problem.code === 'HUB_CONFIG'
+            ? EXIT.DATA_FILE
+            : problem.kind === 'invalid'
+              ? EXIT.REFUSED
+              : EXIT.HUB,
+      problem.message,
+    );
 
-  async function leave(config_: HubConfig | null): Promise<number> {
-    const secret = await keychain(() => secrets.get());
-    if (!secret.ok) return secret.code;
-    if (config_?.role === 'counter' && secret.value) {
-      // Best effort: free this counter's name; leaving works with the hub away too.
-      const joined = await connectHub(hubTargetOf(config_, secret.value), { timeoutMs: 3000 });
-      if (joined.ok) {
-        await forgetCounterName(joined.connection.nc, config_.counterId).catch(() => undefined);
-        await joined.connection.close();
-      }
-    }
-    if (config_?.role === 'hub') {
-      const files = hubFiles(config.dataDir);
-      await clearOrphan({ pidPath: files.pidPath, configPath: files.configPath, commandLine: systemCommandLine(), timers: systemTimers, graceMs: 5000 });
-      // The certificate goes with the hub: an old join code can never reach a hub made again later.
-      rmSync(files.dir, { recursive: true, force: true });
-    }
-    clearHubConfig(config.dataDir);
-    const cleared = await keychain(() => secrets.clear());
-    if (!cleared.ok) return cleared.code;
-    const was = config_?.role ?? 'none';
+  async function leave(): Promise<number> {
+    const left = await leaveHub(place);
+    if (!left.ok) return refused(left.problem);
+    const was = left.value.was;
     out({ ok: true, left: was }, was === 'none' ? 'This PC was not part of a store hub.\n' : was === 'hub' ? 'This PC is no longer the store hub; its counters now work on their own.\n' : 'This counter has left the store hub and works on its own.\n');
     return EXIT.OK;
   }
 
   switch (command.action) {
     case 'leave':
-      return leave(current);
+      return leave();
     case 'status':
       return status(current);
     case 'create':
@@ -119,62 +85,17 @@ export async function runHub(command: HubCommand, config: CliConfig, io: CliIo, 
   }
 
   async function create(listen: string, wantedName: string | null): Promise<number> {
-    if (current?.role === 'counter') return refuse(EXIT.REFUSED, `This PC is a counter of the hub at ${current.host}:${current.port}; run \`packdesk hub leave\` first.`);
-    const [listenHost = '', listenPort = ''] = splitHostPort(listen);
-    const port = Number(listenPort);
-    if (!/^\d+\.\d+\.\d+\.\d+$/.test(listenHost) || !Number.isInteger(port) || port < 1 || port > 65_535)
-      return refuse(EXIT.USAGE, `--listen must be an IPv4 address and port, like 0.0.0.0:${DEFAULT_HUB_PORT} (got "${listen}")`);
-    const host = reachableAddress(listenHost, deps.interfaces);
-    if (current?.role === 'hub') {
-      if (current.listen !== listen) return refuse(EXIT.REFUSED, `This PC is already the hub, listening on ${current.listen}; run \`packdesk hub leave\` first to make it again elsewhere.`);
-      const secret = await keychain(() => secrets.get());
-      if (!secret.ok) return secret.code;
-      if (!secret.value) return refuse(EXIT.CONFIG, 'The store\'s secret is missing from the keychain; run `packdesk hub leave`, then create the hub again.');
-      return printCreated(current, formatJoinCode({ host: current.host, port: current.port, secret: secret.value, fingerprint: current.fingerprint }), null);
-    }
-    const prepared = await prepareHubServer({ dataDir: config.dataDir, listen, explicitProgram: io.env.PACKDESK_NATS_SERVER });
-    if (!prepared.ok) return refuse(EXIT.HUB, prepared.message);
-    const refusal = versionRefusal(prepared.version, listenHost);
-    if (refusal) return refuse(EXIT.HUB, refusal);
-    const secret = newHubSecret();
-    const stored = await keychain(() => secrets.set(secret));
-    if (!stored.ok) return stored.code;
-    const files = hubFiles(config.dataDir);
-    const { fingerprint } = await createHubFiles(files, { listen, secret, now: new Date(), ips: [host] });
-    const counterId = counterIdOf(config.terminalId);
-    // Prove the new hub works before saying so: start it, connect as a counter would, take a name.
-    const health = await prepared.supervisor.start();
-    let name: string | null = null;
-    let problem: string | null = health.problem;
-    if (health.running) {
-      const joined = await connectHub({ host: listenHost === '0.0.0.0' ? '127.0.0.1' : listenHost, port, secret, fingerprint }, { name: 'packdesk hub create' });
-      if (joined.ok) {
-        const claimed = await claimCounterName(joined.connection.nc, counterId, wantedName ?? 'Counter 1').catch((e: unknown) => ({ ok: false as const, message: String(e) }));
-        if (claimed.ok) name = claimed.counterName;
-        else problem = claimed.message;
-        await joined.connection.close();
-      } else problem = joined.problem.message;
-    }
-    await prepared.supervisor.stop();
-    if (name === null) {
-      rmSync(files.dir, { recursive: true, force: true });
-      await secrets.clear().catch(() => undefined);
-      return refuse(EXIT.HUB, `The hub could not be started: ${problem ?? 'unknown reason'}`);
-    }
-    const made: HubConfig = { version: 1, role: 'hub', counterId, counterName: name, host, port, fingerprint, listen, since: Date.now() };
-    saveHubConfig(config.dataDir, made);
-    return printCreated(made, formatJoinCode({ host, port, secret, fingerprint }), prepared);
-  }
-
-  function printCreated(made: HubConfig, code: string, prepared: { program: string; version: string } | null): number {
+    const made = await createHub(place, { listen, name: wantedName });
+    if (!made.ok) return refused(made.problem);
+    const { config: hub, join: shown, program, version } = made.value;
     out(
-      { ok: true, role: 'hub', counterName: made.counterName, listen: made.listen, address: `${made.host}:${made.port}`, fingerprint: made.fingerprint, program: prepared?.program ?? null, version: prepared?.version ?? null, joinCode: code },
+      { ok: true, role: 'hub', counterName: hub.counterName, listen: hub.listen, address: `${hub.host}:${hub.port}`, fingerprint: hub.fingerprint, program, version, joinCode: shown.code },
       [
-        `This PC is the store hub, "${made.counterName}", listening on ${made.listen}.`,
-        prepared ? `Hub program: nats-server ${prepared.version} (${prepared.program}); it runs while Packdesk (or \`packdesk run\`) runs on this PC.` : 'The hub runs while Packdesk (or `packdesk run`) runs on this PC.',
-        `Certificate fingerprint (SHA-256): ${made.fingerprint}`,
+        `This PC is the store hub, "${hub.counterName}", listening on ${hub.listen}.`,
+        version ? `Hub program: nats-server ${version} (${program ?? ''}); it runs while Packdesk (or \`packdesk run\`) runs on this PC.` : 'The hub runs while Packdesk (or `packdesk run`) runs on this PC.',
+        `Certificate fingerprint (SHA-256): ${hub.fingerprint}`,
         'On each other counter: packdesk hub join CODE (or Settings -> Counters -> Join). The join code:',
-        code,
+        shown.code,
         '',
       ].join('\n'),
     );
@@ -182,27 +103,19 @@ export async function runHub(command: HubCommand, config: CliConfig, io: CliIo, 
   }
 
   async function join(text: string, wantedName: string | null): Promise<number> {
-    if (current?.role === 'hub') return refuse(EXIT.REFUSED, 'This PC is the store hub; a hub cannot join another. Run `packdesk hub leave` first.');
-    const parsed = parseJoinCode(text);
-    if (!parsed.ok) return refuse(EXIT.USAGE, parsed.message);
-    const counterId = counterIdOf(config.terminalId);
-    const joined = await connectHub(parsed.code, { name: wantedName ?? counterId });
-    if (!joined.ok) return refuse(EXIT.HUB, joined.problem.message);
-    let claimed: Awaited<ReturnType<typeof claimCounterName>>;
-    try {
-      claimed = await claimCounterName(joined.connection.nc, counterId, wantedName);
-    } catch {
-      claimed = { ok: false, message: 'The hub could not give this counter a name; pass --name NAME (for example --name "Counter 2").' };
-    } finally {
-      await joined.connection.close();
-    }
-    if (!claimed.ok) return refuse(EXIT.REFUSED, claimed.message);
-    const stored = await keychain(() => secrets.set(parsed.code.secret));
-    if (!stored.ok) return stored.code;
-    const made: HubConfig = { version: 1, role: 'counter', counterId, counterName: claimed.counterName, host: parsed.code.host, port: parsed.code.port, fingerprint: joined.connection.fingerprint, listen: null, since: Date.now() };
-    saveHubConfig(config.dataDir, made);
+    const joined = await joinHub(place, { code: text, name: wantedName });
+    if (!joined.ok) return refused(joined.problem);
+    const made = joined.value;
     out({ ok: true, role: 'counter', counterName: made.counterName, address: `${made.host}:${made.port}` }, `Joined the store hub at ${made.host}:${made.port} as "${made.counterName}".\n`);
     return EXIT.OK;
+  }
+
+  async function keychain<T>(call: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; code: number }> {
+    try {
+      return { ok: true, value: await call() };
+    } catch (error) {
+      return { ok: false, code: refuse(EXIT.CONFIG, error instanceof Error ? error.message : String(error)) };
+    }
   }
 
   async function status(config_: HubConfig | null): Promise<number> {
@@ -219,7 +132,8 @@ export async function runHub(command: HubCommand, config: CliConfig, io: CliIo, 
     let seen: Pick<HubStatus, 'intakeHolder' | 'counters'> = { intakeHolder: null, counters: [] };
     if (!secret.value) problem = 'The store\'s secret is missing from the keychain; leave the hub and join (or create it) again.';
     else {
-      const joined = await connectHub(hubTargetOf(config_, secret.value), { timeoutMs: 3000, name: `${config_.counterName} (status)` });
+      const local = localTargetOf(config_, secret.value);
+      const joined = await connectHub(local, { timeoutMs: 3000, name: `${config_.counterName} (status)` });
       if (joined.ok) {
         connected = true;
         try {
@@ -231,8 +145,8 @@ export async function runHub(command: HubCommand, config: CliConfig, io: CliIo, 
         }
       } else problem = joined.problem.message;
     }
-    // Lease holder and counters come from the running session (the app or `packdesk run`); a one-off CLI has none.
-    const result = HubStatusSchema.parse({ ...base, ...seen, mode: connected ? 'connected' : 'away', role: config_.role, counterId: config_.counterId, counterName: config_.counterName, since: config_.since, server, problem });
+    // Lease holder and counters: from deps.readStatus when given; a one-off CLI without it has none.
+    const result = HubStatusSchema.parse({ ...base, ...seen, mode: connected ? 'connected' : 'away', role: config_.role, counterId: config_.counterId, counterName: config_.counterName, since: config_.since, server, problem: connected ? (problem === server?.problem ? null : problem) : problem });
     out(
       { ...result, address: `${config_.host}:${config_.port}`, fingerprint: config_.fingerprint },
       [
@@ -241,7 +155,7 @@ export async function runHub(command: HubCommand, config: CliConfig, io: CliIo, 
         ...(server ? [`Hub program: ${server.running ? `running (pid ${server.pid})` : 'not running'}, nats-server ${server.version ?? '?'}, listening on ${server.listen}${server.problem ? `: ${server.problem}` : ''}`] : []),
         ...(deps.readStatus && connected
           ? [`Intake polled by: ${result.intakeHolder?.counterName ?? 'nobody yet'}`, ...result.counters.map((c) => `  ${c.counterName}${c.isThisCounter ? ' (this PC)' : ''}: ${c.present ? 'present' : 'not heard from'}, taps waiting ${c.tapsWaiting}`)]
-          : ['Lease holder and counters: shown by the running app (Settings -> Counters).']),
+          : ['Lease holder and counters: shown by the running app (Settings -> Counters) and `packdesk run`.']),
         '',
       ].join('\n'),
     );
@@ -267,9 +181,4 @@ export async function runHub(command: HubCommand, config: CliConfig, io: CliIo, 
       problem: !found.ok ? found.message : refusal ?? (running ? null : 'The hub program is not running: start Packdesk (or `packdesk run`) on this PC.'),
     };
   }
-}
-
-function splitHostPort(text: string): [string, string] {
-  const at = text.lastIndexOf(':');
-  return at < 0 ? [text, String(DEFAULT_HUB_PORT)] : [text.slice(0, at), text.slice(at + 1)];
 }

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { ActionSchema, FULFILLMENT_STATES, ORDER_STATES, OrderIdSchema, OrderSchema } from './protocol/schemas';
+import { ClaimSchema, CounterNameSchema, HubStatusSchema, SharedTapStateSchema } from './hub';
 import { idFault } from './protocol/builders';
 import { LANGUAGE_CODES } from './languages';
 import { DEFAULT_ORDER_ID_PATTERN } from './orderIdPattern';
@@ -93,6 +94,15 @@ export const OrderAlarmSchema = z.object({
 });
 export type OrderAlarm = z.infer<typeof OrderAlarmSchema>;
 
+/** Another counter's tap on an order, as this counter shows it. */
+export const ElsewhereTapSchema = z.object({
+  counterName: CounterNameSchema,
+  summary: z.string(),
+  state: SharedTapStateSchema,
+  queuedAt: z.number(),
+});
+export type ElsewhereTap = z.infer<typeof ElsewhereTapSchema>;
+
 /** One order on the terminal: the service's latest answer with still-queued taps applied. */
 export const OrderViewSchema = z.object({
   id: z.string(),
@@ -114,6 +124,10 @@ export const OrderViewSchema = z.object({
   unreadable: z.boolean().optional(),
   /** Cancelled or changed elsewhere and not yet acknowledged; absent otherwise. */
   alarm: OrderAlarmSchema.optional(),
+  /** With a store hub: the counter packing this order (`here`: this one), as last heard; absent when unclaimed. */
+  claim: ClaimSchema.extend({ here: z.boolean() }).optional(),
+  /** With a store hub: other counters' taps on this order that their outboxes have not sent yet (already laid over `order`). */
+  elsewhere: z.array(ElsewhereTapSchema).optional(),
 });
 export type OrderView = z.infer<typeof OrderViewSchema>;
 
@@ -324,6 +338,10 @@ export type UpdateStatus = z.infer<typeof UpdateStatusSchema>;
 const Empty = z.object({}).strict();
 const Ok = z.object({ done: z.literal(true) });
 
+/** A store hub's join code, as text and as a barcode (SVG) for the join slip. */
+export const HubJoinSchema = z.object({ code: z.string(), barcodeSvg: z.string() });
+export type HubJoin = z.infer<typeof HubJoinSchema>;
+
 // ---- Commands --------------------------------------------------------------------------------
 
 /** Every command: name -> payload schema and result schema. */
@@ -398,6 +416,18 @@ export const COMMANDS = {
     payload: z.object({ document: PrintDocumentSchema, contentHeightMm: z.number().positive().max(10_000) }).strict(),
     result: PrintOutcomeSchema,
   },
+  /** The store hub as this counter sees it (a one-counter store: mode 'solo'). */
+  'hub.status': { payload: Empty, result: HubStatusSchema },
+  /** Takes over an order another counter is packing (a confirmed act; that counter is told). */
+  'orders.takeOver': { payload: z.object({ orderId: OrderId }).strict(), result: ClaimSchema },
+  /** Makes this counter the store's hub (manager); answers the join code other counters need. */
+  'hub.create': { payload: z.object({ pin: Pin, name: CounterNameSchema.optional() }).strict(), result: HubJoinSchema },
+  /** The join code again, to show or print on a join slip (manager, on the hub). */
+  'hub.joinCode': { payload: z.object({ pin: Pin }).strict(), result: HubJoinSchema },
+  /** Joins this counter to a store hub by its join code, typed or scanned (manager). */
+  'hub.join': { payload: z.object({ pin: Pin, code: z.string().trim().min(1).max(1000), name: CounterNameSchema.optional() }).strict(), result: HubStatusSchema },
+  /** Leaves the store hub (a hub stops serving); the counter works alone again (manager). */
+  'hub.leave': { payload: z.object({ pin: Pin }).strict(), result: Ok },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -424,6 +454,8 @@ export const EVENTS = {
   'sync.status': SyncStatusSchema,
   'intake.status': IntakeStatusSchema,
   'updates.status': UpdateStatusSchema,
+  /** The store hub's status changed (joined, away, back, counters come and go, intake moved). */
+  'hub.status': HubStatusSchema,
 } as const;
 
 export type EventName = keyof typeof EVENTS;

@@ -36,6 +36,12 @@ export const VALID_PAYLOADS: { [C in CommandName]: CommandPayload<C> } = {
   'kiosk.leave': { pin: '1234' },
   'printers.list': {},
   'print.run': { document: 'packingSlip', contentHeightMm: 120 },
+  'hub.status': {},
+  'orders.takeOver': { orderId: 'ORD-1' },
+  'hub.create': { pin: '1234', name: 'Counter 1' },
+  'hub.joinCode': { pin: '1234' },
+  'hub.join': { pin: '1234', code: 'PD1-ABCD', name: 'Counter 2' },
+  'hub.leave': { pin: '1234' },
 };
 
 /** A value of another type than `v`. */

@@ -22,6 +22,7 @@ import { holdsOrder, shownView, useOrders } from './store/orders';
 import { firstScreenRows } from './components/queue/OrderRow';
 import { useOutbox } from './store/outbox';
 import { useStatus } from './store/status';
+import { useHub } from './store/hub';
 import { useUi } from './store/ui';
 import { usePickSelection } from './print/selection';
 
@@ -88,6 +89,7 @@ function subscribe(api: PackdeskApi): void {
   api.on('sync.status', (s) => useStatus.getState().setSync(s));
   api.on('intake.status', (s) => useStatus.getState().setIntake(s));
   api.on('updates.status', (s) => useStatus.getState().setUpdates(s));
+  api.on('hub.status', (s) => useHub.getState().setStatus(s));
 }
 
 /** Reads everything again: after the engine behind the bridge was replaced (a new environment). */
@@ -113,6 +115,7 @@ function load(): Boot {
   void call('sync.status', {}).then((r) => r.ok && status.setSync(r.value));
   void call('intake.status', {}).then((r) => r.ok && status.setIntake(r.value));
   void call('updates.status', {}).then((r) => r.ok && status.setUpdates(r.value));
+  void call('hub.status', {}).then((r) => r.ok && useHub.getState().setStatus(r.value));
   void call('outbox.list', {}).then((r) => r.ok && useOutbox.getState().replacePending(r.value));
   const settings = settingsAsked.then((r) => {
     if (!r.ok) return null;
@@ -305,6 +308,19 @@ export async function acknowledgeAlarm(orderId: string): Promise<void> {
   if (!reply.ok) return refuse(reply.problem);
   const view = await call('orders.get', { orderId });
   if (view.ok && view.value) useOrders.getState().merge([view.value]);
+}
+
+/** Takes over an order another counter is packing (the packer confirmed); the order then shows its next step here. */
+export async function takeOver(orderId: string): Promise<boolean> {
+  const reply = await call('orders.takeOver', { orderId });
+  if (!reply.ok) {
+    refuse(reply.problem);
+    return false;
+  }
+  if (soundsOn()) playConfirm();
+  useUi.getState().say('info', i18next.t('hub:claim.takenOver', { orderId, counter: reply.value.counterName }));
+  await readOrder(orderId);
+  return true;
 }
 
 /** Orders off the terminal leave the queue and the pick list. */

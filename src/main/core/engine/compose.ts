@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IntakeStatus } from '../../../shared/ipc';
+import type { Order } from '../../../shared/protocol/schemas';
 import { ProblemError } from '../../../shared/result';
 import { OrderServiceClient } from '../api';
 import { createStatusCheck } from '../api/status-check';
@@ -65,7 +66,10 @@ export interface ServiceEngineOptions {
 }
 
 /** What intake tells the host: orders it stored, and its status. */
-export type IntakeEvent = { readonly kind: 'stored'; readonly orderIds: readonly string[] } | { readonly kind: 'status'; readonly status: IntakeStatus };
+export type IntakeEvent =
+  /** `from: 'hub'`: bodies another counter's intake took in (storeOrders), which this counter need not put into the hub again. */
+  | { readonly kind: 'stored'; readonly orderIds: readonly string[]; readonly from?: 'hub' }
+  | { readonly kind: 'status'; readonly status: IntakeStatus };
 
 export interface ServiceEngine {
   readonly engine: Engine;
@@ -75,6 +79,13 @@ export interface ServiceEngine {
   readonly intake: Intake;
   /** Subscribes to intake's events; returns the unsubscribe function. */
   onIntake(listener: (event: IntakeEvent) => void): () => void;
+  /**
+   * Stores bodies another counter's intake took in (heard from the store hub) as this intake
+   * stores its own, newer bodies only, in one transaction; intake's listeners hear the changed ids.
+   */
+  storeOrders(orders: readonly Order[], now: number): ('new' | 'updated' | 'unchanged')[];
+  /** The bodies held for these ids (those without one are left out). */
+  heldOrders(orderIds: readonly string[]): Order[];
   /** Stops intake, the engine, then the token manager. */
   close(): Promise<void>;
 }
@@ -175,10 +186,11 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
     }
   };
   const serviceProviderId = options.serviceProviderId ?? (() => null);
+  // The service's now as the engine reads it (both clock witnesses), so a body is judged newer on one clock.
+  const ordersIn = storeForIntake(intakeStore, () => (options.now ?? Date.now)() - (clock.skewMs() ?? 0), options.terminalId);
   const intake = createIntake({
     reader: client,
-    // The service's now as the engine reads it (both clock witnesses), so a body is judged newer on one clock.
-    store: storeForIntake(intakeStore, () => (options.now ?? Date.now)() - (clock.skewMs() ?? 0), options.terminalId),
+    store: ordersIn,
     serviceProviderId,
     settingsKey: options.settingsKey ?? (() => `${options.baseUrl}|${serviceProviderId() ?? ''}`),
     now: options.now ?? Date.now,
@@ -206,6 +218,13 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
         listeners.delete(listener);
       };
     },
+    storeOrders(orders, now) {
+      const results = ordersIn.saveAllIfNewer(orders, now);
+      const changed = orders.filter((_, i) => results[i] !== 'unchanged').map((o) => o.id);
+      if (changed.length > 0) tell({ kind: 'stored', orderIds: changed, from: 'hub' });
+      return results;
+    },
+    heldOrders: (orderIds) => orderIds.map((id) => intakeStore.orders.held(id)).filter((o) => o !== null),
     async close() {
       await intake.stop();
       listeners.clear();

@@ -17,12 +17,15 @@ import type { PrintPort } from '../print';
 import type { SettingsStore } from '../settings';
 import type { HandlerTable } from './dispatch';
 import type { Runtime } from './runtime';
+import type { HubLink } from './hub';
 import type { QueueRows } from './queueRows';
 import type { CredentialsAnswer, CredentialsRequest } from './credentials';
 import type { UpdateController } from './types';
 
 export interface HandlerDeps {
   readonly runtime: Runtime;
+  /** The store hub: views with other counters' word, claims before taps, Settings -> Counters. */
+  readonly hub: HubLink;
   readonly settings: SettingsStore;
   readonly pins: PinStore | null;
   /** Why the PIN store could not be opened, or null. */
@@ -55,7 +58,7 @@ const FETCH_PATIENCE_MS = 2_500;
 
 /** Builds the handler table over the host's parts. */
 export function createHandlers(deps: HandlerDeps): HandlerTable {
-  const { runtime, settings, pins, log } = deps;
+  const { runtime, settings, pins, log, hub } = deps;
 
   const engineOr = <T>(use: (engine: Engine) => Result<T>): Result<T> => {
     const engine = runtime.engine();
@@ -151,11 +154,15 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
   return {
     'app.info': async () => ok(await deps.info()),
     // Queue rows, not whole views: 5,000 bodies are about 23 MB to carry and check on every start.
-    'orders.list': async () => ok((runtime.engine()?.listOrders() ?? []).map(summarize)),
-    'orders.get': async ({ orderId }) => engineOr((e) => ok(e.getOrder(orderId))),
+    'orders.list': async () => ok((runtime.engine()?.listOrders() ?? []).map((v) => summarize(hub.decorate(v)))),
+    'orders.get': async ({ orderId }) =>
+      engineOr((e) => {
+        const view = e.getOrder(orderId);
+        return ok(view ? hub.decorate(view) : null);
+      }),
     'orders.add': async ({ orderId }) => {
       const known = runtime.engine()?.getOrder(orderId);
-      if (known?.order) return ok(known);
+      if (known?.order) return ok(hub.decorate(known));
       const fetched = await fetchUnknown(orderId);
       if (fetched === 'notFound') {
         // Added earlier while offline, perhaps: it is not waiting for items that will never come.
@@ -167,13 +174,18 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
     'orders.find': async ({ text }) =>
       engineOr((e) => {
         const { matches, more } = e.findOrders(text, FIND_LIMIT);
-        return ok({ matches: matches.map(({ view, by }) => ({ order: summarize(view), by })), more });
+        return ok({ matches: matches.map(({ view, by }) => ({ order: summarize(hub.decorate(view)), by })), more });
       }),
     'orders.remove': async ({ orderId }) => engineOr((e) => done(e.removeOrder(orderId))),
     'orders.head': async ({ rows }) => ok(queueHead(deps.queue.forHead(), rows)),
     'orders.acknowledge': async ({ orderId }) => engineOr((e) => done(e.acknowledgeAlarm(orderId))),
     'taps.submit': async ({ orderId, input, pin }) => {
-      const tap = (): ReturnType<Engine['submitTap']> => engineOr((e) => e.submitTap(orderId, input));
+      const tap = async (): Promise<ReturnType<Engine['submitTap']>> => {
+        // With a store hub, the order is claimed for this counter first: never two counters packing one order.
+        const claimed = await hub.beforeTap(orderId, input);
+        if (!claimed.ok) return claimed;
+        return engineOr((e) => e.submitTap(orderId, input));
+      };
       return needsManager(input) ? withPin(pin, tap) : tap();
     },
     'taps.undo': async ({ entryId }) => engineOr((e) => done(e.undo(entryId))),
@@ -240,6 +252,16 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
         deps.kiosk.leave();
         log.info('kiosk mode left by a manager');
         return ok({ done: true as const });
+      }),
+    'hub.status': async () => ok(hub.status()),
+    'orders.takeOver': async ({ orderId }) => hub.takeOver(orderId),
+    'hub.create': async ({ pin, name }) => withPin(pin, () => hub.create(name ?? null)),
+    'hub.joinCode': async ({ pin }) => withPin(pin, () => hub.joinCode()),
+    'hub.join': async ({ pin, code, name }) => withPin(pin, () => hub.join(code, name ?? null)),
+    'hub.leave': async ({ pin }) =>
+      withPin(pin, async () => {
+        const left = await hub.leave();
+        return left.ok ? ok({ done: true as const }) : left;
       }),
     'printers.list': async () => (deps.printing ? deps.printing.printers() : ok([])),
     'print.run': async ({ document, contentHeightMm }) => {

@@ -8,7 +8,7 @@
 import { withSettingsNotice } from './settings-notice';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AppInfo, SyncStatus } from '../../../shared/ipc';
+import type { AppInfo, EventBody, SyncStatus } from '../../../shared/ipc';
 import { createLogger, createRotatingFileSink, logFilesIn, type LogSink } from '../log';
 import { openPinStore } from '../pin';
 import { openSettingsStore } from '../settings';
@@ -19,6 +19,7 @@ import { createBroadcaster } from './events';
 import { createHandlers } from './handlers';
 import { createQueueRows } from './queueRows';
 import { createRuntime } from './runtime';
+import { createHubLink } from './hub';
 import { loadTerminalId } from './terminal-id';
 import type { AppHost, HostOptions, TrainingService } from './types';
 
@@ -57,6 +58,22 @@ export async function createAppHost<S extends TrainingService = TrainingService>
 
   const events = createBroadcaster(log);
   const keychain = createKeychainWatch(vault);
+  const hub = createHubLink({
+    terminalId: terminal.id,
+    version: options.version,
+    // Other counters' taps and claims are laid over the views the engine sends.
+    emit: (name, body) => events.emit(name, body),
+    log: rootLog,
+    now,
+    ...(process.env.PACKDESK_NATS_SERVER ? { explicitProgram: process.env.PACKDESK_NATS_SERVER } : {}),
+    ...(options.resourcesPath ? { resourcesPath: options.resourcesPath } : {}),
+    ...(options.hubTuning ? { tuning: options.hubTuning } : {}),
+  });
+  /** An orders.changed body with the hub's word laid over each view. */
+  const withHubViews = (body: unknown): unknown => {
+    const { orders } = body as EventBody<'orders.changed'>;
+    return { orders: orders.map((v) => hub.decorate(v)) };
+  };
   const runtime = createRuntime({
     dataDir,
     settings,
@@ -65,13 +82,15 @@ export async function createAppHost<S extends TrainingService = TrainingService>
     rootLog,
     now,
     // The engine's status goes out with the settings problem laid over it (settings-notice.ts).
-    emit: (name, body) => events.emit(name, name === 'sync.status' ? withSettingsNotice(body as SyncStatus, settings.problem()) : body),
+    emit: (name, body) => events.emit(name, name === 'sync.status' ? withSettingsNotice(body as SyncStatus, settings.problem()) : name === 'orders.changed' ? withHubViews(body) : body),
+    onActivated: (service, place) => hub.attach(service, place),
+    onDeactivating: () => hub.detach(),
     ...(options.online ? { online: options.online } : {}),
     ...(options.startTraining ? { startTraining: options.startTraining } : {}),
     ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
   });
 
-  const queue = createQueueRows({ engine: () => runtime.engine(), now });
+  const queue = createQueueRows({ engine: () => runtime.engine(), now, decorate: (view) => hub.decorate(view) });
   events.subscribe((event) => queue.noteEvent(event));
 
   const info = (): AppInfo => {
@@ -88,6 +107,7 @@ export async function createAppHost<S extends TrainingService = TrainingService>
 
   const handlers = createHandlers({
     runtime,
+    hub,
     settings,
     emit: events.emit,
     pins,

@@ -6,7 +6,7 @@
  * one head only, and only while nothing about the orders has changed since: the same engine, no
  * orders or outbox event, and at most PREPARED_MS old; else the head lists afresh.
  */
-import type { EventName, OrderSummary } from '../../../shared/ipc';
+import type { EventName, OrderSummary, OrderView } from '../../../shared/ipc';
 import { summarize } from '../../../shared/orders';
 import type { Engine } from '../engine';
 
@@ -14,7 +14,7 @@ import type { Engine } from '../engine';
 export const PREPARED_MS = 2_000;
 
 /** Events after which a list made ahead no longer holds. */
-const CHANGES: ReadonlySet<EventName> = new Set(['orders.changed', 'orders.removed', 'orders.listed', 'outbox.changed']);
+const CHANGES: ReadonlySet<EventName> = new Set(['orders.changed', 'orders.removed', 'orders.listed', 'outbox.changed', 'hub.status']);
 
 export interface QueueRows {
   /** Lists every order's row now and keeps it for the next `forHead`. */
@@ -25,9 +25,10 @@ export interface QueueRows {
   noteEvent(event: EventName): void;
 }
 
-export function createQueueRows(deps: { engine: () => Engine | null; now: () => number }): QueueRows {
+export function createQueueRows(deps: { engine: () => Engine | null; now: () => number; decorate?: (view: OrderView) => OrderView }): QueueRows {
   let prepared: { rows: OrderSummary[]; engine: Engine; at: number } | null = null;
-  const list = (engine: Engine | null): OrderSummary[] => (engine?.listOrders() ?? []).map(summarize);
+  const decorate = deps.decorate ?? ((view: OrderView) => view);
+  const list = (engine: Engine | null): OrderSummary[] => (engine?.listOrders() ?? []).map((v) => summarize(decorate(v)));
   return {
     prepare() {
       const engine = deps.engine();

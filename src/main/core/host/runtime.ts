@@ -32,6 +32,10 @@ export interface RuntimeDeps<S extends TrainingService> {
   /** Starts training mode's service; absent, training cannot start. */
   readonly startTraining?: (log: Logger) => Promise<S>;
   readonly engineOptions?: EngineTuning;
+  /** An engine started (before its intake's first pass): the store hub binds this counter to it. */
+  readonly onActivated?: (service: ServiceEngine, place: { readonly environment: Environment; readonly dataDir: string }) => void;
+  /** The engine is about to close (a switch of service, a damaged file, the quit). */
+  readonly onDeactivating?: () => Promise<void>;
 }
 
 export interface Runtime<S extends TrainingService = TrainingService> {
@@ -149,6 +153,8 @@ export function createRuntime<S extends TrainingService>(deps: RuntimeDeps<S>): 
       for (const name of ENGINE_EVENTS) unsubscribes.push(opened.engine.on(name, (body) => deps.emit(name, body)));
       unsubscribes.push(opened.onIntake(intakeEvents(opened.engine, deps.emit, () => service === opened)));
       opened.engine.start();
+      // Before intake's first pass: with a store hub, another counter may be the one that polls.
+      deps.onActivated?.(opened, { environment: env, dataDir: engineDir(env) });
       // Orders come in by themselves, in training too: the first pass reads every seeded order
       // with a status call each, which takes seconds with thousands of them, so it runs after
       // start rather than before it. The queue fills in as intake stores them (orders.changed).
@@ -173,6 +179,7 @@ export function createRuntime<S extends TrainingService>(deps: RuntimeDeps<S>): 
     });
 
   const deactivate = async (): Promise<void> => {
+    if (service) await deps.onDeactivating?.().catch((e: unknown) => log.error('the store hub did not let go of the engine', { error: e }));
     for (const u of unsubscribes) u();
     unsubscribes = [];
     const closing = service;

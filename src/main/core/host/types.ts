@@ -73,6 +73,10 @@ export interface HostOptions<S extends TrainingService = TrainingService> {
   now?: () => number;
   /** Engine fine-tuning for tests (poll interval, backoff, request deadlines). */
   engineOptions?: EngineTuning;
+  /** The installed app's resources folder (Electron's process.resourcesPath): where the installer put nats-server. */
+  resourcesPath?: string;
+  /** Tests: how soon a silent store hub counts as away, and the intake lease's timing. */
+  hubTuning?: { awayAfterMs?: number; lease?: { leaseMs?: number; renewMs?: number } };
   /** Log file rotation; default 1 MiB x 5 files. */
   logFiles?: { maxBytes?: number; keep?: number };
 }

@@ -27,28 +27,16 @@ export type HubProblemKind = 'wrongSecret' | 'certificate' | 'noTls' | 'unreacha
 
 export interface HubProblem {
   readonly kind: HubProblemKind;
-  /** The key of the words in the renderer's problems namespace (English and Hindi). */
-  readonly code: string;
   readonly message: string;
 }
-
-/** The renderer's problems key for each kind. */
-export const HUB_PROBLEM_CODES: Readonly<Record<HubProblemKind, string>> = {
-  wrongSecret: 'HUB_WRONG_SECRET',
-  certificate: 'HUB_CERTIFICATE',
-  noTls: 'HUB_NO_TLS',
-  unreachable: 'HUB_UNREACHABLE',
-  other: 'HUB_OTHER',
-};
 
 /** The words for each problem: what a manager or support reads. */
 export const HUB_PROBLEM_WORDS: Readonly<Record<HubProblemKind, string>> = {
   wrongSecret: 'The hub refused this counter: the join code is wrong or old. Ask the manager for the hub\'s current join code.',
-  certificate:
-    'The hub at this address is not the one the join code names (its certificate is different). The hub may have been made again, or another machine is answering: ask the manager for the current join code.',
-  noTls: 'What answers at this address does not use encryption (TLS), so it is not a Packdesk hub; nothing was sent to it.',
-  unreachable: 'The hub cannot be reached: check that the hub PC is on, Packdesk is running there, and both PCs are on the store\'s network.',
-  other: 'The hub could not be used. Try again; if it keeps happening, call support.',
+  certificate: 'The hub at this address is not the one the join code names (its certificate is different). Ask the manager for the current join code.',
+  noTls: 'The hub at this address does not use encryption, so it is not a Packdesk hub. Nothing was sent to it.',
+  unreachable: 'The hub cannot be reached. Check that the hub PC is on, Packdesk is running there, and both PCs are on the store\'s network.',
+  other: 'The hub could not be used.',
 };
 
 /** Connection state as the session and screens see it. */
@@ -97,11 +85,11 @@ export function describeHubError(error: unknown): HubProblem {
   if (/certificate|self[- ]signed|CERT_|fingerprint|DEPTH_ZERO/i.test(text)) return problem('certificate');
   if (/tls|secure connection|ssl|wrong version number/i.test(text)) return problem('noTls');
   if (/ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|timeout|CONNECTION_REFUSED|closed|ENOTFOUND/i.test(text)) return problem('unreachable');
-  return { kind: 'other', code: HUB_PROBLEM_CODES.other, message: `${HUB_PROBLEM_WORDS.other} (${text.trim().slice(0, 200)})` };
+  return { kind: 'other', message: `${HUB_PROBLEM_WORDS.other} (${text.trim().slice(0, 200)})` };
 }
 
 function problem(kind: HubProblemKind): HubProblem {
-  return { kind, code: HUB_PROBLEM_CODES[kind], message: HUB_PROBLEM_WORDS[kind] };
+  return { kind, message: HUB_PROBLEM_WORDS[kind] };
 }
 
 /** Whether a full fingerprint matches a pinned one (the whole of it, or a prefix of at least 24 hex digits). */

@@ -7,7 +7,6 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import path from 'node:path';
 import { z } from 'zod';
 import { CounterIdSchema, CounterNameSchema } from '../../../shared/hub';
-import type { HubTarget } from './connection';
 
 export const HubConfigSchema = z.object({
   version: z.literal(1),
@@ -63,14 +62,4 @@ export function clearHubConfig(dataDir: string): void {
 /** A terminal id as a counter id in the hub (letters, digits, - and _). */
 export function counterIdOf(terminalId: string): string {
   return CounterIdSchema.parse(terminalId.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 64) || 'counter');
-}
-
-/**
- * Where this PC connects to the hub with the stored settings and the keychain's secret. The hub PC
- * itself uses 127.0.0.1 when it listens on every network: its LAN address may change under it.
- */
-export function hubTargetOf(config: HubConfig, secret: string): HubTarget {
-  const listenHost = config.listen?.replace(/:\d+$/, '') ?? null;
-  const host = config.role === 'hub' && (listenHost === '0.0.0.0' || listenHost === null) ? '127.0.0.1' : config.role === 'hub' ? listenHost! : config.host;
-  return { host, port: config.port, secret, fingerprint: config.fingerprint };
 }

@@ -31,15 +31,10 @@ export type JoinCode = z.infer<typeof JoinCodeSchema> & HubTarget;
 
 export type JoinCodeProblemKind = 'typo' | 'newer' | 'notACode';
 
-export type JoinCodeParsed =
-  | { readonly ok: true; readonly code: JoinCode }
-  /** `problemCode`: the key of the words in the renderer's problems namespace. */
-  | { readonly ok: false; readonly kind: JoinCodeProblemKind; readonly problemCode: string; readonly message: string };
-
-const PROBLEM_CODES: Readonly<Record<JoinCodeProblemKind, string>> = { typo: 'JOIN_CODE_TYPO', newer: 'JOIN_CODE_NEWER', notACode: 'JOIN_CODE_NOT_A_CODE' };
+export type JoinCodeParsed = { readonly ok: true; readonly code: JoinCode } | { readonly ok: false; readonly kind: JoinCodeProblemKind; readonly message: string };
 
 function refused(kind: JoinCodeProblemKind): JoinCodeParsed {
-  return { ok: false, kind, problemCode: PROBLEM_CODES[kind], message: JOIN_CODE_WORDS[kind] };
+  return { ok: false, kind, message: JOIN_CODE_WORDS[kind] };
 }
 
 /** The words for each way a typed code can be wrong. */

@@ -28,6 +28,8 @@ const FETCH_RETRY: BackoffPolicy = { baseMs: 30_000, capMs: 10 * 60_000 };
 /** Ids still to fetch named in a report at most. */
 const PENDING_SHOWN = 20;
 const OUTBOX_WAIT_MS = 100;
+/** A resumed intake (this counter took the store's intake lease) reads soon, after the hand-over settles. */
+const RESUME_DELAY_MS = 50;
 
 export interface IntakeOptions {
   readonly reader: IntakeReader;
@@ -104,6 +106,13 @@ export interface Intake {
   /** Stops timers and aborts a pass in flight (its cursor stays where it was). */
   stop(): Promise<void>;
   /**
+   * Stops asking the service on the timer (another counter of the store polls for it): no pass, no
+   * probe; a pass in flight is aborted, its cursor stays. A scan's fetchOrder and passOnce still ask.
+   */
+  pause(): void;
+  /** Polls again after pause(): a pass soon, then on the interval. */
+  resume(): void;
+  /**
    * One full pass now from the stored cursor (the CLI's `intake --once`). `askAllNow`: every id still
    * to fetch is asked, pauses or not (support asked for it by hand).
    */
@@ -127,6 +136,9 @@ export function createIntake(o: IntakeOptions): Intake {
   const backoff = o.backoff ?? DEFAULT_BACKOFF;
   const serviceNow = o.serviceNow ?? (() => Promise.resolve({ earliest: o.now(), latest: o.now() }));
   let running = false;
+  let paused = false;
+  /** Counts pauses: a step that began before one does not arm the timer after it (resume() does). */
+  let pauses = 0;
   let passing: Promise<PassReport> | null = null;
   let failures = 0;
   let lastTried: number | null = null;
@@ -224,7 +236,7 @@ export function createIntake(o: IntakeOptions): Intake {
   };
 
   const schedule = (ms: number): void => {
-    if (!running) return;
+    if (!running || paused) return;
     timer.clear();
     nextAt = o.now() + ms;
     timer.arm(ms);
@@ -343,16 +355,17 @@ export function createIntake(o: IntakeOptions): Intake {
     }
   };
   const step = async (): Promise<void> => {
-    if (!running) return;
+    if (!running || paused) return;
+    const epoch = pauses;
     nextAt = null;
     if (!o.serviceProviderId() || blocked()) {
       // Intake cannot poll, but the sync bar must still learn when the network goes: one light probe.
       seen(await o.reader.probe().catch(() => false));
-      schedule(interval());
+      if (epoch === pauses) schedule(interval());
       return;
     }
     const r = await pass();
-    if (!running) return;
+    if (!running || paused || epoch !== pauses) return;
     if (r.kind === 'completed' || r.kind === 'incomplete' || r.kind === 'noAccess' || r.kind === 'notConfigured' || r.kind === 'storage' || failures === 0) schedule(interval());
     else schedule(Math.max(backoffDelay(failures, backoff, o.random, retryAfterMs), backoff.baseMs / 2));
   };
@@ -368,6 +381,22 @@ export function createIntake(o: IntakeOptions): Intake {
       timer.clear();
       controller?.abort();
       await passing?.catch(() => undefined);
+    },
+    pause() {
+      if (paused) return;
+      paused = true;
+      pauses++;
+      timer.clear();
+      nextAt = null;
+      controller?.abort();
+      publish();
+    },
+    resume() {
+      if (!paused) return;
+      paused = false;
+      // A pass aborted by the pause may still be settling: the next one starts after it.
+      if (passing) void passing.then(() => schedule(RESUME_DELAY_MS));
+      else schedule(RESUME_DELAY_MS);
     },
     passOnce: (options) => pass(options?.askAllNow ?? false),
     async fetchOrder(orderId) {

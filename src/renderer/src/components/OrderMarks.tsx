@@ -2,11 +2,29 @@
 import type { OrderSummary } from '../../../shared/ipc';
 import { useWords } from '../i18n/useWords';
 
-export function OrderMarks({ view, compact = false }: { view: Pick<OrderSummary, 'waiting' | 'failed' | 'mayBeApplied' | 'needsRefresh' | 'alarm'>; compact?: boolean }) {
+export function OrderMarks({
+  view,
+  compact = false,
+}: {
+  view: Pick<OrderSummary, 'waiting' | 'failed' | 'mayBeApplied' | 'needsRefresh' | 'alarm' | 'claim' | 'elsewhere'>;
+  compact?: boolean;
+}) {
   const { t } = useWords();
+  const claimedElsewhere = view.claim !== undefined && !view.claim.here ? view.claim.counterName : null;
+  const waitingElsewhere = view.elsewhere?.find((e) => e.state === 'waiting')?.counterName ?? null;
   return (
     <>
       {view.alarm && !compact && <AlarmMark alarm={view.alarm} />}
+      {claimedElsewhere !== null && (
+        <span className="mark mark-claimed" data-testid="mark-claimed">
+          <span aria-hidden="true">⧗</span> {t('hub:marks.claimed', { counter: claimedElsewhere })}
+        </span>
+      )}
+      {waitingElsewhere !== null && (
+        <span className="mark mark-waiting" data-testid="mark-waiting-elsewhere">
+          <span aria-hidden="true">⟳</span> {t('hub:marks.waitingAt', { counter: waitingElsewhere })}
+        </span>
+      )}
       {view.waiting > 0 && (
         <span className="mark mark-waiting" data-testid="mark-waiting">
           <span aria-hidden="true">⟳</span> {view.waiting > 1 ? t('common:marks.waitingCount', { count: view.waiting }) : t('common:marks.waiting')}

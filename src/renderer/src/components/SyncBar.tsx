@@ -11,6 +11,8 @@ import { noticeWords } from '../i18n/words';
 import { useStatus } from '../store/status';
 import { useUi } from '../store/ui';
 import { IntakeLine } from './intake/IntakeLine';
+import { HubNotice } from './hub/HubNotice';
+import { useHub } from '../store/hub';
 
 const CONNECTIVITY: Record<SyncStatus['connectivity'], { key: string; tone: string }> = {
   online: { key: 'common:sync.online', tone: 'ok' },
@@ -29,11 +31,13 @@ export function SyncBar() {
   const sync = useStatus((s) => s.sync);
   const show = useUi((s) => s.show);
   const now = useNow(1_000);
+  const hubMode = useHub((s) => (s.status && s.status.role !== 'none' ? s.status.mode : null));
 
   if (!sync) return null;
   const link = CONNECTIVITY[sync.connectivity];
+  const hubAway = hubMode === 'away';
   const dataFile = sync.notice != null && DATA_FILE_NOTICES.has(sync.notice.code);
-  const alarm = sync.backlogAlarm || sync.credentials !== 'ok' || sync.failed > 0 || sync.toCheck > 0 || dataFile;
+  const alarm = sync.backlogAlarm || sync.credentials !== 'ok' || sync.failed > 0 || sync.toCheck > 0 || dataFile || hubAway;
   const message = noticeWords(t, sync.notice, sync.message);
   return (
     <button
@@ -65,6 +69,7 @@ export function SyncBar() {
           ⚠ {sync.credentials === 'missing' ? t('common:sync.noCredentials') : t('common:sync.credentialsRejected')}
         </span>
       )}
+      <HubNotice />
       {sync.backlogAlarm && (
         <span className="sync-item sync-problem" data-testid="sync-backlog">
           ⚠ {t('common:sync.backlog')}

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import type { OrderView } from '../../../shared/ipc';
 import type { Order } from '../../../shared/protocol/schemas';
 import { AlarmPanel } from '../components/OrderAlarm';
+import { ClaimBanner, claimedElsewhere, ElsewhereLines } from '../components/hub/ClaimBanner';
 import { OrderMarks } from '../components/OrderMarks';
 import { PrescriptionBadge } from '../components/PrescriptionBadge';
 import { CancelDialog } from '../components/order/CancelDialog';
@@ -69,8 +70,9 @@ export function OrderScreen({ orderId }: { orderId: string }) {
       <OrderHeader view={view} onBack={back} />
       {view.alarm && <AlarmPanel orderId={view.id} alarm={view.alarm} order={view.order} />}
       <HeldWarning view={view} />
+      <ElsewhereLines view={view} />
       <div className="next-step-row">
-        <NextStepButton view={view} key={view.id} />
+        {claimedElsewhere(view) ? <ClaimBanner view={view} /> : <NextStepButton view={view} key={view.id} />}
         {view.nextStep?.key === 'ACCEPT' && view.order !== null && <RejectButton order={view.order} />}
         {isNew && <SeenButton orderId={orderId} />}
       </div>

@@ -2,11 +2,20 @@
 import { formatAge, formatClock } from '../../format/time';
 import { useStatus } from '../../store/status';
 import { useWords } from '../../i18n/useWords';
+import { useHub } from '../../store/hub';
 
 export function IntakeLine({ now }: { now: number }) {
   const { t, locale } = useWords();
   const intake = useStatus((s) => s.intake);
   const offline = useStatus((s) => s.sync?.connectivity === 'offline');
+  // With a store hub, another counter may take in orders for the store: this one's own checks then rest.
+  const elsewhere = useHub((s) => (s.status?.mode === 'connected' && s.status.intakeHolder && s.status.intakeHolder.counterId !== s.status.counterId ? s.status.intakeHolder.counterName : null));
+  if (elsewhere !== null)
+    return (
+      <span className="sync-item" data-testid="sync-intake" data-hub="elsewhere">
+        {t('hub:intakeElsewhere', { counter: elsewhere })}
+      </span>
+    );
   if (!intake) return null;
   const last = intake.lastCompleteAt;
   const clock = last === null ? '' : formatClock(last, locale);

@@ -6,6 +6,7 @@ import { ConnectionForm } from './ConnectionForm';
 import { TerminalForm } from './TerminalForm';
 import { TerminalPanel } from './TerminalPanel';
 import { UpdatesPanel } from './UpdatesPanel';
+import { CountersPanel } from '../hub/CountersPanel';
 
 interface Props {
   pin: string;
@@ -26,6 +27,7 @@ export function SettingsPanels({ pin, onLock, onPinChanged }: Props) {
       <PrintingForm pin={pin} />
       <ConnectionForm pin={pin} />
       <IntakeForm pin={pin} />
+      <CountersPanel pin={pin} />
       <UpdatesPanel pin={pin} />
       <TerminalPanel pin={pin} onPinChanged={onPinChanged} />
     </div>

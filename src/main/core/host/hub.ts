@@ -1,0 +1,301 @@
+/**
+ * The store hub as the host runs it: on the hub PC the hub process (supervised), on every member
+ * counter a session bound to the running engine (rebound when the engine is replaced: a switch of
+ * environment, a damaged file). It lays the hub's word over order views (other counters' unsent
+ * taps, claims), claims an order before this counter's first tap on it, shows this counter's taps
+ * to the others, puts what this counter's intake stored into the hub, and answers Settings ->
+ * Counters. A counter without a hub behaves exactly as before: every call here is then a no-op.
+ */
+import type { Environment, HubJoin, OrderView } from '../../../shared/ipc';
+import type { Claim, HubStatus } from '../../../shared/hub';
+import type { ActionInput } from '../../../shared/protocol';
+import { fail, ok, type Result } from '../../../shared/result';
+import type { IntakeEvent, ServiceEngine } from '../engine';
+import { intakeCounterPorts } from '../engine/hub-counter';
+import { ownTaps, presenceFigures, sharedTapOf } from '../engine/hub-counter-taps';
+import { connectHub } from '../hub/connection';
+import { loadHubConfig, type HubConfig } from '../hub/hub-config';
+import { createHub, DEFAULT_HUB_PORT, freeLocalPort, joinCodeOf, joinHub, leaveHub, localTargetOf, type MembershipPlace } from '../hub/membership';
+import type { CounterIdentity, HubSession } from '../hub/ports';
+import { type HubSecretStore, type HubSupervisor, keychainHubSecrets, memoryHubSecrets, prepareHubServer } from '../hub/server';
+import { startHubSession } from '../hub/session';
+import { withHub } from '../hub/views';
+import type { Logger } from '../log';
+import { systemTimers } from '../time';
+import type { HostListener } from './events';
+
+/** The longest a tap waits on the hub to learn whether another counter has the order; after it the tap goes on, unchecked. */
+export const CLAIM_PATIENCE_MS = 400;
+
+export interface HubLinkDeps {
+  readonly terminalId: string;
+  readonly version: string;
+  readonly emit: HostListener;
+  readonly log: Logger;
+  readonly now: () => number;
+  /** `PACKDESK_NATS_SERVER`, when set. */
+  readonly explicitProgram?: string;
+  /** The installed app's resources folder (Electron's process.resourcesPath), when packaged. */
+  readonly resourcesPath?: string;
+  /** A claim's quiet period (settings). */
+  readonly claimQuietMs?: () => number;
+  /** Tests: how soon a silent hub counts as away, and the lease's timing. */
+  readonly tuning?: { readonly awayAfterMs?: number; readonly lease?: { readonly leaseMs?: number; readonly renewMs?: number } };
+}
+
+/** Where the running engine is: the hub belongs to its environment's data folder. */
+export interface EnginePlace {
+  readonly environment: Environment;
+  readonly dataDir: string;
+}
+
+export interface HubLink {
+  /** An engine started: start the hub (on the hub PC) and this counter's session over it. */
+  attach(service: ServiceEngine, place: EnginePlace): void;
+  /** The engine is closing: close the session (handing the lease over) and stop the hub process. */
+  detach(): Promise<void>;
+  status(): HubStatus;
+  /** An order view with the hub's word laid over it. */
+  decorate(view: OrderView): OrderView;
+  /** Before this counter's tap on an order: claims it; refused in words when another counter has it. */
+  beforeTap(orderId: string, input: ActionInput): Promise<Result<true>>;
+  takeOver(orderId: string): Promise<Result<Claim>>;
+  create(name: string | null, listen?: string): Promise<Result<HubJoin>>;
+  joinCode(): Promise<Result<HubJoin>>;
+  join(code: string, name: string | null): Promise<Result<HubStatus>>;
+  leave(): Promise<Result<true>>;
+}
+
+/** The engine the hub is bound to. */
+interface Engaged {
+  readonly service: ServiceEngine;
+  readonly place: EnginePlace;
+  readonly secrets: HubSecretStore;
+}
+
+/** This PC's part in a hub while an engine runs: absent for a one-counter store. */
+interface Member {
+  readonly config: HubConfig;
+  readonly session: HubSession;
+  readonly supervisor: HubSupervisor | null;
+  readonly unsubscribes: (() => void)[];
+}
+
+/** The hub process's health, read when the status is. */
+function serverHealth(supervisor: HubSupervisor): () => HubStatus['server'] {
+  return () => supervisor.status();
+}
+
+const SOLO: HubStatus = { mode: 'solo', role: 'none', counterId: null, counterName: null, since: null, intakeHolder: null, counters: [], server: null, problem: null };
+
+export function createHubLink(deps: HubLinkDeps): HubLink {
+  const log = deps.log.child('hub');
+  let engaged: Engaged | null = null;
+  let member: Member | null = null;
+  /** Why the hub settings could not be read, shown on the Counters screen. */
+  let configProblem: string | null = null;
+  /** Secrets of training hubs live as long as the run (training starts fresh each time, its hub too). */
+  const trainingSecrets = memoryHubSecrets();
+  /** Binding and unbinding run one at a time. */
+  let chain: Promise<unknown> = Promise.resolve();
+  const serially = <T>(task: () => Promise<T>): Promise<T> => {
+    const next = chain.then(task, task);
+    chain = next.catch(() => undefined);
+    return next;
+  };
+
+  const secretsFor = (environment: Environment): HubSecretStore => (environment === 'training' ? trainingSecrets : keychainHubSecrets({ environment }));
+  const placeOf = (e: Engaged): MembershipPlace => ({
+    dataDir: e.place.dataDir,
+    terminalId: deps.terminalId,
+    secrets: e.secrets,
+    explicitProgram: deps.explicitProgram,
+    resourcesPath: deps.resourcesPath,
+  });
+
+  const status = (): HubStatus => member?.session.status() ?? { ...SOLO, problem: configProblem };
+
+  function decorate(view: OrderView): OrderView {
+    return member ? withHub(view, member.session, member.config.counterId, deps.now()) : view;
+  }
+
+  const emitOrders = (orderIds: Iterable<string>): void => {
+    const engine = engaged?.service.engine;
+    if (!engine) return;
+    const views = [...new Set(orderIds)].map((id) => engine.getOrder(id)).filter((v): v is OrderView => v !== null).map(decorate);
+    if (views.length > 0) deps.emit('orders.changed', { orders: views });
+  };
+
+  /** Starts this PC's part in its hub, when it has one, over the engaged engine. */
+  const join = async (e: Engaged): Promise<void> => {
+    const read = loadHubConfig(e.place.dataDir);
+    configProblem = read.ok ? null : read.message;
+    if (!read.ok) log.error('hub settings unreadable; this counter works on its own', { problem: read.message });
+    if (!read.ok || read.config === null) {
+      e.service.intake.resume();
+      return;
+    }
+    const config = read.config;
+    let supervisor: HubSupervisor | null = null;
+    if (config.role === 'hub' && config.listen) {
+      const prepared = await prepareHubServer({ dataDir: e.place.dataDir, listen: config.listen, explicitProgram: deps.explicitProgram, resourcesPath: deps.resourcesPath, logger: log });
+      if (prepared.ok) {
+        supervisor = prepared.supervisor;
+        // The session connects in the background and tries again until the process is up.
+        void supervisor.start().then((health) => health.problem && log.error('the store hub could not start', { problem: health.problem }));
+      } else log.error('the store hub program cannot run here', { problem: prepared.message });
+    }
+    const me: CounterIdentity = { counterId: config.counterId, counterName: config.counterName, version: deps.version };
+    const { service } = e;
+    const engine = service.engine;
+    const session = startHubSession({
+      me,
+      role: config.role,
+      ports: { ...intakeCounterPorts(service), ownTaps: () => ownTaps(engine, me, deps.now()), presence: () => presenceFigures(engine) },
+      connect: async () => {
+        const secret = await e.secrets.get().catch(() => null);
+        if (!secret) return { ok: false, problem: { kind: 'wrongSecret', message: "The store's secret is missing from the keychain; leave the store hub and join it again." } };
+        return connectHub(localTargetOf(config, secret), { name: config.counterName });
+      },
+      ...(supervisor ? { server: serverHealth(supervisor) } : {}),
+      now: deps.now,
+      timers: systemTimers,
+      log,
+      serviceNow: () => deps.now() - (service.clock.skewMs() ?? 0),
+      ...(deps.claimQuietMs ? { claimQuietMs: deps.claimQuietMs } : {}),
+      ...(deps.tuning?.awayAfterMs !== undefined ? { awayAfterMs: deps.tuning.awayAfterMs } : {}),
+      ...(deps.tuning?.lease ? { lease: deps.tuning.lease } : {}),
+    });
+    const unsubscribes: (() => void)[] = [
+      session.on((event) => {
+        if (event.kind === 'status') deps.emit('hub.status', event.status);
+        else if (event.kind === 'claim' || event.kind === 'claimTaken') emitOrders([event.orderId]);
+        else if (event.kind === 'tap') emitOrders([event.tap.orderId]);
+        // 'stored': the engine told the screens already (storeOrders raises intake's stored event).
+      }),
+      // Every tap of this counter is shown to the others; an order it finished is released.
+      engine.on('outbox.changed', ({ entries }) => {
+        for (const entry of entries) session.publishTap(sharedTapOf(entry, me));
+        for (const id of new Set(entries.map((x) => x.orderId))) if (engine.getOrder(id)?.nextStep === null) void session.release(id);
+      }),
+      engine.on('orders.removed', ({ orderIds }) => {
+        for (const id of orderIds) void session.release(id);
+      }),
+      // What this counter's intake stored, and a tap's answer, goes into the hub, once per store.
+      service.onIntake((event: IntakeEvent) => {
+        if (event.kind === 'stored' && event.from !== 'hub') session.publishOrders(event.orderIds);
+      }),
+      engine.on('orders.changed', ({ orders }) => session.publishOrders(orders.filter((v) => v.order !== null).map((v) => v.id))),
+    ];
+    member = { config, session, supervisor, unsubscribes };
+    deps.emit('hub.status', session.status());
+  };
+
+  /** Ends this PC's part in the hub: the lease handed over first, then the hub process stopped. */
+  const part = async (): Promise<void> => {
+    const m = member;
+    member = null;
+    if (!m) return;
+    for (const u of m.unsubscribes) u();
+    await m.session.close();
+    await m.supervisor?.stop();
+  };
+
+  /** Membership changed while the engine runs: part, then join again as the files now say. */
+  const rejoin = (): Promise<void> =>
+    serially(async () => {
+      await part();
+      if (engaged) await join(engaged);
+      deps.emit('hub.status', status());
+    });
+
+  const noEngine = (): Result<never> => fail('transient', 'The terminal is starting; try again in a moment.', 'ENGINE_UNAVAILABLE');
+
+  return {
+    attach(service, place) {
+      const e: Engaged = { service, place, secrets: secretsFor(place.environment) };
+      engaged = e;
+      // Before intake's first pass: a member counter polls only when the hub's rules say so.
+      const read = loadHubConfig(place.dataDir);
+      if (!read.ok || read.config !== null) service.intake.pause();
+      void serially(() => join(e)).catch((err: unknown) => {
+        log.error('the store hub could not be started with this engine; this counter works on its own', { error: err });
+        service.intake.resume();
+      });
+    },
+    detach: () =>
+      serially(async () => {
+        await part();
+        engaged = null;
+      }),
+    status,
+    decorate,
+    async beforeTap(orderId, input) {
+      const m = member;
+      if (!m) return ok(true);
+      const held = m.session.claimOf(orderId);
+      if (held && held.counterId === m.config.counterId) {
+        void m.session.renew(orderId);
+        return ok(true);
+      }
+      // An invoice number may be written whoever packs; every other tap is packing work.
+      if (input.kind === 'invoice' && held === null) return ok(true);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const patience = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), CLAIM_PATIENCE_MS)));
+      const outcome = await Promise.race([m.session.claim(orderId), patience]);
+      clearTimeout(timer);
+      if (outcome?.kind !== 'taken') return ok(true);
+      return fail('invalid', `Order ${orderId} is being packed at ${outcome.by.counterName}. Take it over there, or with "Take over" here.`, 'CLAIMED_ELSEWHERE', {
+        orderId,
+        counter: outcome.by.counterName,
+      });
+    },
+    async takeOver(orderId) {
+      const m = member;
+      if (!m) return fail('invalid', 'This counter is not part of a store hub.', 'HUB_NONE');
+      const outcome = await m.session.claim(orderId, { takeOver: true });
+      if (outcome.kind === 'held') {
+        log.info('order taken over from another counter', { orderId });
+        emitOrders([orderId]);
+        return ok(outcome.claim);
+      }
+      if (outcome.kind === 'taken') return fail('invalid', `${outcome.by.counterName} took order ${orderId} at the same moment; try again.`, 'CLAIMED_ELSEWHERE', { orderId, counter: outcome.by.counterName });
+      return fail('transient', 'The store hub cannot be reached, so the order cannot be taken over now. Make sure nobody else is packing it.', 'HUB_AWAY');
+    },
+    async create(name, listen) {
+      const e = engaged;
+      if (!e) return noEngine();
+      // Training: a hub for this PC alone (try it on one PC); elsewhere every interface of the store's network.
+      const address = listen ?? (e.place.environment === 'training' ? `127.0.0.1:${await freeLocalPort()}` : `0.0.0.0:${DEFAULT_HUB_PORT}`);
+      const made = await createHub(placeOf(e), { listen: address, name });
+      if (!made.ok) return made;
+      log.info('this PC is the store hub now', { listen: made.value.config.listen });
+      await rejoin();
+      return ok(made.value.join);
+    },
+    async joinCode() {
+      const e = engaged;
+      return e ? joinCodeOf(placeOf(e)) : noEngine();
+    },
+    async join(code, name) {
+      const e = engaged;
+      if (!e) return noEngine();
+      const joined = await joinHub(placeOf(e), { code, name });
+      if (!joined.ok) return joined;
+      log.info('joined the store hub', { counterName: joined.value.counterName });
+      await rejoin();
+      return ok(status());
+    },
+    async leave() {
+      const e = engaged;
+      if (!e) return noEngine();
+      // The session first: the lease handed over, the hub process stopped.
+      await serially(part);
+      const left = await leaveHub(placeOf(e));
+      await rejoin();
+      if (!left.ok) return left;
+      log.info('left the store hub', { was: left.value.was });
+      return ok(true);
+    },
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * Opening a hub bucket and watching it, shared by the claims, shared taps and presence. A watch on
+ * the hub ends for good only when asked to: the client's ordered consumer survives a restarted hub
+ * by itself, and should its iterator end anyway the watch is opened again after a pause.
+ */
+import { jetstream, JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
+import { type KV, type KvEntry, Kvm } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { Timers } from '../time';
+
+/**
+ * How long a write waits for the hub before it is counted as not done. Short: a packer waits on a
+ * claim, and a write that timed out is never replayed by the client anyway (the store-hub spec).
+ */
+export const WRITE_TIMEOUT_MS = 2_000;
+
+/** Opens a bucket, creating it with one value a key and this max age the first time. */
+export async function openBucket(nc: NatsConnection, name: string, maxAgeMs: number): Promise<KV> {
+  const js = jetstream(nc, { timeout: WRITE_TIMEOUT_MS });
+  return new Kvm(js).create(name, { history: 1, ttl: maxAgeMs });
+}
+
+/** The hub refused a revision-checked write because the key moved on (another counter wrote first). */
+export function isRevisionConflict(error: unknown): boolean {
+  return (
+    error instanceof JetStreamApiError &&
+    (error.code === JetStreamApiCodes.StreamWrongLastSequence || error.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown)
+  );
+}
+
+/** A watch that stops when asked. */
+export interface BucketWatch {
+  stop(): void;
+}
+
+/**
+ * Calls `onEntry` for every current value of the bucket, then for every change, until stopped.
+ * `onEntry` must be idempotent: after a reopened watch the current values come again.
+ */
+export function watchBucket(kv: KV, onEntry: (entry: KvEntry, isUpdate: boolean) => void, timers: Timers, reopenAfterMs = 1_000): BucketWatch {
+  let stopped = false;
+  let current: { stop(): void } | null = null;
+  let pause: { timer: unknown; resolve: () => void } | null = null;
+  const run = async (): Promise<void> => {
+    while (!stopped) {
+      try {
+        const it = await kv.watch({ key: '>' });
+        current = it;
+        if (stopped) it.stop();
+        for await (const entry of it) onEntry(entry, entry.isUpdate);
+      } catch {
+        // The hub away while opening the watch: try again after the pause.
+      }
+      current = null;
+      if (stopped) return;
+      await new Promise<void>((resolve) => {
+        pause = { timer: timers.setTimeout(resolve, reopenAfterMs), resolve };
+      });
+      pause = null;
+    }
+  };
+  void run();
+  return {
+    stop() {
+      stopped = true;
+      if (pause) {
+        timers.clearTimeout(pause.timer);
+        pause.resolve();
+      }
+      current?.stop();
+    },
+  };
+}

@@ -1,0 +1,260 @@
+/**
+ * The store's intake lease: one key in a bucket of its own, naming the counter whose intake polls
+ * the order service for the whole store. Counters' clocks are never compared: the holder renews
+ * every second by an `update` at the revision it wrote last, and an observer that has seen no new
+ * revision for the lease period, by its own clock, takes the lease with an `update` at the revision
+ * it saw (exactly one of several observers wins: the others get "wrong last sequence"). A holder
+ * whose renewal fails, or that has gone a lease period less a renewal without one succeeding, stops
+ * holding at once, before anything else happens, so two intakes never poll for long together.
+ */
+import { type JetStreamClient, JetStreamApiError, JetStreamApiCodes } from '@nats-io/jetstream';
+import { type KV, type KvEntry, Kvm } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { z } from 'zod';
+import { CounterIdSchema, CounterNameSchema } from '../../../shared/hub';
+import { type Logger, silentLogger } from '../log';
+import { every, type Timers } from '../time';
+import type { CounterIdentity } from './ports';
+
+/** The bucket of the intake lease (nothing else lives in it, so its watch filter is its one key). */
+export const LEASE_BUCKET = 'packdesk-intake-lease';
+export const LEASE_KEY = 'intake';
+/** Without a new revision for this long, an observer takes the lease (measured here: 4.7-4.9 s to hand over). */
+export const DEFAULT_LEASE_MS = 5_000;
+export const DEFAULT_RENEW_MS = 1_000;
+
+/** What the lease key holds; parsed when read back (the hub is outside the process). */
+export const LeaseValueSchema = z.object({
+  counterId: CounterIdSchema,
+  counterName: CounterNameSchema,
+  /** When the holder wrote it, on the holder's clock: shown to people, never compared. */
+  at: z.number(),
+});
+export type LeaseValue = z.infer<typeof LeaseValueSchema>;
+
+/** The counter whose intake polls for the store. */
+export interface LeaseHolder {
+  readonly counterId: string;
+  readonly counterName: string;
+}
+
+/** What the lease's listeners hear whenever who holds it, or whether this counter does, changes. */
+export interface LeaseState {
+  /** This counter holds the lease: its intake polls for the store. */
+  readonly holding: boolean;
+  /** The holder as last heard from the hub (this counter while `holding`); null when none is known. */
+  readonly holder: LeaseHolder | null;
+}
+
+export interface IntakeLeaseOptions {
+  readonly now: () => number;
+  readonly timers: Timers;
+  readonly log?: Logger;
+  /** The lease period (default 5 s). */
+  readonly leaseMs?: number;
+  /** How often the holder renews and an observer looks (default 1 s). */
+  readonly renewMs?: number;
+  /** Deadline of one write to the hub (default twice the renewal period, well inside the lease). */
+  readonly writeTimeoutMs?: number;
+  /** The bucket's name (tests may run several stores on one server). */
+  readonly bucket?: string;
+}
+
+export interface IntakeLease {
+  /** The holder as last heard, or null. */
+  holder(): LeaseHolder | null;
+  /** Whether this counter holds the lease now. */
+  holding(): boolean;
+  /** Hears every change of the lease's state (the first listener to learn a lost lease, before anything else runs). */
+  on(listener: (state: LeaseState) => void): () => void;
+  /** Stops renewing and, when holding, deletes the key at its revision so another counter takes it at once. */
+  close(): Promise<void>;
+}
+
+/** Whether a write lost a revision race (another counter wrote first). */
+export function isWrongRevision(e: unknown): boolean {
+  if (e instanceof JetStreamApiError) return e.code === JetStreamApiCodes.StreamWrongLastSequence;
+  return e instanceof Error && /wrong last sequence/i.test(e.message);
+}
+
+/** A KV manager over a connection, a JetStream client, or one already made. */
+export function kvmOf(source: Kvm | NatsConnection | JetStreamClient): Kvm {
+  return source instanceof Kvm ? source : new Kvm(source);
+}
+
+/** Starts taking part in the store's intake lease; nothing is awaited: the bucket is opened (again) on each tick until it answers. */
+export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient, me: CounterIdentity, options: IntakeLeaseOptions): IntakeLease {
+  const kvm = kvmOf(source);
+  const log = (options.log ?? silentLogger).child('lease');
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const renewMs = options.renewMs ?? DEFAULT_RENEW_MS;
+  const writeTimeoutMs = options.writeTimeoutMs ?? renewMs * 2;
+  const bucket = options.bucket ?? LEASE_BUCKET;
+  const self: LeaseHolder = { counterId: me.counterId, counterName: me.counterName };
+  const listeners = new Set<(state: LeaseState) => void>();
+
+  let kv: Promise<KV> | null = null;
+  let closed = false;
+  let busy = false;
+  /** The revision this counter wrote last while holding; null while observing. */
+  let heldRevision: number | null = null;
+  /** When this counter's last renewal succeeded (its own clock). */
+  let renewedAt = 0;
+  /** The last revision seen as an observer, and when it was first seen (own clock). */
+  let seenRevision: number | null = null;
+  let seenAt = 0;
+  let holder: LeaseHolder | null = null;
+  let lastSaid = '';
+
+  const state = (): LeaseState => ({ holding: heldRevision !== null, holder: heldRevision !== null ? self : holder });
+  const tell = (): void => {
+    const now = state();
+    const said = JSON.stringify(now);
+    if (said === lastSaid) return;
+    lastSaid = said;
+    for (const l of [...listeners]) {
+      try {
+        l(now);
+      } catch (e) {
+        log.error('lease listener failed', { error: e });
+      }
+    }
+  };
+
+  /** Stops holding at once (the listeners hear it first), then watches as an observer from the revision held. */
+  const letGo = (why: string): void => {
+    if (heldRevision === null) return;
+    seenRevision = heldRevision;
+    seenAt = options.now();
+    heldRevision = null;
+    holder = null;
+    tell();
+    log.warn('intake lease lost: this counter stops polling', { why });
+  };
+
+  const bucketKv = (): Promise<KV> => {
+    kv ??= kvm.create(bucket, { history: 1, timeout: writeTimeoutMs }).catch((e: unknown) => {
+      kv = null;
+      throw e;
+    });
+    return kv;
+  };
+  const value = (): string => JSON.stringify({ ...self, at: options.now() } satisfies LeaseValue);
+
+  const took = (revision: number): void => {
+    heldRevision = revision;
+    renewedAt = options.now();
+    seenRevision = null;
+    holder = self;
+    tell();
+    log.info('intake lease taken: this counter polls for the store', { revision });
+  };
+
+  const renew = async (store: KV): Promise<void> => {
+    const revision = heldRevision;
+    if (revision === null) return;
+    try {
+      const next = await store.update(LEASE_KEY, value(), revision, writeTimeoutMs);
+      if (heldRevision !== revision) return; // let go meanwhile (the guard below)
+      heldRevision = next;
+      renewedAt = options.now();
+    } catch (e) {
+      letGo(isWrongRevision(e) ? 'another counter holds it' : `renewal failed: ${describe(e)}`);
+    }
+  };
+
+  const observe = async (store: KV): Promise<void> => {
+    const entry = await store.get(LEASE_KEY);
+    if (closed || heldRevision !== null) return;
+    if (entry === null || entry.operation !== 'PUT') {
+      holder = null;
+      tell();
+      await attempt(() => store.create(LEASE_KEY, value()));
+      return;
+    }
+    holder = holderOf(entry, log) ?? holder;
+    if (entry.revision !== seenRevision) {
+      seenRevision = entry.revision;
+      seenAt = options.now();
+      tell();
+      return;
+    }
+    if (options.now() - seenAt >= leaseMs) await attempt(() => store.update(LEASE_KEY, value(), entry.revision, writeTimeoutMs));
+  };
+
+  const attempt = async (write: () => Promise<number>): Promise<void> => {
+    try {
+      const revision = await write();
+      if (closed) return;
+      took(revision);
+    } catch (e) {
+      if (!isWrongRevision(e)) log.debug('lease write failed', { error: e });
+      // Another counter won: the next look reads its revision.
+    }
+  };
+
+  const tick = async (): Promise<void> => {
+    // A renewal still hanging when the lease is nearly spent: stop now, whatever it will say.
+    if (heldRevision !== null && options.now() - renewedAt >= leaseMs - renewMs) letGo('no renewal succeeded within the lease');
+    if (busy || closed) return;
+    busy = true;
+    try {
+      const store = await bucketKv();
+      if (closed) return;
+      if (heldRevision !== null) await renew(store);
+      else await observe(store);
+    } catch (e) {
+      letGo(`the hub did not answer: ${describe(e)}`);
+      log.debug('lease tick failed', { error: e });
+    } finally {
+      busy = false;
+    }
+  };
+
+  const stopTicks = every(options.timers, renewMs, () => void tick());
+  void tick();
+
+  return {
+    holder: () => state().holder,
+    holding: () => heldRevision !== null,
+    on(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      stopTicks();
+      const revision = heldRevision;
+      heldRevision = null;
+      holder = null;
+      if (revision !== null) {
+        tell();
+        try {
+          const store = await bucketKv();
+          await store.delete(LEASE_KEY, { previousSeq: revision });
+        } catch (e) {
+          log.debug('lease not released; another counter takes it when it lapses', { error: e });
+        }
+      }
+      listeners.clear();
+    },
+  };
+}
+
+function holderOf(entry: KvEntry, log: Logger): LeaseHolder | null {
+  try {
+    const parsed = LeaseValueSchema.safeParse(entry.json());
+    if (parsed.success) return { counterId: parsed.data.counterId, counterName: parsed.data.counterName };
+  } catch {
+    // not JSON: said below
+  }
+  log.warn('the intake lease holds a value that is not a counter; it is taken over when it lapses', { revision: entry.revision });
+  return null;
+}
+
+function describe(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,293 @@
+/**
+ * One counter's session with its store hub: the connection (connection.ts) and the store's rules
+ * over it (the intake lease, shared orders, claims, shared taps, presence), put together as the
+ * `HubSession` the host uses. It decides the one thing none of the rules can alone: whether this
+ * counter's own intake polls. It does while this counter holds the lease, and whenever the hub has
+ * been away for `awayAfterMs`: a hub that is away never stops orders from arriving, and taps are
+ * sent by each counter's outbox whatever the hub does. When the hub is back, the counter publishes
+ * what it did meanwhile (its taps, the orders its own intake stored) and one intake resumes.
+ */
+import type { Claim, ClaimOutcome, CounterView, HubMode, HubStatus, SharedTap } from '../../../shared/hub';
+import { type Logger, silentLogger } from '../log';
+import type { Timers } from '../time';
+import type { HubConnectResult, HubConnection, HubLinkStatus } from './connection';
+import type { CounterIdentity, CounterPorts, HubEvent, HubSession } from './ports';
+import { openClaims, type Claims } from './claims';
+import { startIntakeLease, type IntakeLease } from './lease';
+import { openSharedTaps, type SharedTaps } from './shared-taps';
+import { startSharedOrders, type SharedOrders } from './shared-orders';
+import { openPresence, type Presence } from './presence';
+
+/** A hub silent this long: this counter takes in orders and rings alerts on its own (the issue allows 15 s). */
+export const DEFAULT_AWAY_AFTER_MS = 5_000;
+/** Between attempts to reach a hub that could not be reached at all. */
+const RECONNECT_MS = 2_000;
+/** Between attempts when the hub refused this counter (wrong code, other certificate): it will not mend itself soon. */
+const REFUSED_RETRY_MS = 30_000;
+
+export interface HubSessionOptions {
+  readonly me: CounterIdentity;
+  readonly role: 'hub' | 'counter';
+  readonly ports: CounterPorts;
+  /** Makes a connection to the hub (connectHub with the stored join code's target). */
+  readonly connect: () => Promise<HubConnectResult>;
+  /** On the hub PC: the hub process's health. */
+  readonly server?: () => HubStatus['server'];
+  readonly now: () => number;
+  readonly timers: Timers;
+  readonly log?: Logger;
+  readonly awayAfterMs?: number;
+  /** The order service's now, on which a body from the hub is judged newer (the service clock). */
+  readonly serviceNow?: () => number;
+  /** A claim's quiet period (settings; default 15 min). */
+  readonly claimQuietMs?: () => number;
+  /** Tests: the lease's period and renewal (default 5 s and 1 s). */
+  readonly lease?: { readonly leaseMs?: number; readonly renewMs?: number };
+  /** Tests: presence's period and window. */
+  readonly presence?: { readonly everyMs?: number; readonly windowMs?: number };
+}
+
+/** The rules over one connection: opened when the hub first answers, kept across its reconnects. */
+interface Rules {
+  readonly lease: IntakeLease;
+  readonly orders: SharedOrders;
+  readonly claims: Claims;
+  readonly taps: SharedTaps;
+  readonly presence: Presence;
+}
+
+/** Starts the session: connects in the background (the counter works on its own until the hub answers). */
+export function startHubSession(options: HubSessionOptions): HubSession {
+  const log = options.log ?? silentLogger;
+  const { me, ports, timers, now } = options;
+  const awayAfterMs = options.awayAfterMs ?? DEFAULT_AWAY_AFTER_MS;
+  const listeners = new Set<(event: HubEvent) => void>();
+  let connection: HubConnection | null = null;
+  let rules: Rules | null = null;
+  let opening: Promise<void> | null = null;
+  let closed = false;
+  let mode: HubMode = 'connecting';
+  let since = now();
+  let problem: string | null = null;
+  let awayTimer: unknown = null;
+  let retryTimer: unknown = null;
+  let polling: boolean | null = null;
+  /** Orders this counter's intake stored while the hub could not take them: published once it is back. */
+  const unpublished = new Set<string>();
+  const unsubscribes: (() => void)[] = [];
+
+  const tell = (event: HubEvent): void => {
+    for (const l of [...listeners]) {
+      try {
+        l(event);
+      } catch (e) {
+        log.error('hub listener failed', { error: e });
+      }
+    }
+  };
+  const tellStatus = (): void => tell({ kind: 'status', status: status() });
+
+  /** This counter's intake polls while it holds the lease, or on its own while the hub is away. */
+  const decideIntake = (): void => {
+    const poll = mode === 'away' || (mode === 'connected' && rules !== null && rules.lease.holding());
+    if (poll === polling) return;
+    polling = poll;
+    if (poll) ports.resumeIntake();
+    else ports.pauseIntake();
+    log.info(poll ? 'this counter takes in orders' : 'another counter takes in orders', { mode });
+  };
+
+  const setMode = (next: HubMode): void => {
+    if (next === mode) return;
+    mode = next;
+    since = now();
+    log.info('store hub', { mode });
+    decideIntake();
+    tellStatus();
+  };
+
+  const armAway = (): void => {
+    if (awayTimer !== null || mode === 'away') return;
+    awayTimer = timers.setTimeout(() => {
+      awayTimer = null;
+      if (!closed && mode !== 'connected') setMode('away');
+    }, awayAfterMs);
+  };
+  const disarmAway = (): void => {
+    if (awayTimer !== null) timers.clearTimeout(awayTimer);
+    awayTimer = null;
+  };
+
+  const openRules = async (conn: HubConnection): Promise<Rules> => {
+    const lease = startIntakeLease(conn.nc, me, { now, timers, log: log.child('lease'), ...options.lease });
+    const orders = startSharedOrders(conn.nc, ports, {
+      now,
+      timers,
+      log,
+      ...(options.serviceNow ? { serviceNow: options.serviceNow } : {}),
+      onStored: (orderIds, newIds) => tell({ kind: 'stored', orderIds, newIds }),
+    });
+    const claims = await openClaims(conn.nc, { counter: me, now, timers, ...(options.claimQuietMs ? { quietMs: options.claimQuietMs } : {}) });
+    const taps = await openSharedTaps(conn.nc, { counter: me, ownTaps: () => ports.ownTaps(), now, timers });
+    const presence = await openPresence(conn.nc, { identity: me, figures: () => ports.presence(), now, timers, ...options.presence });
+    unsubscribes.push(
+      lease.on(() => {
+        decideIntake();
+        tellStatus();
+      }),
+      claims.on((event) => tell(event)),
+      taps.on((event) => tell(event)),
+      presence.on(() => tellStatus()),
+    );
+    return { lease, orders, claims, taps, presence };
+  };
+
+  /** The hub answered (first time or after being away): publish what was done meanwhile, then one intake. */
+  const hubBack = async (): Promise<void> => {
+    const current = rules;
+    if (!current) return;
+    const ids = [...unpublished];
+    unpublished.clear();
+    if (ids.length > 0) await current.orders.publish(ids).catch((e: unknown) => {
+      for (const id of ids) unpublished.add(id);
+      log.warn('orders stored meanwhile could not be put into the hub yet', { error: e });
+    });
+    await current.taps.republish().catch((e: unknown) => log.warn('taps made meanwhile could not be shown yet', { error: e }));
+  };
+
+  const onLink = (link: HubLinkStatus): void => {
+    if (closed) return;
+    problem = link.problem?.message ?? null;
+    if (link.state === 'connected') {
+      disarmAway();
+      setMode('connected');
+      void hubBack();
+    } else {
+      if (mode === 'connected') setMode('connecting');
+      armAway();
+      tellStatus();
+    }
+  };
+
+  const attempt = async (): Promise<void> => {
+    retryTimer = null;
+    if (closed) return;
+    const result = await options.connect();
+    if (closed) {
+      if (result.ok) await result.connection.close();
+      return;
+    }
+    if (!result.ok) {
+      problem = result.problem.message;
+      log.warn('the store hub could not be reached', { kind: result.problem.kind });
+      armAway();
+      tellStatus();
+      const wait = result.problem.kind === 'unreachable' || result.problem.kind === 'other' ? RECONNECT_MS : REFUSED_RETRY_MS;
+      retryTimer = timers.setTimeout(() => void attempt(), wait);
+      return;
+    }
+    connection = result.connection;
+    try {
+      rules = await openRules(result.connection);
+    } catch (e) {
+      log.warn('the store hub answered but its buckets could not be opened; trying again', { error: e });
+      const failed = connection;
+      connection = null;
+      await failed.close().catch(() => undefined);
+      problem = 'The store hub answered but is not ready yet.';
+      armAway();
+      retryTimer = timers.setTimeout(() => void attempt(), RECONNECT_MS);
+      return;
+    }
+    unsubscribes.push(result.connection.onStatus(onLink));
+    onLink(result.connection.status());
+  };
+
+  const counters = (): CounterView[] => {
+    if (!rules) return [];
+    const holder = rules.lease.holder();
+    return [...rules.presence.list(holder?.counterId ?? null)];
+  };
+
+  const status = (): HubStatus => ({
+    mode,
+    role: options.role,
+    counterId: me.counterId,
+    counterName: me.counterName,
+    since,
+    intakeHolder: mode === 'connected' ? (rules?.lease.holder() ?? null) : null,
+    counters: counters(),
+    server: options.server?.() ?? null,
+    problem: mode === 'connected' ? null : problem,
+  });
+
+  const live = (): Rules | null => (mode === 'connected' ? rules : null);
+
+  // Until the hub answers (or is found away), nobody here polls: another counter may hold the lease.
+  decideIntake();
+  armAway();
+  opening = attempt();
+
+  return {
+    status,
+    async claim(orderId, claimOptions = {}): Promise<ClaimOutcome> {
+      const r = live();
+      if (!r) return { kind: 'unchecked' };
+      return r.claims.claim(orderId, claimOptions);
+    },
+    async renew(orderId) {
+      await live()?.claims.renew(orderId);
+    },
+    async release(orderId) {
+      await live()?.claims.release(orderId);
+    },
+    claimOf(orderId): Claim | null {
+      return live()?.claims.claimOf(orderId) ?? null;
+    },
+    tapsOf(orderId): readonly SharedTap[] {
+      return rules?.taps.tapsOf(orderId) ?? [];
+    },
+    publishTap(tap) {
+      // A write while the hub is away is not replayed by NATS: the outbox keeps the tap, and it is
+      // republished from ownTaps() when the hub is back.
+      const r = live();
+      if (r) void r.taps.publish(tap).catch((e: unknown) => log.warn('a tap could not be shown to other counters yet', { error: e }));
+    },
+    publishOrders(orderIds) {
+      const r = live();
+      if (!r) {
+        for (const id of orderIds) unpublished.add(id);
+        return;
+      }
+      void r.orders.publish(orderIds).catch((e: unknown) => {
+        for (const id of orderIds) unpublished.add(id);
+        log.warn('orders could not be put into the hub yet', { error: e });
+      });
+    },
+    on(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      disarmAway();
+      if (retryTimer !== null) timers.clearTimeout(retryTimer);
+      await opening?.catch(() => undefined);
+      for (const u of unsubscribes.splice(0)) u();
+      const r = rules;
+      rules = null;
+      if (r) {
+        // The lease first, so another counter takes in orders at once.
+        await r.lease.close().catch(() => undefined);
+        r.presence.close();
+        r.taps.close();
+        r.claims.close();
+        await r.orders.close();
+      }
+      await connection?.close().catch(() => undefined);
+      connection = null;
+      listeners.clear();
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * Claims through a real nats-server (Debian's 2.9.10 on 127.0.0.1), each counter its own client
+ * connection: a race has one winner, a claim shows on the other counter within a second, a
+ * take-over moves it and tells the first counter, a claim lapses after its quiet period, a release
+ * ends it, and with the hub away a claim says it could not check.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Claim, ClaimOutcome } from '../../../../src/shared/hub';
+import { type ClaimEvent, type Claims, openClaims } from '../../../../src/main/core/hub/claims';
+import type { TestNatsServer } from '../../../support/nats';
+import { Cleanup, counterConnection, hub, waitFor } from './helpers';
+
+const cleanup = new Cleanup();
+afterEach(() => cleanup.run());
+
+const QUIET = 15 * 60_000;
+
+/** A counter's claims on its own connection; `skew` moves its clock. */
+async function counter(server: TestNatsServer, n: number, clock = { skew: 0 }): Promise<{ claims: Claims; events: ClaimEvent[] }> {
+  const nc = await counterConnection(cleanup, server);
+  const claims = await openClaims(nc, { counter: { counterId: `c${n}`, counterName: `Counter ${n}` }, now: () => Date.now() + clock.skew });
+  cleanup.add(() => claims.close());
+  const events: ClaimEvent[] = [];
+  claims.on((e) => events.push(e));
+  return { claims, events };
+}
+
+const holder = (outcome: ClaimOutcome): string | null => (outcome.kind === 'held' ? outcome.claim.counterId : outcome.kind === 'taken' ? outcome.by.counterId : null);
+
+describe('claims through the hub', () => {
+  it('two counters racing for the same order 200 times: exactly one wins each time, the other is told who at once', async () => {
+    const server = await hub(cleanup);
+    const [one, two] = [await counter(server, 1), await counter(server, 2)];
+    const wins = { c1: 0, c2: 0 };
+    for (let i = 0; i < 200; i++) {
+      // Ids that are not KV keys as they stand: dots split keys, spaces and slashes are refused.
+      const orderId = `ORD ${i}/x.${i % 3 === 0 ? 'ü' : 'a'}`;
+      const [a, b] = await Promise.all([one.claims.claim(orderId), two.claims.claim(orderId)]);
+      const kinds = [a.kind, b.kind].sort();
+      expect(kinds, `race ${i}`).toEqual(['held', 'taken']);
+      // Both name the same winner: the loser's "taken by" is the winner's claim.
+      expect(holder(a)).toBe(holder(b));
+      wins[holder(a) as 'c1' | 'c2'] += 1;
+      expect((a.kind === 'held' ? a.claim : b.kind === 'held' ? b.claim : null)?.orderId).toBe(orderId);
+    }
+    expect(wins.c1 + wins.c2).toBe(200);
+  });
+
+  it('a claim shows on another counter within a second; a take-over moves it and tells the first counter', async () => {
+    const server = await hub(cleanup);
+    const [one, two] = [await counter(server, 1), await counter(server, 2)];
+    const outcome = await one.claims.claim('A-100', { packer: 'Asha' });
+    expect(outcome).toMatchObject({ kind: 'held', claim: { counterId: 'c1', counterName: 'Counter 1', packer: 'Asha' } });
+    const seenMs = await waitFor(() => two.claims.claimOf('A-100')?.counterId === 'c1', 1_000, 'claim seen on counter 2');
+    expect(seenMs).toBeLessThan(1_000);
+    expect(two.events).toContainEqual({ kind: 'claim', orderId: 'A-100', claim: expect.objectContaining({ counterName: 'Counter 1' }) });
+    const claim = two.claims.claimOf('A-100') as Claim;
+    expect(claim.expiresAt - claim.renewedAt).toBe(QUIET);
+
+    // Without take-over, counter 2 is told who packs it; with it (the confirmed act), the claim moves.
+    expect(await two.claims.claim('A-100')).toMatchObject({ kind: 'taken', by: { counterId: 'c1' } });
+    expect(await two.claims.claim('A-100', { takeOver: true })).toMatchObject({ kind: 'held', claim: { counterId: 'c2' } });
+    await waitFor(() => one.events.some((e) => e.kind === 'claimTaken'), 1_000, 'counter 1 told');
+    expect(one.events).toContainEqual({ kind: 'claimTaken', orderId: 'A-100', by: expect.objectContaining({ counterId: 'c2', counterName: 'Counter 2' }) });
+    expect(one.claims.claimOf('A-100')?.counterId).toBe('c2');
+    // Counter 1 renewing its lost claim does not take it back.
+    expect(await one.claims.renew('A-100')).toMatchObject({ kind: 'taken', by: { counterId: 'c2' } });
+    expect(two.claims.claimOf('A-100')?.counterId).toBe('c2');
+  });
+
+  it('an unrenewed claim lapses after the quiet period and another counter may claim it; renewing keeps it', async () => {
+    const server = await hub(cleanup);
+    // One store clock both counters read, moved on by the test.
+    const clock = { skew: 0 };
+    const [one, two] = [await counter(server, 1, clock), await counter(server, 2, clock)];
+    await one.claims.claim('L-1');
+    await one.claims.claim('L-2');
+    await waitFor(() => two.claims.claimOf('L-1') !== null && two.claims.claimOf('L-2') !== null, 1_000, 'claims seen');
+    clock.skew = QUIET - 60_000;
+    // Renewed a minute before it would lapse: it holds a quiet period from now.
+    expect(await one.claims.renew('L-2')).toMatchObject({ kind: 'held' });
+    await waitFor(() => (two.claims.claimOf('L-2')?.renewedAt ?? 0) > (two.claims.claimOf('L-1')?.renewedAt ?? 0), 1_000, 'renewal seen');
+    clock.skew = QUIET + 1_000;
+    expect(two.claims.claimOf('L-1')).toBeNull();
+    expect(two.claims.claimOf('L-2')?.counterId).toBe('c1');
+    await waitFor(() => two.events.some((e) => e.kind === 'claim' && e.orderId === 'L-1' && e.claim === null), 2_500, 'lapse announced');
+    expect(await two.claims.claim('L-1')).toMatchObject({ kind: 'held', claim: { counterId: 'c2' } });
+    expect(await two.claims.claim('L-2')).toMatchObject({ kind: 'taken', by: { counterId: 'c1' } });
+  });
+
+  it("a release ends the claim on every counter; another counter's release leaves it alone", async () => {
+    const server = await hub(cleanup);
+    const [one, two] = [await counter(server, 1), await counter(server, 2)];
+    await one.claims.claim('R-1');
+    await waitFor(() => two.claims.claimOf('R-1') !== null, 1_000, 'claim seen');
+    await two.claims.release('R-1');
+    expect(one.claims.claimOf('R-1')?.counterId).toBe('c1');
+    expect((await one.claims.claim('R-1')).kind).toBe('held');
+    await one.claims.release('R-1');
+    await waitFor(() => two.claims.claimOf('R-1') === null, 1_000, 'release seen');
+    expect(two.events.at(-1)).toEqual({ kind: 'claim', orderId: 'R-1', claim: null });
+    expect(await two.claims.claim('R-1')).toMatchObject({ kind: 'held', claim: { counterId: 'c2' } });
+  });
+
+  it('with the hub away a claim says it could not check, and works again once the hub is back', async () => {
+    const server = await hub(cleanup);
+    const one = await counter(server, 1);
+    await server.kill();
+    const started = performance.now();
+    expect(await one.claims.claim('H-1')).toEqual({ kind: 'unchecked' });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    await server.restart();
+    let outcome: ClaimOutcome = { kind: 'unchecked' };
+    const deadline = Date.now() + 10_000;
+    while (outcome.kind === 'unchecked' && Date.now() < deadline) outcome = await one.claims.claim('H-1');
+    expect(outcome).toMatchObject({ kind: 'held' });
+  }, 20_000);
+});

@@ -1,0 +1,38 @@
+/** What the hub rules' tests share: counters as client connections to a real nats-server, and waiting for what they see. */
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { startTestNats, type TestNatsServer } from '../../../support/nats';
+
+/** Things a test started, stopped after it in reverse order. */
+export class Cleanup {
+  private readonly steps: (() => unknown)[] = [];
+  add(step: () => unknown): void {
+    this.steps.push(step);
+  }
+  async run(): Promise<void> {
+    for (const step of this.steps.splice(0).reverse()) await step();
+  }
+}
+
+/** A bare JetStream nats-server on 127.0.0.1, stopped after the test. */
+export async function hub(cleanup: Cleanup): Promise<TestNatsServer> {
+  const server = await startTestNats();
+  cleanup.add(() => server.stop());
+  return server;
+}
+
+/** One counter's connection to the hub, reconnecting for ever (the client's default gives up after ~21 s). */
+export async function counterConnection(cleanup: Cleanup, server: TestNatsServer): Promise<NatsConnection> {
+  const nc = await connect({ servers: server.url, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
+  cleanup.add(() => nc.close());
+  return nc;
+}
+
+/** Waits until `probe` holds, polling every few ms; returns the ms it took, or throws after `timeoutMs`. */
+export async function waitFor(probe: () => boolean, timeoutMs: number, what: string): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    if (probe()) return performance.now() - started;
+    if (performance.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * The intake lease against a real nats-server (Debian's 2.9.10) on 127.0.0.1, with real timers:
+ * one holder among three counters; a clean quit hands over at once; a holder that vanishes is
+ * replaced within 10 s; a holder that cannot renew stops at once; after the server is SIGKILLed and
+ * restarted exactly one counter holds again.
+ */
+import { connect } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { Kvm } from '@nats-io/kv';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type IntakeLease, LEASE_BUCKET, LEASE_KEY, type LeaseState, startIntakeLease } from '../../../../src/main/core/hub/lease';
+import { systemTimers } from '../../../../src/main/core/time';
+import { startTestNats, type TestNatsServer } from '../../../support/nats';
+
+const undo: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const step of undo.splice(0).reverse()) await step().catch(() => undefined);
+});
+
+async function server(): Promise<TestNatsServer> {
+  const s = await startTestNats();
+  undo.push(() => s.stop());
+  return s;
+}
+
+async function connection(s: TestNatsServer): Promise<NatsConnection> {
+  const nc = await connect({ servers: s.url, maxReconnectAttempts: -1, reconnectTimeWait: 200 });
+  undo.push(() => nc.close());
+  return nc;
+}
+
+interface Counter {
+  readonly id: string;
+  readonly nc: NatsConnection;
+  readonly lease: IntakeLease;
+  readonly heard: LeaseState[];
+}
+
+async function counter(s: TestNatsServer, id: string): Promise<Counter> {
+  const nc = await connection(s);
+  const lease = startIntakeLease(nc, { counterId: id, counterName: `Counter ${id}`, version: 'test' }, { now: Date.now, timers: systemTimers });
+  undo.push(() => lease.close());
+  const heard: LeaseState[] = [];
+  lease.on((state) => heard.push(state));
+  return { id, nc, lease, heard };
+}
+
+async function until(what: string, ok: () => boolean, ms = 12_000): Promise<number> {
+  const start = Date.now();
+  while (!ok()) {
+    if (Date.now() - start > ms) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return Date.now() - start;
+}
+
+const holders = (counters: readonly Counter[]): Counter[] => counters.filter((c) => c.lease.holding());
+
+/** Samples for `ms` that never more than one counter holds; returns how many samples had exactly one. */
+async function neverTwo(counters: readonly Counter[], ms: number): Promise<number> {
+  let one = 0;
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const n = holders(counters).length;
+    expect(n).toBeLessThanOrEqual(1);
+    if (n === 1) one++;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return one;
+}
+
+describe('intake lease', () => {
+  it('gives the lease to exactly one of three counters, and all three know which', async () => {
+    const s = await server();
+    const counters = await Promise.all(['c1', 'c2', 'c3'].map((id) => counter(s, id)));
+    await until('one holder', () => holders(counters).length === 1);
+    await neverTwo(counters, 3_000);
+    const [holder] = holders(counters);
+    expect(holder).toBeDefined();
+    await until('everyone knows the holder', () => counters.every((c) => c.lease.holder()?.counterId === holder!.id));
+    expect(holders(counters)).toEqual([holder]);
+  }, 30_000);
+
+  it('hands over at once when the holder quits cleanly', async () => {
+    const s = await server();
+    const counters = await Promise.all(['c1', 'c2', 'c3'].map((id) => counter(s, id)));
+    await until('one holder', () => holders(counters).length === 1);
+    const first = holders(counters)[0]!;
+    await first.lease.close();
+    const others = counters.filter((c) => c !== first);
+    const took = await until('another holder', () => holders(others).length === 1, 3_000);
+    expect(took).toBeLessThan(2_000); // the next look after the delete, not a lapsed lease (5 s)
+    await neverTwo(others, 2_000);
+  }, 30_000);
+
+  it('replaces a holder whose connection died within 10 s, and that holder stops holding', async () => {
+    const s = await server();
+    const counters = await Promise.all(['c1', 'c2', 'c3'].map((id) => counter(s, id)));
+    await until('one holder', () => holders(counters).length === 1);
+    const first = holders(counters)[0]!;
+    await first.nc.close(); // the counter is gone; its key stays in the hub until it lapses
+    await until('the old holder stops', () => !first.lease.holding(), 3_000);
+    expect(first.heard.at(-1)).toEqual({ holding: false, holder: null });
+    const others = counters.filter((c) => c !== first);
+    const took = await until('another holder', () => holders(others).length === 1, 10_000);
+    expect(took).toBeGreaterThan(3_000); // it waited out the lease: the key was never deleted
+    await neverTwo(others, 2_000);
+  }, 30_000);
+
+  it('stops holding at once when a renewal meets a revision it did not write', async () => {
+    const s = await server();
+    const [only] = await Promise.all([counter(s, 'c1')]);
+    await until('holding', () => only!.lease.holding());
+    const rogue = await connection(s);
+    const kv = await new Kvm(rogue).open(LEASE_BUCKET);
+    await kv.put(LEASE_KEY, JSON.stringify({ counterId: 'c9', counterName: 'Counter 9', at: Date.now() }));
+    const stopped = await until('stopped holding', () => !only!.lease.holding(), 3_000);
+    expect(stopped).toBeLessThan(1_500); // the next renewal, one second at most
+    const said = only!.heard.map((h) => h.holding);
+    expect(said.slice(said.indexOf(true))).toEqual([true, false]); // told it lost the lease, once
+    await until('knows the new holder', () => only!.lease.holder()?.counterId === 'c9', 3_000);
+  }, 30_000);
+
+  it('stops holding within the lease when the hub goes away, and exactly one holds after it restarts', async () => {
+    const s = await server();
+    const counters = await Promise.all(['c1', 'c2', 'c3'].map((id) => counter(s, id)));
+    await until('one holder', () => holders(counters).length === 1);
+    await s.kill();
+    const stopped = await until('nobody holds', () => holders(counters).length === 0, 6_000);
+    expect(stopped).toBeLessThan(4_500); // before any other counter could believe the lease lapsed
+    await s.restart();
+    await until('one holder again', () => holders(counters).length === 1, 15_000);
+    await neverTwo(counters, 3_000);
+  }, 40_000);
+});

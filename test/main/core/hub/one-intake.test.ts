@@ -1,0 +1,162 @@
+/**
+ * One intake per store (issue 23): a hub (a real nats-server) and three real engines (their own
+ * SQLite files, the real token manager and client) against one sandbox over HTTP. New orders reach
+ * every counter from one poller; the sandbox hears `changes` as often as from one counter alone;
+ * the lease holder vanishing hands polling to another counter within 10 s with no order missed;
+ * two pollers overlapping never double an order or its alert.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../../../sandbox';
+import type { ReadLogEntry } from '../../../../sandbox/types';
+import { Cleanup, sandbox, serviceEngine, tempDir } from '../../../support/engine';
+import { type HubCounter, joinHub } from '../../../support/hub-store';
+import { startTestNats, type TestNatsServer } from '../../../support/nats';
+
+const cleanup = new Cleanup();
+afterEach(() => cleanup.run());
+
+const INTERVAL_MS = 400;
+
+async function hub(): Promise<TestNatsServer> {
+  const s = await startTestNats();
+  cleanup.add(() => s.stop());
+  return s;
+}
+
+async function store(): Promise<Sandbox> {
+  return sandbox(cleanup, { orderCount: 4, arrivalEveryMs: 0, changesMinIntervalMs: 0 });
+}
+
+function engineFor(box: Sandbox, name: string): ReturnType<typeof serviceEngine> {
+  return serviceEngine(cleanup, box, tempDir(cleanup, `packdesk-${name}-`), {
+    terminalId: name,
+    serviceProviderId: () => box.serviceProviderId,
+    intakeIntervalMs: () => INTERVAL_MS,
+    intakeMinIntervalMs: 50,
+  });
+}
+
+async function counters(box: Sandbox, nats: TestNatsServer, n: number): Promise<HubCounter[]> {
+  const out: HubCounter[] = [];
+  for (let i = 1; i <= n; i++) {
+    const c = await joinHub(nats.url, `c${i}`, engineFor(box, `c${i}`));
+    cleanup.add(() => c.vanish());
+    out.push(c);
+  }
+  return out;
+}
+
+/** The sandbox's read log, over HTTP as support would read it. */
+async function reads(box: Sandbox): Promise<ReadLogEntry[]> {
+  const res = await fetch(`${box.url}/__sandbox/reads`);
+  return (await res.json()) as ReadLogEntry[];
+}
+const changesCalls = async (box: Sandbox): Promise<number> => (await reads(box)).filter((r) => r.call === 'changes').length;
+
+async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 10_000): Promise<number> {
+  const start = Date.now();
+  while (!(await ok())) {
+    if (Date.now() - start > ms) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return Date.now() - start;
+}
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+const holds = (cs: readonly HubCounter[]): HubCounter[] => cs.filter((c) => c.lease.holding());
+const hasAll = (c: HubCounter, ids: readonly string[]): boolean => ids.every((id) => c.service.engine.getOrder(id)?.order != null);
+
+describe('one intake per store', () => {
+  it('new orders reach all three counters from one poller, with the changes calls of one counter alone', async () => {
+    const [box, solo, nats] = await Promise.all([store(), store(), hub()]);
+    const cs = await counters(box, nats, 3);
+    // The same engine on its own, against a sandbox of its own, over the same time: the yardstick.
+    const alone = engineFor(solo, 'solo');
+    alone.intake.start();
+    await until('a lease holder', () => holds(cs).length === 1);
+    const seeded = box.orders().map((o) => o.id);
+    await until('the seeded orders everywhere', () => cs.every((c) => hasAll(c, seeded)));
+
+    const before = [await changesCalls(box), await changesCalls(solo)] as const;
+    const placed: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      placed.push(box.placeOrder().id);
+      await sleep(500);
+    }
+    await until('the new orders everywhere', () => cs.every((c) => hasAll(c, placed)));
+    const runFor = 1_500;
+    await sleep(runFor);
+    const hubCalls = (await changesCalls(box)) - before[0];
+    const soloCalls = (await changesCalls(solo)) - before[1];
+
+    const [poller] = holds(cs);
+    for (const c of cs) {
+      if (c === poller) expect(c.ownStored).toEqual(expect.arrayContaining(placed));
+      else {
+        expect(c.ownStored).toEqual([]); // its intake never polled
+        expect([...c.hubNew].filter((id) => placed.includes(id)).sort()).toEqual([...placed].sort()); // each rang once
+      }
+    }
+    expect(soloCalls).toBeGreaterThan(5);
+    expect(hubCalls).toBeLessThanOrEqual(soloCalls + 1);
+    expect(hubCalls).toBeGreaterThanOrEqual(soloCalls - 2);
+  }, 60_000);
+
+  it('the lease holder vanishing: another counter polls within 10 s and no order is missed', async () => {
+    const [box, nats] = await Promise.all([store(), hub()]);
+    const cs = await counters(box, nats, 3);
+    await until('a lease holder', () => holds(cs).length === 1);
+    const [first] = holds(cs);
+    const others = cs.filter((c) => c !== first);
+    const placed = [box.placeOrder().id];
+    await until('the first order everywhere', () => others.every((c) => hasAll(c, placed)));
+
+    const callsAtKill = await changesCalls(box);
+    const killedAt = Date.now();
+    await first!.vanish();
+    placed.push(box.placeOrder().id, box.placeOrder().id); // while nobody polls
+    await until('another counter polls', async () => (await changesCalls(box)) > callsAtKill, 10_000);
+    const tookMs = Date.now() - killedAt;
+    expect(tookMs).toBeLessThan(10_000);
+    expect(holds(others)).toHaveLength(1);
+    placed.push(box.placeOrder().id);
+    await until('every order on both counters left', () => others.every((c) => hasAll(c, placed)), 10_000);
+    const [second] = holds(others);
+    const third = others.find((c) => c !== second)!;
+    expect([...third.hubNew].sort()).toEqual([...box.orders().map((o) => o.id)].sort()); // each order rang once there
+  }, 60_000);
+
+  it('two pollers overlapping (a hand-over) never double an order or its alert', async () => {
+    const [box, nats] = await Promise.all([store(), hub()]);
+    const cs = await counters(box, nats, 3);
+    await until('a lease holder', () => holds(cs).length === 1);
+    await until('the seeded orders everywhere', () => cs.every((c) => hasAll(c, box.orders().map((o) => o.id))));
+    const [holder] = holds(cs);
+    const [other, watcher] = cs.filter((c) => c !== holder);
+    // As if `other` believed it held the lease while the holder still polled: both intakes run.
+    other!.service.intake.resume();
+    const placed: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      placed.push(box.placeOrder().id);
+      await sleep(150);
+    }
+    // Both really polled: the sandbox was asked each order's body twice, once by each intake.
+    await until('both pollers read every order', async () => {
+      const asked = (await reads(box)).filter((r) => r.call === 'status');
+      return placed.every((id) => asked.filter((r) => r.orderId === id).length >= 2);
+    });
+    await until('the watcher has them all', () => hasAll(watcher!, placed));
+    await sleep(500);
+    for (const c of cs) {
+      const rung = c.hubNew.filter((id) => placed.includes(id));
+      expect(new Set(rung).size).toBe(rung.length); // no order rang twice on any counter
+      for (const id of placed) expect(c.service.engine.getOrder(id)?.order?.id).toBe(id);
+    }
+    expect([...watcher!.hubNew].filter((id) => placed.includes(id)).sort()).toEqual([...placed].sort());
+    // A poller rings for an order either from its own intake or from the hub (the other poller was
+    // first), never both: whichever stored it second found it unchanged.
+    for (const poller of [holder!, other!]) {
+      for (const id of placed) expect(Number(poller.ownStored.includes(id)) + Number(poller.hubNew.includes(id))).toBe(1);
+    }
+  }, 60_000);
+});

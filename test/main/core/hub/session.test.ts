@@ -1,0 +1,172 @@
+/**
+ * The hub session: three counters on a real hub (nats-server with TLS and the store's secret,
+ * supervised on 127.0.0.1). One intake for the store; claims and taps seen across counters; the hub
+ * stopped: every counter takes in orders on its own, says so, and keeps its taps; the hub back:
+ * counters rejoin by themselves, publish what they did meanwhile, and one intake resumes.
+ * Each counter's ports are kept in memory here: the engine's side of them has tests of its own.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CounterPresence, HubMode, SharedTap } from '../../../../src/shared/hub';
+import type { Order } from '../../../../src/shared/protocol/schemas';
+import { connectHub } from '../../../../src/main/core/hub/connection';
+import type { CounterPorts, HubEvent, HubSession } from '../../../../src/main/core/hub/ports';
+import { startHubSession } from '../../../../src/main/core/hub/session';
+import { systemTimers } from '../../../../src/main/core/time';
+import { sampleOrder } from '../../../support/orders';
+import { waitFor } from './helpers';
+import { makeTestHub, type TestHub } from './hub-fixture';
+
+interface Counter {
+  readonly name: string;
+  readonly session: HubSession;
+  readonly orders: Map<string, Order>;
+  readonly taps: SharedTap[];
+  readonly events: HubEvent[];
+  polling(): boolean;
+  /** This counter's own intake stored an order (while it polls). */
+  intakeStored(order: Order): void;
+}
+
+let hub: TestHub;
+const counters: Counter[] = [];
+
+function startCounter(n: number): Counter {
+  const orders = new Map<string, Order>();
+  const taps: SharedTap[] = [];
+  const events: HubEvent[] = [];
+  let polling = true;
+  const ports: CounterPorts = {
+    saveOrders: (bodies) =>
+      bodies.map((o) => {
+        const held = orders.get(o.id);
+        orders.set(o.id, o);
+        return held === undefined ? 'new' : JSON.stringify(held) === JSON.stringify(o) ? 'unchanged' : 'updated';
+      }),
+    bodies: (ids) => ids.map((id) => orders.get(id)).filter((o): o is Order => o !== undefined),
+    resumeIntake: () => (polling = true),
+    pauseIntake: () => (polling = false),
+    ownTaps: () => taps,
+    presence: (): Omit<CounterPresence, 'counterId' | 'counterName' | 'version' | 'at'> => ({
+      tapsWaiting: taps.filter((t) => t.state === 'waiting').length,
+      oldestWaitingAt: null,
+      lastSentAt: null,
+      clockDifferenceMs: 0,
+      online: true,
+    }),
+  };
+  const name = `Counter ${n}`;
+  const session = startHubSession({
+    me: { counterId: `counter-${n}`, counterName: name, version: '0.1.0' },
+    role: n === 1 ? 'hub' : 'counter',
+    ports,
+    connect: () => connectHub({ host: '127.0.0.1', port: hub.port, secret: hub.secret, fingerprint: hub.fingerprint }, { name, pingIntervalMs: 1000 }),
+    now: Date.now,
+    timers: systemTimers,
+    awayAfterMs: 1_500,
+    lease: { leaseMs: 2_000, renewMs: 400 },
+    presence: { everyMs: 500, windowMs: 3_000 },
+  });
+  session.on((e) => events.push(e));
+  const counter: Counter = {
+    name,
+    session,
+    orders,
+    taps,
+    events,
+    polling: () => polling,
+    intakeStored(order) {
+      orders.set(order.id, order);
+      session.publishOrders([order.id]);
+    },
+  };
+  counters.push(counter);
+  return counter;
+}
+
+const modes = (): HubMode[] => counters.map((c) => c.session.status().mode);
+const pollers = (): string[] => counters.filter((c) => c.polling()).map((c) => c.name);
+
+function tapOn(c: Counter, orderId: string, requestId: string): SharedTap {
+  return {
+    requestId,
+    orderId,
+    counterId: c.session.status().counterId ?? '',
+    counterName: c.name,
+    action: { type: 'ORDER_STATE_UPDATE', orderState: 'ACCEPTED' },
+    summary: 'Accept order',
+    state: 'waiting',
+    queuedAt: Date.now(),
+    sentAt: null,
+  };
+}
+
+beforeAll(async () => {
+  hub = await makeTestHub({ supervisor: { backoff: { initialMs: 500, maxMs: 500 } } });
+  for (const n of [1, 2, 3]) startCounter(n);
+  await waitFor(() => modes().every((m) => m === 'connected'), 10_000, 'three counters connected');
+});
+
+afterAll(async () => {
+  for (const c of counters) await c.session.close();
+  await hub?.dispose();
+});
+
+describe('three counters and one store hub', () => {
+  it('poll with exactly one intake, and every counter lists all three and who takes in orders', async () => {
+    await waitFor(() => pollers().length === 1, 8_000, 'exactly one counter polls');
+    // Held steady over several renewals, not a moment's agreement.
+    for (let i = 0; i < 10; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      expect(pollers()).toHaveLength(1);
+    }
+    await waitFor(() => counters.every((c) => c.session.status().counters.filter((v) => v.present).length === 3), 5_000, 'all three listed');
+    const holder = counters.find((c) => c.polling())!;
+    for (const c of counters) expect(c.session.status().intakeHolder?.counterName).toBe(holder.name);
+  });
+
+  it("bring an order one counter's intake stored to every counter, new once", async () => {
+    const order = sampleOrder({ id: 'ORD-SESSION-1', orderState: 'Created' });
+    counters[0]!.intakeStored(order);
+    await waitFor(() => counters.every((c) => c.orders.has(order.id)), 5_000, 'the order on every counter');
+    const news = counters.slice(1).map((c) => c.events.filter((e) => e.kind === 'stored' && e.newIds.includes(order.id)).length);
+    expect(news).toEqual([1, 1]);
+  });
+
+  it('let one counter claim an order, tell the other who has it, and show its tap there', async () => {
+    const [one, two] = counters as [Counter, Counter];
+    expect((await one.session.claim('ORD-SESSION-1')).kind).toBe('held');
+    const lost = await two.session.claim('ORD-SESSION-1');
+    expect(lost.kind === 'taken' && lost.by.counterName).toBe('Counter 1');
+    const tap = tapOn(one, 'ORD-SESSION-1', 'req-1');
+    one.taps.push(tap);
+    one.session.publishTap(tap);
+    await waitFor(() => two.session.tapsOf('ORD-SESSION-1').some((t) => t.requestId === 'req-1'), 2_000, 'the tap on counter 2');
+    await waitFor(() => two.session.claimOf('ORD-SESSION-1')?.counterName === 'Counter 1', 2_000, 'the claim on counter 2');
+  });
+
+  it('with the hub stopped: every counter says so, takes in orders itself and keeps its taps; back: one intake again, and what was done meanwhile reaches the others', async () => {
+    const [one, two, three] = counters as [Counter, Counter, Counter];
+    await hub.supervisor.stop();
+    const awayIn = await waitFor(() => modes().every((m) => m === 'away'), 15_000, 'every counter away');
+    expect(awayIn).toBeLessThan(15_000);
+    expect(pollers()).toHaveLength(3);
+    for (const c of counters) expect(c.session.status().problem).toMatch(/hub/i);
+    // Claims cannot be checked: the packer may go on, told so.
+    expect((await two.session.claim('ORD-SESSION-2')).kind).toBe('unchecked');
+    // Work meanwhile: counter 2 taps, counter 3's own intake stores an order.
+    const tap = tapOn(two, 'ORD-SESSION-1', 'req-away');
+    two.taps.push(tap);
+    two.session.publishTap(tap);
+    const meanwhile = sampleOrder({ id: 'ORD-SESSION-AWAY', orderState: 'Created' });
+    three.intakeStored(meanwhile);
+
+    const health = await hub.supervisor.start();
+    expect(health.running).toBe(true);
+    await waitFor(() => modes().every((m) => m === 'connected'), 15_000, 'every counter back');
+    await waitFor(() => pollers().length === 1, 10_000, 'one intake again');
+    await waitFor(() => one.session.tapsOf('ORD-SESSION-1').some((t) => t.requestId === 'req-away'), 5_000, "counter 2's tap on counter 1");
+    await waitFor(() => one.orders.has(meanwhile.id) && two.orders.has(meanwhile.id), 5_000, "counter 3's order on the others");
+    // Not doubled: one tap of each request id on each counter.
+    expect(three.session.tapsOf('ORD-SESSION-1').filter((t) => t.requestId === 'req-away')).toHaveLength(1);
+  });
+});
