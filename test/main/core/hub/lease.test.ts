@@ -36,9 +36,10 @@ interface Counter {
   readonly heard: LeaseState[];
 }
 
-async function counter(s: TestNatsServer, id: string): Promise<Counter> {
+async function counter(s: TestNatsServer, id: string, clockOffMs = 0): Promise<Counter> {
   const nc = await connection(s);
-  const lease = startIntakeLease(nc, { counterId: id, counterName: `Counter ${id}`, version: 'test' }, { now: Date.now, timers: systemTimers });
+  const now = (): number => Date.now() + clockOffMs;
+  const lease = startIntakeLease(nc, { counterId: id, counterName: `Counter ${id}`, version: 'test' }, { now, timers: systemTimers });
   undo.push(() => lease.close());
   const heard: LeaseState[] = [];
   lease.on((state) => heard.push(state));
@@ -79,6 +80,21 @@ describe('intake lease', () => {
     expect(holder).toBeDefined();
     await until('everyone knows the holder', () => counters.every((c) => c.lease.holder()?.counterId === holder!.id));
     expect(holders(counters)).toEqual([holder]);
+  }, 30_000);
+
+  it('does not care how far apart the counters\' clocks are: one holder, and a lapsed lease taken after 5 s', async () => {
+    const s = await server();
+    // A day ahead, right, and three hours behind (a flat CMOS battery, a wrong time zone).
+    const counters = await Promise.all([counter(s, 'c1', 86_400_000), counter(s, 'c2'), counter(s, 'c3', -10_800_000)]);
+    await until('one holder', () => holders(counters).length === 1);
+    await neverTwo(counters, 2_500);
+    const first = holders(counters)[0]!;
+    await first.nc.close();
+    const others = counters.filter((c) => c !== first);
+    const took = await until('another holder', () => holders(others).length === 1, 10_000);
+    expect(took).toBeGreaterThan(3_000);
+    expect(took).toBeLessThan(8_000);
+    await neverTwo(others, 2_000);
   }, 30_000);
 
   it('hands over at once when the holder quits cleanly', async () => {
