@@ -95,7 +95,8 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
 
   let kv: Promise<KV> | null = null;
   let closed = false;
-  let busy = false;
+  /** The tick in flight, awaited by close() so a write it makes is released too. */
+  let ticking: Promise<void> | null = null;
   /** The revision this counter wrote last while holding; null while observing. */
   let heldRevision: number | null = null;
   /** When this counter's last renewal succeeded (its own clock). */
@@ -143,6 +144,7 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
 
   const took = (revision: number): void => {
     heldRevision = revision;
+    if (closed) return; // close() releases it; nobody is told of a lease held for an instant
     renewedAt = options.now();
     seenRevision = null;
     holder = self;
@@ -184,20 +186,22 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
 
   const attempt = async (write: () => Promise<number>): Promise<void> => {
     try {
-      const revision = await write();
-      if (closed) return;
-      took(revision);
+      took(await write());
     } catch (e) {
       if (!isWrongRevision(e)) log.debug('lease write failed', { error: e });
       // Another counter won: the next look reads its revision.
     }
   };
 
-  const tick = async (): Promise<void> => {
+  const tick = (): void => {
     // A renewal still hanging when the lease is nearly spent: stop now, whatever it will say.
     if (heldRevision !== null && options.now() - renewedAt >= leaseMs - renewMs) letGo('no renewal succeeded within the lease');
-    if (busy || closed) return;
-    busy = true;
+    if (ticking || closed) return;
+    ticking = step().finally(() => {
+      ticking = null;
+    });
+  };
+  const step = async (): Promise<void> => {
     try {
       const store = await bucketKv();
       if (closed) return;
@@ -206,13 +210,11 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
     } catch (e) {
       letGo(`the hub did not answer: ${describe(e)}`);
       log.debug('lease tick failed', { error: e });
-    } finally {
-      busy = false;
     }
   };
 
-  const stopTicks = every(options.timers, renewMs, () => void tick());
-  void tick();
+  const stopTicks = every(options.timers, renewMs, tick);
+  tick();
 
   return {
     holder: () => state().holder,
@@ -227,6 +229,7 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
       if (closed) return;
       closed = true;
       stopTicks();
+      await ticking;
       const revision = heldRevision;
       heldRevision = null;
       holder = null;

@@ -97,6 +97,20 @@ describe('intake lease', () => {
     await neverTwo(others, 2_000);
   }, 30_000);
 
+  it('a counter that quits while its first take is in flight leaves nothing behind to lapse', async () => {
+    const s = await server();
+    const quick = await counter(s, 'c1');
+    // Told "nobody holds it" just before it sends its create: quitting then leaves that create in flight.
+    let closing: Promise<void> | null = null;
+    quick.lease.on(() => (closing ??= quick.lease.close()));
+    await until('quit', () => closing !== null, 3_000);
+    await closing;
+    expect(quick.heard.some((h) => h.holding)).toBe(false);
+    const next = await counter(s, 'c2');
+    const took = await until('c2 holds', () => next.lease.holding(), 8_000);
+    expect(took).toBeLessThan(2_000);
+  }, 30_000);
+
   it('hands over at once when the holder quits cleanly', async () => {
     const s = await server();
     const counters = await Promise.all(['c1', 'c2', 'c3'].map((id) => counter(s, id)));
