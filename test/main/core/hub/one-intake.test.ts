@@ -102,8 +102,9 @@ describe('one intake per store', () => {
       }
     }
     expect(soloCalls).toBeGreaterThan(5);
-    expect(hubCalls).toBeLessThanOrEqual(soloCalls + 1);
-    expect(hubCalls).toBeGreaterThanOrEqual(soloCalls - 2);
+    // One counter's calls, give or take a poll at either end of the run (three pollers would make three times as many).
+    expect(hubCalls).toBeLessThanOrEqual(soloCalls + 2);
+    expect(hubCalls).toBeGreaterThanOrEqual(soloCalls / 2);
   }, 60_000);
 
   it('the lease holder vanishing: another counter polls within 10 s and no order is missed', async () => {
