@@ -146,6 +146,7 @@ describe('shared orders', () => {
   it('skips and logs a value in the hub that is not an order; the good ones around it are stored', async () => {
     const s = await server();
     const a = await counter(s);
+    await a.shared.caughtUp(); // the bucket is made
     const kv = await new Kvm(await connection(s)).open(ORDERS_BUCKET);
     const good = order('ORD-G1', '2026-11-25T10:00:00.000Z');
     await kv.put('not_json', '{oops');
