@@ -4,8 +4,9 @@
  * every second by an `update` at the revision it wrote last, and an observer that has seen no new
  * revision for the lease period, by its own clock, takes the lease with an `update` at the revision
  * it saw (exactly one of several observers wins: the others get "wrong last sequence"). A holder
- * whose renewal fails, or that has gone a lease period less a renewal without one succeeding, stops
- * holding at once, before anything else happens, so two intakes never poll for long together.
+ * whose renewal fails or times out (2 s), or that has had none succeed for the lease less two
+ * renewal periods (3 s, counted from when it was sent), stops holding at once, before anything else
+ * happens: a tick before any observer may take the lease, so two intakes never poll together.
  */
 import { type JetStreamClient, JetStreamApiError, JetStreamApiCodes } from '@nats-io/jetstream';
 import { type KV, type KvEntry, Kvm } from '@nats-io/kv';
@@ -142,10 +143,10 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
   };
   const value = (): string => JSON.stringify({ ...self, at: options.now() } satisfies LeaseValue);
 
-  const took = (revision: number): void => {
+  const took = (revision: number, sentAt: number): void => {
     heldRevision = revision;
+    renewedAt = sentAt;
     if (closed) return; // close() releases it; nobody is told of a lease held for an instant
-    renewedAt = options.now();
     seenRevision = null;
     holder = self;
     tell();
@@ -155,11 +156,13 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
   const renew = async (store: KV): Promise<void> => {
     const revision = heldRevision;
     if (revision === null) return;
+    // Counted from when it was sent: the hub may have written it at any moment until the answer came.
+    const sentAt = options.now();
     try {
       const next = await store.update(LEASE_KEY, value(), revision, writeTimeoutMs);
       if (heldRevision !== revision) return; // let go meanwhile (the guard below)
       heldRevision = next;
-      renewedAt = options.now();
+      renewedAt = sentAt;
     } catch (e) {
       letGo(isWrongRevision(e) ? 'another counter holds it' : `renewal failed: ${describe(e)}`);
     }
@@ -185,8 +188,9 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
   };
 
   const attempt = async (write: () => Promise<number>): Promise<void> => {
+    const sentAt = options.now();
     try {
-      took(await write());
+      took(await write(), sentAt);
     } catch (e) {
       if (!isWrongRevision(e)) log.debug('lease write failed', { error: e });
       // Another counter won: the next look reads its revision.
@@ -194,8 +198,9 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
   };
 
   const tick = (): void => {
-    // A renewal still hanging when the lease is nearly spent: stop now, whatever it will say.
-    if (heldRevision !== null && options.now() - renewedAt >= leaseMs - renewMs) letGo('no renewal succeeded within the lease');
+    // A renewal still hanging when the lease is nearly spent: stop now, whatever it will say. Checked
+    // once a tick, so two ticks short of the lease: stopped a tick before any observer may take it.
+    if (heldRevision !== null && options.now() - renewedAt >= leaseMs - 2 * renewMs) letGo('no renewal succeeded within the lease');
     if (ticking || closed) return;
     ticking = step().finally(() => {
       ticking = null;

@@ -151,6 +151,22 @@ describe('intake lease', () => {
     await until('knows the new holder', () => only!.lease.holder()?.counterId === 'c9', 3_000);
   }, 30_000);
 
+  it('stops holding within 3 s when the hub hangs (renewals time out), and one holds again when it wakes', async () => {
+    const s = await server();
+    const counters = await Promise.all(['c1', 'c2', 'c3'].map((id) => counter(s, id)));
+    await until('one holder', () => holders(counters).length === 1);
+    const pid = s.pid()!;
+    process.kill(pid, 'SIGSTOP');
+    try {
+      const stopped = await until('nobody holds', () => holders(counters).length === 0, 6_000);
+      expect(stopped).toBeLessThan(3_500);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    await until('one holder again', () => holders(counters).length === 1, 15_000);
+    await neverTwo(counters, 2_000);
+  }, 40_000);
+
   it('stops holding within the lease when the hub goes away, and exactly one holds after it restarts', async () => {
     const s = await server();
     const counters = await Promise.all(['c1', 'c2', 'c3'].map((id) => counter(s, id)));
