@@ -102,9 +102,11 @@ describe('claims through the hub', () => {
     expect(await two.claims.claim('R-1')).toMatchObject({ kind: 'held', claim: { counterId: 'c2' } });
   });
 
-  it('with the hub away a claim says it could not check, and works again once the hub is back', async () => {
+  it('with the hub away a claim says it could not check; once the hub is back claims work and show on every counter again', async () => {
     const server = await hub(cleanup);
-    const one = await counter(server, 1);
+    const [one, two] = [await counter(server, 1), await counter(server, 2)];
+    await one.claims.claim('H-0');
+    await waitFor(() => two.claims.claimOf('H-0') !== null, 1_000, 'claim seen before the kill');
     await server.kill();
     const started = performance.now();
     expect(await one.claims.claim('H-1')).toEqual({ kind: 'unchecked' });
@@ -114,5 +116,8 @@ describe('claims through the hub', () => {
     const deadline = Date.now() + 10_000;
     while (outcome.kind === 'unchecked' && Date.now() < deadline) outcome = await one.claims.claim('H-1');
     expect(outcome).toMatchObject({ kind: 'held' });
+    // The store folder kept the claim made before; counter 2's watch came back by itself.
+    await waitFor(() => two.claims.claimOf('H-1')?.counterId === 'c1', 1_000, 'claim made after the restart seen on counter 2');
+    expect(await two.claims.claim('H-0')).toMatchObject({ kind: 'taken', by: { counterId: 'c1' } });
   }, 20_000);
 });
