@@ -4,6 +4,12 @@
  * hub has no per-key TTL. Renewal, a lapsed claim taken, a take-over and a release are all writes
  * at the revision this counter saw, so none of them can undo another counter's newer write.
  * A watch keeps this counter's view of every claim current; the view is what screens read.
+ *
+ * Whether a claim has lapsed is judged on the hub's clock, not the claiming counter's: counters'
+ * clocks differ (by minutes, in stores), and a counter running ahead would otherwise see every
+ * claim lapse early and take live ones without being asked. The hub stamps each write; a claim
+ * lapses a quiet period (its `expiresAt - renewedAt`) after the stamp of its last renewal, and this
+ * counter reads the hub's clock off the stamps of the changes its watch hears as they happen.
  */
 import type { KV, KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -56,6 +62,8 @@ export interface Claims {
 interface Held {
   readonly claim: Claim | null;
   readonly revision: number;
+  /** The hub's stamp on the write (its clock, epoch ms). */
+  readonly hubAt: number;
 }
 
 /** Opens (creating if needed) the claims bucket on the hub and starts watching it. */
@@ -78,7 +86,11 @@ export function claimsOver(kv: KV, options: ClaimsOptions): Claims {
   const emit = (event: ClaimEvent): void => {
     for (const listener of listeners) listener(event);
   };
-  const live = (held: Held | undefined): Claim | null => (held?.claim && held.claim.expiresAt > now() ? held.claim : null);
+  /** The hub's clock minus this counter's, as last read off a change heard as it happened; 0 until then. */
+  let hubOffsetMs = 0;
+  const hubNow = (): number => now() + hubOffsetMs;
+  const live = (held: Held | undefined): Claim | null =>
+    held?.claim && held.hubAt + (held.claim.expiresAt - held.claim.renewedAt) > hubNow() ? held.claim : null;
 
   const parse = (entry: KvEntry): Claim | null => {
     if (entry.operation !== 'PUT') return null;
@@ -91,12 +103,19 @@ export function claimsOver(kv: KV, options: ClaimsOptions): Claims {
   };
 
   /** Takes in what the hub says of a key (from the watch or a read), announcing what changed. */
-  const heard = (entry: KvEntry): void => {
+  const heard = (entry: KvEntry, asItHappened: boolean): void => {
+    if (asItHappened) hubOffsetMs = entry.created.getTime() - now();
     const orderId = idOfKey(entry.key);
     const before = known.get(orderId);
-    if (before && before.revision >= entry.revision) return;
+    if (before && before.revision > entry.revision) return;
+    if (before?.revision === entry.revision) {
+      // This counter's own write coming back: only the hub's stamp on it is new.
+      known.set(orderId, { ...before, hubAt: entry.created.getTime() });
+      return;
+    }
     const claim = parse(entry);
-    known.set(orderId, { claim, revision: entry.revision });
+    const held: Held = { claim, revision: entry.revision, hubAt: entry.created.getTime() };
+    known.set(orderId, held);
     lapsed.delete(orderId);
     if (claim === null) {
       if (live(before)) emit({ kind: 'claim', orderId, claim: null });
@@ -105,10 +124,10 @@ export function claimsOver(kv: KV, options: ClaimsOptions): Claims {
     if (before?.claim?.counterId === counter.counterId && claim.counterId !== counter.counterId) {
       emit({ kind: 'claimTaken', orderId, by: claim });
     }
-    emit({ kind: 'claim', orderId, claim: live({ claim, revision: entry.revision }) });
+    emit({ kind: 'claim', orderId, claim: live(held) });
   };
 
-  const watch: BucketWatch = watchBucket(kv, (entry) => heard(entry), timers);
+  const watch: BucketWatch = watchBucket(kv, heard, timers);
   const stopLapseCheck = every(timers, LAPSE_CHECK_MS, () => {
     for (const [orderId, held] of known) {
       if (!held.claim || live(held) || lapsed.has(orderId)) continue;
@@ -118,10 +137,11 @@ export function claimsOver(kv: KV, options: ClaimsOptions): Claims {
   });
 
   /** The hub's current entry for an order, taken into the view; null when no claim (or deleted). */
-  const read = async (orderId: string): Promise<{ entry: KvEntry | null; claim: Claim | null }> => {
+  const read = async (orderId: string): Promise<{ entry: KvEntry | null; claim: Claim | null; lapsed: boolean }> => {
     const entry = await kv.get(keyOf(orderId));
-    if (entry) heard(entry);
-    return { entry, claim: entry ? parse(entry) : null };
+    if (entry) heard(entry, false);
+    const claim = entry ? parse(entry) : null;
+    return { entry, claim, lapsed: entry !== null && live({ claim, revision: entry.revision, hubAt: entry.created.getTime() }) === null };
   };
 
   const fresh = (orderId: string, packer: string | null, since?: Claim): Claim => {
@@ -142,7 +162,8 @@ export function claimsOver(kv: KV, options: ClaimsOptions): Claims {
     const key = keyOf(claim.orderId);
     const data = JSON.stringify(claim);
     const written = revision === null ? await kv.create(key, data) : await kv.update(key, data, revision);
-    const held: Held = { claim, revision: written };
+    // The hub's stamp comes with the watch; until then this counter's reading of the hub's clock stands in.
+    const held: Held = { claim, revision: written, hubAt: hubNow() };
     const before = known.get(claim.orderId);
     if (!before || before.revision < written) {
       known.set(claim.orderId, held);
@@ -154,12 +175,12 @@ export function claimsOver(kv: KV, options: ClaimsOptions): Claims {
 
   /** One attempt: null when the key moved on under us (try again with what the hub says now). */
   const attempt = async (orderId: string, takeOver: boolean, packer: string | null): Promise<ClaimOutcome | null> => {
-    const { entry, claim } = await read(orderId);
+    const { entry, claim, lapsed: gone } = await read(orderId);
     const mine = claim?.counterId === counter.counterId;
     try {
       if (!entry || !claim) return await write(fresh(orderId, packer), null);
       if (mine) return await write(fresh(orderId, packer ?? claim.packer, claim), entry.revision);
-      if (claim.expiresAt <= now() || takeOver) return await write(fresh(orderId, packer), entry.revision);
+      if (gone || takeOver) return await write(fresh(orderId, packer), entry.revision);
       return { kind: 'taken', by: claim };
     } catch (error) {
       if (isRevisionConflict(error)) return null;
