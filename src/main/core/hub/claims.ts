@@ -66,14 +66,28 @@ interface Held {
   readonly hubAt: number;
 }
 
-/** Opens (creating if needed) the claims bucket on the hub and starts watching it. */
+/** Opens (creating if needed) the claims bucket on the hub, reads the hub's clock and starts watching. */
 export async function openClaims(nc: NatsConnection, options: ClaimsOptions): Promise<Claims> {
   const kv = await openBucket(nc, CLAIMS_BUCKET, CLAIMS_MAX_AGE_MS);
-  return claimsOver(kv, options);
+  return claimsOver(kv, options, await hubOffsetOf(kv, options));
 }
 
-/** Claims over an open bucket. */
-export function claimsOver(kv: KV, options: ClaimsOptions): Claims {
+/**
+ * The hub's clock minus this counter's, read off the hub's stamp on a write of this counter's own
+ * (a key no order id can have: order keys hold no dot), so claims found already there are judged
+ * right from the start, before any change is heard.
+ */
+async function hubOffsetOf(kv: KV, options: ClaimsOptions): Promise<number> {
+  const key = `clock.${options.counter.counterId}`;
+  const sentAt = options.now();
+  await kv.put(key, String(sentAt));
+  const ackedAt = options.now();
+  const stamp = await kv.get(key);
+  return stamp ? stamp.created.getTime() - (sentAt + ackedAt) / 2 : 0;
+}
+
+/** Claims over an open bucket; `hubOffsetMs` is the hub's clock minus this counter's, as far as known. */
+export function claimsOver(kv: KV, options: ClaimsOptions, hubOffsetMs = 0): Claims {
   const { counter, now } = options;
   const quietMs = options.quietMs ?? (() => DEFAULT_CLAIM_QUIET_MS);
   const timers = options.timers ?? systemTimers;
@@ -86,8 +100,7 @@ export function claimsOver(kv: KV, options: ClaimsOptions): Claims {
   const emit = (event: ClaimEvent): void => {
     for (const listener of listeners) listener(event);
   };
-  /** The hub's clock minus this counter's, as last read off a change heard as it happened; 0 until then. */
-  let hubOffsetMs = 0;
+  // Read again off every change heard as it happens (the hub's stamp is then a moment ago).
   const hubNow = (): number => now() + hubOffsetMs;
   const live = (held: Held | undefined): Claim | null =>
     held?.claim && held.hubAt + (held.claim.expiresAt - held.claim.renewedAt) > hubNow() ? held.claim : null;
@@ -105,6 +118,7 @@ export function claimsOver(kv: KV, options: ClaimsOptions): Claims {
   /** Takes in what the hub says of a key (from the watch or a read), announcing what changed. */
   const heard = (entry: KvEntry, asItHappened: boolean): void => {
     if (asItHappened) hubOffsetMs = entry.created.getTime() - now();
+    if (entry.key.includes('.')) return;
     const orderId = idOfKey(entry.key);
     const before = known.get(orderId);
     if (before && before.revision > entry.revision) return;

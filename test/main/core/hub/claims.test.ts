@@ -81,8 +81,12 @@ describe('claims through the hub', () => {
     await one.claims.claim('L-1');
     await one.claims.claim('L-2');
     await waitFor(() => two.claims.claimOf('L-1') !== null && two.claims.claimOf('L-2') !== null, 1_000, 'claims seen');
-    // A clock 20 minutes ahead does not make a live claim lapse.
+    // A clock 20 minutes ahead does not make a live claim lapse, nor does it on a counter that opens
+    // now and has heard no change yet.
     expect(await two.claims.claim('L-1')).toMatchObject({ kind: 'taken', by: { counterId: 'c1' } });
+    const late = await counter(server, 3, 20 * 60_000, quiet);
+    await waitFor(() => late.claims.claimOf('L-1') !== null, 500, 'live claim on a counter opened late');
+    expect(await late.claims.claim('L-1')).toMatchObject({ kind: 'taken', by: { counterId: 'c1' } });
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(await one.claims.renew('L-2')).toMatchObject({ kind: 'held', claim: { counterId: 'c1' } });
     await waitFor(() => two.claims.claimOf('L-1') === null, 3_000, 'L-1 lapsed on counter 2');
