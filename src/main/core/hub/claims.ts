@@ -9,7 +9,8 @@
  * clocks differ (by minutes, in stores), and a counter running ahead would otherwise see every
  * claim lapse early and take live ones without being asked. The hub stamps each write; a claim
  * lapses a quiet period (its `expiresAt - renewedAt`) after the stamp of its last renewal, and this
- * counter reads the hub's clock off the stamps of the changes its watch hears as they happen.
+ * counter reads the hub's clock off the hub's stamps on its own writes (when it opens, and each
+ * claim it writes), set against the middle of each write's round trip.
  */
 import type { KV, KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -100,7 +101,8 @@ export function claimsOver(kv: KV, options: ClaimsOptions, hubOffsetMs = 0): Cla
   const emit = (event: ClaimEvent): void => {
     for (const listener of listeners) listener(event);
   };
-  // Read again off every change heard as it happens (the hub's stamp is then a moment ago).
+  /** This counter's writes not yet heard back, by revision: the middle of each one's round trip. */
+  const ownWrites = new Map<number, number>();
   const hubNow = (): number => now() + hubOffsetMs;
   const live = (held: Held | undefined): Claim | null =>
     held?.claim && held.hubAt + (held.claim.expiresAt - held.claim.renewedAt) > hubNow() ? held.claim : null;
@@ -116,8 +118,12 @@ export function claimsOver(kv: KV, options: ClaimsOptions, hubOffsetMs = 0): Cla
   };
 
   /** Takes in what the hub says of a key (from the watch or a read), announcing what changed. */
-  const heard = (entry: KvEntry, asItHappened: boolean): void => {
-    if (asItHappened) hubOffsetMs = entry.created.getTime() - now();
+  const heard = (entry: KvEntry): void => {
+    const writtenAt = ownWrites.get(entry.revision);
+    if (writtenAt !== undefined) {
+      ownWrites.delete(entry.revision);
+      hubOffsetMs = entry.created.getTime() - writtenAt;
+    }
     if (entry.key.includes('.')) return;
     const orderId = idOfKey(entry.key);
     const before = known.get(orderId);
@@ -153,7 +159,7 @@ export function claimsOver(kv: KV, options: ClaimsOptions, hubOffsetMs = 0): Cla
   /** The hub's current entry for an order, taken into the view; null when no claim (or deleted). */
   const read = async (orderId: string): Promise<{ entry: KvEntry | null; claim: Claim | null; lapsed: boolean }> => {
     const entry = await kv.get(keyOf(orderId));
-    if (entry) heard(entry, false);
+    if (entry) heard(entry);
     const claim = entry ? parse(entry) : null;
     return { entry, claim, lapsed: entry !== null && live({ claim, revision: entry.revision, hubAt: entry.created.getTime() }) === null };
   };
@@ -175,7 +181,11 @@ export function claimsOver(kv: KV, options: ClaimsOptions, hubOffsetMs = 0): Cla
   const write = async (claim: Claim, revision: number | null): Promise<ClaimOutcome> => {
     const key = keyOf(claim.orderId);
     const data = JSON.stringify(claim);
+    const sentAt = now();
     const written = revision === null ? await kv.create(key, data) : await kv.update(key, data, revision);
+    // Several writes may be in flight; only the latest few matter for reading the hub's clock.
+    if (ownWrites.size > 100) ownWrites.clear();
+    ownWrites.set(written, (sentAt + now()) / 2);
     // The hub's stamp comes with the watch; until then this counter's reading of the hub's clock stands in.
     const held: Held = { claim, revision: written, hubAt: hubNow() };
     const before = known.get(claim.orderId);
