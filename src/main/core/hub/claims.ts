@@ -16,7 +16,7 @@ import type { KV, KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { type Claim, type ClaimOutcome, ClaimSchema } from '../../../shared/hub';
 import { every, systemTimers, type Timers } from '../time';
-import { type BucketWatch, isRevisionConflict, openBucket, watchBucket } from './buckets';
+import { type BucketWatch, connectionState, isRevisionConflict, openBucket, watchBucket } from './buckets';
 import { idOfKey, keyOf } from './keys';
 import type { HubEvent } from './ports';
 
@@ -41,6 +41,8 @@ export interface ClaimsOptions {
   /** The quiet period in ms (the store's setting, read at each write). */
   readonly quietMs?: () => number;
   readonly timers?: Timers;
+  /** Whether the hub connection is up: while it is down a claim says at once that it could not check, rather than after a write's timeout. */
+  readonly connected?: () => boolean;
 }
 
 /** The store's claims as this counter sees and makes them. */
@@ -70,7 +72,8 @@ interface Held {
 /** Opens (creating if needed) the claims bucket on the hub, reads the hub's clock and starts watching. */
 export async function openClaims(nc: NatsConnection, options: ClaimsOptions): Promise<Claims> {
   const kv = await openBucket(nc, CLAIMS_BUCKET, CLAIMS_MAX_AGE_MS);
-  return claimsOver(kv, options, await hubOffsetOf(kv, options));
+  const connection = connectionState(nc);
+  return claimsOver(kv, { connected: connection.connected, ...options }, await hubOffsetOf(kv, options));
 }
 
 /**
@@ -213,6 +216,7 @@ export function claimsOver(kv: KV, options: ClaimsOptions, hubOffsetMs = 0): Cla
   };
 
   const claim: Claims['claim'] = async (orderId, claimOptions = {}) => {
+    if (options.connected?.() === false) return { kind: 'unchecked' };
     try {
       // A lost race ends at the second look: the winner's claim is there to be read. A third only
       // when the winner released in between.
@@ -231,6 +235,7 @@ export function claimsOver(kv: KV, options: ClaimsOptions, hubOffsetMs = 0): Cla
     claim,
 
     async renew(orderId) {
+      if (options.connected?.() === false) return { kind: 'unchecked' };
       const held = known.get(orderId);
       const other = live(held);
       if (other && other.counterId !== counter.counterId) return { kind: 'taken', by: other };

@@ -118,13 +118,19 @@ describe('claims through the hub', () => {
     await one.claims.claim('H-0');
     await waitFor(() => two.claims.claimOf('H-0') !== null, 1_000, 'claim seen before the kill');
     await server.kill();
+    // The connection's end is noticed at once here (the socket closes); a packer is not kept waiting.
+    await new Promise((resolve) => setTimeout(resolve, 100));
     const started = performance.now();
     expect(await one.claims.claim('H-1')).toEqual({ kind: 'unchecked' });
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(performance.now() - started).toBeLessThan(100);
+    expect(await one.claims.renew('H-0')).toEqual({ kind: 'unchecked' });
     await server.restart();
     let outcome: ClaimOutcome = { kind: 'unchecked' };
     const deadline = Date.now() + 10_000;
-    while (outcome.kind === 'unchecked' && Date.now() < deadline) outcome = await one.claims.claim('H-1');
+    while (outcome.kind === 'unchecked' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      outcome = await one.claims.claim('H-1');
+    }
     expect(outcome).toMatchObject({ kind: 'held' });
     // The store folder kept the claim made before; counter 2's watch came back by itself.
     await waitFor(() => two.claims.claimOf('H-1')?.counterId === 'c1', 1_000, 'claim made after the restart seen on counter 2');
