@@ -18,6 +18,8 @@ export { IPC_PATH, BRIDGE_PATH } from './wire';
 export type WebHostOptions = Partial<Omit<HostOptions<Sandbox>, 'shell' | 'dataDir' | 'startTraining'>> & {
   /** Training mode's sandbox (port 0 by default). */
   sandboxOptions?: SandboxOptions;
+  /** A sandbox already running, shared with other harnesses (several training counters of one store); this harness never closes it. */
+  sharedSandbox?: Sandbox;
 };
 
 export interface WebHarnessOptions {
@@ -46,14 +48,14 @@ export async function startWebHarness(options: WebHarnessOptions): Promise<WebHa
   const rendererDir = options.rendererDir ?? DEFAULT_RENDERER_DIR;
   if (!existsSync(join(rendererDir, 'index.html')))
     throw new Error(`The renderer is not built (${join(rendererDir, 'index.html')} is missing): run \`npm run build\` first.`);
-  const { sandboxOptions, ...hostOptions } = options.host ?? {};
+  const { sandboxOptions, sharedSandbox, ...hostOptions } = options.host ?? {};
   const host = await createAppHost<Sandbox>({
     version: readVersion(),
     ...hostOptions,
     ...(sandboxOptions?.clientId && sandboxOptions.clientSecret
       ? { trainingCredentials: { clientId: sandboxOptions.clientId, clientSecret: sandboxOptions.clientSecret } }
       : {}),
-    startTraining: (log) => startSandbox({ ...sandboxOptions, log }),
+    startTraining: sharedSandbox ? async () => borrowed(sharedSandbox) : (log) => startSandbox({ ...sandboxOptions, log }),
     shell: 'web',
     dataDir: options.dataDir,
   });
@@ -82,6 +84,11 @@ export async function startWebHarness(options: WebHarnessOptions): Promise<WebHa
     await host.stop();
     throw err;
   }
+}
+
+/** A shared sandbox as one harness sees it: everything of it, but closing it is its owner's job. */
+function borrowed(sandbox: Sandbox): Sandbox {
+  return Object.create(sandbox, { close: { value: async (): Promise<void> => undefined } }) as Sandbox;
 }
 
 /** The version in package.json (two folders up in the checkout); a missing one is not worth failing the harness. */

@@ -151,7 +151,12 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
     const session = startHubSession({
       me,
       role: config.role,
-      ports: { ...intakeCounterPorts(service), ownTaps: () => ownTaps(engine, me, deps.now()), presence: () => presenceFigures(engine) },
+      ports: {
+        ...intakeCounterPorts(service),
+        heldOrderIds: () => engine.listOrders().flatMap((v) => (v.order !== null ? [v.id] : [])),
+        ownTaps: () => ownTaps(engine, me, deps.now()),
+        presence: () => presenceFigures(engine),
+      },
       connect: async () => {
         const secret = await e.secrets.get().catch(() => null);
         if (!secret) return { ok: false, problem: { kind: 'wrongSecret', message: "The store's secret is missing from the keychain; leave the store hub and join it again." } };

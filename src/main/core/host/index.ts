@@ -155,6 +155,7 @@ export async function createAppHost<S extends TrainingService = TrainingService>
       return runtime.sandbox();
     },
     engine: () => runtime.engine(),
+    hub,
     info,
     settings: () => settings.get(),
     subscribe: (listener) => events.subscribe(listener),

@@ -5,6 +5,7 @@ import type { ClientCredentials, CredentialVault } from '../auth';
 import type { Engine, ServiceEngineOptions } from '../engine';
 import type { Logger } from '../log';
 import type { PrintPort } from '../print';
+import type { HubLink } from './hub';
 
 /** The OS's online/offline signal, when the shell has one (one definition, in sync). */
 export type { OnlineSignal } from '../sync/connectivity';
@@ -100,4 +101,6 @@ export interface AppHost<S extends TrainingService = TrainingService> {
   /** The training service (the sandbox), when in training mode. */
   readonly sandbox: S | null;
   engine(): Engine | null;
+  /** The store hub as the host runs it (the web harness's `--counters` and tests make and join hubs with it). */
+  readonly hub: Pick<HubLink, 'status' | 'create' | 'join' | 'joinCode' | 'leave'>;
 }

@@ -4,12 +4,19 @@
  * hub has no per-key TTL. Renewal, a lapsed claim taken, a take-over and a release are all writes
  * at the revision this counter saw, so none of them can undo another counter's newer write.
  * A watch keeps this counter's view of every claim current; the view is what screens read.
+ *
+ * Whether a claim has lapsed is judged on the hub's clock, not the claiming counter's: counters'
+ * clocks differ (by minutes, in stores), and a counter running ahead would otherwise see every
+ * claim lapse early and take live ones without being asked. The hub stamps each write; a claim
+ * lapses a quiet period (its `expiresAt - renewedAt`) after the stamp of its last renewal, and this
+ * counter reads the hub's clock off the hub's stamps on its own writes (when it opens, and each
+ * claim it writes), set against the middle of each write's round trip.
  */
 import type { KV, KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { type Claim, type ClaimOutcome, ClaimSchema } from '../../../shared/hub';
 import { every, systemTimers, type Timers } from '../time';
-import { type BucketWatch, isRevisionConflict, openBucket, watchBucket } from './buckets';
+import { type BucketWatch, connectionState, isRevisionConflict, openBucket, watchBucket } from './buckets';
 import { idOfKey, keyOf } from './keys';
 import type { HubEvent } from './ports';
 
@@ -34,6 +41,8 @@ export interface ClaimsOptions {
   /** The quiet period in ms (the store's setting, read at each write). */
   readonly quietMs?: () => number;
   readonly timers?: Timers;
+  /** Whether the hub connection is up: while it is down a claim says at once that it could not check, rather than after a write's timeout. */
+  readonly connected?: () => boolean;
 }
 
 /** The store's claims as this counter sees and makes them. */
@@ -56,16 +65,33 @@ export interface Claims {
 interface Held {
   readonly claim: Claim | null;
   readonly revision: number;
+  /** The hub's stamp on the write (its clock, epoch ms). */
+  readonly hubAt: number;
 }
 
-/** Opens (creating if needed) the claims bucket on the hub and starts watching it. */
+/** Opens (creating if needed) the claims bucket on the hub, reads the hub's clock and starts watching. */
 export async function openClaims(nc: NatsConnection, options: ClaimsOptions): Promise<Claims> {
   const kv = await openBucket(nc, CLAIMS_BUCKET, CLAIMS_MAX_AGE_MS);
-  return claimsOver(kv, options);
+  const connection = connectionState(nc);
+  return claimsOver(kv, { connected: connection.connected, ...options }, await hubOffsetOf(kv, options));
 }
 
-/** Claims over an open bucket. */
-export function claimsOver(kv: KV, options: ClaimsOptions): Claims {
+/**
+ * The hub's clock minus this counter's, read off the hub's stamp on a write of this counter's own
+ * (a key no order id can have: order keys hold no dot), so claims found already there are judged
+ * right from the start, before any change is heard.
+ */
+async function hubOffsetOf(kv: KV, options: ClaimsOptions): Promise<number> {
+  const key = `clock.${options.counter.counterId}`;
+  const sentAt = options.now();
+  await kv.put(key, String(sentAt));
+  const ackedAt = options.now();
+  const stamp = await kv.get(key);
+  return stamp ? stamp.created.getTime() - (sentAt + ackedAt) / 2 : 0;
+}
+
+/** Claims over an open bucket; `hubOffsetMs` is the hub's clock minus this counter's, as far as known. */
+export function claimsOver(kv: KV, options: ClaimsOptions, hubOffsetMs = 0): Claims {
   const { counter, now } = options;
   const quietMs = options.quietMs ?? (() => DEFAULT_CLAIM_QUIET_MS);
   const timers = options.timers ?? systemTimers;
@@ -78,7 +104,11 @@ export function claimsOver(kv: KV, options: ClaimsOptions): Claims {
   const emit = (event: ClaimEvent): void => {
     for (const listener of listeners) listener(event);
   };
-  const live = (held: Held | undefined): Claim | null => (held?.claim && held.claim.expiresAt > now() ? held.claim : null);
+  /** This counter's writes not yet heard back, by revision: the middle of each one's round trip. */
+  const ownWrites = new Map<number, number>();
+  const hubNow = (): number => now() + hubOffsetMs;
+  const live = (held: Held | undefined): Claim | null =>
+    held?.claim && held.hubAt + (held.claim.expiresAt - held.claim.renewedAt) > hubNow() ? held.claim : null;
 
   const parse = (entry: KvEntry): Claim | null => {
     if (entry.operation !== 'PUT') return null;
@@ -92,11 +122,23 @@ export function claimsOver(kv: KV, options: ClaimsOptions): Claims {
 
   /** Takes in what the hub says of a key (from the watch or a read), announcing what changed. */
   const heard = (entry: KvEntry): void => {
+    const writtenAt = ownWrites.get(entry.revision);
+    if (writtenAt !== undefined) {
+      ownWrites.delete(entry.revision);
+      hubOffsetMs = entry.created.getTime() - writtenAt;
+    }
+    if (entry.key.includes('.')) return;
     const orderId = idOfKey(entry.key);
     const before = known.get(orderId);
-    if (before && before.revision >= entry.revision) return;
+    if (before && before.revision > entry.revision) return;
+    if (before?.revision === entry.revision) {
+      // This counter's own write coming back: only the hub's stamp on it is new.
+      known.set(orderId, { ...before, hubAt: entry.created.getTime() });
+      return;
+    }
     const claim = parse(entry);
-    known.set(orderId, { claim, revision: entry.revision });
+    const held: Held = { claim, revision: entry.revision, hubAt: entry.created.getTime() };
+    known.set(orderId, held);
     lapsed.delete(orderId);
     if (claim === null) {
       if (live(before)) emit({ kind: 'claim', orderId, claim: null });
@@ -105,10 +147,10 @@ export function claimsOver(kv: KV, options: ClaimsOptions): Claims {
     if (before?.claim?.counterId === counter.counterId && claim.counterId !== counter.counterId) {
       emit({ kind: 'claimTaken', orderId, by: claim });
     }
-    emit({ kind: 'claim', orderId, claim: live({ claim, revision: entry.revision }) });
+    emit({ kind: 'claim', orderId, claim: live(held) });
   };
 
-  const watch: BucketWatch = watchBucket(kv, (entry) => heard(entry), timers);
+  const watch: BucketWatch = watchBucket(kv, heard, timers);
   const stopLapseCheck = every(timers, LAPSE_CHECK_MS, () => {
     for (const [orderId, held] of known) {
       if (!held.claim || live(held) || lapsed.has(orderId)) continue;
@@ -118,10 +160,11 @@ export function claimsOver(kv: KV, options: ClaimsOptions): Claims {
   });
 
   /** The hub's current entry for an order, taken into the view; null when no claim (or deleted). */
-  const read = async (orderId: string): Promise<{ entry: KvEntry | null; claim: Claim | null }> => {
+  const read = async (orderId: string): Promise<{ entry: KvEntry | null; claim: Claim | null; lapsed: boolean }> => {
     const entry = await kv.get(keyOf(orderId));
     if (entry) heard(entry);
-    return { entry, claim: entry ? parse(entry) : null };
+    const claim = entry ? parse(entry) : null;
+    return { entry, claim, lapsed: entry !== null && live({ claim, revision: entry.revision, hubAt: entry.created.getTime() }) === null };
   };
 
   const fresh = (orderId: string, packer: string | null, since?: Claim): Claim => {
@@ -141,8 +184,13 @@ export function claimsOver(kv: KV, options: ClaimsOptions): Claims {
   const write = async (claim: Claim, revision: number | null): Promise<ClaimOutcome> => {
     const key = keyOf(claim.orderId);
     const data = JSON.stringify(claim);
+    const sentAt = now();
     const written = revision === null ? await kv.create(key, data) : await kv.update(key, data, revision);
-    const held: Held = { claim, revision: written };
+    // Several writes may be in flight; only the latest few matter for reading the hub's clock.
+    if (ownWrites.size > 100) ownWrites.clear();
+    ownWrites.set(written, (sentAt + now()) / 2);
+    // The hub's stamp comes with the watch; until then this counter's reading of the hub's clock stands in.
+    const held: Held = { claim, revision: written, hubAt: hubNow() };
     const before = known.get(claim.orderId);
     if (!before || before.revision < written) {
       known.set(claim.orderId, held);
@@ -154,12 +202,12 @@ export function claimsOver(kv: KV, options: ClaimsOptions): Claims {
 
   /** One attempt: null when the key moved on under us (try again with what the hub says now). */
   const attempt = async (orderId: string, takeOver: boolean, packer: string | null): Promise<ClaimOutcome | null> => {
-    const { entry, claim } = await read(orderId);
+    const { entry, claim, lapsed: gone } = await read(orderId);
     const mine = claim?.counterId === counter.counterId;
     try {
       if (!entry || !claim) return await write(fresh(orderId, packer), null);
       if (mine) return await write(fresh(orderId, packer ?? claim.packer, claim), entry.revision);
-      if (claim.expiresAt <= now() || takeOver) return await write(fresh(orderId, packer), entry.revision);
+      if (gone || takeOver) return await write(fresh(orderId, packer), entry.revision);
       return { kind: 'taken', by: claim };
     } catch (error) {
       if (isRevisionConflict(error)) return null;
@@ -168,6 +216,7 @@ export function claimsOver(kv: KV, options: ClaimsOptions): Claims {
   };
 
   const claim: Claims['claim'] = async (orderId, claimOptions = {}) => {
+    if (options.connected?.() === false) return { kind: 'unchecked' };
     try {
       // A lost race ends at the second look: the winner's claim is there to be read. A third only
       // when the winner released in between.
@@ -186,6 +235,7 @@ export function claimsOver(kv: KV, options: ClaimsOptions): Claims {
     claim,
 
     async renew(orderId) {
+      if (options.connected?.() === false) return { kind: 'unchecked' };
       const held = known.get(orderId);
       const other = live(held);
       if (other && other.counterId !== counter.counterId) return { kind: 'taken', by: other };

@@ -4,8 +4,9 @@
  * every second by an `update` at the revision it wrote last, and an observer that has seen no new
  * revision for the lease period, by its own clock, takes the lease with an `update` at the revision
  * it saw (exactly one of several observers wins: the others get "wrong last sequence"). A holder
- * whose renewal fails, or that has gone a lease period less a renewal without one succeeding, stops
- * holding at once, before anything else happens, so two intakes never poll for long together.
+ * whose renewal fails or times out (2 s), or that has had none succeed for the lease less two
+ * renewal periods (3 s, counted from when it was sent), stops holding at once, before anything else
+ * happens: a tick before any observer may take the lease, so two intakes never poll together.
  */
 import { type JetStreamClient, JetStreamApiError, JetStreamApiCodes } from '@nats-io/jetstream';
 import { type KV, type KvEntry, Kvm } from '@nats-io/kv';
@@ -95,7 +96,8 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
 
   let kv: Promise<KV> | null = null;
   let closed = false;
-  let busy = false;
+  /** The tick in flight, awaited by close() so a write it makes is released too. */
+  let ticking: Promise<void> | null = null;
   /** The revision this counter wrote last while holding; null while observing. */
   let heldRevision: number | null = null;
   /** When this counter's last renewal succeeded (its own clock). */
@@ -141,9 +143,10 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
   };
   const value = (): string => JSON.stringify({ ...self, at: options.now() } satisfies LeaseValue);
 
-  const took = (revision: number): void => {
+  const took = (revision: number, sentAt: number): void => {
     heldRevision = revision;
-    renewedAt = options.now();
+    renewedAt = sentAt;
+    if (closed) return; // close() releases it; nobody is told of a lease held for an instant
     seenRevision = null;
     holder = self;
     tell();
@@ -153,11 +156,13 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
   const renew = async (store: KV): Promise<void> => {
     const revision = heldRevision;
     if (revision === null) return;
+    // Counted from when it was sent: the hub may have written it at any moment until the answer came.
+    const sentAt = options.now();
     try {
       const next = await store.update(LEASE_KEY, value(), revision, writeTimeoutMs);
       if (heldRevision !== revision) return; // let go meanwhile (the guard below)
       heldRevision = next;
-      renewedAt = options.now();
+      renewedAt = sentAt;
     } catch (e) {
       letGo(isWrongRevision(e) ? 'another counter holds it' : `renewal failed: ${describe(e)}`);
     }
@@ -183,21 +188,25 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
   };
 
   const attempt = async (write: () => Promise<number>): Promise<void> => {
+    const sentAt = options.now();
     try {
-      const revision = await write();
-      if (closed) return;
-      took(revision);
+      took(await write(), sentAt);
     } catch (e) {
       if (!isWrongRevision(e)) log.debug('lease write failed', { error: e });
       // Another counter won: the next look reads its revision.
     }
   };
 
-  const tick = async (): Promise<void> => {
-    // A renewal still hanging when the lease is nearly spent: stop now, whatever it will say.
-    if (heldRevision !== null && options.now() - renewedAt >= leaseMs - renewMs) letGo('no renewal succeeded within the lease');
-    if (busy || closed) return;
-    busy = true;
+  const tick = (): void => {
+    // A renewal still hanging when the lease is nearly spent: stop now, whatever it will say. Checked
+    // once a tick, so two ticks short of the lease: stopped a tick before any observer may take it.
+    if (heldRevision !== null && options.now() - renewedAt >= leaseMs - 2 * renewMs) letGo('no renewal succeeded within the lease');
+    if (ticking || closed) return;
+    ticking = step().finally(() => {
+      ticking = null;
+    });
+  };
+  const step = async (): Promise<void> => {
     try {
       const store = await bucketKv();
       if (closed) return;
@@ -206,13 +215,11 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
     } catch (e) {
       letGo(`the hub did not answer: ${describe(e)}`);
       log.debug('lease tick failed', { error: e });
-    } finally {
-      busy = false;
     }
   };
 
-  const stopTicks = every(options.timers, renewMs, () => void tick());
-  void tick();
+  const stopTicks = every(options.timers, renewMs, tick);
+  tick();
 
   return {
     holder: () => state().holder,
@@ -227,6 +234,7 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
       if (closed) return;
       closed = true;
       stopTicks();
+      await ticking;
       const revision = heldRevision;
       heldRevision = null;
       holder = null;

@@ -19,6 +19,8 @@ export interface CounterPorts {
   saveOrders(orders: readonly Order[], now: number): readonly ('new' | 'updated' | 'unchanged')[];
   /** The bodies this counter holds for these ids (what its own intake stored, to put into the hub). */
   bodies(orderIds: readonly string[]): readonly Order[];
+  /** The orders this counter holds a body for: put into the hub when it (re)connects (the hub keeps what it has). */
+  heldOrderIds(): readonly string[];
   /** Runs this counter's own intake: while it holds the store's lease, or while the hub is away. */
   resumeIntake(): void;
   /** Stops this counter's intake polling (another counter polls for the store). */

@@ -2,7 +2,8 @@
  * Presence: each counter writes its name, version and outbox figures every few seconds and on
  * change; every counter watches them into the Counters list. Whether a counter is there is judged
  * by when this counter last HEARD from it, on this counter's own clock: the `at` a counter writes
- * is on its clock, and counters' clocks may differ by minutes.
+ * is on its clock, and counters' clocks may differ by minutes. How long ago an entry was written
+ * is measured on the hub's clock (its stamp on each write), read off this counter's own writes.
  */
 import type { KV, KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -96,7 +97,7 @@ export async function presenceOver(kv: KV, options: PresenceOptions): Promise<Pr
     }
   };
 
-  const heard = (entry: KvEntry, isUpdate: boolean): void => {
+  const heard = (entry: KvEntry): void => {
     if (entry.operation !== 'PUT') {
       if (counters.delete(entry.key)) notify();
       return;
@@ -111,12 +112,11 @@ export async function presenceOver(kv: KV, options: PresenceOptions): Promise<Pr
     }
     const at = now();
     if (presence.counterId === identity.counterId) hubClock = { hubAt: entry.created.getTime(), ownAt: at };
-    let heardAt = at;
-    if (!isUpdate) {
-      // Written before this watch opened, perhaps long ago by a counter since switched off.
-      const hubNow = hubClock ? hubClock.hubAt + (at - hubClock.ownAt) : entry.created.getTime();
-      heardAt = at - Math.max(0, hubNow - entry.created.getTime());
-    }
+    // Aged on the hub's clock, every entry alike: one found when the watch opens may have been
+    // written long ago by a counter since switched off, and the watch cannot be trusted to say
+    // which entries those are (it marks the last of them as an update).
+    const hubNow = hubClock ? hubClock.hubAt + (at - hubClock.ownAt) : entry.created.getTime();
+    let heardAt = at - Math.max(0, hubNow - entry.created.getTime());
     const before = counters.get(presence.counterId);
     if (before && before.heardAt > heardAt) heardAt = before.heardAt;
     counters.set(presence.counterId, { presence, heardAt });

@@ -146,7 +146,9 @@ export function startHubSession(options: HubSessionOptions): HubSession {
   const hubBack = async (): Promise<void> => {
     const current = rules;
     if (!current) return;
-    const ids = [...unpublished];
+    // What this counter holds that the hub may lack: orders stored before it joined or while the
+    // hub was away. Putting a body the hub already has is a read and nothing more.
+    const ids = [...new Set([...unpublished, ...ports.heldOrderIds()])];
     unpublished.clear();
     if (ids.length > 0) await current.orders.publish(ids).catch((e: unknown) => {
       for (const id of ids) unpublished.add(id);

@@ -106,6 +106,7 @@ export function startSharedOrders(
   let closed = false;
   let kv: Promise<KV> | null = null;
   let watching: { stop(): void } | null = null;
+  let watchFailures = 0;
   let heard = new Map<string, Order>();
   let gathering: unknown = null;
   let retrying: unknown = null;
@@ -168,6 +169,7 @@ export function startSharedOrders(
       const iterator = await store.watch();
       if (closed) return iterator.stop();
       watching = iterator;
+      watchFailures = 0;
       for await (const entry of iterator) {
         hear(entry);
         // The last of the bodies held when the watch began comes marked as an update.
@@ -177,7 +179,9 @@ export function startSharedOrders(
         }
       }
     } catch (e) {
-      log.warn('watching order bodies in the hub failed; trying again', { error: e });
+      // Said once per spell of failures: while the hub is away this repeats every 2 s.
+      if (watchFailures++ === 0) log.warn('watching order bodies in the hub failed; trying again', { error: e });
+      else log.debug('watching order bodies in the hub failed again', { error: e });
     }
     watching = null;
     // The watch ended without close(): the hub went away for good or the bucket was removed.

@@ -93,6 +93,12 @@ export function sharedTapsOver(kv: KV, options: SharedTapsOptions): SharedTaps {
   let closed = false;
   let running: Promise<{ published: number; failed: boolean }> | null = null;
   let again = false;
+  /**
+   * Counts publishes; each request's last publish is noted with the count, so a republish working
+   * from an earlier list of the outbox does not put an older word over a newer one.
+   */
+  let publishes = 0;
+  const lastPublished = new Map<string, number>();
 
   const retry = new TimerSlot(timers, now, () => void republish(), { keepAlive: false });
 
@@ -128,9 +134,13 @@ export function sharedTapsOver(kv: KV, options: SharedTapsOptions): SharedTaps {
 
   const republishOnce = async (): Promise<{ published: number; failed: boolean }> => {
     let published = 0;
+    const listedAt = publishes;
+    lastPublished.clear();
     for (const tap of ownTaps()) {
       if (closed) break;
       if (!SharedTapSchema.safeParse(tap).success) continue;
+      // Published since the list was read: the hub has a newer word than this one.
+      if ((lastPublished.get(tap.requestId) ?? -1) >= listedAt) continue;
       try {
         await put(tap);
         published += 1;
@@ -179,6 +189,7 @@ export function sharedTapsOver(kv: KV, options: SharedTapsOptions): SharedTaps {
     async publish(tap) {
       // A tap that does not fit the shared shape is this counter's bug, not the hub being away: say so.
       SharedTapSchema.parse(tap);
+      lastPublished.set(tap.requestId, publishes++);
       try {
         await put(tap);
         return true;

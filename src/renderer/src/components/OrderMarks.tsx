@@ -17,10 +17,10 @@ export function OrderMarks({
       {view.alarm && !compact && <AlarmMark alarm={view.alarm} />}
       {claimedElsewhere !== null && (
         <span className="mark mark-claimed" data-testid="mark-claimed">
-          <span aria-hidden="true">⧗</span> {t('hub:marks.claimed', { counter: claimedElsewhere })}
+          <span aria-hidden="true">●</span> {t('hub:marks.claimed', { counter: claimedElsewhere })}
         </span>
       )}
-      {waitingElsewhere !== null && (
+      {compact && waitingElsewhere !== null && (
         <span className="mark mark-waiting" data-testid="mark-waiting-elsewhere">
           <span aria-hidden="true">⟳</span> {t('hub:marks.waitingAt', { counter: waitingElsewhere })}
         </span>

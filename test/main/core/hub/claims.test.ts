@@ -15,10 +15,14 @@ afterEach(() => cleanup.run());
 
 const QUIET = 15 * 60_000;
 
-/** A counter's claims on its own connection; `skew` moves its clock. */
-async function counter(server: TestNatsServer, n: number, clock = { skew: 0 }): Promise<{ claims: Claims; events: ClaimEvent[] }> {
+/** A counter's claims on its own connection; `skewMs` sets its clock off, `quietMs` is the store's quiet period. */
+async function counter(server: TestNatsServer, n: number, skewMs = 0, quietMs = QUIET): Promise<{ claims: Claims; events: ClaimEvent[] }> {
   const nc = await counterConnection(cleanup, server);
-  const claims = await openClaims(nc, { counter: { counterId: `c${n}`, counterName: `Counter ${n}` }, now: () => Date.now() + clock.skew });
+  const claims = await openClaims(nc, {
+    counter: { counterId: `c${n}`, counterName: `Counter ${n}` },
+    now: () => Date.now() + skewMs,
+    quietMs: () => quietMs,
+  });
   cleanup.add(() => claims.close());
   const events: ClaimEvent[] = [];
   claims.on((e) => events.push(e));
@@ -68,24 +72,30 @@ describe('claims through the hub', () => {
     expect(two.claims.claimOf('A-100')?.counterId).toBe('c2');
   });
 
-  it('an unrenewed claim lapses after the quiet period and another counter may claim it; renewing keeps it', async () => {
+  it('an unrenewed claim lapses after the quiet period and another counter may claim it; renewing keeps it; clocks that differ change neither', async () => {
     const server = await hub(cleanup);
-    // One store clock both counters read, moved on by the test.
-    const clock = { skew: 0 };
-    const [one, two] = [await counter(server, 1, clock), await counter(server, 2, clock)];
+    // A quiet period of 1.5 s stands in for 15 min. Counter 2's clock runs 20 min ahead, counter 1's 5 min behind.
+    const quiet = 1_500;
+    const [one, two] = [await counter(server, 1, -5 * 60_000, quiet), await counter(server, 2, 20 * 60_000, quiet)];
+    const claimed = performance.now();
     await one.claims.claim('L-1');
     await one.claims.claim('L-2');
     await waitFor(() => two.claims.claimOf('L-1') !== null && two.claims.claimOf('L-2') !== null, 1_000, 'claims seen');
-    clock.skew = QUIET - 60_000;
-    // Renewed a minute before it would lapse: it holds a quiet period from now.
-    expect(await one.claims.renew('L-2')).toMatchObject({ kind: 'held' });
-    await waitFor(() => (two.claims.claimOf('L-2')?.renewedAt ?? 0) > (two.claims.claimOf('L-1')?.renewedAt ?? 0), 1_000, 'renewal seen');
-    clock.skew = QUIET + 1_000;
-    expect(two.claims.claimOf('L-1')).toBeNull();
+    // A clock 20 minutes ahead does not make a live claim lapse, nor does it on a counter that opens
+    // now and has heard no change yet.
+    expect(await two.claims.claim('L-1')).toMatchObject({ kind: 'taken', by: { counterId: 'c1' } });
+    const late = await counter(server, 3, 20 * 60_000, quiet);
+    await waitFor(() => late.claims.claimOf('L-1') !== null, 500, 'live claim on a counter opened late');
+    expect(await late.claims.claim('L-1')).toMatchObject({ kind: 'taken', by: { counterId: 'c1' } });
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(await one.claims.renew('L-2')).toMatchObject({ kind: 'held', claim: { counterId: 'c1' } });
+    await waitFor(() => two.claims.claimOf('L-1') === null, 3_000, 'L-1 lapsed on counter 2');
+    expect(performance.now() - claimed).toBeGreaterThan(quiet - 100);
     expect(two.claims.claimOf('L-2')?.counterId).toBe('c1');
-    await waitFor(() => two.events.some((e) => e.kind === 'claim' && e.orderId === 'L-1' && e.claim === null), 2_500, 'lapse announced');
     expect(await two.claims.claim('L-1')).toMatchObject({ kind: 'held', claim: { counterId: 'c2' } });
     expect(await two.claims.claim('L-2')).toMatchObject({ kind: 'taken', by: { counterId: 'c1' } });
+    // A lapse raises no event on the hub: the counter announces it itself.
+    await waitFor(() => two.events.some((e) => e.kind === 'claim' && e.orderId === 'L-2' && e.claim === null), 3_000, 'L-2 lapse announced');
   });
 
   it("a release ends the claim on every counter; another counter's release leaves it alone", async () => {
@@ -102,17 +112,28 @@ describe('claims through the hub', () => {
     expect(await two.claims.claim('R-1')).toMatchObject({ kind: 'held', claim: { counterId: 'c2' } });
   });
 
-  it('with the hub away a claim says it could not check, and works again once the hub is back', async () => {
+  it('with the hub away a claim says it could not check; once the hub is back claims work and show on every counter again', async () => {
     const server = await hub(cleanup);
-    const one = await counter(server, 1);
+    const [one, two] = [await counter(server, 1), await counter(server, 2)];
+    await one.claims.claim('H-0');
+    await waitFor(() => two.claims.claimOf('H-0') !== null, 1_000, 'claim seen before the kill');
     await server.kill();
+    // The connection's end is noticed at once here (the socket closes); a packer is not kept waiting.
+    await new Promise((resolve) => setTimeout(resolve, 100));
     const started = performance.now();
     expect(await one.claims.claim('H-1')).toEqual({ kind: 'unchecked' });
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(performance.now() - started).toBeLessThan(100);
+    expect(await one.claims.renew('H-0')).toEqual({ kind: 'unchecked' });
     await server.restart();
     let outcome: ClaimOutcome = { kind: 'unchecked' };
     const deadline = Date.now() + 10_000;
-    while (outcome.kind === 'unchecked' && Date.now() < deadline) outcome = await one.claims.claim('H-1');
+    while (outcome.kind === 'unchecked' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      outcome = await one.claims.claim('H-1');
+    }
     expect(outcome).toMatchObject({ kind: 'held' });
+    // The store folder kept the claim made before; counter 2's watch came back by itself.
+    await waitFor(() => two.claims.claimOf('H-1')?.counterId === 'c1', 1_000, 'claim made after the restart seen on counter 2');
+    expect(await two.claims.claim('H-0')).toMatchObject({ kind: 'taken', by: { counterId: 'c1' } });
   }, 20_000);
 });

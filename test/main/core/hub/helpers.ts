@@ -1,17 +1,9 @@
 /** What the hub rules' tests share: counters as client connections to a real nats-server, and waiting for what they see. */
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { Cleanup } from '../../../support/engine';
 import { startTestNats, type TestNatsServer } from '../../../support/nats';
 
-/** Things a test started, stopped after it in reverse order. */
-export class Cleanup {
-  private readonly steps: (() => unknown)[] = [];
-  add(step: () => unknown): void {
-    this.steps.push(step);
-  }
-  async run(): Promise<void> {
-    for (const step of this.steps.splice(0).reverse()) await step();
-  }
-}
+export { Cleanup };
 
 /** A bare JetStream nats-server on 127.0.0.1, stopped after the test. */
 export async function hub(cleanup: Cleanup): Promise<TestNatsServer> {

@@ -36,9 +36,10 @@ interface Counter {
   readonly heard: LeaseState[];
 }
 
-async function counter(s: TestNatsServer, id: string): Promise<Counter> {
+async function counter(s: TestNatsServer, id: string, clockOffMs = 0): Promise<Counter> {
   const nc = await connection(s);
-  const lease = startIntakeLease(nc, { counterId: id, counterName: `Counter ${id}`, version: 'test' }, { now: Date.now, timers: systemTimers });
+  const now = (): number => Date.now() + clockOffMs;
+  const lease = startIntakeLease(nc, { counterId: id, counterName: `Counter ${id}`, version: 'test' }, { now, timers: systemTimers });
   undo.push(() => lease.close());
   const heard: LeaseState[] = [];
   lease.on((state) => heard.push(state));
@@ -81,6 +82,35 @@ describe('intake lease', () => {
     expect(holders(counters)).toEqual([holder]);
   }, 30_000);
 
+  it('does not care how far apart the counters\' clocks are: one holder, and a lapsed lease taken after 5 s', async () => {
+    const s = await server();
+    // A day ahead, right, and three hours behind (a flat CMOS battery, a wrong time zone).
+    const counters = await Promise.all([counter(s, 'c1', 86_400_000), counter(s, 'c2'), counter(s, 'c3', -10_800_000)]);
+    await until('one holder', () => holders(counters).length === 1);
+    await neverTwo(counters, 2_500);
+    const first = holders(counters)[0]!;
+    await first.nc.close();
+    const others = counters.filter((c) => c !== first);
+    const took = await until('another holder', () => holders(others).length === 1, 10_000);
+    expect(took).toBeGreaterThan(3_000);
+    expect(took).toBeLessThan(8_000);
+    await neverTwo(others, 2_000);
+  }, 30_000);
+
+  it('a counter that quits while its first take is in flight leaves nothing behind to lapse', async () => {
+    const s = await server();
+    const quick = await counter(s, 'c1');
+    // Told "nobody holds it" just before it sends its create: quitting then leaves that create in flight.
+    let closing: Promise<void> | null = null;
+    quick.lease.on(() => (closing ??= quick.lease.close()));
+    await until('quit', () => closing !== null, 3_000);
+    await closing;
+    expect(quick.heard.some((h) => h.holding)).toBe(false);
+    const next = await counter(s, 'c2');
+    const took = await until('c2 holds', () => next.lease.holding(), 8_000);
+    expect(took).toBeLessThan(2_000);
+  }, 30_000);
+
   it('hands over at once when the holder quits cleanly', async () => {
     const s = await server();
     const counters = await Promise.all(['c1', 'c2', 'c3'].map((id) => counter(s, id)));
@@ -120,6 +150,22 @@ describe('intake lease', () => {
     expect(said.slice(said.indexOf(true))).toEqual([true, false]); // told it lost the lease, once
     await until('knows the new holder', () => only!.lease.holder()?.counterId === 'c9', 3_000);
   }, 30_000);
+
+  it('stops holding within 3 s when the hub hangs (renewals time out), and one holds again when it wakes', async () => {
+    const s = await server();
+    const counters = await Promise.all(['c1', 'c2', 'c3'].map((id) => counter(s, id)));
+    await until('one holder', () => holders(counters).length === 1);
+    const pid = s.pid()!;
+    process.kill(pid, 'SIGSTOP');
+    try {
+      const stopped = await until('nobody holds', () => holders(counters).length === 0, 6_000);
+      expect(stopped).toBeLessThan(3_500);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    await until('one holder again', () => holders(counters).length === 1, 15_000);
+    await neverTwo(counters, 2_000);
+  }, 40_000);
 
   it('stops holding within the lease when the hub goes away, and exactly one holds after it restarts', async () => {
     const s = await server();

@@ -43,6 +43,7 @@ function startCounter(n: number): Counter {
         return held === undefined ? 'new' : JSON.stringify(held) === JSON.stringify(o) ? 'unchanged' : 'updated';
       }),
     bodies: (ids) => ids.map((id) => orders.get(id)).filter((o): o is Order => o !== undefined),
+    heldOrderIds: () => [...orders.keys()],
     resumeIntake: () => (polling = true),
     pauseIntake: () => (polling = false),
     ownTaps: () => taps,

@@ -146,6 +146,7 @@ describe('shared orders', () => {
   it('skips and logs a value in the hub that is not an order; the good ones around it are stored', async () => {
     const s = await server();
     const a = await counter(s);
+    await a.shared.caughtUp(); // the bucket is made
     const kv = await new Kvm(await connection(s)).open(ORDERS_BUCKET);
     const good = order('ORD-G1', '2026-11-25T10:00:00.000Z');
     await kv.put('not_json', '{oops');
@@ -178,6 +179,20 @@ describe('shared orders', () => {
     expect([...put.values()]).toEqual(ids.map(() => 'created'));
     await until('b has them all', () => ids.every((id) => b.store.orders.held(id) !== null));
   });
+
+  it('a body put while the hub is away is put again once it is back, and reaches the other counters', async () => {
+    const s = await server();
+    const [a, b] = [await counter(s), await counter(s)];
+    await b.shared.caughtUp();
+    await s.kill();
+    const body = order('ORD-AWAY1', '2026-11-25T10:00:00.000Z');
+    a.intakeStores([body]);
+    expect(await a.shared.publish([body.id])).toEqual(new Map([[body.id, 'failed']]));
+    await s.restart();
+    await until('b has the body put while the hub was away', () => b.store.orders.held(body.id) !== null, 15_000);
+    await settle();
+    expect(b.newIds()).toEqual([body.id]);
+  }, 30_000);
 
   it('a counter that joins later catches up with every body the hub holds', async () => {
     const s = await server();

@@ -82,6 +82,19 @@ describe('every tap seen everywhere', () => {
     console.log(`tap seen on counter 2 after ${waitingMs.toFixed(1)} ms, its sending after ${sentMs.toFixed(1)} ms`);
   });
 
+  it("a tap's newer state published while the counter's taps are being put again is not undone by the older word", async () => {
+    const server = await hub(cleanup);
+    const [one, two] = [await counter(server, 1), await counter(server, 2)];
+    for (let k = 0; k < 200; k++) await one.tap('P-1', k);
+    await waitFor(() => two.taps.tapsOf('P-1').length === 200, 2_000, 'taps seen');
+    // The hub came back: every tap is put again, from what the outbox said then; meanwhile the last one is sent.
+    const republished = one.taps.republish();
+    await one.tap('P-1', 199, 'sent');
+    expect(await republished).toMatchObject({ failed: false });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(two.taps.tapsOf('P-1').find((t) => t.requestId === 'c1-P-1-199')?.state).toBe('sent');
+  });
+
   it('the hub SIGKILLed mid-shift with taps from two counters, restarted on its store: every view converges, nothing doubled', async () => {
     const server = await hub(cleanup);
     const [one, two] = [await counter(server, 1), await counter(server, 2)];

@@ -1,0 +1,139 @@
+/**
+ * Two counters of one store on a store hub, in Chromium: a training store as `npm start --
+ * --counters 2` makes it (one practice order service, Counter 1 the hub on 127.0.0.1, Counter 2
+ * joined by its join code). An order accepted on Counter 1 shows on Counter 2 at once as "Being
+ * packed at Counter 1" with Take over instead of the big button; Take over moves it; Settings ->
+ * Counters lists both; the hub PC gone: Counter 2 says so and takes in orders itself. English and
+ * Hindi, 1024 and 1920 wide; axe finds nothing serious.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTrainingStore, type TrainingStore } from '../../src/web/store';
+import { launchChromium } from '../support/chromium';
+import { firstIntakePass } from '../support/intake';
+import { appliedTo, axe, MANAGER_PIN, orderPool, scan, shot, tapStep, until } from './support';
+
+let store: TrainingStore;
+let browser: Browser;
+let dataDir: string;
+let one: Page;
+let two: Page;
+let next: ReturnType<typeof orderPool>;
+
+async function counterPage(n: 0 | 1, width: number): Promise<Page> {
+  const harness = store.counters[n]!;
+  const page = await browser.newPage({ viewport: { width, height: width >= 1920 ? 1080 : 768 } });
+  await page.goto(harness.url);
+  await page.getByTestId('order-row').first().waitFor({ timeout: 20_000 });
+  return page;
+}
+
+async function inHindi(page: Page): Promise<void> {
+  await page.getByTestId('language-hi').click();
+  await page.locator('html[lang="hi-IN"]').waitFor({ state: 'attached' });
+}
+
+async function unlockSettings(page: Page): Promise<void> {
+  await page.keyboard.press('F9');
+  await page.getByTestId('settings-pin').fill(MANAGER_PIN);
+  await page.getByTestId('settings-pin').press('Enter');
+  await page.getByTestId('terminal-form').waitFor();
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'packdesk-e2e-store-'));
+  store = await startTrainingStore({
+    counters: 2,
+    dataDir,
+    sandboxOptions: { orderCount: 30 },
+    host: { settingsOverride: { undoWindowMs: 1500 }, engineOptions: { backoff: { baseMs: 200, capMs: 1_000 }, pollMs: 500 }, hubTuning: { awayAfterMs: 3_000 } },
+  });
+  for (const c of store.counters) {
+    const pin = await c.host.handle('pin.set', { newPin: MANAGER_PIN });
+    if (!pin.ok) throw new Error(pin.problem.message);
+  }
+  // Orders reach every counter through the hub from the one counter that polls.
+  await until('both counters connected, one of them polling', () => store.counters.every((c) => c.host.hub.status().mode === 'connected') && store.counters[0]!.host.hub.status().intakeHolder !== null, 20_000);
+  const holder = store.counters.find((c) => c.host.hub.status().intakeHolder?.counterId === c.host.hub.status().counterId)!;
+  await firstIntakePass(holder.host);
+  next = orderPool(store.sandbox);
+  const expected = store.sandbox.orders().length;
+  await until('every order on both counters', () => store.counters.every((c) => (c.host.engine()?.listOrders().length ?? 0) >= expected), 30_000);
+  browser = await launchChromium();
+  one = await counterPage(0, 1024);
+  two = await counterPage(1, 1024);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close().catch(() => undefined);
+  await store?.close().catch(() => undefined);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('two counters of one store', () => {
+  it('show an order accepted on Counter 1 as being packed there, on Counter 2 at once, with Take over in place of the big button', async () => {
+    const order = next((o) => o.orderState === 'Created');
+    await scan(one, order.id);
+    await scan(two, order.id);
+    await tapStep(one, 'ACCEPT');
+    const banner = two.getByTestId('claim-banner');
+    await banner.waitFor({ timeout: 3_000 });
+    expect(await banner.innerText()).toContain('Counter 1');
+    expect(await two.getByTestId('next-step').count()).toBe(0);
+    await shot(two, '70-claim-banner-en-1024');
+    expect((await axe(two)).filter((f) => f.impact === 'serious' || f.impact === 'critical')).toEqual([]);
+    // Counter 2's own tap on it is refused in words, and nothing reaches the service from there.
+    await until(`${order.id} accepted at the service`, () => appliedTo(store.sandbox, order.id).length >= 1);
+    // Take over: confirmed, then the big button is Counter 2's, and Counter 1 shows the claim moved.
+    await two.getByTestId('take-over').click();
+    await two.getByTestId('take-over-confirm').click();
+    await two.getByTestId('next-step').waitFor({ timeout: 3_000 });
+    await one.getByTestId('claim-banner').waitFor({ timeout: 3_000 });
+    expect(await one.getByTestId('claim-banner').innerText()).toContain('Counter 2');
+    await tapStep(two, 'PACKING');
+    await until(`${order.id} packing at the service`, () => appliedTo(store.sandbox, order.id).length >= 2, 10_000);
+  });
+
+  it('list both counters under Settings -> Counters, with who takes in orders', async () => {
+    await unlockSettings(one);
+    await one.getByTestId('counters-table').waitFor();
+    await one.locator('[data-testid="counter-row"][data-present="true"]').nth(1).waitFor({ timeout: 10_000 });
+    await one.getByTestId('counters-panel').scrollIntoViewIfNeeded();
+    await shot(one, '71-counters-en-1024');
+    expect((await axe(one)).filter((f) => f.impact === 'serious' || f.impact === 'critical')).toEqual([]);
+  });
+
+  it('in Hindi at 1920: the claim banner and the counters screen', async () => {
+    const wide = await counterPage(1, 1920);
+    await inHindi(wide);
+    const order = next((o) => o.orderState === 'Created');
+    await scan(one, order.id);
+    await tapStep(one, 'ACCEPT');
+    await scan(wide, order.id);
+    await wide.getByTestId('claim-banner').waitFor({ timeout: 3_000 });
+    expect(await wide.getByTestId('claim-banner').innerText()).toContain('पैक हो रहा है');
+    await shot(wide, '72-claim-banner-hi-1920');
+    expect((await axe(wide)).filter((f) => f.impact === 'serious' || f.impact === 'critical')).toEqual([]);
+    await wide.close();
+  });
+
+  it('with the hub PC gone: Counter 2 says so within 15 s and takes in orders itself', async () => {
+    const counterTwo = store.counters[1]!.host;
+    const started = Date.now();
+    // Counter 1, the hub PC, shuts down (the hub process with it).
+    await store.counters[0]!.close();
+    await two.locator('[data-testid="hub-notice"][data-mode="away"]').waitFor({ timeout: 15_000 });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    await shot(two, '73-hub-away-en-1024');
+    expect(counterTwo.hub.status().mode).toBe('away');
+    // Counter 2 polls the order service itself now: no new order waits for the hub.
+    const changesCalls = (): number => store.sandbox.readLog().filter((r) => r.call === 'changes').length;
+    const before = changesCalls();
+    await counterTwo.handle('intake.checkNow', {});
+    await until('Counter 2 asks the service for changes itself', () => changesCalls() > before, 15_000);
+    expect(counterTwo.engine()).not.toBeNull();
+  });
+});
