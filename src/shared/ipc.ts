@@ -246,7 +246,7 @@ export const PaperSchema = z.enum(['thermal80', 'a4']);
 export type Paper = z.infer<typeof PaperSchema>;
 
 /** What can be printed: one order's packing slip, or the pick list of several orders. */
-export const PrintDocumentSchema = z.enum(['packingSlip', 'pickList']);
+export const PrintDocumentSchema = z.enum(['packingSlip', 'pickList', 'joinSlip']);
 export type PrintDocument = z.infer<typeof PrintDocumentSchema>;
 
 /** A printer the operating system offers (Electron's getPrintersAsync, reduced to what we show). */

@@ -4,6 +4,6 @@ export { packingSlipOf, addressLines, type PackingSlip, type SlipItem } from './
 export { pickListOf, pickKey, type PickList, type PickLine, type PickShare } from './pickList';
 export { usePrint, type PrintJob } from './store';
 export { usePickSelection } from './selection';
-export { printPackingSlip, printPickList } from './run';
+export { printJoinSlip, printPackingSlip, printPickList } from './run';
 export { watchPackedTaps, marksPacked } from './autoPrint';
 export { paperTime } from './when';

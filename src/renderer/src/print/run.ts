@@ -35,6 +35,11 @@ export async function printPackingSlip(orderId: string, now: () => number = Date
   return printJob({ document: 'packingSlip', slip, barcode: code128(slip.orderId), at: now() });
 }
 
+/** Prints the store hub's join slip: the code as text and as a barcode. */
+export function printJoinSlip(code: string, barcodeSvg: string, now: () => number = Date.now): Promise<boolean> {
+  return printJob({ document: 'joinSlip', code, barcodeSvg, at: now() });
+}
+
 /** Prints the pick list of the given orders (those without details are left out). */
 export async function printPickList(orderIds: readonly string[], now: () => number = Date.now): Promise<boolean> {
   // The queue holds rows; the items are in each order's whole view.
@@ -69,7 +74,7 @@ async function printNow(job: PrintJob): Promise<boolean> {
   const ui = useUi.getState();
   switch (reply.value.outcome) {
     case 'printed':
-      ui.say('success', i18next.t(job.document === 'packingSlip' ? 'print:notice.slipSent' : 'print:notice.pickListSent'));
+      ui.say('success', i18next.t(job.document === 'packingSlip' ? 'print:notice.slipSent' : job.document === 'pickList' ? 'print:notice.pickListSent' : 'hub:code.printed'));
       return true;
     case 'cancelled':
       ui.say('info', i18next.t('print:notice.cancelled'));

@@ -9,7 +9,9 @@ import type { PickList } from './pickList';
 
 export type PrintJob =
   | { readonly document: 'packingSlip'; readonly slip: PackingSlip; readonly barcode: BarPattern | null; readonly at: number }
-  | { readonly document: 'pickList'; readonly list: PickList; readonly at: number };
+  | { readonly document: 'pickList'; readonly list: PickList; readonly at: number }
+  /** The store hub's join code, for the manager to keep and other counters to scan. */
+  | { readonly document: 'joinSlip'; readonly code: string; readonly barcodeSvg: string; readonly at: number };
 
 interface PrintStore {
   job: PrintJob | null;
