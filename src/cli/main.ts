@@ -1,4 +1,5 @@
 /** The packdesk CLI, as a function of argv and environment to an exit code (packdesk.ts runs it). */
+import { readHubStatus } from '../main/core/hub/read-status';
 import type { OrderServiceClient, UpdateOutcome, UpdateSender } from '../main/core/api';
 import type { TokenManager } from '../main/core/auth';
 import { createEngine, type Engine, openEngineWithService, openServiceParts } from '../main/core/engine';
@@ -43,7 +44,7 @@ export async function runCli(argv: readonly string[], raw: CliIo): Promise<numbe
     io.writeError(`packdesk: ${config.problem.message}\n`);
     return EXIT.CONFIG;
   }
-  if (command.name === 'hub') return runHub(command, config.value, io);
+  if (command.name === 'hub') return runHub(command, config.value, io, { readStatus: (nc, self) => readHubStatus(nc, self) });
   const log = flags.switches.has('verbose') ? createLogger([stderrSink], { minLevel: 'info' }) : silentLogger;
   return withEngine(command, config.value, io, log);
 }
