@@ -96,6 +96,8 @@ describe('two counters of one store', () => {
     await two.getByTestId('next-step').waitFor({ timeout: 3_000 });
     await one.getByTestId('claim-banner').waitFor({ timeout: 3_000 });
     expect(await one.getByTestId('claim-banner').innerText()).toContain('Counter 2');
+    // Counter 1's packer is told in words, not left to notice the banner.
+    await one.getByText(`Counter 2 took order ${order.id} over`).waitFor({ timeout: 3_000 });
     await tapStep(two, 'PACKING');
     await until(`${order.id} packing at the service`, () => appliedTo(store.sandbox, order.id).length >= 2, 10_000);
   });

@@ -76,6 +76,7 @@ function subscribe(api: PackdeskApi): void {
     // Before the merge: an order the screen did not know yet may be a new one to alert about.
     const known = useOrders.getState();
     useNewOrders.getState().noteChanged(orders, (id) => holdsOrder(known, id));
+    sayTakenOver(orders, known.views);
     useOrders.getState().merge(orders);
   });
   api.on('orders.removed', ({ orderIds }) => ordersLeft(orderIds));
@@ -321,6 +322,17 @@ export async function takeOver(orderId: string): Promise<boolean> {
   useUi.getState().say('info', i18next.t('hub:claim.takenOver', { orderId, counter: reply.value.counterName }));
   await readOrder(orderId);
   return true;
+}
+
+/** Another counter took over an order this counter was packing: the packer hears it at once. */
+function sayTakenOver(orders: readonly OrderView[], before: ReadonlyMap<string, OrderView>): void {
+  for (const view of orders) {
+    const was = before.get(view.id)?.claim;
+    if (was?.here && view.claim && !view.claim.here) {
+      if (soundsOn()) playRefusal();
+      useUi.getState().say('error', i18next.t('hub:claim.takenFromHere', { orderId: view.id, counter: view.claim.counterName }));
+    }
+  }
 }
 
 /** Orders off the terminal leave the queue and the pick list. */
