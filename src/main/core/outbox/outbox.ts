@@ -9,6 +9,7 @@ import { applyAction, changedAtOf, stepReached } from '../../../shared/fulfilmen
 import { type ActionInput, buildAction, checkId, type Order } from '../../../shared/protocol';
 import { fail, ok, type Problem, type Result } from '../../../shared/result';
 import type { EntryRow, OrderRow, Store } from '../db';
+import { CERTIFICATE_UNTRUSTED } from '../api/http';
 import type { AttemptOutcome } from './attempt';
 import { type BackoffPolicy, backoffDelay } from './backoff';
 import { takeSenderLease, type LeaseResult } from './lease';
@@ -447,7 +448,7 @@ function settleOne(ctx: OutboxContext, entry: EntryRow, outcome: AttemptOutcome,
       return settleUnreadable(ctx, entry, outcome.answer.rawBody, outcome.answer.message, outcome.order, audit);
     case 'transient': {
       const network = outcome.status === undefined;
-      const code = outcome.tokenServer ? 'TOKEN_SERVER' : network ? NETWORK : `HTTP_${outcome.status}`;
+      const code = outcome.tokenServer ? 'TOKEN_SERVER' : outcome.certificate ? CERTIFICATE_UNTRUSTED : network ? NETWORK : `HTTP_${outcome.status}`;
       const problem: Problem = { kind: 'transient', code, message: outcome.message };
       const delay = backoffDelay(entry.attempts + 1, ctx.backoff, ctx.random, outcome.retryAfterMs);
       const after = mustMove(store.outbox, entry, 'retryLater', now, {
@@ -458,8 +459,9 @@ function settleOne(ctx: OutboxContext, entry: EntryRow, outcome: AttemptOutcome,
       });
       audit({ ...base, outcome: 'retry', message: `${outcome.message}; next try in ${Math.ceil(delay / 1000)} s` });
       const rateLimited = outcome.status === 429 ? { rateLimitedForMs: delay } : {};
-      // A token server fault never reached the order service: it says nothing about reaching it.
-      const reachable = outcome.tokenServer ? null : !network;
+      // A token server fault never reached the order service, and a refused certificate means the
+      // network worked: neither says the service is offline.
+      const reachable = outcome.tokenServer || outcome.certificate ? null : !network;
       return { entry: after, result: 'retry', reachable, orderChanged: false, ...rateLimited };
     }
     case 'auth': {
