@@ -93,6 +93,14 @@ export const OrderAlarmSchema = z.object({
 });
 export type OrderAlarm = z.infer<typeof OrderAlarmSchema>;
 
+/** An item this terminal cut: how many units it had before its first cut, and the latest cut's reason code. */
+export const ItemCutSchema = z.object({
+  itemId: z.string(),
+  was: z.number().int().nonnegative(),
+  reason: z.string(),
+});
+export type ItemCut = z.infer<typeof ItemCutSchema>;
+
 /** One order on the terminal: the service's latest answer with still-queued taps applied. */
 export const OrderViewSchema = z.object({
   id: z.string(),
@@ -114,6 +122,8 @@ export const OrderViewSchema = z.object({
   unreadable: z.boolean().optional(),
   /** Cancelled or changed elsewhere and not yet acknowledged; absent otherwise. */
   alarm: OrderAlarmSchema.optional(),
+  /** Items this terminal cut ("was 3: Item unavailable"); absent when none, and on the queue's rows. */
+  cuts: z.array(ItemCutSchema).optional(),
 });
 export type OrderView = z.infer<typeof OrderViewSchema>;
 

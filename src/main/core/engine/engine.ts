@@ -254,7 +254,9 @@ export function createEngine(options: EngineOptions): Engine {
 
   const viewOf = (orderId: string): OrderView | null => {
     const row = store.orders.get(orderId);
-    return row ? orderView(row, store.outbox.projectedForOrder(orderId), now(), projectWith, store.alarms.get(orderId)) : null;
+    return row
+      ? orderView(row, store.outbox.projectedForOrder(orderId), now(), projectWith, store.alarms.get(orderId), store.outbox.cutsForOrder(orderId))
+      : null;
   };
 
   const computeStatus = (): SyncStatus => {

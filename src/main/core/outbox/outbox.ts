@@ -6,7 +6,7 @@
  * decides when and how many.
  */
 import { applyAction, changedAtOf, stepReached } from '../../../shared/fulfilment';
-import { type ActionInput, buildAction, checkId, type Order } from '../../../shared/protocol';
+import { type Action, type ActionInput, buildAction, checkId, type Order } from '../../../shared/protocol';
 import { fail, ok, type Problem, type Result } from '../../../shared/result';
 import type { EntryRow, OrderRow, Store } from '../db';
 import { CERTIFICATE_UNTRUSTED } from '../api/http';
@@ -131,6 +131,7 @@ export function createOutbox(ctx: OutboxContext) {
           createdAt: now,
           sendAfter: now + Math.max(0, ctx.undoWindowMs()),
           terminalId,
+          unitsBefore: unitsBefore(action, () => projectWith(orderId, row?.body ?? null, entries, now) ?? row?.body ?? null),
         });
         projector.extend(orderId, row?.body ?? null, entries, entry.id, check.value);
         // An order added just now is read again by its next tap.
@@ -488,6 +489,17 @@ function settleOne(ctx: OutboxContext, entry: EntryRow, outcome: AttemptOutcome,
       return { entry: after, result: maybe ? 'mayBeApplied' : 'failed', reachable: true, orderChanged: false };
     }
   }
+}
+
+/**
+ * A unit cut's item count as the packer saw it when tapping (the order as projected, just checked
+ * against, so the projection is remembered), kept with the tap: the service's answer says only the
+ * new count. Null for every other tap.
+ */
+function unitsBefore(action: Action, projected: () => Order | null): number | null {
+  if (action.type !== 'ITEM_UNIT_UPDATE') return null;
+  const itemId = action.itemId;
+  return projected()?.items.find((i) => i.itemId === itemId)?.quantity.count ?? null;
 }
 
 /**
