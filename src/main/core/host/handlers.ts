@@ -37,7 +37,7 @@ export interface HandlerDeps {
   readonly shell: 'electron' | 'web';
   readonly saveCredentials: (request: CredentialsRequest) => Promise<Result<CredentialsAnswer>>;
   readonly exportBundle: () => Promise<Result<{ path: string }>>;
-  /** The queue's rows for orders.head (listed ahead of a page's first ask, when the shell says one is coming). */
+  /** The queue's rows for orders.head and orders.list (kept while nothing changes; listed ahead of a page's first ask, when the shell says one is coming). */
   readonly queue: QueueRows;
   readonly log: Logger;
   /** Events to the screens (the sync bar hears when a manager's save clears the settings problem). */
@@ -151,7 +151,7 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
   return {
     'app.info': async () => ok(await deps.info()),
     // Queue rows, not whole views: 5,000 bodies are about 23 MB to carry and check on every start.
-    'orders.list': async () => ok((runtime.engine()?.listOrders() ?? []).map(summarize)),
+    'orders.list': async () => ok(deps.queue.rows()),
     'orders.get': async ({ orderId }) => engineOr((e) => ok(e.getOrder(orderId))),
     'orders.add': async ({ orderId }) => {
       const known = runtime.engine()?.getOrder(orderId);
@@ -170,7 +170,7 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
         return ok({ matches: matches.map(({ view, by }) => ({ order: summarize(view), by })), more });
       }),
     'orders.remove': async ({ orderId }) => engineOr((e) => done(e.removeOrder(orderId))),
-    'orders.head': async ({ rows }) => ok(queueHead(deps.queue.forHead(), rows)),
+    'orders.head': async ({ rows }) => ok(queueHead(deps.queue.rows(), rows)),
     'orders.acknowledge': async ({ orderId }) => engineOr((e) => done(e.acknowledgeAlarm(orderId))),
     'taps.submit': async ({ orderId, input, pin }) => {
       const tap = (): ReturnType<Engine['submitTap']> => engineOr((e) => e.submitTap(orderId, input));

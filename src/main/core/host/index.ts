@@ -71,7 +71,7 @@ export async function createAppHost<S extends TrainingService = TrainingService>
     ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
   });
 
-  const queue = createQueueRows({ engine: () => runtime.engine(), now });
+  const queue = createQueueRows({ engine: () => runtime.engine() });
   events.subscribe((event) => queue.noteEvent(event));
 
   const info = (): AppInfo => {
