@@ -13,7 +13,7 @@ import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderView } from '../../src/shared/ipc';
 import { pdfText, printToPdf } from './pdf';
-import { acceptOrder, appliedTo, openTerminal, orderPool, shot, tapStep, typeOrderId, until, untilPrintRequests, withPrescription, type Terminal } from './support';
+import { acceptOrder, appliedTo, axe, openTerminal, orderPool, shot, tapStep, typeOrderId, until, untilPrintRequests, withPrescription, type Terminal } from './support';
 
 const work = mkdtempSync(join(tmpdir(), 'packdesk-reasons-'));
 
@@ -124,6 +124,7 @@ describe('reasons that fit', () => {
     await expect(row.locator('.item-units-number').textContent()).resolves.toBe(String(was - 1));
     await expect(row.getByTestId('item-was').textContent()).resolves.toBe(`was ${was}: Item unavailable`);
     await shot(page, 'reasons-04-cut-was-en');
+    expect((await axe(page)).filter((f) => f.impact === 'serious' || f.impact === 'critical')).toEqual([]);
 
     await page.getByTestId('language-hi').click();
     await expect(row.getByTestId('item-was').textContent()).resolves.toBe(`पहले ${was}: सामान उपलब्ध नहीं`);
