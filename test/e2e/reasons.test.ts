@@ -135,6 +135,13 @@ describe('reasons that fit', () => {
     await page.locator(`[data-testid="print-root"][data-document="packingSlip"] [data-order-id="${order.id}"]`).waitFor({ state: 'attached' });
     await untilPrintRequests(page, 1);
     expect(pdfText(await printToPdf(page, work, 'reasons-05-cut-slip'))).toContain(`was ${was}: Item unavailable`);
+    // The Hindi slip says it too.
+    await page.getByTestId('language-hi').click();
+    await page.getByTestId('print-slip').click();
+    await untilPrintRequests(page, 2);
+    await page.locator('[data-testid="print-root"] .print-was').filter({ hasText: 'पहले' }).waitFor({ state: 'attached' });
+    expect(pdfText(await printToPdf(page, work, 'reasons-05-cut-slip-hi'))).toContain(`पहले ${was}: सामान उपलब्ध नहीं`);
+    await page.getByTestId('language-en').click();
     expect(t.problems).toEqual([]);
   }, 90_000);
 });
