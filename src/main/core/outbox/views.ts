@@ -1,5 +1,6 @@
 /** Turns rows into the views the UI and the CLI show (src/shared/ipc.ts), so no shell recomputes them. */
 import { nextStep, promisedPackedAt } from '../../../shared/fulfilment';
+import { addCut, cutsShownOn } from '../../../shared/orders';
 import { type Order, orderIdProblem } from '../../../shared/protocol';
 import type { ItemCut, OrderView, OutboxEntryView } from '../../../shared/ipc';
 import type { AlarmRow, CutRow, EntryRow, OrderRow } from '../db';
@@ -60,20 +61,11 @@ export function orderView(
   };
 }
 
-/**
- * Per item, the count before its first cut and its latest cut's reason; an item whose count is back
- * at what it was (the service restored it) says nothing.
- */
-function cutsShown(cuts: readonly CutRow[], order: Order | null): { cuts?: ItemCut[] } {
-  const byItem = new Map<string, ItemCut>();
-  for (const c of cuts) {
-    const first = byItem.get(c.itemId);
-    byItem.set(c.itemId, { itemId: c.itemId, was: first?.was ?? c.unitsBefore, reason: c.reason });
-  }
-  const shown = [...byItem.values()].filter((c) => {
-    const count = order?.items.find((i) => i.itemId === c.itemId)?.quantity.count;
-    return count !== undefined && count !== c.was;
-  });
+/** Per item, the count before its first cut and its latest cut's reason (shared/orders/cuts.ts). */
+function cutsShown(rows: readonly CutRow[], order: Order | null): { cuts?: ItemCut[] } {
+  let cuts: ItemCut[] = [];
+  for (const r of rows) cuts = addCut(cuts, { itemId: r.itemId, was: r.unitsBefore, reason: r.reason });
+  const shown = cutsShownOn(order, cuts);
   return shown.length > 0 ? { cuts: shown } : {};
 }
 
