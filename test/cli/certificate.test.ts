@@ -89,6 +89,10 @@ describe('an untrusted certificate', () => {
     expect(r.stdout).toMatch(/certificate is not trusted/);
     expect(r.stdout).not.toMatch(/could not be reached/);
     expect(r.stdout).toMatch(/remaining 1/);
+    // The screens name the order service, not the sign-in server the token's certificate notice names.
+    const j = await cli.run(['drain', '--timeout', '2', '--json'], env);
+    expect(j.code).toBe(7);
+    expect((JSON.parse(j.stdout) as { status: { notice: { code: string } | null } }).status.notice?.code).toBe('SERVICE_CERTIFICATE');
     expect(server.requests()).toBe(0);
   });
 

@@ -297,7 +297,7 @@ export function createEngine(options: EngineOptions): Engine {
     else if (tokenProblem?.code === CERTIFICATE_UNTRUSTED)
       say(`${tokenProblem.message}. ${counts.waiting} tap(s) are kept`, 'CERTIFICATE', { count: counts.waiting });
     else if (serviceCertificate !== null)
-      say(`${serviceCertificate}. ${counts.waiting} tap(s) are kept`, 'CERTIFICATE', { count: counts.waiting });
+      say(`${serviceCertificate}. ${counts.waiting} tap(s) are kept`, 'SERVICE_CERTIFICATE', { count: counts.waiting });
     // The token server answered but gave nothing usable: say so, rather than "no connection" or "rejected credentials".
     else if (tokenProblem && (tokenProblem.code === TOKEN_SERVER_FAULT || tokenProblem.code === TOKEN_UNUSABLE))
       say(`${tokenProblem.message}. ${counts.waiting} tap(s) are kept`, 'TOKEN_SERVER', { count: counts.waiting });
