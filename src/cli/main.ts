@@ -237,7 +237,7 @@ async function run(command: Exclude<Command, { name: 'help' | 'doctor' | 'intake
       // Before the network: a full disk leaves taps "waiting" that the service may already have applied.
       if (engine.storage()) return EXIT.STORAGE;
       if (status.credentials !== 'ok') return EXIT.CONFIG;
-      if (status.notice?.code === 'CERTIFICATE') return EXIT.CERTIFICATE;
+      if (status.notice?.code === 'CERTIFICATE' || status.notice?.code === 'SERVICE_CERTIFICATE') return EXIT.CERTIFICATE;
       if (status.connectivity === 'offline') return EXIT.UNREACHABLE;
       if (status.failed > 0 || result.failed > 0) return EXIT.REFUSED;
       if (result.remaining > 0) return EXIT.UNREACHABLE;

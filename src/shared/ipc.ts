@@ -103,6 +103,14 @@ export const ElsewhereTapSchema = z.object({
 });
 export type ElsewhereTap = z.infer<typeof ElsewhereTapSchema>;
 
+/** An item this terminal cut: how many units it had before its first cut, and the latest cut's reason code. */
+export const ItemCutSchema = z.object({
+  itemId: z.string(),
+  was: z.number().int().nonnegative(),
+  reason: z.string(),
+});
+export type ItemCut = z.infer<typeof ItemCutSchema>;
+
 /** One order on the terminal: the service's latest answer with still-queued taps applied. */
 export const OrderViewSchema = z.object({
   id: z.string(),
@@ -128,6 +136,9 @@ export const OrderViewSchema = z.object({
   claim: ClaimSchema.extend({ here: z.boolean() }).optional(),
   /** With a store hub: other counters' taps on this order that their outboxes have not sent yet (already laid over `order`). */
   elsewhere: z.array(ElsewhereTapSchema).optional(),
+
+  /** Items this terminal cut ("was 3: Item unavailable"); absent when none, and on the queue's rows. */
+  cuts: z.array(ItemCutSchema).optional(),
 });
 export type OrderView = z.infer<typeof OrderViewSchema>;
 

@@ -5,7 +5,7 @@ export { SCHEMA_VERSION } from './migrations';
 export { describeSalvage, type SalvageReport } from './salvage';
 export type { EntryRow, OrderRow, AuditRow, AuditKind, ShapingEntry } from './rows';
 export { AUDIT_KINDS, deepFreeze } from './rows';
-export type { EntryPatch, NewEntry, OutboxCounts, OutboxTable } from './outbox-table';
+export type { CutRow, EntryPatch, NewEntry, OutboxCounts, OutboxTable } from './outbox-table';
 export type { LeaseRow, LeaseTable } from './lease-table';
 export type { OrdersTable } from './orders-table';
 export type { AuditLine, AuditTable } from './audit-table';

@@ -260,6 +260,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX order_alarms_open ON order_alarms (order_id) WHERE acknowledged_at IS NULL;
     `,
   },
+  {
+    version: 10,
+    sql: `
+      -- A unit cut's count before it, as this terminal showed the item when the cut was tapped: once
+      -- the service's answer is stored the order only says the new count, and a packer must still
+      -- read "was 3: Item unavailable" on the item and the slip. NULL for every other tap.
+      ALTER TABLE outbox ADD COLUMN units_before INTEGER;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

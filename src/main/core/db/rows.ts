@@ -104,6 +104,13 @@ export function parseShapingEntry(raw: unknown): ShapingEntry {
   return { id: r.id, seq: r.seq, state: r.state, action: r.action, awaitingRefresh: r.awaiting_refresh };
 }
 
+const CutRowSchema = EntryRowSchema.pick({ action: true }).extend({ units_before: Int.nonnegative() });
+
+/** Parses a unit cut's action and its count before (outbox-table cutsForOrder); a row that does not parse is a damaged store. */
+export function parseCutRow(raw: unknown): { action: Action; units_before: number } {
+  return parsedOrThrow(CutRowSchema, raw, 'Outbox entry');
+}
+
 /** Parses an outbox row; a row that does not parse is a damaged store, reported loudly. */
 export function parseEntryRow(raw: unknown): EntryRow {
   const r = parsedOrThrow(EntryRowSchema, raw, 'Outbox entry');

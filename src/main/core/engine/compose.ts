@@ -161,6 +161,7 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
     log,
     credentialsState: () => tokens.status().credentials,
     tokenProblem: () => tokens.status().lastProblem,
+    serviceCertificate: () => client.certificateProblem(),
     clockSkewMs: () => clock.skewMs(),
     clockDisagreementMs: () => clock.judgement().disagreementMs,
     ...pick(options),

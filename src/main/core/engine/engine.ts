@@ -78,6 +78,8 @@ export interface EngineOptions {
   statusCheck?: StatusCheck;
   /** The token manager's last problem getting a token (null once one is issued), for the status line. */
   tokenProblem?: () => Problem | null;
+  /** The order service's certificate refusal on its last call, in words (null when it answers). */
+  serviceCertificate?: () => string | null;
   /**
    * When the data file's pages are checked: 'now' (default) before the engine is built, or 'later'
    * on a worker thread from start() (the app: a packer can tap while a large file is read). Damage
@@ -252,7 +254,9 @@ export function createEngine(options: EngineOptions): Engine {
 
   const viewOf = (orderId: string): OrderView | null => {
     const row = store.orders.get(orderId);
-    return row ? orderView(row, store.outbox.projectedForOrder(orderId), now(), projectWith, store.alarms.get(orderId)) : null;
+    return row
+      ? orderView(row, store.outbox.projectedForOrder(orderId), now(), projectWith, store.alarms.get(orderId), store.outbox.cutsForOrder(orderId))
+      : null;
   };
 
   const computeStatus = (): SyncStatus => {
@@ -267,6 +271,7 @@ export function createEngine(options: EngineOptions): Engine {
       known === 'missing' ? 'missing' : sync.credentials() === 'rejected' || known === 'rejected' ? 'rejected' : 'ok';
     const plainFailed = counts.failed - counts.mayBeApplied;
     const tokenProblem = options.tokenProblem?.() ?? null;
+    const serviceCertificate = options.serviceCertificate?.() ?? null;
     // Whole seconds: each token measures it anew, network delay included, and the status is only
     // sent when it changes.
     const skew = options.clockSkewMs?.() ?? null;
@@ -291,6 +296,8 @@ export function createEngine(options: EngineOptions): Engine {
     // A certificate this computer refuses: the network is fine, and a person must look at the address or the certificate.
     else if (tokenProblem?.code === CERTIFICATE_UNTRUSTED)
       say(`${tokenProblem.message}. ${counts.waiting} tap(s) are kept`, 'CERTIFICATE', { count: counts.waiting });
+    else if (serviceCertificate !== null)
+      say(`${serviceCertificate}. ${counts.waiting} tap(s) are kept`, 'SERVICE_CERTIFICATE', { count: counts.waiting });
     // The token server answered but gave nothing usable: say so, rather than "no connection" or "rejected credentials".
     else if (tokenProblem && (tokenProblem.code === TOKEN_SERVER_FAULT || tokenProblem.code === TOKEN_UNUSABLE))
       say(`${tokenProblem.message}. ${counts.waiting} tap(s) are kept`, 'TOKEN_SERVER', { count: counts.waiting });

@@ -40,7 +40,7 @@ export interface HandlerDeps {
   readonly shell: 'electron' | 'web';
   readonly saveCredentials: (request: CredentialsRequest) => Promise<Result<CredentialsAnswer>>;
   readonly exportBundle: () => Promise<Result<{ path: string }>>;
-  /** The queue's rows for orders.head (listed ahead of a page's first ask, when the shell says one is coming). */
+  /** The queue's rows for orders.head and orders.list (kept while nothing changes; listed ahead of a page's first ask, when the shell says one is coming). */
   readonly queue: QueueRows;
   readonly log: Logger;
   /** Events to the screens (the sync bar hears when a manager's save clears the settings problem). */
@@ -154,7 +154,7 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
   return {
     'app.info': async () => ok(await deps.info()),
     // Queue rows, not whole views: 5,000 bodies are about 23 MB to carry and check on every start.
-    'orders.list': async () => ok((runtime.engine()?.listOrders() ?? []).map((v) => summarize(hub.decorate(v)))),
+    'orders.list': async () => ok(deps.queue.rows()),
     'orders.get': async ({ orderId }) =>
       engineOr((e) => {
         const view = e.getOrder(orderId);
@@ -177,7 +177,7 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
         return ok({ matches: matches.map(({ view, by }) => ({ order: summarize(hub.decorate(view)), by })), more });
       }),
     'orders.remove': async ({ orderId }) => engineOr((e) => done(e.removeOrder(orderId))),
-    'orders.head': async ({ rows }) => ok(queueHead(deps.queue.forHead(), rows)),
+    'orders.head': async ({ rows }) => ok(queueHead(deps.queue.rows(), rows)),
     'orders.acknowledge': async ({ orderId }) => engineOr((e) => done(e.acknowledgeAlarm(orderId))),
     'taps.submit': async ({ orderId, input, pin }) => {
       const tap = async (): Promise<ReturnType<Engine['submitTap']>> => {

@@ -90,7 +90,7 @@ export async function createAppHost<S extends TrainingService = TrainingService>
     ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
   });
 
-  const queue = createQueueRows({ engine: () => runtime.engine(), now, decorate: (view) => hub.decorate(view) });
+  const queue = createQueueRows({ engine: () => runtime.engine(), decorate: (view) => hub.decorate(view) });
   events.subscribe((event) => queue.noteEvent(event));
 
   const info = (): AppInfo => {

@@ -6,9 +6,10 @@
  * decides when and how many.
  */
 import { applyAction, changedAtOf, stepReached } from '../../../shared/fulfilment';
-import { type ActionInput, buildAction, checkId, type Order } from '../../../shared/protocol';
+import { type Action, type ActionInput, buildAction, checkId, type Order } from '../../../shared/protocol';
 import { fail, ok, type Problem, type Result } from '../../../shared/result';
 import type { EntryRow, OrderRow, Store } from '../db';
+import { CERTIFICATE_UNTRUSTED } from '../api/http';
 import type { AttemptOutcome } from './attempt';
 import { type BackoffPolicy, backoffDelay } from './backoff';
 import { takeSenderLease, type LeaseResult } from './lease';
@@ -130,6 +131,7 @@ export function createOutbox(ctx: OutboxContext) {
           createdAt: now,
           sendAfter: now + Math.max(0, ctx.undoWindowMs()),
           terminalId,
+          unitsBefore: unitsBefore(action, () => projectWith(orderId, row?.body ?? null, entries, now) ?? row?.body ?? null),
         });
         projector.extend(orderId, row?.body ?? null, entries, entry.id, check.value);
         // An order added just now is read again by its next tap.
@@ -447,7 +449,7 @@ function settleOne(ctx: OutboxContext, entry: EntryRow, outcome: AttemptOutcome,
       return settleUnreadable(ctx, entry, outcome.answer.rawBody, outcome.answer.message, outcome.order, audit);
     case 'transient': {
       const network = outcome.status === undefined;
-      const code = outcome.tokenServer ? 'TOKEN_SERVER' : network ? NETWORK : `HTTP_${outcome.status}`;
+      const code = outcome.tokenServer ? 'TOKEN_SERVER' : outcome.certificate ? CERTIFICATE_UNTRUSTED : network ? NETWORK : `HTTP_${outcome.status}`;
       const problem: Problem = { kind: 'transient', code, message: outcome.message };
       const delay = backoffDelay(entry.attempts + 1, ctx.backoff, ctx.random, outcome.retryAfterMs);
       const after = mustMove(store.outbox, entry, 'retryLater', now, {
@@ -458,8 +460,9 @@ function settleOne(ctx: OutboxContext, entry: EntryRow, outcome: AttemptOutcome,
       });
       audit({ ...base, outcome: 'retry', message: `${outcome.message}; next try in ${Math.ceil(delay / 1000)} s` });
       const rateLimited = outcome.status === 429 ? { rateLimitedForMs: delay } : {};
-      // A token server fault never reached the order service: it says nothing about reaching it.
-      const reachable = outcome.tokenServer ? null : !network;
+      // A token server fault never reached the order service, and a refused certificate means the
+      // network worked: neither says the service is offline.
+      const reachable = outcome.tokenServer || outcome.certificate ? null : !network;
       return { entry: after, result: 'retry', reachable, orderChanged: false, ...rateLimited };
     }
     case 'auth': {
@@ -486,6 +489,17 @@ function settleOne(ctx: OutboxContext, entry: EntryRow, outcome: AttemptOutcome,
       return { entry: after, result: maybe ? 'mayBeApplied' : 'failed', reachable: true, orderChanged: false };
     }
   }
+}
+
+/**
+ * A unit cut's item count as the packer saw it when tapping (the order as projected, just checked
+ * against, so the projection is remembered), kept with the tap: the service's answer says only the
+ * new count. Null for every other tap.
+ */
+function unitsBefore(action: Action, projected: () => Order | null): number | null {
+  if (action.type !== 'ITEM_UNIT_UPDATE') return null;
+  const itemId = action.itemId;
+  return projected()?.items.find((i) => i.itemId === itemId)?.quantity.count ?? null;
 }
 
 /**

@@ -13,6 +13,8 @@ export interface SlipItem {
   readonly measurement: string | null;
   readonly units: number;
   readonly prescription: boolean;
+  /** Cut by this terminal: the units before the cut and the reason's code; null when not cut. */
+  readonly was: { readonly count: number; readonly reason: string } | null;
 }
 
 /** Everything a packing slip shows. */
@@ -54,6 +56,7 @@ export function packingSlipOf(view: OrderView, { wholePhone = false }: { wholePh
       measurement: nonBlank(i.displayMeasurement),
       units: i.quantity.count,
       prescription: i.prescriptionRequired === true,
+      was: wasOf(view, i.itemId),
     }));
   return {
     orderId: order.id,
@@ -68,6 +71,11 @@ export function packingSlipOf(view: OrderView, { wholePhone = false }: { wholePh
     promisedPackedAt: view.promisedPackedAt,
     promisedDeliveryAt: promised(delivery, 'DELIVERED'),
   };
+}
+
+function wasOf(view: OrderView, itemId: string): SlipItem['was'] {
+  const cut = view.cuts?.find((c) => c.itemId === itemId);
+  return cut ? { count: cut.was, reason: cut.reason } : null;
 }
 
 /** A phone as the slip prints it; a number with too few digits to shorten is left out rather than shown whole. */

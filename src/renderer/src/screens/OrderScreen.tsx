@@ -77,7 +77,7 @@ export function OrderScreen({ orderId }: { orderId: string }) {
         {isNew && <SeenButton orderId={orderId} />}
       </div>
       {view.nextStep === null && view.order !== null && <FinishedPanel cancelled={orderPhase(view.order) === 'CANCELLED'} />}
-      {view.order ? <OrderBody order={view.order} open={view.nextStep !== null} /> : <AwaitingServiceCard view={view} />}
+      {view.order ? <OrderBody order={view.order} open={view.nextStep !== null} cuts={view.cuts} /> : <AwaitingServiceCard view={view} />}
     </main>
   );
 }
@@ -202,12 +202,12 @@ function AwaitingServiceCard({ view }: { view: OrderView }) {
 }
 
 /** Items and fulfilments; `open` when the order still has steps, so it can still change. */
-function OrderBody({ order, open }: { order: Order; open: boolean }) {
+function OrderBody({ order, open, cuts }: { order: Order; open: boolean; cuts: OrderView['cuts'] }) {
   const { t } = useWords();
   const [cancelling, setCancelling] = useState(false);
   return (
     <div className="order-body">
-      <ItemList order={order} editable={open} />
+      <ItemList order={order} editable={open} cuts={cuts} />
       <div className="order-side">
         <FulfilmentList fulfilments={order.fulfillments} />
         <InvoiceForm orderId={order.id} current={invoiceOf(order)} />
