@@ -36,6 +36,10 @@ export const VALID_PAYLOADS: { [C in CommandName]: CommandPayload<C> } = {
   'kiosk.leave': { pin: '1234' },
   'printers.list': {},
   'print.run': { document: 'packingSlip', contentHeightMm: 120 },
+  'shift.report': { day: '2026-11-25' },
+  'shift.exportCsv': { day: '2026-11-25' },
+  'orders.timeline': { orderId: 'ORD-1' },
+  'prints.record': { orderId: 'ORD-1', document: 'packingSlip', outcome: 'printed' },
 };
 
 /** A value of another type than `v`. */
