@@ -232,8 +232,11 @@ export const PaperSchema = z.enum(['thermal80', 'a4']);
 export type Paper = z.infer<typeof PaperSchema>;
 
 /** What can be printed: one order's packing slip, or the pick list of several orders. */
-export const PrintDocumentSchema = z.enum(['packingSlip', 'pickList']);
+export const PrintDocumentSchema = z.enum(['packingSlip', 'pickList', 'shiftSummary']);
 export type PrintDocument = z.infer<typeof PrintDocumentSchema>;
+/** The documents printed for an order (its timeline keeps them). */
+export const OrderPrintSchema = z.enum(['packingSlip', 'pickList']);
+export type OrderPrint = z.infer<typeof OrderPrintSchema>;
 
 /** A printer the operating system offers (Electron's getPrintersAsync, reduced to what we show). */
 export const PrinterSchema = z.object({
@@ -490,7 +493,7 @@ export const COMMANDS = {
   'orders.timeline': { payload: z.object({ orderId: OrderId }).strict(), result: OrderTimelineSchema },
   /** A slip or pick list went to the printer (or the browser's print dialog): kept for the order's timeline. */
   'prints.record': {
-    payload: z.object({ orderId: OrderId, document: PrintDocumentSchema, outcome: z.enum(['printed', 'browser']) }).strict(),
+    payload: z.object({ orderId: OrderId, document: OrderPrintSchema, outcome: z.enum(['printed', 'browser']) }).strict(),
     result: Ok,
   },
 } as const;

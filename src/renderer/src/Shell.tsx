@@ -3,7 +3,7 @@
  * (always visible), the current screen, the notice line and the undo bar; plus the listeners
  * that work everywhere (scanner, keyboard shortcuts).
  */
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { GlobalKeys } from './components/GlobalKeys';
 import { NewOrderAlert } from './components/intake/NewOrderAlert';
@@ -23,6 +23,9 @@ import { SettingsScreen } from './screens/SettingsScreen';
 import { FirstRunPinScreen } from './screens/FirstRunPinScreen';
 import { useStatus } from './store/status';
 import { useUi } from './store/ui';
+
+// The Shift screen and its chart library load on first use, not before the queue's first render.
+const ShiftScreen = lazy(() => import('./screens/ShiftScreen'));
 
 export function Shell() {
   const buzzes = useUi((s) => s.buzzes);
@@ -75,6 +78,12 @@ function CurrentScreen() {
       return <OutboxScreen />;
     case 'settings':
       return <SettingsScreen />;
+    case 'shift':
+      return (
+        <Suspense fallback={null}>
+          <ShiftScreen />
+        </Suspense>
+      );
   }
 }
 

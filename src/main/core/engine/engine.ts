@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EventBody, EventName, OrderTimeline, OrderView, OutboxEntryView, PrintDocument, ShiftReport, SyncStatus, Words } from '../../../shared/ipc';
+import type { EventBody, EventName, OrderTimeline, OrderView, OrderPrint, OutboxEntryView, ShiftReport, SyncStatus, Words } from '../../../shared/ipc';
 import type { ActionInput, Order } from '../../../shared/protocol';
 import type { MatchKind } from '../../../shared/orders';
 import { fail, ok, type Problem, ProblemError, type Result } from '../../../shared/result';
@@ -140,7 +140,7 @@ export interface Engine {
   /** What happened to an order on this terminal, oldest first; null when it never had it. */
   timeline(orderId: string): OrderTimeline | null;
   /** A slip or pick list of an order went to the printer: kept for its timeline. */
-  recordPrint(orderId: string, document: PrintDocument, outcome: string): Result<true>;
+  recordPrint(orderId: string, document: OrderPrint, outcome: string): Result<true>;
 }
 
 const DEFAULT_UNDO_MS = 5000;

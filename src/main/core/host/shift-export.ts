@@ -22,7 +22,7 @@ export function writeShiftCsv(options: { readonly dir: string; readonly report: 
     renameSync(`${file}.part`, file);
   } catch (e) {
     log.warn('the shift could not be exported', { error: e });
-    return fail('storage', `The shift's CSV could not be written to ${dir}: ${e instanceof Error ? e.message : String(e)}`, 'EXPORT_FAILED');
+    return fail('storage', `The shift's CSV could not be written to ${dir}: ${e instanceof Error ? e.message : String(e)}`, 'EXPORT_FAILED', { dir });
   }
   log.info('shift exported', { day: report.day, path: file });
   return ok({ path: file });

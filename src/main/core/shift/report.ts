@@ -6,7 +6,7 @@
  */
 import { ShiftReportSchema, type ShiftReport } from '../../../shared/ipc';
 import type { Store } from '../db';
-import { addDays, dayBounds, dayOf } from './days';
+import { addDays, dayBounds, dayOf } from '../../../shared/days';
 import { shiftReport } from './figures';
 
 /** Days after its end that a day's figures are kept: late taps are in, no order of the day has left yet. */

@@ -1,6 +1,6 @@
 /**
- * Local calendar days: a shift is the counter's day, in the time zone the terminal runs in (a
- * store's day ends at its own midnight, not UTC's).
+ * Local calendar days, for the main side and the page alike: a shift is the counter's day, in the
+ * time zone the terminal runs in (a store's day ends at its own midnight, not UTC's).
  */
 
 /** The local day (YYYY-MM-DD) of `ms`. */
