@@ -24,8 +24,10 @@ import { FirstRunPinScreen } from './screens/FirstRunPinScreen';
 import { useStatus } from './store/status';
 import { useUi } from './store/ui';
 
-// The Shift screen and its chart library load on first use, not before the queue's first render.
-const ShiftScreen = lazy(() => import('./screens/ShiftScreen'));
+// The Shift screen and its chart library load after the queue's first render, when the page is
+// idle (so the first open does not wait for 400 kB of script), never before it.
+const loadShiftScreen = () => import('./screens/ShiftScreen');
+const ShiftScreen = lazy(loadShiftScreen);
 
 export function Shell() {
   const buzzes = useUi((s) => s.buzzes);
@@ -38,6 +40,10 @@ export function Shell() {
     void el.offsetWidth;
     el.classList.add('shake');
   }, [buzzes]);
+  useEffect(() => {
+    const idle = requestIdleCallback(() => void loadShiftScreen(), { timeout: 15_000 });
+    return () => cancelIdleCallback(idle);
+  }, []);
   return (
     <div className="shell" ref={ref}>
       <TrainingBanner />

@@ -6,11 +6,11 @@
  * figures kept before pruning.
  *
  * A tap counts once it is made here and not taken back: queued, being sent or confirmed. Undone
- * taps, taps done elsewhere first (DONE_ELSEWHERE) and taps the service refused did not happen.
+ * taps, taps done elsewhere first (DONE_ELSEWHERE) and taps the service refused did not happen
+ * (db/history-table.ts reads only the counted ones, with the moment each is).
  */
 import type { DurationSpread, ShiftFigures, ShiftReport } from '../../../shared/ipc';
-import type { Action } from '../../../shared/protocol';
-import type { HistoryOrder, HistoryTap } from '../db';
+import type { DayTap, HistoryOrder } from '../db';
 
 /** Who made a tap: the packer's name (or null) at a counter. */
 interface Who {
@@ -21,10 +21,10 @@ interface Who {
 /** The moments of one order this terminal's records know. */
 interface OrderStory {
   readonly order: HistoryOrder | undefined;
-  accept?: HistoryTap;
-  cancel?: HistoryTap;
-  packed?: HistoryTap;
-  handedOver?: HistoryTap;
+  accept?: DayTap;
+  cancel?: DayTap;
+  packed?: DayTap;
+  handedOver?: DayTap;
 }
 
 /** Durations and counts gathered for one set of figures, before the spreads are worked out. */
@@ -70,28 +70,7 @@ function figuresOf(t: Tally): ShiftFigures {
   };
 }
 
-/** Whether the tap happened: made here and not undone, done elsewhere first, or refused. */
-function counts(tap: HistoryTap): boolean {
-  return tap.state === 'queued' || tap.state === 'sending' || tap.state === 'sent';
-}
-
-/** Which moment of an order a tap's action is, if any the figures count. */
-function momentOf(action: Action): 'accept' | 'cancel' | 'packed' | 'handedOver' | null {
-  if (action.type === 'ORDER_STATE_UPDATE') {
-    const state = action.orderState.toUpperCase();
-    if (state === 'ACCEPTED') return 'accept';
-    if (state === 'CANCELLED') return 'cancel';
-    return null;
-  }
-  if (action.type === 'ORDER_FULFILMENT_STATE_UPDATE') {
-    const state = action.fulfillmentState.toUpperCase();
-    if (state === 'PACKED') return 'packed';
-    if (state === 'OUT_FOR_DELIVERY') return 'handedOver';
-  }
-  return null;
-}
-
-function whoOf(tap: HistoryTap): Who {
+function whoOf(tap: DayTap): Who {
   return { packer: tap.packer, counter: tap.terminal };
 }
 
@@ -103,8 +82,8 @@ export interface ReportScope {
   readonly terminal: string;
 }
 
-/** The day's shift from its records: `taps` of the orders tapped that day (each order's taps all), `orders` that arrived or were tapped. */
-export function shiftReport(scope: ReportScope, records: { taps: readonly HistoryTap[]; orders: readonly HistoryOrder[] }): ShiftReport {
+/** The day's shift from its records: the counted `taps` of the orders tapped that day (each order's all, in time order), `orders` that arrived or were tapped. */
+export function shiftReport(scope: ReportScope, records: { taps: readonly DayTap[]; orders: readonly HistoryOrder[] }): ShiftReport {
   const { from, to } = scope;
   const inDay = (t: number | null | undefined): t is number => typeof t === 'number' && t >= from && t < to;
   const hourOf = (t: number): number => new Date(t).getHours();
@@ -116,13 +95,10 @@ export function shiftReport(scope: ReportScope, records: { taps: readonly Histor
     if (!s) stories.set(id, (s = { order: undefined }));
     return s;
   };
-  // Each order's first counted tap of each moment (taps come in seq order per order; sorted again to be sure).
-  for (const tap of [...records.taps].sort((a, b) => a.createdAt - b.createdAt || a.id - b.id)) {
-    if (!counts(tap)) continue;
-    const moment = momentOf(tap.action);
-    if (moment === null) continue;
+  // Each order's first tap of each moment (the records come in time order).
+  for (const tap of records.taps) {
     const story = storyOf(tap.orderId);
-    if (story[moment] === undefined) story[moment] = tap;
+    if (story[tap.moment] === undefined) story[tap.moment] = tap;
   }
 
   const total = tally();
@@ -131,7 +107,7 @@ export function shiftReport(scope: ReportScope, records: { taps: readonly Histor
   const cancelledBy = new Map<string, { by: 'here' | 'elsewhere'; packer: string | null; counter: string | null; count: number }>();
   const byHour = Array.from({ length: 24 }, (_, hour) => ({ hour, received: 0, packed: 0 }));
   // Adds to the whole day's figures and to the share of whoever made `tap`.
-  const credit = (tap: HistoryTap, add: (t: Tally) => void): void => {
+  const credit = (tap: DayTap, add: (t: Tally) => void): void => {
     const who = whoOf(tap);
     add(total);
     let p = packers.get(who.packer);
