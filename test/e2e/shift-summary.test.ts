@@ -10,24 +10,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayBounds, dayOf } from '../../src/shared/days';
 import type { OrderSummary, OrderView, OutboxEntryView, ShiftReport } from '../../src/shared/ipc';
 import type { Order } from '../../src/shared/protocol';
 import { pdfText, printToPdf } from './pdf';
-import { appliedTo, axe, MANAGER_PIN, openTerminal, orderPool, SCREENSHOT_DIR, shot, tapStep, until, type Terminal } from './support';
+import { appliedTo, axe, MANAGER_PIN, openTerminal, orderPool, SCREENSHOT_DIR, shot, tapStep, typeInFind, until, type Terminal } from './support';
 
 const work = mkdtempSync(join(tmpdir(), 'packdesk-shift-'));
-
-/** Types into the find field as a person would, then Enter. */
-async function typeInFind(page: Page, text: string): Promise<void> {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F2');
-  await page.keyboard.press('Control+A');
-  await page.keyboard.type(text, { delay: 30 });
-  await page.keyboard.press('Enter');
-}
 
 /** Waits until the async `check` answers a value other than undefined/false; polls every 100 ms. */
 async function eventually<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { type Action, ActionSchema, describeZodError } from '../../../shared/protocol';
 import { EntryStateSchema, type EntryState } from '../../../shared/ipc';
 import { ProblemError } from '../../../shared/result';
-import { type AuditRow, parseAuditRow } from './rows';
+import { type AuditRow, jsonColumn, parseAuditRow } from './rows';
 
 /** Who made a tap or an audit line: the packer's name once rows carry one (issue 24 part 1), else null (the counter stands in). */
 export function packerOf(row: { readonly packer?: unknown }): string | null {
@@ -79,17 +79,7 @@ const TapRowSchema = z.looseObject({
   last_error: z.string().nullable(),
 });
 
-const ActionTextSchema = z
-  .string()
-  .transform((text, ctx) => {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'not JSON' });
-      return z.NEVER;
-    }
-  })
-  .pipe(ActionSchema);
+const ActionTextSchema = jsonColumn(ActionSchema);
 
 const DayTapRowSchema = z.object({
   id: Int,
