@@ -87,7 +87,8 @@ export function pruneHistory(
 ): Pruned {
   const before = options.now - options.keepMs;
   // The days whose taps go are kept as figures first (core/shift), so the shift's picture outlives them.
-  if (options.terminal !== undefined) keepDays(store, { now: options.now, terminal: options.terminal, lastDay: dayOf(before) });
+  // Every such day, however many (keepDays writes a month a call): a day not kept would be pruned unseen.
+  if (options.terminal !== undefined) while (keepDays(store, { now: options.now, terminal: options.terminal, lastDay: dayOf(before) }).length > 0);
   return store.transaction((): Pruned => {
     store.history.prunePrints(before);
     const entries = store.outbox.prune(before, PRUNE_BATCH);
