@@ -257,8 +257,11 @@ export const PaperSchema = z.enum(['thermal80', 'a4']);
 export type Paper = z.infer<typeof PaperSchema>;
 
 /** What can be printed: one order's packing slip, or the pick list of several orders. */
-export const PrintDocumentSchema = z.enum(['packingSlip', 'pickList', 'joinSlip']);
+export const PrintDocumentSchema = z.enum(['packingSlip', 'pickList', 'shiftSummary', 'joinSlip']);
 export type PrintDocument = z.infer<typeof PrintDocumentSchema>;
+/** The documents printed for an order (its timeline keeps them). */
+export const OrderPrintSchema = z.enum(['packingSlip', 'pickList']);
+export type OrderPrint = z.infer<typeof OrderPrintSchema>;
 
 /** A printer the operating system offers (Electron's getPrintersAsync, reduced to what we show). */
 export const PrinterSchema = z.object({
@@ -345,6 +348,90 @@ export const UpdateStatusSchema = z.object({
   lastCheckAt: z.number().nullable(),
 });
 export type UpdateStatus = z.infer<typeof UpdateStatusSchema>;
+
+// ---- The shift and an order's history (issue 24) ----------------------------------------------
+
+/** A local calendar day, YYYY-MM-DD. */
+export const DaySchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'a day is YYYY-MM-DD');
+
+/** A duration's spread: how many, the median and the 90th percentile (nearest rank), ms; null when none. */
+export const DurationSpreadSchema = z.object({
+  count: z.number().int().min(0),
+  medianMs: z.number().min(0).nullable(),
+  p90Ms: z.number().min(0).nullable(),
+});
+export type DurationSpread = z.infer<typeof DurationSpreadSchema>;
+
+const Count = z.number().int().min(0);
+
+/** One set of a shift's figures: the whole counter's, or one packer's or counter's share. */
+export const ShiftFiguresSchema = z.object({
+  /** Orders that arrived on the terminal (a whole day's only: an arrival is nobody's tap). */
+  received: Count,
+  accepted: Count,
+  /** Cancelled before anyone accepted them. */
+  rejected: Count,
+  /** Cancelled after Accept, here or elsewhere (the marketplace, another counter). */
+  cancelled: Count,
+  packed: Count,
+  /** Given to the rider (OUT_FOR_DELIVERY). */
+  handedOver: Count,
+  /** Packed after the promised PACKED time. */
+  late: Count,
+  /** From arrival on the terminal to Accept. */
+  toAccept: DurationSpreadSchema,
+  /** From Accept to Packed. */
+  toPack: DurationSpreadSchema,
+});
+export type ShiftFigures = z.infer<typeof ShiftFiguresSchema>;
+
+/** A day's shift in one picture. */
+export const ShiftReportSchema = z.object({
+  day: DaySchema,
+  /** The counter that reports (this terminal's id). */
+  terminal: z.string(),
+  from: z.number(),
+  to: z.number(),
+  /** Worked out from the terminal's records now, or read from the day's figures kept before pruning. */
+  source: z.enum(['records', 'kept']),
+  total: ShiftFiguresSchema,
+  /** Who cancelled or rejected: here (a packer, a counter) or elsewhere (the marketplace, another counter). */
+  cancelledBy: z.array(
+    z.object({ by: z.enum(['here', 'elsewhere']), packer: z.string().nullable(), counter: z.string().nullable(), count: Count }),
+  ),
+  /** Orders received and packed in each hour of the day (0 to 23, local time). */
+  byHour: z.array(z.object({ hour: z.number().int().min(0).max(23), received: Count, packed: Count })).length(24),
+  /** Each packer's share; null: taps made without a name (the counter stands in). */
+  byPacker: z.array(z.object({ packer: z.string().nullable(), figures: ShiftFiguresSchema })),
+  byCounter: z.array(z.object({ counter: z.string(), figures: ShiftFiguresSchema })),
+});
+export type ShiftReport = z.infer<typeof ShiftReportSchema>;
+
+/** One moment in an order's life on this terminal. */
+export const TimelineEventSchema = z.object({
+  at: z.number(),
+  kind: z.enum(['arrived', 'tap', 'confirmed', 'attempt', 'undo', 'retry', 'discard', 'recover', 'alarm', 'print', 'left']),
+  /** The tap's action (tap, confirmed, undo, retry, discard). */
+  action: ActionSchema.optional(),
+  entryId: z.number().int().optional(),
+  /** Which counter (terminal id) and who; null when unknown. */
+  counter: z.string().nullable(),
+  packer: z.string().nullable(),
+  /** The audit's outcome code, the print's outcome, or the alarm's kind. */
+  outcome: z.string().optional(),
+  /** The tap's state now (tap). */
+  state: EntryStateSchema.optional(),
+  document: z.enum(['packingSlip', 'pickList']).optional(),
+});
+export type TimelineEvent = z.infer<typeof TimelineEventSchema>;
+
+export const OrderTimelineSchema = z.object({
+  orderId: z.string(),
+  /** The order is still on the terminal with its details: its slip and pick list can be printed again. */
+  reprintable: z.boolean(),
+  events: z.array(TimelineEventSchema),
+});
+export type OrderTimeline = z.infer<typeof OrderTimelineSchema>;
 
 const Empty = z.object({}).strict();
 const Ok = z.object({ done: z.literal(true) });
@@ -439,6 +526,17 @@ export const COMMANDS = {
   'hub.join': { payload: z.object({ pin: Pin, code: z.string().trim().min(1).max(1000), name: CounterNameSchema.optional() }).strict(), result: HubStatusSchema },
   /** Leaves the store hub (a hub stops serving); the counter works alone again (manager). */
   'hub.leave': { payload: z.object({ pin: Pin }).strict(), result: Ok },
+  /** A day's shift in one picture, from the terminal's own records (today when no day is given). */
+  'shift.report': { payload: z.object({ day: DaySchema.optional() }).strict(), result: ShiftReportSchema },
+  /** Writes the day's figures as a CSV file for the manager; answers where. */
+  'shift.exportCsv': { payload: z.object({ day: DaySchema }).strict(), result: z.object({ path: z.string() }) },
+  /** What happened to an order on this terminal, oldest first. */
+  'orders.timeline': { payload: z.object({ orderId: OrderId }).strict(), result: OrderTimelineSchema },
+  /** A slip or pick list went to the printer (or the browser's print dialog): kept for the order's timeline. */
+  'prints.record': {
+    payload: z.object({ orderId: OrderId, document: OrderPrintSchema, outcome: z.enum(['printed', 'browser']) }).strict(),
+    result: Ok,
+  },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

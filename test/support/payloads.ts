@@ -42,6 +42,10 @@ export const VALID_PAYLOADS: { [C in CommandName]: CommandPayload<C> } = {
   'hub.joinCode': { pin: '1234' },
   'hub.join': { pin: '1234', code: 'PD1-ABCD', name: 'Counter 2' },
   'hub.leave': { pin: '1234' },
+  'shift.report': { day: '2026-11-25' },
+  'shift.exportCsv': { day: '2026-11-25' },
+  'orders.timeline': { orderId: 'ORD-1' },
+  'prints.record': { orderId: 'ORD-1', document: 'packingSlip', outcome: 'printed' },
 };
 
 /** A value of another type than `v`. */

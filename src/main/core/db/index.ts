@@ -13,3 +13,4 @@ export { damageIn, storageProblem } from './storage-error';
 export type { IntakeState, IntakeTable, IntakeWindow, PendingId } from './intake-table';
 export { searchPlan, type Found, type OrderSearch } from './order-search';
 export type { AlarmKind, AlarmRow, AlarmsTable } from './alarms-table';
+export { packerOf, type DayTap, type HistoryOrder, type HistoryTable, type HistoryTap, type Moment, type PrintRow } from './history-table';

@@ -269,6 +269,36 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE outbox ADD COLUMN units_before INTEGER;
     `,
   },
+  {
+    version: 11,
+    sql: `
+      -- Every slip and pick list printed (or handed to the browser's print dialog), for the order's
+      -- timeline. Appended in time order; pruned with the rest of the history after 180 days.
+      CREATE TABLE prints (
+        id INTEGER PRIMARY KEY,
+        order_id TEXT NOT NULL,
+        document TEXT NOT NULL CHECK (document IN ('packingSlip', 'pickList')),
+        time INTEGER NOT NULL,
+        terminal TEXT NOT NULL,
+        outcome TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX prints_order ON prints (order_id, time);
+      -- The shift's figures of each finished day (core/shift), written two days after the day ends
+      -- and again before history pruning takes that day's taps: a retired order keeps no body (its
+      -- promised times, whether it was cancelled) and a pruned tap no time, so the day's picture
+      -- outlives them. One row a day and counter: the store-wide picture adds the counters' rows.
+      CREATE TABLE daily_figures (
+        day TEXT NOT NULL,
+        terminal TEXT NOT NULL,
+        figures TEXT NOT NULL,
+        written_at INTEGER NOT NULL,
+        PRIMARY KEY (day, terminal)
+      ) STRICT;
+      -- Orders by when they arrived, for a day's figures: written once per order (added_at never
+      -- changes), so no tap writes it.
+      CREATE INDEX orders_added ON orders (added_at);
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

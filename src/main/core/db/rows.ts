@@ -8,7 +8,7 @@ import { EntryStateSchema, ProblemSchema, type EntryState } from '../../../share
 import { ProblemError, type Problem } from '../../../shared/result';
 
 /** A JSON text column piped into a schema. */
-function jsonColumn<T extends z.ZodType>(schema: T) {
+export function jsonColumn<T extends z.ZodType>(schema: T) {
   return z
     .string()
     .transform((text, ctx) => {

@@ -10,6 +10,7 @@ import { fail, ok, type Result } from '../../../shared/result';
 import { type AlarmsTable, createAlarmsTable } from './alarms-table';
 import { type AuditTable, createAuditTable } from './audit-table';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
+import { createHistoryTable, type HistoryTable } from './history-table';
 import { createIntakeTable, type IntakeTable } from './intake-table';
 import { createOrdersTable, type OrdersTable } from './orders-table';
 import { createOrderSearch, type OrderSearch } from './order-search';
@@ -38,6 +39,8 @@ export interface Store {
   readonly lease: LeaseTable;
   readonly intake: IntakeTable;
   readonly alarms: AlarmsTable;
+  /** What happened on this terminal, read back: a day's taps and orders, an order's timeline, prints, daily figures. */
+  readonly history: HistoryTable;
   /** Runs `fn` in one IMMEDIATE transaction; when it returns, the changes are committed and fsync'd. */
   transaction<T>(fn: () => T): T;
   /**
@@ -307,6 +310,7 @@ function assemble(db: Db, file: string): Store {
     lease: createLeaseTable(db),
     intake: createIntakeTable(db),
     alarms: createAlarmsTable(db),
+    history: createHistoryTable(db),
     transaction: <T>(fn: () => T): T => run.immediate(fn) as T,
     scrubbing: <T>(fn: () => T): T => withPragma('secure_delete', 1, () => run.immediate(fn) as T),
     emptyWal: () => {

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EventBody, EventName, OrderView, OutboxEntryView, SyncStatus, Words } from '../../../shared/ipc';
+import type { EventBody, EventName, OrderTimeline, OrderView, OrderPrint, OutboxEntryView, ShiftReport, SyncStatus, Words } from '../../../shared/ipc';
 import type { ActionInput, Order } from '../../../shared/protocol';
 import type { MatchKind } from '../../../shared/orders';
 import { fail, ok, type Problem, ProblemError, type Result } from '../../../shared/result';
@@ -43,6 +43,7 @@ import {
   retireFinished,
   type StatusCheck,
 } from '../outbox';
+import { keepDays, orderTimeline, readShift } from '../shift';
 import { createSync, type OnlineSignal, type Sync } from '../sync';
 import { systemTimers, type Timers, TimerSlot } from '../time';
 import { EventHub } from './events';
@@ -136,6 +137,12 @@ export interface Engine {
   sendingCount(): number;
   health(): { dataFile: string; integrity: 'ok' | string; schemaVersion: number };
   on<E extends EventName>(event: E, listener: (body: EventBody<E>) => void): () => void;
+  /** A day's shift at this counter, from the terminal's own records (core/shift). */
+  shift(day: string): ShiftReport;
+  /** What happened to an order on this terminal, oldest first; null when it never had it. */
+  timeline(orderId: string): OrderTimeline | null;
+  /** A slip or pick list of an order went to the printer: kept for its timeline. */
+  recordPrint(orderId: string, document: OrderPrint, outcome: string): Result<true>;
 }
 
 const DEFAULT_UNDO_MS = 5000;
@@ -505,6 +512,8 @@ export function createEngine(options: EngineOptions): Engine {
   function retireNow(): void {
     if (stopped) return;
     try {
+      // Each finished day's figures are kept before its orders' details can leave (core/shift).
+      if (retiring.after === null && keepDays(store, { now: now(), terminal: options.terminalId }).length > 0) wrote();
       const step = retireFinished(store, { now: now(), keepMs: options.finishedKeepMs ?? FINISHED_KEEP_MS, after: retiring.after });
       retiring = { after: step.next, left: retiring.left + step.orderIds.length };
       if (step.orderIds.length > 0) {
@@ -530,7 +539,7 @@ export function createEngine(options: EngineOptions): Engine {
   function pruneNow(): void {
     if (stopped) return;
     try {
-      const step = pruneHistory(store, { now: now(), keepMs: HISTORY_KEEP_MS });
+      const step = pruneHistory(store, { now: now(), keepMs: HISTORY_KEEP_MS, terminal: options.terminalId });
       pruned = { entries: pruned.entries + step.entries, orders: pruned.orders + step.orders };
       if (step.entries + step.orders > 0) wrote();
       if (step.more) return pruneTimer.arm(RETIRE_STEP_MS);
@@ -683,6 +692,23 @@ export function createEngine(options: EngineOptions): Engine {
     getOrder(orderId) {
       if (stopped) return null;
       return viewOf(orderId.trim());
+    },
+
+    shift(day) {
+      return readShift(store, { day, terminal: options.terminalId });
+    },
+
+    timeline(orderId) {
+      if (stopped) return null;
+      return orderTimeline(store, orderId.trim());
+    },
+
+    recordPrint(orderId, document, outcome) {
+      return guard(() => {
+        store.transaction(() => store.history.addPrint({ orderId: orderId.trim(), document, time: now(), terminal: options.terminalId, outcome }));
+        wrote();
+        return ok(true as const);
+      });
     },
 
     findOrders(text, limit) {

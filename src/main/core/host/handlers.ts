@@ -40,6 +40,10 @@ export interface HandlerDeps {
   readonly shell: 'electron' | 'web';
   readonly saveCredentials: (request: CredentialsRequest) => Promise<Result<CredentialsAnswer>>;
   readonly exportBundle: () => Promise<Result<{ path: string }>>;
+  /** Writes a day's shift as CSV where the manager finds it; answers the file's path. */
+  readonly exportShiftCsv: (day: string) => Promise<Result<{ path: string }>>;
+  /** Today's local day (YYYY-MM-DD), on the host's clock. */
+  readonly today: () => string;
   /** The queue's rows for orders.head and orders.list (kept while nothing changes; listed ahead of a page's first ask, when the shell says one is coming). */
   readonly queue: QueueRows;
   readonly log: Logger;
@@ -272,6 +276,16 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
       else log.warn('printing failed', { document, paper, printer: printer ?? 'dialog', problem: printed.problem.message });
       return printed;
     },
+    // The shift's figures are open to everyone at the counter: they name no customer, and a packer
+    // sees how the shift goes as the manager does. The same for the CSV of them.
+    'shift.report': async ({ day }) => engineOr((e) => ok(e.shift(day ?? deps.today()))),
+    'shift.exportCsv': async ({ day }) => deps.exportShiftCsv(day),
+    'orders.timeline': async ({ orderId }) =>
+      engineOr((e) => {
+        const timeline = e.timeline(orderId);
+        return timeline ? ok(timeline) : fail('invalid', `This terminal never had order ${orderId}.`, 'ORDER_NOT_FOUND', { orderId });
+      }),
+    'prints.record': async ({ orderId, document, outcome }) => engineOr((e) => done(e.recordPrint(orderId, document, outcome))),
   };
 }
 

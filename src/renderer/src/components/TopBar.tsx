@@ -29,6 +29,9 @@ export function TopBar() {
         <button type="button" className="nav-button" aria-current={screen === 'settings' ? 'page' : undefined} onClick={() => show({ name: 'settings' })} aria-keyshortcuts="F9">
           {t('common:nav.settings')}
         </button>
+        <button type="button" className="nav-button" aria-current={screen === 'shift' ? 'page' : undefined} onClick={() => show({ name: 'shift' })} data-testid="nav-shift">
+          {t('shiftReport:nav')}
+        </button>
       </nav>
       <LanguageSwitch />
     </header>

@@ -12,6 +12,7 @@ import { useUi } from '../store/ui';
 import { pickListOf } from './pickList';
 import { packingSlipOf } from './slip';
 import { usePrint, type PrintJob } from './store';
+import type { ShiftReport } from '../../../shared/ipc';
 
 const MM_PER_CSS_PX = 25.4 / 96;
 
@@ -52,6 +53,13 @@ export async function printPickList(orderIds: readonly string[], now: () => numb
   return printJob({ document: 'pickList', list, at: now() });
 }
 
+/** Prints a day's shift summary on the terminal's paper (80 mm or A4). */
+export async function printShiftSummary(report: ShiftReport, now: () => number = Date.now): Promise<boolean> {
+  // The summary and its chart library load on first use; laid out before they came, it would be measured empty.
+  await import('../components/print/ShiftSummary');
+  return printJob({ document: 'shiftSummary', report, at: now() });
+}
+
 // One print at a time: the page holds one document, and a second job laid out while the first is
 // still being handed to the printer (an auto-printed slip and a Print tap) would replace it.
 let queue: Promise<unknown> = Promise.resolve();
@@ -64,7 +72,7 @@ function printJob(job: PrintJob): Promise<boolean> {
 
 async function printNow(job: PrintJob): Promise<boolean> {
   usePrint.getState().show(job);
-  const heightMm = await laidOutHeightMm();
+  const heightMm = await laidOutHeightMm(job.document);
   usePrint.getState().measured(heightMm);
   const reply = await command('print.run', { document: job.document, contentHeightMm: heightMm });
   if (!reply.ok) {
@@ -72,9 +80,10 @@ async function printNow(job: PrintJob): Promise<boolean> {
     return false;
   }
   const ui = useUi.getState();
+  if (reply.value.outcome !== 'cancelled') recordPrint(job, reply.value.outcome);
   switch (reply.value.outcome) {
     case 'printed':
-      ui.say('success', i18next.t(job.document === 'packingSlip' ? 'print:notice.slipSent' : job.document === 'pickList' ? 'print:notice.pickListSent' : 'hub:code.printed'));
+      ui.say('success', i18next.t(SENT_WORDS[job.document]));
       return true;
     case 'cancelled':
       ui.say('info', i18next.t('print:notice.cancelled'));
@@ -86,9 +95,22 @@ async function printNow(job: PrintJob): Promise<boolean> {
   }
 }
 
+const SENT_WORDS = { packingSlip: 'print:notice.slipSent', pickList: 'print:notice.pickListSent', shiftSummary: 'shiftReport:printSent', joinSlip: 'hub:code.printed' } as const;
+
+/** Keeps a slip's or pick list's print in each of its orders' timelines (a failure to keep it is no reason to stop printing). */
+function recordPrint(job: PrintJob, outcome: 'printed' | 'browser'): void {
+  const orderIds = job.document === 'packingSlip' ? [job.slip.orderId] : job.document === 'pickList' ? job.list.orderIds : [];
+  if (job.document === 'shiftSummary' || job.document === 'joinSlip') return;
+  for (const orderId of orderIds) void command('prints.record', { orderId, document: job.document, outcome });
+}
+
 /** The print document's height once React has rendered it and the browser has laid it out. */
-async function laidOutHeightMm(): Promise<number> {
-  await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+async function laidOutHeightMm(document_: PrintJob['document']): Promise<number> {
+  const frame = (): Promise<void> => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+  await frame();
+  await frame();
+  // A document loaded on first use (the shift summary) shows a frame or more later: waited for, up to a second.
+  for (let i = 0; i < 60 && !document.querySelector(`[data-print-document="${document_}"]`); i++) await frame();
   // The document's fonts (Devanagari on a Hindi slip printed from an English screen) load once it
   // is laid out: measured and printed before they came, its words would be fallback boxes.
   await document.fonts.ready;

@@ -3,6 +3,7 @@
  * page after printing (hidden on screen), so a test or a trainee can still render the page to PDF.
  */
 import { create } from 'zustand';
+import type { ShiftReport } from '../../../shared/ipc';
 import type { BarPattern } from './barcode';
 import type { PackingSlip } from './slip';
 import type { PickList } from './pickList';
@@ -11,7 +12,8 @@ export type PrintJob =
   | { readonly document: 'packingSlip'; readonly slip: PackingSlip; readonly barcode: BarPattern | null; readonly at: number }
   | { readonly document: 'pickList'; readonly list: PickList; readonly at: number }
   /** The store hub's join code, for the manager to keep and other counters to scan. */
-  | { readonly document: 'joinSlip'; readonly code: string; readonly barcodeSvg: string; readonly at: number };
+  | { readonly document: 'joinSlip'; readonly code: string; readonly barcodeSvg: string; readonly at: number }
+  | { readonly document: 'shiftSummary'; readonly report: ShiftReport; readonly at: number };
 
 interface PrintStore {
   job: PrintJob | null;

@@ -18,6 +18,7 @@ import { NextStepButton } from '../components/order/NextStepButton';
 import { RemoveOrder } from '../components/order/RemoveOrder';
 import { Countdown } from '../components/Countdown';
 import { PrintSlipButton } from '../components/print/PrintSlipButton';
+import { OrderHistoryButton } from '../components/order/OrderHistory';
 import { RejectButton } from '../components/intake/RejectButton';
 import { useNewOrders } from '../store/newOrders';
 import { customerName, invoiceOf, itemSummary, orderStateWord } from '../orderFacts';
@@ -135,6 +136,7 @@ function OrderHeader({ view, onBack }: { view: OrderView; onBack: () => void }) 
           </div>
         )}
         {view.order && <PrintSlipButton orderId={view.id} />}
+        <OrderHistoryButton orderId={view.id} order={view.order} />
       </div>
     </div>
   );
