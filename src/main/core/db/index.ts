@@ -13,3 +13,5 @@ export { damageIn, storageProblem } from './storage-error';
 export type { IntakeState, IntakeTable, IntakeWindow, PendingId } from './intake-table';
 export { searchPlan, type Found, type OrderSearch } from './order-search';
 export type { AlarmKind, AlarmRow, AlarmsTable } from './alarms-table';
+export type { StaffRow, StaffTable } from './staff-table';
+export type { PackingTable, TaughtCode } from './packing-table';

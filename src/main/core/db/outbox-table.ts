@@ -20,6 +20,8 @@ export interface NewEntry {
   readonly createdAt: number;
   readonly sendAfter: number;
   readonly terminalId: string;
+  /** The packer signed in when the tap was made, or null. */
+  readonly packer?: string | null;
 }
 
 /**
@@ -82,9 +84,9 @@ export function createOutboxTable(db: Database) {
     // a temporary table when a table is read and written in one statement).
     lastId: db.prepare(`SELECT MAX(id) FROM outbox`).pluck(),
     insert: db.prepare(
-      `INSERT INTO outbox (id, request_id, order_id, seq, action, state, created_at, send_after, attempts, updated_at, terminal_id)
+      `INSERT INTO outbox (id, request_id, order_id, seq, action, state, created_at, send_after, attempts, updated_at, terminal_id, packer)
        VALUES (@id, @requestId, @orderId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM outbox WHERE order_id = @orderId),
-               @action, 'queued', @createdAt, @sendAfter, 0, @createdAt, @terminalId)
+               @action, 'queued', @createdAt, @sendAfter, 0, @createdAt, @terminalId, @packer)
        RETURNING seq`,
     ).pluck(),
     get: db.prepare(`SELECT * FROM outbox WHERE id = ?`),
@@ -171,6 +173,7 @@ export function createOutboxTable(db: Database) {
         createdAt: entry.createdAt,
         sendAfter: entry.sendAfter,
         terminalId: entry.terminalId,
+        packer: entry.packer ?? null,
       });
       if (typeof seq !== 'number') throw new Error('the new outbox row has no seq');
       // Everything else is what was just written; no need to read it back.
@@ -192,6 +195,7 @@ export function createOutboxTable(db: Database) {
         awaitingRefresh: false,
         updatedAt: entry.createdAt,
         terminalId: entry.terminalId,
+        packer: entry.packer ?? null,
       };
     },
     get(id: number): EntryRow | null {

@@ -15,6 +15,8 @@ import { createOrdersTable, type OrdersTable } from './orders-table';
 import { createOrderSearch, type OrderSearch } from './order-search';
 import { createLeaseTable, type LeaseTable } from './lease-table';
 import { createOutboxTable, type OutboxTable } from './outbox-table';
+import { createPackingTable, type PackingTable } from './packing-table';
+import { createStaffTable, type StaffTable } from './staff-table';
 import { CHECK_MMAP_BYTES, damageMarkPath, readDamageMark } from './later-check';
 import { salvageInto, type SalvageReport } from './salvage';
 import { damageIn } from './storage-error';
@@ -38,6 +40,10 @@ export interface Store {
   readonly lease: LeaseTable;
   readonly intake: IntakeTable;
   readonly alarms: AlarmsTable;
+  /** The store's packers and their PIN salt (core/staff). */
+  readonly staff: StaffTable;
+  /** Scan to pack: units scanned and barcodes taught (core/packing). */
+  readonly packing: PackingTable;
   /** Runs `fn` in one IMMEDIATE transaction; when it returns, the changes are committed and fsync'd. */
   transaction<T>(fn: () => T): T;
   /**
@@ -307,6 +313,8 @@ function assemble(db: Db, file: string): Store {
     lease: createLeaseTable(db),
     intake: createIntakeTable(db),
     alarms: createAlarmsTable(db),
+    staff: createStaffTable(db),
+    packing: createPackingTable(db),
     transaction: <T>(fn: () => T): T => run.immediate(fn) as T,
     scrubbing: <T>(fn: () => T): T => withPragma('secure_delete', 1, () => run.immediate(fn) as T),
     emptyWal: () => {
