@@ -29,6 +29,7 @@ import './styles/order.css';
 import './styles/panels.css';
 import './styles/print.css';
 import './styles/intake.css';
+import './styles/staff.css';
 
 // Marks for the benchmarks and for support: when the app's code began, and (in intents) when
 // the first data arrived.

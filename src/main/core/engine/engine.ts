@@ -44,7 +44,7 @@ import {
   type StatusCheck,
 } from '../outbox';
 import { createSync, type OnlineSignal, type Sync } from '../sync';
-import { createPacking, type TaughtCodesSharing } from '../packing';
+import { createPacking, itemsNamed, type TaughtCodesSharing } from '../packing';
 import { createStaff, type Staff, type StaffSharing } from '../staff';
 import { systemTimers, type Timers, TimerSlot } from '../time';
 import { EventHub } from './events';
@@ -791,7 +791,7 @@ export function createEngine(options: EngineOptions): Engine {
       return guard(() => {
         const order = packable(orderId.trim());
         if (!order.ok) return order;
-        const r = packing.scan(order.value, code);
+        const r = packing.scan(order.value, code, itemCodeOnTerminal);
         if (!r.ok) return r;
         wrote();
         return ok(scanAnswer(order.value.id, r.value));
@@ -809,6 +809,11 @@ export function createEngine(options: EngineOptions): Engine {
       });
     },
   };
+
+  /** True when `code` is an item code of some order on the terminal (a walk over the held bodies: a scan, not a tap). */
+  function itemCodeOnTerminal(code: string): boolean {
+    return store.orders.list().some((row) => row.body !== null && itemsNamed(row.body, code, null).length > 0);
+  }
 
   /** The order as the screen shows it (taps waiting applied), when it has details to pack. */
   function packable(orderId: string): Result<Order> {

@@ -86,8 +86,12 @@ export function createPacking(options: PackingOptions) {
     /** Units scanned so far for an order. */
     counts,
 
-    /** A code scanned on an order being packed (the order as the screen shows it, taps waiting applied). */
-    scan(order: Order, rawCode: string): Result<PackScan> {
+    /**
+     * A code scanned on an order being packed (the order as the screen shows it, taps waiting
+     * applied). `elsewhere` says whether the code is an item code of another order on the terminal:
+     * a product the store sells, so not in this order rather than unknown.
+     */
+    scan(order: Order, rawCode: string, elsewhere: (code: string) => boolean = () => false): Result<PackScan> {
       const code = rawCode.trim();
       if (code.length === 0 || isBadgeCode(code)) return fail('invalid', 'That is no product code.', 'PACK_NOT_PRODUCT');
       return ok(
@@ -95,7 +99,7 @@ export function createPacking(options: PackingOptions) {
           const taught = store.packing.taught(code);
           const items = itemsNamed(order, code, taught?.itemCode ?? null);
           if (items.length > 0) return tick(order, items);
-          return taught ? { kind: 'notInOrder' } : { kind: 'unknown' };
+          return taught || elsewhere(code) ? { kind: 'notInOrder' } : { kind: 'unknown' };
         }),
       );
     },

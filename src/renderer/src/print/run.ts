@@ -10,7 +10,7 @@ import { command, loadOrder, refuse } from '../intents';
 import { useStatus } from '../store/status';
 import { useUi } from '../store/ui';
 import { pickListOf } from './pickList';
-import { packingSlipOf } from './slip';
+import { packingSlipOf, type PackedBy } from './slip';
 import { usePrint, type PrintJob } from './store';
 
 const MM_PER_CSS_PX = 25.4 / 96;
@@ -19,7 +19,7 @@ const MM_PER_CSS_PX = 25.4 / 96;
 export async function printPackingSlip(orderId: string, now: () => number = Date.now): Promise<boolean> {
   const view = await loadOrder(orderId);
   const wholePhone = useStatus.getState().settings?.slipWholePhone ?? false;
-  const slip = view ? packingSlipOf(view, { wholePhone }) : null;
+  const slip = view ? packingSlipOf(view, { wholePhone, packedBy: await packedByOf(orderId) }) : null;
   if (!slip) {
     refuse(i18next.t('print:notice.noDetails', { orderId }));
     return false;
@@ -33,6 +33,20 @@ export async function printPackingSlip(orderId: string, now: () => number = Date
   // the queue's first render waits for every byte of the main bundle.
   const { code128 } = await import('./barcode');
   return printJob({ document: 'packingSlip', slip, barcode: code128(slip.orderId), at: now() });
+}
+
+/** Who marked the order packed at this counter, as the engine recorded it (null: not packed here, or not known). */
+async function packedByOf(orderId: string): Promise<PackedBy | null> {
+  const reply = await command('packing.get', { orderId });
+  if (!reply.ok || !reply.value.packedHere) return null;
+  if (reply.value.packedBy !== null) return { kind: 'packer', name: reply.value.packedBy };
+  return { kind: 'counter', counter: useStatus.getState().info?.terminalId ?? '' };
+}
+
+/** Prints packers' badges: each a name and the badge code as a Code 128 barcode the scanner reads. */
+export async function printBadges(members: readonly { name: string; badge: string }[], now: () => number = Date.now): Promise<boolean> {
+  const { code128 } = await import('./barcode');
+  return printJob({ document: 'badges', badges: members.map((m) => ({ name: m.name, badge: m.badge, barcode: code128(m.badge) })), at: now() });
 }
 
 /** Prints the pick list of the given orders (those without details are left out). */
@@ -69,7 +83,7 @@ async function printNow(job: PrintJob): Promise<boolean> {
   const ui = useUi.getState();
   switch (reply.value.outcome) {
     case 'printed':
-      ui.say('success', i18next.t(job.document === 'packingSlip' ? 'print:notice.slipSent' : 'print:notice.pickListSent'));
+      ui.say('success', i18next.t(job.document === 'packingSlip' ? 'print:notice.slipSent' : job.document === 'badges' ? 'staff:badges.sent' : 'print:notice.pickListSent'));
       return true;
     case 'cancelled':
       ui.say('info', i18next.t('print:notice.cancelled'));

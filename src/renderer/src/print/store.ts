@@ -9,7 +9,16 @@ import type { PickList } from './pickList';
 
 export type PrintJob =
   | { readonly document: 'packingSlip'; readonly slip: PackingSlip; readonly barcode: BarPattern | null; readonly at: number }
-  | { readonly document: 'pickList'; readonly list: PickList; readonly at: number };
+  | { readonly document: 'pickList'; readonly list: PickList; readonly at: number }
+  /** Packers' badges (Settings -> Staff): a name and the badge code's bars each. */
+  | { readonly document: 'badges'; readonly badges: readonly BadgeCard[]; readonly at: number };
+
+/** One packer's badge as printed. */
+export interface BadgeCard {
+  readonly name: string;
+  readonly badge: string;
+  readonly barcode: BarPattern | null;
+}
 
 interface PrintStore {
   job: PrintJob | null;

@@ -50,6 +50,9 @@ describe('scan to pack', () => {
     // Remembered for every order after: on an order without that item it is not in this order.
     await acceptAndLoad(again.engine, b);
     expect(again.engine.packScan(b, EAN)).toMatchObject({ ok: true, value: { outcome: 'notInOrder' } });
+    // A product the store sells (an item of another order on the terminal) is not in this order, not unknown.
+    expect(again.engine.packScan(b, item.serviceProviderItemId as string)).toMatchObject({ ok: true, value: { outcome: 'notInOrder' } });
+    expect(again.engine.packScan(b, 'NOSUCHCODE-1')).toMatchObject({ ok: true, value: { outcome: 'unknown' } });
   }, 60_000);
 
   it('names the packer of the PACKED tap, and the counter when nobody was signed in', async () => {

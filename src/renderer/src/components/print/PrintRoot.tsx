@@ -8,6 +8,7 @@ import { printPackingSlip, usePrint, watchPackedTaps } from '../../print';
 import { useStatus } from '../../store/status';
 import { PackingSlip } from './PackingSlip';
 import { PickList } from './PickList';
+import { BadgeSheet } from '../staff/BadgeSheet';
 
 export function PrintRoot({ now = Date.now }: { now?: () => number }) {
   const job = usePrint((s) => s.job);
@@ -27,6 +28,7 @@ export function PrintRoot({ now = Date.now }: { now?: () => number }) {
     >
       {job?.document === 'packingSlip' && <PackingSlip slip={job.slip} barcode={job.barcode} />}
       {job?.document === 'pickList' && <PickList list={job.list} at={job.at} />}
+      {job?.document === 'badges' && <BadgeSheet badges={job.badges} />}
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { ConnectionForm } from './ConnectionForm';
 import { TerminalForm } from './TerminalForm';
 import { TerminalPanel } from './TerminalPanel';
 import { UpdatesPanel } from './UpdatesPanel';
+import { StaffPanel } from './StaffPanel';
 
 interface Props {
   pin: string;
@@ -23,6 +24,7 @@ export function SettingsPanels({ pin, onLock, onPinChanged }: Props) {
         </button>
       </div>
       <TerminalForm pin={pin} />
+      <StaffPanel pin={pin} />
       <PrintingForm pin={pin} />
       <ConnectionForm pin={pin} />
       <IntakeForm pin={pin} />
