@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item, Order } from '../../src/shared/protocol';
 import { pdfText, printToPdf } from './pdf';
+import { scanUntilSeen } from './screens';
 import { acceptOrder, appliedTo, axe, invoicesAt, MANAGER_PIN, orderPool, scannerKeys, shot, tapStep, until, type Terminal, openTerminal } from './support';
 
 /** An EAN-13 with its check digit: a product barcode the terminal tells by its form. */
@@ -25,24 +26,8 @@ function ean13(twelve: string): string {
 const NEW_BARCODE = ean13('890123456789');
 const PACKER = 'Ravi Kumar';
 
-/** Scans `code` outside any field until `shown` appears (keys from a busy machine may come at a person's pace; a repeat within 2 s is ignored). */
-async function scanFor(page: Page, code: string, shown: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    await scannerKeys(page, code);
-    const seen = await page
-      .locator(shown)
-      .first()
-      .waitFor({ timeout: 3_000 })
-      .then(
-        () => true,
-        () => false,
-      );
-    if (seen) return;
-    if (attempt === 3) throw new Error(`three scans of ${code} did not show ${shown}`);
-    await page.waitForTimeout(2_100);
-  }
-}
+/** Scans `code` outside any field until an element `selector` finds is on the page. */
+const scanFor = (page: Page, code: string, selector: string): Promise<void> => scanUntilSeen(page, code, page.locator(selector));
 
 const serious = (findings: Awaited<ReturnType<typeof axe>>) => findings.filter((f) => f.impact === 'serious' || f.impact === 'critical');
 
