@@ -153,6 +153,13 @@ for (const run of [
       await page.waitForTimeout(1_000);
       expect(await page.getByTestId('invoice-offer').count()).toBe(0);
       expect(invoicesAt(sandbox, order.id)).toEqual([]);
+
+      // The outbox's Sent list says who made each tap.
+      await page.keyboard.press('F4');
+      const sent = page.locator(`[data-testid="outbox-history"] [data-testid="outbox-entry"][data-order-id="${order.id}"]`);
+      await sent.first().waitFor();
+      await expect(sent.first().getByTestId('outbox-packer').textContent()).resolves.toContain(PACKER);
+      await shot(page, `staff-06-outbox-${tag}`);
       expect(t.problems).toEqual([]);
     }, 300_000);
   });
