@@ -76,6 +76,8 @@ for (const run of [
 
       // The packer starts work by scanning the badge; nobody was signed in before.
       await page.locator('[data-testid="packer-chip"][data-packer=""]').waitFor();
+      // The store keeps names now: the counter asks for a badge (or a PIN).
+      await page.getByTestId('packer-sign-in').waitFor();
       await scanFor(page, badge, `[data-testid="packer-chip"][data-packer="${PACKER}"]`);
 
       // An order with two items or more, one of them of two units or more (the one left short).

@@ -46,7 +46,7 @@ export interface StaffOptions {
   /** scrypt cost; tests may lower it. */
   readonly cost?: { N: number; r: number; p: number };
   readonly sharing?: StaffSharing;
-  /** Told whenever the signed-in packer changes. */
+  /** Told whenever the signed-in packer changes, and when the list gains or loses a packer (whether the store keeps names). */
   readonly onChange?: (packer: Packer | null) => void;
 }
 
@@ -146,6 +146,8 @@ export function createStaff(options: StaffOptions) {
       });
       if (!row) return fail('invalid', `There is already a packer called ${n.value}.`, 'STAFF_NAME_TAKEN', { name: n.value });
       shared(row.id);
+      // The first name on the list changes what the counter says ("scan your badge").
+      options.onChange?.(current);
       return ok(member(row));
     },
 
@@ -184,6 +186,7 @@ export function createStaff(options: StaffOptions) {
       const gone = store.transaction(() => store.staff.remove(id));
       if (!gone) return fail('invalid', 'That packer is no longer on the list.', 'STAFF_NOT_FOUND');
       if (current?.id === id) setCurrent(null);
+      else options.onChange?.(current);
       shared(id);
       return ok(true as const);
     },

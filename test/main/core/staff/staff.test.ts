@@ -23,6 +23,9 @@ describe('the staff list', () => {
     const { engine } = serviceEngine(cleanup, box, dir, { staffPinCost: cheap, isManagerPin: async (pin) => pin === '9999' });
     const { staff } = engine;
     expect(staff.named()).toBe(false);
+    // Screens hear when the list gains its first name (they then ask for a badge).
+    const heard: { packer: unknown; named: boolean }[] = [];
+    engine.on('staff.changed', (body) => heard.push(body));
 
     const ravi = await staff.add('  Ravi   Kumar ', '2468');
     const meera = await staff.add('Meera');
@@ -32,6 +35,7 @@ describe('the staff list', () => {
     expect(isBadgeCode(ravi.value.badge)).toBe(true);
     expect(ravi.value.badge).not.toBe(meera.value.badge);
     expect(staff.named()).toBe(true);
+    expect(heard[0]).toEqual({ packer: null, named: true });
 
     // The manager PIN, another packer's PIN, a name taken in another case: refused.
     expect(await staff.update(meera.value.id, { pin: '9999' })).toMatchObject({ ok: false, problem: { code: 'STAFF_PIN_IS_MANAGER' } });
