@@ -1,7 +1,9 @@
-/** A packer signs in with their personal PIN (or scans their badge while this is open). */
-import { useState } from 'react';
+/** A packer signs in with their personal PIN, or scans their badge while this is open. */
+import { useEffect, useRef, useState } from 'react';
+import { looksLikeBadge } from '../../../../shared/staff';
+import { FIELD_SCAN_EVENT, type FieldScanEvent } from '../../scanner/fieldScan';
 import { useWords } from '../../i18n/useWords';
-import { signInByPin } from '../../staff/intents';
+import { signInByBadge, signInByPin } from '../../staff/intents';
 import { Dialog } from '../Dialog';
 import { PIN_PATTERN, PinField } from '../PinField';
 
@@ -10,6 +12,24 @@ export function SignInDialog({ onClose }: { onClose: () => void }) {
   const [pin, setPin] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  // A scan lands in the PIN field (it has focus); the field's scan event does not bubble, so the
+  // form hears it on the way down. A badge signs in and closes; anything else is left to the field.
+  useEffect(() => {
+    const el = form.current;
+    if (!el) return;
+    // The dialog (a child: its effect ran first) has opened and focused its first control; the PIN
+    // field is where a scan is heard, so it takes the focus.
+    el.querySelector('input')?.focus();
+    const onScan = (e: Event): void => {
+      const code = (e as FieldScanEvent).detail.code;
+      if (!looksLikeBadge(code)) return;
+      e.preventDefault();
+      void signInByBadge(code).then((signedIn) => signedIn && onClose());
+    };
+    el.addEventListener(FIELD_SCAN_EVENT, onScan, { capture: true });
+    return () => el.removeEventListener(FIELD_SCAN_EVENT, onScan, { capture: true });
+  }, [onClose]);
   const go = async () => {
     if (!PIN_PATTERN.test(pin) || busy) return;
     setBusy(true);
@@ -33,6 +53,7 @@ export function SignInDialog({ onClose }: { onClose: () => void }) {
       }
     >
       <form
+        ref={form}
         onSubmit={(e) => {
           e.preventDefault();
           void go();
