@@ -788,27 +788,25 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     packScan(orderId, code) {
-      return guard(() => {
-        const order = packable(orderId.trim());
-        if (!order.ok) return order;
-        const r = packing.scan(order.value, code, itemCodeOnTerminal);
-        if (!r.ok) return r;
-        wrote();
-        return ok(scanAnswer(order.value.id, r.value));
-      });
+      return packWith(orderId, (order) => packing.scan(order, code, itemCodeOnTerminal));
     },
 
     packTeach(orderId, code, itemId) {
-      return guard(() => {
-        const order = packable(orderId.trim());
-        if (!order.ok) return order;
-        const r = packing.teach(order.value, code, itemId);
-        if (!r.ok) return r;
-        wrote();
-        return ok(scanAnswer(order.value.id, r.value));
-      });
+      return packWith(orderId, (order) => packing.teach(order, code, itemId));
     },
   };
+
+  /** Runs one scan-to-pack step on the order as the screen shows it; answers its outcome with the counts after it. */
+  function packWith(orderId: string, step: (order: Order) => ReturnType<typeof packing.scan>): Result<PackScanAnswer> {
+    return guard(() => {
+      const order = packable(orderId.trim());
+      if (!order.ok) return order;
+      const r = step(order.value);
+      if (!r.ok) return r;
+      wrote();
+      return ok(scanAnswer(order.value.id, r.value));
+    });
+  }
 
   /** True when `code` is an item code of some order on the terminal (a walk over the held bodies: a scan, not a tap). */
   function itemCodeOnTerminal(code: string): boolean {
