@@ -245,7 +245,8 @@ async function run(command: Exclude<Command, { name: 'help' | 'doctor' | 'intake
     }
     case 'orders': {
       const orders = engine.listOrders();
-      if (command.json) json(orders);
+      // Who marked each order packed at this counter (null: nobody signed in, or not packed here).
+      if (command.json) json(orders.map((o) => ({ ...o, packer: packerOf(engine, o.id) })));
       else io.write(formatOrders(orders));
       return EXIT.OK;
     }
@@ -255,9 +256,15 @@ async function run(command: Exclude<Command, { name: 'help' | 'doctor' | 'intake
         io.writeError(`Order ${command.orderId} is not on this terminal\n`);
         return EXIT.REFUSED;
       }
-      if (command.json) json(view);
+      if (command.json) json({ ...view, packer: packerOf(engine, view.id) });
       else io.write(formatOrder(view));
       return EXIT.OK;
     }
   }
+}
+
+/** The packer of an order's PACKED tap at this counter, or null. */
+function packerOf(engine: Engine, orderId: string): string | null {
+  const state = engine.packState(orderId);
+  return state.ok ? state.value.packedBy : null;
 }

@@ -79,6 +79,8 @@ export const OutboxEntryViewSchema = z.object({
   /** An earlier attempt ended without an answer and a later one was refused: it may have landed. */
   mayBeApplied: z.boolean(),
   sentAt: z.number().nullable(),
+  /** Who made the tap: the packer signed in at the counter then; null: nobody was (the counter's name stands in). */
+  packer: z.string().nullable(),
 });
 export type OutboxEntryView = z.infer<typeof OutboxEntryViewSchema>;
 
@@ -257,7 +259,7 @@ export const PaperSchema = z.enum(['thermal80', 'a4']);
 export type Paper = z.infer<typeof PaperSchema>;
 
 /** What can be printed: one order's packing slip, or the pick list of several orders. */
-export const PrintDocumentSchema = z.enum(['packingSlip', 'pickList', 'shiftSummary', 'joinSlip']);
+export const PrintDocumentSchema = z.enum(['packingSlip', 'pickList', 'shiftSummary', 'joinSlip', 'badges']);
 export type PrintDocument = z.infer<typeof PrintDocumentSchema>;
 /** The documents printed for an order (its timeline keeps them). */
 export const OrderPrintSchema = z.enum(['packingSlip', 'pickList']);
@@ -327,6 +329,8 @@ export const SettingsSchema = z.object({
   alertVolume: z.number().min(0.2).max(1),
   /** The terminal's language for its staff, chosen by a manager (a packer may switch for a shift). */
   language: z.enum(LANGUAGE_CODES),
+  /** After Accept, the order screen asks for each unit to be scanned before Mark packed (issue 24); off: packed by eye, as before. */
+  scanToPack: z.boolean(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -432,6 +436,48 @@ export const OrderTimelineSchema = z.object({
   events: z.array(TimelineEventSchema),
 });
 export type OrderTimeline = z.infer<typeof OrderTimelineSchema>;
+// ---- Staff and scan to pack (issue 24) ------------------------------------------------------------
+
+/** A packer's personal PIN: the manager PIN's format, never equal to it (checked by the main side). */
+const PackerPin = Pin;
+const PackerName = z.string().trim().min(1).max(60);
+
+/** One packer on the staff list, as Settings -> Staff shows it (never the PIN or its hash). */
+export const StaffMemberSchema = z.object({
+  id: z.number().int().positive(),
+  name: z.string(),
+  /** The code printed on the packer's badge (`PDKS-` and 8 characters: src/shared/staff.ts). */
+  badge: z.string(),
+  hasPin: z.boolean(),
+});
+export type StaffMember = z.infer<typeof StaffMemberSchema>;
+
+/** Who is packing at this counter now, and whether the store keeps names at all. */
+export const PackerStatusSchema = z.object({
+  packer: z.object({ id: z.number().int().positive(), name: z.string() }).nullable(),
+  /** The store keeps a staff list; false: the counter's name stands in for every tap. */
+  named: z.boolean(),
+});
+export type PackerStatus = z.infer<typeof PackerStatusSchema>;
+
+/** An order's scan-to-pack state: units scanned per item, and who marked it packed. */
+export const PackStateSchema = z.object({
+  orderId: z.string(),
+  items: z.array(z.object({ itemId: z.string(), scanned: z.number().int().min(0) })),
+  /** The packer of the order's PACKED tap on this counter; null when nobody was signed in, or it was not packed here. */
+  packedBy: z.string().nullable(),
+  /** The order was marked packed at this counter (by `packedBy`, or by the counter when that is null). */
+  packedHere: z.boolean(),
+});
+export type PackState = z.infer<typeof PackStateSchema>;
+
+/** What one scan on an order came to, and the order's counts after it. */
+export const PackScanSchema = z.object({
+  outcome: z.enum(['ticked', 'tooMany', 'notInOrder', 'unknown']),
+  itemId: z.string().optional(),
+  state: PackStateSchema,
+});
+export type PackScanAnswer = z.infer<typeof PackScanSchema>;
 
 const Empty = z.object({}).strict();
 const Ok = z.object({ done: z.literal(true) });
@@ -537,6 +583,37 @@ export const COMMANDS = {
     payload: z.object({ orderId: OrderId, document: OrderPrintSchema, outcome: z.enum(['printed', 'browser']) }).strict(),
     result: Ok,
   },
+  /** The staff list (manager PIN): names, badges, whether each has a PIN. */
+  'staff.list': { payload: z.object({ pin: Pin }).strict(), result: z.array(StaffMemberSchema) },
+  /** Adds a packer (manager PIN), with a new badge and an optional personal PIN. */
+  'staff.add': { payload: z.object({ pin: Pin, name: PackerName, packerPin: PackerPin.optional() }).strict(), result: StaffMemberSchema },
+  /** Renames a packer, sets or clears (null) their PIN, or gives them a new badge (manager PIN). */
+  'staff.update': {
+    payload: z
+      .object({ pin: Pin, id: z.number().int().positive(), name: PackerName.optional(), packerPin: PackerPin.nullable().optional(), newBadge: z.boolean().optional() })
+      .strict(),
+    result: StaffMemberSchema,
+  },
+  /** Takes a packer off the list (manager PIN). */
+  'staff.remove': { payload: z.object({ pin: Pin, id: z.number().int().positive() }).strict(), result: Ok },
+  /** Who is packing at this counter now. */
+  'staff.current': { payload: Empty, result: PackerStatusSchema },
+  /** A packer starts work: a scanned badge or a typed personal PIN (one scan switches packers). */
+  'staff.signIn': {
+    payload: z.union([z.object({ badge: z.string().trim().min(1).max(64) }).strict(), z.object({ packerPin: PackerPin }).strict()]),
+    result: PackerStatusSchema,
+  },
+  /** Nobody is packing at this counter now. */
+  'staff.signOut': { payload: Empty, result: PackerStatusSchema },
+  /** An order's scan-to-pack counts and who packed it. */
+  'packing.get': { payload: z.object({ orderId: OrderId }).strict(), result: PackStateSchema },
+  /** A product code scanned on an order being packed. */
+  'packing.scan': { payload: z.object({ orderId: OrderId, code: z.string().trim().min(1).max(128) }).strict(), result: PackScanSchema },
+  /** "Which item is this?": the store remembers the barcode as that item's, and one unit is ticked. */
+  'packing.teach': {
+    payload: z.object({ orderId: OrderId, code: z.string().trim().min(1).max(128), itemId: Id }).strict(),
+    result: PackScanSchema,
+  },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -565,6 +642,8 @@ export const EVENTS = {
   'updates.status': UpdateStatusSchema,
   /** The store hub's status changed (joined, away, back, counters come and go, intake moved). */
   'hub.status': HubStatusSchema,
+  /** The packer signed in at this counter changed (or the staff list did). */
+  'staff.changed': PackerStatusSchema,
 } as const;
 
 export type EventName = keyof typeof EVENTS;

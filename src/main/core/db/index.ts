@@ -14,3 +14,5 @@ export type { IntakeState, IntakeTable, IntakeWindow, PendingId } from './intake
 export { searchPlan, type Found, type OrderSearch } from './order-search';
 export type { AlarmKind, AlarmRow, AlarmsTable } from './alarms-table';
 export { packerOf, type DayTap, type HistoryOrder, type HistoryTable, type HistoryTap, type Moment, type PrintRow } from './history-table';
+export type { StaffRow, StaffTable } from './staff-table';
+export type { PackingTable, TaughtCode } from './packing-table';

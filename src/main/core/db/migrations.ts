@@ -299,6 +299,48 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX orders_added ON orders (added_at);
     `,
   },
+  {
+    version: 12,
+    sql: `
+      -- Who made each tap and each audited move (issue 24): the packer signed in at the counter,
+      -- as their name then (a name, not a staff id, so the record reads the same after the staff
+      -- list changes). NULL: nobody was signed in (the counter's name stands in), or no person
+      -- (the sender's own moves, the CLI).
+      ALTER TABLE outbox ADD COLUMN packer TEXT;
+      ALTER TABLE audit ADD COLUMN packer TEXT;
+      -- The store's packers (Settings -> Staff). A badge is the code printed on the packer's card;
+      -- pin_hash is scrypt(PIN, staff_key.salt): one salt for the store, so a typed PIN finds its
+      -- packer with one derivation, and two packers can never share a PIN. NULL: no personal PIN.
+      CREATE TABLE staff (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        badge TEXT NOT NULL UNIQUE,
+        pin_hash TEXT UNIQUE,
+        added_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE UNIQUE INDEX staff_name ON staff (name COLLATE NOCASE);
+      CREATE TABLE staff_key (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        salt TEXT NOT NULL
+      ) STRICT;
+      -- Product barcodes taught once at a counter ("Which item is this?"): the store's own item
+      -- code (serviceProviderItemId, else platformItemId) the barcode stands for.
+      CREATE TABLE taught_codes (
+        code TEXT PRIMARY KEY,
+        item_code TEXT NOT NULL,
+        taught_at INTEGER NOT NULL,
+        packer TEXT
+      ) STRICT;
+      -- Scan to pack: units of each item scanned so far, so a restart keeps the count.
+      CREATE TABLE pack_scans (
+        order_id TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        scanned INTEGER NOT NULL CHECK (scanned >= 0),
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (order_id, item_id)
+      ) STRICT;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -22,6 +22,8 @@ export interface NewEntry {
   readonly terminalId: string;
   /** A unit cut's count of its item before the cut (null for other taps). */
   readonly unitsBefore?: number | null;
+  /** The packer signed in when the tap was made, or null. */
+  readonly packer?: string | null;
 }
 
 /** A unit cut this terminal made that was not taken back: its item, the count before it, its reason. */
@@ -91,9 +93,9 @@ export function createOutboxTable(db: Database) {
     // a temporary table when a table is read and written in one statement).
     lastId: db.prepare(`SELECT MAX(id) FROM outbox`).pluck(),
     insert: db.prepare(
-      `INSERT INTO outbox (id, request_id, order_id, seq, action, state, created_at, send_after, attempts, updated_at, terminal_id, units_before)
+      `INSERT INTO outbox (id, request_id, order_id, seq, action, state, created_at, send_after, attempts, updated_at, terminal_id, units_before, packer)
        VALUES (@id, @requestId, @orderId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM outbox WHERE order_id = @orderId),
-               @action, 'queued', @createdAt, @sendAfter, 0, @createdAt, @terminalId, @unitsBefore)
+               @action, 'queued', @createdAt, @sendAfter, 0, @createdAt, @terminalId, @unitsBefore, @packer)
        RETURNING seq`,
     ).pluck(),
     get: db.prepare(`SELECT * FROM outbox WHERE id = ?`),
@@ -185,6 +187,7 @@ export function createOutboxTable(db: Database) {
         sendAfter: entry.sendAfter,
         terminalId: entry.terminalId,
         unitsBefore: entry.unitsBefore ?? null,
+        packer: entry.packer ?? null,
       });
       if (typeof seq !== 'number') throw new Error('the new outbox row has no seq');
       // Everything else is what was just written; no need to read it back.
@@ -206,6 +209,7 @@ export function createOutboxTable(db: Database) {
         awaitingRefresh: false,
         updatedAt: entry.createdAt,
         terminalId: entry.terminalId,
+        packer: entry.packer ?? null,
       };
     },
     get(id: number): EntryRow | null {

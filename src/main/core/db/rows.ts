@@ -63,6 +63,8 @@ const EntryRowSchema = z.object({
   awaiting_refresh: Flag,
   updated_at: Int,
   terminal_id: z.string(),
+  // Absent in rows read by a SELECT of older columns (salvage of a file before schema 10).
+  packer: z.string().nullable().optional(),
 });
 
 /** One outbox entry, typed. */
@@ -84,6 +86,8 @@ export interface EntryRow {
   readonly awaitingRefresh: boolean;
   readonly updatedAt: number;
   readonly terminalId: string;
+  /** Who made the tap: the packer signed in at the counter, or null (nobody signed in, or the CLI). */
+  readonly packer: string | null;
 }
 
 /**
@@ -132,6 +136,7 @@ export function parseEntryRow(raw: unknown): EntryRow {
     awaitingRefresh: r.awaiting_refresh,
     updatedAt: r.updated_at,
     terminalId: r.terminal_id,
+    packer: r.packer ?? null,
   };
 }
 
@@ -241,6 +246,7 @@ const AuditRowSchema = z.object({
   order_id: z.string().nullable(),
   outcome: z.string(),
   message: z.string().nullable(),
+  packer: z.string().nullable().optional(),
 });
 
 /** One audit line: every tap and every send attempt, with its outcome. */
@@ -253,6 +259,8 @@ export interface AuditRow {
   readonly orderId: string | null;
   readonly outcome: string;
   readonly message: string | null;
+  /** Who made the move: the packer signed in then, or null (nobody, or no person: the sender itself). */
+  readonly packer: string | null;
 }
 
 /** Parses an audit row. */
@@ -274,5 +282,6 @@ export function parseAuditRow(raw: unknown): AuditRow {
     orderId: r.order_id,
     outcome: r.outcome,
     message: r.message,
+    packer: r.packer ?? null,
   };
 }

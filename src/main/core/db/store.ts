@@ -16,6 +16,8 @@ import { createOrdersTable, type OrdersTable } from './orders-table';
 import { createOrderSearch, type OrderSearch } from './order-search';
 import { createLeaseTable, type LeaseTable } from './lease-table';
 import { createOutboxTable, type OutboxTable } from './outbox-table';
+import { createPackingTable, type PackingTable } from './packing-table';
+import { createStaffTable, type StaffTable } from './staff-table';
 import { CHECK_MMAP_BYTES, damageMarkPath, readDamageMark } from './later-check';
 import { salvageInto, type SalvageReport } from './salvage';
 import { damageIn } from './storage-error';
@@ -41,6 +43,10 @@ export interface Store {
   readonly alarms: AlarmsTable;
   /** What happened on this terminal, read back: a day's taps and orders, an order's timeline, prints, daily figures. */
   readonly history: HistoryTable;
+  /** The store's packers and their PIN salt (core/staff). */
+  readonly staff: StaffTable;
+  /** Scan to pack: units scanned and barcodes taught (core/packing). */
+  readonly packing: PackingTable;
   /** Runs `fn` in one IMMEDIATE transaction; when it returns, the changes are committed and fsync'd. */
   transaction<T>(fn: () => T): T;
   /**
@@ -311,6 +317,8 @@ function assemble(db: Db, file: string): Store {
     intake: createIntakeTable(db),
     alarms: createAlarmsTable(db),
     history: createHistoryTable(db),
+    staff: createStaffTable(db),
+    packing: createPackingTable(db),
     transaction: <T>(fn: () => T): T => run.immediate(fn) as T,
     scrubbing: <T>(fn: () => T): T => withPragma('secure_delete', 1, () => run.immediate(fn) as T),
     emptyWal: () => {

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EventBody, EventName, OrderTimeline, OrderView, OrderPrint, OutboxEntryView, ShiftReport, SyncStatus, Words } from '../../../shared/ipc';
+import type { EventBody, EventName, OrderTimeline, OrderView, OrderPrint, OutboxEntryView, PackScanAnswer, PackState, ShiftReport, SyncStatus, Words } from '../../../shared/ipc';
 import type { ActionInput, Order } from '../../../shared/protocol';
 import type { MatchKind } from '../../../shared/orders';
 import { fail, ok, type Problem, ProblemError, type Result } from '../../../shared/result';
@@ -45,6 +45,8 @@ import {
 } from '../outbox';
 import { keepDays, orderTimeline, readShift } from '../shift';
 import { createSync, type OnlineSignal, type Sync } from '../sync';
+import { createPacking, itemsNamed, type TaughtCodesSharing } from '../packing';
+import { createStaff, type Staff, type StaffSharing } from '../staff';
 import { systemTimers, type Timers, TimerSlot } from '../time';
 import { EventHub } from './events';
 
@@ -93,6 +95,14 @@ export interface EngineOptions {
   finishedKeepMs?: number;
   /** Tests only: when it first looks for finished orders after it starts sending, ms (default a minute). */
   retireFirstMs?: number;
+  /** Whether a PIN is the manager's (counting no wrong guess): a packer's PIN may not be it. */
+  isManagerPin?: (pin: string) => Promise<boolean>;
+  /** scrypt cost of packers' PINs (tests lower it). */
+  staffPinCost?: { N: number; r: number; p: number };
+  /** The store hub's port for the staff list (issue 23; absent on one counter). */
+  staffSharing?: StaffSharing;
+  /** The store hub's port for taught barcodes (issue 23; absent on one counter). */
+  taughtSharing?: TaughtCodesSharing;
 }
 
 export interface Engine {
@@ -143,6 +153,14 @@ export interface Engine {
   timeline(orderId: string): OrderTimeline | null;
   /** A slip or pick list of an order went to the printer: kept for its timeline. */
   recordPrint(orderId: string, document: OrderPrint, outcome: string): Result<true>;
+  /** The store's packers and who is packing at this counter now (stamped on every tap). */
+  readonly staff: Staff;
+  /** An order's scan-to-pack counts and who marked it packed here. */
+  packState(orderId: string): Result<PackState>;
+  /** A product code scanned on an order being packed: ticks one unit, or says why not. */
+  packScan(orderId: string, code: string): Result<PackScanAnswer>;
+  /** "Which item is this?": remembers the barcode as the item's and ticks one unit of it. */
+  packTeach(orderId: string, code: string, itemId: string): Result<PackScanAnswer>;
 }
 
 const DEFAULT_UNDO_MS = 5000;
@@ -183,6 +201,21 @@ export function createEngine(options: EngineOptions): Engine {
   let pageCheck: LaterCheck | null = null;
   let damage: string | null = null;
 
+  const staff = createStaff({
+    store,
+    now,
+    ...(options.isManagerPin ? { isManagerPin: options.isManagerPin } : {}),
+    ...(options.staffPinCost ? { cost: options.staffPinCost } : {}),
+    ...(options.staffSharing ? { sharing: options.staffSharing } : {}),
+    onChange: (packer) => hub.emit('staff.changed', { packer, named: staff.named() }),
+  });
+  const packing = createPacking({
+    store,
+    now,
+    packer: () => staff.packerName(),
+    ...(options.taughtSharing ? { sharing: options.taughtSharing } : {}),
+  });
+
   const projector = new Projector();
   const projectWith = (id: string, body: Order | null, entries: readonly ShapingEntry[], t: number): Order | null =>
     projector.project(id, body, entries, t);
@@ -195,6 +228,7 @@ export function createEngine(options: EngineOptions): Engine {
     undoWindowMs: () => undoWindowMs,
     backoff: options.backoff ?? DEFAULT_BACKOFF,
     serviceNow: () => now() - (options.clockSkewMs?.() ?? 0),
+    packer: () => staff.packerName(),
   });
 
   const sync: Sync = createSync(
@@ -779,7 +813,59 @@ export function createEngine(options: EngineOptions): Engine {
     on(event, listener) {
       return hub.on(event, listener);
     },
+
+    staff,
+
+    packState(orderId) {
+      return guard(() => ok(packStateOf(orderId.trim())));
+    },
+
+    packScan(orderId, code) {
+      return packWith(orderId, (order) => packing.scan(order, code, itemCodeOnTerminal));
+    },
+
+    packTeach(orderId, code, itemId) {
+      return packWith(orderId, (order) => packing.teach(order, code, itemId));
+    },
   };
+
+  /** Runs one scan-to-pack step on the order as the screen shows it; answers its outcome with the counts after it. */
+  function packWith(orderId: string, step: (order: Order) => ReturnType<typeof packing.scan>): Result<PackScanAnswer> {
+    return guard(() => {
+      const order = packable(orderId.trim());
+      if (!order.ok) return order;
+      const r = step(order.value);
+      if (!r.ok) return r;
+      wrote();
+      return ok(scanAnswer(order.value.id, r.value));
+    });
+  }
+
+  /** True when `code` is an item code of some order on the terminal (a walk over the held bodies: a scan, not a tap). */
+  function itemCodeOnTerminal(code: string): boolean {
+    return store.orders.list().some((row) => row.body !== null && itemsNamed(row.body, code, null).length > 0);
+  }
+
+  /** The order as the screen shows it (taps waiting applied), when it has details to pack. */
+  function packable(orderId: string): Result<Order> {
+    const order = viewOf(orderId)?.order;
+    if (!order) return fail('invalid', `Order ${orderId} has no items on this terminal yet`, 'PACK_NO_DETAILS', { orderId });
+    return ok(order);
+  }
+
+  function scanAnswer(orderId: string, scan: ReturnType<typeof packing.scan> extends Result<infer S> ? S : never): PackScanAnswer {
+    return { outcome: scan.kind, ...('itemId' in scan ? { itemId: scan.itemId } : {}), state: packStateOf(orderId) };
+  }
+
+  /** Counts, and the packer of the order's latest PACKED tap on this counter that was not taken back or discarded. */
+  function packStateOf(orderId: string): PackState {
+    const packed = store.outbox
+      .forOrder(orderId)
+      .filter((e) => e.state !== 'discarded' && e.action.type === 'ORDER_FULFILMENT_STATE_UPDATE' && e.action.fulfillmentState === 'PACKED')
+      .at(-1);
+    const counts = packing.counts(orderId);
+    return { orderId, items: [...counts.items], packedBy: packed?.packer ?? null, packedHere: packed !== undefined };
+  }
 }
 
 function clamp(n: number, min: number, max: number): number {

@@ -6,7 +6,7 @@
  */
 import type { HostListener } from './events';
 import { withSettingsNotice } from './settings-notice';
-import type { AppInfo, IntakeStatus, SyncStatus, UpdateStatus } from '../../../shared/ipc';
+import type { AppInfo, IntakeStatus, PackerStatus, SyncStatus, UpdateStatus } from '../../../shared/ipc';
 import { CANCEL_REASONS, ITEM_UNIT_REASONS, findReason, type ActionInput } from '../../../shared/protocol';
 import { FIND_LIMIT, queueHead, summarize } from '../../../shared/orders';
 import { fail, ok, type Problem, type Result } from '../../../shared/result';
@@ -64,9 +64,11 @@ const FETCH_PATIENCE_MS = 2_500;
 export function createHandlers(deps: HandlerDeps): HandlerTable {
   const { runtime, settings, pins, log, hub } = deps;
 
+  const noEngine = (): Result<never> =>
+    fail('transient', runtime.problem() ?? 'The terminal is starting; try again in a moment.', 'ENGINE_UNAVAILABLE');
   const engineOr = <T>(use: (engine: Engine) => Result<T>): Result<T> => {
     const engine = runtime.engine();
-    if (!engine) return fail('transient', runtime.problem() ?? 'The terminal is starting; try again in a moment.', 'ENGINE_UNAVAILABLE');
+    if (!engine) return noEngine();
     return use(engine);
   };
 
@@ -239,6 +241,9 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
     },
     'pin.set': async ({ currentPin, newPin }) => {
       if (!pins) return pinUnavailable();
+      // The manager PIN stays apart from every packer's: a packer typing theirs must never unlock Settings.
+      if (await runtime.engine()?.staff.isPackerPin(newPin))
+        return fail('invalid', "A packer already has this PIN. The manager PIN must be different.", 'PIN_IS_PACKERS');
       const r = await pins.set(newPin, currentPin);
       if (r.ok) log.info('manager PIN set');
       return done(r);
@@ -286,7 +291,52 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
         return timeline ? ok(timeline) : fail('invalid', `This terminal never had order ${orderId}.`, 'ORDER_NOT_FOUND', { orderId });
       }),
     'prints.record': async ({ orderId, document, outcome }) => engineOr((e) => done(e.recordPrint(orderId, document, outcome))),
+    'staff.list': async ({ pin }) => withPin(pin, () => engineOr((e) => ok(e.staff.list()))),
+    'staff.add': async ({ pin, name, packerPin }) =>
+      withPin(pin, async () => {
+        const engine = runtime.engine();
+        if (!engine) return noEngine();
+        const added = await engine.staff.add(name, packerPin);
+        // Names are the store's own words; PINs never appear in a log line.
+        if (added.ok) log.info('packer added to the staff list', { id: added.value.id, withPin: added.value.hasPin });
+        return added;
+      }),
+    'staff.update': async ({ pin, id, name, packerPin, newBadge }) =>
+      withPin(pin, async () => {
+        const engine = runtime.engine();
+        if (!engine) return noEngine();
+        const patch = {
+          ...(name !== undefined ? { name } : {}),
+          ...(packerPin !== undefined ? { pin: packerPin } : {}),
+          ...(newBadge ? { newBadge } : {}),
+        };
+        const updated = await engine.staff.update(id, patch);
+        if (updated.ok) log.info('packer changed on the staff list', { id, keys: Object.keys(patch) });
+        return updated;
+      }),
+    'staff.remove': async ({ pin, id }) => withPin(pin, () => engineOr((e) => done(e.staff.remove(id)))),
+    'staff.current': async () => ok(packerStatus()),
+    'staff.signIn': async (payload) => {
+      const engine = runtime.engine();
+      if (!engine) return noEngine();
+      const r = 'badge' in payload ? engine.staff.signInByBadge(payload.badge) : await engine.staff.signInByPin(payload.packerPin);
+      if (!r.ok) return r;
+      log.info('packer signed in', { id: r.value.id, by: 'badge' in payload ? 'badge' : 'pin' });
+      return ok(packerStatus());
+    },
+    'staff.signOut': async () => {
+      runtime.engine()?.staff.signOut();
+      return ok(packerStatus());
+    },
+    'packing.get': async ({ orderId }) => engineOr((e) => e.packState(orderId)),
+    'packing.scan': async ({ orderId, code }) => engineOr((e) => e.packScan(orderId, code)),
+    'packing.teach': async ({ orderId, code, itemId }) => engineOr((e) => e.packTeach(orderId, code, itemId)),
   };
+
+  function packerStatus(): PackerStatus {
+    const staff = runtime.engine()?.staff;
+    return { packer: staff?.current() ?? null, named: staff?.named() ?? false };
+  }
 }
 
 function done(r: Result<true>): Result<{ done: true }> {

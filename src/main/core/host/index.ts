@@ -91,6 +91,7 @@ export async function createAppHost<S extends TrainingService = TrainingService>
     ...(options.online ? { online: options.online } : {}),
     ...(options.startTraining ? { startTraining: options.startTraining } : {}),
     ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
+    ...(pins ? { isManagerPin: (pin: string) => pins.matches(pin) } : {}),
   });
 
   const queue = createQueueRows({ engine: () => runtime.engine(), decorate: (view) => hub.decorate(view) });

@@ -31,6 +31,8 @@ export interface OutboxContext {
   readonly backoff: BackoffPolicy;
   /** The order service's clock (this computer's less the difference the token measured); defaults to `now`. */
   readonly serviceNow?: () => number;
+  /** Who is packing at the counter now (core/staff), stamped on each tap and each move a person makes; absent: nobody. */
+  readonly packer?: () => string | null;
 }
 
 /** What settling one answer did, for the sync engine (connectivity, pauses) and for events. */
@@ -82,10 +84,13 @@ export function createOutbox(ctx: OutboxContext) {
   const tapReads = new TapReads();
   const audit = (line: Omit<Parameters<Store['audit']['add']>[0], 'terminal' | 'time'>): void =>
     store.audit.add({ ...line, time: ctx.now(), terminal: terminalId });
+  // A move a person made at the counter (a refused tap, undo, retry, discard, removal): with who made it.
+  const acted = (line: Omit<Parameters<Store['audit']['add']>[0], 'terminal' | 'time' | 'packer'>): void =>
+    audit({ ...line, packer: ctx.packer?.() ?? null });
 
   const refuseTap = <T>(orderId: string | null, problem: Problem, what: string): Result<T> => {
     store.transaction(() =>
-      audit({ kind: 'tap', orderId, outcome: 'refused', message: `${what}: ${problem.message}` }),
+      acted({ kind: 'tap', orderId, outcome: 'refused', message: `${what}: ${problem.message}` }),
     );
     return { ok: false, problem };
   };
@@ -132,6 +137,7 @@ export function createOutbox(ctx: OutboxContext) {
           sendAfter: now + Math.max(0, ctx.undoWindowMs()),
           terminalId,
           unitsBefore: unitsBefore(action, () => projectWith(orderId, row?.body ?? null, entries, now) ?? row?.body ?? null),
+          packer: ctx.packer?.() ?? null,
         });
         projector.extend(orderId, row?.body ?? null, entries, entry.id, check.value);
         // An order added just now is read again by its next tap.
@@ -168,7 +174,7 @@ export function createOutbox(ctx: OutboxContext) {
           lastError: { kind: 'invalid', code: 'UNDONE', message: 'Taken back by the packer' },
         });
         if (!undone.ok) return fail('invalid', `Too late to undo tap ${entryId}`, 'TOO_LATE', { orderId: entry.orderId });
-        audit({ kind: 'undo', entryId, orderId: entry.orderId, outcome: 'undone', message: summarize(entry.action, null) });
+        acted({ kind: 'undo', entryId, orderId: entry.orderId, outcome: 'undone', message: summarize(entry.action, null) });
         return undone;
       });
     },
@@ -187,7 +193,7 @@ export function createOutbox(ctx: OutboxContext) {
           return fail('invalid', `Tap ${entryId} is ${entry.state}; only a failed or waiting tap can be retried`, 'NOT_RETRYABLE', {
             state: entry.state,
           });
-        audit({ kind: 'retry', entryId, orderId: entry.orderId, outcome: 'retried', message: `was ${entry.state}` });
+        acted({ kind: 'retry', entryId, orderId: entry.orderId, outcome: 'retried', message: `was ${entry.state}` });
         return after;
       });
     },
@@ -205,7 +211,7 @@ export function createOutbox(ctx: OutboxContext) {
         const moved = move(store.outbox, entry, 'discard', now, { nextAttemptAt: null });
         if (!moved.ok) return fail('invalid', `Tap ${entryId} changed meanwhile; look again`, 'BUSY');
         const after = moved.value;
-        audit({
+        acted({
           kind: 'discard',
           entryId,
           orderId: entry.orderId,
@@ -243,7 +249,7 @@ export function createOutbox(ctx: OutboxContext) {
           discarded.push(after.value);
         }
         store.orders.remove(orderId, now);
-        audit({ kind: 'discard', orderId, outcome: 'order removed', message: `${discarded.length} unsent tap(s) discarded with it` });
+        acted({ kind: 'discard', orderId, outcome: 'order removed', message: `${discarded.length} unsent tap(s) discarded with it` });
         return ok(discarded);
       });
     },

@@ -51,7 +51,11 @@ export function retireFinished(store: Store, options: RetireOptions): Retired {
     const rows = store.orders.quietSince(before, options.after, BATCH);
     const orderIds: string[] = [];
     for (const row of rows)
-      if (row.body !== null && finished(row.body) && store.orders.retire(row.id, options.now)) orderIds.push(row.id);
+      if (row.body !== null && finished(row.body) && store.orders.retire(row.id, options.now)) {
+        orderIds.push(row.id);
+        // Its scan-to-pack counts go with it (an order that comes back is packed afresh).
+        store.packing.clear(row.id);
+      }
     const last = rows.at(-1);
     // quietSince only returns rows with a syncedAt; the check keeps the cursor's type honest.
     const next = rows.length === BATCH && last && last.syncedAt !== null ? { syncedAt: last.syncedAt, id: last.id } : null;

@@ -23,6 +23,7 @@ export function entryView(entry: EntryRow, order: Order | null): OutboxEntryView
     lastError: entry.lastError,
     mayBeApplied: entry.mayBeApplied,
     sentAt: entry.sentAt,
+    packer: entry.packer,
   };
 }
 

@@ -10,7 +10,7 @@ import { command, loadOrder, refuse } from '../intents';
 import { useStatus } from '../store/status';
 import { useUi } from '../store/ui';
 import { pickListOf } from './pickList';
-import { packingSlipOf } from './slip';
+import { packingSlipOf, type PackedBy } from './slip';
 import { usePrint, type PrintJob } from './store';
 import type { ShiftReport } from '../../../shared/ipc';
 
@@ -20,7 +20,7 @@ const MM_PER_CSS_PX = 25.4 / 96;
 export async function printPackingSlip(orderId: string, now: () => number = Date.now): Promise<boolean> {
   const view = await loadOrder(orderId);
   const wholePhone = useStatus.getState().settings?.slipWholePhone ?? false;
-  const slip = view ? packingSlipOf(view, { wholePhone }) : null;
+  const slip = view ? packingSlipOf(view, { wholePhone, packedBy: await packedByOf(orderId) }) : null;
   if (!slip) {
     refuse(i18next.t('print:notice.noDetails', { orderId }));
     return false;
@@ -39,6 +39,20 @@ export async function printPackingSlip(orderId: string, now: () => number = Date
 /** Prints the store hub's join slip: the code as text and as a barcode. */
 export function printJoinSlip(code: string, barcodeSvg: string, now: () => number = Date.now): Promise<boolean> {
   return printJob({ document: 'joinSlip', code, barcodeSvg, at: now() });
+}
+
+/** Who marked the order packed at this counter, as the engine recorded it (null: not packed here, or not known). */
+async function packedByOf(orderId: string): Promise<PackedBy | null> {
+  const reply = await command('packing.get', { orderId });
+  if (!reply.ok || !reply.value.packedHere) return null;
+  if (reply.value.packedBy !== null) return { kind: 'packer', name: reply.value.packedBy };
+  return { kind: 'counter', counter: useStatus.getState().info?.terminalId ?? '' };
+}
+
+/** Prints packers' badges: each a name and the badge code as a Code 128 barcode the scanner reads. */
+export async function printBadges(members: readonly { name: string; badge: string }[], now: () => number = Date.now): Promise<boolean> {
+  const { code128 } = await import('./barcode');
+  return printJob({ document: 'badges', badges: members.map((m) => ({ name: m.name, badge: m.badge, barcode: code128(m.badge) })), at: now() });
 }
 
 /** Prints the pick list of the given orders (those without details are left out). */
@@ -95,12 +109,12 @@ async function printNow(job: PrintJob): Promise<boolean> {
   }
 }
 
-const SENT_WORDS = { packingSlip: 'print:notice.slipSent', pickList: 'print:notice.pickListSent', shiftSummary: 'shiftReport:printSent', joinSlip: 'hub:code.printed' } as const;
+const SENT_WORDS = { packingSlip: 'print:notice.slipSent', pickList: 'print:notice.pickListSent', shiftSummary: 'shiftReport:printSent', joinSlip: 'hub:code.printed', badges: 'staff:badges.sent' } as const;
 
 /** Keeps a slip's or pick list's print in each of its orders' timelines (a failure to keep it is no reason to stop printing). */
 function recordPrint(job: PrintJob, outcome: 'printed' | 'browser'): void {
   const orderIds = job.document === 'packingSlip' ? [job.slip.orderId] : job.document === 'pickList' ? job.list.orderIds : [];
-  if (job.document === 'shiftSummary' || job.document === 'joinSlip') return;
+  if (job.document === 'shiftSummary' || job.document === 'joinSlip' || job.document === 'badges') return;
   for (const orderId of orderIds) void command('prints.record', { orderId, document: job.document, outcome });
 }
 

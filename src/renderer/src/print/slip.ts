@@ -34,7 +34,12 @@ export interface PackingSlip {
   readonly promisedPackedAt: number | null;
   /** When it was promised DELIVERED, for a delivery (epoch ms). */
   readonly promisedDeliveryAt: number | null;
+  /** Who marked it packed at this counter: the packer, or the counter when nobody was signed in; null when not packed here. */
+  readonly packedBy: PackedBy | null;
 }
+
+/** "Packed by Ravi", or by the counter (its id) when the store runs without names. */
+export type PackedBy = { readonly kind: 'packer'; readonly name: string } | { readonly kind: 'counter'; readonly counter: string };
 
 /** Digits of a phone's end a slip shows by default: enough for a courier to confirm, not to call a stranger. */
 const PHONE_END_DIGITS = 4;
@@ -43,7 +48,10 @@ const PHONE_END_DIGITS = 4;
  * The slip for an order the service has answered for; null for an order without details yet. The
  * phone is whole only when `wholePhone` (a Printing setting): the slip travels on the bag.
  */
-export function packingSlipOf(view: OrderView, { wholePhone = false }: { wholePhone?: boolean } = {}): PackingSlip | null {
+export function packingSlipOf(
+  view: OrderView,
+  { wholePhone = false, packedBy = null }: { wholePhone?: boolean; packedBy?: PackedBy | null } = {},
+): PackingSlip | null {
   const order = view.order;
   if (!order) return null;
   const delivery = order.fulfillments.find((f) => f.type.toUpperCase() === 'DELIVERY') ?? null;
@@ -70,6 +78,7 @@ export function packingSlipOf(view: OrderView, { wholePhone = false }: { wholePh
     invoiceId: invoiceOf(order),
     promisedPackedAt: view.promisedPackedAt,
     promisedDeliveryAt: promised(delivery, 'DELIVERED'),
+    packedBy,
   };
 }
 

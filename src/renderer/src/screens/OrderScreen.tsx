@@ -15,6 +15,8 @@ import { FulfilmentList } from '../components/order/FulfilmentList';
 import { InvoiceForm } from '../components/order/InvoiceForm';
 import { ItemList } from '../components/order/ItemList';
 import { NextStepButton } from '../components/order/NextStepButton';
+import { PackChecklist } from '../components/order/PackChecklist';
+import { packsByScan } from '../packing/intents';
 import { RemoveOrder } from '../components/order/RemoveOrder';
 import { Countdown } from '../components/Countdown';
 import { PrintSlipButton } from '../components/print/PrintSlipButton';
@@ -40,6 +42,9 @@ export function OrderScreen({ orderId }: { orderId: string }) {
   // Opening a new order does not stop its alert (a tap meant for another row must not silence
   // it): Accept, Reject or "I have seen it" do.
   const isNew = useNewOrders((s) => s.ids.includes(orderId));
+  // Re-drawn when the setting changes; packsByScan reads it from the store.
+  useStatus((s) => s.settings?.scanToPack);
+  const packs = packsByScan(view);
 
   if (!view && listed)
     return (
@@ -78,6 +83,7 @@ export function OrderScreen({ orderId }: { orderId: string }) {
         {isNew && <SeenButton orderId={orderId} />}
       </div>
       {view.nextStep === null && view.order !== null && <FinishedPanel cancelled={orderPhase(view.order) === 'CANCELLED'} />}
+      {view.order && packs && <PackChecklist view={view} order={view.order} />}
       {view.order ? <OrderBody order={view.order} open={view.nextStep !== null} cuts={view.cuts} /> : <AwaitingServiceCard view={view} />}
     </main>
   );

@@ -40,6 +40,12 @@ export function PackingSlip({ slip, barcode }: { slip: Slip; barcode: BarPattern
         )}
         <dt>{t('print:slip.invoice')}</dt>
         <dd>{slip.invoiceId ?? t('print:slip.noInvoice')}</dd>
+        {slip.packedBy !== null && (
+          <>
+            <dt>{t('staff:slip.packedBy')}</dt>
+            <dd data-testid="slip-packed-by">{slip.packedBy.kind === 'packer' ? slip.packedBy.name : t('staff:slip.counter', { counter: slip.packedBy.counter })}</dd>
+          </>
+        )}
       </dl>
       {slip.prescription && (
         <p className="print-rx-note">

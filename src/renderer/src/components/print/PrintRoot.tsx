@@ -12,6 +12,7 @@ import { JoinSlip } from '../hub/JoinSlip';
 
 // With its chart library, loaded on the first summary printed (printShiftSummary loads it first).
 const ShiftSummary = lazy(() => import('./ShiftSummary'));
+import { BadgeSheet } from '../staff/BadgeSheet';
 
 export function PrintRoot({ now = Date.now }: { now?: () => number }) {
   const job = usePrint((s) => s.job);
@@ -37,6 +38,7 @@ export function PrintRoot({ now = Date.now }: { now?: () => number }) {
           <ShiftSummary report={job.report} at={job.at} />
         </Suspense>
       )}
+      {job?.document === 'badges' && <BadgeSheet badges={job.badges} />}
     </div>
   );
 }
