@@ -18,25 +18,38 @@ export async function readHubStatus(
 ): Promise<Pick<HubStatus, 'intakeHolder' | 'counters'>> {
   const kvm = new Kvm(nc);
   let intakeHolder: HubStatus['intakeHolder'] = null;
-  const lease = await (await kvm.open(LEASE_BUCKET)).get(LEASE_KEY).catch(() => null);
+  // A bucket no counter has made yet (no session ran on this hub) holds nothing: not an error.
+  const lease = await kvm
+    .open(LEASE_BUCKET)
+    .then((kv) => kv.get(LEASE_KEY))
+    .catch(() => null);
   if (lease && lease.operation === 'PUT' && now() - lease.created.getTime() < DEFAULT_LEASE_MS * 2) {
     const value = LeaseValueSchema.safeParse(lease.json());
     if (value.success) intakeHolder = { counterId: value.data.counterId, counterName: value.data.counterName };
   }
-  const presence = await kvm.open(PRESENCE_BUCKET);
   const counters: CounterView[] = [];
-  for await (const key of await presence.keys()) {
-    const entry = await presence.get(key).catch(() => null);
-    if (!entry || entry.operation !== 'PUT') continue;
-    const parsed = CounterPresenceSchema.safeParse(entry.json());
-    if (!parsed.success) continue;
-    counters.push({
-      ...parsed.data,
-      present: now() - entry.created.getTime() < PRESENCE_WINDOW_MS,
-      isThisCounter: parsed.data.counterId === self.counterId,
-      holdsIntake: intakeHolder?.counterId === parsed.data.counterId,
-    });
+  try {
+    const presence = await kvm.open(PRESENCE_BUCKET);
+    for await (const key of await presence.keys()) {
+      const entry = await presence.get(key).catch(() => null);
+      if (!entry || entry.operation !== 'PUT') continue;
+      const parsed = CounterPresenceSchema.safeParse(entry.json());
+      if (!parsed.success) continue;
+      counters.push({
+        ...parsed.data,
+        present: now() - entry.created.getTime() < PRESENCE_WINDOW_MS,
+        isThisCounter: parsed.data.counterId === self.counterId,
+        holdsIntake: intakeHolder?.counterId === parsed.data.counterId,
+      });
+    }
+  } catch (error) {
+    if (!isMissingBucket(error)) throw error;
   }
   counters.sort((a, b) => Number(b.isThisCounter) - Number(a.isThisCounter) || a.counterName.localeCompare(b.counterName));
   return { intakeHolder, counters };
+}
+
+/** No counter has made this bucket yet: it holds nothing. */
+function isMissingBucket(error: unknown): boolean {
+  return error instanceof Error && /stream not found/i.test(error.message);
 }
