@@ -247,7 +247,9 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
       if (input.kind === 'invoice' && held === null) return ok(true);
       let timer: ReturnType<typeof setTimeout> | undefined;
       const patience = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), CLAIM_PATIENCE_MS)));
-      const outcome = await Promise.race([m.session.claim(orderId), patience]);
+      // "Being packed by Ravi at Counter 2": the packer signed in here, when the store names its packers.
+      const packer = engaged?.service.engine.staff.packerName() ?? null;
+      const outcome = await Promise.race([m.session.claim(orderId, { packer }), patience]);
       clearTimeout(timer);
       if (outcome?.kind !== 'taken') return ok(true);
       return fail('invalid', `Order ${orderId} is being packed at ${outcome.by.counterName}. Take it over there, or with "Take over" here.`, 'CLAIMED_ELSEWHERE', {
@@ -258,7 +260,7 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
     async takeOver(orderId) {
       const m = member;
       if (!m) return fail('invalid', 'This counter is not part of a store hub.', 'HUB_NONE');
-      const outcome = await m.session.claim(orderId, { takeOver: true });
+      const outcome = await m.session.claim(orderId, { takeOver: true, packer: engaged?.service.engine.staff.packerName() ?? null });
       if (outcome.kind === 'held') {
         log.info('order taken over from another counter', { orderId });
         emitOrders([orderId]);
