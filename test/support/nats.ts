@@ -6,9 +6,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freeLocalPort } from '../../src/main/core/hub/membership';
 
 /** The nats-server program: on the PATH, or where Debian puts it (/usr/sbin is not on every user's PATH). */
 export function natsServerProgram(): string {
@@ -20,18 +20,8 @@ export function natsServerProgram(): string {
   throw new Error('nats-server is not installed (Debian package nats-server; run scripts/setup.sh)');
 }
 
-/** A free TCP port on 127.0.0.1 (asked of the OS, then released). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** A free TCP port on 127.0.0.1 (asked of the OS, then released): the product's own helper. */
+export const freePort = freeLocalPort;
 
 export interface TestNatsServer {
   /** `nats://127.0.0.1:PORT`. */
