@@ -10,9 +10,11 @@ import { printableText } from '../shared/protocol/orderId';
 import { ProblemError } from '../shared/result';
 import { type Command, parseCommand } from './args';
 import { type CliConfig, type Env, resolveConfig, vaultFor } from './config';
-import { formatChecks, runDoctor } from './doctor';
+import { formatChecks, hubCheck, readHubStatus, runDoctor } from './doctor';
 import { formatOrder, formatOrders, formatOutbox, formatStatus } from './format';
+import { claimsFor, orderClaim, runClaim } from './claim';
 import { runHub } from './hub';
+import { runCounter } from './run';
 import { EXIT, USAGE } from './usage';
 
 export interface CliIo {
@@ -44,7 +46,9 @@ export async function runCli(argv: readonly string[], raw: CliIo): Promise<numbe
     return EXIT.CONFIG;
   }
   if (command.name === 'hub') return runHub(command, config.value, io);
+  if (command.name === 'claim' || command.name === 'release') return runClaim(command.name, command.orderId, command.json, config.value, io);
   const log = flags.switches.has('verbose') ? createLogger([stderrSink], { minLevel: 'info' }) : silentLogger;
+  if (command.name === 'run') return runCounter(config.value, io, log, command.json);
   return withEngine(command, config.value, io, log);
 }
 
@@ -58,7 +62,7 @@ const unconfiguredSender: UpdateSender = {
   probe: async () => false,
 };
 
-async function withEngine(command: Exclude<Command, { name: 'help' | 'hub' }>, config: CliConfig, io: CliIo, log: Logger): Promise<number> {
+async function withEngine(command: Exclude<Command, { name: 'help' | 'hub' | 'run' | 'claim' | 'release' }>, config: CliConfig, io: CliIo, log: Logger): Promise<number> {
   const reads = command.name === 'intake' || command.name === 'fetch';
   const needsService = command.name === 'drain' || command.name === 'doctor' || reads;
   if ((command.name === 'drain' || reads) && (!config.authUrl || !config.baseUrl)) {
@@ -118,6 +122,7 @@ async function withEngine(command: Exclude<Command, { name: 'help' | 'hub' }>, c
     switch (command.name) {
       case 'doctor': {
         const checks = await runDoctor({ config, engine, engineProblem, vault, tokens, client, intake, clock });
+        checks.push(hubCheck(await readHubStatus(config, io.env)));
         io.write(command.json ? `${JSON.stringify(checks, null, 2)}\n` : formatChecks(checks));
         return checks.every((c) => c.ok) ? EXIT.OK : EXIT.REFUSED;
       }
@@ -127,7 +132,7 @@ async function withEngine(command: Exclude<Command, { name: 'help' | 'hub' }>, c
         return await runRead(command, engine, intake, io);
       default:
         if (!engine) return EXIT.DATA_FILE;
-        return await run(command, engine, io);
+        return await run(command, engine, io, config);
     }
   } finally {
     await close();
@@ -195,7 +200,7 @@ async function runRead(command: Extract<Command, { name: 'intake' | 'fetch' }>, 
   return EXIT.OK;
 }
 
-async function run(command: Exclude<Command, { name: 'help' | 'doctor' | 'intake' | 'fetch' | 'hub' }>, engine: Engine, io: CliIo): Promise<number> {
+async function run(command: Exclude<Command, { name: 'help' | 'doctor' | 'intake' | 'fetch' | 'hub' | 'run' | 'claim' | 'release' }>, engine: Engine, io: CliIo, config: CliConfig): Promise<number> {
   const json = (value: unknown): void => io.write(`${JSON.stringify(value, null, 2)}\n`);
   switch (command.name) {
     case 'enqueue': {
@@ -244,8 +249,14 @@ async function run(command: Exclude<Command, { name: 'help' | 'doctor' | 'intake
     }
     case 'orders': {
       const orders = engine.listOrders();
-      if (command.json) json(orders);
-      else io.write(formatOrders(orders));
+      // Each order's claim when the hub answers; "unknown" (and why) when it does not, or there is none.
+      const claims = await claimsFor(orders, config);
+      if (command.json) json(orders.map((o) => ({ ...o, claim: claims.known ? orderClaim(claims.claims.get(o.id), claims.counterId) : 'unknown' })));
+      else {
+        io.write(formatOrders(orders));
+        if (!claims.known) io.write(`claims unknown: ${claims.why}\n`);
+        else for (const [id, c] of claims.claims) io.write(`${id}: being packed at ${c.counterName} since ${new Date(c.claimedAt).toISOString()}, until ${new Date(c.expiresAt).toISOString()}\n`);
+      }
       return EXIT.OK;
     }
     case 'order': {
