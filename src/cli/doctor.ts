@@ -13,7 +13,7 @@ import { printableId } from '../shared/protocol/orderId';
 import { loadHubConfig } from '../main/core/hub/hub-config';
 import { type HubSecretStore, keychainHubSecrets } from '../main/core/hub/server';
 import { readHubSnapshot, visitHub } from '../main/core/hub/snapshot';
-import { hubLine } from '../main/core/hub/status-line';
+import { hubLine, hubOk } from '../main/core/hub/status-line';
 import type { HubStatus } from '../shared/hub';
 import type { CliConfig, Env } from './config';
 import { hubServerHealth } from './hub';
@@ -263,8 +263,8 @@ export async function readHubStatus(config: CliConfig, env: Env, secrets: HubSec
 /** Doctor's `hub` line. */
 export function hubCheck(status: HubStatus): Check {
   const detail = hubLine(status);
-  if (status.role === 'none') return status.problem ? { name: 'hub', ok: false, detail, fix: 'leave the store hub (`packdesk hub leave`) and join it again' } : { name: 'hub', ok: true, detail };
+  if (hubOk(status)) return { name: 'hub', ok: true, detail };
+  if (status.role === 'none') return { name: 'hub', ok: false, detail, fix: 'leave the store hub (`packdesk hub leave`) and join it again' };
   if (status.server && !status.server.running) return { name: 'hub', ok: false, detail, fix: 'start Packdesk (or `packdesk run`) on this PC: it runs the store hub' };
-  if (status.mode !== 'connected') return { name: 'hub', ok: false, detail, fix: 'check that the hub PC is on and runs Packdesk, and the network between them; `packdesk hub status` says more' };
-  return { name: 'hub', ok: true, detail };
+  return { name: 'hub', ok: false, detail, fix: 'check that the hub PC is on and runs Packdesk, and the network between them; `packdesk hub status` says more' };
 }

@@ -30,3 +30,8 @@ export function hubLine(status: HubStatus): string {
   const counters = status.mode === 'connected' ? `; counters present: ${present.length > 0 ? present.join(', ') : 'none'}` : '';
   return `${who}, ${link}${server}; takes in orders: ${intakeWords(status)}${counters}`;
 }
+
+/** Whether the hub line is fine: no hub and nothing wrong, or connected with the hub program (on the hub PC) running. */
+export function hubOk(status: HubStatus): boolean {
+  return status.role === 'none' ? status.problem === null : status.mode === 'connected' && (status.server?.running ?? true);
+}
