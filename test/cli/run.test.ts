@@ -152,8 +152,11 @@ describe.skipIf(!keyring)(`packdesk run, claim, release${why}`, () => {
   }, 30_000);
 
   it('SIGTERM stops both cleanly: exit 0, the lease handed over, no nats-server left; then claim exits 8 and orders say claims unknown', async () => {
+    // The hub program now (it would have a new pid had it been restarted meanwhile).
+    const natsNow = Number.parseInt(readFileSync(hubFiles(hubDir).pidPath, 'utf8'), 10);
     expect(await counterRun.stop()).toBe(0);
     expect(await hubRun.stop()).toBe(0);
+    expect(processAlive(natsNow)).toBe(false);
     expect(hubRun.out()).toMatch(/stopped: intake lease handed over, hub program stopped/);
     expect(processAlive(natsPid)).toBe(false);
 
