@@ -37,10 +37,10 @@ interface Running {
   stop(): Promise<number | null>;
 }
 
-function startRun(env: Record<string, string>): Running {
+function startRun(env: Record<string, string>, args: readonly string[] = []): Running {
   // Through tsx, not a bundle: keytar is loaded by a dynamic import a bundle cannot resolve.
   // The keychain's D-Bus session and the nats-server program come from this process's environment.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/packdesk.ts', 'run'], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: 'pipe' });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/packdesk.ts', 'run', ...args], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: 'pipe' });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -173,13 +173,14 @@ describe.skipIf(!keyring)(`packdesk run, claim, release${why}`, () => {
     expect(doctor.out).toMatch(/hub\s+counter "Counter 2", hub away: /);
   }, 60_000);
 
-  it('run on a one-counter data folder takes in orders itself and stops on SIGTERM', async () => {
+  it('run --json on a one-counter data folder takes in orders itself, says so in JSON lines, and stops on SIGTERM', async () => {
     const dir = tempDir(cleanup, 'packdesk-run-solo-');
     const env = envFor(box, dir, { PACKDESK_TERMINAL_ID: 'solo' });
-    const solo = startRun(env);
-    expect(await solo.waitFor(/hub: no store hub/)).toMatch(/takes in orders: this counter/);
+    const solo = startRun(env, ['--json']);
+    expect(JSON.parse(await solo.waitFor(/"event":"hub"/))).toMatchObject({ event: 'hub', intake: 'this counter (no store hub)', status: { mode: 'solo', role: 'none' } });
     await until(async () => ((JSON.parse((await cli(['orders', '--json'], env)).out) as unknown[]).length === 3 ? true : null));
     expect(await solo.stop()).toBe(0);
+    expect(JSON.parse(solo.out().trim().split('\n').at(-1)!)).toMatchObject({ event: 'stopped' });
     expect((await cli(['claim', 'X1'], env)).code).toBe(8);
   }, 60_000);
 });
