@@ -75,14 +75,14 @@ export async function runClaim(action: 'claim' | 'release', orderId: string, jso
 export type OrderClaim = { readonly counterName: string; readonly counterId: string; readonly since: number; readonly expiresAt: number; readonly here: boolean } | null | 'unknown';
 
 /** The claims of these orders from the hub, or why they are unknown. */
-export async function claimsFor(orders: readonly OrderView[], config: CliConfig, deps: ClaimCliDeps = {}): Promise<{ known: true; claims: Map<string, Claim>; counterId: string } | { known: false; why: string }> {
+export async function claimsFor(orders: readonly OrderView[], config: CliConfig, deps: ClaimCliDeps = {}): Promise<{ known: true; claims: Map<string, Claim>; counterId: string } | { known: false; why: string; inHub: boolean }> {
   const read = loadHubConfig(config.dataDir);
-  if (!read.ok) return { known: false, why: read.message };
-  if (!read.config) return { known: false, why: 'this counter is not part of a store hub' };
+  if (!read.ok) return { known: false, why: read.message, inHub: true };
+  if (!read.config) return { known: false, why: 'this counter is not part of a store hub', inHub: false };
   const hub = read.config;
   const now = deps.now ?? Date.now;
   const visit = await visitHub(hub, deps.secrets ?? keychainHubSecrets({ environment: config.environment }), 'orders', (c) => readClaims(c.nc, orders.map((o) => o.id), now()));
-  return visit.ok ? { known: true, claims: visit.value, counterId: hub.counterId } : { known: false, why: `the store hub cannot be reached: ${visit.problem.message}` };
+  return visit.ok ? { known: true, claims: visit.value, counterId: hub.counterId } : { known: false, why: `the store hub cannot be reached: ${visit.problem.message}`, inHub: true };
 }
 
 /** One order's claim in the shape `orders --json` prints. */

@@ -254,8 +254,9 @@ async function run(command: Exclude<Command, { name: 'help' | 'doctor' | 'intake
       if (command.json) json(orders.map((o) => ({ ...o, claim: claims.known ? orderClaim(claims.claims.get(o.id), claims.counterId) : 'unknown' })));
       else {
         io.write(formatOrders(orders));
-        if (!claims.known) io.write(`claims unknown: ${claims.why}\n`);
-        else for (const [id, c] of claims.claims) io.write(`${id}: being packed at ${c.counterName} since ${new Date(c.claimedAt).toISOString()}, until ${new Date(c.expiresAt).toISOString()}\n`);
+        // A one-counter store's listing stays as it always was: it has no claims to be unknown.
+        if (claims.known) for (const [id, c] of claims.claims) io.write(`${id}: being packed at ${c.counterName} since ${new Date(c.claimedAt).toISOString()}, until ${new Date(c.expiresAt).toISOString()}\n`);
+        else if (claims.inHub) io.write(`claims unknown: ${claims.why}\n`);
       }
       return EXIT.OK;
     }

@@ -132,6 +132,7 @@ describe.skipIf(!keyring)(`packdesk run, claim, release${why}`, () => {
       const seen = JSON.parse((await cli(['orders', '--json'], counterEnv)).out) as { id: string; claim: unknown }[];
       expect(seen.find((o) => o.id === id)?.claim).toMatchObject({ counterName: winner.name, here: winner.name === 'Counter 2' });
       expect(typeof (seen.find((o) => o.id === id)?.claim as { expiresAt: number }).expiresAt).toBe('number');
+      expect((await cli(['orders'], hubEnv)).out).toContain(`${id}: being packed at ${winner.name} since `);
 
       const refused = await cli(['release', id], loser.env);
       expect(refused.code).toBe(9);
@@ -180,6 +181,8 @@ describe.skipIf(!keyring)(`packdesk run, claim, release${why}`, () => {
     expect(JSON.parse(await solo.waitFor(/"event":"hub"/))).toMatchObject({ event: 'hub', intake: 'this counter (no store hub)', status: { mode: 'solo', role: 'none' } });
     await until(async () => ((JSON.parse((await cli(['orders', '--json'], env)).out) as unknown[]).length === 3 ? true : null));
     expect(await solo.stop()).toBe(0);
+    // A one-counter store's listing is as it was: no claims line.
+    expect((await cli(['orders'], env)).out).not.toMatch(/claims|being packed/);
     expect(JSON.parse(solo.out().trim().split('\n').at(-1)!)).toMatchObject({ event: 'stopped' });
     expect((await cli(['claim', 'X1'], env)).code).toBe(8);
   }, 60_000);
