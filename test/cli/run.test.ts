@@ -172,6 +172,8 @@ describe.skipIf(!keyring)(`packdesk run, claim, release${why}`, () => {
     const doctor = await cli(['doctor'], counterEnv);
     expect(doctor.code).toBe(1);
     expect(doctor.out).toMatch(/hub\s+counter "Counter 2", hub away: /);
+    const onHub = JSON.parse((await cli(['doctor', '--json'], hubEnv)).out) as { name: string; ok: boolean; detail: string; fix?: string }[];
+    expect(onHub.find((c) => c.name === 'hub')).toMatchObject({ ok: false, detail: expect.stringMatching(/^store hub "Counter 1", hub away: .*; hub program NOT running/), fix: expect.stringMatching(/packdesk run/) });
   }, 60_000);
 
   it('run --json on a one-counter data folder takes in orders itself, says so in JSON lines, and stops on SIGTERM', async () => {
