@@ -8,7 +8,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli';
-import { hubFiles, processAlive } from '../../src/main/core/hub/server';
+import { hubFiles, prepareHubServer, processAlive } from '../../src/main/core/hub/server';
 import type { Sandbox } from '../../sandbox';
 import { envFor } from '../support/cli-env';
 import { Cleanup, sandbox, tempDir } from '../support/engine';
@@ -187,5 +187,36 @@ describe.skipIf(!keyring)(`packdesk run, claim, release${why}`, () => {
     expect((await cli(['orders'], env)).out).not.toMatch(/claims|being packed/);
     expect(JSON.parse(solo.out().trim().split('\n').at(-1)!)).toMatchObject({ event: 'stopped' });
     expect((await cli(['claim', 'X1'], env)).code).toBe(8);
+  }, 60_000);
+});
+
+describe.skipIf(!keyring)(`packdesk run hands the intake lease over on SIGTERM${why}`, () => {
+  it('two member counters: the one taking in orders stops on SIGTERM and the other takes in orders well inside the 5 s lease', async () => {
+    const box = await sandbox(cleanup, { orderCount: 2, arrivalEveryMs: 0, changesMinIntervalMs: 0 });
+    const hubDir = tempDir(cleanup, 'packdesk-run-hub2-');
+    const [aEnv, bEnv] = ['till-a', 'till-b'].map((id) => envFor(box, tempDir(cleanup, `packdesk-run-${id}-`), { PACKDESK_TERMINAL_ID: id }));
+    const port = await freePort();
+    const made = await cli(['hub', 'create', '--listen', `127.0.0.1:${port}`], envFor(box, hubDir, { PACKDESK_TERMINAL_ID: 'hub-pc-2' }));
+    expect(made.code, made.err).toBe(0);
+    // The hub program alone on the hub PC (as the app would run it), so the lease is a member's.
+    const prepared = await prepareHubServer({ dataDir: hubDir, listen: `127.0.0.1:${port}` });
+    if (!prepared.ok) throw new Error(prepared.message);
+    const supervisor = prepared.supervisor;
+    cleanup.add(() => supervisor.stop());
+    expect((await supervisor.start()).running).toBe(true);
+    const code = made.out.trim().split('\n').at(-1)!;
+    expect((await cli(['hub', 'join', code], aEnv)).code).toBe(0);
+    expect((await cli(['hub', 'join', code], bEnv)).code).toBe(0);
+
+    const a = startRun(aEnv);
+    await a.waitFor(/hub: counter "Counter 2", connected.*takes in orders: Counter 2/);
+    const b = startRun(bEnv);
+    await b.waitFor(/hub: counter "Counter 3", connected.*takes in orders: Counter 2/);
+    const stoppedAt = Date.now();
+    expect(await a.stop()).toBe(0);
+    await b.waitFor(/takes in orders: Counter 3/, 10_000);
+    // A lease left to lapse would take 5 s; handed over, the other counter polls within about a second of the stop.
+    expect(Date.now() - stoppedAt).toBeLessThan(4_000);
+    expect(await b.stop()).toBe(0);
   }, 60_000);
 });
