@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d node_modules ] || bash scripts/setup.sh
 electron_bin=$(node -e "try{process.stdout.write(require('electron'))}catch{}" 2>/dev/null || true)
+# Several training counters of one store (--counters N) run in the browser harness, one address each.
+case " $* " in *" --counters "*|*" --counters="*) electron_bin="" ;; esac
 if [ -n "$electron_bin" ] && [ -x "$electron_bin" ] && { [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; }; then
   exec npx electron-vite preview
 fi

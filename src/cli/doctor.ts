@@ -12,7 +12,8 @@ import { readUpdateStatus, UPDATE_STATUS_FILE, updateHealth } from '../main/core
 import { printableId } from '../shared/protocol/orderId';
 import { loadHubConfig } from '../main/core/hub/hub-config';
 import { type HubSecretStore, keychainHubSecrets } from '../main/core/hub/server';
-import { readHubSnapshot, visitHub } from '../main/core/hub/snapshot';
+import { readHubStatus } from '../main/core/hub/read-status';
+import { visitHub } from '../main/core/hub/snapshot';
 import { hubLine, hubOk } from '../main/core/hub/status-line';
 import type { HubStatus } from '../shared/hub';
 import type { CliConfig, Env } from './config';
@@ -246,14 +247,14 @@ export function formatChecks(checks: readonly Check[]): string {
 }
 
 /** The store hub as a one-off command sees it: role, connected or why not, the hub program, who takes in orders, counters there. */
-export async function readHubStatus(config: CliConfig, env: Env, secrets: HubSecretStore = keychainHubSecrets({ environment: config.environment }), now: () => number = Date.now): Promise<HubStatus> {
+export async function lookAtHub(config: CliConfig, env: Env, secrets: HubSecretStore = keychainHubSecrets({ environment: config.environment }), now: () => number = Date.now): Promise<HubStatus> {
   const solo: HubStatus = { mode: 'solo', role: 'none', counterId: null, counterName: null, since: null, intakeHolder: null, counters: [], server: null, problem: null };
   const read = loadHubConfig(config.dataDir);
   if (!read.ok) return { ...solo, problem: read.message };
   const hub = read.config;
   if (!hub) return solo;
   const server = hub.role === 'hub' ? await hubServerHealth(config.dataDir, hub, env) : null;
-  const visit = await visitHub(hub, secrets, 'doctor', (c) => readHubSnapshot(c.nc, hub.counterId, now()));
+  const visit = await visitHub(hub, secrets, 'doctor', (c) => readHubStatus(c.nc, hub, now));
   const base = { role: hub.role, counterId: hub.counterId, counterName: hub.counterName, since: hub.since, server };
   return visit.ok
     ? { ...base, mode: 'connected', intakeHolder: visit.value.intakeHolder, counters: [...visit.value.counters], problem: null }

@@ -14,6 +14,7 @@ export function formatOutbox(entries: readonly OutboxEntryView[]): string {
         if (e.state === 'queued' && e.nextAttemptAt !== null) parts.push(`next try ${time(e.nextAttemptAt)}`);
         if (e.mayBeApplied) parts.push('MAY ALREADY BE APPLIED');
         if (e.lastError) parts.push(`last error: ${e.lastError.code ? `${e.lastError.code}: ` : ''}${e.lastError.message}`);
+        if (e.packer !== null) parts.push(`by ${e.packer}`);
         parts.push(`request ${e.requestId}`);
         return parts.join('  ');
       })

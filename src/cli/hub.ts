@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type os from 'node:os';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { type HubStatus, HubStatusSchema } from '../shared/hub';
 import type { Problem } from '../shared/result';
 import { connectHub } from '../main/core/hub/connection';
@@ -20,8 +21,17 @@ export type HubCommand =
   | { readonly name: 'hub'; readonly action: 'join'; readonly code: string; readonly counterName: string | null; readonly json: boolean }
   | { readonly name: 'hub'; readonly action: 'leave' | 'status'; readonly json: boolean };
 
+/** What `hub status` reads from the hub besides the connection itself: the lease holder and the counters' presence. */
+export type HubStatusReader = (nc: NatsConnection, self: { readonly counterId: string; readonly counterName: string }) => Promise<Pick<HubStatus, 'intakeHolder' | 'counters'>>;
+
 export interface HubCliDeps {
   readonly secrets?: HubSecretStore;
+  /**
+   * The seam for the hub's rules: reads the lease holder and the counters from the hub while
+   * `status` is connected (the lease and presence modules' readers). Without it, `status` prints
+   * the connection and the server only, with `intakeHolder: null` and `counters: []`.
+   */
+  readonly readStatus?: HubStatusReader;
   /** This PC's network addresses (injected by tests). */
   readonly interfaces?: () => NodeJS.Dict<os.NetworkInterfaceInfo[]>;
 }
@@ -119,24 +129,33 @@ export async function runHub(command: HubCommand, config: CliConfig, io: CliIo, 
     const server = config_.role === 'hub' ? await serverHealthFromDisk(config_) : null;
     let problem: string | null = server?.problem ?? null;
     let connected = false;
+    let seen: Pick<HubStatus, 'intakeHolder' | 'counters'> = { intakeHolder: null, counters: [] };
     if (!secret.value) problem = 'The store\'s secret is missing from the keychain; leave the hub and join (or create it) again.';
     else {
       const local = localTargetOf(config_, secret.value);
       const joined = await connectHub(local, { timeoutMs: 3000, name: `${config_.counterName} (status)` });
       if (joined.ok) {
         connected = true;
-        await joined.connection.close();
+        try {
+          if (deps.readStatus) seen = await deps.readStatus(joined.connection.nc, { counterId: config_.counterId, counterName: config_.counterName });
+        } catch (error) {
+          problem = `The hub answered, but its counters could not be read: ${error instanceof Error ? error.message : String(error)}`;
+        } finally {
+          await joined.connection.close();
+        }
       } else problem = joined.problem.message;
     }
-    // Lease holder and counters come from the running session (the app or `packdesk run`); a one-off CLI has none.
-    const result = HubStatusSchema.parse({ ...base, mode: connected ? 'connected' : 'away', role: config_.role, counterId: config_.counterId, counterName: config_.counterName, since: config_.since, server, problem: connected ? null : problem });
+    // Lease holder and counters: from deps.readStatus when given; a one-off CLI without it has none.
+    const result = HubStatusSchema.parse({ ...base, ...seen, mode: connected ? 'connected' : 'away', role: config_.role, counterId: config_.counterId, counterName: config_.counterName, since: config_.since, server, problem: connected ? (problem === server?.problem ? null : problem) : problem });
     out(
       { ...result, address: `${config_.host}:${config_.port}`, fingerprint: config_.fingerprint },
       [
         `Role: ${config_.role === 'hub' ? 'store hub' : 'counter'}, "${config_.counterName}"`,
         `Hub: ${config_.host}:${config_.port} ${connected ? 'connected' : `NOT connected: ${problem ?? ''}`}`,
         ...(server ? [`Hub program: ${server.running ? `running (pid ${server.pid})` : 'not running'}, nats-server ${server.version ?? '?'}, listening on ${server.listen}${server.problem ? `: ${server.problem}` : ''}`] : []),
-        'Lease holder and counters: shown by the running app (Settings -> Counters) and `packdesk run`.',
+        ...(deps.readStatus && connected
+          ? [`Intake polled by: ${result.intakeHolder?.counterName ?? 'nobody yet'}`, ...result.counters.map((c) => `  ${c.counterName}${c.isThisCounter ? ' (this PC)' : ''}: ${c.present ? 'present' : 'not heard from'}, taps waiting ${c.tapsWaiting}`)]
+          : ['Lease holder and counters: shown by the running app (Settings -> Counters) and `packdesk run`.']),
         '',
       ].join('\n'),
     );

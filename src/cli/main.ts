@@ -1,4 +1,5 @@
 /** The packdesk CLI, as a function of argv and environment to an exit code (packdesk.ts runs it). */
+import { readHubStatus } from '../main/core/hub/read-status';
 import type { OrderServiceClient, UpdateOutcome, UpdateSender } from '../main/core/api';
 import type { TokenManager } from '../main/core/auth';
 import { createEngine, type Engine, openEngineWithService, openServiceParts } from '../main/core/engine';
@@ -10,7 +11,7 @@ import { printableText } from '../shared/protocol/orderId';
 import { ProblemError } from '../shared/result';
 import { type Command, parseCommand } from './args';
 import { type CliConfig, type Env, resolveConfig, vaultFor } from './config';
-import { formatChecks, hubCheck, readHubStatus, runDoctor } from './doctor';
+import { formatChecks, hubCheck, lookAtHub, runDoctor } from './doctor';
 import { formatOrder, formatOrders, formatOutbox, formatStatus } from './format';
 import { claimsFor, orderClaim, runClaim } from './claim';
 import { runHub } from './hub';
@@ -45,7 +46,7 @@ export async function runCli(argv: readonly string[], raw: CliIo): Promise<numbe
     io.writeError(`packdesk: ${config.problem.message}\n`);
     return EXIT.CONFIG;
   }
-  if (command.name === 'hub') return runHub(command, config.value, io);
+  if (command.name === 'hub') return runHub(command, config.value, io, { readStatus: (nc, self) => readHubStatus(nc, self) });
   if (command.name === 'claim' || command.name === 'release') return runClaim(command.name, command.orderId, command.json, config.value, io);
   const log = flags.switches.has('verbose') ? createLogger([stderrSink], { minLevel: 'info' }) : silentLogger;
   if (command.name === 'run') return runCounter(config.value, io, log, command.json);
@@ -122,7 +123,7 @@ async function withEngine(command: Exclude<Command, { name: 'help' | 'hub' | 'ru
     switch (command.name) {
       case 'doctor': {
         const checks = await runDoctor({ config, engine, engineProblem, vault, tokens, client, intake, clock });
-        checks.push(hubCheck(await readHubStatus(config, io.env)));
+        checks.push(hubCheck(await lookAtHub(config, io.env)));
         io.write(command.json ? `${JSON.stringify(checks, null, 2)}\n` : formatChecks(checks));
         return checks.every((c) => c.ok) ? EXIT.OK : EXIT.REFUSED;
       }
@@ -241,7 +242,7 @@ async function run(command: Exclude<Command, { name: 'help' | 'doctor' | 'intake
       // Before the network: a full disk leaves taps "waiting" that the service may already have applied.
       if (engine.storage()) return EXIT.STORAGE;
       if (status.credentials !== 'ok') return EXIT.CONFIG;
-      if (status.notice?.code === 'CERTIFICATE') return EXIT.CERTIFICATE;
+      if (status.notice?.code === 'CERTIFICATE' || status.notice?.code === 'SERVICE_CERTIFICATE') return EXIT.CERTIFICATE;
       if (status.connectivity === 'offline') return EXIT.UNREACHABLE;
       if (status.failed > 0 || result.failed > 0) return EXIT.REFUSED;
       if (result.remaining > 0) return EXIT.UNREACHABLE;
@@ -249,9 +250,10 @@ async function run(command: Exclude<Command, { name: 'help' | 'doctor' | 'intake
     }
     case 'orders': {
       const orders = engine.listOrders();
-      // Each order's claim when the hub answers; "unknown" (and why) when it does not, or there is none.
+      // Who marked each order packed at this counter (null: nobody signed in, or not packed here), and
+      // each order's claim when the hub answers ("unknown" when it does not, or there is no hub).
       const claims = await claimsFor(orders, config);
-      if (command.json) json(orders.map((o) => ({ ...o, claim: claims.known ? orderClaim(claims.claims.get(o.id), claims.counterId) : 'unknown' })));
+      if (command.json) json(orders.map((o) => ({ ...o, packer: packerOf(engine, o.id), claim: claims.known ? orderClaim(claims.claims.get(o.id), claims.counterId) : 'unknown' })));
       else {
         io.write(formatOrders(orders));
         // A one-counter store's listing stays as it always was: it has no claims to be unknown.
@@ -266,9 +268,15 @@ async function run(command: Exclude<Command, { name: 'help' | 'doctor' | 'intake
         io.writeError(`Order ${command.orderId} is not on this terminal\n`);
         return EXIT.REFUSED;
       }
-      if (command.json) json(view);
+      if (command.json) json({ ...view, packer: packerOf(engine, view.id) });
       else io.write(formatOrder(view));
       return EXIT.OK;
     }
   }
+}
+
+/** The packer of an order's PACKED tap at this counter, or null. */
+function packerOf(engine: Engine, orderId: string): string | null {
+  const state = engine.packState(orderId);
+  return state.ok ? state.value.packedBy : null;
 }

@@ -112,6 +112,8 @@ async function main(): Promise<void> {
       // for staging and production, never a file.
       // Training mode's order service runs inside the app, on 127.0.0.1.
       startTraining: (log) => startSandbox({ log }),
+      // The installer puts its own nats-server (for a store hub) beside the app, outside the asar.
+      ...(app.isPackaged ? { resourcesPath: process.resourcesPath } : {}),
       online,
       updates,
       kiosk: { leave: () => window && setKiosk(window, false) },

@@ -79,6 +79,8 @@ export const OutboxEntryViewSchema = z.object({
   /** An earlier attempt ended without an answer and a later one was refused: it may have landed. */
   mayBeApplied: z.boolean(),
   sentAt: z.number().nullable(),
+  /** Who made the tap: the packer signed in at the counter then; null: nobody was (the counter's name stands in). */
+  packer: z.string().nullable(),
 });
 export type OutboxEntryView = z.infer<typeof OutboxEntryViewSchema>;
 
@@ -102,6 +104,14 @@ export const ElsewhereTapSchema = z.object({
   queuedAt: z.number(),
 });
 export type ElsewhereTap = z.infer<typeof ElsewhereTapSchema>;
+
+/** An item this terminal cut: how many units it had before its first cut, and the latest cut's reason code. */
+export const ItemCutSchema = z.object({
+  itemId: z.string(),
+  was: z.number().int().nonnegative(),
+  reason: z.string(),
+});
+export type ItemCut = z.infer<typeof ItemCutSchema>;
 
 /** One order on the terminal: the service's latest answer with still-queued taps applied. */
 export const OrderViewSchema = z.object({
@@ -128,6 +138,9 @@ export const OrderViewSchema = z.object({
   claim: ClaimSchema.extend({ here: z.boolean() }).optional(),
   /** With a store hub: other counters' taps on this order that their outboxes have not sent yet (already laid over `order`). */
   elsewhere: z.array(ElsewhereTapSchema).optional(),
+
+  /** Items this terminal cut ("was 3: Item unavailable"); absent when none, and on the queue's rows. */
+  cuts: z.array(ItemCutSchema).optional(),
 });
 export type OrderView = z.infer<typeof OrderViewSchema>;
 
@@ -246,8 +259,11 @@ export const PaperSchema = z.enum(['thermal80', 'a4']);
 export type Paper = z.infer<typeof PaperSchema>;
 
 /** What can be printed: one order's packing slip, or the pick list of several orders. */
-export const PrintDocumentSchema = z.enum(['packingSlip', 'pickList']);
+export const PrintDocumentSchema = z.enum(['packingSlip', 'pickList', 'shiftSummary', 'joinSlip', 'badges']);
 export type PrintDocument = z.infer<typeof PrintDocumentSchema>;
+/** The documents printed for an order (its timeline keeps them). */
+export const OrderPrintSchema = z.enum(['packingSlip', 'pickList']);
+export type OrderPrint = z.infer<typeof OrderPrintSchema>;
 
 /** A printer the operating system offers (Electron's getPrintersAsync, reduced to what we show). */
 export const PrinterSchema = z.object({
@@ -313,6 +329,8 @@ export const SettingsSchema = z.object({
   alertVolume: z.number().min(0.2).max(1),
   /** The terminal's language for its staff, chosen by a manager (a packer may switch for a shift). */
   language: z.enum(LANGUAGE_CODES),
+  /** After Accept, the order screen asks for each unit to be scanned before Mark packed (issue 24); off: packed by eye, as before. */
+  scanToPack: z.boolean(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -334,6 +352,132 @@ export const UpdateStatusSchema = z.object({
   lastCheckAt: z.number().nullable(),
 });
 export type UpdateStatus = z.infer<typeof UpdateStatusSchema>;
+
+// ---- The shift and an order's history (issue 24) ----------------------------------------------
+
+/** A local calendar day, YYYY-MM-DD. */
+export const DaySchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'a day is YYYY-MM-DD');
+
+/** A duration's spread: how many, the median and the 90th percentile (nearest rank), ms; null when none. */
+export const DurationSpreadSchema = z.object({
+  count: z.number().int().min(0),
+  medianMs: z.number().min(0).nullable(),
+  p90Ms: z.number().min(0).nullable(),
+});
+export type DurationSpread = z.infer<typeof DurationSpreadSchema>;
+
+const Count = z.number().int().min(0);
+
+/** One set of a shift's figures: the whole counter's, or one packer's or counter's share. */
+export const ShiftFiguresSchema = z.object({
+  /** Orders that arrived on the terminal (a whole day's only: an arrival is nobody's tap). */
+  received: Count,
+  accepted: Count,
+  /** Cancelled before anyone accepted them. */
+  rejected: Count,
+  /** Cancelled after Accept, here or elsewhere (the marketplace, another counter). */
+  cancelled: Count,
+  packed: Count,
+  /** Given to the rider (OUT_FOR_DELIVERY). */
+  handedOver: Count,
+  /** Packed after the promised PACKED time. */
+  late: Count,
+  /** From arrival on the terminal to Accept. */
+  toAccept: DurationSpreadSchema,
+  /** From Accept to Packed. */
+  toPack: DurationSpreadSchema,
+});
+export type ShiftFigures = z.infer<typeof ShiftFiguresSchema>;
+
+/** A day's shift in one picture. */
+export const ShiftReportSchema = z.object({
+  day: DaySchema,
+  /** The counter that reports (this terminal's id). */
+  terminal: z.string(),
+  from: z.number(),
+  to: z.number(),
+  /** Worked out from the terminal's records now, or read from the day's figures kept before pruning. */
+  source: z.enum(['records', 'kept']),
+  total: ShiftFiguresSchema,
+  /** Who cancelled or rejected: here (a packer, a counter) or elsewhere (the marketplace, another counter). */
+  cancelledBy: z.array(
+    z.object({ by: z.enum(['here', 'elsewhere']), packer: z.string().nullable(), counter: z.string().nullable(), count: Count }),
+  ),
+  /** Orders received and packed in each hour of the day (0 to 23, local time). */
+  byHour: z.array(z.object({ hour: z.number().int().min(0).max(23), received: Count, packed: Count })).length(24),
+  /** Each packer's share; null: taps made without a name (the counter stands in). */
+  byPacker: z.array(z.object({ packer: z.string().nullable(), figures: ShiftFiguresSchema })),
+  byCounter: z.array(z.object({ counter: z.string(), figures: ShiftFiguresSchema })),
+});
+export type ShiftReport = z.infer<typeof ShiftReportSchema>;
+
+/** One moment in an order's life on this terminal. */
+export const TimelineEventSchema = z.object({
+  at: z.number(),
+  kind: z.enum(['arrived', 'tap', 'confirmed', 'attempt', 'undo', 'retry', 'discard', 'recover', 'alarm', 'print', 'left']),
+  /** The tap's action (tap, confirmed, undo, retry, discard). */
+  action: ActionSchema.optional(),
+  entryId: z.number().int().optional(),
+  /** Which counter (terminal id) and who; null when unknown. */
+  counter: z.string().nullable(),
+  packer: z.string().nullable(),
+  /** The audit's outcome code, the print's outcome, or the alarm's kind. */
+  outcome: z.string().optional(),
+  /** The tap's state now (tap). */
+  state: EntryStateSchema.optional(),
+  document: z.enum(['packingSlip', 'pickList']).optional(),
+});
+export type TimelineEvent = z.infer<typeof TimelineEventSchema>;
+
+export const OrderTimelineSchema = z.object({
+  orderId: z.string(),
+  /** The order is still on the terminal with its details: its slip and pick list can be printed again. */
+  reprintable: z.boolean(),
+  events: z.array(TimelineEventSchema),
+});
+export type OrderTimeline = z.infer<typeof OrderTimelineSchema>;
+// ---- Staff and scan to pack (issue 24) ------------------------------------------------------------
+
+/** A packer's personal PIN: the manager PIN's format, never equal to it (checked by the main side). */
+const PackerPin = Pin;
+const PackerName = z.string().trim().min(1).max(60);
+
+/** One packer on the staff list, as Settings -> Staff shows it (never the PIN or its hash). */
+export const StaffMemberSchema = z.object({
+  id: z.number().int().positive(),
+  name: z.string(),
+  /** The code printed on the packer's badge (`PDKS-` and 8 characters: src/shared/staff.ts). */
+  badge: z.string(),
+  hasPin: z.boolean(),
+});
+export type StaffMember = z.infer<typeof StaffMemberSchema>;
+
+/** Who is packing at this counter now, and whether the store keeps names at all. */
+export const PackerStatusSchema = z.object({
+  packer: z.object({ id: z.number().int().positive(), name: z.string() }).nullable(),
+  /** The store keeps a staff list; false: the counter's name stands in for every tap. */
+  named: z.boolean(),
+});
+export type PackerStatus = z.infer<typeof PackerStatusSchema>;
+
+/** An order's scan-to-pack state: units scanned per item, and who marked it packed. */
+export const PackStateSchema = z.object({
+  orderId: z.string(),
+  items: z.array(z.object({ itemId: z.string(), scanned: z.number().int().min(0) })),
+  /** The packer of the order's PACKED tap on this counter; null when nobody was signed in, or it was not packed here. */
+  packedBy: z.string().nullable(),
+  /** The order was marked packed at this counter (by `packedBy`, or by the counter when that is null). */
+  packedHere: z.boolean(),
+});
+export type PackState = z.infer<typeof PackStateSchema>;
+
+/** What one scan on an order came to, and the order's counts after it. */
+export const PackScanSchema = z.object({
+  outcome: z.enum(['ticked', 'tooMany', 'notInOrder', 'unknown']),
+  itemId: z.string().optional(),
+  state: PackStateSchema,
+});
+export type PackScanAnswer = z.infer<typeof PackScanSchema>;
 
 const Empty = z.object({}).strict();
 const Ok = z.object({ done: z.literal(true) });
@@ -428,6 +572,48 @@ export const COMMANDS = {
   'hub.join': { payload: z.object({ pin: Pin, code: z.string().trim().min(1).max(1000), name: CounterNameSchema.optional() }).strict(), result: HubStatusSchema },
   /** Leaves the store hub (a hub stops serving); the counter works alone again (manager). */
   'hub.leave': { payload: z.object({ pin: Pin }).strict(), result: Ok },
+  /** A day's shift in one picture, from the terminal's own records (today when no day is given). */
+  'shift.report': { payload: z.object({ day: DaySchema.optional() }).strict(), result: ShiftReportSchema },
+  /** Writes the day's figures as a CSV file for the manager; answers where. */
+  'shift.exportCsv': { payload: z.object({ day: DaySchema }).strict(), result: z.object({ path: z.string() }) },
+  /** What happened to an order on this terminal, oldest first. */
+  'orders.timeline': { payload: z.object({ orderId: OrderId }).strict(), result: OrderTimelineSchema },
+  /** A slip or pick list went to the printer (or the browser's print dialog): kept for the order's timeline. */
+  'prints.record': {
+    payload: z.object({ orderId: OrderId, document: OrderPrintSchema, outcome: z.enum(['printed', 'browser']) }).strict(),
+    result: Ok,
+  },
+  /** The staff list (manager PIN): names, badges, whether each has a PIN. */
+  'staff.list': { payload: z.object({ pin: Pin }).strict(), result: z.array(StaffMemberSchema) },
+  /** Adds a packer (manager PIN), with a new badge and an optional personal PIN. */
+  'staff.add': { payload: z.object({ pin: Pin, name: PackerName, packerPin: PackerPin.optional() }).strict(), result: StaffMemberSchema },
+  /** Renames a packer, sets or clears (null) their PIN, or gives them a new badge (manager PIN). */
+  'staff.update': {
+    payload: z
+      .object({ pin: Pin, id: z.number().int().positive(), name: PackerName.optional(), packerPin: PackerPin.nullable().optional(), newBadge: z.boolean().optional() })
+      .strict(),
+    result: StaffMemberSchema,
+  },
+  /** Takes a packer off the list (manager PIN). */
+  'staff.remove': { payload: z.object({ pin: Pin, id: z.number().int().positive() }).strict(), result: Ok },
+  /** Who is packing at this counter now. */
+  'staff.current': { payload: Empty, result: PackerStatusSchema },
+  /** A packer starts work: a scanned badge or a typed personal PIN (one scan switches packers). */
+  'staff.signIn': {
+    payload: z.union([z.object({ badge: z.string().trim().min(1).max(64) }).strict(), z.object({ packerPin: PackerPin }).strict()]),
+    result: PackerStatusSchema,
+  },
+  /** Nobody is packing at this counter now. */
+  'staff.signOut': { payload: Empty, result: PackerStatusSchema },
+  /** An order's scan-to-pack counts and who packed it. */
+  'packing.get': { payload: z.object({ orderId: OrderId }).strict(), result: PackStateSchema },
+  /** A product code scanned on an order being packed. */
+  'packing.scan': { payload: z.object({ orderId: OrderId, code: z.string().trim().min(1).max(128) }).strict(), result: PackScanSchema },
+  /** "Which item is this?": the store remembers the barcode as that item's, and one unit is ticked. */
+  'packing.teach': {
+    payload: z.object({ orderId: OrderId, code: z.string().trim().min(1).max(128), itemId: Id }).strict(),
+    result: PackScanSchema,
+  },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -456,6 +642,8 @@ export const EVENTS = {
   'updates.status': UpdateStatusSchema,
   /** The store hub's status changed (joined, away, back, counters come and go, intake moved). */
   'hub.status': HubStatusSchema,
+  /** The packer signed in at this counter changed (or the staff list did). */
+  'staff.changed': PackerStatusSchema,
 } as const;
 
 export type EventName = keyof typeof EVENTS;

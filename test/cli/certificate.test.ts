@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bundledCli } from '../support/bundle';
-import { Cleanup, tempDir } from '../support/engine';
+import { envFor } from '../support/cli-env';
+import { Cleanup, sandbox, tempDir } from '../support/engine';
 
 const cleanup = new Cleanup();
 const cli = bundledCli();
@@ -74,6 +75,24 @@ describe('an untrusted certificate', () => {
     expect(r.code).toBe(7);
     expect(r.stdout).toMatch(/certificate is not trusted/);
     expect(r.stdout).toMatch(/remaining 1/);
+    expect(server.requests()).toBe(0);
+  });
+
+  it('drain exits 7 when only the order service is untrusted and the token server is fine', async () => {
+    const server = await selfSigned();
+    const box = await sandbox(cleanup);
+    const dir = tempDir(cleanup);
+    const env = envFor(box, dir, { PACKDESK_BASE_URL: server.url });
+    expect((await cli.run(['enqueue', 'order-state', 'ORD-1', 'ACCEPTED', '--no-undo'], env)).code).toBe(0);
+    const r = await cli.run(['drain', '--timeout', '3'], env);
+    expect(r.code).toBe(7);
+    expect(r.stdout).toMatch(/certificate is not trusted/);
+    expect(r.stdout).not.toMatch(/could not be reached/);
+    expect(r.stdout).toMatch(/remaining 1/);
+    // The screens name the order service, not the sign-in server the token's certificate notice names.
+    const j = await cli.run(['drain', '--timeout', '2', '--json'], env);
+    expect(j.code).toBe(7);
+    expect((JSON.parse(j.stdout) as { status: { notice: { code: string } | null } }).status.notice?.code).toBe('SERVICE_CERTIFICATE');
     expect(server.requests()).toBe(0);
   });
 

@@ -79,7 +79,8 @@ describe('packdesk CLI', () => {
 
     const listed = await cli.run(['outbox', '--json'], env);
     expect(listed.code).toBe(0);
-    expect(JSON.parse(listed.stdout)).toMatchObject([{ id: 1, requestId, orderId: id, state: 'queued', summary: 'Accept order' }]);
+    // A tap from the CLI is nobody's at the counter: its packer is null (issue 24).
+    expect(JSON.parse(listed.stdout)).toMatchObject([{ id: 1, requestId, orderId: id, state: 'queued', summary: 'Accept order', packer: null }]);
 
     const twice = await cli.run(['enqueue', 'order-state', id, 'ACCEPTED'], env);
     expect(twice.code).toBe(1);
@@ -96,6 +97,8 @@ describe('packdesk CLI', () => {
     const store = order.order.fulfillments.find((f: { type: string }) => f.type === 'STORE').fulfillmentId as string;
     const orders = JSON.parse((await cli.run(['orders', '--json'], env)).stdout);
     expect(orders.map((o: { id: string }) => o.id)).toEqual([id]);
+    // Who marked it packed at this counter: nobody yet.
+    expect(orders[0]).toMatchObject({ packer: null });
     expect((await cli.run(['orders'], env)).stdout).toMatch(new RegExp(`${id}\\s+Accepted\\s+next: Start packing`));
 
     expect((await cli.run(['enqueue', 'fulfilment', id, store, 'packing', '--no-undo'], env)).code).toBe(0);

@@ -9,7 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Kvm } from '@nats-io/kv';
 import { runCli } from '../../src/cli';
+import { runHub } from '../../src/cli/hub';
+import { COUNTER_NAMES_BUCKET } from '../../src/main/core/hub/counter-names';
 import { formatJoinCode, parseJoinCode } from '../../src/main/core/hub/join-code';
 import { type HubSupervisor, prepareHubServer } from '../../src/main/core/hub/server';
 import { freePort } from '../support/nats';
@@ -37,6 +40,12 @@ async function cli(args: string[], env: Record<string, string>): Promise<{ code:
   let err = '';
   const code = await runCli(args, { env, write: (t) => (out += t), writeError: (t) => (err += t) });
   return { code, out, err };
+}
+
+async function collect(keys: AsyncIterable<string>): Promise<string[]> {
+  const all: string[] = [];
+  for await (const key of keys) all.push(key);
+  return all;
 }
 
 function filesUnder(dir: string): string[] {
@@ -109,6 +118,32 @@ describe.skipIf(!keyring)(`packdesk hub${why}`, () => {
     const status = await cli(['hub', 'status', '--json'], counterEnv);
     expect(status.code).toBe(0);
     expect(JSON.parse(status.out)).toMatchObject({ mode: 'connected', role: 'counter', counterName: 'Counter 2', server: null, problem: null });
+    // The seam for the hub's rules: a reader given the live connection fills the lease holder and counters.
+    let out = '';
+    const withReader = await runHub(
+      { name: 'hub', action: 'status', json: true },
+      { dataDir: counterEnv.PACKDESK_DATA_DIR, authUrl: null, baseUrl: null, environment: 'training', terminalId: 'till-2', credentialsFrom: 'keychain', serviceProviderId: null },
+      { env: counterEnv, write: (t) => (out += t), writeError: (t) => (out += t) },
+      {
+        readStatus: async (nc, self) => {
+          const names = await new Kvm(nc).open(COUNTER_NAMES_BUCKET);
+          const ids = (await collect(await names.keys('id.>'))).sort();
+          const counters = await Promise.all(ids.map(async (key) => ({ counterId: key.slice(3), counterName: (await names.get(key))!.string() })));
+          return {
+            intakeHolder: { counterId: 'hub-pc', counterName: 'Counter 1' },
+            counters: counters.map((c) => ({ ...c, version: '1.0.0', at: 0, tapsWaiting: 0, oldestWaitingAt: null, lastSentAt: null, clockDifferenceMs: null, online: true, present: true, isThisCounter: c.counterId === self.counterId, holdsIntake: c.counterId === 'hub-pc' })),
+          };
+        },
+      },
+    );
+    expect(withReader).toBe(0);
+    const read = JSON.parse(out);
+    expect(read.intakeHolder).toEqual({ counterId: 'hub-pc', counterName: 'Counter 1' });
+    expect(read.counters.map((c: { counterName: string; isThisCounter: boolean }) => [c.counterName, c.isThisCounter])).toEqual([
+      ['Counter 1', false],
+      ['Counter 2', true],
+      ['Counter 3', false],
+    ]);
     const hubStatus = await cli(['hub', 'status', '--json'], hubEnv);
     expect(hubStatus.code).toBe(0);
     expect(JSON.parse(hubStatus.out)).toMatchObject({ mode: 'connected', role: 'hub', server: { running: true, pid: running.status().pid, version: '2.9.10', listen: `127.0.0.1:${port}`, problem: null } });

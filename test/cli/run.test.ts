@@ -194,7 +194,8 @@ describe.skipIf(!keyring)(`packdesk run hands the intake lease over on SIGTERM${
   it('two member counters: the one taking in orders stops on SIGTERM and the other takes in orders well inside the 5 s lease', async () => {
     const box = await sandbox(cleanup, { orderCount: 2, arrivalEveryMs: 0, changesMinIntervalMs: 0 });
     const hubDir = tempDir(cleanup, 'packdesk-run-hub2-');
-    const [aEnv, bEnv] = ['till-a', 'till-b'].map((id) => envFor(box, tempDir(cleanup, `packdesk-run-${id}-`), { PACKDESK_TERMINAL_ID: id }));
+    const aEnv = envFor(box, tempDir(cleanup, 'packdesk-run-a-'), { PACKDESK_TERMINAL_ID: 'till-a' });
+    const bEnv = envFor(box, tempDir(cleanup, 'packdesk-run-b-'), { PACKDESK_TERMINAL_ID: 'till-b' });
     const port = await freePort();
     const made = await cli(['hub', 'create', '--listen', `127.0.0.1:${port}`], envFor(box, hubDir, { PACKDESK_TERMINAL_ID: 'hub-pc-2' }));
     expect(made.code, made.err).toBe(0);

@@ -12,7 +12,9 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTrainingStore, type TrainingStore } from '../../src/web/store';
-import { launchChromium } from '../support/chromium';
+import { execFileSync } from 'node:child_process';
+import { launchChromium, recordPrintRequests, untilPrintRequests } from '../support/chromium';
+import { pdfText, printToPdf } from './pdf';
 import { firstIntakePass } from '../support/intake';
 import { appliedTo, axe, MANAGER_PIN, orderPool, scan, shot, tapStep, until } from './support';
 
@@ -26,6 +28,7 @@ let next: ReturnType<typeof orderPool>;
 async function counterPage(n: 0 | 1, width: number): Promise<Page> {
   const harness = store.counters[n]!;
   const page = await browser.newPage({ viewport: { width, height: width >= 1920 ? 1080 : 768 } });
+  await recordPrintRequests(page);
   await page.goto(harness.url);
   await page.getByTestId('order-row').first().waitFor({ timeout: 20_000 });
   return page;
@@ -93,6 +96,8 @@ describe('two counters of one store', () => {
     await two.getByTestId('next-step').waitFor({ timeout: 3_000 });
     await one.getByTestId('claim-banner').waitFor({ timeout: 3_000 });
     expect(await one.getByTestId('claim-banner').innerText()).toContain('Counter 2');
+    // Counter 1's packer is told in words, not left to notice the banner.
+    await one.getByText(`Counter 2 took order ${order.id} over`).waitFor({ timeout: 3_000 });
     await tapStep(two, 'PACKING');
     await until(`${order.id} packing at the service`, () => appliedTo(store.sandbox, order.id).length >= 2, 10_000);
   });
@@ -104,6 +109,25 @@ describe('two counters of one store', () => {
     await one.getByTestId('counters-panel').scrollIntoViewIfNeeded();
     await shot(one, '71-counters-en-1024');
     expect((await axe(one)).filter((f) => f.impact === 'serious' || f.impact === 'critical')).toEqual([]);
+  });
+
+  it('print the join slip: the code in words and as a QR code a scanner reads back', async () => {
+    await one.getByTestId('hub-show-code').click();
+    const shown = (await one.getByTestId('join-code-text').innerText()).trim();
+    expect(shown).toBe(store.joinCode);
+    await shot(one, '74-join-code-en-1024');
+    await one.getByTestId('join-slip-print').click();
+    await untilPrintRequests(one, 1);
+    const pdf = await printToPdf(one, dataDir, 'join-slip');
+    // The code wraps at its dashes on an 80 mm roll (and pdftotext joins a line ending in a dash
+    // to the next without it): compared without dashes and spaces.
+    const letters = (text: string): string => text.replace(/[\s-]/g, '');
+    expect(letters(pdfText(pdf))).toContain(letters(store.joinCode));
+    const png = join(dataDir, 'join-slip');
+    execFileSync('pdftoppm', ['-r', '300', '-png', '-singlefile', pdf, png]);
+    const read = execFileSync('zbarimg', ['--raw', '-q', '-Sdisable', '-Sqrcode.enable', `${png}.png`], { encoding: 'utf8' }).trim();
+    expect(read).toBe(store.joinCode);
+    await one.keyboard.press('Escape');
   });
 
   it('in Hindi at 1920: the claim banner and the counters screen', async () => {

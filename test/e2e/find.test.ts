@@ -4,21 +4,11 @@
  * number the service does not know is said so, typed or scanned, and nothing is added. A product's
  * barcode is never taken for an invoice, and replacing a recorded invoice is a question naming both.
  */
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderSummary } from '../../src/shared/ipc';
 import type { Order } from '../../src/shared/protocol';
 import { scanUntil } from './screens';
-import { acceptOrder, invoicesAt, openTerminal, orderPool, scannerKeys, shot, until, type Terminal } from './support';
-
-/** Types into the find field as a person would, then Enter. */
-async function typeInFind(page: Page, text: string): Promise<void> {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F2');
-  await page.keyboard.press('Control+A');
-  await page.keyboard.type(text, { delay: 30 });
-  await page.keyboard.press('Enter');
-}
+import { acceptOrder, invoicesAt, openTerminal, orderPool, scannerKeys, shot, typeInFind, until, type Terminal } from './support';
 
 const queue = async (t: Terminal): Promise<string[]> => {
   const listed = await t.harness.host.handle('orders.list', {});

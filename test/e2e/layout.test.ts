@@ -139,17 +139,18 @@ describe('layout for gloves and small screens', () => {
         await expect(inView('ALL')).resolves.toBe(true);
         if (vp.width === 2560) {
           // Every filter fits: no arrows.
-          await expect(inView('DONE')).resolves.toBe(true);
+          await expect(inView('DONE_TODAY')).resolves.toBe(true);
           await expect(more.count()).resolves.toBe(0);
           await expect(back.count()).resolves.toBe(0);
           return;
         }
         // The last filters are out of view, and the arrow on the right says so.
-        await expect(inView('DONE')).resolves.toBe(false);
+        // The last filter is "Done today" (the queue's views follow its steps).
+        await expect(inView('DONE_TODAY')).resolves.toBe(false);
         await more.waitFor();
         await expect(back.isDisabled()).resolves.toBe(true);
-        for (let i = 0; i < 8 && !(await inView('DONE')); i++) await more.click();
-        await expect(inView('DONE')).resolves.toBe(true);
+        for (let i = 0; i < 8 && !(await inView('DONE_TODAY')); i++) await more.click();
+        await expect(inView('DONE_TODAY')).resolves.toBe(true);
         // At the end: the right arrow is greyed out.
         await page.locator('[data-testid="filters-more"]:disabled').waitFor();
         await shot(page, `55-${vp.width}-filters-end`);

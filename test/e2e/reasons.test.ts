@@ -2,11 +2,20 @@
  * Reasons that fit (issue 22, item 12): Reject on a new order offers no delivery reasons, a cancel
  * on an order out for delivery offers the doorstep's, a unit cut offers neither prescription reasons
  * for an item that needs none nor the marketplace's own process codes, and no dialog shows the
- * catalogue's bookkeeping (its date line, "added …" tags). Screenshots in English and Hindi.
+ * catalogue's bookkeeping (its date line, "added …" tags). A cut item says what it was ("was 3:
+ * Item unavailable") once the answer is stored, after a reload, on screen in both languages and on
+ * the packing slip (read back with pdftotext). Screenshots in English and Hindi.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptOrder, openTerminal, orderPool, shot, tapStep, typeOrderId, withPrescription, type Terminal } from './support';
+import type { OrderView } from '../../src/shared/ipc';
+import { pdfText, printToPdf } from './pdf';
+import { acceptOrder, appliedTo, axe, openTerminal, orderPool, shot, tapStep, typeOrderId, until, untilPrintRequests, withPrescription, type Terminal } from './support';
+
+const work = mkdtempSync(join(tmpdir(), 'packdesk-reasons-'));
 
 async function offered(dialog: Locator): Promise<string[]> {
   await dialog.locator('[data-reason]').first().waitFor();
@@ -21,7 +30,10 @@ describe('reasons that fit', () => {
     t = await openTerminal();
     take = orderPool(t.sandbox);
   });
-  afterAll(async () => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    rmSync(work, { recursive: true, force: true });
+  });
 
   it('Reject offers the reasons a store refuses an order for, without delivery reasons or catalogue dates', async () => {
     const { page } = t;
@@ -82,4 +94,54 @@ describe('reasons that fit', () => {
     await page.keyboard.press('Escape');
     expect(t.problems).toEqual([]);
   }, 60_000);
+
+  it('shows "was N: reason" on the item once the answer is stored, after a reload, in both languages and on the slip', async () => {
+    const { page, sandbox } = t;
+    const order = take((o) => !withPrescription(o) && o.items.some((i) => i.quantity.count >= 2));
+    await acceptOrder(t, order);
+    const item = order.items.find((i) => i.quantity.count >= 2)!;
+    const was = item.quantity.count;
+    const row = page.locator(`[data-testid="item-row"][data-item-id="${item.itemId}"]`);
+    await expect(row.getByTestId('item-was').count()).resolves.toBe(0);
+
+    await row.getByTestId('change-units').click();
+    const dialog = page.getByTestId('units-dialog');
+    await dialog.locator('[data-reason="ITEM_UNAVAILABLE"]').click();
+    await dialog.getByTestId('units-save').click();
+    await dialog.waitFor({ state: 'detached' });
+    await until('the cut at the service', () => appliedTo(sandbox, order.id).some((a) => a.type === 'ITEM_UNIT_UPDATE'));
+    // The service's answer (the cut order) is what the terminal now holds.
+    await expect
+      .poll(async () => {
+        const reply = await t.harness.host.handle('orders.get', { orderId: order.id });
+        return reply.ok ? (reply.value as OrderView | null)?.waiting : null;
+      })
+      .toBe(0);
+
+    await page.reload();
+    await page.getByTestId('order-row').first().waitFor();
+    await typeOrderId(page, order.id);
+    await expect(row.locator('.item-units-number').textContent()).resolves.toBe(String(was - 1));
+    await expect(row.getByTestId('item-was').textContent()).resolves.toBe(`was ${was}: Item unavailable`);
+    await shot(page, 'reasons-04-cut-was-en');
+    expect((await axe(page)).filter((f) => f.impact === 'serious' || f.impact === 'critical')).toEqual([]);
+
+    await page.getByTestId('language-hi').click();
+    await expect(row.getByTestId('item-was').textContent()).resolves.toBe(`पहले ${was}: सामान उपलब्ध नहीं`);
+    await shot(page, 'reasons-04-cut-was-hi');
+    await page.getByTestId('language-en').click();
+
+    await page.getByTestId('print-slip').click();
+    await page.locator(`[data-testid="print-root"][data-document="packingSlip"] [data-order-id="${order.id}"]`).waitFor({ state: 'attached' });
+    await untilPrintRequests(page, 1);
+    expect(pdfText(await printToPdf(page, work, 'reasons-05-cut-slip'))).toContain(`was ${was}: Item unavailable`);
+    // The Hindi slip says it too.
+    await page.getByTestId('language-hi').click();
+    await page.getByTestId('print-slip').click();
+    await untilPrintRequests(page, 2);
+    await page.locator('[data-testid="print-root"] .print-was').filter({ hasText: 'पहले' }).waitFor({ state: 'attached' });
+    expect(pdfText(await printToPdf(page, work, 'reasons-05-cut-slip-hi'))).toContain(`पहले ${was}: सामान उपलब्ध नहीं`);
+    await page.getByTestId('language-en').click();
+    expect(t.problems).toEqual([]);
+  }, 90_000);
 });

@@ -2,7 +2,7 @@
  * Walks a terminal through every screen and dialog a packer or manager meets, calling `visit` at
  * each with a name, so one walk serves the size, covering and accessibility checks alike.
  */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { appliedTo, MANAGER_PIN, orderPool, scannerKeys, tapStep, until, type Terminal } from './support';
 
 export type Visit = (name: string) => Promise<void>;
@@ -13,11 +13,17 @@ export type Visit = (name: string) => Promise<void>;
  * retried until `shown` appears.
  */
 export async function scanUntil(page: Page, code: string, shown: string): Promise<void> {
+  return scanUntilSeen(page, code, page.getByTestId(shown));
+}
+
+/** scanUntil, until any element `target` finds appears (a test id alone cannot say "row 3, two scanned"). */
+export async function scanUntilSeen(page: Page, code: string, target: Locator): Promise<void> {
+  const shown = String(target);
   for (let attempt = 1; ; attempt++) {
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await scannerKeys(page, code);
-    const ok = await page
-      .getByTestId(shown)
+    const ok = await target
+      .first()
       .waitFor({ timeout: 3_000 })
       .then(
         () => true,

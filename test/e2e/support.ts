@@ -213,6 +213,15 @@ export function freshOrders(sandbox: Sandbox): Order[] {
     .sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
+/** Types into the find field as a person would, then Enter. */
+export async function typeInFind(page: Page, text: string): Promise<void> {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F2');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(text, { delay: 30 });
+  await page.keyboard.press('Enter');
+}
+
 /** Opens an order by typing its number in the top field (as a person would). */
 export async function typeOrderId(page: Page, orderId: string): Promise<void> {
   await page.keyboard.press('F2');

@@ -163,6 +163,7 @@ function entry(id: number, state: OutboxEntryView['state'], extra: Partial<Outbo
     lastError: null,
     mayBeApplied: false,
     sentAt: null,
+    packer: null,
     ...extra,
   };
 }

@@ -22,6 +22,16 @@ describe('redacting logger', () => {
     expect(sink.records[0]?.msg).toContain('O-Bearer [redacted]');
   });
 
+  it("masks a packer's personal PIN and its hash under their own keys (issue 24)", () => {
+    const sink = new MemorySink();
+    const log = createLogger([sink], { registry: new SecretRegistry(), now: () => 0 });
+    log.warn('staff change refused', { packerPin: '583920', pin_hash: 'c2NyeXB0LWhhc2g=', name: 'Ravi' });
+    const text = JSON.stringify(sink.records);
+    expect(text).not.toContain('583920');
+    expect(text).not.toContain('c2NyeXB0LWhhc2g=');
+    expect(text).toContain('Ravi');
+  });
+
   it('keeps ordinary fields and scopes child loggers', () => {
     const sink = new MemorySink();
     const log = createLogger([sink], { registry: new SecretRegistry(), scope: 'app' }).child('sync');

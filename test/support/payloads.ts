@@ -42,6 +42,20 @@ export const VALID_PAYLOADS: { [C in CommandName]: CommandPayload<C> } = {
   'hub.joinCode': { pin: '1234' },
   'hub.join': { pin: '1234', code: 'PD1-ABCD', name: 'Counter 2' },
   'hub.leave': { pin: '1234' },
+  'shift.report': { day: '2026-11-25' },
+  'shift.exportCsv': { day: '2026-11-25' },
+  'orders.timeline': { orderId: 'ORD-1' },
+  'prints.record': { orderId: 'ORD-1', document: 'packingSlip', outcome: 'printed' },
+  'staff.list': { pin: '1234' },
+  'staff.add': { pin: '1234', name: 'Ravi', packerPin: '2468' },
+  'staff.update': { pin: '1234', id: 1, name: 'Ravi K' },
+  'staff.remove': { pin: '1234', id: 1 },
+  'staff.current': {},
+  'staff.signIn': { badge: 'PDKS-7Q4K9M2X' },
+  'staff.signOut': {},
+  'packing.get': { orderId: 'ORD-1' },
+  'packing.scan': { orderId: 'ORD-1', code: 'PH-DOLO650' },
+  'packing.teach': { orderId: 'ORD-1', code: '8901234567897', itemId: 'IT-1' },
 };
 
 /** A value of another type than `v`. */

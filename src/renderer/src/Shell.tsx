@@ -3,7 +3,7 @@
  * (always visible), the current screen, the notice line and the undo bar; plus the listeners
  * that work everywhere (scanner, keyboard shortcuts).
  */
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { GlobalKeys } from './components/GlobalKeys';
 import { NewOrderAlert } from './components/intake/NewOrderAlert';
@@ -24,6 +24,11 @@ import { FirstRunPinScreen } from './screens/FirstRunPinScreen';
 import { useStatus } from './store/status';
 import { useUi } from './store/ui';
 
+// The Shift screen and its chart library load after the queue's first render, when the page is
+// idle (so the first open does not wait for 400 kB of script), never before it.
+const loadShiftScreen = () => import('./screens/ShiftScreen');
+const ShiftScreen = lazy(loadShiftScreen);
+
 export function Shell() {
   const buzzes = useUi((s) => s.buzzes);
   const ref = useRef<HTMLDivElement>(null);
@@ -35,6 +40,10 @@ export function Shell() {
     void el.offsetWidth;
     el.classList.add('shake');
   }, [buzzes]);
+  useEffect(() => {
+    const idle = requestIdleCallback(() => void loadShiftScreen(), { timeout: 15_000 });
+    return () => cancelIdleCallback(idle);
+  }, []);
   return (
     <div className="shell" ref={ref}>
       <TrainingBanner />
@@ -75,6 +84,12 @@ function CurrentScreen() {
       return <OutboxScreen />;
     case 'settings':
       return <SettingsScreen />;
+    case 'shift':
+      return (
+        <Suspense fallback={null}>
+          <ShiftScreen />
+        </Suspense>
+      );
   }
 }
 

@@ -25,6 +25,9 @@ import { useStatus } from './store/status';
 import { useHub } from './store/hub';
 import { useUi } from './store/ui';
 import { usePickSelection } from './print/selection';
+import { looksLikeBadge } from '../../shared/staff';
+import { loadPacker, signInByBadge, watchPacker } from './staff/intents';
+import { isItemCodeOf, packsByScan, packScanned } from './packing/intents';
 
 /** A problem the bridge itself hit (the engine is gone, the socket closed): never a stack trace. */
 async function call<C extends CommandName>(command: C, payload: CommandPayload<C>): Promise<Reply<CommandResult<C>>> {
@@ -76,6 +79,7 @@ function subscribe(api: PackdeskApi): void {
     // Before the merge: an order the screen did not know yet may be a new one to alert about.
     const known = useOrders.getState();
     useNewOrders.getState().noteChanged(orders, (id) => holdsOrder(known, id));
+    sayTakenOver(orders, known.views);
     useOrders.getState().merge(orders);
   });
   api.on('orders.removed', ({ orderIds }) => ordersLeft(orderIds));
@@ -90,6 +94,7 @@ function subscribe(api: PackdeskApi): void {
   api.on('intake.status', (s) => useStatus.getState().setIntake(s));
   api.on('updates.status', (s) => useStatus.getState().setUpdates(s));
   api.on('hub.status', (s) => useHub.getState().setStatus(s));
+  watchPacker(api);
 }
 
 /** Reads everything again: after the engine behind the bridge was replaced (a new environment). */
@@ -117,6 +122,7 @@ function load(): Boot {
   void call('updates.status', {}).then((r) => r.ok && status.setUpdates(r.value));
   void call('hub.status', {}).then((r) => r.ok && useHub.getState().setStatus(r.value));
   void call('outbox.list', {}).then((r) => r.ok && useOutbox.getState().replacePending(r.value));
+  loadPacker();
   const settings = settingsAsked.then((r) => {
     if (!r.ok) return null;
     status.setSettings(r.value);
@@ -323,6 +329,17 @@ export async function takeOver(orderId: string): Promise<boolean> {
   return true;
 }
 
+/** Another counter took over an order this counter was packing: the packer hears it at once. */
+function sayTakenOver(orders: readonly OrderView[], before: ReadonlyMap<string, OrderView>): void {
+  for (const view of orders) {
+    const was = before.get(view.id)?.claim;
+    if (was?.here && view.claim && !view.claim.here) {
+      if (soundsOn()) playRefusal();
+      useUi.getState().say('error', i18next.t('hub:claim.takenFromHere', { orderId: view.id, counter: view.claim.counterName }));
+    }
+  }
+}
+
 /** Orders off the terminal leave the queue and the pick list. */
 function ordersGone(orderIds: readonly string[]): void {
   useOrders.getState().remove(orderIds);
@@ -349,12 +366,30 @@ function ordersLeft(orderIds: readonly string[]): void {
  * or is refused in words.
  */
 export function scanned(code: string): void {
+  // A packer's badge first: whatever an order id or invoice looks like, a badge is never one.
+  if (looksLikeBadge(code)) {
+    void signInByBadge(code);
+    return;
+  }
   if (isOrderId(code)) {
     void openOrderById(code);
     return;
   }
   const ui = useUi.getState();
-  if (isProductBarcode(code)) {
+  const open = ui.screen.name === 'order' ? shownView(useOrders.getState(), ui.screen.orderId) : undefined;
+  if (open && packsByScan(open)) {
+    // A product on an order being packed ticks its item; a code that names no product goes on as before.
+    void packScanned(open, code).then((taken) => taken || notPacked(code));
+    return;
+  }
+  notPacked(code);
+}
+
+/** A scanned code that packs nothing: a product is refused as an invoice; anything else is offered as one, or finds its order. */
+function notPacked(code: string): void {
+  const ui = useUi.getState();
+  const open = ui.screen.name === 'order' ? shownView(useOrders.getState(), ui.screen.orderId) : undefined;
+  if (isProductBarcode(code) || isItemCodeOf(open?.order, code)) {
     refuse(i18next.t('shift:scan.product', { code }));
     return;
   }
@@ -376,7 +411,11 @@ export function scanned(code: string): void {
  * numbers), never one tap. True when the tap was queued.
  */
 export async function recordInvoice(orderId: string, code: string): Promise<boolean> {
-  if (isProductBarcode(code)) {
+  if (looksLikeBadge(code)) {
+    refuse(i18next.t('staff:badgeNotInvoice'));
+    return false;
+  }
+  if (isProductBarcode(code) || isItemCodeOf(shownView(useOrders.getState(), orderId)?.order, code)) {
     refuse(i18next.t('shift:scan.product', { code: code.trim() }));
     return false;
   }

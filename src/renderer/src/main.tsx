@@ -30,6 +30,8 @@ import './styles/panels.css';
 import './styles/print.css';
 import './styles/intake.css';
 import './styles/hub.css';
+import './styles/shift.css';
+import './styles/staff.css';
 
 // Marks for the benchmarks and for support: when the app's code began, and (in intents) when
 // the first data arrived.

@@ -1,3 +1,4 @@
+export { addCut, cutsShownOn } from './cuts';
 export { predictTap } from './predict';
 export { factsOf, hasPrescriptionItem, summarize } from './summary';
 export { compareViews, countSteps, inQueueOrder, noSteps, queueHead, sameSortKey, stepOf } from './queue';

@@ -9,6 +9,7 @@
 import { applyAction, nextStep, promisedPackedAt } from '../fulfilment';
 import type { OrderView } from '../ipc';
 import { actionFor, type ActionInput } from '../protocol/actions';
+import { addCut, cutsShownOn } from './cuts';
 
 /**
  * The view after `input` is queued, or null when the tap cannot be foreseen with confidence: the
@@ -27,11 +28,20 @@ export function predictTap(view: OrderView, input: ActionInput, now: number): Or
   }
   const applied = applyAction(view.order, action.value, now);
   if (!applied.ok) return null;
-  return {
+  const next: OrderView = {
     ...view,
     order: applied.value,
     nextStep: nextStep(applied.value),
     waiting: view.waiting + 1,
     promisedPackedAt: promisedPackedAt(applied.value) ?? null,
   };
+  const cut = action.value;
+  if (cut.type === 'ITEM_UNIT_UPDATE') {
+    // The engine keeps the count the packer saw with the tap: the one this view shows.
+    const was = view.order.items.find((i) => i.itemId === cut.itemId)?.quantity.count;
+    const shown = was === undefined ? [] : cutsShownOn(applied.value, addCut(view.cuts ?? [], { itemId: cut.itemId, was, reason: cut.reason }));
+    if (shown.length > 0) next.cuts = shown;
+    else delete next.cuts;
+  }
+  return next;
 }

@@ -23,6 +23,7 @@ function entry(id: number, orderId: string, state: string, createdAt: number, ex
     lastError: null,
     mayBeApplied: false,
     sentAt: null,
+    packer: null,
     ...extra,
   };
 }

@@ -97,8 +97,8 @@ describe('packing slip', () => {
       promisedDeliveryAt: 1_700_000_900_000,
     });
     expect(slip.items).toEqual([
-      { itemId: 'I-1', name: 'Paracetamol 500 mg', measurement: '10 tablets', units: 3, prescription: true },
-      { itemId: 'I-2', name: 'Milk', measurement: null, units: 1, prescription: false },
+      { itemId: 'I-1', name: 'Paracetamol 500 mg', measurement: '10 tablets', units: 3, prescription: true, was: null },
+      { itemId: 'I-2', name: 'Milk', measurement: null, units: 1, prescription: false, was: null },
     ]);
   });
 

@@ -134,6 +134,9 @@ export class OrderServiceClient implements UpdateSender {
   private readonly log: Logger;
   private readonly secrets: SecretRegistry;
   private readonly newRequestId: () => string;
+  // The last call's certificate refusal, until the service next answers HTTP: the sync bar and
+  // `drain` say the certificate, not "no connection", when the token server alone is fine.
+  private untrusted: string | null = null;
 
   constructor(private readonly options: OrderServiceClientOptions) {
     this.url = joinUrl(options.baseUrl, UPDATE_PATH);
@@ -249,7 +252,7 @@ export class OrderServiceClient implements UpdateSender {
       await response.body?.cancel().catch(() => undefined);
       return null;
     } catch (error) {
-      return describeNetworkFailure(error, { what: 'The order service', url: this.url, deadline, timeoutMs: this.probeTimeoutMs });
+      return this.failed(describeNetworkFailure(error, { what: 'The order service', url: this.url, deadline, timeoutMs: this.probeTimeoutMs }));
     } finally {
       deadline.done();
     }
@@ -304,7 +307,7 @@ export class OrderServiceClient implements UpdateSender {
     } catch (error) {
       return {
         kind: 'network',
-        failure: describeNetworkFailure(error, { what: 'The order service', url, deadline, timeoutMs: this.timeoutMs }),
+        failure: this.failed(describeNetworkFailure(error, { what: 'The order service', url, deadline, timeoutMs: this.timeoutMs })),
       };
     } finally {
       deadline.done();
@@ -313,8 +316,8 @@ export class OrderServiceClient implements UpdateSender {
 
   private classify(answer: HttpAnswer): UpdateAnswer {
     if (answer.kind === 'network') {
-      const { message, noAnswer } = answer.failure;
-      return { kind: 'transient', message, noAnswer };
+      const { message, noAnswer, cause } = answer.failure;
+      return { kind: 'transient', message, noAnswer, ...(cause === 'certificate' ? { certificate: true as const } : {}) };
     }
     const { status, body } = answer;
 
@@ -411,8 +414,20 @@ export class OrderServiceClient implements UpdateSender {
     return parsed.success ? 'none' : describeZodError(parsed.error);
   }
 
+  /** The order service's certificate refusal on the last call, in words, or null once it answers HTTP again. */
+  certificateProblem(): string | null {
+    return this.untrusted;
+  }
+
+  /** Notes a certificate refusal (kept until the service next answers) and passes the failure on. */
+  private failed(failure: NetworkFailure): NetworkFailure {
+    if (failure.cause === 'certificate') this.untrusted = failure.message;
+    return failure;
+  }
+
   /** Passes an answer's `Date` on as a witness of the order service's clock; a listener's fault is never the call's. */
   private heard(response: Response): void {
+    this.untrusted = null;
     try {
       this.options.onServiceDate?.(response.headers.get('date'), this.now());
     } catch (e) {

@@ -24,6 +24,8 @@ export type UpdateOutcome =
        * usable token: says nothing about whether the order service can be reached.
        */
       readonly tokenServer?: true;
+      /** The order service was reached but its certificate is not trusted: not a network fault, and retrying alone cannot mend it. */
+      readonly certificate?: true;
     }
   /** Credentials rejected even after a refresh and a fresh client_credentials grant. */
   | { readonly kind: 'auth'; readonly message: string; readonly status?: number }

@@ -16,6 +16,8 @@ export interface AuditLine {
   readonly orderId?: string | null;
   readonly outcome: string;
   readonly message?: string | null;
+  /** The packer signed in when a person made this move; null or absent: nobody, or the sender itself. */
+  readonly packer?: string | null;
 }
 
 export type AuditTable = ReturnType<typeof createAuditTable>;
@@ -24,8 +26,8 @@ export type AuditTable = ReturnType<typeof createAuditTable>;
 export function createAuditTable(db: Database) {
   const s = {
     add: db.prepare(
-      `INSERT INTO audit (time, terminal, kind, entry_id, order_id, outcome, message)
-       VALUES (@time, @terminal, @kind, @entryId, @orderId, @outcome, @message)`,
+      `INSERT INTO audit (time, terminal, kind, entry_id, order_id, outcome, message, packer)
+       VALUES (@time, @terminal, @kind, @entryId, @orderId, @outcome, @message, @packer)`,
     ),
     recent: db.prepare(`SELECT * FROM (SELECT * FROM audit ORDER BY id DESC LIMIT ?) ORDER BY id`),
     lastOutcome: db.prepare(`SELECT * FROM audit WHERE kind = ? AND outcome = ? ORDER BY id DESC LIMIT 1`),
@@ -47,6 +49,7 @@ export function createAuditTable(db: Database) {
         orderId: line.orderId ?? null,
         outcome: line.outcome,
         message: line.message == null ? null : secrets.redactText(line.message),
+        packer: line.packer ?? null,
       });
     },
     recent(limit: number): AuditRow[] {

@@ -260,6 +260,87 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX order_alarms_open ON order_alarms (order_id) WHERE acknowledged_at IS NULL;
     `,
   },
+  {
+    version: 10,
+    sql: `
+      -- A unit cut's count before it, as this terminal showed the item when the cut was tapped: once
+      -- the service's answer is stored the order only says the new count, and a packer must still
+      -- read "was 3: Item unavailable" on the item and the slip. NULL for every other tap.
+      ALTER TABLE outbox ADD COLUMN units_before INTEGER;
+    `,
+  },
+  {
+    version: 11,
+    sql: `
+      -- Every slip and pick list printed (or handed to the browser's print dialog), for the order's
+      -- timeline. Appended in time order; pruned with the rest of the history after 180 days.
+      CREATE TABLE prints (
+        id INTEGER PRIMARY KEY,
+        order_id TEXT NOT NULL,
+        document TEXT NOT NULL CHECK (document IN ('packingSlip', 'pickList')),
+        time INTEGER NOT NULL,
+        terminal TEXT NOT NULL,
+        outcome TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX prints_order ON prints (order_id, time);
+      -- The shift's figures of each finished day (core/shift), written two days after the day ends
+      -- and again before history pruning takes that day's taps: a retired order keeps no body (its
+      -- promised times, whether it was cancelled) and a pruned tap no time, so the day's picture
+      -- outlives them. One row a day and counter: the store-wide picture adds the counters' rows.
+      CREATE TABLE daily_figures (
+        day TEXT NOT NULL,
+        terminal TEXT NOT NULL,
+        figures TEXT NOT NULL,
+        written_at INTEGER NOT NULL,
+        PRIMARY KEY (day, terminal)
+      ) STRICT;
+      -- Orders by when they arrived, for a day's figures: written once per order (added_at never
+      -- changes), so no tap writes it.
+      CREATE INDEX orders_added ON orders (added_at);
+    `,
+  },
+  {
+    version: 12,
+    sql: `
+      -- Who made each tap and each audited move (issue 24): the packer signed in at the counter,
+      -- as their name then (a name, not a staff id, so the record reads the same after the staff
+      -- list changes). NULL: nobody was signed in (the counter's name stands in), or no person
+      -- (the sender's own moves, the CLI).
+      ALTER TABLE outbox ADD COLUMN packer TEXT;
+      ALTER TABLE audit ADD COLUMN packer TEXT;
+      -- The store's packers (Settings -> Staff). A badge is the code printed on the packer's card;
+      -- pin_hash is scrypt(PIN, staff_key.salt): one salt for the store, so a typed PIN finds its
+      -- packer with one derivation, and two packers can never share a PIN. NULL: no personal PIN.
+      CREATE TABLE staff (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        badge TEXT NOT NULL UNIQUE,
+        pin_hash TEXT UNIQUE,
+        added_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE UNIQUE INDEX staff_name ON staff (name COLLATE NOCASE);
+      CREATE TABLE staff_key (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        salt TEXT NOT NULL
+      ) STRICT;
+      -- Product barcodes taught once at a counter ("Which item is this?"): the store's own item
+      -- code (serviceProviderItemId, else platformItemId) the barcode stands for.
+      CREATE TABLE taught_codes (
+        code TEXT PRIMARY KEY,
+        item_code TEXT NOT NULL,
+        taught_at INTEGER NOT NULL,
+        packer TEXT
+      ) STRICT;
+      -- Scan to pack: units of each item scanned so far, so a restart keeps the count.
+      CREATE TABLE pack_scans (
+        order_id TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        scanned INTEGER NOT NULL CHECK (scanned >= 0),
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (order_id, item_id)
+      ) STRICT;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

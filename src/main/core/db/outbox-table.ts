@@ -4,7 +4,7 @@ import type { EntryState } from '../../../shared/ipc';
 import type { Action } from '../../../shared/protocol';
 import type { Problem } from '../../../shared/result';
 import { secrets } from '../log';
-import { type EntryRow, parseEntryRow, parseShapingEntry, SHAPING_ENTRY_COLUMNS, type ShapingEntry } from './rows';
+import { type EntryRow, parseCutRow, parseEntryRow, parseShapingEntry, SHAPING_ENTRY_COLUMNS, type ShapingEntry } from './rows';
 
 /** What enqueue writes for a new entry. */
 export interface NewEntry {
@@ -20,6 +20,17 @@ export interface NewEntry {
   readonly createdAt: number;
   readonly sendAfter: number;
   readonly terminalId: string;
+  /** A unit cut's count of its item before the cut (null for other taps). */
+  readonly unitsBefore?: number | null;
+  /** The packer signed in when the tap was made, or null. */
+  readonly packer?: string | null;
+}
+
+/** A unit cut this terminal made that was not taken back: its item, the count before it, its reason. */
+export interface CutRow {
+  readonly itemId: string;
+  readonly unitsBefore: number;
+  readonly reason: string;
 }
 
 /**
@@ -82,13 +93,17 @@ export function createOutboxTable(db: Database) {
     // a temporary table when a table is read and written in one statement).
     lastId: db.prepare(`SELECT MAX(id) FROM outbox`).pluck(),
     insert: db.prepare(
-      `INSERT INTO outbox (id, request_id, order_id, seq, action, state, created_at, send_after, attempts, updated_at, terminal_id)
+      `INSERT INTO outbox (id, request_id, order_id, seq, action, state, created_at, send_after, attempts, updated_at, terminal_id, units_before, packer)
        VALUES (@id, @requestId, @orderId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM outbox WHERE order_id = @orderId),
-               @action, 'queued', @createdAt, @sendAfter, 0, @createdAt, @terminalId)
+               @action, 'queued', @createdAt, @sendAfter, 0, @createdAt, @terminalId, @unitsBefore, @packer)
        RETURNING seq`,
     ).pluck(),
     get: db.prepare(`SELECT * FROM outbox WHERE id = ?`),
     forOrder: db.prepare(`SELECT * FROM outbox WHERE order_id = ? ORDER BY seq`),
+    // On the (order_id, seq) index: an order's handful of taps.
+    cutsForOrder: db.prepare(
+      `SELECT action, units_before FROM outbox WHERE order_id = ? AND units_before IS NOT NULL AND state <> 'discarded' ORDER BY seq`,
+    ),
     byRequestId: db.prepare(`SELECT * FROM outbox WHERE request_id = ?`),
     projectedForOrder: db.prepare(`SELECT * FROM outbox WHERE ${SHAPES_ORDER}`),
     shapingForOrder: db.prepare(`SELECT ${SHAPING_ENTRY_COLUMNS} FROM outbox WHERE ${SHAPES_ORDER}`),
@@ -171,6 +186,8 @@ export function createOutboxTable(db: Database) {
         createdAt: entry.createdAt,
         sendAfter: entry.sendAfter,
         terminalId: entry.terminalId,
+        unitsBefore: entry.unitsBefore ?? null,
+        packer: entry.packer ?? null,
       });
       if (typeof seq !== 'number') throw new Error('the new outbox row has no seq');
       // Everything else is what was just written; no need to read it back.
@@ -192,10 +209,18 @@ export function createOutboxTable(db: Database) {
         awaitingRefresh: false,
         updatedAt: entry.createdAt,
         terminalId: entry.terminalId,
+        packer: entry.packer ?? null,
       };
     },
     get(id: number): EntryRow | null {
       return one(s.get.get(id));
+    },
+    /** The unit cuts of an order that are not taken back or set aside, by seq. */
+    cutsForOrder(orderId: string): CutRow[] {
+      return s.cutsForOrder.all(orderId).flatMap((raw) => {
+        const r = parseCutRow(raw);
+        return r.action.type === 'ITEM_UNIT_UPDATE' ? [{ itemId: r.action.itemId, unitsBefore: r.units_before, reason: r.action.reason }] : [];
+      });
     },
     /** Every entry of an order, in any state, by seq. */
     forOrder(orderId: string): EntryRow[] {

@@ -8,7 +8,7 @@ import { EntryStateSchema, ProblemSchema, type EntryState } from '../../../share
 import { ProblemError, type Problem } from '../../../shared/result';
 
 /** A JSON text column piped into a schema. */
-function jsonColumn<T extends z.ZodType>(schema: T) {
+export function jsonColumn<T extends z.ZodType>(schema: T) {
   return z
     .string()
     .transform((text, ctx) => {
@@ -63,6 +63,8 @@ const EntryRowSchema = z.object({
   awaiting_refresh: Flag,
   updated_at: Int,
   terminal_id: z.string(),
+  // Absent in rows read by a SELECT of older columns (salvage of a file before schema 10).
+  packer: z.string().nullable().optional(),
 });
 
 /** One outbox entry, typed. */
@@ -84,6 +86,8 @@ export interface EntryRow {
   readonly awaitingRefresh: boolean;
   readonly updatedAt: number;
   readonly terminalId: string;
+  /** Who made the tap: the packer signed in at the counter, or null (nobody signed in, or the CLI). */
+  readonly packer: string | null;
 }
 
 /**
@@ -102,6 +106,13 @@ const ShapingEntrySchema = EntryRowSchema.pick({ id: true, seq: true, state: tru
 export function parseShapingEntry(raw: unknown): ShapingEntry {
   const r = parsedOrThrow(ShapingEntrySchema, raw, 'Outbox entry');
   return { id: r.id, seq: r.seq, state: r.state, action: r.action, awaitingRefresh: r.awaiting_refresh };
+}
+
+const CutRowSchema = EntryRowSchema.pick({ action: true }).extend({ units_before: Int.nonnegative() });
+
+/** Parses a unit cut's action and its count before (outbox-table cutsForOrder); a row that does not parse is a damaged store. */
+export function parseCutRow(raw: unknown): { action: Action; units_before: number } {
+  return parsedOrThrow(CutRowSchema, raw, 'Outbox entry');
 }
 
 /** Parses an outbox row; a row that does not parse is a damaged store, reported loudly. */
@@ -125,6 +136,7 @@ export function parseEntryRow(raw: unknown): EntryRow {
     awaitingRefresh: r.awaiting_refresh,
     updatedAt: r.updated_at,
     terminalId: r.terminal_id,
+    packer: r.packer ?? null,
   };
 }
 
@@ -234,6 +246,7 @@ const AuditRowSchema = z.object({
   order_id: z.string().nullable(),
   outcome: z.string(),
   message: z.string().nullable(),
+  packer: z.string().nullable().optional(),
 });
 
 /** One audit line: every tap and every send attempt, with its outcome. */
@@ -246,6 +259,8 @@ export interface AuditRow {
   readonly orderId: string | null;
   readonly outcome: string;
   readonly message: string | null;
+  /** Who made the move: the packer signed in then, or null (nobody, or no person: the sender itself). */
+  readonly packer: string | null;
 }
 
 /** Parses an audit row. */
@@ -267,5 +282,6 @@ export function parseAuditRow(raw: unknown): AuditRow {
     orderId: r.order_id,
     outcome: r.outcome,
     message: r.message,
+    packer: r.packer ?? null,
   };
 }

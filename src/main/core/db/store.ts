@@ -10,11 +10,14 @@ import { fail, ok, type Result } from '../../../shared/result';
 import { type AlarmsTable, createAlarmsTable } from './alarms-table';
 import { type AuditTable, createAuditTable } from './audit-table';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
+import { createHistoryTable, type HistoryTable } from './history-table';
 import { createIntakeTable, type IntakeTable } from './intake-table';
 import { createOrdersTable, type OrdersTable } from './orders-table';
 import { createOrderSearch, type OrderSearch } from './order-search';
 import { createLeaseTable, type LeaseTable } from './lease-table';
 import { createOutboxTable, type OutboxTable } from './outbox-table';
+import { createPackingTable, type PackingTable } from './packing-table';
+import { createStaffTable, type StaffTable } from './staff-table';
 import { CHECK_MMAP_BYTES, damageMarkPath, readDamageMark } from './later-check';
 import { salvageInto, type SalvageReport } from './salvage';
 import { damageIn } from './storage-error';
@@ -38,6 +41,12 @@ export interface Store {
   readonly lease: LeaseTable;
   readonly intake: IntakeTable;
   readonly alarms: AlarmsTable;
+  /** What happened on this terminal, read back: a day's taps and orders, an order's timeline, prints, daily figures. */
+  readonly history: HistoryTable;
+  /** The store's packers and their PIN salt (core/staff). */
+  readonly staff: StaffTable;
+  /** Scan to pack: units scanned and barcodes taught (core/packing). */
+  readonly packing: PackingTable;
   /** Runs `fn` in one IMMEDIATE transaction; when it returns, the changes are committed and fsync'd. */
   transaction<T>(fn: () => T): T;
   /**
@@ -307,6 +316,9 @@ function assemble(db: Db, file: string): Store {
     lease: createLeaseTable(db),
     intake: createIntakeTable(db),
     alarms: createAlarmsTable(db),
+    history: createHistoryTable(db),
+    staff: createStaffTable(db),
+    packing: createPackingTable(db),
     transaction: <T>(fn: () => T): T => run.immediate(fn) as T,
     scrubbing: <T>(fn: () => T): T => withPragma('secure_delete', 1, () => run.immediate(fn) as T),
     emptyWal: () => {

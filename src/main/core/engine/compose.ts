@@ -63,6 +63,10 @@ export interface ServiceEngineOptions {
   readonly finishedKeepMs?: number;
   /** Tests only: when the engine first looks for finished orders after it starts sending (default a minute). */
   readonly retireFirstMs?: number;
+  /** Whether a PIN is the manager's (EngineOptions.isManagerPin). */
+  readonly isManagerPin?: EngineOptions['isManagerPin'];
+  /** scrypt cost of packers' PINs (tests lower it). */
+  readonly staffPinCost?: EngineOptions['staffPinCost'];
 }
 
 /** What intake tells the host: orders it stored, and its status. */
@@ -161,6 +165,7 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
     log,
     credentialsState: () => tokens.status().credentials,
     tokenProblem: () => tokens.status().lastProblem,
+    serviceCertificate: () => client.certificateProblem(),
     clockSkewMs: () => clock.skewMs(),
     clockDisagreementMs: () => clock.judgement().disagreementMs,
     ...pick(options),
@@ -260,5 +265,7 @@ function pick(o: ServiceEngineOptions): Partial<EngineOptions> {
   if (o.onDamaged) out.onDamaged = o.onDamaged;
   if (o.finishedKeepMs !== undefined) out.finishedKeepMs = o.finishedKeepMs;
   if (o.retireFirstMs !== undefined) out.retireFirstMs = o.retireFirstMs;
+  if (o.isManagerPin) out.isManagerPin = o.isManagerPin;
+  if (o.staffPinCost) out.staffPinCost = o.staffPinCost;
   return out;
 }

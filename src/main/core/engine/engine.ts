@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EventBody, EventName, OrderView, OutboxEntryView, SyncStatus, Words } from '../../../shared/ipc';
+import type { EventBody, EventName, OrderTimeline, OrderView, OrderPrint, OutboxEntryView, PackScanAnswer, PackState, ShiftReport, SyncStatus, Words } from '../../../shared/ipc';
 import type { ActionInput, Order } from '../../../shared/protocol';
 import type { MatchKind } from '../../../shared/orders';
 import { fail, ok, type Problem, ProblemError, type Result } from '../../../shared/result';
@@ -43,7 +43,10 @@ import {
   retireFinished,
   type StatusCheck,
 } from '../outbox';
+import { keepDays, orderTimeline, readShift } from '../shift';
 import { createSync, type OnlineSignal, type Sync } from '../sync';
+import { createPacking, itemsNamed, type TaughtCodesSharing } from '../packing';
+import { createStaff, type Staff, type StaffSharing } from '../staff';
 import { systemTimers, type Timers, TimerSlot } from '../time';
 import { EventHub } from './events';
 
@@ -78,6 +81,8 @@ export interface EngineOptions {
   statusCheck?: StatusCheck;
   /** The token manager's last problem getting a token (null once one is issued), for the status line. */
   tokenProblem?: () => Problem | null;
+  /** The order service's certificate refusal on its last call, in words (null when it answers). */
+  serviceCertificate?: () => string | null;
   /**
    * When the data file's pages are checked: 'now' (default) before the engine is built, or 'later'
    * on a worker thread from start() (the app: a packer can tap while a large file is read). Damage
@@ -90,6 +95,14 @@ export interface EngineOptions {
   finishedKeepMs?: number;
   /** Tests only: when it first looks for finished orders after it starts sending, ms (default a minute). */
   retireFirstMs?: number;
+  /** Whether a PIN is the manager's (counting no wrong guess): a packer's PIN may not be it. */
+  isManagerPin?: (pin: string) => Promise<boolean>;
+  /** scrypt cost of packers' PINs (tests lower it). */
+  staffPinCost?: { N: number; r: number; p: number };
+  /** The store hub's port for the staff list (issue 23; absent on one counter). */
+  staffSharing?: StaffSharing;
+  /** The store hub's port for taught barcodes (issue 23; absent on one counter). */
+  taughtSharing?: TaughtCodesSharing;
 }
 
 export interface Engine {
@@ -134,6 +147,20 @@ export interface Engine {
   sendingCount(): number;
   health(): { dataFile: string; integrity: 'ok' | string; schemaVersion: number };
   on<E extends EventName>(event: E, listener: (body: EventBody<E>) => void): () => void;
+  /** A day's shift at this counter, from the terminal's own records (core/shift). */
+  shift(day: string): ShiftReport;
+  /** What happened to an order on this terminal, oldest first; null when it never had it. */
+  timeline(orderId: string): OrderTimeline | null;
+  /** A slip or pick list of an order went to the printer: kept for its timeline. */
+  recordPrint(orderId: string, document: OrderPrint, outcome: string): Result<true>;
+  /** The store's packers and who is packing at this counter now (stamped on every tap). */
+  readonly staff: Staff;
+  /** An order's scan-to-pack counts and who marked it packed here. */
+  packState(orderId: string): Result<PackState>;
+  /** A product code scanned on an order being packed: ticks one unit, or says why not. */
+  packScan(orderId: string, code: string): Result<PackScanAnswer>;
+  /** "Which item is this?": remembers the barcode as the item's and ticks one unit of it. */
+  packTeach(orderId: string, code: string, itemId: string): Result<PackScanAnswer>;
 }
 
 const DEFAULT_UNDO_MS = 5000;
@@ -174,6 +201,21 @@ export function createEngine(options: EngineOptions): Engine {
   let pageCheck: LaterCheck | null = null;
   let damage: string | null = null;
 
+  const staff = createStaff({
+    store,
+    now,
+    ...(options.isManagerPin ? { isManagerPin: options.isManagerPin } : {}),
+    ...(options.staffPinCost ? { cost: options.staffPinCost } : {}),
+    ...(options.staffSharing ? { sharing: options.staffSharing } : {}),
+    onChange: (packer) => hub.emit('staff.changed', { packer, named: staff.named() }),
+  });
+  const packing = createPacking({
+    store,
+    now,
+    packer: () => staff.packerName(),
+    ...(options.taughtSharing ? { sharing: options.taughtSharing } : {}),
+  });
+
   const projector = new Projector();
   const projectWith = (id: string, body: Order | null, entries: readonly ShapingEntry[], t: number): Order | null =>
     projector.project(id, body, entries, t);
@@ -186,6 +228,7 @@ export function createEngine(options: EngineOptions): Engine {
     undoWindowMs: () => undoWindowMs,
     backoff: options.backoff ?? DEFAULT_BACKOFF,
     serviceNow: () => now() - (options.clockSkewMs?.() ?? 0),
+    packer: () => staff.packerName(),
   });
 
   const sync: Sync = createSync(
@@ -252,7 +295,9 @@ export function createEngine(options: EngineOptions): Engine {
 
   const viewOf = (orderId: string): OrderView | null => {
     const row = store.orders.get(orderId);
-    return row ? orderView(row, store.outbox.projectedForOrder(orderId), now(), projectWith, store.alarms.get(orderId)) : null;
+    return row
+      ? orderView(row, store.outbox.projectedForOrder(orderId), now(), projectWith, store.alarms.get(orderId), store.outbox.cutsForOrder(orderId))
+      : null;
   };
 
   const computeStatus = (): SyncStatus => {
@@ -267,6 +312,7 @@ export function createEngine(options: EngineOptions): Engine {
       known === 'missing' ? 'missing' : sync.credentials() === 'rejected' || known === 'rejected' ? 'rejected' : 'ok';
     const plainFailed = counts.failed - counts.mayBeApplied;
     const tokenProblem = options.tokenProblem?.() ?? null;
+    const serviceCertificate = options.serviceCertificate?.() ?? null;
     // Whole seconds: each token measures it anew, network delay included, and the status is only
     // sent when it changes.
     const skew = options.clockSkewMs?.() ?? null;
@@ -291,6 +337,8 @@ export function createEngine(options: EngineOptions): Engine {
     // A certificate this computer refuses: the network is fine, and a person must look at the address or the certificate.
     else if (tokenProblem?.code === CERTIFICATE_UNTRUSTED)
       say(`${tokenProblem.message}. ${counts.waiting} tap(s) are kept`, 'CERTIFICATE', { count: counts.waiting });
+    else if (serviceCertificate !== null)
+      say(`${serviceCertificate}. ${counts.waiting} tap(s) are kept`, 'SERVICE_CERTIFICATE', { count: counts.waiting });
     // The token server answered but gave nothing usable: say so, rather than "no connection" or "rejected credentials".
     else if (tokenProblem && (tokenProblem.code === TOKEN_SERVER_FAULT || tokenProblem.code === TOKEN_UNUSABLE))
       say(`${tokenProblem.message}. ${counts.waiting} tap(s) are kept`, 'TOKEN_SERVER', { count: counts.waiting });
@@ -498,6 +546,8 @@ export function createEngine(options: EngineOptions): Engine {
   function retireNow(): void {
     if (stopped) return;
     try {
+      // Each finished day's figures are kept before its orders' details can leave (core/shift).
+      if (retiring.after === null && keepDays(store, { now: now(), terminal: options.terminalId }).length > 0) wrote();
       const step = retireFinished(store, { now: now(), keepMs: options.finishedKeepMs ?? FINISHED_KEEP_MS, after: retiring.after });
       retiring = { after: step.next, left: retiring.left + step.orderIds.length };
       if (step.orderIds.length > 0) {
@@ -523,7 +573,7 @@ export function createEngine(options: EngineOptions): Engine {
   function pruneNow(): void {
     if (stopped) return;
     try {
-      const step = pruneHistory(store, { now: now(), keepMs: HISTORY_KEEP_MS });
+      const step = pruneHistory(store, { now: now(), keepMs: HISTORY_KEEP_MS, terminal: options.terminalId });
       pruned = { entries: pruned.entries + step.entries, orders: pruned.orders + step.orders };
       if (step.entries + step.orders > 0) wrote();
       if (step.more) return pruneTimer.arm(RETIRE_STEP_MS);
@@ -678,6 +728,23 @@ export function createEngine(options: EngineOptions): Engine {
       return viewOf(orderId.trim());
     },
 
+    shift(day) {
+      return readShift(store, { day, terminal: options.terminalId });
+    },
+
+    timeline(orderId) {
+      if (stopped) return null;
+      return orderTimeline(store, orderId.trim());
+    },
+
+    recordPrint(orderId, document, outcome) {
+      return guard(() => {
+        store.transaction(() => store.history.addPrint({ orderId: orderId.trim(), document, time: now(), terminal: options.terminalId, outcome }));
+        wrote();
+        return ok(true as const);
+      });
+    },
+
     findOrders(text, limit) {
       if (stopped) return { matches: [], more: false };
       const { found, more } = store.search.find(text, limit);
@@ -746,7 +813,59 @@ export function createEngine(options: EngineOptions): Engine {
     on(event, listener) {
       return hub.on(event, listener);
     },
+
+    staff,
+
+    packState(orderId) {
+      return guard(() => ok(packStateOf(orderId.trim())));
+    },
+
+    packScan(orderId, code) {
+      return packWith(orderId, (order) => packing.scan(order, code, itemCodeOnTerminal));
+    },
+
+    packTeach(orderId, code, itemId) {
+      return packWith(orderId, (order) => packing.teach(order, code, itemId));
+    },
   };
+
+  /** Runs one scan-to-pack step on the order as the screen shows it; answers its outcome with the counts after it. */
+  function packWith(orderId: string, step: (order: Order) => ReturnType<typeof packing.scan>): Result<PackScanAnswer> {
+    return guard(() => {
+      const order = packable(orderId.trim());
+      if (!order.ok) return order;
+      const r = step(order.value);
+      if (!r.ok) return r;
+      wrote();
+      return ok(scanAnswer(order.value.id, r.value));
+    });
+  }
+
+  /** True when `code` is an item code of some order on the terminal (a walk over the held bodies: a scan, not a tap). */
+  function itemCodeOnTerminal(code: string): boolean {
+    return store.orders.list().some((row) => row.body !== null && itemsNamed(row.body, code, null).length > 0);
+  }
+
+  /** The order as the screen shows it (taps waiting applied), when it has details to pack. */
+  function packable(orderId: string): Result<Order> {
+    const order = viewOf(orderId)?.order;
+    if (!order) return fail('invalid', `Order ${orderId} has no items on this terminal yet`, 'PACK_NO_DETAILS', { orderId });
+    return ok(order);
+  }
+
+  function scanAnswer(orderId: string, scan: ReturnType<typeof packing.scan> extends Result<infer S> ? S : never): PackScanAnswer {
+    return { outcome: scan.kind, ...('itemId' in scan ? { itemId: scan.itemId } : {}), state: packStateOf(orderId) };
+  }
+
+  /** Counts, and the packer of the order's latest PACKED tap on this counter that was not taken back or discarded. */
+  function packStateOf(orderId: string): PackState {
+    const packed = store.outbox
+      .forOrder(orderId)
+      .filter((e) => e.state !== 'discarded' && e.action.type === 'ORDER_FULFILMENT_STATE_UPDATE' && e.action.fulfillmentState === 'PACKED')
+      .at(-1);
+    const counts = packing.counts(orderId);
+    return { orderId, items: [...counts.items], packedBy: packed?.packer ?? null, packedHere: packed !== undefined };
+  }
 }
 
 function clamp(n: number, min: number, max: number): number {

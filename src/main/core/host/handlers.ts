@@ -6,7 +6,7 @@
  */
 import type { HostListener } from './events';
 import { withSettingsNotice } from './settings-notice';
-import type { AppInfo, IntakeStatus, SyncStatus, UpdateStatus } from '../../../shared/ipc';
+import type { AppInfo, IntakeStatus, PackerStatus, SyncStatus, UpdateStatus } from '../../../shared/ipc';
 import { CANCEL_REASONS, ITEM_UNIT_REASONS, findReason, type ActionInput } from '../../../shared/protocol';
 import { FIND_LIMIT, queueHead, summarize } from '../../../shared/orders';
 import { fail, ok, type Problem, type Result } from '../../../shared/result';
@@ -40,7 +40,11 @@ export interface HandlerDeps {
   readonly shell: 'electron' | 'web';
   readonly saveCredentials: (request: CredentialsRequest) => Promise<Result<CredentialsAnswer>>;
   readonly exportBundle: () => Promise<Result<{ path: string }>>;
-  /** The queue's rows for orders.head (listed ahead of a page's first ask, when the shell says one is coming). */
+  /** Writes a day's shift as CSV where the manager finds it; answers the file's path. */
+  readonly exportShiftCsv: (day: string) => Promise<Result<{ path: string }>>;
+  /** Today's local day (YYYY-MM-DD), on the host's clock. */
+  readonly today: () => string;
+  /** The queue's rows for orders.head and orders.list (kept while nothing changes; listed ahead of a page's first ask, when the shell says one is coming). */
   readonly queue: QueueRows;
   readonly log: Logger;
   /** Events to the screens (the sync bar hears when a manager's save clears the settings problem). */
@@ -60,9 +64,11 @@ const FETCH_PATIENCE_MS = 2_500;
 export function createHandlers(deps: HandlerDeps): HandlerTable {
   const { runtime, settings, pins, log, hub } = deps;
 
+  const noEngine = (): Result<never> =>
+    fail('transient', runtime.problem() ?? 'The terminal is starting; try again in a moment.', 'ENGINE_UNAVAILABLE');
   const engineOr = <T>(use: (engine: Engine) => Result<T>): Result<T> => {
     const engine = runtime.engine();
-    if (!engine) return fail('transient', runtime.problem() ?? 'The terminal is starting; try again in a moment.', 'ENGINE_UNAVAILABLE');
+    if (!engine) return noEngine();
     return use(engine);
   };
 
@@ -154,7 +160,7 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
   return {
     'app.info': async () => ok(await deps.info()),
     // Queue rows, not whole views: 5,000 bodies are about 23 MB to carry and check on every start.
-    'orders.list': async () => ok((runtime.engine()?.listOrders() ?? []).map((v) => summarize(hub.decorate(v)))),
+    'orders.list': async () => ok(deps.queue.rows()),
     'orders.get': async ({ orderId }) =>
       engineOr((e) => {
         const view = e.getOrder(orderId);
@@ -177,7 +183,7 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
         return ok({ matches: matches.map(({ view, by }) => ({ order: summarize(hub.decorate(view)), by })), more });
       }),
     'orders.remove': async ({ orderId }) => engineOr((e) => done(e.removeOrder(orderId))),
-    'orders.head': async ({ rows }) => ok(queueHead(deps.queue.forHead(), rows)),
+    'orders.head': async ({ rows }) => ok(queueHead(deps.queue.rows(), rows)),
     'orders.acknowledge': async ({ orderId }) => engineOr((e) => done(e.acknowledgeAlarm(orderId))),
     'taps.submit': async ({ orderId, input, pin }) => {
       const tap = async (): Promise<ReturnType<Engine['submitTap']>> => {
@@ -235,6 +241,9 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
     },
     'pin.set': async ({ currentPin, newPin }) => {
       if (!pins) return pinUnavailable();
+      // The manager PIN stays apart from every packer's: a packer typing theirs must never unlock Settings.
+      if (await runtime.engine()?.staff.isPackerPin(newPin))
+        return fail('invalid', "A packer already has this PIN. The manager PIN must be different.", 'PIN_IS_PACKERS');
       const r = await pins.set(newPin, currentPin);
       if (r.ok) log.info('manager PIN set');
       return done(r);
@@ -272,7 +281,62 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
       else log.warn('printing failed', { document, paper, printer: printer ?? 'dialog', problem: printed.problem.message });
       return printed;
     },
+    // The shift's figures are open to everyone at the counter: they name no customer, and a packer
+    // sees how the shift goes as the manager does. The same for the CSV of them.
+    'shift.report': async ({ day }) => engineOr((e) => ok(e.shift(day ?? deps.today()))),
+    'shift.exportCsv': async ({ day }) => deps.exportShiftCsv(day),
+    'orders.timeline': async ({ orderId }) =>
+      engineOr((e) => {
+        const timeline = e.timeline(orderId);
+        return timeline ? ok(timeline) : fail('invalid', `This terminal never had order ${orderId}.`, 'ORDER_NOT_FOUND', { orderId });
+      }),
+    'prints.record': async ({ orderId, document, outcome }) => engineOr((e) => done(e.recordPrint(orderId, document, outcome))),
+    'staff.list': async ({ pin }) => withPin(pin, () => engineOr((e) => ok(e.staff.list()))),
+    'staff.add': async ({ pin, name, packerPin }) =>
+      withPin(pin, async () => {
+        const engine = runtime.engine();
+        if (!engine) return noEngine();
+        const added = await engine.staff.add(name, packerPin);
+        // Names are the store's own words; PINs never appear in a log line.
+        if (added.ok) log.info('packer added to the staff list', { id: added.value.id, withPin: added.value.hasPin });
+        return added;
+      }),
+    'staff.update': async ({ pin, id, name, packerPin, newBadge }) =>
+      withPin(pin, async () => {
+        const engine = runtime.engine();
+        if (!engine) return noEngine();
+        const patch = {
+          ...(name !== undefined ? { name } : {}),
+          ...(packerPin !== undefined ? { pin: packerPin } : {}),
+          ...(newBadge ? { newBadge } : {}),
+        };
+        const updated = await engine.staff.update(id, patch);
+        if (updated.ok) log.info('packer changed on the staff list', { id, keys: Object.keys(patch) });
+        return updated;
+      }),
+    'staff.remove': async ({ pin, id }) => withPin(pin, () => engineOr((e) => done(e.staff.remove(id)))),
+    'staff.current': async () => ok(packerStatus()),
+    'staff.signIn': async (payload) => {
+      const engine = runtime.engine();
+      if (!engine) return noEngine();
+      const r = 'badge' in payload ? engine.staff.signInByBadge(payload.badge) : await engine.staff.signInByPin(payload.packerPin);
+      if (!r.ok) return r;
+      log.info('packer signed in', { id: r.value.id, by: 'badge' in payload ? 'badge' : 'pin' });
+      return ok(packerStatus());
+    },
+    'staff.signOut': async () => {
+      runtime.engine()?.staff.signOut();
+      return ok(packerStatus());
+    },
+    'packing.get': async ({ orderId }) => engineOr((e) => e.packState(orderId)),
+    'packing.scan': async ({ orderId, code }) => engineOr((e) => e.packScan(orderId, code)),
+    'packing.teach': async ({ orderId, code, itemId }) => engineOr((e) => e.packTeach(orderId, code, itemId)),
   };
+
+  function packerStatus(): PackerStatus {
+    const staff = runtime.engine()?.staff;
+    return { packer: staff?.current() ?? null, named: staff?.named() ?? false };
+  }
 }
 
 function done(r: Result<true>): Result<{ done: true }> {

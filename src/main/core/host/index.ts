@@ -13,6 +13,9 @@ import { createLogger, createRotatingFileSink, logFilesIn, type LogSink } from '
 import { openPinStore } from '../pin';
 import { openSettingsStore } from '../settings';
 import { exportSupportBundle } from './bundle';
+import { writeShiftCsv } from './shift-export';
+import { dayOf } from '../shift';
+import { fail } from '../../../shared/result';
 import { createDispatcher } from './dispatch';
 import { createKeychainWatch, createVaults, saveCredentials } from './credentials';
 import { createBroadcaster } from './events';
@@ -88,9 +91,10 @@ export async function createAppHost<S extends TrainingService = TrainingService>
     ...(options.online ? { online: options.online } : {}),
     ...(options.startTraining ? { startTraining: options.startTraining } : {}),
     ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
+    ...(pins ? { isManagerPin: (pin: string) => pins.matches(pin) } : {}),
   });
 
-  const queue = createQueueRows({ engine: () => runtime.engine(), now, decorate: (view) => hub.decorate(view) });
+  const queue = createQueueRows({ engine: () => runtime.engine(), decorate: (view) => hub.decorate(view) });
   events.subscribe((event) => queue.noteEvent(event));
 
   const info = (): AppInfo => {
@@ -125,6 +129,12 @@ export async function createAppHost<S extends TrainingService = TrainingService>
     queue,
     saveCredentials: (request) =>
       saveCredentials({ runtime, settings, vault, log, now, switched: (env) => keychain.refresh(env) }, request),
+    today: () => dayOf(now()),
+    exportShiftCsv: async (day) => {
+      const engine = runtime.engine();
+      if (!engine) return fail('transient', runtime.problem() ?? 'The terminal is starting; try again in a moment.', 'ENGINE_UNAVAILABLE');
+      return writeShiftCsv({ dir: join(dataDir, 'exports'), report: engine.shift(day), log });
+    },
     exportBundle: () =>
       exportSupportBundle({
         dataDir,

@@ -36,6 +36,8 @@ export interface RuntimeDeps<S extends TrainingService> {
   readonly onActivated?: (service: ServiceEngine, place: { readonly environment: Environment; readonly dataDir: string }) => void;
   /** The engine is about to close (a switch of service, a damaged file, the quit). */
   readonly onDeactivating?: () => Promise<void>;
+  /** Whether a PIN is the manager's, counting no wrong guess (a packer's PIN may not be it). */
+  readonly isManagerPin?: (pin: string) => Promise<boolean>;
 }
 
 export interface Runtime<S extends TrainingService = TrainingService> {
@@ -52,7 +54,7 @@ export interface Runtime<S extends TrainingService = TrainingService> {
   problem(): string | null;
 }
 
-const ENGINE_EVENTS = ['orders.changed', 'orders.removed', 'outbox.changed', 'sync.status'] as const;
+const ENGINE_EVENTS = ['orders.changed', 'orders.removed', 'outbox.changed', 'sync.status', 'staff.changed'] as const;
 
 /**
  * Intake's events for the screens. Ids stored together (intake writes a batch of bodies at once)
@@ -147,6 +149,7 @@ export function createRuntime<S extends TrainingService>(deps: RuntimeDeps<S>): 
         // beside the engine, and damage it finds is handled as at open, by opening again.
         openingCheck: 'later',
         onDamaged: () => void reopenAfterDamage(opened),
+        ...(deps.isManagerPin ? { isManagerPin: deps.isManagerPin } : {}),
       });
       service = opened;
       problem = null;

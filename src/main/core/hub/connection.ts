@@ -9,6 +9,7 @@ import { createHash, X509Certificate } from 'node:crypto';
 import net from 'node:net';
 import tls from 'node:tls';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { every, systemTimers, type Timers } from '../time';
 import { HUB_USER } from './server/hub-files';
 
 /** Where a hub is and how to prove who both sides are (what a join code carries). */
@@ -31,11 +32,10 @@ export interface HubProblem {
 
 /** The words for each problem: what a manager or support reads. */
 export const HUB_PROBLEM_WORDS: Readonly<Record<HubProblemKind, string>> = {
-  wrongSecret: 'The hub refused this counter: the join code is wrong or old (the store\'s secret does not match). Ask the manager for the hub\'s current join code.',
-  certificate:
-    'The hub at this address is not the one the join code names (its certificate is different). The hub may have been made again, or another machine is answering: ask the manager for the current join code.',
-  noTls: 'The hub at this address does not use encryption (TLS), so it is not a Packdesk hub; nothing was sent to it.',
-  unreachable: 'The hub cannot be reached: check that the hub PC is on, Packdesk is running there, and both PCs are on the store\'s network.',
+  wrongSecret: 'The hub refused this counter: the join code is wrong or old. Ask the manager for the hub\'s current join code.',
+  certificate: 'The hub at this address is not the one the join code names (its certificate is different). Ask the manager for the current join code.',
+  noTls: 'The hub at this address does not use encryption, so it is not a Packdesk hub. Nothing was sent to it.',
+  unreachable: 'The hub cannot be reached. Check that the hub PC is on, Packdesk is running there, and both PCs are on the store\'s network.',
   other: 'The hub could not be used.',
 };
 
@@ -71,6 +71,9 @@ export interface ConnectOptions {
   /** Deadline for the first connection. Default 5 s. */
   readonly timeoutMs?: number;
   readonly now?: () => number;
+  /** While reconnecting, how often the hub's certificate is read again to tell "another hub" from "no hub". Default 3 s. */
+  readonly probeEveryMs?: number;
+  readonly timers?: Timers;
 }
 
 export type HubConnectResult = { readonly ok: true; readonly connection: HubConnection } | { readonly ok: false; readonly problem: HubProblem };
@@ -121,17 +124,17 @@ export async function probeHubCertificate(host: string, port: number, pinned: st
       buffered += chunk.toString('latin1');
       const end = buffered.indexOf('\r\n');
       if (end < 0) {
-        if (buffered.length > 65_536) finish({ ok: false, problem: problem('other') });
+        if (buffered.length > 65_536) finish({ ok: false, problem: { ...problem('other'), message: 'Something other than a Packdesk hub answers at this address.' } });
         return;
       }
       socket.off('data', onData);
       const line = buffered.slice(0, end);
-      if (!line.startsWith('INFO ')) return finish({ ok: false, problem: { kind: 'other', message: 'Something other than a Packdesk hub answers at this address.' } });
+      if (!line.startsWith('INFO ')) return finish({ ok: false, problem: { ...problem('other'), message: 'Something other than a Packdesk hub answers at this address.' } });
       let info: { tls_required?: boolean };
       try {
         info = JSON.parse(line.slice(5)) as { tls_required?: boolean };
       } catch {
-        return finish({ ok: false, problem: { kind: 'other', message: 'Something other than a Packdesk hub answers at this address.' } });
+        return finish({ ok: false, problem: { ...problem('other'), message: 'Something other than a Packdesk hub answers at this address.' } });
       }
       if (info.tls_required !== true) return finish({ ok: false, problem: problem('noTls') });
       // Verification is ours (the pin), so the handshake itself accepts any certificate; nothing is sent after it.
@@ -181,14 +184,38 @@ export async function connectHub(target: HubTarget, options: ConnectOptions = {}
   } catch (error) {
     return { ok: false, problem: describeHubError(error) };
   }
-  return { ok: true, connection: watchConnection(nc, pinned, now) };
+  return { ok: true, connection: watchConnection(nc, target, pinned, { now, timers: options.timers ?? systemTimers, probeEveryMs: options.probeEveryMs ?? 3000, timeoutMs }) };
 }
 
-function watchConnection(nc: NatsConnection, fingerprint: string, now: () => number): HubConnection {
+interface WatchOptions {
+  readonly now: () => number;
+  readonly timers: Timers;
+  readonly probeEveryMs: number;
+  readonly timeoutMs: number;
+}
+
+function watchConnection(nc: NatsConnection, target: HubTarget, fingerprint: string, options: WatchOptions): HubConnection {
+  const { now } = options;
   let current: HubLinkStatus = { state: 'connected', since: now(), problem: null };
   const listeners = new Set<(status: HubLinkStatus) => void>();
   let lastError: HubProblem | null = null;
+  let stopProbing: (() => void) | null = null;
   const set = (state: HubLinkState, found: HubProblem | null): void => {
+    if (state === 'reconnecting' && !stopProbing) {
+      // The client only says "disconnected": a hub made again (another certificate) looks the same
+      // as no hub. Reading the certificate again tells them apart, without sending anything.
+      stopProbing = every(options.timers, options.probeEveryMs, () => {
+        void probeHubCertificate(target.host, target.port, fingerprint, options.timeoutMs).then((probe) => {
+          if (current.state !== 'reconnecting') return;
+          lastError = probe.ok ? null : probe.problem;
+          if (!probe.ok) set('reconnecting', probe.problem);
+        });
+      });
+    }
+    if (state !== 'reconnecting' && stopProbing) {
+      stopProbing();
+      stopProbing = null;
+    }
     if (current.state === state && current.problem?.message === found?.message) return;
     current = { state, since: current.state === state ? current.since : now(), problem: found };
     for (const listener of listeners) listener(current);

@@ -33,6 +33,10 @@ export type JoinCodeProblemKind = 'typo' | 'newer' | 'notACode';
 
 export type JoinCodeParsed = { readonly ok: true; readonly code: JoinCode } | { readonly ok: false; readonly kind: JoinCodeProblemKind; readonly message: string };
 
+function refused(kind: JoinCodeProblemKind): JoinCodeParsed {
+  return { ok: false, kind, message: JOIN_CODE_WORDS[kind] };
+}
+
 /** The words for each way a typed code can be wrong. */
 export const JOIN_CODE_WORDS: Readonly<Record<JoinCodeProblemKind, string>> = {
   typo: 'This join code has a typing mistake. Check each letter and digit against the join slip (or scan its barcode).',
@@ -101,12 +105,10 @@ export function parseJoinCode(input: string): JoinCodeParsed {
     .replace(/[IL]/g, '1');
   // One digit of version: the letters after it may be digits too when typed without dashes.
   const prefix = /^PD(\d)/.exec(cleaned);
-  if (!prefix) return { ok: false, kind: 'notACode', message: JOIN_CODE_WORDS.notACode };
-  if (prefix[1] !== JOIN_CODE_PREFIX.slice(2)) {
-    return Number(prefix[1]) > 1 ? { ok: false, kind: 'newer', message: JOIN_CODE_WORDS.newer } : { ok: false, kind: 'typo', message: JOIN_CODE_WORDS.typo };
-  }
+  if (!prefix) return refused('notACode');
+  if (prefix[1] !== JOIN_CODE_PREFIX.slice(2)) return refused(Number(prefix[1]) > 1 ? 'newer' : 'typo');
   const body = cleaned.slice(prefix[0].length);
-  const typo = { ok: false, kind: 'typo', message: JOIN_CODE_WORDS.typo } as const;
+  const typo = refused('typo');
   if (body.length !== TEXT_LENGTH) return typo;
   const bytes = unbase32(body, PAYLOAD_BYTES + CHECK_BYTES);
   if (!bytes) return typo;

@@ -1,29 +1,21 @@
 /**
- * The store hub read once, from outside a session: who takes in orders, which counters are there,
- * and the claims on some orders. For one-off commands (`packdesk doctor`, `orders`, `claim`) that
- * must not join the lease contest or write a presence of their own. Ages are judged on the hub's
- * stamps against this PC's clock, which is enough for a look (a running session reads the hub's
- * clock properly; see claims.ts).
+ * The store hub visited once from outside a session (a connection with the keychain's secret, closed
+ * after), and the claims on some orders read without writing. For one-off commands (`packdesk
+ * doctor`, `orders`, `claim`); who takes in orders and which counters are there is read-status.ts.
+ * A claim's age is judged on the hub's stamp against this PC's clock, which is enough for a look
+ * (a running session reads the hub's clock properly; see claims.ts).
  */
 import { jetstream } from '@nats-io/jetstream';
-import { type KV, type KvEntry, Kvm } from '@nats-io/kv';
+import { type KV, Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { type Claim, ClaimSchema, type CounterView, CounterPresenceSchema } from '../../../shared/hub';
+import { type Claim, ClaimSchema } from '../../../shared/hub';
 import { WRITE_TIMEOUT_MS } from './buckets';
 import { CLAIMS_BUCKET } from './claims';
 import { connectHub, type HubConnection, type HubProblem } from './connection';
 import type { HubConfig } from './hub-config';
 import { keyOf } from './keys';
-import { DEFAULT_LEASE_MS, LEASE_BUCKET, LEASE_KEY, LeaseValueSchema, type LeaseHolder } from './lease';
 import { localTargetOf } from './membership';
-import { PRESENCE_BUCKET, PRESENCE_WINDOW_MS } from './presence';
 import type { HubSecretStore } from './server';
-
-/** The hub as read once. */
-export interface HubSnapshot {
-  readonly intakeHolder: LeaseHolder | null;
-  readonly counters: readonly CounterView[];
-}
 
 export type HubVisit<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: HubProblem };
 
@@ -40,6 +32,9 @@ export async function visitHub<T>(config: HubConfig, secrets: HubSecretStore, na
   if (!joined.ok) return joined;
   try {
     return { ok: true, value: await use(joined.connection) };
+  } catch (error) {
+    // The hub answered but a read failed (a bucket not made yet, a timeout): said, never thrown at a one-off command.
+    return { ok: false, problem: { kind: 'other', message: `The store hub answered but could not be read: ${error instanceof Error ? error.message : String(error)}` } };
   } finally {
     await joined.connection.close().catch(() => undefined);
   }
@@ -56,40 +51,14 @@ async function existing(nc: NatsConnection, name: string): Promise<KV | null> {
   }
 }
 
-/** The entries of a bucket. */
-async function entries(kv: KV): Promise<KvEntry[]> {
-  const found: KvEntry[] = [];
-  for await (const key of await kv.keys()) {
-    const entry = await kv.get(key);
-    if (entry && entry.operation === 'PUT') found.push(entry);
-  }
-  return found;
-}
-
-const parsed = <T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }, entry: KvEntry): T | null => {
+/** A claim entry's value, or null when it is not one. */
+function claimIn(text: string): Claim | null {
   try {
-    const r = schema.safeParse(entry.json());
+    const r = ClaimSchema.safeParse(JSON.parse(text));
     return r.success ? r.data : null;
   } catch {
     return null;
   }
-};
-
-/** Who takes in orders and which counters are there, as the hub holds it now. */
-export async function readHubSnapshot(nc: NatsConnection, me: string, now: number): Promise<HubSnapshot> {
-  const lease = await existing(nc, LEASE_BUCKET);
-  const held = lease ? await lease.get(LEASE_KEY).catch(() => null) : null;
-  // An unrenewed lease is nobody's: the holder renews every second.
-  const value = held && held.operation === 'PUT' && now - held.created.getTime() < DEFAULT_LEASE_MS ? parsed(LeaseValueSchema, held) : null;
-  const intakeHolder = value ? { counterId: value.counterId, counterName: value.counterName } : null;
-  const presence = await existing(nc, PRESENCE_BUCKET);
-  const counters = (presence ? await entries(presence) : []).flatMap((entry) => {
-    const p = parsed(CounterPresenceSchema, entry);
-    if (!p || p.counterId !== entry.key) return [];
-    return [{ ...p, present: now - entry.created.getTime() < PRESENCE_WINDOW_MS, isThisCounter: p.counterId === me, holdsIntake: p.counterId === intakeHolder?.counterId }];
-  });
-  counters.sort((a, b) => Number(b.isThisCounter) - Number(a.isThisCounter) || a.counterName.localeCompare(b.counterName));
-  return { intakeHolder, counters };
 }
 
 /** The live claims on these orders (an order without one is left out). */
@@ -99,7 +68,7 @@ export async function readClaims(nc: NatsConnection, orderIds: readonly string[]
   if (!kv) return claims;
   for (const orderId of orderIds) {
     const entry = await kv.get(keyOf(orderId));
-    const claim = entry && entry.operation === 'PUT' ? parsed(ClaimSchema, entry) : null;
+    const claim = entry && entry.operation === 'PUT' ? claimIn(entry.string()) : null;
     // A claim lapses a quiet period after the hub's stamp on its last renewal.
     if (entry && claim && entry.created.getTime() + (claim.expiresAt - claim.renewedAt) > now) claims.set(orderId, claim);
   }

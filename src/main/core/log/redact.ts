@@ -4,7 +4,7 @@
  * (the client secret, live tokens) are masked wherever they appear in text.
  */
 
-const SECRET_KEYS = /^(authorization|access_?token|refresh_?token|token|client_?secret|secret|password|pin|pinhash)$/i;
+const SECRET_KEYS = /^(authorization|access_?token|refresh_?token|token|client_?secret|secret|password|pin|pin_?hash|packer_?pin)$/i;
 const BEARER = /\b(O-Bearer|Bearer)\s+[A-Za-z0-9._~+/=-]+/g;
 const FORM_SECRET = /\b(client_secret|access_token|refresh_token|token)=([^&\s"]+)/g;
 const MASK = '[redacted]';

@@ -6,9 +6,10 @@
  * decides when and how many.
  */
 import { applyAction, changedAtOf, stepReached } from '../../../shared/fulfilment';
-import { type ActionInput, buildAction, checkId, type Order } from '../../../shared/protocol';
+import { type Action, type ActionInput, buildAction, checkId, type Order } from '../../../shared/protocol';
 import { fail, ok, type Problem, type Result } from '../../../shared/result';
 import type { EntryRow, OrderRow, Store } from '../db';
+import { CERTIFICATE_UNTRUSTED } from '../api/http';
 import type { AttemptOutcome } from './attempt';
 import { type BackoffPolicy, backoffDelay } from './backoff';
 import { takeSenderLease, type LeaseResult } from './lease';
@@ -30,6 +31,8 @@ export interface OutboxContext {
   readonly backoff: BackoffPolicy;
   /** The order service's clock (this computer's less the difference the token measured); defaults to `now`. */
   readonly serviceNow?: () => number;
+  /** Who is packing at the counter now (core/staff), stamped on each tap and each move a person makes; absent: nobody. */
+  readonly packer?: () => string | null;
 }
 
 /** What settling one answer did, for the sync engine (connectivity, pauses) and for events. */
@@ -81,10 +84,13 @@ export function createOutbox(ctx: OutboxContext) {
   const tapReads = new TapReads();
   const audit = (line: Omit<Parameters<Store['audit']['add']>[0], 'terminal' | 'time'>): void =>
     store.audit.add({ ...line, time: ctx.now(), terminal: terminalId });
+  // A move a person made at the counter (a refused tap, undo, retry, discard, removal): with who made it.
+  const acted = (line: Omit<Parameters<Store['audit']['add']>[0], 'terminal' | 'time' | 'packer'>): void =>
+    audit({ ...line, packer: ctx.packer?.() ?? null });
 
   const refuseTap = <T>(orderId: string | null, problem: Problem, what: string): Result<T> => {
     store.transaction(() =>
-      audit({ kind: 'tap', orderId, outcome: 'refused', message: `${what}: ${problem.message}` }),
+      acted({ kind: 'tap', orderId, outcome: 'refused', message: `${what}: ${problem.message}` }),
     );
     return { ok: false, problem };
   };
@@ -130,6 +136,8 @@ export function createOutbox(ctx: OutboxContext) {
           createdAt: now,
           sendAfter: now + Math.max(0, ctx.undoWindowMs()),
           terminalId,
+          unitsBefore: unitsBefore(action, () => projectWith(orderId, row?.body ?? null, entries, now) ?? row?.body ?? null),
+          packer: ctx.packer?.() ?? null,
         });
         projector.extend(orderId, row?.body ?? null, entries, entry.id, check.value);
         // An order added just now is read again by its next tap.
@@ -166,7 +174,7 @@ export function createOutbox(ctx: OutboxContext) {
           lastError: { kind: 'invalid', code: 'UNDONE', message: 'Taken back by the packer' },
         });
         if (!undone.ok) return fail('invalid', `Too late to undo tap ${entryId}`, 'TOO_LATE', { orderId: entry.orderId });
-        audit({ kind: 'undo', entryId, orderId: entry.orderId, outcome: 'undone', message: summarize(entry.action, null) });
+        acted({ kind: 'undo', entryId, orderId: entry.orderId, outcome: 'undone', message: summarize(entry.action, null) });
         return undone;
       });
     },
@@ -185,7 +193,7 @@ export function createOutbox(ctx: OutboxContext) {
           return fail('invalid', `Tap ${entryId} is ${entry.state}; only a failed or waiting tap can be retried`, 'NOT_RETRYABLE', {
             state: entry.state,
           });
-        audit({ kind: 'retry', entryId, orderId: entry.orderId, outcome: 'retried', message: `was ${entry.state}` });
+        acted({ kind: 'retry', entryId, orderId: entry.orderId, outcome: 'retried', message: `was ${entry.state}` });
         return after;
       });
     },
@@ -203,7 +211,7 @@ export function createOutbox(ctx: OutboxContext) {
         const moved = move(store.outbox, entry, 'discard', now, { nextAttemptAt: null });
         if (!moved.ok) return fail('invalid', `Tap ${entryId} changed meanwhile; look again`, 'BUSY');
         const after = moved.value;
-        audit({
+        acted({
           kind: 'discard',
           entryId,
           orderId: entry.orderId,
@@ -241,7 +249,7 @@ export function createOutbox(ctx: OutboxContext) {
           discarded.push(after.value);
         }
         store.orders.remove(orderId, now);
-        audit({ kind: 'discard', orderId, outcome: 'order removed', message: `${discarded.length} unsent tap(s) discarded with it` });
+        acted({ kind: 'discard', orderId, outcome: 'order removed', message: `${discarded.length} unsent tap(s) discarded with it` });
         return ok(discarded);
       });
     },
@@ -447,7 +455,7 @@ function settleOne(ctx: OutboxContext, entry: EntryRow, outcome: AttemptOutcome,
       return settleUnreadable(ctx, entry, outcome.answer.rawBody, outcome.answer.message, outcome.order, audit);
     case 'transient': {
       const network = outcome.status === undefined;
-      const code = outcome.tokenServer ? 'TOKEN_SERVER' : network ? NETWORK : `HTTP_${outcome.status}`;
+      const code = outcome.tokenServer ? 'TOKEN_SERVER' : outcome.certificate ? CERTIFICATE_UNTRUSTED : network ? NETWORK : `HTTP_${outcome.status}`;
       const problem: Problem = { kind: 'transient', code, message: outcome.message };
       const delay = backoffDelay(entry.attempts + 1, ctx.backoff, ctx.random, outcome.retryAfterMs);
       const after = mustMove(store.outbox, entry, 'retryLater', now, {
@@ -458,8 +466,9 @@ function settleOne(ctx: OutboxContext, entry: EntryRow, outcome: AttemptOutcome,
       });
       audit({ ...base, outcome: 'retry', message: `${outcome.message}; next try in ${Math.ceil(delay / 1000)} s` });
       const rateLimited = outcome.status === 429 ? { rateLimitedForMs: delay } : {};
-      // A token server fault never reached the order service: it says nothing about reaching it.
-      const reachable = outcome.tokenServer ? null : !network;
+      // A token server fault never reached the order service, and a refused certificate means the
+      // network worked: neither says the service is offline.
+      const reachable = outcome.tokenServer || outcome.certificate ? null : !network;
       return { entry: after, result: 'retry', reachable, orderChanged: false, ...rateLimited };
     }
     case 'auth': {
@@ -486,6 +495,17 @@ function settleOne(ctx: OutboxContext, entry: EntryRow, outcome: AttemptOutcome,
       return { entry: after, result: maybe ? 'mayBeApplied' : 'failed', reachable: true, orderChanged: false };
     }
   }
+}
+
+/**
+ * A unit cut's item count as the packer saw it when tapping (the order as projected, just checked
+ * against, so the projection is remembered), kept with the tap: the service's answer says only the
+ * new count. Null for every other tap.
+ */
+function unitsBefore(action: Action, projected: () => Order | null): number | null {
+  if (action.type !== 'ITEM_UNIT_UPDATE') return null;
+  const itemId = action.itemId;
+  return projected()?.items.find((i) => i.itemId === itemId)?.quantity.count ?? null;
 }
 
 /**

@@ -16,6 +16,7 @@
 import { nextStep } from '../../../shared/fulfilment';
 import type { Order } from '../../../shared/protocol';
 import type { Store } from '../db';
+import { dayOf, keepDays } from '../shift';
 
 /** How long a finished order stays on the terminal after anything last happened to it. */
 export const FINISHED_KEEP_MS = 3 * 24 * 60 * 60 * 1000;
@@ -50,7 +51,11 @@ export function retireFinished(store: Store, options: RetireOptions): Retired {
     const rows = store.orders.quietSince(before, options.after, BATCH);
     const orderIds: string[] = [];
     for (const row of rows)
-      if (row.body !== null && finished(row.body) && store.orders.retire(row.id, options.now)) orderIds.push(row.id);
+      if (row.body !== null && finished(row.body) && store.orders.retire(row.id, options.now)) {
+        orderIds.push(row.id);
+        // Its scan-to-pack counts go with it (an order that comes back is packed afresh).
+        store.packing.clear(row.id);
+      }
     const last = rows.at(-1);
     // quietSince only returns rows with a syncedAt; the check keeps the cursor's type honest.
     const next = rows.length === BATCH && last && last.syncedAt !== null ? { syncedAt: last.syncedAt, id: last.id } : null;
@@ -78,10 +83,18 @@ export interface Pruned {
  * answer, or discarded), then the rows of orders that left the terminal and no kept tap points at.
  * A tap that is waiting, being sent, refused, "may already be applied" or awaiting a refresh is
  * never pruned, nor is an order on the terminal. One short transaction; call it again while `more`.
+ * Given this counter's id (`terminal`), the figures of the days being pruned are kept first.
  */
-export function pruneHistory(store: Store, options: { readonly now: number; readonly keepMs: number }): Pruned {
+export function pruneHistory(
+  store: Store,
+  options: { readonly now: number; readonly keepMs: number; readonly terminal?: string },
+): Pruned {
   const before = options.now - options.keepMs;
+  // The days whose taps go are kept as figures first (core/shift), so the shift's picture outlives them.
+  // Every such day, however many (keepDays writes a month a call): a day not kept would be pruned unseen.
+  if (options.terminal !== undefined) while (keepDays(store, { now: options.now, terminal: options.terminal, lastDay: dayOf(before) }).length > 0);
   return store.transaction((): Pruned => {
+    store.history.prunePrints(before);
     const entries = store.outbox.prune(before, PRUNE_BATCH);
     // Orders only once their taps are gone: a row a kept tap points at stays (its history).
     const orders = entries < PRUNE_BATCH ? store.orders.dropGone(before, PRUNE_BATCH) : 0;

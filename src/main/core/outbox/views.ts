@@ -1,8 +1,9 @@
 /** Turns rows into the views the UI and the CLI show (src/shared/ipc.ts), so no shell recomputes them. */
 import { nextStep, promisedPackedAt } from '../../../shared/fulfilment';
+import { addCut, cutsShownOn } from '../../../shared/orders';
 import { type Order, orderIdProblem } from '../../../shared/protocol';
-import type { OrderView, OutboxEntryView } from '../../../shared/ipc';
-import type { AlarmRow, EntryRow, OrderRow } from '../db';
+import type { ItemCut, OrderView, OutboxEntryView } from '../../../shared/ipc';
+import type { AlarmRow, CutRow, EntryRow, OrderRow } from '../db';
 import { summarize } from './summary';
 import { isPending, project, type ProjectFn } from './validate';
 
@@ -22,11 +23,22 @@ export function entryView(entry: EntryRow, order: Order | null): OutboxEntryView
     lastError: entry.lastError,
     mayBeApplied: entry.mayBeApplied,
     sentAt: entry.sentAt,
+    packer: entry.packer,
   };
 }
 
-/** One order as shown: the projected order, its one next step, how many taps wait or failed, and its open alarm. */
-export function orderView(row: OrderRow, entries: readonly EntryRow[], now: number, projectWith?: ProjectFn, alarm?: AlarmRow | null): OrderView {
+/**
+ * One order as shown: the projected order, its one next step, how many taps wait or failed, its open
+ * alarm, and the items this terminal cut (`cuts`, read for one order's whole view, not the queue's).
+ */
+export function orderView(
+  row: OrderRow,
+  entries: readonly EntryRow[],
+  now: number,
+  projectWith?: ProjectFn,
+  alarm?: AlarmRow | null,
+  cuts: readonly CutRow[] = [],
+): OrderView {
   const projected = projectWith ? projectWith(row.id, row.body, entries, now) : project(row.body, entries, now);
   const pending = entries.filter(isPending);
   const waiting = pending.filter((e) => e.state === 'queued' || e.state === 'sending').length;
@@ -46,7 +58,16 @@ export function orderView(row: OrderRow, entries: readonly EntryRow[], now: numb
     addedAt: row.addedAt,
     unreadable: isUnreadable(row),
     ...(alarm && alarm.acknowledgedAt === null ? { alarm: { kind: alarm.kind, changedAt: alarm.changedAt, raisedAt: alarm.raisedAt } } : {}),
+    ...cutsShown(cuts, projected),
   };
+}
+
+/** Per item, the count before its first cut and its latest cut's reason (shared/orders/cuts.ts). */
+function cutsShown(rows: readonly CutRow[], order: Order | null): { cuts?: ItemCut[] } {
+  let cuts: ItemCut[] = [];
+  for (const r of rows) cuts = addCut(cuts, { itemId: r.itemId, was: r.unitsBefore, reason: r.reason });
+  const shown = cutsShownOn(order, cuts);
+  return shown.length > 0 ? { cuts: shown } : {};
 }
 
 /**

@@ -58,6 +58,11 @@ export interface PinStore {
   set(newPin: string, currentPin?: string): Promise<Result<true>>;
   /** Epoch ms until which PIN entry is refused, or null. */
   lockedUntil(): number | null;
+  /**
+   * Whether `pin` is the manager PIN, counting no wrong guess: only for a manager who has already
+   * given the PIN (a packer's PIN may not equal it), never for letting anyone in.
+   */
+  matches(pin: string): Promise<boolean>;
 }
 
 /** Opens the PIN store; an unreadable pin.json is reported, never silently treated as "no PIN". */
@@ -125,6 +130,12 @@ export function openPinStore(options: PinStoreOptions): Result<PinStore> {
   return ok({
     isSet: () => record !== null,
     lockedUntil: () => state().lockedUntil,
+    matches: (pin) =>
+      serial(async () => {
+        if (!record || !PIN_FORMAT.test(pin)) return false;
+        const expected = Buffer.from(record.hash, 'base64');
+        return timingSafeEqual(await derive(pin, Buffer.from(record.salt, 'base64'), record, expected.length), expected);
+      }),
     verify: (pin) => serial(() => compare(pin)),
     check: (pin) =>
       serial(async () => {

@@ -35,6 +35,8 @@ export const DEFAULT_PREFERENCES: Preferences = {
   alertRepeatMs: 20_000,
   alertVolume: 1,
   language: 'en',
+  // Off until a manager turns it on (Settings -> Staff): a store that packs by eye keeps doing so.
+  scanToPack: false,
 };
 
 const PreferencesSchema = SettingsSchema.omit({ environment: true, authUrl: true, baseUrl: true });

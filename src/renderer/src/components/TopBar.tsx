@@ -7,6 +7,7 @@ import { LanguageSwitch } from './LanguageSwitch';
 import { useUi } from '../store/ui';
 import { NewOrdersBadge } from './intake/NewOrdersBadge';
 import { OrderIdEntry } from './OrderIdEntry';
+import { PackerChip } from './staff/PackerChip';
 
 export function TopBar() {
   const { t } = useWords();
@@ -19,6 +20,7 @@ export function TopBar() {
       </div>
       <OrderIdEntry />
       <NewOrdersBadge />
+      <PackerChip />
       <nav className="top-nav" aria-label={t('common:nav.label')}>
         <button type="button" className="nav-button" aria-current={screen === 'queue' ? 'page' : undefined} onClick={() => show({ name: 'queue' })}>
           {t('common:nav.orders')}
@@ -28,6 +30,9 @@ export function TopBar() {
         </button>
         <button type="button" className="nav-button" aria-current={screen === 'settings' ? 'page' : undefined} onClick={() => show({ name: 'settings' })} aria-keyshortcuts="F9">
           {t('common:nav.settings')}
+        </button>
+        <button type="button" className="nav-button" aria-current={screen === 'shift' ? 'page' : undefined} onClick={() => show({ name: 'shift' })} data-testid="nav-shift">
+          {t('shiftReport:nav')}
         </button>
       </nav>
       <LanguageSwitch />

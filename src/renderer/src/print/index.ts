@@ -2,8 +2,8 @@
 export type { Bar, BarPattern } from './barcode';
 export { packingSlipOf, addressLines, type PackingSlip, type SlipItem } from './slip';
 export { pickListOf, pickKey, type PickList, type PickLine, type PickShare } from './pickList';
-export { usePrint, type PrintJob } from './store';
+export { usePrint, type PrintJob, type BadgeCard } from './store';
 export { usePickSelection } from './selection';
-export { printPackingSlip, printPickList } from './run';
+export { printBadges, printJoinSlip, printPackingSlip, printPickList } from './run';
 export { watchPackedTaps, marksPacked } from './autoPrint';
 export { paperTime } from './when';

@@ -10,8 +10,9 @@ import { command, loadOrder, refuse } from '../intents';
 import { useStatus } from '../store/status';
 import { useUi } from '../store/ui';
 import { pickListOf } from './pickList';
-import { packingSlipOf } from './slip';
+import { packingSlipOf, type PackedBy } from './slip';
 import { usePrint, type PrintJob } from './store';
+import type { ShiftReport } from '../../../shared/ipc';
 
 const MM_PER_CSS_PX = 25.4 / 96;
 
@@ -19,7 +20,7 @@ const MM_PER_CSS_PX = 25.4 / 96;
 export async function printPackingSlip(orderId: string, now: () => number = Date.now): Promise<boolean> {
   const view = await loadOrder(orderId);
   const wholePhone = useStatus.getState().settings?.slipWholePhone ?? false;
-  const slip = view ? packingSlipOf(view, { wholePhone }) : null;
+  const slip = view ? packingSlipOf(view, { wholePhone, packedBy: await packedByOf(orderId) }) : null;
   if (!slip) {
     refuse(i18next.t('print:notice.noDetails', { orderId }));
     return false;
@@ -35,6 +36,25 @@ export async function printPackingSlip(orderId: string, now: () => number = Date
   return printJob({ document: 'packingSlip', slip, barcode: code128(slip.orderId), at: now() });
 }
 
+/** Prints the store hub's join slip: the code as text and as a barcode. */
+export function printJoinSlip(code: string, barcodeSvg: string, now: () => number = Date.now): Promise<boolean> {
+  return printJob({ document: 'joinSlip', code, barcodeSvg, at: now() });
+}
+
+/** Who marked the order packed at this counter, as the engine recorded it (null: not packed here, or not known). */
+async function packedByOf(orderId: string): Promise<PackedBy | null> {
+  const reply = await command('packing.get', { orderId });
+  if (!reply.ok || !reply.value.packedHere) return null;
+  if (reply.value.packedBy !== null) return { kind: 'packer', name: reply.value.packedBy };
+  return { kind: 'counter', counter: useStatus.getState().info?.terminalId ?? '' };
+}
+
+/** Prints packers' badges: each a name and the badge code as a Code 128 barcode the scanner reads. */
+export async function printBadges(members: readonly { name: string; badge: string }[], now: () => number = Date.now): Promise<boolean> {
+  const { code128 } = await import('./barcode');
+  return printJob({ document: 'badges', badges: members.map((m) => ({ name: m.name, badge: m.badge, barcode: code128(m.badge) })), at: now() });
+}
+
 /** Prints the pick list of the given orders (those without details are left out). */
 export async function printPickList(orderIds: readonly string[], now: () => number = Date.now): Promise<boolean> {
   // The queue holds rows; the items are in each order's whole view.
@@ -45,6 +65,13 @@ export async function printPickList(orderIds: readonly string[], now: () => numb
     return false;
   }
   return printJob({ document: 'pickList', list, at: now() });
+}
+
+/** Prints a day's shift summary on the terminal's paper (80 mm or A4). */
+export async function printShiftSummary(report: ShiftReport, now: () => number = Date.now): Promise<boolean> {
+  // The summary and its chart library load on first use; laid out before they came, it would be measured empty.
+  await import('../components/print/ShiftSummary');
+  return printJob({ document: 'shiftSummary', report, at: now() });
 }
 
 // One print at a time: the page holds one document, and a second job laid out while the first is
@@ -59,7 +86,7 @@ function printJob(job: PrintJob): Promise<boolean> {
 
 async function printNow(job: PrintJob): Promise<boolean> {
   usePrint.getState().show(job);
-  const heightMm = await laidOutHeightMm();
+  const heightMm = await laidOutHeightMm(job.document);
   usePrint.getState().measured(heightMm);
   const reply = await command('print.run', { document: job.document, contentHeightMm: heightMm });
   if (!reply.ok) {
@@ -67,9 +94,10 @@ async function printNow(job: PrintJob): Promise<boolean> {
     return false;
   }
   const ui = useUi.getState();
+  if (reply.value.outcome !== 'cancelled') recordPrint(job, reply.value.outcome);
   switch (reply.value.outcome) {
     case 'printed':
-      ui.say('success', i18next.t(job.document === 'packingSlip' ? 'print:notice.slipSent' : 'print:notice.pickListSent'));
+      ui.say('success', i18next.t(SENT_WORDS[job.document]));
       return true;
     case 'cancelled':
       ui.say('info', i18next.t('print:notice.cancelled'));
@@ -81,9 +109,22 @@ async function printNow(job: PrintJob): Promise<boolean> {
   }
 }
 
+const SENT_WORDS = { packingSlip: 'print:notice.slipSent', pickList: 'print:notice.pickListSent', shiftSummary: 'shiftReport:printSent', joinSlip: 'hub:code.printed', badges: 'staff:badges.sent' } as const;
+
+/** Keeps a slip's or pick list's print in each of its orders' timelines (a failure to keep it is no reason to stop printing). */
+function recordPrint(job: PrintJob, outcome: 'printed' | 'browser'): void {
+  const orderIds = job.document === 'packingSlip' ? [job.slip.orderId] : job.document === 'pickList' ? job.list.orderIds : [];
+  if (job.document === 'shiftSummary' || job.document === 'joinSlip' || job.document === 'badges') return;
+  for (const orderId of orderIds) void command('prints.record', { orderId, document: job.document, outcome });
+}
+
 /** The print document's height once React has rendered it and the browser has laid it out. */
-async function laidOutHeightMm(): Promise<number> {
-  await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+async function laidOutHeightMm(document_: PrintJob['document']): Promise<number> {
+  const frame = (): Promise<void> => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+  await frame();
+  await frame();
+  // A document loaded on first use (the shift summary) shows a frame or more later: waited for, up to a second.
+  for (let i = 0; i < 60 && !document.querySelector(`[data-print-document="${document_}"]`); i++) await frame();
   // The document's fonts (Devanagari on a Hindi slip printed from an English screen) load once it
   // is laid out: measured and printed before they came, its words would be fallback boxes.
   await document.fonts.ready;

@@ -13,6 +13,8 @@ export interface SlipItem {
   readonly measurement: string | null;
   readonly units: number;
   readonly prescription: boolean;
+  /** Cut by this terminal: the units before the cut and the reason's code; null when not cut. */
+  readonly was: { readonly count: number; readonly reason: string } | null;
 }
 
 /** Everything a packing slip shows. */
@@ -32,7 +34,12 @@ export interface PackingSlip {
   readonly promisedPackedAt: number | null;
   /** When it was promised DELIVERED, for a delivery (epoch ms). */
   readonly promisedDeliveryAt: number | null;
+  /** Who marked it packed at this counter: the packer, or the counter when nobody was signed in; null when not packed here. */
+  readonly packedBy: PackedBy | null;
 }
+
+/** "Packed by Ravi", or by the counter (its id) when the store runs without names. */
+export type PackedBy = { readonly kind: 'packer'; readonly name: string } | { readonly kind: 'counter'; readonly counter: string };
 
 /** Digits of a phone's end a slip shows by default: enough for a courier to confirm, not to call a stranger. */
 const PHONE_END_DIGITS = 4;
@@ -41,7 +48,10 @@ const PHONE_END_DIGITS = 4;
  * The slip for an order the service has answered for; null for an order without details yet. The
  * phone is whole only when `wholePhone` (a Printing setting): the slip travels on the bag.
  */
-export function packingSlipOf(view: OrderView, { wholePhone = false }: { wholePhone?: boolean } = {}): PackingSlip | null {
+export function packingSlipOf(
+  view: OrderView,
+  { wholePhone = false, packedBy = null }: { wholePhone?: boolean; packedBy?: PackedBy | null } = {},
+): PackingSlip | null {
   const order = view.order;
   if (!order) return null;
   const delivery = order.fulfillments.find((f) => f.type.toUpperCase() === 'DELIVERY') ?? null;
@@ -54,6 +64,7 @@ export function packingSlipOf(view: OrderView, { wholePhone = false }: { wholePh
       measurement: nonBlank(i.displayMeasurement),
       units: i.quantity.count,
       prescription: i.prescriptionRequired === true,
+      was: wasOf(view, i.itemId),
     }));
   return {
     orderId: order.id,
@@ -67,7 +78,13 @@ export function packingSlipOf(view: OrderView, { wholePhone = false }: { wholePh
     invoiceId: invoiceOf(order),
     promisedPackedAt: view.promisedPackedAt,
     promisedDeliveryAt: promised(delivery, 'DELIVERED'),
+    packedBy,
   };
+}
+
+function wasOf(view: OrderView, itemId: string): SlipItem['was'] {
+  const cut = view.cuts?.find((c) => c.itemId === itemId);
+  return cut ? { count: cut.was, reason: cut.reason } : null;
 }
 
 /** A phone as the slip prints it; a number with too few digits to shorten is left out rather than shown whole. */

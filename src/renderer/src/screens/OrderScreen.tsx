@@ -15,9 +15,12 @@ import { FulfilmentList } from '../components/order/FulfilmentList';
 import { InvoiceForm } from '../components/order/InvoiceForm';
 import { ItemList } from '../components/order/ItemList';
 import { NextStepButton } from '../components/order/NextStepButton';
+import { PackChecklist } from '../components/order/PackChecklist';
+import { packsByScan } from '../packing/intents';
 import { RemoveOrder } from '../components/order/RemoveOrder';
 import { Countdown } from '../components/Countdown';
 import { PrintSlipButton } from '../components/print/PrintSlipButton';
+import { OrderHistoryButton } from '../components/order/OrderHistory';
 import { RejectButton } from '../components/intake/RejectButton';
 import { useNewOrders } from '../store/newOrders';
 import { customerName, invoiceOf, itemSummary, orderStateWord } from '../orderFacts';
@@ -39,6 +42,9 @@ export function OrderScreen({ orderId }: { orderId: string }) {
   // Opening a new order does not stop its alert (a tap meant for another row must not silence
   // it): Accept, Reject or "I have seen it" do.
   const isNew = useNewOrders((s) => s.ids.includes(orderId));
+  // Re-drawn when the setting changes; packsByScan reads it from the store.
+  useStatus((s) => s.settings?.scanToPack);
+  const packs = packsByScan(view);
 
   if (!view && listed)
     return (
@@ -77,7 +83,8 @@ export function OrderScreen({ orderId }: { orderId: string }) {
         {isNew && <SeenButton orderId={orderId} />}
       </div>
       {view.nextStep === null && view.order !== null && <FinishedPanel cancelled={orderPhase(view.order) === 'CANCELLED'} />}
-      {view.order ? <OrderBody order={view.order} open={view.nextStep !== null} /> : <AwaitingServiceCard view={view} />}
+      {view.order && packs && <PackChecklist view={view} order={view.order} />}
+      {view.order ? <OrderBody order={view.order} open={view.nextStep !== null} cuts={view.cuts} /> : <AwaitingServiceCard view={view} />}
     </main>
   );
 }
@@ -135,6 +142,7 @@ function OrderHeader({ view, onBack }: { view: OrderView; onBack: () => void }) 
           </div>
         )}
         {view.order && <PrintSlipButton orderId={view.id} />}
+        <OrderHistoryButton orderId={view.id} order={view.order} />
       </div>
     </div>
   );
@@ -202,12 +210,12 @@ function AwaitingServiceCard({ view }: { view: OrderView }) {
 }
 
 /** Items and fulfilments; `open` when the order still has steps, so it can still change. */
-function OrderBody({ order, open }: { order: Order; open: boolean }) {
+function OrderBody({ order, open, cuts }: { order: Order; open: boolean; cuts: OrderView['cuts'] }) {
   const { t } = useWords();
   const [cancelling, setCancelling] = useState(false);
   return (
     <div className="order-body">
-      <ItemList order={order} editable={open} />
+      <ItemList order={order} editable={open} cuts={cuts} />
       <div className="order-side">
         <FulfilmentList fulfilments={order.fulfillments} />
         <InvoiceForm orderId={order.id} current={invoiceOf(order)} />

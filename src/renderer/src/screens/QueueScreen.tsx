@@ -6,9 +6,11 @@ import { PickListBar } from '../components/print/PickListBar';
 import { OrderList } from '../components/queue/OrderList';
 import { SetAsideLine } from '../components/queue/SetAsideLine';
 import { StepFilters } from '../components/queue/StepFilters';
-import { stepOf, useOrders } from '../store/orders';
+import { useOrders } from '../store/orders';
 import { useWords } from '../i18n/useWords';
 import { useUi } from '../store/ui';
+import { useNow } from '../hooks/useNow';
+import { inView } from '../components/queue/views';
 
 export function QueueScreen() {
   const { t } = useWords();
@@ -17,16 +19,19 @@ export function QueueScreen() {
   // Only a filtered queue depends on every order's step; "All" redraws only when the order moves.
   const version = useOrders((s) => (filter === 'ALL' ? 0 : s.version));
   const loaded = useOrders((s) => s.loaded);
+  // "Late" and "Done today" change with the clock too: looked at again each minute.
+  const now = useNow(60_000);
+  const clock = filter === 'LATE' || filter === 'DONE_TODAY' ? now : 0;
 
   const ids = useMemo(() => {
     if (filter === 'ALL') return sortedIds;
     const byId = useOrders.getState().byId;
     return sortedIds.filter((id) => {
       const view = byId.get(id);
-      return view !== undefined && stepOf(view) === filter;
+      return view !== undefined && inView(view, filter, clock || Date.now());
     });
     // `version` stands for the Map's contents, which change in place.
-  }, [sortedIds, version, filter]);
+  }, [sortedIds, version, filter, clock]);
 
   return (
     <main className="screen queue-screen" aria-labelledby="queue-title">

@@ -11,7 +11,11 @@ export type Screen =
   | { readonly name: 'queue' }
   | { readonly name: 'order'; readonly orderId: string }
   | { readonly name: 'outbox' }
-  | { readonly name: 'settings' };
+  | { readonly name: 'settings' }
+  | { readonly name: 'shift' };
+
+/** The queue's views beside its steps: orders past their promised PACKED time, and orders finished today. */
+export type QueueView = StepFilterKey | 'ALL' | 'LATE' | 'DONE_TODAY';
 
 export type NoticeTone = 'error' | 'info' | 'success';
 
@@ -43,7 +47,7 @@ interface UiStore {
   screen: Screen;
   /** Where Back goes from outbox and settings. */
   previous: Screen;
-  filter: StepFilterKey | 'ALL';
+  filter: QueueView;
   notice: Notice | null;
   undo: UndoOffer | null;
   invoiceOffer: InvoiceOffer | null;
@@ -58,7 +62,7 @@ interface UiStore {
   /** Opens an order and puts the keyboard focus on its next step. */
   openOrder(orderId: string): void;
   back(): void;
-  setFilter(filter: StepFilterKey | 'ALL'): void;
+  setFilter(filter: QueueView): void;
   say(tone: NoticeTone, text: string): void;
   clearNotice(): void;
   offerUndo(offer: UndoOffer | null): void;
@@ -88,7 +92,7 @@ export const useUi = create<UiStore>()((set) => ({
     set((s) => ({
       screen,
       // Outbox and settings return to where the packer was; an order always returns to the queue.
-      previous: s.screen.name === 'outbox' || s.screen.name === 'settings' ? s.previous : s.screen,
+      previous: s.screen.name === 'outbox' || s.screen.name === 'settings' || s.screen.name === 'shift' ? s.previous : s.screen,
       notice: null,
       invoiceOffer: null,
     })),

@@ -67,6 +67,37 @@ describe('the app host in training mode', () => {
     await t.host.engine()!.drain({ untilEmpty: true, timeoutMs: 10_000 });
   });
 
+  it('a page loaded again while nothing changed gets its head and list without a listing of every order', async () => {
+    const engine = t.host.engine()!;
+    const listOrders = engine.listOrders.bind(engine);
+    let listings = 0;
+    engine.listOrders = () => {
+      listings += 1;
+      return listOrders();
+    };
+    try {
+      const first = await t.call('orders.list', {});
+      expect(listings).toBe(1);
+      // The page connects again (a reload): nothing changed, so no listing runs while it loads.
+      t.host.prepareQueue();
+      const head = await t.call('orders.head', { rows: 5 });
+      const again = await t.call('orders.list', {});
+      expect(listings).toBe(1);
+      expect(head.ids).toEqual(inQueueOrder(first).map((o) => o.id));
+      expect(again).toEqual(first);
+      // A change (a tap) and the next page lists afresh, and shows it.
+      const order = first.find(awaitsAccept)!;
+      await t.call('taps.submit', { orderId: order.id, input: { kind: 'orderState', state: 'ACCEPTED' } });
+      t.host.prepareQueue();
+      expect(listings).toBe(2);
+      const row = (await t.call('orders.list', {})).find((r) => r.id === order.id);
+      expect(row?.waiting === 1 || row?.nextStep?.key === 'PACKING').toBe(true);
+    } finally {
+      engine.listOrders = listOrders;
+    }
+    await engine.drain({ untilEmpty: true, timeoutMs: 10_000 });
+  });
+
   it('sends a tap to the sandbox and forwards the engine events', async () => {
     const seen: EventName[] = [];
     const unsubscribe = t.host.subscribe((event) => seen.push(event));

@@ -10,7 +10,8 @@ import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHub, HUB_PROBLEM_WORDS, type HubConnection, type HubLinkStatus } from '../../../../src/main/core/hub/connection';
 import { freePort, startTestNats, type TestNatsServer } from '../../../support/nats';
-import { makeTestHub, type TestHub } from './hub-fixture';
+import { createHubFiles, HubSupervisor } from '../../../../src/main/core/hub/server';
+import { makeTestHub, type TestHub, until } from './hub-fixture';
 
 let hub: TestHub;
 let other: TestHub;
@@ -116,12 +117,52 @@ describe('connecting to the hub', () => {
     const kv = await new Kvm(connection.nc).open('test-connection');
     expect((await kv.get('hello'))?.string()).toBe('world');
   });
+
+  it('notices a hub that stops answering without closing the connection (a pulled cable) within 15 s, with the default pings', async () => {
+    const result = await connectHub(target(), { name: 'Counter 3' });
+    if (!result.ok) throw new Error(result.problem.message);
+    const connection = result.connection;
+    open.push(connection);
+    const pid = hub.supervisor.status().pid!;
+    // A frozen server keeps its sockets open and answers nothing: as a cable pulled out.
+    process.kill(pid, 'SIGSTOP');
+    const frozenAt = Date.now();
+    try {
+      await until(() => connection.status().state === 'reconnecting', 15_000);
+      const noticedMs = Date.now() - frozenAt;
+      console.info(`hub frozen: noticed after ${noticedMs} ms (default pings every 2 s, two missed)`);
+      expect(noticedMs).toBeLessThan(15_000);
+      expect(connection.status().problem?.message).toMatch(/The hub cannot be reached/);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    await until(() => connection.status().state === 'connected', 20_000);
+  });
+
+  it('says so when the hub at the address is made again with another certificate, and never connects to it', async () => {
+    const first = await makeTestHub();
+    const result = await connectHub({ host: '127.0.0.1', port: first.port, secret: first.secret, fingerprint: first.fingerprint }, { reconnectWaitMs: 200 });
+    if (!result.ok) throw new Error(result.problem.message);
+    const connection = result.connection;
+    open.push(connection);
+    await first.supervisor.stop();
+    // Another hub on the same address, with the same secret even: only the certificate differs.
+    const again = await makeTestHub({ start: false });
+    try {
+      await createHubFiles(again.files, { listen: first.listen, secret: first.secret, now: new Date() });
+      const replacement = new HubSupervisor({ program: again.program, version: again.version, files: again.files, listen: first.listen });
+      expect((await replacement.start()).running).toBe(true);
+      try {
+        await until(() => connection.status().problem?.kind === 'certificate', 10_000);
+        expect(connection.status().state).toBe('reconnecting');
+        expect(connection.status().problem?.message).toMatch(/not the one the join code names/);
+      } finally {
+        await replacement.stop();
+      }
+    } finally {
+      await again.dispose();
+      await first.dispose();
+    }
+  });
 });
 
-async function until(check: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

@@ -61,3 +61,12 @@ export async function makeTestHub(options: { start?: boolean; supervisor?: Parti
     },
   };
 }
+
+/** Waits until `check` holds, polling every 50 ms; fails after `timeoutMs`. */
+export async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -11,6 +11,7 @@ import type { Order } from '../../../../src/shared/protocol/schemas';
 import { connectHub } from '../../../../src/main/core/hub/connection';
 import type { CounterPorts, HubEvent, HubSession } from '../../../../src/main/core/hub/ports';
 import { startHubSession } from '../../../../src/main/core/hub/session';
+import { readHubStatus } from '../../../../src/main/core/hub/read-status';
 import { systemTimers } from '../../../../src/main/core/time';
 import { sampleOrder } from '../../../support/orders';
 import { waitFor } from './helpers';
@@ -123,6 +124,25 @@ describe('three counters and one store hub', () => {
     await waitFor(() => counters.every((c) => c.session.status().counters.filter((v) => v.present).length === 3), 5_000, 'all three listed');
     const holder = counters.find((c) => c.polling())!;
     for (const c of counters) expect(c.session.status().intakeHolder?.counterName).toBe(holder.name);
+  });
+
+  it('are seen the same way by a look from a shell (packdesk hub status), which takes no part', async () => {
+    const look = await connectHub({ host: '127.0.0.1', port: hub.port, secret: hub.secret, fingerprint: hub.fingerprint }, { name: 'status' });
+    if (!look.ok) throw new Error(look.problem.message);
+    try {
+      const seen = await readHubStatus(look.connection.nc, { counterId: 'counter-2' });
+      const holder = counters.find((c) => c.polling())!;
+      expect(seen.intakeHolder?.counterName).toBe(holder.name);
+      expect(seen.counters.map((c) => [c.counterName, c.present, c.isThisCounter])).toEqual([
+        ['Counter 2', true, true],
+        ['Counter 1', true, false],
+        ['Counter 3', true, false],
+      ]);
+      // Looking took nothing: still one poller, and no fourth counter.
+      expect(pollers()).toHaveLength(1);
+    } finally {
+      await look.connection.close();
+    }
   });
 
   it("bring an order one counter's intake stored to every counter, new once", async () => {

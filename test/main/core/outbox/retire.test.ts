@@ -109,6 +109,19 @@ describe('finished orders leave the terminal', () => {
     expect(retireAll(store, now + 2 * DAY)).toEqual([]);
   });
 
+  it("drops a finished order's scan-to-pack counts with it, and keeps those of orders that stay", () => {
+    const store = open(tempDir(cleanup));
+    store.transaction(() => {
+      store.orders.saveBody(order('OD-DONE', 'Completed'), T0);
+      store.orders.saveBody(order('OD-OPEN', 'Accepted'), T0);
+      store.packing.setScans('OD-DONE', 'IT-1', 2, T0);
+      store.packing.setScans('OD-OPEN', 'IT-1', 1, T0);
+    });
+    expect(retireAll(store, T0 + FINISHED_KEEP_MS + DAY)).toEqual(['OD-DONE']);
+    expect([...store.packing.scans('OD-DONE')]).toEqual([]);
+    expect([...store.packing.scans('OD-OPEN')]).toEqual([['IT-1', 1]]);
+  });
+
   it('takes off a delivered order nobody completes, like the others', () => {
     const store = open(tempDir(cleanup));
     /** Packed and delivered, but the service still says `state`: only "Complete order" is left. */

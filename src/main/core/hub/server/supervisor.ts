@@ -78,6 +78,8 @@ export class HubSupervisor {
 
   /** Clears an orphan, starts nats-server and resolves once it is ready or has failed (its health says why). */
   async start(): Promise<ServerHealth> {
+    // Started twice (a second window, a retry from the screen): one server is enough.
+    if (this.child && this.child.exitCode === null && this.child.signalCode === null) return this.status();
     this.stopping = false;
     const host = this.options.listen.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
     const refusal = versionRefusal(this.options.version, host);

@@ -13,6 +13,7 @@ import { problemWords } from '../../i18n/words';
 import { command } from '../../intents';
 import { useHub } from '../../store/hub';
 import { Dialog } from '../Dialog';
+import { printJoinSlip } from '../../print';
 
 type Say = { ok: boolean; text: string } | null;
 
@@ -247,7 +248,7 @@ function JoinCodeDialog({ join, onClose }: { join: HubJoin; onClose: () => void 
       testId="join-code-dialog"
       actions={
         <>
-          <button type="button" className="button" onClick={() => window.print()} data-testid="join-slip-print">
+          <button type="button" className="button" onClick={() => void printJoinSlip(join.code, join.barcodeSvg)} data-testid="join-slip-print">
             {t('hub:code.print')}
           </button>
           <button type="button" className="button button-primary" onClick={onClose}>

@@ -1,14 +1,16 @@
 /** The items to pack: picture, name, measurement, units and price, with a way to cut units. */
 import { useRef, useState } from 'react';
+import type { ItemCut } from '../../../../shared/ipc';
 import type { Item, Order } from '../../../../shared/protocol/schemas';
 import { formatPrice } from '../../format';
+import { reasonWords } from '../../i18n/words';
 import { useWords } from '../../i18n/useWords';
 import { PrescriptionBadge } from '../PrescriptionBadge';
 import { ItemPicture } from './ItemPicture';
 import { ItemsBelow } from './ItemsBelow';
 import { UnitsDialog } from './UnitsDialog';
 
-export function ItemList({ order, editable }: { order: Order; editable: boolean }) {
+export function ItemList({ order, editable, cuts = [] }: { order: Order; editable: boolean; cuts?: readonly ItemCut[] | undefined }) {
   const { t, locale } = useWords();
   const [editing, setEditing] = useState<Item | null>(null);
   const total = order.quote?.price?.value;
@@ -25,7 +27,9 @@ export function ItemList({ order, editable }: { order: Order; editable: boolean 
         <ItemsBelow list={list} rows={order.items.length} />
       </div>
       <ul className="item-list" ref={list}>
-        {order.items.map((item) => (
+        {order.items.map((item) => {
+          const cut = cuts.find((c) => c.itemId === item.itemId);
+          return (
           <li key={item.itemId} className="item-row" data-testid="item-row" data-item-id={item.itemId}>
             <ItemPicture item={item} />
             <div className="item-main">
@@ -34,6 +38,11 @@ export function ItemList({ order, editable }: { order: Order; editable: boolean 
                 {item.displayMeasurement && <span>{item.displayMeasurement}</span>}
                 {item.prescriptionRequired && <PrescriptionBadge />}
               </div>
+              {cut && (
+                <div className="item-was" data-testid="item-was">
+                  {t('order:items.was', { count: cut.was, reason: reasonWords(t, cut.reason) })}
+                </div>
+              )}
             </div>
             <div className="item-units" aria-label={t('common:order.units', { count: item.quantity.count })}>
               <span className="item-units-number">{item.quantity.count}</span>
@@ -59,7 +68,8 @@ export function ItemList({ order, editable }: { order: Order; editable: boolean 
               )}
             </div>
           </li>
-        ))}
+          );
+        })}
       </ul>
       {total !== undefined && (
         <div className="order-total">

@@ -13,6 +13,8 @@ import { STEP_LABEL_KEY } from '../../i18n/words';
 import { refuse, tap } from '../../intents';
 import { STEP_ICON } from '../StepPill';
 import { useUi } from '../../store/ui';
+import { loadPack, packsByScan, unscanned } from '../../packing/intents';
+import { usePacking } from '../../packing/store';
 
 /** How long the button rests after a tap: longer than any double tap, short enough not to annoy. */
 export const REST_MS = 900;
@@ -68,6 +70,14 @@ export function NextStepButton({ view }: { view: OrderView }) {
     if (!input) {
       refuse(i18next.t('common:refusals.noFulfilment'));
       return;
+    }
+    // Scan to pack: Mark packed with units still unscanned asks first (scan the rest, or cut them).
+    if (step.key === 'PACKED' && view.order && packsByScan(view)) {
+      await loadPack(view.id);
+      if (unscanned(view.order).length > 0) {
+        usePacking.getState().ask({ kind: 'unscanned', orderId: view.id });
+        return;
+      }
     }
     busy.current = true;
     setPhase({ name: 'sending', step: step.key });

@@ -11,10 +11,11 @@ import { Dialog } from '../Dialog';
 import { PIN_PATTERN, PinField } from '../PinField';
 import { ReasonPicker } from '../ReasonPicker';
 
-export function UnitsDialog({ orderId, item, onClose }: { orderId: string; item: Item; onClose: () => void }) {
+/** `startAt`: the count the stepper starts at (scan to pack: the units scanned); one less than now by default. */
+export function UnitsDialog({ orderId, item, onClose, startAt }: { orderId: string; item: Item; onClose: () => void; startAt?: number }) {
   const { t } = useWords();
   const current = item.quantity.count;
-  const [units, setUnits] = useState(Math.max(0, current - 1));
+  const [units, setUnits] = useState(Math.min(current, Math.max(0, startAt ?? current - 1)));
   const [reason, setReason] = useState<string | null>(null);
   const [pin, setPin] = useState('');
   const [busy, setBusy] = useState(false);

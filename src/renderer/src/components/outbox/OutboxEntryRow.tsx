@@ -84,6 +84,7 @@ export function OutboxEntryRow({ entry: e, onDiscard }: { entry: OutboxEntryView
           <span>{t('outbox:tapped', { time: formatClock(e.createdAt, locale), age: formatAge(e.createdAt, now, t) })}</span>
           <span>{t('outbox:tries', { count: e.attempts })}</span>
           {e.sentAt !== null && <span>{t('outbox:sentAt', { time: formatClock(e.sentAt, locale) })}</span>}
+          {e.packer !== null && <span data-testid="outbox-packer">{t('staff:outbox.by', { name: e.packer })}</span>}
         </div>
         <div className={`outbox-state state-${tone}`} data-testid="outbox-state">
           {word}

@@ -2,6 +2,7 @@
 import { paperTime, type BarPattern, type PackingSlip as Slip } from '../../print';
 import { Barcode } from './Barcode';
 import { useWords } from '../../i18n/useWords';
+import { reasonWords } from '../../i18n/words';
 import { i18next } from '../../i18n';
 
 export function PackingSlip({ slip, barcode }: { slip: Slip; barcode: BarPattern | null }) {
@@ -39,6 +40,12 @@ export function PackingSlip({ slip, barcode }: { slip: Slip; barcode: BarPattern
         )}
         <dt>{t('print:slip.invoice')}</dt>
         <dd>{slip.invoiceId ?? t('print:slip.noInvoice')}</dd>
+        {slip.packedBy !== null && (
+          <>
+            <dt>{t('staff:slip.packedBy')}</dt>
+            <dd data-testid="slip-packed-by">{slip.packedBy.kind === 'packer' ? slip.packedBy.name : t('staff:slip.counter', { counter: slip.packedBy.counter })}</dd>
+          </>
+        )}
       </dl>
       {slip.prescription && (
         <p className="print-rx-note">
@@ -60,6 +67,7 @@ export function PackingSlip({ slip, barcode }: { slip: Slip; barcode: BarPattern
               <td>
                 {item.prescription && <span className="print-rx">℞</span>} {item.name ?? t('print:slip.unnamed', { itemId: item.itemId })}
                 {item.measurement && <span className="print-measure"> · {item.measurement}</span>}
+                {item.was && <span className="print-was">{t('print:slip.was', { count: item.was.count, reason: reasonWords(t, item.was.reason) })}</span>}
               </td>
               <td className="num">{item.units}</td>
             </tr>

@@ -3,14 +3,16 @@
  * row that scrolls sideways when it does not fit; then arrows at its ends say there are more and
  * bring them into view (at 1366 the row ended between two choices, and the last three were never seen).
  */
-import { useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { formatNumber } from '../../format';
 import { useWords } from '../../i18n/useWords';
 import { STEP_LABEL_KEY } from '../../i18n/words';
-import { useOrders, type StepFilterKey } from '../../store/orders';
-import { useUi } from '../../store/ui';
+import { useOrders } from '../../store/orders';
+import { useUi, type QueueView } from '../../store/ui';
+import { useNow } from '../../hooks/useNow';
+import { inView } from './views';
 
-const CHOICES: readonly { key: StepFilterKey | 'ALL'; label: string }[] = [
+const CHOICES: readonly { key: QueueView; label: string }[] = [
   { key: 'ALL', label: 'common:queue.all' },
   { key: 'ACCEPT', label: STEP_LABEL_KEY.ACCEPT },
   { key: 'PACKING', label: STEP_LABEL_KEY.PACKING },
@@ -19,7 +21,26 @@ const CHOICES: readonly { key: StepFilterKey | 'ALL'; label: string }[] = [
   { key: 'DELIVERED', label: STEP_LABEL_KEY.DELIVERED },
   { key: 'COMPLETE', label: STEP_LABEL_KEY.COMPLETE },
   { key: 'DONE', label: 'common:steps.nothingLeft' },
+  { key: 'LATE', label: 'timeline:views.late' },
+  { key: 'DONE_TODAY', label: 'timeline:views.doneToday' },
 ];
+
+/** How many orders "Late" and "Done today" hold now (a minute's clock: both change with time). */
+function useViewCounts(): { LATE: number; DONE_TODAY: number } {
+  const version = useOrders((s) => s.version);
+  const now = useNow(60_000);
+  // Counted once per change of the queue or of the minute, not per chip; `version` stands for the
+  // Map's contents, which change in place.
+  return useMemo(() => {
+    let late = 0;
+    let done = 0;
+    for (const view of useOrders.getState().byId.values()) {
+      if (inView(view, 'LATE', now)) late += 1;
+      else if (inView(view, 'DONE_TODAY', now)) done += 1;
+    }
+    return { LATE: late, DONE_TODAY: done };
+  }, [version, now]);
+}
 
 /** Where the row of choices is scrolled to, when it does not fit. */
 interface Ends {
@@ -37,6 +58,8 @@ export function StepFilters() {
   const filter = useUi((s) => s.filter);
   const setFilter = useUi((s) => s.setFilter);
   const ends = useScrollEnds();
+  const views = useViewCounts();
+  const countOf = (key: QueueView): number => (key === 'ALL' ? total : key === 'LATE' || key === 'DONE_TODAY' ? views[key] : counts[key]);
   return (
     <div className="step-filters-bar">
       {ends.overflowing && (
@@ -52,7 +75,7 @@ export function StepFilters() {
             onClick={() => setFilter(c.key)}
             data-testid={`filter-${c.key}`}
           >
-            {t(c.label)} <span className="filter-count">{formatNumber(c.key === 'ALL' ? total : counts[c.key], locale)}</span>
+            {t(c.label)} <span className="filter-count">{formatNumber(countOf(c.key), locale)}</span>
           </button>
         ))}
       </div>

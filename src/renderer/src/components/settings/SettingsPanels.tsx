@@ -7,6 +7,7 @@ import { TerminalForm } from './TerminalForm';
 import { TerminalPanel } from './TerminalPanel';
 import { UpdatesPanel } from './UpdatesPanel';
 import { CountersPanel } from '../hub/CountersPanel';
+import { StaffPanel } from './StaffPanel';
 
 interface Props {
   pin: string;
@@ -24,6 +25,7 @@ export function SettingsPanels({ pin, onLock, onPinChanged }: Props) {
         </button>
       </div>
       <TerminalForm pin={pin} />
+      <StaffPanel pin={pin} />
       <PrintingForm pin={pin} />
       <ConnectionForm pin={pin} />
       <IntakeForm pin={pin} />

@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHubFiles, HubSupervisor, hubFiles, newHubSecret, processAlive, type ServerHealth } from '../../../../../src/main/core/hub/server';
-import { makeTestHub, type TestHub } from '../hub-fixture';
+import { manualClock, manualTimers } from '../../../../support/clock';
+import { makeTestHub, type TestHub, until } from '../hub-fixture';
 
 const hubs: TestHub[] = [];
 const children: ChildProcess[] = [];
@@ -18,13 +19,6 @@ afterEach(async () => {
   for (const hub of hubs.splice(0)) await hub.dispose();
 });
 
-async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('hub supervisor', () => {
   it('starts nats-server, reports it running with its pid, version and address, and stops it on quit', async () => {
@@ -35,6 +29,8 @@ describe('hub supervisor', () => {
     expect(health.pid).toBeGreaterThan(1);
     const pid = health.pid!;
     expect(processAlive(pid)).toBe(true);
+    // Asked to start again while running: the same process, not a second one fighting for the port.
+    expect((await hub.supervisor.start()).pid).toBe(pid);
     // nats-server wrote the pid file named in the generated nats.conf.
     expect(readFileSync(hub.files.pidPath, 'utf8').trim()).toBe(String(pid));
     await hub.supervisor.stop();
@@ -105,6 +101,40 @@ describe('hub supervisor', () => {
     rmSync(otherDir, { recursive: true, force: true });
     expect(health.running).toBe(false);
     expect(health.problem).toMatch(/address already in use/);
+  });
+});
+
+describe('restart pauses', () => {
+  it('waits longer after each failed start (0.5, 1, 2, 4 s ... up to the maximum), on the injected timers, and says so', async () => {
+    const hub = await makeTestHub({ start: false });
+    hubs.push(hub);
+    const manual = manualTimers();
+    const clock = manualClock();
+    // A program that dies at once, as a nats-server with a broken store would.
+    const failing = new HubSupervisor({ program: '/bin/false', version: '2.9.10', files: hub.files, listen: hub.listen, timers: manual.timers, now: clock.now, backoff: { initialMs: 500, maxMs: 4000 } });
+    const health = await failing.start();
+    expect(health.running).toBe(false);
+    expect(health.problem).toMatch(/^The hub program exited \(code 1\); restarting it in 1 s/);
+    const pauses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const restart = Math.min(...manual.pending().filter((ms) => ms < 20_000));
+      pauses.push(restart);
+      const exited = new Promise<void>((resolve) => {
+        const stop = failing.onChange((h) => {
+          if (!h.running && /restarting/.test(h.problem ?? '')) {
+            stop();
+            resolve();
+          }
+        });
+      });
+      manual.advance(restart);
+      await exited;
+    }
+    expect(pauses).toEqual([500, 1000, 2000, 4000, 4000]);
+    expect(failing.status().restarts).toBe(5);
+    await failing.stop();
+    // Stopped: no restart is left waiting.
+    expect(manual.pending().filter((ms) => ms < 20_000)).toEqual([]);
   });
 });
 

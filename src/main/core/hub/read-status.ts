@@ -1,0 +1,42 @@
+/**
+ * The hub's word on who takes in orders and which counters are there, read once without taking
+ * part (no presence written, no lease tried): what `packdesk hub status` prints from a shell while
+ * the app or `packdesk run` does the work. Ages are judged by the hub's own stamps against this
+ * PC's clock, which is close enough for "heard from within 15 s".
+ */
+import { Kvm } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { CounterPresenceSchema, type CounterView, type HubStatus } from '../../../shared/hub';
+import { DEFAULT_LEASE_MS, LEASE_BUCKET, LEASE_KEY, LeaseValueSchema } from './lease';
+import { PRESENCE_BUCKET, PRESENCE_WINDOW_MS } from './presence';
+
+/** The lease holder and the counters as the hub holds them now. */
+export async function readHubStatus(
+  nc: NatsConnection,
+  self: { readonly counterId: string },
+  now: () => number = Date.now,
+): Promise<Pick<HubStatus, 'intakeHolder' | 'counters'>> {
+  const kvm = new Kvm(nc);
+  let intakeHolder: HubStatus['intakeHolder'] = null;
+  const lease = await (await kvm.open(LEASE_BUCKET)).get(LEASE_KEY).catch(() => null);
+  if (lease && lease.operation === 'PUT' && now() - lease.created.getTime() < DEFAULT_LEASE_MS * 2) {
+    const value = LeaseValueSchema.safeParse(lease.json());
+    if (value.success) intakeHolder = { counterId: value.data.counterId, counterName: value.data.counterName };
+  }
+  const presence = await kvm.open(PRESENCE_BUCKET);
+  const counters: CounterView[] = [];
+  for await (const key of await presence.keys()) {
+    const entry = await presence.get(key).catch(() => null);
+    if (!entry || entry.operation !== 'PUT') continue;
+    const parsed = CounterPresenceSchema.safeParse(entry.json());
+    if (!parsed.success) continue;
+    counters.push({
+      ...parsed.data,
+      present: now() - entry.created.getTime() < PRESENCE_WINDOW_MS,
+      isThisCounter: parsed.data.counterId === self.counterId,
+      holdsIntake: intakeHolder?.counterId === parsed.data.counterId,
+    });
+  }
+  counters.sort((a, b) => Number(b.isThisCounter) - Number(a.isThisCounter) || a.counterName.localeCompare(b.counterName));
+  return { intakeHolder, counters };
+}

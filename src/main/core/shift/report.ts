@@ -1,0 +1,57 @@
+/**
+ * A day's shift read from the store: the day's figures kept before pruning when there are some,
+ * else worked out from the records now. And the keeping: each finished day's figures are written
+ * two days after it ends (before a finished order's details leave the terminal, three days after
+ * anything last happened to it) and again before pruning takes the day's taps.
+ */
+import { ShiftReportSchema, type ShiftReport } from '../../../shared/ipc';
+import type { Store } from '../db';
+import { addDays, dayBounds, dayOf } from '../../../shared/days';
+import { shiftReport } from './figures';
+
+/** Days after its end that a day's figures are kept: late taps are in, no order of the day has left yet. */
+export const KEEP_AFTER_DAYS = 2;
+/** Most days kept in one step (an old file's first keeping goes on at the next step). */
+const KEEP_BATCH_DAYS = 31;
+
+/** The figures of `day` worked out from the records now. */
+function fromRecords(store: Store, day: string, terminal: string): ShiftReport {
+  const { from, to } = dayBounds(day);
+  return shiftReport({ day, from, to, terminal }, store.history.day(from, to));
+}
+
+/** The shift of `day` at this counter: the kept figures when the day has them, else from the records. */
+export function readShift(store: Store, options: { readonly day: string; readonly terminal: string }): ShiftReport {
+  const kept = store.history.getDay(options.day, options.terminal);
+  if (kept !== null) {
+    try {
+      const parsed = ShiftReportSchema.safeParse(JSON.parse(kept));
+      if (parsed.success) return { ...parsed.data, source: 'kept' };
+    } catch {
+      // Unreadable kept figures: the records, while there are any, say the same.
+    }
+  }
+  return fromRecords(store, options.day, options.terminal);
+}
+
+/**
+ * Writes the figures of every finished day not kept yet, up to KEEP_AFTER_DAYS before today, in
+ * one transaction (a few days' records at most, once a day). Returns the days written.
+ */
+export function keepDays(store: Store, options: { readonly now: number; readonly terminal: string; readonly lastDay?: string }): string[] {
+  const last = options.lastDay ?? addDays(dayOf(options.now), -KEEP_AFTER_DAYS);
+  return store.transaction(() => {
+    const kept = store.history.lastDay(options.terminal);
+    const oldest = store.history.oldestAt();
+    if (oldest === null) return [];
+    let day = kept === null ? dayOf(oldest) : addDays(kept, 1);
+    const oldestDay = dayOf(oldest);
+    if (day < oldestDay) day = oldestDay;
+    const written: string[] = [];
+    for (; day <= last && written.length < KEEP_BATCH_DAYS; day = addDays(day, 1)) {
+      store.history.putDay(day, options.terminal, JSON.stringify(fromRecords(store, day, options.terminal)), options.now);
+      written.push(day);
+    }
+    return written;
+  });
+}

@@ -1,0 +1,235 @@
+/**
+ * The store's packers (issue 24): the staff list a manager keeps, their badges and personal PINs,
+ * and who is packing at this counter now. Every tap and audited move is stamped with that name
+ * (outbox `packer`); a store that keeps no list runs on the counter's name, as before.
+ *
+ * A personal PIN is stored only as scrypt(PIN, the store's salt): one salt for the whole list, so a
+ * typed PIN finds its packer with one derivation (a per-packer salt would mean one slow derivation
+ * per packer for every sign-in), and the PIN column is unique, so two packers never share one. A
+ * packer's PIN may never be the manager's (asked of the PIN store without counting a wrong guess:
+ * only a manager, PIN already given, sets packers' PINs). No PIN reaches a log or the screen.
+ */
+import { randomBytes as nodeRandomBytes, scrypt } from 'node:crypto';
+import { BADGE_ALPHABET, BADGE_PREFIX, isBadgeCode, normalBadge, PACKER_NAME_MAX } from '../../../shared/staff';
+import { fail, ok, type Result } from '../../../shared/result';
+import type { StaffRow, Store } from '../db';
+
+/** One packer as screens see it: never the PIN's hash. */
+export interface StaffMember {
+  readonly id: number;
+  readonly name: string;
+  readonly badge: string;
+  readonly hasPin: boolean;
+}
+
+/** Who is packing at this counter now. */
+export interface Packer {
+  readonly id: number;
+  readonly name: string;
+}
+
+/**
+ * The narrow port through which the store hub (issue 23) will share the staff list between
+ * counters. One counter needs none: the list is this counter's data file. The lead connects it.
+ */
+export interface StaffSharing {
+  /** A member was added, renamed, given a PIN or a badge, or removed (`member` null) at this counter. */
+  changed(id: number, member: (StaffMember & { readonly pinHash: string | null }) | null): void;
+}
+
+export interface StaffOptions {
+  readonly store: Store;
+  readonly now: () => number;
+  readonly randomBytes?: (size: number) => Buffer;
+  /** True when `pin` is the manager's PIN (a check that counts no wrong guess); absent: no manager PIN to compare. */
+  readonly isManagerPin?: (pin: string) => Promise<boolean>;
+  /** scrypt cost; tests may lower it. */
+  readonly cost?: { N: number; r: number; p: number };
+  readonly sharing?: StaffSharing;
+  /** Told whenever the signed-in packer changes, and when the list gains or loses a packer (whether the store keeps names). */
+  readonly onChange?: (packer: Packer | null) => void;
+}
+
+/** Wrong personal PINs in a row before sign-in by PIN pauses. */
+export const PIN_TRIES = 5;
+/** How long sign-in by PIN pauses after PIN_TRIES wrong ones, ms (a badge still signs in). */
+export const PIN_PAUSE_MS = 30_000;
+
+const PIN_FORMAT = /^\d{4,8}$/;
+// Cheaper than the manager PIN's 2^15: a sign-in is one derivation while the packer waits, and a
+// personal PIN guards who is named on a tap, not the terminal's settings.
+const DEFAULT_COST = { N: 1 << 14, r: 8, p: 1 } as const;
+
+export type Staff = ReturnType<typeof createStaff>;
+
+/** Builds the staff list over an open store; the signed-in packer lives in memory (a restart asks again). */
+export function createStaff(options: StaffOptions) {
+  const { store } = options;
+  const random = options.randomBytes ?? nodeRandomBytes;
+  const cost = options.cost ?? DEFAULT_COST;
+  let current: Packer | null = null;
+  let wrongPins = 0;
+  let pausedUntil = 0;
+
+  const member = (r: StaffRow): StaffMember => ({ id: r.id, name: r.name, badge: r.badge, hasPin: r.pinHash !== null });
+  const shared = (id: number): void => {
+    const r = store.staff.get(id);
+    options.sharing?.changed(id, r ? { ...member(r), pinHash: r.pinHash } : null);
+  };
+  const setCurrent = (p: Packer | null): void => {
+    current = p;
+    options.onChange?.(p);
+  };
+
+  const salt = (): Buffer =>
+    Buffer.from(
+      store.transaction(() => store.staff.salt(() => random(16).toString('base64'))),
+      'base64',
+    );
+  const hashOf = (pin: string): Promise<string> =>
+    new Promise((resolve, reject) =>
+      scrypt(pin, salt(), 32, { ...cost, maxmem: 256 * cost.N * cost.r }, (err, key) => (err ? reject(err) : resolve(key.toString('base64')))),
+    );
+
+  const newBadge = (): string => {
+    for (;;) {
+      const bytes = random(8);
+      const code = BADGE_PREFIX + [...bytes].map((b) => BADGE_ALPHABET[b % 32]).join('');
+      if (!store.staff.byBadge(code)) return code;
+    }
+  };
+
+  const checkName = (raw: string, except: number | null): Result<string> => {
+    const name = raw.trim().replace(/\s+/g, ' ');
+    if (name.length === 0) return fail('invalid', 'Give the packer a name.', 'STAFF_NAME_EMPTY');
+    if (name.length > PACKER_NAME_MAX) return fail('invalid', `A name is at most ${PACKER_NAME_MAX} characters.`, 'STAFF_NAME_LONG', { max: PACKER_NAME_MAX });
+    const same = store.staff.byName(name);
+    if (same && same.id !== except) return fail('invalid', `There is already a packer called ${same.name}.`, 'STAFF_NAME_TAKEN', { name: same.name });
+    return ok(name);
+  };
+
+  /** The hash to store for a new personal PIN, or why it cannot be one. */
+  const pinHashFor = async (pin: string, except: number | null): Promise<Result<string>> => {
+    if (!PIN_FORMAT.test(pin)) return fail('invalid', 'A PIN is 4 to 8 digits.', 'PIN_FORMAT');
+    if (options.isManagerPin && (await options.isManagerPin(pin)))
+      return fail('invalid', "A packer's PIN cannot be the manager PIN. Choose another.", 'STAFF_PIN_IS_MANAGER');
+    const hash = await hashOf(pin);
+    const holder = store.staff.byPinHash(hash);
+    if (holder && holder.id !== except) return fail('invalid', 'Another packer has this PIN. Choose another.', 'STAFF_PIN_TAKEN');
+    return ok(hash);
+  };
+
+  return {
+    /** Every packer, by name. */
+    list: (): StaffMember[] => store.staff.list().map(member),
+    /** Whether the store keeps names at all (no list: the counter's name stands in). */
+    named: (): boolean => store.staff.count() > 0,
+    /** Who is packing at this counter now, or null. */
+    current: (): Packer | null => current,
+    /** The name taps are stamped with now (null: nobody signed in). */
+    packerName: (): string | null => current?.name ?? null,
+
+    /** Adds a packer with a new badge, and a personal PIN when given. */
+    async add(name: string, pin?: string): Promise<Result<StaffMember>> {
+      const n = checkName(name, null);
+      if (!n.ok) return n;
+      let pinHash: string | null = null;
+      if (pin !== undefined) {
+        const h = await pinHashFor(pin, null);
+        if (!h.ok) return h;
+        pinHash = h.value;
+      }
+      const row = store.transaction(() => {
+        // Checked again inside the write: another add may have taken the name while the PIN was hashed.
+        if (store.staff.byName(n.value)) return null;
+        return store.staff.add({ name: n.value, badge: newBadge(), pinHash, addedAt: options.now() });
+      });
+      if (!row) return fail('invalid', `There is already a packer called ${n.value}.`, 'STAFF_NAME_TAKEN', { name: n.value });
+      shared(row.id);
+      // The first name on the list changes what the counter says ("scan your badge").
+      options.onChange?.(current);
+      return ok(member(row));
+    },
+
+    /** Renames a packer, sets or clears their PIN (`pin` null), or prints them a new badge (the old one stops working). */
+    async update(id: number, patch: { name?: string; pin?: string | null; newBadge?: boolean }): Promise<Result<StaffMember>> {
+      const existing = store.staff.get(id);
+      if (!existing) return fail('invalid', 'That packer is no longer on the list.', 'STAFF_NOT_FOUND');
+      let name: string | undefined;
+      if (patch.name !== undefined) {
+        const n = checkName(patch.name, id);
+        if (!n.ok) return n;
+        name = n.value;
+      }
+      let pinHash: string | null | undefined;
+      if (patch.pin === null) pinHash = null;
+      else if (patch.pin !== undefined) {
+        const h = await pinHashFor(patch.pin, id);
+        if (!h.ok) return h;
+        pinHash = h.value;
+      }
+      const row = store.transaction(() => {
+        let r = store.staff.get(id);
+        if (r && name !== undefined) r = store.staff.rename(id, name);
+        if (r && pinHash !== undefined) r = store.staff.setPin(id, pinHash);
+        if (r && patch.newBadge) r = store.staff.setBadge(id, newBadge());
+        return r;
+      });
+      if (!row) return fail('invalid', 'That packer is no longer on the list.', 'STAFF_NOT_FOUND');
+      if (current?.id === id) setCurrent({ id, name: row.name });
+      shared(id);
+      return ok(member(row));
+    },
+
+    /** Takes a packer off the list (their badge and PIN stop working; their name stays on what they did). */
+    remove(id: number): Result<true> {
+      const gone = store.transaction(() => store.staff.remove(id));
+      if (!gone) return fail('invalid', 'That packer is no longer on the list.', 'STAFF_NOT_FOUND');
+      if (current?.id === id) setCurrent(null);
+      else options.onChange?.(current);
+      shared(id);
+      return ok(true as const);
+    },
+
+    /** A badge scanned: its packer is packing now (one scan switches packers). */
+    signInByBadge(code: string): Result<Packer> {
+      if (!isBadgeCode(code)) return fail('invalid', 'That is not a packer badge.', 'BADGE_UNKNOWN');
+      const row = store.staff.byBadge(normalBadge(code));
+      if (!row) return fail('invalid', 'This badge is not on the staff list (a new one may have been printed).', 'BADGE_UNKNOWN');
+      setCurrent({ id: row.id, name: row.name });
+      return ok(current as Packer);
+    },
+
+    /** A personal PIN typed: its packer is packing now. After PIN_TRIES wrong ones, PIN sign-in pauses. */
+    async signInByPin(pin: string): Promise<Result<Packer>> {
+      const t = options.now();
+      if (t < pausedUntil)
+        return fail('auth', 'Too many wrong PINs. Scan your badge, or try again in a moment.', 'STAFF_PIN_PAUSED', {
+          seconds: Math.ceil((pausedUntil - t) / 1000),
+        });
+      const row = PIN_FORMAT.test(pin) ? store.staff.byPinHash(await hashOf(pin)) : null;
+      if (!row) {
+        wrongPins += 1;
+        if (wrongPins >= PIN_TRIES) {
+          wrongPins = 0;
+          pausedUntil = t + PIN_PAUSE_MS;
+        }
+        return fail('auth', 'No packer has this PIN.', 'STAFF_PIN_WRONG');
+      }
+      wrongPins = 0;
+      setCurrent({ id: row.id, name: row.name });
+      return ok(current as Packer);
+    },
+
+    /** Nobody is packing at this counter now (taps are the counter's again). */
+    signOut(): void {
+      setCurrent(null);
+    },
+
+    /** True when some packer has this PIN (the manager PIN may not be set to one). */
+    async isPackerPin(pin: string): Promise<boolean> {
+      if (!PIN_FORMAT.test(pin) || store.staff.count() === 0) return false;
+      return store.staff.byPinHash(await hashOf(pin)) !== null;
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * An order's timeline, from this terminal's own records: when it arrived, each tap (what, who, at
+ * which counter), when the service confirmed it, taps undone, retried or set aside, its alarm, its
+ * prints, when it left. The slip and the pick list can be printed again from here.
+ */
+import { useEffect, useState } from 'react';
+import type { OrderTimeline, TimelineEvent } from '../../../../shared/ipc';
+import type { Order } from '../../../../shared/protocol/schemas';
+import { formatDayClock } from '../../format';
+import { problemWords } from '../../i18n/words';
+import { useWords } from '../../i18n/useWords';
+import { command } from '../../intents';
+import { actionSummary } from '../../orderFacts';
+import { printPackingSlip, printPickList } from '../../print';
+import { Dialog } from '../Dialog';
+
+/** The History button and its window. */
+export function OrderHistoryButton({ orderId, order }: { orderId: string; order: Order | null }) {
+  const { t } = useWords();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" className="button" onClick={() => setOpen(true)} data-testid="order-history">
+        {t('timeline:open')}
+      </button>
+      {open && <OrderHistory orderId={orderId} order={order} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+function OrderHistory({ orderId, order, onClose }: { orderId: string; order: Order | null; onClose: () => void }) {
+  const { t, locale } = useWords();
+  const [timeline, setTimeline] = useState<OrderTimeline | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  // Read again after a reprint, so the new print shows in the list.
+  const [reads, setReads] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    void command('orders.timeline', { orderId }).then((reply) => {
+      if (!live) return;
+      if (reply.ok) setTimeline(reply.value);
+      else setProblem(problemWords(t, reply.problem));
+    });
+    return () => {
+      live = false;
+    };
+  }, [orderId, reads, t]);
+
+  const reprint = async (document: 'packingSlip' | 'pickList') => {
+    await (document === 'packingSlip' ? printPackingSlip(orderId) : printPickList([orderId]));
+    setReads((n) => n + 1);
+  };
+  const reprintable = timeline?.reprintable ?? false;
+
+  return (
+    <Dialog
+      title={t('timeline:title', { orderId })}
+      onClose={onClose}
+      testId="order-history-dialog"
+      actions={
+        <>
+          <button type="button" className="button" disabled={!reprintable} onClick={() => void reprint('packingSlip')} data-testid="reprint-slip">
+            {t('timeline:reprint.slip')}
+          </button>
+          <button type="button" className="button" disabled={!reprintable} onClick={() => void reprint('pickList')} data-testid="reprint-pick">
+            {t('timeline:reprint.pickList')}
+          </button>
+        </>
+      }
+    >
+      {problem && <p role="alert">{problem}</p>}
+      {timeline && !reprintable && <p className="muted">{t('timeline:reprint.gone')}</p>}
+      {timeline && (
+        <ol className="timeline" data-testid="timeline">
+          {timeline.events.map((e, i) => (
+            <li key={i} className={`timeline-event timeline-${e.kind}`} data-kind={e.kind} data-state={e.state ?? ''}>
+              <time dateTime={new Date(e.at).toISOString()}>{formatDayClock(e.at, locale)}</time>{' '}
+              <span className="timeline-what">{eventWords(e, t, order)}</span>
+              {(e.packer || e.counter) && (
+                <span className="timeline-who muted"> · {e.packer ? t('timeline:who', { packer: e.packer, counter: e.counter ?? '' }) : e.counter}</span>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+    </Dialog>
+  );
+}
+
+/** One moment in words. */
+function eventWords(e: TimelineEvent, t: ReturnType<typeof useWords>['t'], order: Order | null): string {
+  const what = e.action ? actionSummary(t, e.action, order) : '';
+  switch (e.kind) {
+    case 'arrived':
+      return t('timeline:event.arrived');
+    case 'tap':
+      return e.state === 'discarded' ? t('timeline:event.tapDiscarded', { what }) : e.state === 'failed' ? t('timeline:event.tapRefused', { what }) : e.state === 'sent' ? t('timeline:event.tap', { what }) : t('timeline:event.tapWaiting', { what });
+    case 'confirmed':
+      return t('timeline:event.confirmed', { what });
+    case 'attempt':
+      return t('timeline:event.attempt', { what, outcome: e.outcome ? t(`timeline:outcome.${e.outcome}`, { defaultValue: e.outcome }) : '' });
+    case 'undo':
+      return t('timeline:event.undo', { what });
+    case 'retry':
+      return t('timeline:event.retry', { what });
+    case 'discard':
+      return t('timeline:event.discard', { what });
+    case 'recover':
+      return t('timeline:event.recover', { what });
+    case 'alarm':
+      return e.outcome === 'cancelled' ? t('timeline:event.alarmCancelled') : t('timeline:event.alarmItems');
+    case 'print':
+      return e.document === 'pickList' ? t('timeline:event.printPickList') : t('timeline:event.printSlip');
+    case 'left':
+      return t('timeline:event.left');
+  }
+}

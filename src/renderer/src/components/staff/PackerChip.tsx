@@ -1,0 +1,38 @@
+/**
+ * Who is packing at this counter, in the top bar: the packer's name, or that taps are recorded as
+ * the counter's. A badge scanned anywhere switches packers; the button signs in by PIN or out.
+ */
+import { useState } from 'react';
+import { useWords } from '../../i18n/useWords';
+import { usePacker } from '../../staff/store';
+import { signOut } from '../../staff/intents';
+import { SignInDialog } from './SignInDialog';
+
+export function PackerChip() {
+  const { t } = useWords();
+  const status = usePacker((s) => s.status);
+  const [signingIn, setSigningIn] = useState(false);
+  if (!status) return null;
+  const name = status.packer?.name ?? null;
+  const words = name ? t('staff:chip.packing', { name }) : status.named ? t('staff:chip.nobody') : t('staff:chip.counter');
+  return (
+    <div className="packer-chip" data-testid="packer-chip" data-packer={name ?? ''}>
+      <span className="packer-chip-text" role="status" title={words}>
+        {/* On a narrow screen only the name shows (staff.css): "Packing:" would leave no room for it. */}
+        {name ? <span className="packer-chip-label">{words.slice(0, Math.max(0, words.indexOf(name)))}</span> : null}
+        {name ?? words}
+      </span>
+      {status.named &&
+        (name ? (
+          <button type="button" className="button button-small" onClick={() => void signOut()} data-testid="packer-sign-out">
+            {t('staff:chip.signOut')}
+          </button>
+        ) : (
+          <button type="button" className="button button-small" onClick={() => setSigningIn(true)} data-testid="packer-sign-in">
+            {t('staff:chip.signIn')}
+          </button>
+        ))}
+      {signingIn && <SignInDialog onClose={() => setSigningIn(false)} />}
+    </div>
+  );
+}

@@ -1,0 +1,138 @@
+/**
+ * The shift in one picture, for today or a chosen day: counts, how long Accept and packing took,
+ * orders by hour, each packer's and counter's share, who cancelled. Printed as a summary on the
+ * terminal's paper (80 mm or A4) and exported as CSV for the manager. Open to everyone at the
+ * counter: it names no customer, and packers see how the shift goes as the manager does.
+ * Loaded on first use (the chart library stays out of the queue's first bundle).
+ */
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { ShiftReport } from '../../../shared/ipc';
+import { HourChart } from '../components/shift/HourChart';
+import { CancelledBy, Counts, Shares, shareRows, Timings } from '../components/shift/ShiftParts';
+import { dayText, shiftDayOf, shiftedDay } from '../components/shift/days';
+import { problemWords } from '../i18n/words';
+import { useWords } from '../i18n/useWords';
+import { command } from '../intents';
+import { printShiftSummary } from '../print/run';
+import { useUi } from '../store/ui';
+
+export default function ShiftScreen() {
+  const { t, locale } = useWords();
+  const [day, setDay] = useState(() => shiftDayOf(Date.now()));
+  const [report, setReport] = useState<ShiftReport | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState<'print' | 'export' | null>(null);
+  const today = shiftDayOf(Date.now());
+
+  useEffect(() => {
+    let live = true;
+    setProblem(null);
+    void command('shift.report', { day }).then((reply) => {
+      if (!live) return;
+      if (reply.ok) setReport(reply.value);
+      else setProblem(problemWords(t, reply.problem));
+    });
+    return () => {
+      live = false;
+    };
+  }, [day, t]);
+
+  const exportCsv = async () => {
+    setBusy('export');
+    const reply = await command('shift.exportCsv', { day });
+    setBusy(null);
+    const ui = useUi.getState();
+    if (reply.ok) ui.say('success', t('shiftReport:export.saved', { path: reply.value.path }));
+    else ui.say('error', problemWords(t, reply.problem));
+  };
+  const print = async () => {
+    if (!report) return;
+    setBusy('print');
+    try {
+      await printShiftSummary(report);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const shown = report?.day === day ? report : null;
+  const rows = shown ? shareRows(shown, t) : null;
+  return (
+    <main className="screen shift-screen" aria-labelledby="shift-title" data-testid="shift-screen" data-day={day} aria-busy={shown ? undefined : true}>
+      <div className="shift-head">
+        <h1 id="shift-title">{t('shiftReport:title', { day: dayText(day, locale) })}</h1>
+        <div className="shift-days" role="group" aria-label={t('shiftReport:day.label')}>
+          <button type="button" className="button" onClick={() => setDay(shiftedDay(day, -1))} data-testid="shift-previous">
+            {t('shiftReport:day.previous')}
+          </button>
+          <label className="shift-day-field">
+            <span className="visually-hidden">{t('shiftReport:day.pick')}</span>
+            <input type="date" value={day} max={today} onChange={(e) => e.target.value && setDay(e.target.value)} data-testid="shift-day" />
+          </label>
+          <button type="button" className="button" disabled={day >= today} onClick={() => setDay(shiftedDay(day, 1))} data-testid="shift-next">
+            {t('shiftReport:day.next')}
+          </button>
+          <button type="button" className="button" disabled={day === today} onClick={() => setDay(today)} data-testid="shift-today">
+            {t('shiftReport:day.today')}
+          </button>
+        </div>
+        <div className="shift-actions">
+          <button type="button" className="button" disabled={!shown || busy !== null} onClick={() => void print()} data-testid="shift-print">
+            {busy === 'print' ? t('print:action.printing') : t('shiftReport:print')}
+          </button>
+          <button type="button" className="button" disabled={busy !== null} onClick={() => void exportCsv()} data-testid="shift-export">
+            {t('shiftReport:export.action')}
+          </button>
+        </div>
+      </div>
+      {problem && (
+        <p className="shift-problem" role="alert">
+          {problem}
+        </p>
+      )}
+      {shown && rows && (
+        <div className="shift-body" data-testid="shift-body" data-source={shown.source}>
+          <section className="panel shift-panel" aria-labelledby="shift-counts-title">
+            <h2 id="shift-counts-title">{t('shiftReport:countsTitle')}</h2>
+            <Counts figures={shown.total} />
+            <CancelledBy report={shown} />
+            <Timings figures={shown.total} />
+            {shown.source === 'kept' && <p className="muted">{t('shiftReport:kept')}</p>}
+          </section>
+          <section className="panel shift-panel shift-chart-panel" aria-labelledby="shift-chart-title">
+            <h2 id="shift-chart-title">{t('shiftReport:chart.title')}</h2>
+            <ChartBox report={shown} />
+          </section>
+          <section className="panel shift-panel" aria-labelledby="shift-shares-title">
+            <h2 id="shift-shares-title">{t('shiftReport:share.title')}</h2>
+            <Shares title={t('shiftReport:share.packers')} rows={rows.packers} testId="shift-packers" />
+            <Shares title={t('shiftReport:share.counters')} rows={rows.counters} testId="shift-counters" />
+          </section>
+        </div>
+      )}
+    </main>
+  );
+}
+
+/** The chart at the width its panel has (measured, and again when the window changes). */
+function ChartBox({ report }: { report: ShiftReport }) {
+  const { t } = useWords();
+  const ref = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    setWidth(el.clientWidth);
+    const observer = new ResizeObserver(() => setWidth(el.clientWidth));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  const total = report.byHour.reduce((n, h) => n + h.received + h.packed, 0);
+  return (
+    <figure className="shift-chart" ref={ref} data-testid="shift-chart">
+      {/* The bars are for the eye; the same figures are in words beside them and in the CSV. */}
+      <div aria-hidden="true">{width > 0 && <HourChart byHour={report.byHour} width={width} height={260} />}</div>
+      <figcaption className={total > 0 ? 'visually-hidden' : undefined}>{total > 0 ? t('shiftReport:chart.caption') : t('shiftReport:chart.empty')}</figcaption>
+    </figure>
+  );
+}
