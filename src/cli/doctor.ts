@@ -254,7 +254,10 @@ export async function lookAtHub(config: CliConfig, env: Env, secrets: HubSecretS
   const hub = read.config;
   if (!hub) return solo;
   const server = hub.role === 'hub' ? await hubServerHealth(config.dataDir, hub, env) : null;
-  const visit = await visitHub(hub, secrets, 'doctor', (c) => readHubStatus(c.nc, hub, now));
+  const visit = await visitHub(hub, secrets, 'doctor', (c) =>
+    // A hub no counter has run yet has no lease or presence to read: connected, nobody there.
+    readHubStatus(c.nc, hub, now).catch(() => ({ intakeHolder: null, counters: [] })),
+  );
   const base = { role: hub.role, counterId: hub.counterId, counterName: hub.counterName, since: hub.since, server };
   return visit.ok
     ? { ...base, mode: 'connected', intakeHolder: visit.value.intakeHolder, counters: [...visit.value.counters], problem: null }
