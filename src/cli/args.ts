@@ -90,6 +90,9 @@ export type Command =
   | { readonly name: 'doctor'; readonly json: boolean }
   | { readonly name: 'intake'; readonly json: boolean }
   | { readonly name: 'fetch'; readonly orderId: string; readonly json: boolean }
+  | { readonly name: 'run'; readonly json: boolean }
+  | { readonly name: 'claim'; readonly orderId: string; readonly json: boolean }
+  | { readonly name: 'release'; readonly orderId: string; readonly json: boolean }
   | HubCommand;
 
 export type EnqueueInput = ActionInput;
@@ -215,6 +218,17 @@ export function parseCommand(argv: readonly string[]): Result<{ command: Command
       const id = checked(OrderIdArg, r.value, 'ORDER_ID');
       if (!id.ok) return id;
       return done({ name: 'fetch', orderId: id.value, json });
+    }
+    case 'run':
+      if (rest.length > 0) return usage('run takes no arguments');
+      return done({ name: 'run', json });
+    case 'claim':
+    case 'release': {
+      const r = exactly(rest, 1, name, (a) => a[0]);
+      if (!r.ok) return r;
+      const id = checked(OrderIdArg, r.value, 'ORDER_ID');
+      if (!id.ok) return id;
+      return done(name === 'claim' ? { name, orderId: id.value, json } : { name, orderId: id.value, json });
     }
     case 'hub': {
       const [action, ...args] = rest;

@@ -10,7 +10,14 @@ import type { Intake } from '../main/core/intake';
 import type { ServiceClock } from '../main/core/time/service-clock';
 import { readUpdateStatus, UPDATE_STATUS_FILE, updateHealth } from '../main/core/update';
 import { printableId } from '../shared/protocol/orderId';
-import type { CliConfig } from './config';
+import { loadHubConfig } from '../main/core/hub/hub-config';
+import { type HubSecretStore, keychainHubSecrets } from '../main/core/hub/server';
+import { readHubStatus } from '../main/core/hub/read-status';
+import { visitHub } from '../main/core/hub/snapshot';
+import { hubLine, hubOk } from '../main/core/hub/status-line';
+import type { HubStatus } from '../shared/hub';
+import type { CliConfig, Env } from './config';
+import { hubServerHealth } from './hub';
 
 export interface Check {
   readonly name: string;
@@ -237,4 +244,31 @@ async function intakeCheck(parts: DoctorParts): Promise<Check> {
 /** One line per check. */
 export function formatChecks(checks: readonly Check[]): string {
   return checks.map((c) => `${(c.ok ? 'ok' : 'problem').padEnd(8)} ${c.name.padEnd(14)} ${c.detail}${c.fix ? ` -> ${c.fix}` : ''}`).join('\n') + '\n';
+}
+
+/** The store hub as a one-off command sees it: role, connected or why not, the hub program, who takes in orders, counters there. */
+export async function lookAtHub(config: CliConfig, env: Env, secrets: HubSecretStore = keychainHubSecrets({ environment: config.environment }), now: () => number = Date.now): Promise<HubStatus> {
+  const solo: HubStatus = { mode: 'solo', role: 'none', counterId: null, counterName: null, since: null, intakeHolder: null, counters: [], server: null, problem: null };
+  const read = loadHubConfig(config.dataDir);
+  if (!read.ok) return { ...solo, problem: read.message };
+  const hub = read.config;
+  if (!hub) return solo;
+  const server = hub.role === 'hub' ? await hubServerHealth(config.dataDir, hub, env) : null;
+  const visit = await visitHub(hub, secrets, 'doctor', (c) =>
+    // A hub no counter has run yet has no lease or presence to read: connected, nobody there.
+    readHubStatus(c.nc, hub, now).catch(() => ({ intakeHolder: null, counters: [] })),
+  );
+  const base = { role: hub.role, counterId: hub.counterId, counterName: hub.counterName, since: hub.since, server };
+  return visit.ok
+    ? { ...base, mode: 'connected', intakeHolder: visit.value.intakeHolder, counters: [...visit.value.counters], problem: null }
+    : { ...base, mode: 'away', intakeHolder: null, counters: [], problem: visit.problem.message };
+}
+
+/** Doctor's `hub` line. */
+export function hubCheck(status: HubStatus): Check {
+  const detail = hubLine(status);
+  if (hubOk(status)) return { name: 'hub', ok: true, detail };
+  if (status.role === 'none') return { name: 'hub', ok: false, detail, fix: 'leave the store hub (`packdesk hub leave`) and join it again' };
+  if (status.server && !status.server.running) return { name: 'hub', ok: false, detail, fix: 'start Packdesk (or `packdesk run`) on this PC: it runs the store hub' };
+  return { name: 'hub', ok: false, detail, fix: 'check that the hub PC is on and runs Packdesk, and the network between them; `packdesk hub status` says more' };
 }

@@ -162,23 +162,28 @@ export async function runHub(command: HubCommand, config: CliConfig, io: CliIo, 
     return connected ? EXIT.OK : EXIT.HUB;
   }
 
-  async function serverHealthFromDisk(config_: HubConfig): Promise<ServerHealth> {
-    const files = hubFiles(config.dataDir);
-    const found = findNatsServer({ explicit: io.env.PACKDESK_NATS_SERVER });
-    const version = found.ok ? await readNatsVersion(found.program) : null;
-    const listen = config_.listen ?? `${config_.host}:${config_.port}`;
-    const pid = existsSync(files.pidPath) ? Number.parseInt(readFileSync(files.pidPath, 'utf8'), 10) : NaN;
-    const line = Number.isInteger(pid) && processAlive(pid) ? await systemCommandLine()(pid) : null;
-    const running = line !== null && /nats-server/.test(line);
-    const versionText = version?.ok ? version.version : null;
-    const refusal = versionText ? versionRefusal(versionText, listen.replace(/:\d+$/, '')) : null;
-    return {
-      running,
-      pid: running ? pid : null,
-      restarts: 0,
-      version: versionText,
-      listen,
-      problem: !found.ok ? found.message : refusal ?? (running ? null : 'The hub program is not running: start Packdesk (or `packdesk run`) on this PC.'),
-    };
+  function serverHealthFromDisk(config_: HubConfig): Promise<ServerHealth> {
+    return hubServerHealth(config.dataDir, config_, io.env);
   }
+}
+
+/** The hub program's health as the disk shows it (pid file, the process), for a one-off command on the hub PC. */
+export async function hubServerHealth(dataDir: string, config_: HubConfig, env: CliIo['env']): Promise<ServerHealth> {
+  const files = hubFiles(dataDir);
+  const found = findNatsServer({ explicit: env.PACKDESK_NATS_SERVER });
+  const version = found.ok ? await readNatsVersion(found.program) : null;
+  const listen = config_.listen ?? `${config_.host}:${config_.port}`;
+  const pid = existsSync(files.pidPath) ? Number.parseInt(readFileSync(files.pidPath, 'utf8'), 10) : NaN;
+  const line = Number.isInteger(pid) && processAlive(pid) ? await systemCommandLine()(pid) : null;
+  const running = line !== null && /nats-server/.test(line);
+  const versionText = version?.ok ? version.version : null;
+  const refusal = versionText ? versionRefusal(versionText, listen.replace(/:\d+$/, '')) : null;
+  return {
+    running,
+    pid: running ? pid : null,
+    restarts: 0,
+    version: versionText,
+    listen,
+    problem: !found.ok ? found.message : refusal ?? (running ? null : 'The hub program is not running: start Packdesk (or `packdesk run`) on this PC.'),
+  };
 }

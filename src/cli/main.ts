@@ -11,9 +11,11 @@ import { printableText } from '../shared/protocol/orderId';
 import { ProblemError } from '../shared/result';
 import { type Command, parseCommand } from './args';
 import { type CliConfig, type Env, resolveConfig, vaultFor } from './config';
-import { formatChecks, runDoctor } from './doctor';
+import { formatChecks, hubCheck, lookAtHub, runDoctor } from './doctor';
 import { formatOrder, formatOrders, formatOutbox, formatStatus } from './format';
+import { claimsFor, orderClaim, runClaim } from './claim';
 import { runHub } from './hub';
+import { runCounter } from './run';
 import { EXIT, USAGE } from './usage';
 
 export interface CliIo {
@@ -45,7 +47,9 @@ export async function runCli(argv: readonly string[], raw: CliIo): Promise<numbe
     return EXIT.CONFIG;
   }
   if (command.name === 'hub') return runHub(command, config.value, io, { readStatus: (nc, self) => readHubStatus(nc, self) });
+  if (command.name === 'claim' || command.name === 'release') return runClaim(command.name, command.orderId, command.json, config.value, io);
   const log = flags.switches.has('verbose') ? createLogger([stderrSink], { minLevel: 'info' }) : silentLogger;
+  if (command.name === 'run') return runCounter(config.value, io, log, command.json);
   return withEngine(command, config.value, io, log);
 }
 
@@ -59,7 +63,7 @@ const unconfiguredSender: UpdateSender = {
   probe: async () => false,
 };
 
-async function withEngine(command: Exclude<Command, { name: 'help' | 'hub' }>, config: CliConfig, io: CliIo, log: Logger): Promise<number> {
+async function withEngine(command: Exclude<Command, { name: 'help' | 'hub' | 'run' | 'claim' | 'release' }>, config: CliConfig, io: CliIo, log: Logger): Promise<number> {
   const reads = command.name === 'intake' || command.name === 'fetch';
   const needsService = command.name === 'drain' || command.name === 'doctor' || reads;
   if ((command.name === 'drain' || reads) && (!config.authUrl || !config.baseUrl)) {
@@ -119,6 +123,7 @@ async function withEngine(command: Exclude<Command, { name: 'help' | 'hub' }>, c
     switch (command.name) {
       case 'doctor': {
         const checks = await runDoctor({ config, engine, engineProblem, vault, tokens, client, intake, clock });
+        checks.push(hubCheck(await lookAtHub(config, io.env)));
         io.write(command.json ? `${JSON.stringify(checks, null, 2)}\n` : formatChecks(checks));
         return checks.every((c) => c.ok) ? EXIT.OK : EXIT.REFUSED;
       }
@@ -128,7 +133,7 @@ async function withEngine(command: Exclude<Command, { name: 'help' | 'hub' }>, c
         return await runRead(command, engine, intake, io);
       default:
         if (!engine) return EXIT.DATA_FILE;
-        return await run(command, engine, io);
+        return await run(command, engine, io, config);
     }
   } finally {
     await close();
@@ -196,7 +201,7 @@ async function runRead(command: Extract<Command, { name: 'intake' | 'fetch' }>, 
   return EXIT.OK;
 }
 
-async function run(command: Exclude<Command, { name: 'help' | 'doctor' | 'intake' | 'fetch' | 'hub' }>, engine: Engine, io: CliIo): Promise<number> {
+async function run(command: Exclude<Command, { name: 'help' | 'doctor' | 'intake' | 'fetch' | 'hub' | 'run' | 'claim' | 'release' }>, engine: Engine, io: CliIo, config: CliConfig): Promise<number> {
   const json = (value: unknown): void => io.write(`${JSON.stringify(value, null, 2)}\n`);
   switch (command.name) {
     case 'enqueue': {
@@ -245,9 +250,16 @@ async function run(command: Exclude<Command, { name: 'help' | 'doctor' | 'intake
     }
     case 'orders': {
       const orders = engine.listOrders();
-      // Who marked each order packed at this counter (null: nobody signed in, or not packed here).
-      if (command.json) json(orders.map((o) => ({ ...o, packer: packerOf(engine, o.id) })));
-      else io.write(formatOrders(orders));
+      // Who marked each order packed at this counter (null: nobody signed in, or not packed here), and
+      // each order's claim when the hub answers ("unknown" when it does not, or there is no hub).
+      const claims = await claimsFor(orders, config);
+      if (command.json) json(orders.map((o) => ({ ...o, packer: packerOf(engine, o.id), claim: claims.known ? orderClaim(claims.claims.get(o.id), claims.counterId) : 'unknown' })));
+      else {
+        io.write(formatOrders(orders));
+        // A one-counter store's listing stays as it always was: it has no claims to be unknown.
+        if (claims.known) for (const [id, c] of claims.claims) io.write(`${id}: being packed at ${c.counterName} since ${new Date(c.claimedAt).toISOString()}, until ${new Date(c.expiresAt).toISOString()}\n`);
+        else if (claims.inHub) io.write(`claims unknown: ${claims.why}\n`);
+      }
       return EXIT.OK;
     }
     case 'order': {

@@ -19,6 +19,8 @@ export const EXIT = {
   CERTIFICATE: 7,
   /** The store hub refused or could not be reached (wrong or old join code, another certificate, no TLS, not running), or could not be made. */
   HUB: 8,
+  /** claim, release: another counter holds the order's claim. */
+  CLAIMED: 9,
 } as const;
 
 export const USAGE = `packdesk: look after a Packdesk terminal's outbox from a shell (support staff, tests).
@@ -46,6 +48,11 @@ Usage:
                                                             the next free "Counter N")
   packdesk hub leave [--json]                               Leave the hub (on the hub PC: stop being the hub)
   packdesk hub status [--json]                              Role, whether the hub answers, the hub program's health
+  packdesk run [--json]                                     A headless counter until SIGTERM/SIGINT: the hub program on the
+                                                            hub PC, the hub session, intake, sending; one line per change
+                                                            of the hub's mode and of who takes in orders
+  packdesk claim ORDER_ID [--json]                          Claim an order for this counter (exit 9: another counter has it)
+  packdesk release ORDER_ID [--json]                        End this counter's claim on an order (exit 9: another has it)
 
 Configuration (flag, else environment variable):
   --data-dir DIR        PACKDESK_DATA_DIR        the terminal's data folder (holds packdesk.sqlite)
@@ -73,5 +80,7 @@ Exit codes:
   7  intake, fetch, drain: the token server's or order service's certificate is not trusted (self-signed,
      expired, issued for another address): not a network fault; check the address
   8  hub: the store hub refused this counter or cannot be reached (wrong or old join code, another certificate,
-     no TLS, not running), or the hub could not be made (nats-server missing, too old to listen on the network)
+     no TLS, not running), or the hub could not be made (nats-server missing, too old to listen on the network);
+     claim, release: this PC is not part of a hub, or the hub cannot be reached (nothing was changed)
+  9  claim, release: another counter holds the order's claim (its name is printed)
 `;

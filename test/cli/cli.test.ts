@@ -149,7 +149,7 @@ describe('packdesk CLI', () => {
     const dir = tempDir(cleanup);
     const good = await cli.run(['doctor'], envFor(box, dir));
     expect(good.code).toBe(0);
-    const names = ['data file', 'integrity', 'keychain', 'token server', 'order service', 'clock skew', 'order intake', 'orders', 'queue health', 'updates', 'settings'];
+    const names = ['data file', 'integrity', 'keychain', 'token server', 'order service', 'clock skew', 'order intake', 'orders', 'queue health', 'updates', 'settings', 'hub'];
     const lines = good.stdout.trim().split('\n');
     expect(lines).toHaveLength(names.length);
     names.forEach((n, i) => expect(lines[i]).toMatch(new RegExp(`^ok\\s+${n}`)));

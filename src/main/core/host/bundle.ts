@@ -1,10 +1,12 @@
 /** `support.exportBundle`: gathers the host's facts into a support bundle folder. */
 import { join } from 'node:path';
+import type { HubStatus } from '../../../shared/hub';
 import type { AppInfo, Settings } from '../../../shared/ipc';
 import { ok, type Result } from '../../../shared/result';
 import type { Engine } from '../engine';
 import type { Logger } from '../log';
 import type { PinStore } from '../pin';
+import { hubLine, hubOk } from '../hub/status-line';
 import { writeSupportBundle } from '../support';
 import { readUpdateStatus, UPDATE_STATUS_FILE, updateHealth } from '../update';
 import { hostHealth } from './health';
@@ -23,6 +25,8 @@ export interface BundleDeps {
   readonly logFiles: () => string[];
   readonly log: Logger;
   readonly now: () => number;
+  /** The store hub as this counter sees it (absent: not asked). */
+  readonly hub?: () => HubStatus;
 }
 
 /** Writes the bundle and returns its folder. */
@@ -56,6 +60,9 @@ export async function exportSupportBundle(deps: BundleDeps): Promise<Result<{ pa
   // The updater's last saved status, as `packdesk doctor` shows it.
   const update = updateHealth(readUpdateStatus(join(deps.dataDir, UPDATE_STATUS_FILE)), now);
   health.push({ name: 'updates', ok: update.ok, message: update.fix ? `${update.detail} -> ${update.fix}` : update.detail });
+  const hub = deps.hub?.() ?? null;
+  // The same words as `packdesk doctor`'s hub line.
+  if (hub) health.push({ name: 'hub', ok: hubOk(hub), message: hubLine(hub) });
   deps.log.info('support bundle requested');
   const written = writeSupportBundle({
     dir: join(deps.dataDir, 'support'),
@@ -65,6 +72,7 @@ export async function exportSupportBundle(deps: BundleDeps): Promise<Result<{ pa
     health,
     outbox: engine ? engine.listOutbox({ includeDone: true }) : null,
     status,
+    hub,
     logFiles: deps.logFiles(),
   });
   if (!written.ok) return written;

@@ -39,6 +39,8 @@ export interface HubLinkDeps {
   readonly resourcesPath?: string;
   /** A claim's quiet period (settings). */
   readonly claimQuietMs?: () => number;
+  /** Where the store's secret is kept, by environment (default: the keychain; training hubs in memory for the run). */
+  readonly secrets?: (environment: Environment) => HubSecretStore;
   /** Tests: how soon a silent hub counts as away, and the lease's timing. */
   readonly tuning?: { readonly awayAfterMs?: number; readonly lease?: { readonly leaseMs?: number; readonly renewMs?: number } };
 }
@@ -104,7 +106,8 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
     return next;
   };
 
-  const secretsFor = (environment: Environment): HubSecretStore => (environment === 'training' ? trainingSecrets : keychainHubSecrets({ environment }));
+  const secretsFor = (environment: Environment): HubSecretStore =>
+    deps.secrets ? deps.secrets(environment) : environment === 'training' ? trainingSecrets : keychainHubSecrets({ environment });
   const placeOf = (e: Engaged): MembershipPlace => ({
     dataDir: e.place.dataDir,
     terminalId: deps.terminalId,

@@ -148,6 +148,7 @@ export async function createAppHost<S extends TrainingService = TrainingService>
         // The whole folder, not just this sink's files: the Electron shell writes shell.log there.
         logFiles: () => logFilesIn(logDir),
         log,
+        hub: () => hub.status(),
         now,
       }),
   });

@@ -6,6 +6,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import type { HubStatus } from '../../../shared/hub';
 import type { AppInfo, OutboxEntryView, Settings, SyncStatus } from '../../../shared/ipc';
 import { fail, ok, type Result } from '../../../shared/result';
 import { secrets as processSecrets, type SecretRegistry } from '../log';
@@ -27,6 +28,8 @@ export interface BundleInput {
   /** Every outbox entry the engine knows; null when the engine is not running. */
   readonly outbox: readonly OutboxEntryView[] | null;
   readonly status: SyncStatus | null;
+  /** The store hub as this counter sees it (role, connection, hub program, lease holder, counters); never the secret. */
+  readonly hub?: HubStatus | null;
   /** Every Packdesk log file (host and shell, rotated ones included), newest first per log. */
   readonly logFiles: readonly string[];
   /** Bundles kept, this one included (older ones are removed). Default 5. */
@@ -51,6 +54,7 @@ export function writeSupportBundle(input: BundleInput): Result<string> {
     write('doctor.txt', doctorText(input.health));
     write('status.json', json(input.status));
     write('outbox.json', json(outboxSummary(input.outbox)));
+    write('hub.json', json(input.hub ?? null));
     for (const file of input.logFiles) {
       let text: string;
       try {

@@ -379,7 +379,7 @@ describe('settings and credentials at the host', () => {
     await t.call('pin.set', { newPin: '1357' });
     const { path } = await t.call('support.exportBundle', { pin: '1357' });
     expect(path.startsWith(join(t.dataDir, 'support'))).toBe(true);
-    expect(readdirSync(path).sort()).toEqual(['README.txt', 'doctor.txt', 'info.json', 'logs', 'outbox.json', 'settings.json', 'status.json']);
+    expect(readdirSync(path).sort()).toEqual(['README.txt', 'doctor.txt', 'hub.json', 'info.json', 'logs', 'outbox.json', 'settings.json', 'status.json']);
     expect(readdirSync(join(path, 'logs'))).toContain('packdesk.log');
     const doctor = readFileSync(join(path, 'doctor.txt'), 'utf8');
     expect(doctor).toMatch(/ok\s+manager PIN/);
