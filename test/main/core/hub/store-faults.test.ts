@@ -95,4 +95,92 @@ describe('a store on a real hub', () => {
       return views.every((v) => waitingElsewhere(v).length === 0);
     }, 10_000);
   }, 120_000);
+
+  it('internet down, LAN up: a tap on Counter 1 shows on Counter 2 as waiting at once; the internet back, it is sent once, from Counter 1', async () => {
+    store = await startStoreOnHub({ counters: 2 });
+    const s = store;
+    const [one, two] = s.counters as [StoreCounter, StoreCounter];
+    const [a] = fresh(s) as [string];
+    await faults(s.sandbox, { outage: 'refuse', dedupe: false });
+    const tap = await accept(one, a);
+    const seenIn = await until('Counter 2 shows the tap waiting', async () => waitingElsewhere(await viewOf(two, a)).includes('Counter 1'), 3_000);
+    expect(seenIn).toBeLessThan(1_000);
+    const there = await viewOf(two, a);
+    // Laid over the order there: it reads as accepted, so Counter 2 neither offers Accept nor rings for it.
+    expect(there?.order?.orderState).toBe('Accepted');
+    expect(there?.nextStep?.key).not.toBe('ACCEPT');
+    expect(there?.elsewhere).toEqual([expect.objectContaining({ counterName: 'Counter 1', summary: tap.summary, state: 'waiting' })]);
+    expect(two.shown.some((v) => v.id === a && v.elsewhere?.some((e) => e.state === 'waiting'))).toBe(true);
+    // Still waiting while the internet stays down: nothing reached the service.
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(waitingElsewhere(await viewOf(two, a))).toEqual(['Counter 1']);
+    expect(accepts(s, a)).toBe(0);
+
+    await faults(s.sandbox, { outage: 'none' });
+    await until("Counter 1's outbox sent", () => allSent(one), 15_000);
+    await until('Counter 2 no longer shows it waiting, and has the service\'s word', async () => {
+      const v = await viewOf(two, a);
+      return waitingElsewhere(v).length === 0 && v?.order?.orderState === 'Accepted';
+    }, 10_000);
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(s.sandbox.appliedLog().filter((e) => e.orderId === a).map((e) => e.requestId)).toEqual([tap.requestId]);
+    expect(await outboxOf(two)).toEqual([]);
+  }, 90_000);
+
+  it('the hub away: every counter takes in orders itself within 15 s and none placed meanwhile is missed; back: one intake, no order doubled, no alert rung again for an order already taken', async () => {
+    store = await startStoreOnHub({ counters: 3 });
+    const s = store;
+    const [one, two] = s.counters as [StoreCounter, StoreCounter];
+    const [x] = fresh(s) as [string];
+    await accept(one, x);
+    await until(`${x} accepted at the service`, () => accepts(s, x) === 1, 10_000);
+    await until(`${x} taken on every counter`, async () => (await Promise.all(s.counters.map((c) => viewOf(c, x)))).every((v) => v?.nextStep?.key !== 'ACCEPT'), 5_000);
+
+    // The hub PC goes away (its process stopped); intake on every counter must not wait for it.
+    const stoppedAt = Date.now();
+    await s.hub.supervisor.stop();
+    const lastTried = async (c: StoreCounter): Promise<number> => (await c.t.call('intake.status', {})).lastTriedAt ?? 0;
+    await until('every counter away and polling itself', async () => s.counters.every((c) => mode(c) === 'away') && (await Promise.all(s.counters.map(lastTried))).every((t) => t > stoppedAt), 15_000);
+    expect(Date.now() - stoppedAt).toBeLessThan(15_000);
+    for (const c of s.counters) expect(c.t.host.hub.status().problem).toMatch(/hub/i);
+    const y = s.sandbox.placeOrder().id;
+    const z = s.sandbox.placeOrder().id;
+    await until('the orders placed meanwhile on every counter', () => s.counters.every((c) => holds(c, y) && holds(c, z)), 15_000);
+    // Each counter rings for them itself: each was shown waiting for Accept.
+    for (const c of s.counters) expect(c.shown.some((v) => v.id === y && v.nextStep?.key === 'ACCEPT'), c.name).toBe(true);
+    await accept(two, y);
+    await until(`${y} accepted at the service`, () => accepts(s, y) === 1, 10_000);
+
+    // The hub back: counters rejoin by themselves and one intake resumes.
+    expect((await s.hub.supervisor.start()).running).toBe(true);
+    await until('every counter back, one intake', () => s.counters.every((c) => mode(c) === 'connected') && pollers(s.counters).length === 1, 20_000);
+    const w = s.sandbox.placeOrder().id;
+    await until('the order placed after on every counter', () => s.counters.every((c) => holds(c, w)), 15_000);
+    await until(`${y} taken on every counter`, async () => (await Promise.all(s.counters.map((c) => viewOf(c, y)))).every((v) => v?.nextStep?.key !== 'ACCEPT'), 10_000);
+    // One intake: only the lease holder has a next pass planned; the others ask the service nothing.
+    const planned = async (): Promise<string[]> => {
+      const statuses = await Promise.all(s.counters.map((c) => c.t.call('intake.status', {})));
+      return s.counters.filter((_, i) => statuses[i]!.nextAt !== null).map((c) => c.name);
+    };
+    await until('one counter plans passes', async () => (await planned()).length === 1, 10_000);
+    const holder = pollers(s.counters)[0]!.name;
+    for (let i = 0; i < 10; i++) {
+      // The holder's plan is briefly empty while a pass runs; nobody else ever has one.
+      expect((await planned()).filter((n) => n !== holder)).toEqual([]);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+
+    const ids = s.sandbox.orders().map((o) => o.id).sort();
+    for (const c of s.counters) {
+      expect(c.t.host.engine()!.listOrders().map((v) => v.id).sort(), c.name).toEqual(ids);
+      // Once taken, never shown waiting for Accept again (which would ring its alert again).
+      for (const id of [x, y]) {
+        const views = c.shown.filter((v) => v.id === id);
+        const taken = views.findIndex((v) => v.order !== null && v.nextStep?.key !== 'ACCEPT');
+        expect(taken, `${id} on ${c.name}`).toBeGreaterThanOrEqual(0);
+        expect(views.slice(taken).filter((v) => v.nextStep?.key === 'ACCEPT'), `${id} on ${c.name}`).toEqual([]);
+      }
+    }
+    for (const id of [x, y]) expect(accepts(s, id)).toBe(1);
+  }, 120_000);
 });
