@@ -1,0 +1,87 @@
+/**
+ * Two counters of one store with the internet down and the store's network up, in Chromium (a
+ * training store as `npm start -- --counters 2` makes it): Accept on Counter 1 shows on Counter 2
+ * at once as done at Counter 1 and waiting to be sent from there, on the order screen and on the
+ * queue row, with no big button to accept it again; the internet back, Counter 1 sends it once and
+ * Counter 2 stops showing it as waiting.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTrainingStore, type TrainingStore } from '../../src/web/store';
+import { launchChromium } from '../support/chromium';
+import { firstIntakePass } from '../support/intake';
+import { appliedTo, axe, MANAGER_PIN, orderPool, scan, shot, tapStep, until } from './support';
+
+let store: TrainingStore;
+let browser: Browser;
+let dataDir: string;
+let one: Page;
+let two: Page;
+
+async function counterPage(n: 0 | 1): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1024, height: 768 } });
+  await page.goto(store.counters[n]!.url);
+  await page.getByTestId('order-row').first().waitFor({ timeout: 20_000 });
+  return page;
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'packdesk-e2e-offline-'));
+  store = await startTrainingStore({
+    counters: 2,
+    dataDir,
+    sandboxOptions: { orderCount: 12 },
+    host: { settingsOverride: { undoWindowMs: 0 }, engineOptions: { backoff: { baseMs: 200, capMs: 1_000 }, pollMs: 300 } },
+  });
+  for (const c of store.counters) {
+    const pin = await c.host.handle('pin.set', { newPin: MANAGER_PIN });
+    if (!pin.ok) throw new Error(pin.problem.message);
+  }
+  await until('both counters connected, one of them polling', () => store.counters.every((c) => c.host.hub.status().mode === 'connected') && store.counters[0]!.host.hub.status().intakeHolder !== null, 20_000);
+  const holder = store.counters.find((c) => c.host.hub.status().intakeHolder?.counterId === c.host.hub.status().counterId)!;
+  await firstIntakePass(holder.host);
+  const expected = store.sandbox.orders().length;
+  await until('every order on both counters', () => store.counters.every((c) => (c.host.engine()?.listOrders().length ?? 0) >= expected), 30_000);
+  browser = await launchChromium();
+  one = await counterPage(0);
+  two = await counterPage(1);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close().catch(() => undefined);
+  await store?.close().catch(() => undefined);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('internet down, store network up', () => {
+  it("shows Counter 1's Accept on Counter 2 as waiting to be sent from Counter 1, then sends it once when the internet is back", async () => {
+    const order = orderPool(store.sandbox)((o) => o.orderState === 'Created');
+    store.sandbox.faults.set({ outage: 'refuse', dedupe: false });
+    await scan(one, order.id);
+    await scan(two, order.id);
+    await tapStep(one, 'ACCEPT');
+    const waiting = two.locator('[data-testid="elsewhere-lines"] .elsewhere-waiting');
+    await waiting.waitFor({ timeout: 3_000 });
+    expect(await waiting.innerText()).toContain('waiting to be sent from there');
+    expect(await waiting.innerText()).toContain('Counter 1');
+    // Not offered to accept again here: the claim banner stands in for the big button.
+    expect(await two.locator('[data-testid="next-step"][data-step="ACCEPT"]').count()).toBe(0);
+    await shot(two, '74-waiting-elsewhere-en-1024');
+    expect((await axe(two)).filter((f) => f.impact === 'serious' || f.impact === 'critical')).toEqual([]);
+    // The queue row on Counter 2 says it too.
+    await two.keyboard.press('Escape');
+    const row = two.locator(`[data-testid="order-row"][data-order-id="${order.id}"]`);
+    await row.getByTestId('mark-waiting-elsewhere').waitFor({ timeout: 3_000 });
+    expect(await row.getByTestId('mark-waiting-elsewhere').innerText()).toContain('Counter 1');
+    expect(appliedTo(store.sandbox, order.id)).toEqual([]);
+
+    store.sandbox.faults.set({ outage: 'none' });
+    await until(`${order.id} accepted at the service`, () => appliedTo(store.sandbox, order.id).length >= 1, 20_000);
+    await row.getByTestId('mark-waiting-elsewhere').waitFor({ state: 'detached', timeout: 10_000 });
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(appliedTo(store.sandbox, order.id)).toHaveLength(1);
+  });
+});
