@@ -76,6 +76,7 @@ describe('internet down, store network up', () => {
     const row = two.locator(`[data-testid="order-row"][data-order-id="${order.id}"]`);
     await row.getByTestId('mark-waiting-elsewhere').waitFor({ timeout: 3_000 });
     expect(await row.getByTestId('mark-waiting-elsewhere').innerText()).toContain('Counter 1');
+    await shot(two, '75-waiting-elsewhere-row-en-1024');
     expect(appliedTo(store.sandbox, order.id)).toEqual([]);
 
     store.sandbox.faults.set({ outage: 'none' });
