@@ -13,10 +13,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { startTrainingStore, type TrainingStore } from '../src/web/store';
+import type { TrainingStore } from '../src/web/store';
 import { launchChromium } from '../test/support/chromium';
-import { firstIntakePass } from '../test/support/intake';
-import { MANAGER_PIN, scan, tapStep, until } from '../test/e2e/support';
+import { readyTrainingStore } from '../test/e2e/store';
+import { scan, tapStep } from '../test/e2e/support';
 import { spread, type Spread } from './stats';
 
 const P95_MS = 250;
@@ -35,18 +35,8 @@ declare global {
   }
 }
 
-async function store(dataDir: string, orders: number): Promise<TrainingStore> {
-  const s = await startTrainingStore({ counters: 2, dataDir, sandboxOptions: { orderCount: orders }, host: { settingsOverride: { undoWindowMs: 0 } } });
-  for (const c of s.counters) {
-    const pin = await c.host.handle('pin.set', { newPin: MANAGER_PIN });
-    if (!pin.ok) throw new Error(pin.problem.message);
-  }
-  await until('both counters connected, one polling', () => s.counters.every((c) => c.host.hub.status().mode === 'connected') && s.counters[0]!.host.hub.status().intakeHolder !== null, 30_000);
-  const holder = s.counters.find((c) => c.host.hub.status().intakeHolder?.counterId === c.host.hub.status().counterId)!;
-  await firstIntakePass(holder.host);
-  const expected = s.sandbox.orders().length;
-  await until('every order on both counters', () => s.counters.every((c) => (c.host.engine()?.listOrders().length ?? 0) >= expected), 60_000);
-  return s;
+function store(dataDir: string, orders: number): Promise<TrainingStore> {
+  return readyTrainingStore({ counters: 2, dataDir, sandboxOptions: { orderCount: orders }, host: { settingsOverride: { undoWindowMs: 0 } } });
 }
 
 async function page(browser: Browser, url: string): Promise<Page> {

@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTrainingStore, type TrainingStore } from '../../src/web/store';
+import type { TrainingStore } from '../../src/web/store';
 import { launchChromium } from '../support/chromium';
-import { firstIntakePass } from '../support/intake';
-import { appliedTo, axe, MANAGER_PIN, orderPool, scan, shot, tapStep, until } from './support';
+import { readyTrainingStore } from './store';
+import { appliedTo, axe, orderPool, scan, shot, tapStep, until } from './support';
 
 let store: TrainingStore;
 let browser: Browser;
@@ -30,21 +30,12 @@ async function counterPage(n: 0 | 1): Promise<Page> {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'packdesk-e2e-offline-'));
-  store = await startTrainingStore({
+  store = await readyTrainingStore({
     counters: 2,
     dataDir,
     sandboxOptions: { orderCount: 12 },
     host: { settingsOverride: { undoWindowMs: 0 }, engineOptions: { backoff: { baseMs: 200, capMs: 1_000 }, pollMs: 300 } },
   });
-  for (const c of store.counters) {
-    const pin = await c.host.handle('pin.set', { newPin: MANAGER_PIN });
-    if (!pin.ok) throw new Error(pin.problem.message);
-  }
-  await until('both counters connected, one of them polling', () => store.counters.every((c) => c.host.hub.status().mode === 'connected') && store.counters[0]!.host.hub.status().intakeHolder !== null, 20_000);
-  const holder = store.counters.find((c) => c.host.hub.status().intakeHolder?.counterId === c.host.hub.status().counterId)!;
-  await firstIntakePass(holder.host);
-  const expected = store.sandbox.orders().length;
-  await until('every order on both counters', () => store.counters.every((c) => (c.host.engine()?.listOrders().length ?? 0) >= expected), 30_000);
   browser = await launchChromium();
   one = await counterPage(0);
   two = await counterPage(1);
