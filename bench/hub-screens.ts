@@ -17,7 +17,7 @@ import type { TrainingStore } from '../src/web/store';
 import { launchChromium } from '../test/support/chromium';
 import { readyTrainingStore } from '../test/e2e/store';
 import { scan, tapStep } from '../test/e2e/support';
-import { spread, type Spread } from './stats';
+import { overRuns, spread, type Spread } from './stats';
 
 const P95_MS = 250;
 const P99_MS = 500;
@@ -112,12 +112,9 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
   }
-  const p95 = spread(p95s);
-  const p99 = spread(p99s);
-  const within = (ok: boolean): string => (ok ? 'within' : 'OVER');
   console.log(`Over ${runs} runs:`);
-  console.log(`  p95: median ${ms(p95.median)} (${(p95.median / P95_MS).toFixed(3)}x), worst ${ms(p95.max)} (${(p95.max / P95_MS).toFixed(3)}x); bound ${P95_MS} ms: ${within(p95.max <= P95_MS)}`);
-  console.log(`  p99: median ${ms(p99.median)} (${(p99.median / P99_MS).toFixed(3)}x), worst ${ms(p99.max)} (${(p99.max / P99_MS).toFixed(3)}x); bound ${P99_MS} ms: ${within(p99.max <= P99_MS)}`);
+  console.log(`  ${overRuns('p95', p95s, P95_MS)}`);
+  console.log(`  ${overRuns('p99', p99s, P99_MS)}`);
   if (runs < MIN_RUNS) console.log(`  (only ${runs} runs: the target asks for at least ${MIN_RUNS})`);
 }
 
