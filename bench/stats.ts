@@ -25,3 +25,11 @@ export function spread(samples: readonly number[]): Spread {
     max: sorted[sorted.length - 1] ?? Number.NaN,
   };
 }
+
+/** One figure over several runs against its bound: the runs' median and worst, each as a ratio to the bound (ms). */
+export function overRuns(what: string, perRun: readonly number[], boundMs: number): string {
+  const s = spread(perRun);
+  const ms = (v: number): string => `${v.toFixed(1)} ms`;
+  const x = (v: number): string => `${(v / boundMs).toFixed(3)}x`;
+  return `${what}: median ${ms(s.median)} (${x(s.median)}), worst ${ms(s.max)} (${x(s.max)}); bound ${boundMs} ms: ${s.max <= boundMs ? 'within' : 'OVER'}`;
+}

@@ -65,5 +65,8 @@ export function summarize(view: OrderView): OrderSummary {
   };
   // Optional, so set only when there is one: a row shows the alarm of an order changed elsewhere.
   if (view.alarm) row.alarm = view.alarm;
+  // With a store hub: the row says who packs it and what waits to be sent from another counter.
+  if (view.claim) row.claim = view.claim;
+  if (view.elsewhere) row.elsewhere = view.elsewhere;
   return row;
 }

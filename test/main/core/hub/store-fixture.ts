@@ -1,0 +1,121 @@
+/**
+ * A store for the hub's proofs and benchmarks: one training sandbox over HTTP, a real hub
+ * (nats-server with TLS and the store's secret, its supervisor in the test's hands, so a test can
+ * SIGKILL it and hold its restart back), and N real app hosts (their own SQLite files, engines,
+ * outboxes and hub sessions), each joined to the hub by its join code as a manager would.
+ */
+import type { Sandbox, SandboxOptions } from '../../../../sandbox';
+import { startSandbox } from '../../../../sandbox';
+import type { FaultsPatch } from '../../../../sandbox/faults';
+import { formatJoinCode } from '../../../../src/main/core/hub/join-code';
+import type { HubMode } from '../../../../src/shared/hub';
+import type { OrderView, OutboxEntryView, Settings } from '../../../../src/shared/ipc';
+import { Cleanup } from '../../../support/engine';
+import { startTestHost, type TestHost } from '../../../support/host';
+import { makeTestHub, type TestHub } from './hub-fixture';
+
+export interface StoreCounter {
+  readonly name: string;
+  readonly t: TestHost;
+  /** Every order view this counter's host told its screens of (orders.changed), in order. */
+  readonly shown: OrderView[];
+}
+
+export interface StoreOnHub {
+  readonly sandbox: Sandbox;
+  readonly hub: TestHub;
+  readonly counters: readonly StoreCounter[];
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  readonly counters: number;
+  readonly sandboxOptions?: SandboxOptions;
+  /** The hub process's restart pause (default: as the product's, 0.5 s doubling). */
+  readonly hubBackoff?: { readonly initialMs: number; readonly maxMs: number };
+  readonly awayAfterMs?: number;
+  readonly settings?: Partial<Settings>;
+}
+
+/** Starts the sandbox, the hub, and each counter joined to it; resolves once all are connected and one polls. */
+export async function startStoreOnHub(options: StoreOptions): Promise<StoreOnHub> {
+  const cleanup = new Cleanup();
+  try {
+    const sandbox = await startSandbox({ orderCount: 12, arrivalEveryMs: 0, changesMinIntervalMs: 0, ...options.sandboxOptions });
+    cleanup.add(() => sandbox.close());
+    const hub = await makeTestHub({ supervisor: options.hubBackoff ? { backoff: options.hubBackoff } : {} });
+    cleanup.add(() => hub.dispose());
+    const code = formatJoinCode({ host: '127.0.0.1', port: hub.port, secret: hub.secret, fingerprint: hub.fingerprint });
+    const counters: StoreCounter[] = [];
+    for (let n = 1; n <= options.counters; n++) {
+      const t = await startTestHost({
+        startTraining: async () => Object.create(sandbox, { close: { value: async (): Promise<void> => undefined } }) as Sandbox,
+        settingsOverride: { environment: 'training', undoWindowMs: 0, intakeIntervalMs: 1_000, ...options.settings },
+        hubTuning: { awayAfterMs: options.awayAfterMs ?? 5_000 },
+      });
+      cleanup.add(() => t.close());
+      const shown: OrderView[] = [];
+      t.host.subscribe((event, body) => {
+        if (event === 'orders.changed') shown.push(...(body as { orders: OrderView[] }).orders);
+      });
+      const name = `Counter ${n}`;
+      const joined = await t.host.hub.join(code, name);
+      if (!joined.ok) throw new Error(`${name} could not join: ${joined.problem.message}`);
+      counters.push({ name, t, shown });
+    }
+    await until('every counter connected, one taking in orders', () => counters.every((c) => mode(c) === 'connected') && pollers(counters).length === 1, 20_000);
+    const ids = sandbox.orders().map((o) => o.id);
+    await until('the seeded orders on every counter', () => counters.every((c) => ids.every((id) => c.t.host.engine()?.getOrder(id)?.order != null)), 30_000);
+    return { sandbox, hub, counters, close: () => cleanup.run() };
+  } catch (error) {
+    await cleanup.run();
+    throw error;
+  }
+}
+
+export const mode = (c: StoreCounter): HubMode => c.t.host.hub.status().mode;
+
+/** The counters whose own intake polls, as each one's hub status says (the lease holder, or every counter while away). */
+export function pollers(cs: readonly StoreCounter[]): StoreCounter[] {
+  return cs.filter((c) => {
+    const s = c.t.host.hub.status();
+    return s.mode === 'away' || (s.mode === 'connected' && s.intakeHolder?.counterId === s.counterId);
+  });
+}
+
+/** The order as this counter's screens get it (the hub's word laid over). */
+export async function viewOf(c: StoreCounter, orderId: string): Promise<OrderView | null> {
+  return c.t.call('orders.get', { orderId });
+}
+
+export async function outboxOf(c: StoreCounter): Promise<OutboxEntryView[]> {
+  return c.t.call('outbox.list', {});
+}
+
+/** A packer's Accept on this counter (claims the order first, as the screen's tap does). */
+export async function accept(c: StoreCounter, orderId: string): Promise<OutboxEntryView> {
+  return c.t.call('taps.submit', { orderId, input: { kind: 'orderState', state: 'ACCEPTED' } });
+}
+
+/** Switches the sandbox's faults over HTTP, as support would. */
+export async function faults(box: Sandbox, patch: FaultsPatch): Promise<void> {
+  const res = await fetch(`${box.adminUrl}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(patch) });
+  if (!res.ok) throw new Error(`faults refused: ${res.status} ${await res.text()}`);
+}
+
+/** SIGKILLs the hub's nats-server; its supervisor restarts it after its backoff. */
+export function killHub(hub: TestHub): void {
+  const pid = hub.supervisor.status().pid;
+  if (!pid) throw new Error('the hub process is not running');
+  process.kill(pid, 'SIGKILL');
+}
+
+/** Waits until `check` holds (polling every 20 ms); returns the ms it took. */
+export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    if (await check()) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
