@@ -12,10 +12,12 @@ export function OrderMarks({
   const { t } = useWords();
   const claimedElsewhere = view.claim !== undefined && !view.claim.here ? view.claim.counterName : null;
   const waitingElsewhere = view.elsewhere?.find((e) => e.state === 'waiting')?.counterName ?? null;
+  // A queue row has room for one of the two: "To sync at Counter 1" names the counter too.
+  const showClaim = claimedElsewhere !== null && !(compact && waitingElsewhere !== null);
   return (
     <>
       {view.alarm && !compact && <AlarmMark alarm={view.alarm} />}
-      {claimedElsewhere !== null && (
+      {showClaim && (
         <span className="mark mark-claimed" data-testid="mark-claimed">
           <span aria-hidden="true">●</span> {t('hub:marks.claimed', { counter: claimedElsewhere })}
         </span>
