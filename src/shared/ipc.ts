@@ -331,6 +331,8 @@ export const SettingsSchema = z.object({
   language: z.enum(LANGUAGE_CODES),
   /** After Accept, the order screen asks for each unit to be scanned before Mark packed (issue 24); off: packed by eye, as before. */
   scanToPack: z.boolean(),
+  /** With a store hub: a claim ("being packed at Counter 2") lapses after this long without a tap on the order. */
+  claimQuietMs: z.number().int().min(60_000).max(4 * 3_600_000),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

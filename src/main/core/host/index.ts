@@ -68,6 +68,7 @@ export async function createAppHost<S extends TrainingService = TrainingService>
     emit: (name, body) => events.emit(name, body),
     log: rootLog,
     now,
+    claimQuietMs: () => settings.get().claimQuietMs,
     ...(process.env.PACKDESK_NATS_SERVER ? { explicitProgram: process.env.PACKDESK_NATS_SERVER } : {}),
     ...(options.resourcesPath ? { resourcesPath: options.resourcesPath } : {}),
     ...(options.hubTuning ? { tuning: options.hubTuning } : {}),

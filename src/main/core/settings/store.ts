@@ -37,6 +37,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   language: 'en',
   // Off until a manager turns it on (Settings -> Staff): a store that packs by eye keeps doing so.
   scanToPack: false,
+  claimQuietMs: 15 * 60_000,
 };
 
 const PreferencesSchema = SettingsSchema.omit({ environment: true, authUrl: true, baseUrl: true });

@@ -13,6 +13,7 @@ import { problemWords } from '../../i18n/words';
 import { command } from '../../intents';
 import { useHub } from '../../store/hub';
 import { Dialog } from '../Dialog';
+import { useSettingsDraft } from '../settings/useSettingsDraft';
 import { printJoinSlip } from '../../print';
 
 type Say = { ok: boolean; text: string } | null;
@@ -39,6 +40,7 @@ export function CountersPanel({ pin }: { pin: string }) {
         <>
           <HubFacts status={status} />
           <CountersTable counters={status.counters} />
+          <ClaimQuietForm pin={pin} />
           <div className="form-actions">
             {status.role === 'hub' && (
               <button
@@ -156,6 +158,41 @@ function HubFacts({ status }: { status: HubStatus }) {
         </>
       )}
     </dl>
+  );
+}
+
+/** How long a claim lasts without a tap: after it, another counter may take the order without Take over. */
+function ClaimQuietForm({ pin }: { pin: string }) {
+  const { t } = useWords();
+  const id = useId();
+  const { draft, change, save, busy, result } = useSettingsDraft(pin, ({ claimQuietMs }) => ({ claimQuietMs }));
+  if (!draft) return null;
+  const minutes = Math.round(draft.claimQuietMs / 60_000);
+  return (
+    <form className="settings-form" onSubmit={(e) => void save(e)} data-testid="claim-quiet-form">
+      <div className="field">
+        <label htmlFor={`${id}-quiet`}>{t('hub:panel.claimQuiet')}</label>
+        <input
+          id={`${id}-quiet`}
+          className="text-input narrow"
+          type="number"
+          min={1}
+          max={240}
+          value={minutes}
+          onChange={(e) => change({ claimQuietMs: Math.min(240, Math.max(1, Math.round(Number(e.target.value) || 1))) * 60_000 })}
+        />
+      </div>
+      <div className="form-foot">
+        <button type="submit" className="button" disabled={busy}>
+          {t('hub:panel.claimQuietSave')}
+        </button>
+        {result && (
+          <span className={result.ok ? 'inline-ok' : 'inline-error'} role={result.ok ? 'status' : 'alert'}>
+            {result.ok ? t('hub:panel.claimQuietSaved') : result.text}
+          </span>
+        )}
+      </div>
+    </form>
   );
 }
 
