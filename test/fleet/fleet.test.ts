@@ -4,12 +4,23 @@
  * each, sending north every 2 s (the product sends every 10 s; the thresholds are the product's).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureFleetStream, readAllNorth, readFleet } from '../../src/fleet/central';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { readAllNorth, readFleet } from '../../src/fleet/central';
+import { runFleet } from '../../src/fleet/cli';
 import { fleetStatus, type FleetStatus } from '../../src/fleet/status';
 import { Cleanup } from '../support/engine';
 import { type Central, startCentral, startStore, type TestStore } from './fleet-world';
 
 const EVERY_MS = 2_000;
+
+/** Runs the fleet CLI in this process. */
+async function fleet(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runFleet(argv, { env: {}, write: (t) => (stdout += t), writeError: (t) => (stderr += t), now: Date.now });
+  return { code, stdout, stderr };
+}
 
 async function status(central: Central): Promise<FleetStatus> {
   return fleetStatus(await readFleet(central.nc), Date.now());
@@ -34,7 +45,8 @@ describe('fleet view through leaf nodes', () => {
     central = await startCentral(cleanup);
     stores = [];
     for (const id of ['store-a', 'store-b', 'store-c']) stores.push(await startStore(cleanup, central, id, 2, EVERY_MS));
-    await ensureFleetStream(central.nc, stores.map((s) => s.storeId));
+    const out = await fleet(['stores', 'add', ...stores.map((s) => s.storeId), '--server', central.server.url]);
+    expect(out).toMatchObject({ code: 0, stdout: 'The fleet sources 3 stores: store-a, store-b, store-c\n' });
   }, 60_000);
   afterAll(() => cleanup.run(), 30_000);
 
@@ -58,6 +70,20 @@ describe('fleet view through leaf nodes', () => {
     // Problems first: store-b holds the counter with a backlog, no service, clock off and low disk.
     expect(value.stores[0]!.storeId).toBe('store-b');
     expect(value.stores[0]!.counters[0]!.problems).toEqual(['no-service', 'backlog', 'clock-off', 'storage']);
+  }, 40_000);
+
+  it('fleet status prints the same, problems first, as text and as --json (its own entry point)', async () => {
+    const json = await fleet(['status', '--json', '--server', central.server.url]);
+    expect(json.code).toBe(0);
+    const parsed = JSON.parse(json.stdout) as FleetStatus;
+    expect(parsed.stores.flatMap((s) => s.counters)).toHaveLength(6);
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/fleet/cli.ts', 'status', '--server', central.server.url], { timeout: 30_000 });
+    const lines = stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^store-b {2}heard \d+ s ago {2}waiting for Accept 2 {2}being packed 1 {2}late 0 {2}cancelled alarms 1$/);
+    expect(lines[1]).toMatch(/^ {2}Counter 2 \(store-b-c2\) {2}v1\.4\.0 {2}taps waiting 14 .* {2}clock \+300 s .*storage: disk-low {2}cannot reach the order service; taps waiting too long; clock off; storage warning$/);
+    expect(lines).toHaveLength(9);
+    expect(await fleet(['status'])).toMatchObject({ code: 1, stderr: expect.stringContaining('--server') as string });
+    expect(await fleet(['tap', 'order-1'])).toMatchObject({ code: 2 });
   }, 40_000);
 
   it('shows a killed counter offline within 30 s', async () => {
