@@ -11,7 +11,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { ChainLink } from '../../src/fleet/chain';
 import type { CounterHealth, StoreSummary } from '../../src/fleet/north';
 import { ensureNorthStream, type NorthSender, startNorthSender } from '../../src/fleet/store-side';
-import { connectHub, type HubConnection } from '../../src/main/core/hub/connection';
+import { connectHub, type HubConnection, type HubTarget } from '../../src/main/core/hub/connection';
 import { createHubFiles, hashSecret, HubSupervisor, hubFiles, type HubFiles, newHubSecret, writeHubConfig } from '../../src/main/core/hub/server';
 import { natsProgram } from '../main/core/hub/hub-fixture';
 import type { Cleanup } from '../support/engine';
@@ -49,6 +49,8 @@ export interface TestCounter {
 export interface TestStore {
   readonly storeId: string;
   readonly files: HubFiles;
+  /** What a counter's join code would carry. */
+  readonly target: HubTarget;
   readonly counters: TestCounter[];
   summary: Omit<StoreSummary, 'kind' | 'storeId' | 'seq' | 'runAt' | 'at'>;
   /** The hub PC's connection (reads the store's own north stream). */
@@ -118,6 +120,7 @@ export async function startStore(cleanup: Cleanup, central: Central, storeId: st
   const store: TestStore = {
     storeId,
     files,
+    target: { host: '127.0.0.1', port, secret, fingerprint },
     counters: list,
     summary: { awaitingAccept: 2, beingPacked: 1, late: 0, cancelledAlarmsOpen: 1 },
     nc: hubConnection.nc,
