@@ -5,11 +5,16 @@
  *   fleet status [--json]            stores and counters, problems first
  *   fleet stores add <store id>...   source these stores' north streams into the fleet stream
  * Options: --server URL (or PACKDESK_FLEET_SERVER), --creds FILE, --ca FILE.
+ * On a store's hub PC (until Settings -> Chain does it):
+ *   fleet link --data-dir DIR --store-id ID --url tls://host:7422 --creds FILE [--ca FILE] [--training]
+ *   fleet unlink --data-dir DIR
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { connect, credsAuthenticator, type NatsConnection } from '@nats-io/transport-node';
+import { configuredListen, configuredPasswordHash, hubFiles, writeHubConfig } from '../main/core/hub/server/hub-files';
 import { ensureFleetStream, readFleet } from './central';
+import { type ChainLink, ChainLinkSchema, writeChainLink } from './chain';
 import { formatFleet } from './format';
 import { fleetStatus } from './status';
 
@@ -22,7 +27,10 @@ export interface FleetIo {
 
 const USAGE = `Usage: fleet status [--json] | fleet stores add <store id>...
 Options: --server URL (or PACKDESK_FLEET_SERVER)  --creds FILE  --ca FILE
+On a store's hub PC: fleet link --data-dir DIR --store-id ID --url tls://host:7422 --creds FILE [--ca FILE] [--training]
+                     fleet unlink --data-dir DIR
 `;
+const VALUE_FLAGS = new Set(['--server', '--creds', '--ca', '--data-dir', '--store-id', '--url']);
 
 interface Parsed {
   readonly words: string[];
@@ -34,8 +42,8 @@ function parse(argv: readonly string[]): Parsed | string {
   const flags = new Map<string, string | true>();
   for (let i = 0; i < argv.length; i += 1) {
     const a = argv[i]!;
-    if (a === '--json' || a === '--help') flags.set(a.slice(2), true);
-    else if (a === '--server' || a === '--creds' || a === '--ca') {
+    if (a === '--json' || a === '--help' || a === '--training') flags.set(a.slice(2), true);
+    else if (VALUE_FLAGS.has(a)) {
       const value = argv[i + 1];
       if (!value) return `${a} needs a value`;
       flags.set(a.slice(2), value);
@@ -72,6 +80,7 @@ export async function runFleet(argv: readonly string[], io: FleetIo): Promise<nu
     io.write(USAGE);
     return command ? 0 : 2;
   }
+  if (command === 'link' || command === 'unlink') return linkStore(command, parsed.flags, io);
   const known = command === 'status' || (command === 'stores' && sub === 'add' && rest.length > 0);
   if (!known) {
     io.writeError(`fleet: unknown command ${parsed.words.join(' ')}\n${USAGE}`);
@@ -95,6 +104,37 @@ export async function runFleet(argv: readonly string[], io: FleetIo): Promise<nu
   } finally {
     await nc?.close();
   }
+}
+
+/** Saves (or removes) a store hub's chain link and rewrites its nats.conf; the hub takes it when Packdesk next starts it. */
+function linkStore(command: 'link' | 'unlink', flags: Parsed['flags'], io: FleetIo): number {
+  const dataDir = flags.get('data-dir');
+  const files = typeof dataDir === 'string' ? hubFiles(dataDir) : null;
+  const listen = files ? configuredListen(files) : null;
+  const hash = files ? configuredPasswordHash(files) : null;
+  if (!files || !listen || !hash) {
+    io.writeError('fleet: this is not a store hub: --data-dir must be the data folder of the PC that is the store hub\n');
+    return 1;
+  }
+  let link: ChainLink | null = null;
+  if (command === 'link') {
+    const parsed = ChainLinkSchema.safeParse({
+      storeId: flags.get('store-id'),
+      url: flags.get('url'),
+      credentialsPath: typeof flags.get('creds') === 'string' ? flags.get('creds') : null,
+      caPath: typeof flags.get('ca') === 'string' ? flags.get('ca') : null,
+      training: flags.get('training') === true,
+    });
+    if (!parsed.success) {
+      io.writeError(`fleet: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'link'}: ${i.message}`).join('; ')}\n`);
+      return 2;
+    }
+    link = parsed.data;
+  }
+  writeChainLink(files.dir, link);
+  writeHubConfig(files, listen, hash, link);
+  io.write(link ? `This store hub joins the chain as ${link.storeId} at ${link.url} when Packdesk next starts it.\n` : 'This store hub leaves the chain when Packdesk next starts it.\n');
+  return 0;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

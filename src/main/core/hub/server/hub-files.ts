@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import path from 'node:path';
 import bcrypt from 'bcryptjs';
 import { generate } from 'selfsigned';
-import { type ChainLink, southDenied } from '../../../../fleet/chain';
+import { type ChainLink, readChainLink, southDenied } from '../../../../fleet/chain';
 
 /** The user name every counter connects as; the store's secret is its password. */
 export const HUB_USER = 'packdesk';
@@ -134,12 +134,12 @@ export async function createHubFiles(files: HubFiles, options: CreateHubFilesOpt
     writeFileSync(files.certPath, cert.certPem);
     madeCertificate = true;
   }
-  writeHubConfig(files, options.listen, hashSecret(options.secret), options.chain ?? null);
+  writeHubConfig(files, options.listen, hashSecret(options.secret), options.chain ?? readChainLink(files.dir).link);
   return { fingerprint: certificateFingerprint(readFileSync(files.certPath, 'utf8')), madeCertificate };
 }
 
-/** (Re)writes nats.conf, readable by this user only. */
-export function writeHubConfig(files: HubFiles, listen: string, passwordHash: string, chain: ChainLink | null = null): void {
+/** (Re)writes nats.conf, readable by this user only; the chain link defaults to the one saved in the hub's folder (docs/fleet.md). */
+export function writeHubConfig(files: HubFiles, listen: string, passwordHash: string, chain: ChainLink | null = readChainLink(files.dir).link): void {
   writeFileSync(files.configPath, natsConfig(files, listen, passwordHash, chain), { mode: 0o600 });
   // writeFileSync's mode applies only when it creates the file.
   try {
@@ -147,6 +147,13 @@ export function writeHubConfig(files: HubFiles, listen: string, passwordHash: st
   } catch {
     // Windows has no such modes; the data folder is the user's own.
   }
+}
+
+/** The bcrypted password written in an existing nats.conf, or null (to rewrite the file without the secret). */
+export function configuredPasswordHash(files: HubFiles): string | null {
+  if (!existsSync(files.configPath)) return null;
+  const match = /^\s*password:\s*"([^"]+)"/m.exec(readFileSync(files.configPath, 'utf8'));
+  return match?.[1] ?? null;
 }
 
 /** The listen address written in an existing nats.conf, or null. */
