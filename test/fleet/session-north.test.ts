@@ -56,7 +56,7 @@ describe('a hub session sends its counter north', () => {
       connect: () => connectHub(store.target, { name: 'Counter 1' }),
       now: Date.now,
       timers: systemTimers,
-      north: { storeId: 'store-s', health: () => ({ lastIntakeAt: 1_700_000_200_000, storageWarnings: [] }) },
+      north: { health: () => ({ lastIntakeAt: 1_700_000_200_000, storageWarnings: [] }), summary: () => ({ awaitingAccept: 4, beingPacked: 1, late: 0, cancelledAlarmsOpen: 0 }) },
     });
     cleanup.add(() => session.close());
   }, 60_000);
@@ -65,6 +65,9 @@ describe('a hub session sends its counter north', () => {
   it('reaches the centre with its figures, and a change within 3 s', async () => {
     await until('the counter at the centre', 15_000, async () => (await health(central, 'store-s-c1')) !== null);
     expect(await health(central, 'store-s-c1')).toMatchObject({ counterName: 'Counter 1', version: '2.0.1', tapsWaiting: 0, clockDifferenceMs: 1_200, lastIntakeAt: 1_700_000_200_000, online: true });
+    const reading = await readFleet(central.nc);
+    // Two summaries reach the centre: the bare store's own sender (fleet-world) and this session's; both are the hub PC's in real life.
+    expect(reading.latest.some((a) => a.message.kind === 'summary' && a.message.awaitingAccept === 4)).toBe(true);
     tapsWaiting = 3;
     const ms = await until('the change at the centre', 3_000, async () => (await health(central, 'store-s-c1'))?.tapsWaiting === 3);
     expect(ms).toBeLessThan(3_000);

@@ -46,7 +46,7 @@ export interface HubSessionOptions {
   readonly lease?: { readonly leaseMs?: number; readonly renewMs?: number };
   /** Tests: presence's period and window. */
   readonly presence?: { readonly everyMs?: number; readonly windowMs?: number };
-  /** The store is in a chain: this counter's health (and on the hub PC the store's summary) goes north (docs/fleet.md). */
+  /** When the hub is in a chain (it says so by its JetStream domain), this counter's health (and on the hub PC the store's summary) goes north (docs/fleet.md). */
   readonly north?: NorthOptions;
 }
 
