@@ -150,6 +150,22 @@ describe('fleet view through leaf nodes', () => {
       }
     }
   }, 60_000);
+
+  it('lets the centre read the north stream but not change the store: no stream admin, no bucket writes', async () => {
+    const store = stores[2]!;
+    const { jetstreamManager } = await import('@nats-io/jetstream');
+    const before = (await (await jetstreamManager(store.nc)).streams.info('PACKDESK_NORTH')).state.messages;
+    await expect(central.nc.request(`$JS.${store.storeId}.API.STREAM.DELETE.PACKDESK_NORTH`, '', { timeout: 1_500 })).rejects.toThrow();
+    await expect(central.nc.request(`$JS.${store.storeId}.API.STREAM.PURGE.PACKDESK_NORTH`, '', { timeout: 1_500 })).rejects.toThrow();
+    const { Kvm } = await import('@nats-io/kv');
+    const claims = await new Kvm(store.nc).create('packdesk-claims');
+    central.nc.publish('$KV.packdesk-claims.order-1', JSON.stringify({ counterId: 'centre' }));
+    await central.nc.flush();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await claims.get('order-1')).toBeNull();
+    const storeJsm = await jetstreamManager(store.nc);
+    expect((await storeJsm.streams.info('PACKDESK_NORTH')).state.messages).toBeGreaterThanOrEqual(before);
+  }, 20_000);
 });
 
 /** The ids (counter/summary, run, seq) of everything the store's own north stream holds. */
