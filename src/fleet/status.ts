@@ -4,6 +4,7 @@
  * when nothing of it arrived for 60 s; a counter is offline when it has not been heard for 25 s
  * (it sends every 10 s), so a counter that stops is shown within 30 s.
  */
+import { compareVersions } from '../main/core/hub/server/program';
 import type { FleetReading } from './central';
 import type { CounterHealth, StoreSummary } from './north';
 
@@ -40,17 +41,6 @@ export interface FleetStatus {
   /** The newest counter version seen in the fleet (a counter below it is on an old version). */
   readonly newestVersion: string | null;
   readonly stores: readonly StoreRow[];
-}
-
-/** Compares dotted version numbers ("1.10.2" > "1.9.9"); a part that is not a number counts as 0. */
-export function compareVersions(a: string, b: string): number {
-  const pa = a.split(/[.+-]/).map((p) => Number.parseInt(p, 10) || 0);
-  const pb = b.split(/[.+-]/).map((p) => Number.parseInt(p, 10) || 0);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i += 1) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return Math.sign(d);
-  }
-  return 0;
 }
 
 function counterProblems(health: CounterHealth, lastHeardAt: number, now: number, newest: string | null): CounterProblem[] {
