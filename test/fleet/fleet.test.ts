@@ -122,7 +122,7 @@ describe('fleet view through leaf nodes', () => {
     await store.setLink(true);
     const back = Date.now();
     // The hub PC's own connection comes back first (the hub restarted to take its link back).
-    const { value: kept } = await until('store hub readable again', 10_000, () => storeIds(store));
+    const { value: kept, ms: readableAfter } = await until('store hub readable again', 10_000, () => storeIds(store));
     await until('caught up', 15_000 - (Date.now() - back), async () => {
       const central_ = await centralIds(central, store.storeId);
       return kept.every((id) => central_.includes(id)) ? central_ : null;
@@ -135,7 +135,7 @@ describe('fleet view through leaf nodes', () => {
     expect(kept.length).toBeGreaterThan(60);
     const s = await status(central);
     expect(s.stores.find((st) => st.storeId === store.storeId)).toMatchObject({ stale: false, summary: { late: 3 } });
-    console.log(`stale after ${staleAfter} ms; caught up within ${caughtUpAfter} ms after the link returned; ${kept.length} messages kept by the store`);
+    console.log(`stale after ${staleAfter} ms; caught up within ${caughtUpAfter} ms after the link returned (the store hub readable again after ${readableAfter} ms); ${kept.length} messages kept by the store`);
   }, 120_000);
 
   it('lets nothing reach the centre but figures: no customer data, no secret', async () => {
