@@ -23,14 +23,15 @@ export interface Central {
   readonly nc: NatsConnection;
 }
 
-/** The chain's central server: JetStream and a leaf node listener, no domain of its own. */
-export async function startCentral(cleanup: Cleanup): Promise<Central> {
+/** The chain's central server: JetStream and a leaf node listener (with TLS when given a certificate), no domain of its own. */
+export async function startCentral(cleanup: Cleanup, tls?: { readonly certPath: string; readonly keyPath: string }): Promise<Central> {
   const leafPort = await freePort();
-  const server = await startTestNats({ extraConfig: `server_name: central\nleafnodes { listen: "127.0.0.1:${leafPort}" }` });
+  const leafTls = tls ? `\n  tls { cert_file: ${JSON.stringify(tls.certPath)}, key_file: ${JSON.stringify(tls.keyPath)} }\n` : '';
+  const server = await startTestNats({ extraConfig: `server_name: central\nleafnodes { listen: "127.0.0.1:${leafPort}"${leafTls} }` });
   cleanup.add(() => server.stop());
   const nc = await connect({ servers: server.url, maxReconnectAttempts: -1, reconnectTimeWait: 200 });
   cleanup.add(() => nc.close());
-  return { server, leafUrl: `nats-leaf://127.0.0.1:${leafPort}`, nc };
+  return { server, leafUrl: `${tls ? 'tls' : 'nats-leaf'}://127.0.0.1:${leafPort}`, nc };
 }
 
 export type CounterFigures = Omit<CounterHealth, 'kind' | 'storeId' | 'counterId' | 'counterName' | 'version' | 'seq' | 'runAt' | 'at'>;
@@ -70,7 +71,7 @@ const defaultFigures = (n: number): CounterFigures => ({
 });
 
 /** One store hub (leaf node of `central`, domain = store id) with `counters` counters sending every `everyMs`. */
-export async function startStore(cleanup: Cleanup, central: Central, storeId: string, counters: number, everyMs: number): Promise<TestStore> {
+export async function startStore(cleanup: Cleanup, central: Central, storeId: string, counters: number, everyMs: number, caPath: string | null = null): Promise<TestStore> {
   const { program, version } = await natsProgram();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'packdesk-fleet-'));
   cleanup.add(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -78,7 +79,7 @@ export async function startStore(cleanup: Cleanup, central: Central, storeId: st
   const port = await freePort();
   const listen = `127.0.0.1:${port}`;
   const secret = newHubSecret();
-  const chain = (url: string): ChainLink => ({ storeId, url, credentialsPath: null, caPath: null, training: true });
+  const chain = (url: string): ChainLink => ({ storeId, url, credentialsPath: null, caPath, training: true });
   const { fingerprint } = await createHubFiles(files, { listen, secret, now: new Date(), chain: chain(central.leafUrl) });
   let supervisor = new HubSupervisor({ program, version, files, listen, stopGraceMs: 3000 });
   const started = await supervisor.start();
