@@ -144,13 +144,20 @@ export function startHubSession(options: HubSessionOptions): HubSession {
       taps.on((event) => tell(event)),
       presence.on(() => tellStatus()),
     );
-    // North is figures for the chain's support: a store hub that cannot take them must not stop the counter.
-    const stopNorth = options.north
-      ? await startCounterNorth(conn.nc, me, () => ports.presence(), options.north, { now, timers }).catch((error: unknown) => {
-          log.warn('north: not sending to the chain', { error: error instanceof Error ? error.message : String(error) });
-          return () => undefined;
-        })
-      : () => undefined;
+    // North is figures for the chain's support: started beside the rules, never delaying them, and a
+    // store hub that cannot take it never stops the counter.
+    let northStop: (() => void) | null = null;
+    let northStopped = false;
+    if (options.north) {
+      startCounterNorth(conn.nc, me, () => ports.presence(), options.north, { now, timers }).then(
+        (stop) => (northStopped ? stop() : (northStop = stop)),
+        (error: unknown) => log.warn('north: not sending to the chain', { error: error instanceof Error ? error.message : String(error) }),
+      );
+    }
+    const stopNorth = (): void => {
+      northStopped = true;
+      northStop?.();
+    };
     return { lease, orders, claims, taps, presence, stopNorth };
   };
 
