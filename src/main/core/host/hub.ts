@@ -19,6 +19,7 @@ import { createHub, DEFAULT_HUB_PORT, freeLocalPort, joinCodeOf, joinHub, leaveH
 import type { CounterIdentity, HubSession } from '../hub/ports';
 import { type HubSecretStore, type HubSupervisor, keychainHubSecrets, memoryHubSecrets, prepareHubServer } from '../hub/server';
 import { startHubSession } from '../hub/session';
+import { storeSummary } from '../../../fleet/store-summary';
 import { withHub } from '../hub/views';
 import type { Logger } from '../log';
 import { systemTimers } from '../time';
@@ -173,6 +174,11 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
       ...(deps.claimQuietMs ? { claimQuietMs: deps.claimQuietMs } : {}),
       ...(deps.tuning?.awayAfterMs !== undefined ? { awayAfterMs: deps.tuning.awayAfterMs } : {}),
       ...(deps.tuning?.lease ? { lease: deps.tuning.lease } : {}),
+      // Sent only when the hub is in a chain (docs/fleet.md); storage warnings are not gathered yet.
+      north: {
+        health: () => ({ lastIntakeAt: service.intake.status().lastCompleteAt, storageWarnings: [] }),
+        ...(config.role === 'hub' ? { summary: () => storeSummary(engine.listOrders(), deps.now()) } : {}),
+      },
     });
     const unsubscribes: (() => void)[] = [
       session.on((event) => {

@@ -17,6 +17,7 @@ import { startIntakeLease, type IntakeLease } from './lease';
 import { openSharedTaps, type SharedTaps } from './shared-taps';
 import { startSharedOrders, type SharedOrders } from './shared-orders';
 import { openPresence, type Presence } from './presence';
+import { type NorthOptions, startCounterNorth } from '../../../fleet/counter-north';
 
 /** A hub silent this long: this counter takes in orders and rings alerts on its own (the issue allows 15 s). */
 export const DEFAULT_AWAY_AFTER_MS = 5_000;
@@ -45,6 +46,8 @@ export interface HubSessionOptions {
   readonly lease?: { readonly leaseMs?: number; readonly renewMs?: number };
   /** Tests: presence's period and window. */
   readonly presence?: { readonly everyMs?: number; readonly windowMs?: number };
+  /** When the hub is in a chain (it says so by its JetStream domain), this counter's health (and on the hub PC the store's summary) goes north (docs/fleet.md). */
+  readonly north?: NorthOptions;
 }
 
 /** The rules over one connection: opened when the hub first answers, kept across its reconnects. */
@@ -54,6 +57,8 @@ interface Rules {
   readonly claims: Claims;
   readonly taps: SharedTaps;
   readonly presence: Presence;
+  /** Stops sending north (a no-op when the store is not in a chain). */
+  readonly stopNorth: () => void;
 }
 
 /** Starts the session: connects in the background (the counter works on its own until the hub answers). */
@@ -139,7 +144,21 @@ export function startHubSession(options: HubSessionOptions): HubSession {
       taps.on((event) => tell(event)),
       presence.on(() => tellStatus()),
     );
-    return { lease, orders, claims, taps, presence };
+    // North is figures for the chain's support: started beside the rules, never delaying them, and a
+    // store hub that cannot take it never stops the counter.
+    let northStop: (() => void) | null = null;
+    let northStopped = false;
+    if (options.north) {
+      startCounterNorth(conn.nc, me, () => ports.presence(), options.north, { now, timers }).then(
+        (stop) => (northStopped ? stop() : (northStop = stop)),
+        (error: unknown) => log.warn('north: not sending to the chain', { error: error instanceof Error ? error.message : String(error) }),
+      );
+    }
+    const stopNorth = (): void => {
+      northStopped = true;
+      northStop?.();
+    };
+    return { lease, orders, claims, taps, presence, stopNorth };
   };
 
   /** The hub answered (first time or after being away): publish what was done meanwhile, then one intake. */
@@ -283,6 +302,7 @@ export function startHubSession(options: HubSessionOptions): HubSession {
         // The lease first, so another counter takes in orders at once.
         await r.lease.close().catch(() => undefined);
         r.presence.close();
+        r.stopNorth();
         r.taps.close();
         r.claims.close();
         await r.orders.close();

@@ -9,6 +9,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import path from 'node:path';
 import bcrypt from 'bcryptjs';
 import { generate } from 'selfsigned';
+import { type ChainLink, readChainLink, southDenied } from '../../../../fleet/chain';
 
 /** The user name every counter connects as; the store's secret is its password. */
 export const HUB_USER = 'packdesk';
@@ -81,8 +82,21 @@ export function hashSecret(secret: string, rounds = 10): string {
   return bcrypt.hashSync(secret, rounds);
 }
 
-/** The text of nats.conf: TLS required, one user whose password is the bcrypted secret, JetStream in the data folder. */
-export function natsConfig(files: HubFiles, listen: string, passwordHash: string): string {
+/** The `leafnodes` block joining the chain's central system (see docs/fleet.md). */
+function leafnodesBlock(chain: ChainLink): string {
+  const lines = [`      url: ${JSON.stringify(chain.url)}`];
+  if (chain.credentialsPath) lines.push(`      credentials: ${confPath(chain.credentialsPath)}`);
+  if (chain.caPath) lines.push(`      tls { ca_file: ${confPath(chain.caPath)} }`);
+  // Data flows north only: the centre reads the north stream; it cannot write the store's buckets.
+  lines.push(`      deny_imports: ${JSON.stringify(southDenied(chain.storeId))}`);
+  return `leafnodes {\n  remotes [\n    {\n${lines.join('\n')}\n    }\n  ]\n}`;
+}
+
+/**
+ * The text of nats.conf: TLS required, one user whose password is the bcrypted secret, JetStream in
+ * the data folder; with a chain link, also a leaf node of the chain's centre in the store's domain.
+ */
+export function natsConfig(files: HubFiles, listen: string, passwordHash: string, chain: ChainLink | null = null): string {
   return [
     '# Written by Packdesk when this PC became the store hub. Packdesk rewrites it; edits are lost.',
     `listen: ${JSON.stringify(listen)}`,
@@ -91,7 +105,8 @@ export function natsConfig(files: HubFiles, listen: string, passwordHash: string
     // Nothing on the LAN without TLS: a plain-text client is refused before it can say anything.
     `tls {\n  cert_file: ${confPath(files.certPath)}\n  key_file: ${confPath(files.keyPath)}\n  timeout: 3\n}`,
     `authorization {\n  user: ${JSON.stringify(HUB_USER)}\n  password: ${JSON.stringify(passwordHash)}\n  timeout: 3\n}`,
-    `jetstream {\n  store_dir: ${confPath(files.storeDir)}\n  max_memory_store: 64MB\n  max_file_store: 2GB\n}`,
+    `jetstream {\n  store_dir: ${confPath(files.storeDir)}\n  max_memory_store: 64MB\n  max_file_store: 2GB${chain ? `\n  domain: ${JSON.stringify(chain.storeId)}` : ''}\n}`,
+    ...(chain ? [leafnodesBlock(chain)] : []),
     '',
   ].join('\n');
 }
@@ -102,6 +117,8 @@ export interface CreateHubFilesOptions {
   readonly now: Date;
   /** Addresses the certificate names besides 127.0.0.1 (this PC's LAN addresses). */
   readonly ips?: readonly string[];
+  /** The chain's centre to join as a leaf node (docs/fleet.md); none: the store stands alone. */
+  readonly chain?: ChainLink | null;
 }
 
 /**
@@ -117,19 +134,26 @@ export async function createHubFiles(files: HubFiles, options: CreateHubFilesOpt
     writeFileSync(files.certPath, cert.certPem);
     madeCertificate = true;
   }
-  writeHubConfig(files, options.listen, hashSecret(options.secret));
+  writeHubConfig(files, options.listen, hashSecret(options.secret), options.chain ?? readChainLink(files.dir).link);
   return { fingerprint: certificateFingerprint(readFileSync(files.certPath, 'utf8')), madeCertificate };
 }
 
-/** (Re)writes nats.conf, readable by this user only. */
-export function writeHubConfig(files: HubFiles, listen: string, passwordHash: string): void {
-  writeFileSync(files.configPath, natsConfig(files, listen, passwordHash), { mode: 0o600 });
+/** (Re)writes nats.conf, readable by this user only; the chain link defaults to the one saved in the hub's folder (docs/fleet.md). */
+export function writeHubConfig(files: HubFiles, listen: string, passwordHash: string, chain: ChainLink | null = readChainLink(files.dir).link): void {
+  writeFileSync(files.configPath, natsConfig(files, listen, passwordHash, chain), { mode: 0o600 });
   // writeFileSync's mode applies only when it creates the file.
   try {
     chmodSync(files.configPath, 0o600);
   } catch {
     // Windows has no such modes; the data folder is the user's own.
   }
+}
+
+/** The bcrypted password written in an existing nats.conf, or null (to rewrite the file without the secret). */
+export function configuredPasswordHash(files: HubFiles): string | null {
+  if (!existsSync(files.configPath)) return null;
+  const match = /^\s*password:\s*"([^"]+)"/m.exec(readFileSync(files.configPath, 'utf8'));
+  return match?.[1] ?? null;
 }
 
 /** The listen address written in an existing nats.conf, or null. */

@@ -1,0 +1,150 @@
+/**
+ * `packdesk fleet` (npm run fleet -- ...): the chain's support tool over the central NATS system.
+ * It reads what store hubs send north; it never taps an order. See docs/fleet.md.
+ *
+ *   fleet status [--json]            stores and counters, problems first
+ *   fleet stores add <store id>...   source these stores' north streams into the fleet stream
+ * Options: --server URL (or PACKDESK_FLEET_SERVER), --creds FILE, --ca FILE.
+ * On a store's hub PC (until Settings -> Chain does it):
+ *   fleet link --data-dir DIR --store-id ID --url tls://host:7422 --creds FILE [--ca FILE] [--training]
+ *   fleet unlink --data-dir DIR
+ */
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { connect, credsAuthenticator, type NatsConnection } from '@nats-io/transport-node';
+import { configuredListen, configuredPasswordHash, hubFiles, writeHubConfig } from '../main/core/hub/server/hub-files';
+import { ensureFleetStream, readFleet } from './central';
+import { type ChainLink, ChainLinkSchema, writeChainLink } from './chain';
+import { formatFleet } from './format';
+import { fleetStatus } from './status';
+
+export interface FleetIo {
+  readonly env: NodeJS.ProcessEnv;
+  write(text: string): void;
+  writeError(text: string): void;
+  readonly now: () => number;
+}
+
+const USAGE = `Usage: fleet status [--json] | fleet stores add <store id>...
+Options: --server URL (or PACKDESK_FLEET_SERVER)  --creds FILE  --ca FILE
+On a store's hub PC: fleet link --data-dir DIR --store-id ID --url tls://host:7422 --creds FILE [--ca FILE] [--training]
+                     fleet unlink --data-dir DIR
+`;
+const VALUE_FLAGS = new Set(['--server', '--creds', '--ca', '--data-dir', '--store-id', '--url']);
+
+interface Parsed {
+  readonly words: string[];
+  readonly flags: Map<string, string | true>;
+}
+
+function parse(argv: readonly string[]): Parsed | string {
+  const words: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i += 1) {
+    const a = argv[i]!;
+    if (a === '--json' || a === '--help' || a === '--training') flags.set(a.slice(2), true);
+    else if (VALUE_FLAGS.has(a)) {
+      const value = argv[i + 1];
+      if (!value) return `${a} needs a value`;
+      flags.set(a.slice(2), value);
+      i += 1;
+    } else if (a.startsWith('--')) return `unknown option ${a}`;
+    else words.push(a);
+  }
+  return { words, flags };
+}
+
+async function connectCentral(flags: Parsed['flags'], env: NodeJS.ProcessEnv): Promise<NatsConnection> {
+  const server = (flags.get('server') as string | undefined) ?? env.PACKDESK_FLEET_SERVER;
+  if (!server) throw new Error('Say which central server to read: --server nats://host:4222 (or PACKDESK_FLEET_SERVER)');
+  const creds = flags.get('creds') as string | undefined;
+  const ca = flags.get('ca') as string | undefined;
+  return connect({
+    servers: server,
+    timeout: 5_000,
+    maxReconnectAttempts: 0,
+    ...(creds ? { authenticator: credsAuthenticator(readFileSync(creds)) } : {}),
+    ...(ca ? { tls: { ca: readFileSync(ca, 'utf8') } } : {}),
+  });
+}
+
+/** Runs one fleet command; returns the exit code (0 fine, 1 failed, 2 usage). */
+export async function runFleet(argv: readonly string[], io: FleetIo): Promise<number> {
+  const parsed = parse(argv);
+  if (typeof parsed === 'string') {
+    io.writeError(`fleet: ${parsed}\n${USAGE}`);
+    return 2;
+  }
+  const [command, sub, ...rest] = parsed.words;
+  if (parsed.flags.has('help') || !command) {
+    io.write(USAGE);
+    return command ? 0 : 2;
+  }
+  if (command === 'link' || command === 'unlink') return linkStore(command, parsed.flags, io);
+  const known = command === 'status' || (command === 'stores' && sub === 'add' && rest.length > 0);
+  if (!known) {
+    io.writeError(`fleet: unknown command ${parsed.words.join(' ')}\n${USAGE}`);
+    return 2;
+  }
+  let nc: NatsConnection | null = null;
+  try {
+    nc = await connectCentral(parsed.flags, io.env);
+    if (command === 'stores') {
+      const stores = await ensureFleetStream(nc, rest);
+      io.write(`The fleet sources ${stores.length} store${stores.length === 1 ? '' : 's'}: ${stores.join(', ')}\n`);
+      return 0;
+    }
+    const status = fleetStatus(await readFleet(nc), io.now());
+    io.write(parsed.flags.has('json') ? `${JSON.stringify(status, null, 2)}\n` : formatFleet(status));
+    return 0;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    io.writeError(`fleet: ${/stream not found/i.test(message) ? 'no fleet stream on this server yet: add stores with `fleet stores add <store id>`' : message}\n`);
+    return 1;
+  } finally {
+    await nc?.close();
+  }
+}
+
+/** Saves (or removes) a store hub's chain link and rewrites its nats.conf; the hub takes it when Packdesk next starts it. */
+function linkStore(command: 'link' | 'unlink', flags: Parsed['flags'], io: FleetIo): number {
+  const dataDir = flags.get('data-dir');
+  const files = typeof dataDir === 'string' ? hubFiles(dataDir) : null;
+  const listen = files ? configuredListen(files) : null;
+  const hash = files ? configuredPasswordHash(files) : null;
+  if (!files || !listen || !hash) {
+    io.writeError('fleet: this is not a store hub: --data-dir must be the data folder of the PC that is the store hub\n');
+    return 1;
+  }
+  let link: ChainLink | null = null;
+  if (command === 'link') {
+    const parsed = ChainLinkSchema.safeParse({
+      storeId: flags.get('store-id'),
+      url: flags.get('url'),
+      credentialsPath: typeof flags.get('creds') === 'string' ? flags.get('creds') : null,
+      caPath: typeof flags.get('ca') === 'string' ? flags.get('ca') : null,
+      training: flags.get('training') === true,
+    });
+    if (!parsed.success) {
+      io.writeError(`fleet: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'link'}: ${i.message}`).join('; ')}\n`);
+      return 2;
+    }
+    link = parsed.data;
+  }
+  writeChainLink(files.dir, link);
+  writeHubConfig(files, listen, hash, link);
+  io.write(link ? `This store hub joins the chain as ${link.storeId} at ${link.url} when Packdesk next starts it.\n` : 'This store hub leaves the chain when Packdesk next starts it.\n');
+  return 0;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  runFleet(process.argv.slice(2), { env: process.env, write: (t) => process.stdout.write(t), writeError: (t) => process.stderr.write(t), now: Date.now }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`fleet: unexpected failure: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

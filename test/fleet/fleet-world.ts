@@ -1,0 +1,140 @@
+/**
+ * A chain on 127.0.0.1 for the fleet tests: a central nats-server with JetStream and a leaf node
+ * port, store hubs made by the product's own hub files (nats.conf with the leaf remote and the
+ * store's domain) and supervisor, and counters connected with the product's connectHub, each
+ * sending its health north with the product's sender.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { ChainLink } from '../../src/fleet/chain';
+import type { CounterHealth, StoreSummary } from '../../src/fleet/north';
+import { ensureNorthStream, type NorthSender, startNorthSender } from '../../src/fleet/store-side';
+import { connectHub, type HubConnection, type HubTarget } from '../../src/main/core/hub/connection';
+import { createHubFiles, hashSecret, HubSupervisor, hubFiles, type HubFiles, newHubSecret, writeHubConfig } from '../../src/main/core/hub/server';
+import { natsProgram } from '../main/core/hub/hub-fixture';
+import type { Cleanup } from '../support/engine';
+import { freePort, startTestNats, type TestNatsServer } from '../support/nats';
+
+export interface Central {
+  readonly server: TestNatsServer;
+  readonly leafUrl: string;
+  readonly nc: NatsConnection;
+}
+
+/** The chain's central server: JetStream and a leaf node listener (with TLS when given a certificate), no domain of its own. */
+export async function startCentral(cleanup: Cleanup, tls?: { readonly certPath: string; readonly keyPath: string }): Promise<Central> {
+  const leafPort = await freePort();
+  const leafTls = tls ? `\n  tls { cert_file: ${JSON.stringify(tls.certPath)}, key_file: ${JSON.stringify(tls.keyPath)} }\n` : '';
+  const server = await startTestNats({ extraConfig: `server_name: central\nleafnodes { listen: "127.0.0.1:${leafPort}"${leafTls} }` });
+  cleanup.add(() => server.stop());
+  const nc = await connect({ servers: server.url, maxReconnectAttempts: -1, reconnectTimeWait: 200 });
+  cleanup.add(() => nc.close());
+  return { server, leafUrl: `${tls ? 'tls' : 'nats-leaf'}://127.0.0.1:${leafPort}`, nc };
+}
+
+export type CounterFigures = Omit<CounterHealth, 'kind' | 'storeId' | 'counterId' | 'counterName' | 'version' | 'seq' | 'runAt' | 'at'>;
+
+export interface TestCounter {
+  readonly counterId: string;
+  readonly counterName: string;
+  readonly version: string;
+  figures: CounterFigures;
+  readonly connection: HubConnection;
+  readonly sender: NorthSender;
+  /** Stops sending and drops the connection, as a killed counter would. */
+  kill(): Promise<void>;
+}
+
+export interface TestStore {
+  readonly storeId: string;
+  readonly files: HubFiles;
+  /** What a counter's join code would carry. */
+  readonly target: HubTarget;
+  readonly counters: TestCounter[];
+  summary: Omit<StoreSummary, 'kind' | 'storeId' | 'seq' | 'runAt' | 'at'>;
+  /** The hub PC's connection (reads the store's own north stream). */
+  readonly nc: NatsConnection;
+  /** Restarts the hub with its leaf remote pointed nowhere (the link cut) or back at the centre. */
+  setLink(up: boolean): Promise<void>;
+}
+
+const defaultFigures = (n: number): CounterFigures => ({
+  tapsWaiting: n,
+  oldestWaitingAt: n ? Date.now() - n * 1000 : null,
+  lastSentAt: Date.now() - 2_000,
+  online: true,
+  clockDifferenceMs: 40 * n,
+  lastIntakeAt: Date.now() - 3_000,
+  storageWarnings: [],
+});
+
+/** One store hub (leaf node of `central`, domain = store id) with `counters` counters sending every `everyMs`. */
+export async function startStore(cleanup: Cleanup, central: Central, storeId: string, counters: number, everyMs: number, caPath: string | null = null): Promise<TestStore> {
+  const { program, version } = await natsProgram();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'packdesk-fleet-'));
+  cleanup.add(() => rmSync(dataDir, { recursive: true, force: true }));
+  const files = hubFiles(dataDir);
+  const port = await freePort();
+  const listen = `127.0.0.1:${port}`;
+  const secret = newHubSecret();
+  const chain = (url: string): ChainLink => ({ storeId, url, credentialsPath: null, caPath, training: true });
+  const { fingerprint } = await createHubFiles(files, { listen, secret, now: new Date(), chain: chain(central.leafUrl) });
+  let supervisor = new HubSupervisor({ program, version, files, listen, stopGraceMs: 3000 });
+  const started = await supervisor.start();
+  if (!started.running) throw new Error(`store hub did not start: ${started.problem}`);
+  cleanup.add(() => supervisor.stop());
+
+  const join = async (name: string): Promise<HubConnection> => {
+    const result = await connectHub({ host: '127.0.0.1', port, secret, fingerprint }, { name, reconnectWaitMs: 200 });
+    if (!result.ok) throw new Error(result.problem.message);
+    cleanup.add(() => result.connection.close());
+    return result.connection;
+  };
+
+  const hubConnection = await join('Counter 1');
+  await ensureNorthStream(hubConnection.nc);
+  const list: TestCounter[] = [];
+  for (let i = 1; i <= counters; i += 1) {
+    const connection = i === 1 ? hubConnection : await join(`Counter ${i}`);
+    const counter: TestCounter = {
+      counterId: `${storeId}-c${i}`,
+      counterName: `Counter ${i}`,
+      version: '1.4.0',
+      figures: defaultFigures(i),
+      connection,
+      sender: startNorthSender({
+        nc: connection.nc,
+        now: Date.now,
+        everyMs,
+        build: (stamp) => ({ kind: 'counter', storeId, counterId: counter.counterId, counterName: counter.counterName, version: counter.version, ...stamp, ...counter.figures }),
+      }),
+      kill: async () => {
+        counter.sender.close();
+        await connection.close();
+      },
+    };
+    cleanup.add(() => counter.sender.close());
+    list.push(counter);
+  }
+  const store: TestStore = {
+    storeId,
+    files,
+    target: { host: '127.0.0.1', port, secret, fingerprint },
+    counters: list,
+    summary: { awaitingAccept: 2, beingPacked: 1, late: 0, cancelledAlarmsOpen: 1 },
+    nc: hubConnection.nc,
+    setLink: async (up) => {
+      const nowhere = `nats-leaf://127.0.0.1:${await freePort()}`;
+      writeHubConfig(files, listen, hashSecret(secret), chain(up ? central.leafUrl : nowhere));
+      await supervisor.stop();
+      supervisor = new HubSupervisor({ program, version, files, listen, stopGraceMs: 3000 });
+      const again = await supervisor.start();
+      if (!again.running) throw new Error(`store hub did not restart: ${again.problem}`);
+    },
+  };
+  const summarySender = startNorthSender({ nc: hubConnection.nc, now: Date.now, everyMs, build: (stamp) => ({ kind: 'summary', storeId, ...stamp, ...store.summary }) });
+  cleanup.add(() => summarySender.close());
+  return store;
+}

@@ -1,0 +1,84 @@
+/**
+ * A counter's real hub session in a store that is in a chain: its health reaches the centre through
+ * the store hub's leaf link, at once when a figure changes (not only every 10 s), and stops when
+ * the session closes. The session's other rules run as in the hub's own tests.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFleet } from '../../src/fleet/central';
+import { runFleet } from '../../src/fleet/cli';
+import type { CounterHealth } from '../../src/fleet/north';
+import { connectHub } from '../../src/main/core/hub/connection';
+import type { CounterPorts, HubSession } from '../../src/main/core/hub/ports';
+import { startHubSession } from '../../src/main/core/hub/session';
+import { systemTimers } from '../../src/main/core/time';
+import { Cleanup } from '../support/engine';
+import { type Central, startCentral, startStore, type TestStore } from './fleet-world';
+
+async function health(central: Central, counterId: string): Promise<CounterHealth | null> {
+  const reading = await readFleet(central.nc).catch(() => null);
+  const found = reading?.latest.find((a) => a.message.kind === 'counter' && a.message.counterId === counterId);
+  return (found?.message as CounterHealth | undefined) ?? null;
+}
+
+async function until(what: string, timeoutMs: number, probe: () => Promise<boolean>): Promise<number> {
+  const started = Date.now();
+  while (!(await probe())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return Date.now() - started;
+}
+
+describe('a hub session sends its counter north', () => {
+  const cleanup = new Cleanup();
+  let central: Central;
+  let store: TestStore;
+  let session: HubSession;
+  let tapsWaiting = 0;
+
+  beforeAll(async () => {
+    central = await startCentral(cleanup);
+    store = await startStore(cleanup, central, 'store-s', 0, 10_000);
+    await runFleet(['stores', 'add', 'store-s', '--server', central.server.url], { env: {}, write: () => undefined, writeError: () => undefined, now: Date.now });
+    const ports: CounterPorts = {
+      saveOrders: (bodies) => bodies.map(() => 'new' as const),
+      bodies: () => [],
+      heldOrderIds: () => [],
+      resumeIntake: () => undefined,
+      pauseIntake: () => undefined,
+      ownTaps: () => [],
+      presence: () => ({ tapsWaiting, oldestWaitingAt: tapsWaiting ? 1_700_000_000_000 : null, lastSentAt: 1_700_000_100_000, clockDifferenceMs: 1_200, online: true }),
+    };
+    session = startHubSession({
+      me: { counterId: 'store-s-c1', counterName: 'Counter 1', version: '2.0.1' },
+      role: 'hub',
+      ports,
+      connect: () => connectHub(store.target, { name: 'Counter 1' }),
+      now: Date.now,
+      timers: systemTimers,
+      north: { health: () => ({ lastIntakeAt: 1_700_000_200_000, storageWarnings: [] }), summary: () => ({ awaitingAccept: 4, beingPacked: 1, late: 0, cancelledAlarmsOpen: 0 }) },
+    });
+    cleanup.add(() => session.close());
+  }, 60_000);
+  afterAll(() => cleanup.run(), 30_000);
+
+  it('reaches the centre with its figures, and a change within 3 s', async () => {
+    await until('the counter at the centre', 15_000, async () => (await health(central, 'store-s-c1')) !== null);
+    expect(await health(central, 'store-s-c1')).toMatchObject({ counterName: 'Counter 1', version: '2.0.1', tapsWaiting: 0, clockDifferenceMs: 1_200, lastIntakeAt: 1_700_000_200_000, online: true });
+    const reading = await readFleet(central.nc);
+    // Two summaries reach the centre: the bare store's own sender (fleet-world) and this session's; both are the hub PC's in real life.
+    expect(reading.latest.some((a) => a.message.kind === 'summary' && a.message.awaitingAccept === 4)).toBe(true);
+    tapsWaiting = 3;
+    const ms = await until('the change at the centre', 3_000, async () => (await health(central, 'store-s-c1'))?.tapsWaiting === 3);
+    expect(ms).toBeLessThan(3_000);
+  }, 30_000);
+
+  it('stops sending when the session closes', async () => {
+    await session.close();
+    await new Promise((r) => setTimeout(r, 500));
+    const before = (await health(central, 'store-s-c1'))!.seq;
+    tapsWaiting = 5;
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect((await health(central, 'store-s-c1'))!.seq).toBe(before);
+  }, 15_000);
+});
