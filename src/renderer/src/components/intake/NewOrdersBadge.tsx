@@ -18,7 +18,11 @@ export function NewOrdersBadge() {
       onClick={() => ids[0] !== undefined && openOrder(ids[0])}
     >
       <span className="dot" aria-hidden="true" />
-      {t('intake:newOrders.count', { count: ids.length })}
+      <span className="badge-long">{t('intake:newOrders.count', { count: ids.length })}</span>
+      {/* A 1024 px top bar has room for "2 new" beside the nav, not "2 new orders" (layout.css). */}
+      <span className="badge-short" aria-hidden="true">
+        {t('intake:newOrders.short', { count: ids.length })}
+      </span>
     </button>
   );
 }

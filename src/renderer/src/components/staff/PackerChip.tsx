@@ -12,7 +12,9 @@ export function PackerChip() {
   const { t } = useWords();
   const status = usePacker((s) => s.status);
   const [signingIn, setSigningIn] = useState(false);
-  if (!status) return null;
+  // A store that runs without names (no staff list) sees no chip: taps are the counter's, as before,
+  // and the top bar keeps its room for the find field at 1024 px.
+  if (!status || !status.named) return null;
   const name = status.packer?.name ?? null;
   const words = name ? t('staff:chip.packing', { name }) : status.named ? t('staff:chip.nobody') : t('staff:chip.counter');
   return (
