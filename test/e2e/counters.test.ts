@@ -3,8 +3,8 @@
  * --counters 2` makes it (one practice order service, Counter 1 the hub on 127.0.0.1, Counter 2
  * joined by its join code). An order accepted on Counter 1 shows on Counter 2 at once as "Being
  * packed at Counter 1" with Take over instead of the big button; Take over moves it; Settings ->
- * Counters lists both; the hub PC gone: Counter 2 says so and takes in orders itself. English and
- * Hindi, 1024 and 1920 wide; axe finds nothing serious.
+ * Counters lists both; the hub PC gone: Counter 2 says so and takes in orders itself. Each screen in
+ * English at 1024 and in Hindi at 1920; axe finds nothing serious.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +23,8 @@ let browser: Browser;
 let dataDir: string;
 let one: Page;
 let two: Page;
+/** Counter 2 again, in Hindi at 1920 (from the Hindi test on). */
+let wide: Page | undefined;
 let next: ReturnType<typeof orderPool>;
 
 async function counterPage(n: 0 | 1, width: number): Promise<Page> {
@@ -131,7 +133,7 @@ describe('two counters of one store', () => {
   });
 
   it('in Hindi at 1920: the claim banner and the counters screen', async () => {
-    const wide = await counterPage(1, 1920);
+    wide = await counterPage(1, 1920);
     await inHindi(wide);
     const order = next((o) => o.orderState === 'Created');
     await scan(one, order.id);
@@ -141,7 +143,13 @@ describe('two counters of one store', () => {
     expect(await wide.getByTestId('claim-banner').innerText()).toContain('पैक हो रहा है');
     await shot(wide, '72-claim-banner-hi-1920');
     expect((await axe(wide)).filter((f) => f.impact === 'serious' || f.impact === 'critical')).toEqual([]);
-    await wide.close();
+    await wide.keyboard.press('Escape');
+    await unlockSettings(wide);
+    await wide.locator('[data-testid="counter-row"][data-present="true"]').nth(1).waitFor({ timeout: 10_000 });
+    expect(await wide.getByTestId('counters-panel').innerText()).toContain('काउंटर');
+    await wide.getByTestId('counters-panel').scrollIntoViewIfNeeded();
+    await shot(wide, '71-counters-hi-1920');
+    expect((await axe(wide)).filter((f) => f.impact === 'serious' || f.impact === 'critical')).toEqual([]);
   });
 
   it('with the hub PC gone: Counter 2 says so within 15 s and takes in orders itself', async () => {
@@ -152,6 +160,11 @@ describe('two counters of one store', () => {
     await two.locator('[data-testid="hub-notice"][data-mode="away"]').waitFor({ timeout: 15_000 });
     expect(Date.now() - started).toBeLessThan(15_000);
     await shot(two, '73-hub-away-en-1024');
+    const hindi = wide!;
+    await hindi.locator('[data-testid="hub-notice"][data-mode="away"]').waitFor({ timeout: 5_000 });
+    expect(await hindi.getByTestId('hub-notice').innerText()).toContain('स्टोर हब');
+    await shot(hindi, '73-hub-away-hi-1920');
+    expect((await axe(hindi)).filter((f) => f.impact === 'serious' || f.impact === 'critical')).toEqual([]);
     expect(counterTwo.hub.status().mode).toBe('away');
     // Counter 2 polls the order service itself now: no new order waits for the hub.
     const changesCalls = (): number => store.sandbox.readLog().filter((r) => r.call === 'changes').length;
