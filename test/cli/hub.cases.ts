@@ -1,7 +1,7 @@
 /**
  * `packdesk hub create|join|leave|status` in-process against real nats-server (127.0.0.1) and the
  * real keychain (gnome-keyring under dbus-run-session):
- *   dbus-run-session -- bash scripts/with-keyring.sh npx vitest run test/cli/hub.test.ts
+ *   dbus-run-session -- bash scripts/with-keyring.sh npx vitest run test/cli/hub-and-run.test.ts
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -20,7 +20,7 @@ import { freePort } from '../support/nats';
 const run = promisify(execFile);
 const keyring = process.env.PACKDESK_KEYRING === '1';
 const why = keyring ? '' : ' (SKIPPED: needs a real keychain; run under scripts/with-keyring.sh)';
-if (!keyring) console.warn(`test/cli/hub.test.ts skipped:${why}`);
+if (!keyring) console.warn(`test/cli/hub-and-run.test.ts skipped:${why}`);
 
 const dirs: string[] = [];
 let running: HubSupervisor | null = null;

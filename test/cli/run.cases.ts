@@ -2,7 +2,7 @@
  * `packdesk run`, `claim`, `release`, the claims in `orders --json` and doctor's hub line, against
  * real nats-server (127.0.0.1), the sandbox over HTTP, real SQLite and the real keychain
  * (gnome-keyring under dbus-run-session); `run` as child processes stopped with SIGTERM:
- *   dbus-run-session -- bash scripts/with-keyring.sh npx vitest run test/cli/run.test.ts
+ *   dbus-run-session -- bash scripts/with-keyring.sh npx vitest run test/cli/hub-and-run.test.ts
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ import { REPO_ROOT } from '../support/paths';
 
 const keyring = process.env.PACKDESK_KEYRING === '1';
 const why = keyring ? '' : ' (SKIPPED: needs a real keychain; run under scripts/with-keyring.sh)';
-if (!keyring) console.warn(`test/cli/run.test.ts skipped:${why}`);
+if (!keyring) console.warn(`test/cli/hub-and-run.test.ts skipped:${why}`);
 
 const cleanup = new Cleanup();
 afterAll(() => cleanup.run());
