@@ -24,6 +24,7 @@ import { withHub } from '../hub/views';
 import type { Logger } from '../log';
 import { systemTimers } from '../time';
 import type { HostListener } from './events';
+import { oneAtATime } from '../serial';
 
 /** The longest a tap waits on the hub to learn whether another counter has the order; after it the tap goes on, unchecked. */
 export const CLAIM_PATIENCE_MS = 400;
@@ -100,12 +101,7 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
   /** Secrets of training hubs live as long as the run (training starts fresh each time, its hub too). */
   const trainingSecrets = memoryHubSecrets();
   /** Binding and unbinding run one at a time. */
-  let chain: Promise<unknown> = Promise.resolve();
-  const serially = <T>(task: () => Promise<T>): Promise<T> => {
-    const next = chain.then(task, task);
-    chain = next.catch(() => undefined);
-    return next;
-  };
+  const serially = oneAtATime();
 
   const secretsFor = (environment: Environment): HubSecretStore =>
     deps.secrets ? deps.secrets(environment) : environment === 'training' ? trainingSecrets : keychainHubSecrets({ environment });

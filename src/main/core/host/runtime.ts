@@ -18,6 +18,7 @@ import type { Logger } from '../log';
 import type { Addresses, SettingsStore } from '../settings';
 import type { HostListener } from './events';
 import type { EngineTuning, OnlineSignal, TrainingService } from './types';
+import { oneAtATime } from '../serial';
 
 export interface RuntimeDeps<S extends TrainingService> {
   readonly dataDir: string;
@@ -90,12 +91,7 @@ export function createRuntime<S extends TrainingService>(deps: RuntimeDeps<S>): 
   let service: ServiceEngine | null = null;
   let problem: string | null = 'The terminal is starting.';
   let unsubscribes: (() => void)[] = [];
-  let chain: Promise<unknown> = Promise.resolve();
-  const serially = <T>(task: () => Promise<T>): Promise<T> => {
-    const next = chain.then(task, task);
-    chain = next.catch(() => undefined);
-    return next;
-  };
+  const serially = oneAtATime();
   const engineDir = (env: Environment): string => join(deps.dataDir, 'environments', env);
 
   const closeSandbox = async (): Promise<void> => {

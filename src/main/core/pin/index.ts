@@ -7,6 +7,7 @@ import { randomBytes as nodeRandomBytes, scrypt, timingSafeEqual } from 'node:cr
 import { z } from 'zod';
 import { fail, ok, type Result } from '../../../shared/result';
 import { readJsonFile, writeFileAtomic } from '../settings/files';
+import { oneAtATime } from '../serial';
 
 /** Wrong PINs allowed before the lockout starts. */
 export const MAX_FREE_FAILURES = 5;
@@ -81,12 +82,7 @@ export function openPinStore(options: PinStoreOptions): Result<PinStore> {
     );
   let record: PinFile | null = read.kind === 'ok' ? read.value : null;
   // Every check is serialised, so parallel guesses cannot race past the failure counter.
-  let chain: Promise<unknown> = Promise.resolve();
-  const serial = <T>(task: () => Promise<T>): Promise<T> => {
-    const next = chain.then(task, task);
-    chain = next.catch(() => undefined);
-    return next;
-  };
+  const serial = oneAtATime();
 
   const state = (): Counters => record ?? NO_FAILURES;
   const save = (): void => {
