@@ -1,12 +1,12 @@
-/** The store's orders in figures for the centre, from the order views a counter holds (counts only: no id, no customer). */
-import type { OrderView } from '../shared/ipc';
+/** The store's orders in figures for the centre, from the queue's rows a counter holds (counts only: no id, no customer). */
+import type { OrderSummary } from '../shared/ipc';
 import type { StoreSummaryFigures } from './counter-north';
 
 /** Steps before the order is packed: its next step is to start or finish packing. */
 const PACKING_STEPS: ReadonlySet<string> = new Set(['PACKING', 'PACKED']);
 
 /** Counts orders waiting for Accept, being packed (accepted, not yet packed), late (past their promised packed time, not yet packed) and open cancelled alarms. */
-export function storeSummary(orders: readonly OrderView[], now: number): StoreSummaryFigures {
+export function storeSummary(orders: readonly Pick<OrderSummary, 'nextStep' | 'promisedPackedAt' | 'alarm'>[], now: number): StoreSummaryFigures {
   let awaitingAccept = 0;
   let beingPacked = 0;
   let late = 0;

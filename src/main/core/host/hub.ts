@@ -6,7 +6,8 @@
  * to the others, puts what this counter's intake stored into the hub, and answers Settings ->
  * Counters. A counter without a hub behaves exactly as before: every call here is then a no-op.
  */
-import type { Environment, HubJoin, OrderView } from '../../../shared/ipc';
+import type { Environment, HubJoin, OrderSummary, OrderView } from '../../../shared/ipc';
+import { summarize } from '../../../shared/orders';
 import type { Claim, HubStatus } from '../../../shared/hub';
 import type { ActionInput } from '../../../shared/protocol';
 import { fail, ok, type Result } from '../../../shared/result';
@@ -41,6 +42,12 @@ export interface HubLinkDeps {
   readonly resourcesPath?: string;
   /** A claim's quiet period (settings). */
   readonly claimQuietMs?: () => number;
+  /**
+   * The queue's rows, kept by the host while nothing changes (queueRows.ts): what the hub reads of
+   * every order (which have bodies, the store's summary) without listing them again each time.
+   * Absent (`packdesk run`, no queue): listed from the engine when asked.
+   */
+  readonly rows?: () => readonly OrderSummary[];
   /** Where the store's secret is kept, by environment (default: the keychain; training hubs in memory for the run). */
   readonly secrets?: (environment: Environment) => HubSecretStore;
   /** Tests: how soon a silent hub counts as away, and the lease's timing. */
@@ -148,12 +155,13 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
     const me: CounterIdentity = { counterId: config.counterId, counterName: config.counterName, version: deps.version };
     const { service } = e;
     const engine = service.engine;
+    const rows = deps.rows ?? ((): OrderSummary[] => engine.listOrders().map(summarize));
     const session = startHubSession({
       me,
       role: config.role,
       ports: {
         ...intakeCounterPorts(service),
-        heldOrderIds: () => engine.listOrders().flatMap((v) => (v.order !== null ? [v.id] : [])),
+        heldOrderIds: () => rows().flatMap((r) => (r.facts !== null ? [r.id] : [])),
         ownTaps: () => ownTaps(engine, me, deps.now()),
         presence: () => presenceFigures(engine),
       },
@@ -173,7 +181,8 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
       // Sent only when the hub is in a chain (docs/fleet.md); storage warnings are not gathered yet.
       north: {
         health: () => ({ lastIntakeAt: service.intake.status().lastCompleteAt, storageWarnings: [] }),
-        ...(config.role === 'hub' ? { summary: () => storeSummary(engine.listOrders(), deps.now()) } : {}),
+        // Looked at every second for a change: the kept rows, not a listing of every order each time.
+        ...(config.role === 'hub' ? { summary: () => storeSummary(rows(), deps.now()) } : {}),
       },
     });
     const unsubscribes: (() => void)[] = [

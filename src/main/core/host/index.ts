@@ -69,6 +69,8 @@ export async function createAppHost<S extends TrainingService = TrainingService>
     log: rootLog,
     now,
     claimQuietMs: () => settings.get().claimQuietMs,
+    // Made below, with the hub's word on each row; read only once the engine runs.
+    rows: () => queue.rows(),
     ...(process.env.PACKDESK_NATS_SERVER ? { explicitProgram: process.env.PACKDESK_NATS_SERVER } : {}),
     ...(options.resourcesPath ? { resourcesPath: options.resourcesPath } : {}),
     ...(options.hubTuning ? { tuning: options.hubTuning } : {}),
