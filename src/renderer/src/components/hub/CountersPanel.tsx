@@ -15,6 +15,7 @@ import { useHub } from '../../store/hub';
 import { Dialog } from '../Dialog';
 import { useSettingsDraft } from '../settings/useSettingsDraft';
 import { printJoinSlip } from '../../print';
+import { SaveResultLine } from '../settings/SaveResultLine';
 
 type Say = { ok: boolean; text: string } | null;
 
@@ -186,11 +187,7 @@ function ClaimQuietForm({ pin }: { pin: string }) {
         <button type="submit" className="button" disabled={busy}>
           {t('hub:panel.claimQuietSave')}
         </button>
-        {result && (
-          <span className={result.ok ? 'inline-ok' : 'inline-error'} role={result.ok ? 'status' : 'alert'}>
-            {result.ok ? t('hub:panel.claimQuietSaved') : result.text}
-          </span>
-        )}
+        <SaveResultLine result={result} saved={t('hub:panel.claimQuietSaved')} />
       </div>
     </form>
   );

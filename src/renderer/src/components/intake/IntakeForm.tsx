@@ -8,6 +8,7 @@ import type { Settings } from '../../../../shared/ipc';
 import { useSettingsDraft } from '../settings/useSettingsDraft';
 import { useStatus } from '../../store/status';
 import { useWords } from '../../i18n/useWords';
+import { SaveResultLine } from '../settings/SaveResultLine';
 
 type Editable = Pick<Settings, 'serviceProviderId' | 'intakeIntervalMs' | 'alertRepeatMs' | 'alertVolume'>;
 
@@ -78,11 +79,7 @@ export function IntakeForm({ pin }: { pin: string }) {
         <button type="submit" className="button button-primary" disabled={busy} data-testid="intake-save">
           {t('intake:settings.save')}
         </button>
-        {result && (
-          <span className={result.ok ? 'inline-ok' : 'inline-error'} role={result.ok ? 'status' : 'alert'}>
-            {result.ok ? t('intake:settings.saved') : result.text}
-          </span>
-        )}
+        <SaveResultLine result={result} saved={t('intake:settings.saved')} />
       </div>
     </form>
   );

@@ -6,6 +6,7 @@ import { useSettingsDraft } from '../settings/useSettingsDraft';
 import { useStatus } from '../../store/status';
 import { useWords } from '../../i18n/useWords';
 import { problemWords } from '../../i18n/words';
+import { SaveResultLine } from '../settings/SaveResultLine';
 
 type Editable = Pick<Settings, 'paper' | 'printer' | 'autoPrintSlip' | 'slipWholePhone'>;
 
@@ -88,11 +89,7 @@ export function PrintingForm({ pin }: { pin: string }) {
         <button type="submit" className="button button-primary" disabled={busy} data-testid="printing-save">
           {t('print:settings.save')}
         </button>
-        {result && (
-          <span className={result.ok ? 'inline-ok' : 'inline-error'} role={result.ok ? 'status' : 'alert'}>
-            {result.ok ? t('print:settings.saved') : result.text}
-          </span>
-        )}
+        <SaveResultLine result={result} saved={t('print:settings.saved')} />
       </div>
     </form>
   );

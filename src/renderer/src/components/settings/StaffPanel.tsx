@@ -11,6 +11,7 @@ import { command } from '../../intents';
 import { printBadges } from '../../print';
 import { PIN_PATTERN, PinField } from '../PinField';
 import { useSettingsDraft } from './useSettingsDraft';
+import { SaveResultLine } from './SaveResultLine';
 
 export function StaffPanel({ pin }: { pin: string }) {
   const { t } = useWords();
@@ -179,11 +180,7 @@ function ScanToPackSwitch({ pin }: { pin: string }) {
       <button type="submit" className="button" disabled={busy} data-testid="scan-to-pack-save">
         {t('settings:form.save')}
       </button>
-      {result && (
-        <span className={result.ok ? 'inline-ok' : 'inline-error'} role={result.ok ? 'status' : 'alert'}>
-          {result.ok ? t('settings:form.saved') : result.text}
-        </span>
-      )}
+      <SaveResultLine result={result} saved={t('settings:form.saved')} />
     </form>
   );
 }

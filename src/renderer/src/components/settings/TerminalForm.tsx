@@ -4,6 +4,7 @@ import type { Settings } from '../../../../shared/ipc';
 import { LANGUAGES } from '../../../../shared/languages';
 import { useWords } from '../../i18n/useWords';
 import { useSettingsDraft } from './useSettingsDraft';
+import { SaveResultLine } from './SaveResultLine';
 
 type Editable = Pick<
   Settings,
@@ -132,11 +133,7 @@ export function TerminalForm({ pin }: { pin: string }) {
         <button type="submit" className="button button-primary" disabled={busy} data-testid="settings-save">
           {t('settings:form.save')}
         </button>
-        {result && (
-          <span className={result.ok ? 'inline-ok' : 'inline-error'} role={result.ok ? 'status' : 'alert'}>
-            {result.ok ? t('settings:form.saved') : result.text}
-          </span>
-        )}
+        <SaveResultLine result={result} saved={t('settings:form.saved')} />
       </div>
     </form>
   );

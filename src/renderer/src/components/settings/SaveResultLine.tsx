@@ -1,0 +1,11 @@
+/** What a settings form's save came to, beside its Save button: saved, or the refusal in words. */
+import type { SaveResult } from './useSettingsDraft';
+
+export function SaveResultLine({ result, saved }: { result: SaveResult | null; saved: string }) {
+  if (!result) return null;
+  return (
+    <span className={result.ok ? 'inline-ok' : 'inline-error'} role={result.ok ? 'status' : 'alert'}>
+      {result.ok ? saved : result.text}
+    </span>
+  );
+}
