@@ -18,6 +18,8 @@ packdesk_programs=(
   "umount:mount"
   "openssl:openssl"
   "nats-server:nats-server"
+  "zip:zip"
+  "tar:tar"
 )
 # Libraries and certificates that no program name stands for.
 packdesk_libraries=(libsecret-1-dev ca-certificates)
