@@ -90,6 +90,12 @@ export interface ServiceEngine {
   storeOrders(orders: readonly Order[], now: number): ('new' | 'updated' | 'unchanged')[];
   /** The bodies held for these ids (those without one are left out). */
   heldOrders(orderIds: readonly string[]): Order[];
+  /**
+   * What another counter found of the order service (the store hub's intake holder): a counter
+   * that does not poll sends nothing while idle, so it learns the internet is down from the one
+   * that does. False marks it offline and starts its own probe; true asks for a probe.
+   */
+  reportReachable(reachable: boolean): void;
   /** Stops intake, the engine, then the token manager. */
   close(): Promise<void>;
 }
@@ -230,6 +236,7 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
       return results;
     },
     heldOrders: (orderIds) => orderIds.map((id) => intakeStore.orders.held(id)).filter((o) => o !== null),
+    reportReachable: (reachable) => reachability.report(reachable),
     async close() {
       await intake.stop();
       listeners.clear();

@@ -97,6 +97,16 @@ function serverHealth(supervisor: HubSupervisor): () => HubStatus['server'] {
   return () => supervisor.status();
 }
 
+/**
+ * The presence of the counter whose intake polls for the store, when that is another counter heard
+ * from now: what it found of the order service stands for this counter's, which sends nothing while idle.
+ */
+function intakeHolderPresence(status: HubStatus): HubStatus['counters'][number] | null {
+  if (status.mode !== 'connected' || !status.intakeHolder || status.intakeHolder.counterId === status.counterId) return null;
+  const holderId = status.intakeHolder.counterId;
+  return status.counters.find((c) => c.counterId === holderId && c.present) ?? null;
+}
+
 const SOLO: HubStatus = { mode: 'solo', role: 'none', counterId: null, counterName: null, since: null, intakeHolder: null, counters: [], server: null, problem: null };
 
 export function createHubLink(deps: HubLinkDeps): HubLink {
@@ -187,7 +197,11 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
     });
     const unsubscribes: (() => void)[] = [
       session.on((event) => {
-        if (event.kind === 'status') deps.emit('hub.status', event.status);
+        if (event.kind === 'status') {
+          deps.emit('hub.status', event.status);
+          const holder = intakeHolderPresence(event.status);
+          if (holder) service.reportReachable(holder.online);
+        }
         else if (event.kind === 'claim' || event.kind === 'claimTaken') emitOrders([event.orderId]);
         else if (event.kind === 'tap') emitOrders([event.tap.orderId]);
         // 'stored': the engine told the screens already (storeOrders raises intake's stored event).

@@ -127,6 +127,20 @@ describe('a store on a real hub', () => {
     expect(await outboxOf(two)).toEqual([]);
   }, 90_000);
 
+  it("internet down: the counter that does not poll says offline too, from the polling counter's word; back: both online", async () => {
+    store = await startStoreOnHub({ counters: 2 });
+    const s = store;
+    const connectivity = async (c: StoreCounter): Promise<string> => (await c.t.call('sync.status', {})).connectivity;
+    await until('one counter polls for the store', () => pollers(s.counters).length === 1 && s.counters.every((c) => mode(c) === 'connected'), 15_000);
+    const idle = s.counters.find((c) => !pollers(s.counters).includes(c))!;
+    await until('both online', async () => (await connectivity(s.counters[0]!)) === 'online' && (await connectivity(s.counters[1]!)) === 'online', 20_000);
+    // Nothing to send on the idle counter: before, it kept saying "Online" while the polling counter could not reach the service.
+    await faults(s.sandbox, { outage: 'refuse' });
+    await until('the idle counter says offline', async () => (await connectivity(idle)) === 'offline', 40_000);
+    await faults(s.sandbox, { outage: 'none' });
+    await until('both online again', async () => (await connectivity(s.counters[0]!)) === 'online' && (await connectivity(s.counters[1]!)) === 'online', 40_000);
+  }, 120_000);
+
   it('the hub away: every counter takes in orders itself within 15 s and none placed meanwhile is missed; back: one intake, no order doubled, no alert rung again for an order already taken', async () => {
     store = await startStoreOnHub({ counters: 3 });
     const s = store;
