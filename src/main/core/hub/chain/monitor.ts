@@ -32,8 +32,9 @@ export async function leafConnected(monitorPort: number, timeoutMs = 1_500): Pro
   try {
     const res = await fetch(`http://127.0.0.1:${monitorPort}/leafz`, { signal: AbortSignal.timeout(timeoutMs) });
     if (!res.ok) return null;
+    // 2.9: `leafnodes` is the count, `leafs` the list.
     const body = (await res.json()) as { leafs?: unknown; leafnodes?: unknown };
-    return (typeof body.leafs === 'number' && body.leafs > 0) || (Array.isArray(body.leafnodes) && body.leafnodes.length > 0);
+    return (typeof body.leafnodes === 'number' && body.leafnodes > 0) || (Array.isArray(body.leafs) && body.leafs.length > 0);
   } catch {
     return null;
   }
