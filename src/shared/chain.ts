@@ -68,19 +68,20 @@ export function credentialsParts(text: string): { jwt: string; seed: string } | 
 export function chainFieldErrors(input: unknown, training: boolean): Partial<Record<ChainField | 'request', string>> {
   const errors: Partial<Record<ChainField | 'request', string>> = {};
   const parsed = ChainLinkRequestSchema.safeParse(input);
-  if (!parsed.success) {
+  if (!parsed.success)
     for (const issue of parsed.error.issues) {
       const field = (issue.path[0] as ChainField | undefined) ?? 'request';
       errors[field] ??= issue.message in CHAIN_FIELD_WORDS ? issue.message : 'request';
     }
-    return errors;
+  // Every field is said at once: the fields the schema passed are checked for their content too.
+  const r = (input ?? {}) as Partial<Record<ChainField, unknown>>;
+  if (!errors.url && typeof r.url === 'string' && !training && !r.url.trim().startsWith('tls://')) errors.url = 'urlTls';
+  if (!errors.credentials) {
+    if (r.credentials === null || r.credentials === undefined) {
+      if (!training) errors.credentials = 'credsMissing';
+    } else if (typeof r.credentials === 'string' && !credentialsParts(r.credentials)) errors.credentials = 'credsForm';
   }
-  const r = parsed.data;
-  if (!training && !r.url.startsWith('tls://')) errors.url = 'urlTls';
-  if (r.credentials === null) {
-    if (!training) errors.credentials = 'credsMissing';
-  } else if (!credentialsParts(r.credentials)) errors.credentials = 'credsForm';
-  if (r.ca !== null && !PEM_CERT.test(r.ca)) errors.ca = 'caForm';
+  if (!errors.ca && typeof r.ca === 'string' && !PEM_CERT.test(r.ca)) errors.ca = 'caForm';
   return errors;
 }
 
