@@ -33,6 +33,7 @@ import { putChainState, readChainState } from '../hub/chain/shared-state';
 import { configuredPasswordHash, hubFiles, writeHubConfig } from '../hub/server/hub-files';
 import { visitHub } from '../hub/snapshot';
 import { every } from '../time';
+import { diskLook, storageWarnings } from './storage-warnings';
 
 /** The longest a tap waits on the hub to learn whether another counter has the order; after it the tap goes on, unchecked. */
 export const CLAIM_PATIENCE_MS = 400;
@@ -200,6 +201,7 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
     const { service } = e;
     const engine = service.engine;
     const rows = deps.rows ?? ((): OrderSummary[] => engine.listOrders().map(summarize));
+    const disk = diskLook(e.place.dataDir, deps.now);
     const session = startHubSession({
       me,
       role: config.role,
@@ -222,9 +224,14 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
       ...(deps.claimQuietMs ? { claimQuietMs: deps.claimQuietMs } : {}),
       ...(deps.tuning?.awayAfterMs !== undefined ? { awayAfterMs: deps.tuning.awayAfterMs } : {}),
       ...(deps.tuning?.lease ? { lease: deps.tuning.lease } : {}),
-      // Sent only when the hub is in a chain (docs/fleet.md); storage warnings are not gathered yet.
+      // Sent only when the hub is in a chain (docs/fleet.md).
       north: {
-        health: () => ({ lastIntakeAt: service.intake.status().lastCompleteAt, storageWarnings: [] }),
+        health: () => {
+          const intake = service.intake.status();
+          // Intake says a storage failure in words only: a full disk is its one failure that names the disk.
+          const failure = engine.storage()?.code ?? (intake.condition === 'storage' ? (/full/i.test(intake.message ?? '') ? 'STORE_FULL' : 'STORE_WRITE') : null);
+          return { lastIntakeAt: intake.lastCompleteAt, storageWarnings: storageWarnings({ writeFailure: failure, ...disk() }) };
+        },
         // Looked at every second for a change: the kept rows, not a listing of every order each time.
         ...(config.role === 'hub' ? { summary: () => storeSummary(rows(), deps.now()) } : {}),
       },
