@@ -386,7 +386,7 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
       const saved = saveChainLink(hubFiles(e.place.dataDir), request, e.place.environment === 'training');
       if (!saved.ok) return saved;
       // Never the credentials: the store, the centre and whether files were given.
-      log.info('store hub linked to the chain; restarting the hub with the leaf link', { storeId: saved.value.storeId, centre: saved.value.url, credentials: saved.value.credentialsPath !== null, ca: saved.value.caPath !== null });
+      log.info('store hub linked to the chain; restarting the hub with the leaf link', { storeId: saved.value.storeId, centre: saved.value.url, withCredentials: saved.value.credentialsPath !== null, withCa: saved.value.caPath !== null });
       await rejoin();
       return ok(await this.chainStatus());
     },
