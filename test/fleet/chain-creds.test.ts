@@ -132,4 +132,16 @@ describe('a store hub linked to an operator-mode centre', () => {
     expect(hub.monitor.status().refusedBy).toBe('certificate');
     expect(chainLine(hub.monitor.status())).toContain('certificate not trusted');
   }, 60_000);
+
+  // Last: it stops the centre.
+  it('linked, then the centre gone: "cut since", in words', async () => {
+    const hub = await linkedHub('store-cut', await credsFor(central.op, 'store-cut'), central.caPem);
+    await until('the link is up', 15_000, () => hub.monitor.status().state === 'linked');
+    const before = Date.now();
+    await central.server.kill();
+    await until('the cut is said', 15_000, () => hub.monitor.status().state === 'cut');
+    const status = hub.monitor.status();
+    expect(status.since).toBeGreaterThanOrEqual(before);
+    expect(chainLine(status)).toMatch(/^link to 127\.0\.0\.1:\d+ cut since /);
+  }, 60_000);
 });
