@@ -171,16 +171,12 @@ function LinkForm({ pin, onLinked, onSay }: { pin: string; onLinked: (s: ChainSt
         <input id={`${id}-store`} className="text-input narrow" value={storeId} maxLength={64} placeholder="store-0123" autoComplete="off" spellCheck={false} onChange={(e) => setStoreId(e.target.value)} data-testid="chain-store-id" {...described('storeId')} />
         {fieldError('storeId')}
       </div>
-      <div className="field">
-        <label htmlFor={`${id}-creds`}>{t('hub:chain.credentials')}</label>
-        <input id={`${id}-creds`} ref={credsInput} type="file" accept=".creds,text/plain" data-testid="chain-creds" {...described('credentials')} />
+      <FilePick id={`${id}-creds`} label={t('hub:chain.credentials')} accept=".creds,text/plain" input={credsInput} testId="chain-creds" invalid={described('credentials')}>
         {fieldError('credentials')}
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-ca`}>{t('hub:chain.ca')}</label>
-        <input id={`${id}-ca`} ref={caInput} type="file" accept=".pem,.crt,text/plain" data-testid="chain-ca" {...described('ca')} />
+      </FilePick>
+      <FilePick id={`${id}-ca`} label={t('hub:chain.ca')} accept=".pem,.crt,text/plain" input={caInput} testId="chain-ca" invalid={described('ca')}>
         {fieldError('ca')}
-      </div>
+      </FilePick>
       {errors.request && <p className="form-error">{t(`hub:chain.errors.${errors.request}`)}</p>}
       <div className="form-foot">
         <button type="submit" className="button button-primary" disabled={busy} data-testid="chain-save">
@@ -188,6 +184,50 @@ function LinkForm({ pin, onLinked, onSay }: { pin: string; onLinked: (s: ChainSt
         </button>
       </div>
     </form>
+  );
+}
+
+/**
+ * A file field whose button and "no file chosen" are in the staff's language (the browser's own
+ * file button speaks the browser's): the input is visually hidden but focusable, the label is the button.
+ */
+function FilePick(props: {
+  id: string;
+  label: string;
+  accept: string;
+  input: React.RefObject<HTMLInputElement | null>;
+  testId: string;
+  invalid: Record<string, unknown>;
+  children: React.ReactNode;
+}) {
+  const { t } = useWords();
+  const [name, setName] = useState<string | null>(null);
+  return (
+    <div className="field" role="group" aria-labelledby={`${props.id}-label`}>
+      <span className="field-label" id={`${props.id}-label`}>
+        {props.label}
+      </span>
+      <div className="file-pick">
+        <input
+          id={props.id}
+          ref={props.input}
+          type="file"
+          className="visually-hidden file-pick-input"
+          accept={props.accept}
+          aria-labelledby={`${props.id}-label ${props.id}-name`}
+          onChange={(e) => setName(e.target.files?.[0]?.name ?? null)}
+          data-testid={props.testId}
+          {...props.invalid}
+        />
+        <label htmlFor={props.id} className="button">
+          {t('hub:chain.choose')}
+        </label>
+        <span id={`${props.id}-name`} data-testid={`${props.testId}-name`}>
+          {name ?? t('hub:chain.noFile')}
+        </span>
+      </div>
+      {props.children}
+    </div>
   );
 }
 
