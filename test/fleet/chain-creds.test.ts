@@ -15,7 +15,7 @@ import { readChainLink } from '../../src/fleet/chain';
 import { ensureNorthStream, startNorthSender } from '../../src/fleet/store-side';
 import { chainFiles, removeChainLink, saveChainLink } from '../../src/main/core/hub/chain/files';
 import { type ChainMonitor, startChainMonitor } from '../../src/main/core/hub/chain/monitor';
-import { connectHub } from '../../src/main/core/hub/connection';
+import { connectHub, type HubTarget } from '../../src/main/core/hub/connection';
 import { createHubFiles, hashSecret, HubSupervisor, hubFiles, makeCertificate, newHubSecret, writeHubConfig } from '../../src/main/core/hub/server';
 import { systemTimers } from '../../src/main/core/time';
 import { chainLine, credentialsParts } from '../../src/shared/chain';
@@ -64,6 +64,21 @@ describe('a store hub linked to an operator-mode centre', () => {
     return { files, monitor, target: { host: '127.0.0.1', port, secret, fingerprint } };
   }
 
+  /** A counter of the store sending its health north every 500 ms, as a hub session does. */
+  async function counterSending(target: HubTarget, storeId: string, counterId: string): Promise<void> {
+    const joined = await connectHub(target, { name: 'Counter 1' });
+    if (!joined.ok) throw new Error(joined.problem.message);
+    cleanup.add(() => joined.connection.close());
+    await ensureNorthStream(joined.connection.nc);
+    const sender = startNorthSender({
+      nc: joined.connection.nc,
+      now: Date.now,
+      everyMs: 500,
+      build: (stamp) => ({ kind: 'counter', storeId, counterId, counterName: 'Counter 1', version: '1.0.0', ...stamp, tapsWaiting: 3, oldestWaitingAt: null, lastSentAt: null, online: true, clockDifferenceMs: 0, lastIntakeAt: null, storageWarnings: ['disk-low'] }),
+    });
+    cleanup.add(() => sender.close());
+  }
+
   it('with good credentials: linked, and a counter’s health reaches the centre', async () => {
     const creds = await credsFor(central.op, 'store-good');
     const hub = await linkedHub('store-good', creds, central.caPem);
@@ -79,17 +94,7 @@ describe('a store hub linked to an operator-mode centre', () => {
     await until('the link is up', 15_000, () => hub.monitor.status().state === 'linked');
     expect(chainLine(hub.monitor.status())).toMatch(/^linked as store-good to 127\.0\.0\.1:\d+ since /);
 
-    const joined = await connectHub(hub.target, { name: 'Counter 1' });
-    if (!joined.ok) throw new Error(joined.problem.message);
-    cleanup.add(() => joined.connection.close());
-    await ensureNorthStream(joined.connection.nc);
-    const sender = startNorthSender({
-      nc: joined.connection.nc,
-      now: Date.now,
-      everyMs: 1_000,
-      build: (stamp) => ({ kind: 'counter', storeId: 'store-good', counterId: 'good-c1', counterName: 'Counter 1', version: '1.0.0', ...stamp, tapsWaiting: 3, oldestWaitingAt: null, lastSentAt: null, online: true, clockDifferenceMs: 0, lastIntakeAt: null, storageWarnings: ['disk-low'] }),
-    });
-    cleanup.add(() => sender.close());
+    await counterSending(hub.target, 'store-good', 'good-c1');
     await ensureFleetStream(central.nc, ['store-good']);
     await until('the counter’s health at the centre', 20_000, async () => (await readFleet(central.nc)).latest.some((a) => a.message.kind === 'counter' && a.message.counterId === 'good-c1'));
 
@@ -108,17 +113,7 @@ describe('a store hub linked to an operator-mode centre', () => {
     expect(status.refusedBy).toBe('credentials');
     expect(chainLine(status)).toContain('bad credentials');
     expect(chainLine(status)).not.toContain(credentialsParts(forged)!.seed);
-    const joined = await connectHub(hub.target, { name: 'Counter 1' });
-    if (!joined.ok) throw new Error(joined.problem.message);
-    cleanup.add(() => joined.connection.close());
-    await ensureNorthStream(joined.connection.nc);
-    const sender = startNorthSender({
-      nc: joined.connection.nc,
-      now: Date.now,
-      everyMs: 500,
-      build: (stamp) => ({ kind: 'counter', storeId: 'store-bad', counterId: 'bad-c1', counterName: 'Counter 1', version: '1.0.0', ...stamp, tapsWaiting: 0, oldestWaitingAt: null, lastSentAt: null, online: true, clockDifferenceMs: 0, lastIntakeAt: null, storageWarnings: [] }),
-    });
-    cleanup.add(() => sender.close());
+    await counterSending(hub.target, 'store-bad', 'bad-c1');
     await ensureFleetStream(central.nc, ['store-bad']);
     await new Promise((r) => setTimeout(r, 3_000));
     expect(hub.monitor.status().state).toBe('refused');
