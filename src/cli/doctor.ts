@@ -15,6 +15,10 @@ import { type HubSecretStore, keychainHubSecrets } from '../main/core/hub/server
 import { readHubStatus } from '../main/core/hub/read-status';
 import { visitHub } from '../main/core/hub/snapshot';
 import { hubLine, hubOk } from '../main/core/hub/status-line';
+import { type ChainStatus, chainLine, chainOk, NO_CHAIN } from '../shared/chain';
+import { readChainLink } from '../fleet/chain';
+import { readChainState } from '../main/core/hub/chain/shared-state';
+import { hubFiles } from '../main/core/hub/server/hub-files';
 import type { HubStatus } from '../shared/hub';
 import type { CliConfig, Env } from './config';
 import { hubServerHealth } from './hub';
@@ -262,6 +266,29 @@ export async function lookAtHub(config: CliConfig, env: Env, secrets: HubSecretS
   return visit.ok
     ? { ...base, mode: 'connected', intakeHolder: visit.value.intakeHolder, counters: [...visit.value.counters], problem: null }
     : { ...base, mode: 'away', intakeHolder: null, counters: [], problem: visit.problem.message };
+}
+
+/** The store's link to the chain as the hub says it (the hub PC puts it there while Packdesk runs it); null: no hub here. */
+export async function lookAtChain(config: CliConfig, secrets: HubSecretStore = keychainHubSecrets({ environment: config.environment })): Promise<ChainStatus | null> {
+  const read = loadHubConfig(config.dataDir);
+  if (!read.ok || !read.config) return null;
+  const hub = read.config;
+  const linked = readChainLink(hubFiles(config.dataDir).dir).link;
+  const visit = await visitHub(hub, secrets, 'doctor', (c) => readChainState(c.nc));
+  const role = hub.role;
+  if (!visit.ok) return { ...NO_CHAIN, role, storeId: linked?.storeId ?? null, problem: `the hub cannot be asked: ${visit.problem.message}` };
+  if (visit.value) return { ...visit.value, role };
+  // Nothing said yet: a hub PC whose Packdesk has not run since linking, or no chain.
+  return linked ? { ...NO_CHAIN, role, storeId: linked.storeId, problem: 'linked in the settings, but the hub has not said how the link stands yet: start Packdesk on the hub PC' } : { ...NO_CHAIN, role };
+}
+
+/** Doctor's `chain` line. */
+export function chainCheck(status: ChainStatus): Check {
+  const detail = chainLine(status);
+  if (chainOk(status)) return { name: 'chain', ok: true, detail };
+  if (status.state === 'refused' && status.refusedBy === 'credentials') return { name: 'chain', ok: false, detail, fix: "ask the chain for this store's credentials file and link again in Settings -> Chain" };
+  if (status.state === 'refused') return { name: 'chain', ok: false, detail, fix: "choose the chain's CA certificate in Settings -> Chain, or ask the chain's support" };
+  return { name: 'chain', ok: false, detail, fix: "check the internet link of the hub PC; the store keeps what it sends and catches up by itself" };
 }
 
 /** Doctor's `hub` line. */

@@ -11,7 +11,7 @@ import { printableText } from '../shared/protocol/orderId';
 import { ProblemError } from '../shared/result';
 import { type Command, parseCommand } from './args';
 import { type CliConfig, type Env, resolveConfig, vaultFor } from './config';
-import { formatChecks, hubCheck, lookAtHub, runDoctor } from './doctor';
+import { chainCheck, formatChecks, hubCheck, lookAtChain, lookAtHub, runDoctor } from './doctor';
 import { formatOrder, formatOrders, formatOutbox, formatStatus } from './format';
 import { claimsFor, orderClaim, runClaim } from './claim';
 import { runHub } from './hub';
@@ -124,6 +124,8 @@ async function withEngine(command: Exclude<Command, { name: 'help' | 'hub' | 'ru
       case 'doctor': {
         const checks = await runDoctor({ config, engine, engineProblem, vault, tokens, client, intake, clock });
         checks.push(hubCheck(await lookAtHub(config, io.env)));
+        const chain = await lookAtChain(config);
+        if (chain) checks.push(chainCheck(chain));
         io.write(command.json ? `${JSON.stringify(checks, null, 2)}\n` : formatChecks(checks));
         return checks.every((c) => c.ok) ? EXIT.OK : EXIT.REFUSED;
       }

@@ -5,7 +5,7 @@
  *   fleet status [--json]            stores and counters, problems first
  *   fleet stores add <store id>...   source these stores' north streams into the fleet stream
  * Options: --server URL (or PACKDESK_FLEET_SERVER), --creds FILE, --ca FILE.
- * On a store's hub PC (until Settings -> Chain does it):
+ * On a store's hub PC (Settings -> Chain does the same on the screens, and keeps the file itself):
  *   fleet link --data-dir DIR --store-id ID --url tls://host:7422 --creds FILE [--ca FILE] [--training]
  *   fleet unlink --data-dir DIR
  */

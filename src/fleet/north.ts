@@ -13,7 +13,7 @@ export const StoreIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'store id
 export type StoreId = z.infer<typeof StoreIdSchema>;
 
 /** Storage warnings a counter may raise, as codes (never a path or a message that could carry data). */
-export const StorageWarningSchema = z.enum(['disk-low', 'data-file-large', 'data-file-damaged', 'backup-failed']);
+export const StorageWarningSchema = z.enum(['disk-low', 'data-file-large', 'data-file-damaged', 'backup-failed', 'data-file-unwritable']);
 export type StorageWarning = z.infer<typeof StorageWarningSchema>;
 
 /** One counter's presence and health, sent every 10 s and on change. Times are the counter's clock, epoch ms. */

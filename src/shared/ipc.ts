@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { ActionSchema, FULFILLMENT_STATES, ORDER_STATES, OrderIdSchema, OrderSchema } from './protocol/schemas';
 import { ClaimSchema, CounterNameSchema, HubStatusSchema, SharedTapStateSchema } from './hub';
+import { CHAIN_FILE_MAX_CHARS, ChainStatusSchema } from './chain';
 import { idFault } from './protocol/builders';
 import { LANGUAGE_CODES } from './languages';
 import { DEFAULT_ORDER_ID_PATTERN } from './orderIdPattern';
@@ -574,6 +575,31 @@ export const COMMANDS = {
   'hub.join': { payload: z.object({ pin: Pin, code: z.string().trim().min(1).max(1000), name: CounterNameSchema.optional() }).strict(), result: HubStatusSchema },
   /** Leaves the store hub (a hub stops serving); the counter works alone again (manager). */
   'hub.leave': { payload: z.object({ pin: Pin }).strict(), result: Ok },
+  /** Settings -> Chain: the store's link to the chain's centre (on a counter: as the hub PC says it). */
+  'chain.status': { payload: Empty, result: ChainStatusSchema },
+  /**
+   * Links the store hub to the chain's centre (manager, on the hub PC). The files arrive as text,
+   * capped; each field is checked in words by the main side (chainFieldErrors), which keeps the
+   * credentials and never sends them back.
+   */
+  'chain.link': {
+    payload: z
+      .object({
+        pin: Pin,
+        link: z
+          .object({
+            storeId: z.string().max(200),
+            url: z.string().max(400),
+            credentials: z.string().max(CHAIN_FILE_MAX_CHARS).nullable(),
+            ca: z.string().max(CHAIN_FILE_MAX_CHARS).nullable(),
+          })
+          .strict(),
+      })
+      .strict(),
+    result: ChainStatusSchema,
+  },
+  /** Unlinks the store hub from the chain: its credentials removed (manager, on the hub PC). */
+  'chain.unlink': { payload: z.object({ pin: Pin }).strict(), result: ChainStatusSchema },
   /** A day's shift in one picture, from the terminal's own records (today when no day is given). */
   'shift.report': { payload: z.object({ day: DaySchema.optional() }).strict(), result: ShiftReportSchema },
   /** Writes the day's figures as a CSV file for the manager; answers where. */

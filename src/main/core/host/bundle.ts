@@ -1,6 +1,7 @@
 /** `support.exportBundle`: gathers the host's facts into a support bundle folder. */
 import { join } from 'node:path';
 import type { HubStatus } from '../../../shared/hub';
+import { type ChainStatus, chainLine, chainOk } from '../../../shared/chain';
 import type { AppInfo, Settings } from '../../../shared/ipc';
 import { ok, type Result } from '../../../shared/result';
 import type { Engine } from '../engine';
@@ -27,6 +28,8 @@ export interface BundleDeps {
   readonly now: () => number;
   /** The store hub as this counter sees it (absent: not asked). */
   readonly hub?: () => HubStatus;
+  /** The store's link to the chain (absent: not asked); never its credentials. */
+  readonly chain?: () => Promise<ChainStatus>;
 }
 
 /** Writes the bundle and returns its folder. */
@@ -63,6 +66,9 @@ export async function exportSupportBundle(deps: BundleDeps): Promise<Result<{ pa
   const hub = deps.hub?.() ?? null;
   // The same words as `packdesk doctor`'s hub line.
   if (hub) health.push({ name: 'hub', ok: hubOk(hub), message: hubLine(hub) });
+  // The same words as `packdesk doctor`'s chain line; only when this PC takes part in a hub.
+  const chain = hub && hub.role !== 'none' ? await deps.chain?.().catch(() => null) : null;
+  if (chain) health.push({ name: 'chain', ok: chainOk(chain), message: chainLine(chain) });
   deps.log.info('support bundle requested');
   const written = writeSupportBundle({
     dir: join(deps.dataDir, 'support'),

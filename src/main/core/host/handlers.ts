@@ -263,6 +263,9 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
         return ok({ done: true as const });
       }),
     'hub.status': async () => ok(hub.status()),
+    'chain.status': async () => ok(await hub.chainStatus()),
+    'chain.link': async ({ pin, link }) => withPin(pin, () => hub.linkChain(link)),
+    'chain.unlink': async ({ pin }) => withPin(pin, () => hub.unlinkChain()),
     'orders.takeOver': async ({ orderId }) => hub.takeOver(orderId),
     'hub.create': async ({ pin, name }) => withPin(pin, () => hub.create(name ?? null)),
     'hub.joinCode': async ({ pin }) => withPin(pin, () => hub.joinCode()),

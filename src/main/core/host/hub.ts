@@ -26,6 +26,14 @@ import type { Logger } from '../log';
 import { systemTimers } from '../time';
 import type { HostListener } from './events';
 import { oneAtATime } from '../serial';
+import { type ChainStatus, NO_CHAIN } from '../../../shared/chain';
+import { removeChainLink, saveChainLink, savedChainLink } from '../hub/chain/files';
+import { type ChainMonitor, startChainMonitor } from '../hub/chain/monitor';
+import { putChainState, readChainState } from '../hub/chain/shared-state';
+import { configuredPasswordHash, hubFiles, writeHubConfig } from '../hub/server/hub-files';
+import { visitHub } from '../hub/snapshot';
+import { every } from '../time';
+import { diskLook, storageWarnings } from './storage-warnings';
 
 /** The longest a tap waits on the hub to learn whether another counter has the order; after it the tap goes on, unchecked. */
 export const CLAIM_PATIENCE_MS = 400;
@@ -75,6 +83,12 @@ export interface HubLink {
   joinCode(): Promise<Result<HubJoin>>;
   join(code: string, name: string | null): Promise<Result<HubStatus>>;
   leave(): Promise<Result<true>>;
+  /** Settings -> Chain: the link to the chain's centre as this PC knows it (the hub PC's own, or what the hub says). */
+  chainStatus(): Promise<ChainStatus>;
+  /** Links the store hub to the chain (on the hub PC only): files written, the hub's server restarted. */
+  linkChain(request: unknown): Promise<Result<ChainStatus>>;
+  /** Unlinks the store hub: the link's files removed, the hub's server restarted without it. */
+  unlinkChain(): Promise<Result<ChainStatus>>;
 }
 
 /** The engine the hub is bound to. */
@@ -89,6 +103,8 @@ interface Member {
   readonly config: HubConfig;
   readonly session: HubSession;
   readonly supervisor: HubSupervisor | null;
+  /** On the hub PC of a store in a chain: the leaf link watched. */
+  readonly chain: ChainMonitor | null;
   readonly unsubscribes: (() => void)[];
 }
 
@@ -154,18 +170,48 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
     }
     const config = read.config;
     let supervisor: HubSupervisor | null = null;
+    let chain: ChainMonitor | null = null;
+    const chainStops: (() => void)[] = [];
     if (config.role === 'hub' && config.listen) {
+      const files = hubFiles(e.place.dataDir);
+      const saved = savedChainLink(files);
+      // In a chain: a monitoring port on 127.0.0.1, chosen afresh each start (a fixed one could be taken and stop the hub).
+      const monitorPort = saved.link ? await freeLocalPort() : null;
+      const hash = configuredPasswordHash(files);
+      if (saved.link && hash) writeHubConfig(files, config.listen, hash, saved.link, monitorPort);
       const prepared = await prepareHubServer({ dataDir: e.place.dataDir, listen: config.listen, explicitProgram: deps.explicitProgram, resourcesPath: deps.resourcesPath, logger: log });
       if (prepared.ok) {
-        supervisor = prepared.supervisor;
+        const server = prepared.supervisor;
+        supervisor = server;
+        const publish = (state: ChainStatus): void => {
+          // Every counter reads the link's state from the hub; a hub not up yet is told at the next change or look.
+          void visitHub(config, e.secrets, 'chain', (c) => putChainState(c.nc, state)).then((v) => !v.ok && log.warn('chain state not put in the hub', { problem: v.problem.message }));
+        };
+        if (saved.link && monitorPort !== null) {
+          const monitor = startChainMonitor({ link: saved.link, monitorPort, lines: (l) => server.onLine(l), now: deps.now, timers: systemTimers, problem: saved.problem });
+          chain = monitor;
+          chainStops.push(
+            monitor.onChange((state) => {
+              log.info('chain link', { state: state.state, centre: state.centre, refusedBy: state.refusedBy, detail: state.detail });
+              publish(state);
+            }),
+            every(systemTimers, 30_000, () => publish(monitor.status())),
+            () => monitor.stop(),
+          );
+        }
+        const chainNow = (): ChainStatus => chain?.status() ?? { ...NO_CHAIN, role: 'hub', problem: saved.problem };
         // The session connects in the background and tries again until the process is up.
-        void supervisor.start().then((health) => health.problem && log.error('the store hub could not start', { problem: health.problem }));
+        void server.start().then((health) => {
+          if (health.problem) log.error('the store hub could not start', { problem: health.problem });
+          else publish(chainNow());
+        });
       } else log.error('the store hub program cannot run here', { problem: prepared.message });
     }
     const me: CounterIdentity = { counterId: config.counterId, counterName: config.counterName, version: deps.version };
     const { service } = e;
     const engine = service.engine;
     const rows = deps.rows ?? ((): OrderSummary[] => engine.listOrders().map(summarize));
+    const disk = diskLook(e.place.dataDir, deps.now);
     const session = startHubSession({
       me,
       role: config.role,
@@ -188,14 +234,20 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
       ...(deps.claimQuietMs ? { claimQuietMs: deps.claimQuietMs } : {}),
       ...(deps.tuning?.awayAfterMs !== undefined ? { awayAfterMs: deps.tuning.awayAfterMs } : {}),
       ...(deps.tuning?.lease ? { lease: deps.tuning.lease } : {}),
-      // Sent only when the hub is in a chain (docs/fleet.md); storage warnings are not gathered yet.
+      // Sent only when the hub is in a chain (docs/fleet.md).
       north: {
-        health: () => ({ lastIntakeAt: service.intake.status().lastCompleteAt, storageWarnings: [] }),
+        health: () => {
+          const intake = service.intake.status();
+          // Intake says a storage failure in words only: a full disk is its one failure that names the disk.
+          const failure = engine.storage()?.code ?? (intake.condition === 'storage' ? (/full/i.test(intake.message ?? '') ? 'STORE_FULL' : 'STORE_WRITE') : null);
+          return { lastIntakeAt: intake.lastCompleteAt, storageWarnings: storageWarnings({ writeFailure: failure, ...disk() }) };
+        },
         // Looked at every second for a change: the kept rows, not a listing of every order each time.
         ...(config.role === 'hub' ? { summary: () => storeSummary(rows(), deps.now()) } : {}),
       },
     });
     const unsubscribes: (() => void)[] = [
+      ...chainStops,
       session.on((event) => {
         if (event.kind === 'status') {
           deps.emit('hub.status', event.status);
@@ -220,7 +272,7 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
       }),
       engine.on('orders.changed', ({ orders }) => session.publishOrders(orders.filter((v) => v.order !== null).map((v) => v.id))),
     ];
-    member = { config, session, supervisor, unsubscribes };
+    member = { config, session, supervisor, chain, unsubscribes };
     deps.emit('hub.status', session.status());
   };
 
@@ -331,6 +383,35 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
       if (!left.ok) return left;
       log.info('left the store hub', { was: left.value.was });
       return ok(true);
+    },
+    async chainStatus() {
+      const e = engaged;
+      const m = member;
+      if (!e || !m) return NO_CHAIN;
+      if (m.config.role === 'hub') return m.chain?.status() ?? { ...NO_CHAIN, role: 'hub', problem: savedChainLink(hubFiles(e.place.dataDir)).problem };
+      const visit = await visitHub(m.config, e.secrets, 'chain', (c) => readChainState(c.nc));
+      if (!visit.ok) return { ...NO_CHAIN, role: 'counter', problem: visit.problem.message };
+      return { ...(visit.value ?? NO_CHAIN), role: 'counter' };
+    },
+    async linkChain(request) {
+      const e = engaged;
+      if (!e) return noEngine();
+      if (member?.config.role !== 'hub') return fail('invalid', 'Only the store hub PC links to the chain.', 'CHAIN_NOT_HUB');
+      const saved = saveChainLink(hubFiles(e.place.dataDir), request, e.place.environment === 'training');
+      if (!saved.ok) return saved;
+      // Never the credentials: the store, the centre and whether files were given.
+      log.info('store hub linked to the chain; restarting the hub with the leaf link', { storeId: saved.value.storeId, centre: saved.value.url, withCredentials: saved.value.credentialsPath !== null, withCa: saved.value.caPath !== null });
+      await rejoin();
+      return ok(await this.chainStatus());
+    },
+    async unlinkChain() {
+      const e = engaged;
+      if (!e) return noEngine();
+      if (member?.config.role !== 'hub') return fail('invalid', 'Only the store hub PC links to the chain.', 'CHAIN_NOT_HUB');
+      removeChainLink(hubFiles(e.place.dataDir));
+      log.info('store hub unlinked from the chain; restarting the hub without the leaf link');
+      await rejoin();
+      return ok(await this.chainStatus());
     },
   };
 }

@@ -152,6 +152,7 @@ export async function createAppHost<S extends TrainingService = TrainingService>
         logFiles: () => logFilesIn(logDir),
         log,
         hub: () => hub.status(),
+        chain: () => hub.chainStatus(),
         now,
       }),
   });

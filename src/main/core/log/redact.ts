@@ -6,6 +6,8 @@
 
 const SECRET_KEYS = /^(authorization|access_?token|refresh_?token|token|client_?secret|secret|password|pin|pin_?hash|packer_?pin)$/i;
 const BEARER = /\b(O-Bearer|Bearer)\s+[A-Za-z0-9._~+/=-]+/g;
+/** A NATS nkey seed (a chain credentials file's secret half): S, its kind, 56 base32 characters. */
+const NKEY_SEED = /\bS[UOANCPX][A-Z2-7]{56}\b/g;
 const FORM_SECRET = /\b(client_secret|access_token|refresh_token|token)=([^&\s"]+)/g;
 const MASK = '[redacted]';
 
@@ -22,7 +24,7 @@ export class SecretRegistry {
   }
   /** Masks every registered value and every bearer/form secret in a string. */
   redactText(text: string): string {
-    let out = text.replace(BEARER, `$1 ${MASK}`).replace(FORM_SECRET, `$1=${MASK}`);
+    let out = text.replace(BEARER, `$1 ${MASK}`).replace(FORM_SECRET, `$1=${MASK}`).replace(NKEY_SEED, MASK);
     for (const v of this.values) if (out.includes(v)) out = out.split(v).join(MASK);
     return out;
   }

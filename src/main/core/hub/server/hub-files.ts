@@ -96,7 +96,7 @@ function leafnodesBlock(chain: ChainLink): string {
  * The text of nats.conf: TLS required, one user whose password is the bcrypted secret, JetStream in
  * the data folder; with a chain link, also a leaf node of the chain's centre in the store's domain.
  */
-export function natsConfig(files: HubFiles, listen: string, passwordHash: string, chain: ChainLink | null = null): string {
+export function natsConfig(files: HubFiles, listen: string, passwordHash: string, chain: ChainLink | null = null, monitorPort: number | null = null): string {
   return [
     '# Written by Packdesk when this PC became the store hub. Packdesk rewrites it; edits are lost.',
     `listen: ${JSON.stringify(listen)}`,
@@ -107,6 +107,8 @@ export function natsConfig(files: HubFiles, listen: string, passwordHash: string
     `authorization {\n  user: ${JSON.stringify(HUB_USER)}\n  password: ${JSON.stringify(passwordHash)}\n  timeout: 3\n}`,
     `jetstream {\n  store_dir: ${confPath(files.storeDir)}\n  max_memory_store: 64MB\n  max_file_store: 2GB${chain ? `\n  domain: ${JSON.stringify(chain.storeId)}` : ''}\n}`,
     ...(chain ? [leafnodesBlock(chain)] : []),
+    // The leaf link's state (/leafz) for Settings -> Chain; on this PC only, a port chosen at each start.
+    ...(monitorPort !== null ? [`http: "127.0.0.1:${monitorPort}"`] : []),
     '',
   ].join('\n');
 }
@@ -139,8 +141,14 @@ export async function createHubFiles(files: HubFiles, options: CreateHubFilesOpt
 }
 
 /** (Re)writes nats.conf, readable by this user only; the chain link defaults to the one saved in the hub's folder (docs/fleet.md). */
-export function writeHubConfig(files: HubFiles, listen: string, passwordHash: string, chain: ChainLink | null = readChainLink(files.dir).link): void {
-  writeFileSync(files.configPath, natsConfig(files, listen, passwordHash, chain), { mode: 0o600 });
+export function writeHubConfig(
+  files: HubFiles,
+  listen: string,
+  passwordHash: string,
+  chain: ChainLink | null = readChainLink(files.dir).link,
+  monitorPort: number | null = null,
+): void {
+  writeFileSync(files.configPath, natsConfig(files, listen, passwordHash, chain, monitorPort), { mode: 0o600 });
   // writeFileSync's mode applies only when it creates the file.
   try {
     chmodSync(files.configPath, 0o600);
@@ -154,6 +162,13 @@ export function configuredPasswordHash(files: HubFiles): string | null {
   if (!existsSync(files.configPath)) return null;
   const match = /^\s*password:\s*"([^"]+)"/m.exec(readFileSync(files.configPath, 'utf8'));
   return match?.[1] ?? null;
+}
+
+/** The monitoring port written in an existing nats.conf (a hub in a chain), or null. */
+export function configuredMonitorPort(files: HubFiles): number | null {
+  if (!existsSync(files.configPath)) return null;
+  const match = /^http:\s*"127\.0\.0\.1:(\d+)"/m.exec(readFileSync(files.configPath, 'utf8'));
+  return match ? Number(match[1]) : null;
 }
 
 /** The listen address written in an existing nats.conf, or null. */

@@ -48,6 +48,7 @@ export class HubSupervisor {
   private restartHandle: unknown = null;
   private startedAt = 0;
   private readonly listeners = new Set<(health: ServerHealth) => void>();
+  private readonly lineListeners = new Set<(line: string) => void>();
   private readonly timers: Timers;
   private readonly now: () => number;
   private readonly log: Logger;
@@ -74,6 +75,12 @@ export class HubSupervisor {
   onChange(listener: (health: ServerHealth) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Called with each line nats-server writes (its leaf link's errors are said only there); returns the function that stops listening. */
+  onLine(listener: (line: string) => void): () => void {
+    this.lineListeners.add(listener);
+    return () => this.lineListeners.delete(listener);
   }
 
   /** Clears an orphan, starts nats-server and resolves once it is ready or has failed (its health says why). */
@@ -122,12 +129,18 @@ export class HubSupervisor {
     this.child = child;
     this.startedAt = this.now();
     let output = '';
+    let partial = '';
     let ready = false;
     let settle: () => void = () => undefined;
     const settled = new Promise<void>((resolve) => (settle = resolve));
     child.stderr?.on('data', (chunk: Buffer) => {
       // Keep the tail: the last lines say why a start failed.
       output = (output + chunk.toString()).slice(-4000);
+      if (this.lineListeners.size > 0) {
+        const lines = (partial + chunk.toString()).split('\n');
+        partial = lines.pop() ?? '';
+        for (const line of lines) for (const listener of this.lineListeners) listener(line);
+      }
       if (!ready && READY.test(output)) {
         ready = true;
         this.running = true;

@@ -7,6 +7,7 @@ import { TerminalForm } from './TerminalForm';
 import { TerminalPanel } from './TerminalPanel';
 import { UpdatesPanel } from './UpdatesPanel';
 import { CountersPanel } from '../hub/CountersPanel';
+import { ChainPanel } from '../hub/ChainPanel';
 import { StaffPanel } from './StaffPanel';
 
 interface Props {
@@ -30,6 +31,7 @@ export function SettingsPanels({ pin, onLock, onPinChanged }: Props) {
       <ConnectionForm pin={pin} />
       <IntakeForm pin={pin} />
       <CountersPanel pin={pin} />
+      <ChainPanel pin={pin} />
       <UpdatesPanel pin={pin} />
       <TerminalPanel pin={pin} onPinChanged={onPinChanged} />
     </div>

@@ -1,0 +1,33 @@
+/**
+ * The chain link's state as every counter of the store reads it: the hub PC, which alone sees its
+ * nats-server, puts it in a small hub bucket; a counter's Settings -> Chain and `doctor` read it
+ * back. Only the words of ChainStatus travel (no credentials: the status has none).
+ */
+import { jetstream } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { type ChainStatus, ChainStatusSchema } from '../../../../shared/chain';
+import { openBucket, WRITE_TIMEOUT_MS } from '../buckets';
+
+export const CHAIN_BUCKET = 'packdesk-chain';
+const KEY = 'link';
+
+/** Puts the hub PC's chain status in the hub. */
+export async function putChainState(nc: NatsConnection, status: ChainStatus): Promise<void> {
+  // Kept a week: a status nobody rewrote for that long is from a hub that no longer runs.
+  const kv = await openBucket(nc, CHAIN_BUCKET, 7 * 24 * 3_600_000);
+  await kv.put(KEY, JSON.stringify(status));
+}
+
+/** The chain status the hub PC last put, or null (no hub PC has said anything: not in a chain, or never run). */
+export async function readChainState(nc: NatsConnection): Promise<ChainStatus | null> {
+  try {
+    const kv = await new Kvm(jetstream(nc, { timeout: WRITE_TIMEOUT_MS })).open(CHAIN_BUCKET);
+    const entry = await kv.get(KEY);
+    if (!entry || entry.operation !== 'PUT') return null;
+    const parsed = ChainStatusSchema.safeParse(JSON.parse(entry.string()));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
