@@ -15,7 +15,8 @@ import { HISTORY_KEEP_MS, pruneHistory, reclaimSpace } from '../../../../src/mai
 import { mustMove } from '../../../../src/main/core/outbox/lifecycle';
 import { mulberry32 } from '../../../../sandbox/prng';
 import { bundle } from '../../../support/bundle';
-import { Cleanup, openedStore, tempDir } from '../../../support/engine';
+import { manualTimers } from '../../../support/clock';
+import { Cleanup, openedStore, sandbox, serviceEngine, tempDir } from '../../../support/engine';
 import { sampleOrder } from '../../../support/orders';
 import { REPO_ROOT } from '../../../support/paths';
 
@@ -181,6 +182,48 @@ describe('the data file gives freed pages back to the disk', () => {
     expect(store.search.find('Customer ORD-100123', 10).found.map((f) => f.id)).toContain('ORD-100123');
     expect(reclaimSpace(store, { quiet: false }).kind).toBe('given-back');
   });
+});
+
+describe('the engine gives pages back after pruning', () => {
+  it('switches a file made before auto-vacuum after its first pruning run with no tap lately, and the file shrinks', async () => {
+    const box = await sandbox(cleanup);
+    const dir = legacyDataDir(tempDir(cleanup));
+    const t = T0 + HISTORY_KEEP_MS + 30 * DAY;
+    const seed = openedStore(cleanup, dir, () => t);
+    fill(seed, 400, 5);
+    seed.transaction(() => {
+      for (let i = 0; i < 400; i++) seed.orders.retire(`ORD-${100_000 + i}`, T0 + 4 * DAY);
+    });
+    seed.emptyWal();
+    seed.close();
+    const file = path.join(dir, DATA_FILE_NAME);
+    const before = fs.statSync(file).size;
+    const mode = (): number => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return Number(db.pragma('auto_vacuum', { simple: true }));
+      } finally {
+        db.close();
+      }
+    };
+    expect(mode()).toBe(0);
+
+    const clock = manualTimers();
+    const { engine } = serviceEngine(cleanup, box, dir, { now: () => t, timers: clock.timers });
+    engine.start();
+    // The walk a minute after the start, then pruning and giving pages back, a step each 100 ms.
+    clock.advance(60_000);
+    for (let i = 0; i < 20; i++) clock.advance(100);
+    expect(mode()).toBe(2);
+    // Folded back at the next idle checkpoint: the file is cut to what it holds.
+    clock.advance(1000);
+    const after = fs.statSync(file).size;
+    expect(after).toBeLessThan(before / 2);
+    await engine.stop();
+    const store = openedStore(cleanup, dir, () => t);
+    expect(store.integrity()).toBe('ok');
+    expect(store.space()).toMatchObject({ mode: 'incremental', freePages: 0 });
+  }, 60_000);
 });
 
 const running = new Set<ReturnType<typeof spawn>>();
