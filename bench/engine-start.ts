@@ -13,7 +13,7 @@
  *   - Node's own boot before our first line, for reference (outside the engine).
  * The data file's size is printed with them.
  *
- * Then history in bounds (two years, or --years): `--rows` taps a year written day by day into a
+ * Then history in bounds (two years, or --years; 0: none): `--rows` taps a year written day by day into a
  * data file of their own, on orders that arrive with their bodies, finish and leave the terminal, and
  * after each day the pruning of the audit (as the app starts each morning), the walk for finished
  * orders and the pruning of history (settled taps, the rows of orders that left: 180 days) run as
@@ -58,10 +58,10 @@ const StepsSchema = z.object({
 });
 type Steps = z.infer<typeof StepsSchema>;
 
-function flag(name: string, fallback: number): number {
+function flag(name: string, fallback: number, least = 1): number {
   const i = process.argv.indexOf(`--${name}`);
   const v = i >= 0 ? Number(process.argv[i + 1]) : fallback;
-  return Number.isInteger(v) && v > 0 ? v : fallback;
+  return Number.isInteger(v) && v >= least ? v : fallback;
 }
 
 /**
@@ -396,7 +396,8 @@ async function main(): Promise<void> {
   const runs = flag('runs', 15);
   const orderCount = flag('orders', 5000);
   const rows = flag('rows', 10_000);
-  const years = flag('years', 2);
+  // --years 0: the engine's start only.
+  const years = flag('years', 2, 0);
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'packdesk-bench-start-'));
   const sandbox = await startSandbox({ seed: 5, orderCount });
   try {
@@ -429,7 +430,7 @@ async function main(): Promise<void> {
     }
     console.log(line('CPU time over the whole span', part((s) => s.tappedCpu), null));
     console.log(line('for reference, Node booting before our first line', part((s) => s.entryAt), null));
-    {
+    if (years > 0) {
       const template = sandbox.order(orders[0]!.id);
       if (!template) throw new Error('the sandbox has no order to copy');
       // On a RAM disk where there is one: the figures are the file's size and the CPU of each step,
