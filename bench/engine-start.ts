@@ -13,16 +13,16 @@
  *   - Node's own boot before our first line, for reference (outside the engine).
  * The data file's size is printed with them.
  *
- * With --years 2, history in bounds as well: `--rows` taps a year written day by day into a data
- * file of their own, on orders that arrive with their bodies, finish and leave the terminal, and
+ * Then history in bounds (two years, or --years; 0: none): `--rows` taps a year written day by day into a
+ * data file of their own, on orders that arrive with their bodies, finish and leave the terminal, and
  * after each day the pruning of the audit (as the app starts each morning), the walk for finished
  * orders and the pruning of history (settled taps, the rows of orders that left: 180 days) run as
- * the engine runs them, a step at a time.
- * The data file's size after the first year and after the second: the second must be no larger
- * (SQLite reuses the pages pruning frees). Also the time of each pruning step, which a tap may
- * wait behind.
- * --vacuum models giving free pages back after each day's pruning (auto_vacuum = INCREMENTAL).
- * Run: npx tsx bench/engine-start.ts [--runs 15] [--orders 5000] [--rows 10000] [--years 2] [--vacuum]
+ * the engine runs them, a step at a time, and the pages that freed are given back to the disk
+ * (outbox/retire.ts reclaimSpace, as the engine runs it after each pruning run).
+ * The data file's size after the first year and after the second and their ratio: the second
+ * must be no larger. Also the time of each step, which a tap may wait behind.
+ * --legacy starts the history from a file made before auto-vacuum: the first night switches it.
+ * Run: npx tsx bench/engine-start.ts [--runs 15] [--orders 5000] [--rows 10000] [--years 2] [--legacy]
  * (--rows 900000: a year of history at a busy store)
  */
 import { spawn } from 'node:child_process';
@@ -35,7 +35,7 @@ import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { startSandbox } from '../sandbox';
 import { openStore, type Store } from '../src/main/core/db';
-import { FINISHED_KEEP_MS, HISTORY_KEEP_MS, pruneHistory, type RetireCursor, retireFinished } from '../src/main/core/outbox';
+import { FINISHED_KEEP_MS, HISTORY_KEEP_MS, pruneHistory, reclaimSpace, type RetireCursor, retireFinished } from '../src/main/core/outbox';
 import { mustMove } from '../src/main/core/outbox/lifecycle';
 import { buildAction, type ActionInput, type Order } from '../src/shared/protocol';
 import { type Spread, spread } from './stats';
@@ -58,10 +58,10 @@ const StepsSchema = z.object({
 });
 type Steps = z.infer<typeof StepsSchema>;
 
-function flag(name: string, fallback: number): number {
+function flag(name: string, fallback: number, least = 1): number {
   const i = process.argv.indexOf(`--${name}`);
   const v = i >= 0 ? Number(process.argv[i + 1]) : fallback;
-  return Number.isInteger(v) && v > 0 ? v : fallback;
+  return Number.isInteger(v) && v >= least ? v : fallback;
 }
 
 /**
@@ -153,13 +153,20 @@ export interface HistoryFigures {
   readonly auditPruneMs: Spread;
   /** Each step of the walk for finished orders, ms. */
   readonly retireStepMs: Spread;
+  /** Each step of giving free pages back to the disk, ms (null: none had pages to give). */
+  readonly reclaimStepMs: Spread | null;
+  /** The one-time switch to incremental auto-vacuum, ms (a file made before it: --legacy). */
+  readonly switchMs: readonly number[];
 }
 
 /**
  * Writes `years` of history day by day (see the file's comment) and prunes after each day as the
  * engine does; the data file's size after each year.
  */
-export function simulateHistory(dataDir: string, template: Order, tapsPerYear: number, years: number, afterDay?: (store: Store) => void): HistoryFigures {
+export function simulateHistory(dataDir: string, template: Order, tapsPerYear: number, years: number, options: { readonly legacyFile?: boolean } = {}): HistoryFigures {
+  // A file made before auto-vacuum, as a terminal updated to this version has: the first run of
+  // giving pages back switches it (one VACUUM, timed), as the engine does at a quiet moment.
+  if (options.legacyFile) legacyFile(dataDir);
   const opened = openStore({ dataDir, now: Date.now });
   if (!opened.ok) throw new Error(opened.problem.message);
   const store = opened.value;
@@ -168,7 +175,10 @@ export function simulateHistory(dataDir: string, template: Order, tapsPerYear: n
   const pruneSteps: number[] = [];
   const auditPrunes: number[] = [];
   const retireSteps: number[] = [];
+  const reclaimSteps: number[] = [];
+  const switches: number[] = [];
   const sizes: FileFigures[] = [];
+  const startedAt = Date.now();
   const timed = <T>(into: number[], fn: () => T): T => {
     const t = process.hrtime.bigint();
     const r = fn();
@@ -202,17 +212,28 @@ export function simulateHistory(dataDir: string, template: Order, tapsPerYear: n
         store.checkpoint();
       }
       // The day's end, as the engine would have done it meanwhile: the audit pruned as the sender
-      // starts, the walk for finished orders, then history past 180 days, each a step at a time.
+      // starts, the walk for finished orders, history past 180 days, then the pages that freed given
+      // back to the disk, each a step at a time and each through the engine's own functions.
       const now = dayStart + DAY;
       timed(auditPrunes, () => store.audit.prune(now - HISTORY_KEEP_MS));
       let after: RetireCursor | null = null;
       do after = timed(retireSteps, () => retireFinished(store, { now, keepMs: FINISHED_KEEP_MS, after })).next;
       while (after !== null);
       store.emptyWal();
-      while (timed(pruneSteps, () => pruneHistory(store, { now, keepMs: HISTORY_KEEP_MS })).more);
+      while (timed(pruneSteps, () => pruneHistory(store, { now, keepMs: HISTORY_KEEP_MS, terminal: 'bench' })).more);
+      // The night is quiet: no tap for hours, so a file made before auto-vacuum is switched now.
+      for (;;) {
+        const t = process.hrtime.bigint();
+        const step = reclaimSpace(store, { quiet: true });
+        const ms = Number(process.hrtime.bigint() - t) / 1e6;
+        if (step.kind === 'switched') switches.push(ms);
+        else if (step.kind === 'given-back' && step.pages > 0) reclaimSteps.push(ms);
+        if (step.kind !== 'given-back' || !step.more) break;
+      }
       store.emptyWal();
-      afterDay?.(store);
       if ((day + 1) % 365 === 0) sizes.push(measureFile(store));
+      // A line a simulated quarter, so a long run shows it moves.
+      if ((day + 1) % 91 === 0) process.stderr.write(`  (day ${day + 1} of ${years * 365}, ${((Date.now() - startedAt) / 60_000).toFixed(1)} min)\n`);
     }
   } finally {
     store.close();
@@ -223,6 +244,8 @@ export function simulateHistory(dataDir: string, template: Order, tapsPerYear: n
     pruneStepMs: spread(pruneSteps),
     auditPruneMs: spread(auditPrunes),
     retireStepMs: spread(retireSteps),
+    reclaimStepMs: reclaimSteps.length > 0 ? spread(reclaimSteps) : null,
+    switchMs: switches,
   };
 }
 
@@ -230,6 +253,8 @@ export function simulateHistory(dataDir: string, template: Order, tapsPerYear: n
 interface FileFigures {
   readonly bytes: number;
   readonly freeBytes: number;
+  /** Pages in the file. */
+  readonly pageCount: number;
   /** Pages per table or index (SQLite's dbstat). */
   readonly pages: Readonly<Record<string, number>>;
   /** The largest rowid and the rows of each history table. */
@@ -255,29 +280,19 @@ function measureFile(store: Store): FileFigures {
     const rowids = Object.fromEntries(
       HISTORY_TABLES.map((t) => [t, db.prepare(`SELECT COALESCE(MAX(rowid), 0) AS max, COUNT(*) AS rows FROM ${t}`).get() as { max: number; rows: number }]),
     ) as FileFigures['rowids'];
-    return { bytes: fs.statSync(store.file).size, freeBytes: free * pageSize, pages: Object.fromEntries(rows.map((r) => [r.name, r.pages])), rowids };
+    return { bytes: fs.statSync(store.file).size, freeBytes: free * pageSize, pageCount: Number(db.pragma('page_count', { simple: true })), pages: Object.fromEntries(rows.map((r) => [r.name, r.pages])), rowids };
   } finally {
     db.close();
   }
 }
 
-/** Makes an empty data file in `dataDir` whose free pages can be given back (auto_vacuum = INCREMENTAL, set before any table). */
-function incrementalFile(dataDir: string): void {
+/** Makes an empty data file in `dataDir` as Packdesk made them before auto-vacuum (auto_vacuum = NONE, set before any table). */
+function legacyFile(dataDir: string): void {
   fs.mkdirSync(dataDir, { recursive: true });
   const db = new Database(path.join(dataDir, 'packdesk.sqlite'));
   try {
-    db.pragma('auto_vacuum = INCREMENTAL');
+    db.pragma('auto_vacuum = NONE');
     db.exec('CREATE TABLE vacuum_mode (x); DROP TABLE vacuum_mode;');
-  } finally {
-    db.close();
-  }
-}
-
-/** Gives the file's free pages back to the disk (a second connection: the store is idle between days). */
-function giveBackFreePages(store: Store): void {
-  const db = new Database(store.file);
-  try {
-    db.pragma('incremental_vacuum');
   } finally {
     db.close();
   }
@@ -299,8 +314,19 @@ export function formatHistory(h: HistoryFigures): string {
   for (const [i, y] of later.entries()) {
     const grew = y.bytes - (first?.bytes ?? 0);
     lines.push(
-      `  year ${i + 2} vs year 1: ${(y.bytes / (first?.bytes ?? 1)).toFixed(4)}x, ${grew >= 0 ? '+' : ''}${grew} bytes (no larger: ${grew <= 0 ? 'within' : 'OVER'})`,
+      `  year ${i + 2} vs year 1: ratio ${(y.bytes / (first?.bytes ?? 1)).toFixed(4)} (bound 1.0000), ${grew >= 0 ? '+' : ''}${grew} bytes (no larger: ${grew <= 0 ? 'within' : 'OVER'})`,
     );
+    // The shift's figures of each day (daily_figures, core/shift) are kept for good by design, one
+    // row a day: said apart, with the file's size without them, which is what pruning keeps in bounds.
+    const byDesign = (f: FileFigures) => (f.pages.daily_figures ?? 0) + (f.pages.sqlite_autoindex_daily_figures_1 ?? 0);
+    if (first) {
+      const pageSize = first.bytes / first.pageCount;
+      const without = (f: FileFigures) => f.bytes - byDesign(f) * pageSize;
+      const kept = (byDesign(y) - byDesign(first)) * pageSize;
+      lines.push(
+        `    of which the per-day figures kept by design (one row a day): +${kept} bytes this year; without them ${without(first)} -> ${without(y)} bytes, ratio ${(without(y) / without(first)).toFixed(4)} (no larger: ${without(y) <= without(first) ? 'within' : 'OVER'})`,
+      );
+    }
     // Row ids only grow: past 2^21 (and 2^28, ...) each row's id takes a byte more in its b-tree
     // cell. Said apart, since it happens once in decades, not every year.
     for (const t of HISTORY_TABLES) {
@@ -326,6 +352,8 @@ export function formatHistory(h: HistoryFigures): string {
   lines.push(`  a pruning step (taps, orders' rows): ${ms(h.pruneStepMs)}`);
   lines.push(`  the audit's pruning (once a day here): ${ms(h.auditPruneMs)}`);
   lines.push(`  a step of the walk for finished orders: ${ms(h.retireStepMs)}`);
+  lines.push(`  a step of giving free pages back: ${h.reclaimStepMs ? ms(h.reclaimStepMs) : 'none had pages to give'}`);
+  if (h.switchMs.length > 0) lines.push(`  the one-time switch to incremental auto-vacuum (VACUUM): ${h.switchMs.map((v) => `${v.toFixed(0)} ms`).join(', ')}`);
   return lines.join('\n');
 }
 
@@ -368,7 +396,8 @@ async function main(): Promise<void> {
   const runs = flag('runs', 15);
   const orderCount = flag('orders', 5000);
   const rows = flag('rows', 10_000);
-  const years = flag('years', 1);
+  // --years 0: the engine's start only.
+  const years = flag('years', 2, 0);
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'packdesk-bench-start-'));
   const sandbox = await startSandbox({ seed: 5, orderCount });
   try {
@@ -401,16 +430,19 @@ async function main(): Promise<void> {
     }
     console.log(line('CPU time over the whole span', part((s) => s.tappedCpu), null));
     console.log(line('for reference, Node booting before our first line', part((s) => s.entryAt), null));
-    if (years > 1) {
+    if (years > 0) {
       const template = sandbox.order(orders[0]!.id);
       if (!template) throw new Error('the sandbox has no order to copy');
-      const historyDir = path.join(base, 'history');
-      // --vacuum: a policy not (yet) in the app, measured here: a new file made with auto_vacuum =
-      // INCREMENTAL, and the pages pruning frees given back to the disk after each day, so the file
-      // is the pages in use rather than the most it ever held.
-      const vacuum = process.argv.includes('--vacuum');
-      if (vacuum) incrementalFile(historyDir);
-      console.log(formatHistory(simulateHistory(historyDir, template, rows, years, vacuum ? giveBackFreePages : undefined)));
+      // On a RAM disk where there is one: the figures are the file's size and the CPU of each step,
+      // and two years of a busy store's fsyncs on the shared disk took most of an hour.
+      const ramDisk = fs.existsSync('/dev/shm') ? fs.mkdtempSync(path.join('/dev/shm', 'packdesk-bench-history-')) : null;
+      const historyDir = path.join(ramDisk ?? base, 'history');
+      try {
+        console.log(`(history written to ${historyDir}${ramDisk ? ', a RAM disk: no disk waits in the step times' : ''})`);
+        console.log(formatHistory(simulateHistory(historyDir, template, rows, years, { legacyFile: process.argv.includes('--legacy') })));
+      } finally {
+        if (ramDisk) fs.rmSync(ramDisk, { recursive: true, force: true });
+      }
     }
   } finally {
     await sandbox.close();

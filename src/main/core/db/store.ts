@@ -20,6 +20,7 @@ import { createPackingTable, type PackingTable } from './packing-table';
 import { createStaffTable, type StaffTable } from './staff-table';
 import { CHECK_MMAP_BYTES, damageMarkPath, readDamageMark } from './later-check';
 import { salvageInto, type SalvageReport } from './salvage';
+import { fileSpace, type FileSpace, giveBackFreePages, incrementalIfEmpty, switchToIncremental, type SwitchOutcome } from './space';
 import { damageIn } from './storage-error';
 
 export const DATA_FILE_NAME = 'packdesk.sqlite';
@@ -71,6 +72,19 @@ export interface Store {
   salvageFrom(damagedFile: string, now: number): SalvageReport;
   /** Folds the WAL back into the main file (done when idle, off the tap path). */
   checkpoint(): void;
+  /** The file's pages, free pages and auto-vacuum mode (space.ts). */
+  space(): FileSpace;
+  /**
+   * Gives up to `maxPages` free pages back to the disk, one short transaction (incremental
+   * auto-vacuum only; the file is cut at the next checkpoint). The free pages left.
+   */
+  giveBackFreePages(maxPages: number): number;
+  /**
+   * The one-time switch of a file made before auto-vacuum to incremental auto-vacuum (space.ts): a
+   * VACUUM of the whole file, as long as the file is large, then the WAL emptied. Only with no
+   * tap to wait behind it; a crash or failure meanwhile leaves the file as it was.
+   */
+  switchToIncrementalVacuum(): SwitchOutcome;
   close(): void;
 }
 
@@ -117,6 +131,9 @@ export function openStore(options: OpenStoreOptions): Result<Store> {
     ownerOnly(file);
     db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
     const opened = db;
+    // A new file gives its free pages back to the disk (space.ts); the mode is only taken before
+    // the first page is written, so before the journal mode.
+    if (header === null) whileBusy(() => incrementalIfEmpty(opened), options.busyTimeoutMs ?? 5000);
     const mode = whileBusy(() => opened.pragma('journal_mode = WAL', { simple: true }), options.busyTimeoutMs ?? 5000);
     if (String(mode).toLowerCase() !== 'wal') throw new Error(`journal mode is ${String(mode)}, not WAL`);
     db.pragma('synchronous = FULL');
@@ -305,6 +322,13 @@ function assemble(db: Db, file: string): Store {
   };
   // Two plain statements: the pragma_data_version table function in one SELECT cost five times as much.
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  const emptyWal = (): boolean => {
+    // Never waits: the page check's reader may hold a snapshot for seconds, and this is the main thread.
+    const [done] = withPragma('busy_timeout', 0, () => db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[]);
+    if (!done || done.busy !== 0) return false;
+    restartWal();
+    return true;
+  };
   const totalChanges = db.prepare('SELECT total_changes()').pluck();
   return {
     file,
@@ -321,13 +345,7 @@ function assemble(db: Db, file: string): Store {
     packing: createPackingTable(db),
     transaction: <T>(fn: () => T): T => run.immediate(fn) as T,
     scrubbing: <T>(fn: () => T): T => withPragma('secure_delete', 1, () => run.immediate(fn) as T),
-    emptyWal: () => {
-      // Never waits: the page check's reader may hold a snapshot for seconds, and this is the main thread.
-      const [done] = withPragma('busy_timeout', 0, () => db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[]);
-      if (!done || done.busy !== 0) return false;
-      restartWal();
-      return true;
-    },
+    emptyWal,
     generation: () => `${String(totalChanges.get())}:${String(dataVersion.get())}`,
     integrity: () => runIntegrityCheck(db),
     salvageFrom: (damagedFile, now) => salvageInto(damagedFile, db, now),
@@ -337,6 +355,13 @@ function assemble(db: Db, file: string): Store {
       // SQLite fsyncs the new WAL header before that commit's own fsync: two fsyncs in one tap. A
       // write of one unchanged page here starts the WAL over now, so the next tap pays one.
       if (done && done.busy === 0 && done.log > 0 && done.checkpointed === done.log) restartWal();
+    },
+    space: () => fileSpace(db),
+    giveBackFreePages: (maxPages) => giveBackFreePages(db, maxPages),
+    switchToIncrementalVacuum: () => {
+      const outcome = switchToIncremental(db, file);
+      if (outcome.kind === 'switched') emptyWal();
+      return outcome;
     },
     close: () => {
       if (db.open) db.close();

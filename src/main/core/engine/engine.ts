@@ -40,6 +40,7 @@ import {
   Projector,
   type RetireCursor,
   pruneHistory,
+  reclaimSpace,
   retireFinished,
   type StatusCheck,
 } from '../outbox';
@@ -176,6 +177,12 @@ const CHECKPOINT_DELAY_MS = 250;
 const RETIRE_FIRST_MS = 60_000;
 const RETIRE_EVERY_MS = 6 * 60 * 60 * 1000;
 const RETIRE_STEP_MS = 100;
+/**
+ * A file made before auto-vacuum is switched to it (one VACUUM of the whole file, retire.ts
+ * reclaimSpace) only after a pruning run with no tap on this terminal for this long: the VACUUM
+ * holds the main thread for as long as it takes (seconds for a year's history).
+ */
+const QUIET_FOR_SWITCH_MS = 10 * 60 * 1000;
 
 /** Opens the data folder and builds the engine; throws ProblemError only when no data file can be used at all. */
 export function createEngine(options: EngineOptions): Engine {
@@ -274,6 +281,9 @@ export function createEngine(options: EngineOptions): Engine {
   // After each walk, history past the keep period is pruned, a step at a time (retire.ts pruneHistory).
   const pruneTimer = new TimerSlot(timers, now, () => pruneNow(), { keepAlive: false });
   let pruned = { entries: 0, orders: 0 };
+  // After each pruning run, the pages it freed go back to the disk, a step at a time (retire.ts reclaimSpace).
+  const reclaimTimer = new TimerSlot(timers, now, () => reclaimNow(), { keepAlive: false });
+  let reclaimed = 0;
 
   const lockNotice = (): string | null =>
     lock && !lock.ok
@@ -582,6 +592,31 @@ export function createEngine(options: EngineOptions): Engine {
       if (!damaged(e)) log.warn('history could not be pruned', { error: e });
     }
     pruned = { entries: 0, orders: 0 };
+    reclaimTimer.arm(RETIRE_STEP_MS);
+  }
+
+  /** One step of giving freed pages back to the disk (or the one-time switch to do so); runs from a timer after pruning, never throws. */
+  function reclaimNow(): void {
+    if (stopped) return;
+    try {
+      const quiet = lastTap === null || now() - lastTap >= QUIET_FOR_SWITCH_MS;
+      const step = reclaimSpace(store, { quiet });
+      if (step.kind === 'given-back') {
+        reclaimed += step.pages;
+        // The file is cut to its new end when the WAL is folded back.
+        if (step.pages > 0) wrote();
+        if (step.more) return reclaimTimer.arm(RETIRE_STEP_MS);
+        if (reclaimed > 0) log.info('free pages were given back to the disk', { pages: reclaimed });
+      } else if (step.kind === 'switched') {
+        log.info('the data file now gives its free pages back to the disk (one-time VACUUM)', { bytesBefore: step.bytesBefore, pagesAfter: step.pagesAfter, ms: step.ms });
+      } else if (step.kind === 'no-room') {
+        log.warn('the data file waits for room on the disk to give its free pages back', { needBytes: step.needBytes, freeBytes: step.freeBytes, where: step.where });
+      }
+      // 'not-quiet': tried again after the next pruning run.
+    } catch (e) {
+      if (!damaged(e)) log.warn('free pages could not be given back to the disk', { error: e });
+    }
+    reclaimed = 0;
   }
 
   /** True when `e` said the file is damaged (and that is now handled). */
@@ -612,6 +647,7 @@ export function createEngine(options: EngineOptions): Engine {
       checkpointTimer.clear();
       retireTimer.clear();
       pruneTimer.clear();
+      reclaimTimer.clear();
       hub.clear();
       try {
         if (lock?.ok) lock.release();

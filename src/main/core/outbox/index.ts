@@ -14,6 +14,8 @@ export {
   HISTORY_KEEP_MS,
   pruneHistory,
   type Pruned,
+  reclaimSpace,
+  type Reclaimed,
   retireFinished,
   type RetireCursor,
   type Retired,

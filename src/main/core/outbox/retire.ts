@@ -11,11 +11,12 @@
  *
  * History is kept in bounds too (pruneHistory): settled taps and the rows of orders that left are
  * dropped after 180 days, as the audit's lines are, so a year's history takes the place of the one
- * before instead of growing the file.
+ * before instead of growing the file, and the pages pruning frees are given back to the disk
+ * (reclaimSpace), so the file is the history it keeps, not the most it ever held.
  */
 import { nextStep } from '../../../shared/fulfilment';
 import type { Order } from '../../../shared/protocol';
-import type { Store } from '../db';
+import type { Store, SwitchOutcome } from '../db';
 import { dayOf, keepDays } from '../shift';
 
 /** How long a finished order stays on the terminal after anything last happened to it. */
@@ -100,4 +101,35 @@ export function pruneHistory(
     const orders = entries < PRUNE_BATCH ? store.orders.dropGone(before, PRUNE_BATCH) : 0;
     return { entries, orders, more: entries === PRUNE_BATCH || orders === PRUNE_BATCH };
   });
+}
+
+/** Free pages given back in one step: one short transaction (bench/engine-start.ts --years 2 times them). */
+const GIVE_BACK_PAGES = 1000;
+
+export type Reclaimed =
+  /** Free pages given back; `more` while some are left for the next step. */
+  | { readonly kind: 'given-back'; readonly pages: number; readonly more: boolean }
+  /** The file was made before auto-vacuum; it waits for a moment with no tap (`quiet`). */
+  | { readonly kind: 'not-quiet' }
+  /** The one-time switch (a whole-file VACUUM), or why it waits for room on the disk. */
+  | (Exclude<SwitchOutcome, { kind: 'already' }> & { readonly ms: number });
+
+/**
+ * One step of giving the space pruning freed back to the disk, after a run of pruneHistory: up to
+ * GIVE_BACK_PAGES free pages (call again while `more`). A file made before auto-vacuum is first
+ * switched to it, once: a VACUUM of the whole file, seconds for a large one during which nothing
+ * else runs, so only when `quiet` (no tap lately, none waiting); a crash during it loses nothing
+ * (space.ts).
+ */
+export function reclaimSpace(store: Store, options: { readonly quiet: boolean }): Reclaimed {
+  const space = store.space();
+  if (space.mode !== 'incremental') {
+    if (!options.quiet) return { kind: 'not-quiet' };
+    const t = Date.now();
+    const outcome = store.switchToIncrementalVacuum();
+    if (outcome.kind !== 'already') return { ...outcome, ms: Date.now() - t };
+  }
+  if (space.freePages === 0) return { kind: 'given-back', pages: 0, more: false };
+  const left = store.giveBackFreePages(GIVE_BACK_PAGES);
+  return { kind: 'given-back', pages: Math.max(0, space.freePages - left), more: left > 0 };
 }
