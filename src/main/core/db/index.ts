@@ -16,3 +16,4 @@ export type { AlarmKind, AlarmRow, AlarmsTable } from './alarms-table';
 export { packerOf, type DayTap, type HistoryOrder, type HistoryTable, type HistoryTap, type Moment, type PrintRow } from './history-table';
 export type { StaffRow, StaffTable } from './staff-table';
 export type { PackingTable, TaughtCode } from './packing-table';
+export type { StoreTap, StoreTapsTable } from './store-taps-table';
