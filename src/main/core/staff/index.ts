@@ -94,14 +94,15 @@ export function createStaff(options: StaffOptions) {
   let pausedUntil = 0;
 
   const member = (r: StaffRow): StaffMember => ({ id: r.id, name: r.name, badge: r.badge, hasPin: r.pinHash !== null });
+  // A removal keeps no PIN hash: the tombstone stays in the hub for good.
   const sharedOf = (r: StaffRow, removedAt: number | null): SharedMember => ({
     uid: r.uid,
     name: r.name,
     badge: r.badge,
-    pinHash: r.pinHash,
-    pinSalt: r.pinHash === null ? null : (r.pinSalt ?? ownSalt()),
+    pinHash: removedAt === null ? r.pinHash : null,
+    pinSalt: removedAt === null && r.pinHash !== null ? (r.pinSalt ?? ownSalt()) : null,
     addedAt: r.addedAt,
-    updatedAt: r.updatedAt,
+    updatedAt: removedAt ?? r.updatedAt,
     removedAt,
   });
   const share = (r: StaffRow, removedAt: number | null = null): void => options.sharing?.changed(sharedOf(r, removedAt));
