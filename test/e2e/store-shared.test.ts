@@ -13,10 +13,10 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShiftReport } from '../../src/shared/ipc';
 import type { Item, Order } from '../../src/shared/protocol';
-import { startTrainingStore, type TrainingStore } from '../../src/web/store';
+import type { TrainingStore } from '../../src/web/store';
 import { launchChromium } from '../support/chromium';
-import { firstIntakePass } from '../support/intake';
 import { scanUntilSeen } from './screens';
+import { readyTrainingStore } from './store';
 import { axe, MANAGER_PIN, orderPool, scan, shot, tapStep, until } from './support';
 
 const PACKER = 'Ravi Kumar';
@@ -51,22 +51,13 @@ const byCounter = (r: ShiftReport): Record<string, number> => Object.fromEntries
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'packdesk-e2e-shared-'));
-  store = await startTrainingStore({
+  store = await readyTrainingStore({
     counters: 2,
     dataDir,
     sandboxOptions: { orderCount: 30 },
     host: { settingsOverride: { undoWindowMs: 0, scanToPack: true }, engineOptions: { backoff: { baseMs: 200, capMs: 1_000 }, pollMs: 500 }, hubTuning: { awayAfterMs: 3_000 } },
   });
-  for (const c of store.counters) {
-    const pin = await c.host.handle('pin.set', { newPin: MANAGER_PIN });
-    if (!pin.ok) throw new Error(pin.problem.message);
-  }
-  await until('both counters connected, one of them polling', () => store.counters.every((c) => c.host.hub.status().mode === 'connected') && store.counters[0]!.host.hub.status().intakeHolder !== null, 20_000);
-  const holder = store.counters.find((c) => c.host.hub.status().intakeHolder?.counterId === c.host.hub.status().counterId)!;
-  await firstIntakePass(holder.host);
   take = orderPool(store.sandbox);
-  const expected = store.sandbox.orders().length;
-  await until('every order on both counters', () => store.counters.every((c) => (c.host.engine()?.listOrders().length ?? 0) >= expected), 30_000);
   browser = await launchChromium();
   one = await counterPage(0, 1024);
   two = await counterPage(1, 1024);
