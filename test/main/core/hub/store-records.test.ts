@@ -4,7 +4,8 @@
  * the sandbox over HTTP. A packer added at one counter signs in at another by badge and by PIN; a
  * rename and a removal reach every counter; a counter that was away brings no removed packer back
  * and loses nothing it did alone; a counter that joins later keeps its own list, merged; a barcode
- * taught at one counter is known at the others; the Shift screen of either counter counts both.
+ * taught at one counter is known at the others; the Shift screen of either counter counts both,
+ * says with the hub away that it may be missing taps, and counts them once the hub is back.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatJoinCode } from '../../../../src/main/core/hub/join-code';
@@ -95,10 +96,10 @@ describe('store-wide staff, barcodes and shift through a real hub', () => {
   }, 120_000);
 
   it('a barcode taught at Counter 1 is known at Counter 2, and the Shift screen of either counter shows both counters', async () => {
-    store = await startStoreOnHub({ counters: 2 });
+    store = await startStoreOnHub({ counters: 2, hubBackoff: HELD_BACK });
     const s = store;
     const [one, two] = s.counters as [StoreCounter, StoreCounter];
-    const [a, b, c] = fresh(s) as [string, string, string];
+    const [a, b, c, d] = fresh(s) as [string, string, string, string];
 
     // Taught once at Counter 1, on order a.
     await accept(one, a);
@@ -128,5 +129,16 @@ describe('store-wide staff, barcodes and shift through a real hub', () => {
     const away = await two.t.call('shift.report', {});
     expect(wanted(away)).toBe(true);
     expect(away.hub?.missingSince).toEqual(expect.any(Number));
+
+    // Counter 1 accepts one more meanwhile; when the hub is back, Counter 2 counts it too.
+    await until('Counter 1 on its own', () => mode(one) !== 'connected', 15_000);
+    await accept(one, d);
+    await s.hub.supervisor.stop();
+    expect((await s.hub.supervisor.start()).running).toBe(true);
+    await until('both counters back', () => [one, two].every((x) => mode(x) === 'connected'), 20_000);
+    await until("Counter 2 counts Counter 1's Accept made while the hub was away", async () => {
+      const r = await two.t.call('shift.report', {});
+      return r.hub?.missingSince === null && r.byCounter.find((x) => x.counter === 'Counter 1')?.figures.accepted === 3;
+    }, 15_000);
   }, 120_000);
 });
