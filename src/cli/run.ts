@@ -59,21 +59,6 @@ export async function runCounter(config: CliConfig, io: CliIo, log: Logger, json
     said = key;
     say(status, 'hub');
   };
-  let service: ReturnType<typeof openEngineWithService>;
-  try {
-    service = openEngineWithService({
-      dataDir: config.dataDir,
-      authUrl: config.authUrl,
-      baseUrl: config.baseUrl,
-      vault: vaultFor(config, io.env),
-      terminalId: config.terminalId,
-      log,
-      serviceProviderId: () => config.serviceProviderId,
-    });
-  } catch (e) {
-    io.writeError(`packdesk: the data file cannot be used: ${e instanceof Error ? e.message : String(e)}\n`);
-    return EXIT.DATA_FILE;
-  }
   const hub = createHubLink({
     terminalId: config.terminalId,
     version: io.env.npm_package_version ?? 'cli',
@@ -86,6 +71,23 @@ export async function runCounter(config: CliConfig, io: CliIo, log: Logger, json
     secrets: deps.secrets ?? ((environment) => keychainHubSecrets({ environment })),
     ...(io.env.PACKDESK_NATS_SERVER ? { explicitProgram: io.env.PACKDESK_NATS_SERVER } : {}),
   });
+  let service: ReturnType<typeof openEngineWithService>;
+  try {
+    service = openEngineWithService({
+      dataDir: config.dataDir,
+      authUrl: config.authUrl,
+      baseUrl: config.baseUrl,
+      vault: vaultFor(config, io.env),
+      terminalId: config.terminalId,
+      log,
+      serviceProviderId: () => config.serviceProviderId,
+      // The staff list and taught barcodes through the store hub, as in the app.
+      ...hub.sharing,
+    });
+  } catch (e) {
+    io.writeError(`packdesk: the data file cannot be used: ${e instanceof Error ? e.message : String(e)}\n`);
+    return EXIT.DATA_FILE;
+  }
   // As the app: sending first, then the hub bound (it pauses intake on a member), then intake.
   service.engine.start();
   hub.attach(service, { environment: config.environment, dataDir: config.dataDir });

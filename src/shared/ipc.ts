@@ -411,6 +411,12 @@ export const ShiftReportSchema = z.object({
   /** Each packer's share; null: taps made without a name (the counter stands in). */
   byPacker: z.array(z.object({ packer: z.string().nullable(), figures: ShiftFiguresSchema })),
   byCounter: z.array(z.object({ counter: z.string(), figures: ShiftFiguresSchema })),
+  /**
+   * With a store hub the figures are the store's (every counter's taps this counter holds).
+   * `missingSince`: the hub has not answered since then, so other counters' taps made since may be
+   * missing here; null while it answers.
+   */
+  hub: z.object({ missingSince: z.number().nullable() }).optional(),
 });
 export type ShiftReport = z.infer<typeof ShiftReportSchema>;
 

@@ -90,6 +90,17 @@ const DayTapRowSchema = z.object({
   packer: z.string().nullable(),
 });
 
+const MomentRowSchema = z.object({
+  request_id: z.string(),
+  order_id: z.string().min(1),
+  created_at: Int,
+  packer: z.string().nullable(),
+  state: EntryStateSchema,
+  moment: z.enum(['accept', 'cancel', 'packed', 'handedOver']),
+});
+/** The states in which a tap counts in the figures: made here and not taken back. */
+export const COUNTED: ReadonlySet<EntryState> = new Set<EntryState>(['queued', 'sending', 'sent']);
+
 function parseDayTap(raw: unknown): DayTap {
   const r = DayTapRowSchema.safeParse(raw);
   if (!r.success) throw unreadable('A tap', r.error);
@@ -225,6 +236,22 @@ export function createHistoryTable(db: Database) {
        UNION
        SELECT ${ORDER_FACTS} FROM orders o WHERE o.id IN (SELECT order_id FROM outbox WHERE id >= @lo AND id < @hi)`,
     ),
+    // Other counters' counted taps (store hub) of the orders any counter tapped in [from, to), all of them.
+    storeTapsOfTouched: db.prepare(
+      `SELECT 0 AS id, order_id, created_at, counter_name AS terminal_id, packer, moment FROM store_taps
+       WHERE counted = 1 AND order_id IN (
+         SELECT order_id FROM store_taps WHERE created_at >= @from AND created_at < @to
+         UNION SELECT order_id FROM outbox WHERE id >= @lo AND id < @hi)
+       ORDER BY created_at`,
+    ),
+    // This counter's taps of the shift's moments since an id, whatever became of them (the store hub's record of them).
+    momentsSince: db.prepare(
+      `SELECT * FROM (SELECT request_id, order_id, created_at, ${packerColumn} AS packer, state, ${MOMENT} AS moment FROM outbox WHERE id >= ?)
+       WHERE moment IS NOT NULL ORDER BY created_at`,
+    ),
+    ordersOfStoreTaps: db.prepare(
+      `SELECT ${ORDER_FACTS} FROM orders o WHERE o.id IN (SELECT order_id FROM store_taps WHERE created_at >= @from AND created_at < @to)`,
+    ),
     oldestTapAt: db.prepare(`SELECT created_at FROM outbox WHERE id = (SELECT MIN(id) FROM outbox)`).pluck(),
     oldestOrderAt: db.prepare(`SELECT MIN(added_at) FROM orders`).pluck(),
     orderFacts: db.prepare(`SELECT ${ORDER_FACTS} FROM orders o WHERE o.id = ?`),
@@ -272,9 +299,28 @@ export function createHistoryTable(db: Database) {
         lo = firstIdAtOrAfter(from, b.lo, b.hi + 1);
         hi = firstIdAtOrAfter(to, lo, b.hi + 1);
       }
-      const taps = lo < hi ? s.tapsOfTouched.all({ lo, hi }).map(parseDayTap) : [];
+      const own = lo < hi ? s.tapsOfTouched.all({ lo, hi }).map(parseDayTap) : [];
       const orders = s.ordersOfDay.all({ from, to, lo, hi }).map(parseOrderFacts);
+      // With a store hub, the other counters' taps too: the figures are the store's.
+      const others = s.storeTapsOfTouched.all({ from, to, lo, hi }).map(parseDayTap);
+      if (others.length === 0) return { taps: own, orders };
+      const known = new Set(orders.map((o) => o.id));
+      for (const raw of s.ordersOfStoreTaps.all({ from, to })) {
+        const o = parseOrderFacts(raw);
+        if (!known.has(o.id)) orders.push(o);
+      }
+      const taps = [...own, ...others].sort((a, b) => a.createdAt - b.createdAt || a.id - b.id);
       return { taps, orders };
+    },
+    /** This counter's taps of the shift's moments made at or after `since`, and whether each still counts (queued, being sent or sent). */
+    momentsSince(since: number): { requestId: string; orderId: string; createdAt: number; packer: string | null; moment: Moment; counted: boolean }[] {
+      const b = s.bounds.get() as { lo: number | null; hi: number | null };
+      if (b.lo === null || b.hi === null) return [];
+      const lo = firstIdAtOrAfter(since, b.lo, b.hi + 1);
+      return s.momentsSince.all(lo).map((raw) => {
+        const r = MomentRowSchema.parse(raw);
+        return { requestId: r.request_id, orderId: r.order_id, createdAt: r.created_at, packer: packerOf(r), moment: r.moment, counted: COUNTED.has(r.state) };
+      });
     },
     /** When the oldest record still kept was made (a tap or an order's arrival), or null on an empty file. */
     oldestAt(): number | null {

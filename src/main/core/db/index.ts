@@ -17,3 +17,4 @@ export { packerOf, type DayTap, type HistoryOrder, type HistoryTable, type Histo
 export type { StaffRow, StaffTable } from './staff-table';
 export type { PackingTable, TaughtCode } from './packing-table';
 export type { FileSpace, SwitchOutcome, VacuumMode } from './space';
+export type { StoreTap, StoreTapsTable } from './store-taps-table';

@@ -341,6 +341,42 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 13,
+    sql: `
+      -- The staff list store-wide (the store hub): a packer is known across counters by uid, and
+      -- the newest change (updated_at) wins. pin_salt is the salt the PIN hash was made with: a
+      -- packer added at another counter keeps that counter's salt (the PIN itself is never known
+      -- to travel again). NULL: this file's staff_key salt (packers added before this version).
+      ALTER TABLE staff ADD COLUMN uid TEXT;
+      ALTER TABLE staff ADD COLUMN updated_at INTEGER;
+      ALTER TABLE staff ADD COLUMN pin_salt TEXT;
+      UPDATE staff SET uid = lower(hex(randomblob(16))), updated_at = added_at;
+      CREATE UNIQUE INDEX staff_uid ON staff (uid);
+      -- Packers taken off the list: kept so that a counter that was away does not bring one back.
+      CREATE TABLE staff_removed (
+        uid TEXT PRIMARY KEY,
+        removed_at INTEGER NOT NULL
+      ) STRICT;
+      -- Other counters' counted taps (the shift's moments), heard through the store hub, so the
+      -- Shift screen shows the store's figures from this file even with the hub away. counted 0:
+      -- taken back or refused there after it was first heard.
+      CREATE TABLE store_taps (
+        counter_id TEXT NOT NULL,
+        request_id TEXT NOT NULL,
+        counter_name TEXT NOT NULL,
+        order_id TEXT NOT NULL,
+        moment TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        packer TEXT,
+        counted INTEGER NOT NULL,
+        heard_at INTEGER NOT NULL,
+        PRIMARY KEY (counter_id, request_id)
+      ) STRICT;
+      CREATE INDEX store_taps_time ON store_taps (created_at);
+      CREATE INDEX store_taps_order ON store_taps (order_id);
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -19,6 +19,7 @@ export type PackingTable = ReturnType<typeof createPackingTable>;
 export function createPackingTable(db: Database) {
   const s = {
     taught: db.prepare(`SELECT * FROM taught_codes WHERE code = ?`),
+    allTaught: db.prepare(`SELECT * FROM taught_codes ORDER BY taught_at`),
     teach: db.prepare(
       `INSERT INTO taught_codes (code, item_code, taught_at, packer) VALUES (@code, @itemCode, @taughtAt, @packer)
        ON CONFLICT (code) DO UPDATE SET item_code = excluded.item_code, taught_at = excluded.taught_at, packer = excluded.packer`,
@@ -37,6 +38,13 @@ export function createPackingTable(db: Database) {
       if (raw === undefined) return null;
       const r = TaughtSchema.parse(raw);
       return { code: r.code, itemCode: r.item_code, taughtAt: r.taught_at, packer: r.packer };
+    },
+    /** Every barcode taught (the store hub puts them into the hub when a counter joins). */
+    allTaught(): TaughtCode[] {
+      return s.allTaught.all().map((raw) => {
+        const r = TaughtSchema.parse(raw);
+        return { code: r.code, itemCode: r.item_code, taughtAt: r.taught_at, packer: r.packer };
+      });
     },
     /** Remembers (or re-teaches) a barcode. */
     teach(t: TaughtCode): void {

@@ -18,6 +18,7 @@ import { createLeaseTable, type LeaseTable } from './lease-table';
 import { createOutboxTable, type OutboxTable } from './outbox-table';
 import { createPackingTable, type PackingTable } from './packing-table';
 import { createStaffTable, type StaffTable } from './staff-table';
+import { createStoreTapsTable, type StoreTapsTable } from './store-taps-table';
 import { CHECK_MMAP_BYTES, damageMarkPath, readDamageMark } from './later-check';
 import { salvageInto, type SalvageReport } from './salvage';
 import { fileSpace, type FileSpace, giveBackFreePages, incrementalIfEmpty, switchToIncremental, type SwitchOutcome } from './space';
@@ -48,6 +49,8 @@ export interface Store {
   readonly staff: StaffTable;
   /** Scan to pack: units scanned and barcodes taught (core/packing). */
   readonly packing: PackingTable;
+  /** Other counters' counted taps, heard through the store hub (the store's shift figures). */
+  readonly storeTaps: StoreTapsTable;
   /** Runs `fn` in one IMMEDIATE transaction; when it returns, the changes are committed and fsync'd. */
   transaction<T>(fn: () => T): T;
   /**
@@ -343,6 +346,7 @@ function assemble(db: Db, file: string): Store {
     history: createHistoryTable(db),
     staff: createStaffTable(db),
     packing: createPackingTable(db),
+    storeTaps: createStoreTapsTable(db),
     transaction: <T>(fn: () => T): T => run.immediate(fn) as T,
     scrubbing: <T>(fn: () => T): T => withPragma('secure_delete', 1, () => run.immediate(fn) as T),
     emptyWal,

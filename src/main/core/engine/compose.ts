@@ -67,6 +67,9 @@ export interface ServiceEngineOptions {
   readonly isManagerPin?: EngineOptions['isManagerPin'];
   /** scrypt cost of packers' PINs (tests lower it). */
   readonly staffPinCost?: EngineOptions['staffPinCost'];
+  /** The store hub's ports for the staff list and taught barcodes (EngineOptions). */
+  readonly staffSharing?: EngineOptions['staffSharing'];
+  readonly taughtSharing?: EngineOptions['taughtSharing'];
 }
 
 /** What intake tells the host: orders it stored, and its status. */
@@ -274,5 +277,7 @@ function pick(o: ServiceEngineOptions): Partial<EngineOptions> {
   if (o.retireFirstMs !== undefined) out.retireFirstMs = o.retireFirstMs;
   if (o.isManagerPin) out.isManagerPin = o.isManagerPin;
   if (o.staffPinCost) out.staffPinCost = o.staffPinCost;
+  if (o.staffSharing) out.staffSharing = o.staffSharing;
+  if (o.taughtSharing) out.taughtSharing = o.taughtSharing;
   return out;
 }

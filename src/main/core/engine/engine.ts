@@ -48,6 +48,7 @@ import { keepDays, orderTimeline, readShift } from '../shift';
 import { createSync, type OnlineSignal, type Sync } from '../sync';
 import { createPacking, itemsNamed, type TaughtCodesSharing } from '../packing';
 import { createStaff, type Staff, type StaffSharing } from '../staff';
+import { sharedRecords, type SharedRecords } from './shared-records';
 import { systemTimers, type Timers, TimerSlot } from '../time';
 import { EventHub } from './events';
 
@@ -148,8 +149,12 @@ export interface Engine {
   sendingCount(): number;
   health(): { dataFile: string; integrity: 'ok' | string; schemaVersion: number };
   on<E extends EventName>(event: E, listener: (body: EventBody<E>) => void): () => void;
-  /** A day's shift at this counter, from the terminal's own records (core/shift). */
+  /** A day's shift at this counter, from the terminal's own records (core/shift); with a store hub, the store's taps this counter holds too. */
   shift(day: string): ShiftReport;
+  /** This counter's name in its store hub (null: none): its own taps are counted under it beside the other counters'. */
+  setCounterName(name: string | null): void;
+  /** The store hub's side of what the counters share (core/hub/store-records.ts): staff, taught barcodes, shift taps. */
+  readonly shared: SharedRecords;
   /** What happened to an order on this terminal, oldest first; null when it never had it. */
   timeline(orderId: string): OrderTimeline | null;
   /** A slip or pick list of an order went to the printer: kept for its timeline. */
@@ -222,6 +227,9 @@ export function createEngine(options: EngineOptions): Engine {
     packer: () => staff.packerName(),
     ...(options.taughtSharing ? { sharing: options.taughtSharing } : {}),
   });
+
+  /** This counter's name in its store hub, or null (set by the host's hub binding). */
+  let counterName: string | null = null;
 
   const projector = new Projector();
   const projectWith = (id: string, body: Order | null, entries: readonly ShapingEntry[], t: number): Order | null =>
@@ -515,6 +523,7 @@ export function createEngine(options: EngineOptions): Engine {
         publish(recovered, false);
       }
       store.audit.prune(now() - HISTORY_KEEP_MS);
+      store.storeTaps.prune(now() - HISTORY_KEEP_MS);
     } catch (e) {
       log.error('recovery failed', { error: e });
     }
@@ -557,7 +566,7 @@ export function createEngine(options: EngineOptions): Engine {
     if (stopped) return;
     try {
       // Each finished day's figures are kept before its orders' details can leave (core/shift).
-      if (retiring.after === null && keepDays(store, { now: now(), terminal: options.terminalId }).length > 0) wrote();
+      if (retiring.after === null && keepDays(store, { now: now(), terminal: options.terminalId, counterName }).length > 0) wrote();
       const step = retireFinished(store, { now: now(), keepMs: options.finishedKeepMs ?? FINISHED_KEEP_MS, after: retiring.after });
       retiring = { after: step.next, left: retiring.left + step.orderIds.length };
       if (step.orderIds.length > 0) {
@@ -765,8 +774,14 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     shift(day) {
-      return readShift(store, { day, terminal: options.terminalId });
+      return readShift(store, { day, terminal: options.terminalId, counterName });
     },
+
+    setCounterName(name) {
+      counterName = name;
+    },
+
+    shared: sharedRecords({ store, staff, packing, now, log }),
 
     timeline(orderId) {
       if (stopped) return null;

@@ -286,7 +286,7 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
     },
     // The shift's figures are open to everyone at the counter: they name no customer, and a packer
     // sees how the shift goes as the manager does. The same for the CSV of them.
-    'shift.report': async ({ day }) => engineOr((e) => ok(e.shift(day ?? deps.today()))),
+    'shift.report': async ({ day }) => engineOr((e) => ok(hub.shift(e, day ?? deps.today()))),
     'shift.exportCsv': async ({ day }) => deps.exportShiftCsv(day),
     'orders.timeline': async ({ orderId }) =>
       engineOr((e) => {

@@ -6,12 +6,15 @@
  * to the others, puts what this counter's intake stored into the hub, and answers Settings ->
  * Counters. A counter without a hub behaves exactly as before: every call here is then a no-op.
  */
-import type { Environment, HubJoin, OrderSummary, OrderView } from '../../../shared/ipc';
+import type { Environment, HubJoin, OrderSummary, OrderView, ShiftReport } from '../../../shared/ipc';
 import { summarize } from '../../../shared/orders';
 import type { Claim, HubStatus } from '../../../shared/hub';
 import type { ActionInput } from '../../../shared/protocol';
 import { fail, ok, type Result } from '../../../shared/result';
-import type { IntakeEvent, ServiceEngine } from '../engine';
+import type { Engine, IntakeEvent, ServiceEngine } from '../engine';
+import { shiftTapOf } from '../engine/shared-records';
+import type { StaffSharing } from '../staff';
+import type { TaughtCodesSharing } from '../packing';
 import { intakeCounterPorts } from '../engine/hub-counter';
 import { ownTaps, presenceFigures, sharedTapOf } from '../engine/hub-counter-taps';
 import { connectHub } from '../hub/connection';
@@ -89,6 +92,14 @@ export interface HubLink {
   linkChain(request: unknown): Promise<Result<ChainStatus>>;
   /** Unlinks the store hub: the link's files removed, the hub's server restarted without it. */
   unlinkChain(): Promise<Result<ChainStatus>>;
+  /**
+   * The engine's ports for the staff list and taught barcodes (given to it when it is made, before
+   * any hub is bound): what a manager or packer changes here goes to the other counters while the
+   * hub answers, and is merged again from SQLite when it comes back.
+   */
+  readonly sharing: { readonly staffSharing: StaffSharing; readonly taughtSharing: TaughtCodesSharing };
+  /** A day's shift as the Shift screen shows it: the store's, saying since when other counters' taps may be missing. */
+  shift(engine: Engine, day: string): ShiftReport;
 }
 
 /** The engine the hub is bound to. */
@@ -219,6 +230,7 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
         ...intakeCounterPorts(service),
         heldOrderIds: () => rows().flatMap((r) => (r.facts !== null ? [r.id] : [])),
         ownTaps: () => ownTaps(engine, me, deps.now()),
+        records: engine.shared,
         presence: () => presenceFigures(engine),
       },
       connect: async () => {
@@ -246,8 +258,10 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
         ...(config.role === 'hub' ? { summary: () => storeSummary(rows(), deps.now()) } : {}),
       },
     });
+    engine.setCounterName(config.counterName);
     const unsubscribes: (() => void)[] = [
       ...chainStops,
+      () => engine.setCounterName(null),
       session.on((event) => {
         if (event.kind === 'status') {
           deps.emit('hub.status', event.status);
@@ -260,7 +274,11 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
       }),
       // Every tap of this counter is shown to the others; an order it finished is released.
       engine.on('outbox.changed', ({ entries }) => {
-        for (const entry of entries) session.publishTap(sharedTapOf(entry, me));
+        for (const entry of entries) {
+          session.publishTap(sharedTapOf(entry, me));
+          const shiftTap = shiftTapOf(entry, me);
+          if (shiftTap) session.shareShiftTap(shiftTap);
+        }
         for (const id of new Set(entries.map((x) => x.orderId))) if (engine.getOrder(id)?.nextStep === null) void session.release(id);
       }),
       engine.on('orders.removed', ({ orderIds }) => {
@@ -372,6 +390,17 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
       log.info('joined the store hub', { counterName: joined.value.counterName });
       await rejoin();
       return ok(status());
+    },
+    sharing: {
+      staffSharing: { changed: (m) => member?.session.shareStaff(m) },
+      taughtSharing: { taught: (code) => member?.session.shareTaught(code) },
+    },
+    shift(engine, day) {
+      const report = engine.shift(day);
+      const m = member;
+      if (!m) return report;
+      const s = m.session.status();
+      return { ...report, hub: { missingSince: s.mode === 'connected' ? null : (s.since ?? null) } };
     },
     async leave() {
       const e = engaged;

@@ -95,6 +95,8 @@ export async function createAppHost<S extends TrainingService = TrainingService>
     ...(options.startTraining ? { startTraining: options.startTraining } : {}),
     ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
     ...(pins ? { isManagerPin: (pin: string) => pins.matches(pin) } : {}),
+    // The staff list and taught barcodes go to the other counters through the store hub, when there is one.
+    sharing: hub.sharing,
   });
 
   const queue = createQueueRows({ engine: () => runtime.engine(), decorate: (view) => hub.decorate(view) });
@@ -136,7 +138,7 @@ export async function createAppHost<S extends TrainingService = TrainingService>
     exportShiftCsv: async (day) => {
       const engine = runtime.engine();
       if (!engine) return fail('transient', runtime.problem() ?? 'The terminal is starting; try again in a moment.', 'ENGINE_UNAVAILABLE');
-      return writeShiftCsv({ dir: join(dataDir, 'exports'), report: engine.shift(day), log });
+      return writeShiftCsv({ dir: join(dataDir, 'exports'), report: hub.shift(engine, day), log });
     },
     exportBundle: () =>
       exportSupportBundle({

@@ -14,6 +14,7 @@ import { ProblemError } from '../../../shared/result';
 import { hostOf } from '../api/http';
 import type { CredentialVault } from '../auth';
 import { openEngineWithService, type Engine, type IntakeEvent, type ServiceEngine } from '../engine';
+import type { ServiceEngineOptions } from '../engine/compose';
 import type { Logger } from '../log';
 import type { Addresses, SettingsStore } from '../settings';
 import type { HostListener } from './events';
@@ -39,6 +40,8 @@ export interface RuntimeDeps<S extends TrainingService> {
   readonly onDeactivating?: () => Promise<void>;
   /** Whether a PIN is the manager's, counting no wrong guess (a packer's PIN may not be it). */
   readonly isManagerPin?: (pin: string) => Promise<boolean>;
+  /** The store hub's ports for the staff list and taught barcodes (host/hub.ts HubLink.sharing). */
+  readonly sharing?: Pick<ServiceEngineOptions, 'staffSharing' | 'taughtSharing'>;
 }
 
 export interface Runtime<S extends TrainingService = TrainingService> {
@@ -146,6 +149,7 @@ export function createRuntime<S extends TrainingService>(deps: RuntimeDeps<S>): 
         openingCheck: 'later',
         onDamaged: () => void reopenAfterDamage(opened),
         ...(deps.isManagerPin ? { isManagerPin: deps.isManagerPin } : {}),
+        ...deps.sharing,
       });
       service = opened;
       problem = null;

@@ -5,6 +5,12 @@
  */
 import type { Claim, ClaimOutcome, CounterPresence, HubStatus, SharedTap } from '../../../shared/hub';
 import type { Order } from '../../../shared/protocol/schemas';
+import type { SharedRecords, ShiftTap } from '../engine/shared-records';
+import type { TaughtCode } from '../db';
+import type { SharedMember } from '../staff';
+
+/** This counter's staff list, taught barcodes and shift taps, read and kept for the store hub (store-records.ts). */
+export type RecordPorts = SharedRecords;
 
 /** Who this counter is in the hub. */
 export interface CounterIdentity {
@@ -29,6 +35,8 @@ export interface CounterPorts {
   ownTaps(): readonly SharedTap[];
   /** The figures this counter's presence carries. */
   presence(): Omit<CounterPresence, 'counterId' | 'counterName' | 'version' | 'at'>;
+  /** The staff list, taught barcodes and shift taps shared store-wide (absent: not shared, as in tests of other rules). */
+  readonly records?: RecordPorts;
 }
 
 /** What the hub tells this counter. */
@@ -60,6 +68,12 @@ export interface HubSession {
   publishTap(tap: SharedTap): void;
   /** Tells the hub this counter's intake stored these orders, so every counter gets them. */
   publishOrders(orderIds: readonly string[]): void;
+  /** Puts a packer added, changed or removed here into the hub (merged again when the hub is back, if it is away). */
+  shareStaff(member: SharedMember): void;
+  /** Puts a barcode taught here into the hub. */
+  shareTaught(code: TaughtCode): void;
+  /** Puts one of this counter's shift taps (made, sent, taken back) into the hub. */
+  shareShiftTap(tap: ShiftTap): void;
   on(listener: (event: HubEvent) => void): () => void;
   close(): Promise<void>;
 }

@@ -17,6 +17,7 @@ import { startIntakeLease, type IntakeLease } from './lease';
 import { openSharedTaps, type SharedTaps } from './shared-taps';
 import { startSharedOrders, type SharedOrders } from './shared-orders';
 import { openPresence, type Presence } from './presence';
+import { openStoreRecords, type StoreRecords } from './store-records';
 import { type NorthOptions, startCounterNorth } from '../../../fleet/counter-north';
 
 /** A hub silent this long: this counter takes in orders and rings alerts on its own (the issue allows 15 s). */
@@ -57,6 +58,8 @@ interface Rules {
   readonly claims: Claims;
   readonly taps: SharedTaps;
   readonly presence: Presence;
+  /** The staff list, taught barcodes and shift taps (null when this counter shares none). */
+  readonly records: StoreRecords | null;
   /** Stops sending north (a no-op when the store is not in a chain). */
   readonly stopNorth: () => void;
 }
@@ -135,6 +138,7 @@ export function startHubSession(options: HubSessionOptions): HubSession {
     const claims = await openClaims(conn.nc, { counter: me, now, timers, ...(options.claimQuietMs ? { quietMs: options.claimQuietMs } : {}) });
     const taps = await openSharedTaps(conn.nc, { counter: me, ownTaps: () => ports.ownTaps(), now, timers });
     const presence = await openPresence(conn.nc, { identity: me, figures: () => ports.presence(), now, timers, ...options.presence });
+    const records = ports.records ? await openStoreRecords(conn.nc, { me, ports: ports.records, now, timers, log: log.child('records') }) : null;
     unsubscribes.push(
       lease.on(() => {
         decideIntake();
@@ -158,7 +162,7 @@ export function startHubSession(options: HubSessionOptions): HubSession {
       northStopped = true;
       northStop?.();
     };
-    return { lease, orders, claims, taps, presence, stopNorth };
+    return { lease, orders, claims, taps, presence, records, stopNorth };
   };
 
   /** The hub answered (first time or after being away): publish what was done meanwhile, then one intake. */
@@ -174,6 +178,8 @@ export function startHubSession(options: HubSessionOptions): HubSession {
       log.warn('orders stored meanwhile could not be put into the hub yet', { error: e });
     });
     await current.taps.republish().catch((e: unknown) => log.warn('taps made meanwhile could not be shown yet', { error: e }));
+    // Staff, barcodes and shift taps: merged with the hub's (what this counter did alone is kept).
+    await current.records?.republish();
   };
 
   const onLink = (link: HubLinkStatus): void => {
@@ -285,6 +291,16 @@ export function startHubSession(options: HubSessionOptions): HubSession {
         log.warn('orders could not be put into the hub yet', { error: e });
       });
     },
+    // Made while the hub is away: merged again from this counter's SQLite when it is back (hubBack).
+    shareStaff(member) {
+      live()?.records?.shareStaff(member);
+    },
+    shareTaught(code) {
+      live()?.records?.shareTaught(code);
+    },
+    shareShiftTap(tap) {
+      live()?.records?.shareShiftTap(tap);
+    },
     on(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -304,6 +320,7 @@ export function startHubSession(options: HubSessionOptions): HubSession {
         r.presence.close();
         r.stopNorth();
         r.taps.close();
+        r.records?.close();
         r.claims.close();
         await r.orders.close();
       }

@@ -4,6 +4,7 @@
  * `platformItemId`) or by a barcode the store was taught once ("Which item is this?"). Counts are
  * kept in the data file (a restart keeps them); taught barcodes too, for every order after.
  */
+import { z } from 'zod';
 import type { Item, Order } from '../../../shared/protocol';
 import { isBadgeCode } from '../../../shared/staff';
 import { fail, ok, type Result } from '../../../shared/result';
@@ -27,13 +28,21 @@ export interface PackCounts {
 }
 
 /**
- * The narrow port through which the store hub (issue 23) will share taught barcodes between
- * counters. One counter needs none: its data file remembers them. The lead connects it.
+ * The port through which the store hub shares taught barcodes between counters (host/hub.ts):
+ * taught once, known at every counter. One counter needs none: its data file remembers them.
  */
 export interface TaughtCodesSharing {
   /** A barcode was taught at this counter. */
   taught(code: TaughtCode): void;
 }
+
+/** A taught barcode as the hub carries it. */
+export const SharedTaughtSchema = z.object({
+  code: z.string().min(1).max(128),
+  itemCode: z.string().min(1).max(256),
+  taughtAt: z.number().int(),
+  packer: z.string().max(200).nullable(),
+});
 
 export interface PackingOptions {
   readonly store: Store;
@@ -120,6 +129,26 @@ export function createPacking(options: PackingOptions) {
       });
       options.sharing?.taught(taught);
       return ok(result);
+    },
+
+    /** Every barcode this counter knows (put into the hub when it joins: taught alone is kept, not lost). */
+    taughtCodes: (): TaughtCode[] => store.packing.allTaught(),
+
+    /**
+     * Another counter taught a barcode: remembered here, unless this counter holds a newer teaching
+     * of it (the newest wins, on every counter alike; equal times: the greater item code). Answers
+     * whether this file changed.
+     */
+    learn(incoming: TaughtCode): boolean {
+      const parsed = SharedTaughtSchema.safeParse(incoming);
+      if (!parsed.success) return false;
+      const t = parsed.data;
+      return store.transaction(() => {
+        const mine = store.packing.taught(t.code);
+        if (mine && (mine.taughtAt > t.taughtAt || (mine.taughtAt === t.taughtAt && mine.itemCode >= t.itemCode))) return false;
+        store.packing.teach(t);
+        return true;
+      });
     },
 
     /** Units still to scan per item (want less scanned, never below 0): what "Mark packed" asks about. */

@@ -14,14 +14,16 @@ export const KEEP_AFTER_DAYS = 2;
 /** Most days kept in one step (an old file's first keeping goes on at the next step). */
 const KEEP_BATCH_DAYS = 31;
 
-/** The figures of `day` worked out from the records now. */
-function fromRecords(store: Store, day: string, terminal: string): ShiftReport {
+/** The figures of `day` worked out from the records now; this counter's own taps under its hub name, when it has one. */
+function fromRecords(store: Store, day: string, terminal: string, counterName: string | null = null): ShiftReport {
   const { from, to } = dayBounds(day);
-  return shiftReport({ day, from, to, terminal }, store.history.day(from, to));
+  const records = store.history.day(from, to);
+  const taps = counterName === null ? records.taps : records.taps.map((t) => (t.terminal === terminal ? { ...t, terminal: counterName } : t));
+  return shiftReport({ day, from, to, terminal }, { taps, orders: records.orders });
 }
 
 /** The shift of `day` at this counter: the kept figures when the day has them, else from the records. */
-export function readShift(store: Store, options: { readonly day: string; readonly terminal: string }): ShiftReport {
+export function readShift(store: Store, options: { readonly day: string; readonly terminal: string; readonly counterName?: string | null }): ShiftReport {
   const kept = store.history.getDay(options.day, options.terminal);
   if (kept !== null) {
     try {
@@ -31,14 +33,14 @@ export function readShift(store: Store, options: { readonly day: string; readonl
       // Unreadable kept figures: the records, while there are any, say the same.
     }
   }
-  return fromRecords(store, options.day, options.terminal);
+  return fromRecords(store, options.day, options.terminal, options.counterName ?? null);
 }
 
 /**
  * Writes the figures of every finished day not kept yet, up to KEEP_AFTER_DAYS before today, in
  * one transaction (a few days' records at most, once a day). Returns the days written.
  */
-export function keepDays(store: Store, options: { readonly now: number; readonly terminal: string; readonly lastDay?: string }): string[] {
+export function keepDays(store: Store, options: { readonly now: number; readonly terminal: string; readonly counterName?: string | null; readonly lastDay?: string }): string[] {
   const last = options.lastDay ?? addDays(dayOf(options.now), -KEEP_AFTER_DAYS);
   return store.transaction(() => {
     const kept = store.history.lastDay(options.terminal);
@@ -49,7 +51,7 @@ export function keepDays(store: Store, options: { readonly now: number; readonly
     if (day < oldestDay) day = oldestDay;
     const written: string[] = [];
     for (; day <= last && written.length < KEEP_BATCH_DAYS; day = addDays(day, 1)) {
-      store.history.putDay(day, options.terminal, JSON.stringify(fromRecords(store, day, options.terminal)), options.now);
+      store.history.putDay(day, options.terminal, JSON.stringify(fromRecords(store, day, options.terminal, options.counterName ?? null)), options.now);
       written.push(day);
     }
     return written;

@@ -3,13 +3,17 @@
  * and who is packing at this counter now. Every tap and audited move is stamped with that name
  * (outbox `packer`); a store that keeps no list runs on the counter's name, as before.
  *
- * A personal PIN is stored only as scrypt(PIN, the store's salt): one salt for the whole list, so a
- * typed PIN finds its packer with one derivation (a per-packer salt would mean one slow derivation
- * per packer for every sign-in), and the PIN column is unique, so two packers never share one. A
- * packer's PIN may never be the manager's (asked of the PIN store without counting a wrong guess:
- * only a manager, PIN already given, sets packers' PINs). No PIN reaches a log or the screen.
+ * A personal PIN is stored only as scrypt(PIN, the counter's salt): one salt for what this counter
+ * set, so a typed PIN finds its packer with one derivation per salt on the list (a per-packer salt
+ * would mean one slow derivation per packer for every sign-in). With a store hub the list is the
+ * store's (`merge`, `sharedList`): a packer set at another counter keeps that counter's salt, so a
+ * store of N counters costs at most N derivations a sign-in. A packer's PIN may never be the
+ * manager's (asked of the PIN store without counting a wrong guess: only a manager, PIN already
+ * given, sets packers' PINs), nor another packer's. No PIN reaches a log or the screen; PIN hashes
+ * travel only inside the store hub (TLS, the store's secret), never to the renderer or north.
  */
-import { randomBytes as nodeRandomBytes, scrypt } from 'node:crypto';
+import { randomBytes as nodeRandomBytes, randomUUID, scrypt } from 'node:crypto';
+import { z } from 'zod';
 import { BADGE_ALPHABET, BADGE_PREFIX, isBadgeCode, normalBadge, PACKER_NAME_MAX } from '../../../shared/staff';
 import { fail, ok, type Result } from '../../../shared/result';
 import type { StaffRow, Store } from '../db';
@@ -29,12 +33,30 @@ export interface Packer {
 }
 
 /**
- * The narrow port through which the store hub (issue 23) will share the staff list between
- * counters. One counter needs none: the list is this counter's data file. The lead connects it.
+ * One packer as the store's counters share them through the hub: by uid, the newest change winning,
+ * a removal (`removedAt`) winning over any change. Main process and hub only: it holds the PIN hash.
+ */
+export const SharedMemberSchema = z.object({
+  uid: z.string().min(1).max(64),
+  name: z.string().min(1).max(PACKER_NAME_MAX + 8),
+  badge: z.string().min(1).max(32),
+  pinHash: z.string().max(200).nullable(),
+  /** The salt of `pinHash` (base64); null with no PIN. */
+  pinSalt: z.string().max(200).nullable(),
+  addedAt: z.number().int(),
+  updatedAt: z.number().int(),
+  /** Taken off the list then; the other fields are the packer's last. */
+  removedAt: z.number().int().nullable(),
+});
+export type SharedMember = z.infer<typeof SharedMemberSchema>;
+
+/**
+ * The port through which the store hub shares the staff list between counters (host/hub.ts). One
+ * counter needs none: the list is this counter's data file.
  */
 export interface StaffSharing {
-  /** A member was added, renamed, given a PIN or a badge, or removed (`member` null) at this counter. */
-  changed(id: number, member: (StaffMember & { readonly pinHash: string | null }) | null): void;
+  /** A member was added, renamed, given a PIN or a badge, or removed at this counter (or renamed here to settle a clash of names). */
+  changed(member: SharedMember): void;
 }
 
 export interface StaffOptions {
@@ -72,24 +94,40 @@ export function createStaff(options: StaffOptions) {
   let pausedUntil = 0;
 
   const member = (r: StaffRow): StaffMember => ({ id: r.id, name: r.name, badge: r.badge, hasPin: r.pinHash !== null });
-  const shared = (id: number): void => {
-    const r = store.staff.get(id);
-    options.sharing?.changed(id, r ? { ...member(r), pinHash: r.pinHash } : null);
-  };
+  // A removal keeps no PIN hash: the tombstone stays in the hub for good.
+  const sharedOf = (r: StaffRow, removedAt: number | null): SharedMember => ({
+    uid: r.uid,
+    name: r.name,
+    badge: r.badge,
+    pinHash: removedAt === null ? r.pinHash : null,
+    pinSalt: removedAt === null && r.pinHash !== null ? (r.pinSalt ?? ownSalt()) : null,
+    addedAt: r.addedAt,
+    updatedAt: removedAt ?? r.updatedAt,
+    removedAt,
+  });
+  const share = (r: StaffRow, removedAt: number | null = null): void => options.sharing?.changed(sharedOf(r, removedAt));
   const setCurrent = (p: Packer | null): void => {
     current = p;
     options.onChange?.(p);
   };
 
-  const salt = (): Buffer =>
-    Buffer.from(
-      store.transaction(() => store.staff.salt(() => random(16).toString('base64'))),
-      'base64',
-    );
-  const hashOf = (pin: string): Promise<string> =>
+  /** This file's PIN salt (base64), made the first time it is needed. */
+  const ownSalt = (): string => store.transaction(() => store.staff.salt(() => random(16).toString('base64')));
+  const hashOf = (pin: string, salt: string = ownSalt()): Promise<string> =>
     new Promise((resolve, reject) =>
-      scrypt(pin, salt(), 32, { ...cost, maxmem: 256 * cost.N * cost.r }, (err, key) => (err ? reject(err) : resolve(key.toString('base64')))),
+      scrypt(pin, Buffer.from(salt, 'base64'), 32, { ...cost, maxmem: 256 * cost.N * cost.r }, (err, key) => (err ? reject(err) : resolve(key.toString('base64')))),
     );
+  /** Every packer whose PIN is `pin`, one derivation per salt on the list. */
+  const holdersOf = async (pin: string): Promise<StaffRow[]> => {
+    const own = ownSalt();
+    const salts = new Set(store.staff.pinSalts().map((x) => x ?? own));
+    const found = new Map<number, StaffRow>();
+    for (const salt of salts) {
+      const row = store.staff.byPinHash(await hashOf(pin, salt));
+      if (row) found.set(row.id, row);
+    }
+    return [...found.values()];
+  };
 
   const newBadge = (): string => {
     for (;;) {
@@ -108,15 +146,19 @@ export function createStaff(options: StaffOptions) {
     return ok(name);
   };
 
+  /** `name (2)`, `name (3)`… : the first no packer has. */
+  const freeName = (name: string): string => {
+    const base = name.replace(/ \(\d+\)$/, '').slice(0, PACKER_NAME_MAX - 5);
+    for (let n = 2; ; n++) if (!store.staff.byName(`${base} (${n})`)) return `${base} (${n})`;
+  };
+
   /** The hash to store for a new personal PIN, or why it cannot be one. */
   const pinHashFor = async (pin: string, except: number | null): Promise<Result<string>> => {
     if (!PIN_FORMAT.test(pin)) return fail('invalid', 'A PIN is 4 to 8 digits.', 'PIN_FORMAT');
     if (options.isManagerPin && (await options.isManagerPin(pin)))
       return fail('invalid', "A packer's PIN cannot be the manager PIN. Choose another.", 'STAFF_PIN_IS_MANAGER');
-    const hash = await hashOf(pin);
-    const holder = store.staff.byPinHash(hash);
-    if (holder && holder.id !== except) return fail('invalid', 'Another packer has this PIN. Choose another.', 'STAFF_PIN_TAKEN');
-    return ok(hash);
+    if ((await holdersOf(pin)).some((h) => h.id !== except)) return fail('invalid', 'Another packer has this PIN. Choose another.', 'STAFF_PIN_TAKEN');
+    return ok(await hashOf(pin));
   };
 
   return {
@@ -142,10 +184,19 @@ export function createStaff(options: StaffOptions) {
       const row = store.transaction(() => {
         // Checked again inside the write: another add may have taken the name while the PIN was hashed.
         if (store.staff.byName(n.value)) return null;
-        return store.staff.add({ name: n.value, badge: newBadge(), pinHash, addedAt: options.now() });
+        const at = options.now();
+        return store.staff.add({
+          uid: randomUUID(),
+          name: n.value,
+          badge: newBadge(),
+          pinHash,
+          pinSalt: pinHash === null ? null : ownSalt(),
+          addedAt: at,
+          updatedAt: at,
+        });
       });
       if (!row) return fail('invalid', `There is already a packer called ${n.value}.`, 'STAFF_NAME_TAKEN', { name: n.value });
-      shared(row.id);
+      share(row);
       // The first name on the list changes what the counter says ("scan your badge").
       options.onChange?.(current);
       return ok(member(row));
@@ -169,25 +220,30 @@ export function createStaff(options: StaffOptions) {
         pinHash = h.value;
       }
       const row = store.transaction(() => {
+        const at = options.now();
         let r = store.staff.get(id);
-        if (r && name !== undefined) r = store.staff.rename(id, name);
-        if (r && pinHash !== undefined) r = store.staff.setPin(id, pinHash);
-        if (r && patch.newBadge) r = store.staff.setBadge(id, newBadge());
+        if (r && name !== undefined) r = store.staff.rename(id, name, at);
+        if (r && pinHash !== undefined) r = store.staff.setPin(id, pinHash, pinHash === null ? null : ownSalt(), at);
+        if (r && patch.newBadge) r = store.staff.setBadge(id, newBadge(), at);
         return r;
       });
       if (!row) return fail('invalid', 'That packer is no longer on the list.', 'STAFF_NOT_FOUND');
       if (current?.id === id) setCurrent({ id, name: row.name });
-      shared(id);
+      share(row);
       return ok(member(row));
     },
 
     /** Takes a packer off the list (their badge and PIN stop working; their name stays on what they did). */
     remove(id: number): Result<true> {
-      const gone = store.transaction(() => store.staff.remove(id));
+      const at = options.now();
+      const gone = store.transaction(() => {
+        const row = store.staff.get(id);
+        return row && store.staff.remove(id, at) ? row : null;
+      });
       if (!gone) return fail('invalid', 'That packer is no longer on the list.', 'STAFF_NOT_FOUND');
       if (current?.id === id) setCurrent(null);
       else options.onChange?.(current);
-      shared(id);
+      share(gone, at);
       return ok(true as const);
     },
 
@@ -207,7 +263,10 @@ export function createStaff(options: StaffOptions) {
         return fail('auth', 'Too many wrong PINs. Scan your badge, or try again in a moment.', 'STAFF_PIN_PAUSED', {
           seconds: Math.ceil((pausedUntil - t) / 1000),
         });
-      const row = PIN_FORMAT.test(pin) ? store.staff.byPinHash(await hashOf(pin)) : null;
+      const rows = PIN_FORMAT.test(pin) ? await holdersOf(pin) : [];
+      // Two lists kept apart, then joined in one store hub, may give two packers one PIN: say so.
+      if (rows.length > 1) return fail('auth', 'Two packers have this PIN. Scan your badge; a manager gives one of them another PIN.', 'STAFF_PIN_SHARED');
+      const row = rows[0];
       if (!row) {
         wrongPins += 1;
         if (wrongPins >= PIN_TRIES) {
@@ -229,7 +288,63 @@ export function createStaff(options: StaffOptions) {
     /** True when some packer has this PIN (the manager PIN may not be set to one). */
     async isPackerPin(pin: string): Promise<boolean> {
       if (!PIN_FORMAT.test(pin) || store.staff.count() === 0) return false;
-      return store.staff.byPinHash(await hashOf(pin)) !== null;
+      return (await holdersOf(pin)).length > 0;
+    },
+
+    /** The list as the store hub shares it: every packer, and every one taken off it. */
+    sharedList(): SharedMember[] {
+      const rows = store.staff.list().map((r) => sharedOf(r, null));
+      const gone: SharedMember[] = store.staff.removed().map(({ uid, removedAt }) => ({
+        uid, name: '-', badge: '-', pinHash: null, pinSalt: null, addedAt: removedAt, updatedAt: removedAt, removedAt,
+      }));
+      return [...rows, ...gone];
+    },
+
+    /**
+     * Another counter's word on a packer, heard through the store hub. A removal always wins (a
+     * counter that was away never brings a packer back); otherwise the newest change wins. Two
+     * packers of one name (lists kept apart before a counter joined) both stay: the one with the
+     * greater uid is called "Name (2)" on every counter alike, and the counter that renames it
+     * shares the rename. Answers whether this file changed.
+     */
+    merge(incoming: SharedMember): boolean {
+      const parsed = SharedMemberSchema.safeParse(incoming);
+      if (!parsed.success) return false;
+      const m = parsed.data;
+      const renamed: StaffRow[] = [];
+      const changed = store.transaction((): boolean => {
+        if (m.removedAt !== null) {
+          const had = store.staff.byUid(m.uid);
+          const was = store.staff.removedAt(m.uid);
+          store.staff.removeUid(m.uid, m.removedAt);
+          if (had && current?.id === had.id) current = null;
+          return had !== null || was === null;
+        }
+        if (store.staff.removedAt(m.uid) !== null) return false;
+        const mine = store.staff.byUid(m.uid);
+        if (mine && mine.updatedAt >= m.updatedAt) return false;
+        let name = m.name;
+        const clash = store.staff.byName(name);
+        if (clash && clash.uid !== m.uid) {
+          if (clash.uid > m.uid) {
+            const moved = store.staff.rename(clash.id, freeName(clash.name), Math.max(options.now(), clash.updatedAt + 1));
+            if (moved) renamed.push(moved);
+          } else name = freeName(name);
+        }
+        const badgeHolder = store.staff.byBadge(m.badge);
+        if (badgeHolder && badgeHolder.uid !== m.uid) {
+          const rebadged = store.staff.setBadge(badgeHolder.id, newBadge(), Math.max(options.now(), badgeHolder.updatedAt + 1));
+          if (rebadged) renamed.push(rebadged);
+        }
+        const row = { uid: m.uid, name, badge: m.badge, pinHash: m.pinHash, pinSalt: m.pinSalt, addedAt: m.addedAt, updatedAt: m.updatedAt };
+        const stored = mine ? store.staff.replace(row) : store.staff.add(row);
+        if (stored && name !== m.name) renamed.push(stored);
+        if (stored && current?.id === stored.id) current = { id: stored.id, name: stored.name };
+        return true;
+      });
+      for (const r of renamed) share(r);
+      if (changed) options.onChange?.(current);
+      return changed;
     },
   };
 }

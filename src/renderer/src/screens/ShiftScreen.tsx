@@ -98,6 +98,7 @@ export default function ShiftScreen() {
             <CancelledBy report={shown} />
             <Timings figures={shown.total} />
             {shown.source === 'kept' && <p className="muted">{t('shiftReport:kept')}</p>}
+            <HubNote report={shown} />
           </section>
           <section className="panel shift-panel shift-chart-panel" aria-labelledby="shift-chart-title">
             <h2 id="shift-chart-title">{t('shiftReport:chart.title')}</h2>
@@ -111,6 +112,20 @@ export default function ShiftScreen() {
         </div>
       )}
     </main>
+  );
+}
+
+/** With a store hub: the figures are the store's, and since when other counters' taps may be missing (the hub away). */
+function HubNote({ report }: { report: ShiftReport }) {
+  const { t, locale } = useWords();
+  if (!report.hub) return null;
+  const since = report.hub.missingSince;
+  if (since === null) return <p className="muted" data-testid="shift-hub">{t('shiftReport:hub.store')}</p>;
+  const time = new Date(since).toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' });
+  return (
+    <p className="shift-problem" role="status" data-testid="shift-hub" data-missing-since={since}>
+      {t('shiftReport:hub.missing', { time })}
+    </p>
   );
 }
 

@@ -28,6 +28,13 @@ export default function ShiftSummary({ report, at }: { report: ShiftReport; at: 
           {t('shiftReport:paper.counter', { counter: report.terminal })} · {t('print:pick.printedAt', { time: paperTime(at, i18next.language) })}
         </p>
       </header>
+      {report.hub && (
+        <p>
+          {report.hub.missingSince === null
+            ? t('shiftReport:hub.store')
+            : t('shiftReport:hub.missing', { time: paperTime(report.hub.missingSince, i18next.language) })}
+        </p>
+      )}
       <Counts figures={report.total} />
       <CancelledBy report={report} />
       <Timings figures={report.total} />

@@ -12,6 +12,7 @@ import { printBadges } from '../../print';
 import { PIN_PATTERN, PinField } from '../PinField';
 import { useSettingsDraft } from './useSettingsDraft';
 import { SaveResultLine } from './SaveResultLine';
+import { usePacker } from '../../staff/store';
 
 export function StaffPanel({ pin }: { pin: string }) {
   const { t } = useWords();
@@ -28,9 +29,11 @@ export function StaffPanel({ pin }: { pin: string }) {
     if (reply.ok) setMembers(reply.value);
     else setSaid({ ok: false, text: problemWords(t, reply.problem) });
   }, [pin, t]);
+  // Read again on every staff.changed too: with a store hub another counter may change the list.
+  const heard = usePacker((s) => s.status);
   useEffect(() => {
     void reload();
-  }, [reload]);
+  }, [reload, heard]);
 
   /** Runs a change, says its outcome, and reads the list again. */
   const run = async (change: () => ReturnType<typeof command>, done: string): Promise<boolean> => {

@@ -1,0 +1,173 @@
+/**
+ * What two counters of one store share through the store hub (issue 24), in Chromium: a training
+ * store as `npm start -- --counters 2` makes it. A packer added in Settings -> Staff on Counter 1
+ * signs in at Counter 2 by scanning the badge printed at Counter 1; a barcode taught on Counter 1
+ * ("Which item is this?") is known on Counter 2; after taps on both counters, the Shift screen on
+ * either one has a row for each counter with its own count, and the packer's row counts what they
+ * did at the other counter. English at 1024, the Shift screen in Hindi at 1920 too.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ShiftReport } from '../../src/shared/ipc';
+import type { Item, Order } from '../../src/shared/protocol';
+import type { TrainingStore } from '../../src/web/store';
+import { launchChromium } from '../support/chromium';
+import { scanUntilSeen } from './screens';
+import { readyTrainingStore } from './store';
+import { axe, MANAGER_PIN, orderPool, scan, shot, tapStep, until } from './support';
+
+const PACKER = 'Ravi Kumar';
+/** An EAN-13 (its check digit right: a product barcode) no seeded item has as its code. */
+const NEW_BARCODE = '8901234567890';
+
+let store: TrainingStore;
+let browser: Browser;
+let dataDir: string;
+let one: Page;
+let two: Page;
+let take: ReturnType<typeof orderPool>;
+
+const serious = (findings: Awaited<ReturnType<typeof axe>>) => findings.filter((f) => f.impact === 'serious' || f.impact === 'critical');
+const scanFor = (page: Page, code: string, selector: string): Promise<void> => scanUntilSeen(page, code, page.locator(selector));
+
+async function counterPage(n: 0 | 1, width: number): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height: width >= 1920 ? 1080 : 768 } });
+  await page.goto(store.counters[n]!.url);
+  await page.getByTestId('order-row').first().waitFor({ timeout: 20_000 });
+  return page;
+}
+
+async function report(n: 0 | 1): Promise<ShiftReport> {
+  const reply = await store.counters[n]!.host.handle('shift.report', {});
+  if (!reply.ok) throw new Error(reply.problem.message);
+  return reply.value as ShiftReport;
+}
+
+/** Accepted and packed per counter name, as a report says. */
+const byCounter = (r: ShiftReport): Record<string, number> => Object.fromEntries(r.byCounter.map((c) => [c.counter, c.figures.accepted]));
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'packdesk-e2e-shared-'));
+  store = await readyTrainingStore({
+    counters: 2,
+    dataDir,
+    sandboxOptions: { orderCount: 30 },
+    host: { settingsOverride: { undoWindowMs: 0, scanToPack: true }, engineOptions: { backoff: { baseMs: 200, capMs: 1_000 }, pollMs: 500 }, hubTuning: { awayAfterMs: 3_000 } },
+  });
+  take = orderPool(store.sandbox);
+  browser = await launchChromium();
+  one = await counterPage(0, 1024);
+  two = await counterPage(1, 1024);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close().catch(() => undefined);
+  await store?.close().catch(() => undefined);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('two counters share the staff list, taught barcodes and the shift', () => {
+  let badge = '';
+  let first: Item;
+  let taughtOn: Order;
+
+  it('a packer added on Counter 1 signs in on Counter 2 by scanning the badge made on Counter 1', async () => {
+    await one.keyboard.press('F9');
+    await one.getByTestId('settings-pin').fill(MANAGER_PIN);
+    await one.getByTestId('settings-pin').press('Enter');
+    await one.getByTestId('staff-panel').waitFor();
+    await one.getByTestId('staff-name').fill(PACKER);
+    await one.getByTestId('staff-add').click();
+    const row = one.locator(`[data-testid="staff-row"][data-name="${PACKER}"]`);
+    await row.waitFor();
+    badge = (await row.getAttribute('data-badge')) ?? '';
+    expect(badge).toMatch(/^PDKS-[0-9A-HJKMNP-TV-Z]{8}$/);
+    await one.keyboard.press('Escape');
+    await one.getByTestId('queue-list').waitFor();
+
+    // Counter 2 learns the store keeps names now (it asks for a badge), and the badge signs Ravi in there.
+    await two.getByTestId('packer-sign-in').waitFor({ timeout: 10_000 });
+    await scanFor(two, badge, `[data-testid="packer-chip"][data-packer="${PACKER}"]`);
+    await shot(two, 'shared-01-badge-on-counter-2-en-1024');
+    expect(serious(await axe(two))).toEqual([]);
+  }, 90_000);
+
+  it('a barcode taught on Counter 1 is known on Counter 2', async () => {
+    taughtOn = take((o) => o.items.length >= 1);
+    first = taughtOn.items[0] as Item;
+    await scan(one, taughtOn.id);
+    await tapStep(one, 'ACCEPT');
+    await tapStep(one, 'PACKING');
+    await one.getByTestId('pack-checklist').waitFor();
+    await scanFor(one, NEW_BARCODE, '[data-testid="teach-dialog"]');
+    await one.locator(`[data-testid="teach-item"][data-item-id="${first.itemId}"]`).click();
+    await one.locator(`[data-testid="pack-row"][data-item-id="${first.itemId}"][data-scanned="1"]`).waitFor();
+    await one.keyboard.press('Escape');
+
+    // On Counter 2, an order with that product when the seed has one (the barcode ticks it), else
+    // any other: the barcode is a product the store knows, "not in this order", never "Which item is this?".
+    const code = first.serviceProviderItemId;
+    let other: Order;
+    let shares = true;
+    try {
+      other = take((o) => o.items.some((i) => i.serviceProviderItemId === code));
+    } catch {
+      other = take();
+      shares = false;
+    }
+    await scan(two, other.id);
+    await tapStep(two, 'ACCEPT');
+    await tapStep(two, 'PACKING');
+    await two.getByTestId('pack-checklist').waitFor();
+    if (shares) {
+      const item = other.items.find((i) => i.serviceProviderItemId === code) as Item;
+      await scanFor(two, NEW_BARCODE, `[data-testid="pack-row"][data-item-id="${item.itemId}"][data-scanned="1"]`);
+    } else {
+      await scanFor(two, NEW_BARCODE, '[data-testid="pack-stranger"]');
+    }
+    expect(await two.getByTestId('teach-dialog').count()).toBe(0);
+    await shot(two, 'shared-02-taught-known-on-counter-2-en-1024');
+    await two.keyboard.press('Escape');
+  }, 120_000);
+
+  it("after taps on both counters, the Shift screen on either counter shows both counters' rows with the right counts", async () => {
+    // One more Accept on Counter 2 (by Ravi, signed in there): Counter 1 accepted one, Counter 2 two.
+    const third = take();
+    await scan(two, third.id);
+    await tapStep(two, 'ACCEPT');
+    await two.keyboard.press('Escape');
+    const expected = { 'Counter 1': 1, 'Counter 2': 2 };
+    for (const n of [0, 1] as const) await until(`Counter ${n + 1}'s figures hold both counters' taps`, async () => JSON.stringify(byCounter(await report(n))) === JSON.stringify(expected), 15_000);
+
+    for (const page of [one, two]) {
+      await page.getByTestId('nav-shift').click();
+      const screen = page.getByTestId('shift-screen');
+      await screen.getByTestId('shift-body').waitFor();
+      const counters = screen.getByTestId('shift-counters');
+      for (const [name, accepted] of Object.entries(expected))
+        await expect(counters.locator(`tr[data-name="${name}"] td`).first().innerText()).resolves.toBe(String(accepted));
+      // Ravi's two Accepts were made at Counter 2: his row says so on Counter 1's screen too.
+      await expect(screen.getByTestId('shift-packers').locator(`tr[data-name="${PACKER}"] td`).first().innerText()).resolves.toBe('2');
+      await expect(screen.getByTestId('count-accepted').getAttribute('data-value')).resolves.toBe('3');
+      await screen.getByTestId('shift-hub').waitFor();
+      expect(serious(await axe(page))).toEqual([]);
+    }
+    await shot(one, 'shared-03-shift-store-en-1024');
+
+    // In Hindi at 1920, on Counter 2: the same rows, and the note that the figures are the store's.
+    const wide = await counterPage(1, 1920);
+    await wide.getByTestId('language-hi').click();
+    await wide.locator('html[lang="hi-IN"]').waitFor({ state: 'attached' });
+    await wide.getByTestId('nav-shift').click();
+    await wide.getByTestId('shift-body').waitFor();
+    await wide.locator('[data-testid="shift-counters"] tr[data-name="Counter 1"]').waitFor();
+    expect(await wide.getByTestId('shift-hub').innerText()).toContain('स्टोर');
+    await shot(wide, 'shared-04-shift-store-hi-1920');
+    expect(serious(await axe(wide))).toEqual([]);
+    await wide.getByTestId('language-en').click();
+    await wide.close();
+  }, 120_000);
+});
