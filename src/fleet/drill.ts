@@ -25,6 +25,8 @@ export const OPEN_MAX = 500;
 const OPEN_EVERY_MS = 10_000;
 const CHANGE_CHECK_MS = 1_000;
 const API_TIMEOUT_MS = 3_000;
+/** How long the centre waits for a store's answer (over a WAN link, through its hub). */
+const DRILL_TIMEOUT_MS = 5_000;
 
 /** One open order as the centre may see it: id, next step, late or not, and who is packing it. */
 export const OpenOrderSchema = z
@@ -138,7 +140,7 @@ export type DrillReading =
  * push consumer on the store's PACKDESK_OPEN (the consumer API is what the leaf link lets through),
  * delivering the last message to an inbox here, then deleted.
  */
-export async function readOpenOrders(nc: NatsConnection, storeId: string, timeoutMs = API_TIMEOUT_MS): Promise<DrillReading> {
+export async function readOpenOrders(nc: NatsConnection, storeId: string, timeoutMs = DRILL_TIMEOUT_MS): Promise<DrillReading> {
   const id = StoreIdSchema.parse(storeId);
   const api = `$JS.${id}.API`;
   const inbox = createInbox();
@@ -153,8 +155,11 @@ export async function readOpenOrders(nc: NatsConnection, storeId: string, timeou
     let reply;
     try {
       reply = await nc.request(`${api}.CONSUMER.CREATE.${OPEN_STREAM}`, JSON.stringify({ stream_name: OPEN_STREAM, config }), { timeout: timeoutMs });
-    } catch {
-      return { state: 'cut-off', words: `Store ${id} cannot be reached from the centre now: its link to the centre is down or its hub PC is off. Its last figures are in the table.` };
+    } catch (error) {
+      // No responders: nobody at the centre hears the store's domain (the link is down). A timeout: it did not answer in time.
+      const noOne = error instanceof Error && /no responders|503/i.test(`${error.message} ${String((error as { code?: unknown }).code ?? '')} ${String(error.cause ?? '')}`);
+      const why = noOne ? 'cannot be reached from the centre now: its link to the centre is down or its hub PC is off' : `did not answer within ${Math.round(timeoutMs / 1000)} s: its link to the centre is down or very slow`;
+      return { state: 'cut-off', words: `Store ${id} ${why}. Its last figures are in the table.` };
     }
     const answer = safeJson(reply.data) as { name?: string; error?: { err_code?: number; description?: string } } | null;
     if (answer?.error) {
