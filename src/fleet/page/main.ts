@@ -153,8 +153,13 @@ function renderUpdated(): void {
 
 // ---- charts ------------------------------------------------------------------------------
 
-const W = 420;
-const H = 150;
+/** The chart's size in px: as wide as its column (drawn again on a resize), as tall as the CSS says. */
+let W = 420;
+let H = 150;
+function measure(figure: HTMLElement): void {
+  W = Math.max(280, Math.round(figure.clientWidth));
+  H = window.innerWidth >= 1700 ? 180 : 150;
+}
 const PAD = { left: 34, right: 8, top: 8, bottom: 20 };
 
 /** A round top for the y axis, so its labels are whole numbers. */
@@ -166,17 +171,19 @@ function niceMax(max: number): number {
 
 function axes(chart: SVGElement, max: number, xLabels: { x: number; text: string }[]): void {
   const y0 = H - PAD.bottom;
-  for (const v of [0, max / 2, max]) {
+  // Whole numbers on the axis: the middle line only when it is one.
+  for (const v of max % 2 === 0 ? [0, max / 2, max] : [0, max]) {
     const y = y0 - (v / max) * (y0 - PAD.top);
     chart.append(svg('line', { class: v === 0 ? 'axis' : 'grid', x1: PAD.left, x2: W - PAD.right, y1: y, y2: y }));
     chart.append(svg('text', { x: PAD.left - 4, y: y + 4, 'text-anchor': 'end' }, String(Math.round(v * 10) / 10)));
   }
-  for (const l of xLabels) chart.append(svg('text', { x: l.x, y: H - 5, 'text-anchor': 'middle' }, l.text));
+  xLabels.forEach((l, i) => chart.append(svg('text', { x: l.x, y: H - 5, 'text-anchor': i === 0 ? 'start' : i === xLabels.length - 1 ? 'end' : 'middle' }, l.text)));
 }
 
 function lineChart(figure: HTMLElement, times: readonly number[], lines: { name: string; values: readonly number[] }[], unit: string): void {
   figure.querySelectorAll('svg, .legend, .empty').forEach((n) => n.remove());
   const caption = figure.querySelector('figcaption')!.textContent ?? '';
+  measure(figure);
   if (times.length === 0 || lines.length === 0) {
     figure.append(el('p', { class: 'empty' }, 'Nothing has arrived at the centre yet.'));
     return;
@@ -207,6 +214,7 @@ function lineChart(figure: HTMLElement, times: readonly number[], lines: { name:
 
 function barChart(figure: HTMLElement, bars: readonly { hour: number; late: number }[]): void {
   figure.querySelectorAll('svg, .legend, .empty').forEach((n) => n.remove());
+  measure(figure);
   const max = niceMax(Math.max(0, ...bars.map((b) => b.late)));
   const slot = (W - PAD.left - PAD.right) / bars.length;
   const total = bars.reduce((n, b) => n + b.late, 0);
@@ -275,7 +283,7 @@ function renderDrill(): void {
           el(
             'tr',
             { 'data-order': o.orderId },
-            el('td', {}, o.orderId),
+            el('td', { class: 'order-id' }, o.orderId),
             el('td', {}, STEP_WORDS[o.nextStep] ?? o.nextStep, o.cancelledAlarm ? el('span', { class: 'tag bad' }, 'cancelled alarm') : null),
             el('td', { class: o.late ? 'bad' : '' }, o.late ? 'late' : 'no'),
             el('td', {}, claim),
@@ -346,6 +354,11 @@ function start(): void {
   byId('filters').addEventListener('submit', (e) => e.preventDefault());
   for (const id of ['only-problems', 'search', 'version']) byId(id).addEventListener('input', renderTable);
   byId('window').addEventListener('change', () => void refreshHistory());
+  let resizing: ReturnType<typeof setTimeout> | undefined;
+  window.addEventListener('resize', () => {
+    clearTimeout(resizing);
+    resizing = setTimeout(renderCharts, 150);
+  });
   byId('drill-close').addEventListener('click', () => {
     const was = state.openStore;
     state.openStore = null;
