@@ -40,8 +40,8 @@ export type ChainLink = z.infer<typeof ChainLinkSchema>;
 const HUB_BUCKETS = [ORDERS_BUCKET, TAPS_BUCKET, CLAIMS_BUCKET, PRESENCE_BUCKET, COUNTER_NAMES_BUCKET, LEASE_BUCKET];
 
 /**
- * Subjects the centre may not send into the store: the store's buckets (orders, claims, taps) and
- * its stream admin, so the centre can read what the store keeps for it but never tap or change it;
+ * Subjects the centre may not send into the store: Packdesk's subjects, the store's buckets
+ * (orders, claims, taps) and its stream admin, so the centre can read what the store keeps for it but never tap or change it;
  * and no consumer on a bucket's stream, which would read its bodies. What remains open is the
  * consumer API on the store's own PACKDESK_NORTH (sourced by the centre) and PACKDESK_OPEN (the
  * fleet page's drill-down). A deny list: a new bucket must be added to HUB_BUCKETS.
@@ -50,6 +50,9 @@ export function southDenied(storeId: string): string[] {
   const consumerApi = `$JS.${storeId}.API.CONSUMER`;
   return [
     '$KV.>',
+    // Packdesk's own subjects: nothing the centre (or another store through it) publishes lands in
+    // this store's streams. Without it a store's PACKDESK_NORTH also kept every other store's messages.
+    'packdesk.>',
     `$JS.${storeId}.API.STREAM.>`,
     '$JS.API.STREAM.>',
     '$JS.API.DIRECT.>',

@@ -90,7 +90,7 @@ export async function startCounterNorth(
   if (summary) stops.push(start((stamp) => ({ kind: 'summary', storeId: storeId, ...stamp, ...summary() }), summary));
   const openOrders = north.openOrders;
   if (openOrders) {
-    await ensureOpenStream(nc);
+    await ensureOpenStream(nc, storeId);
     stops.push(startOpenOrdersSender({ nc, storeId, orders: openOrders, ...clock, ...(north.everyMs ? { everyMs: north.everyMs } : {}) }));
   }
   return () => {

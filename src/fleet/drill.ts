@@ -78,12 +78,13 @@ export function openOrdersOf(rows: readonly Row[], claimOf: ClaimOf, now: number
 
 const openSubject = (storeId: string): string => `${OPEN_PREFIX}.${storeId}`;
 
-/** Makes (or keeps) the open-orders stream on the store hub: only the newest list is kept. */
-export async function ensureOpenStream(nc: NatsConnection): Promise<void> {
+/** Makes (or keeps) the open-orders stream on the store hub: only this store's newest list is kept. */
+export async function ensureOpenStream(nc: NatsConnection, storeId: string): Promise<void> {
   const jsm = await jetstreamManager(nc, { timeout: API_TIMEOUT_MS });
   const config = {
     name: OPEN_STREAM,
-    subjects: [`${OPEN_PREFIX}.>`],
+    // This store's subject only: another store's list must never land here (chain.ts denies it at the link too).
+    subjects: [openSubject(StoreIdSchema.parse(storeId))],
     storage: StorageType.File,
     max_msgs_per_subject: 1,
     // A list nobody renewed for a day means nothing.

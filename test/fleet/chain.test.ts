@@ -33,6 +33,8 @@ describe('chain link', () => {
     expect(text).toContain('tls { ca_file: "/data/chain-ca.pem" }');
     expect(text).toContain('deny_imports: ["$KV.>"');
     expect(text).toContain('"$JS.store-17.API.CONSUMER.*.KV_packdesk-orders"');
+    expect(text).toContain('"packdesk.>"');
+    expect(text).toContain('server_name: packdesk_hub_store-17');
     expect(text).toContain('deny_exports: ["$KV.>","_PDHUB.>","$JS.EVENT.>"]');
     // A store without a chain link is written exactly as before.
     expect(natsConfig(files, '0.0.0.0:4222', '$2a$10$hash')).not.toMatch(/leafnodes|domain/);

@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureFleetStream } from '../../src/fleet/central';
 import { ensureOpenStream, openOrdersOf, startOpenOrdersSender } from '../../src/fleet/drill';
 import type { FleetSeries } from '../../src/fleet/history';
-import { type FleetServer, startFleetServer, type StoreDrill } from '../../src/fleet/serve';
+import { runFleet } from '../../src/fleet/cli';
+import { exposedWarning, type FleetServer, startFleetServer, type StoreDrill } from '../../src/fleet/serve';
 import type { FleetStatus } from '../../src/fleet/status';
 import { systemTimers } from '../../src/main/core/time';
 import type { OrderSummary } from '../../src/shared/ipc';
@@ -74,7 +75,7 @@ describe('fleet serve', () => {
       const rows = rowsOf(store.storeId === 'store-a' ? 'ORD-A' : 'ORD-B');
       const hubCounter = store.counters[1]!;
       const claimOf = (id: string) => (id.endsWith('-1002') ? { counterId: hubCounter.counterId, counterName: hubCounter.counterName, claimedAt: Date.now() - 120_000 } : null);
-      await ensureOpenStream(store.nc);
+      await ensureOpenStream(store.nc, store.storeId);
       const stop = startOpenOrdersSender({ nc: store.nc, storeId: store.storeId, orders: () => openOrdersOf(rows, claimOf, Date.now()), now: Date.now, timers: systemTimers, everyMs: EVERY_MS });
       cleanup.add(stop);
       // The hub's orders bucket holds the full bodies, as a store's does.
@@ -176,6 +177,39 @@ describe('fleet serve', () => {
     await expect(central.nc.request('$JS.store-a.API.CONSUMER.CREATE.KV_packdesk-orders', request, { timeout: 1_500 })).rejects.toThrow();
     await expect(central.nc.request('$JS.store-a.API.CONSUMER.DURABLE.CREATE.KV_packdesk-orders.spy', request, { timeout: 1_500 })).rejects.toThrow();
   }, 30_000);
+
+  it('keeps each store to itself: a store hub stream holds only its own north messages and open orders, never another store relayed by the centre', async () => {
+    const { jetstreamManager } = await import('@nats-io/jetstream');
+    for (const store of stores) {
+      const jsm = await jetstreamManager(store.nc);
+      const north = Object.keys((await jsm.streams.info('PACKDESK_NORTH', { subjects_filter: '>' })).state.subjects ?? {});
+      expect(north.length).toBeGreaterThan(0);
+      expect(north.filter((subject) => !subject.startsWith(`packdesk.north.${store.storeId}.`))).toEqual([]);
+      const open = Object.keys((await jsm.streams.info('PACKDESK_OPEN', { subjects_filter: '>' })).state.subjects ?? {});
+      expect(open).toEqual([`packdesk.open.${store.storeId}`]);
+    }
+  }, 20_000);
+
+  it('fleet serve (the CLI) listens on 127.0.0.1 by default, prints its address, says why when told to listen wider, and refuses a bad port', async () => {
+    let stop = (): void => undefined;
+    const stopped = new Promise<void>((r) => (stop = r));
+    let out = '';
+    let err = '';
+    const io = { env: {}, write: (t: string) => (out += t), writeError: (t: string) => (err += t), now: Date.now, stopped };
+    const running = runFleet(['serve', '--port', '0', '--server', central.server.url], io);
+    await until('the address printed', 15_000, async () => (out.includes('http://') ? true : null));
+    const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(out)?.[0];
+    expect(url, out).toBeDefined();
+    expect((await fetch(new URL('/api/status', url))).status).toBe(200);
+    stop();
+    await expect(running).resolves.toBe(0);
+    expect(err).toBe('');
+    expect(exposedWarning('127.0.0.1', 8740)).toBeNull();
+    expect(exposedWarning('0.0.0.0', 8740)).toMatch(/^fleet serve: listening on 0\.0\.0\.0:8740\. The page has no login/);
+    const bad = { ...io, writeError: (t: string) => (err += t) };
+    await expect(runFleet(['serve', '--port', 'eighty', '--server', central.server.url], bad)).resolves.toBe(2);
+    expect(err).toContain('--port must be a whole number');
+  }, 40_000);
 
   describe('in Chromium', () => {
     let browser: Browser;

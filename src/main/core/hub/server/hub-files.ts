@@ -102,7 +102,9 @@ export function natsConfig(files: HubFiles, listen: string, passwordHash: string
   return [
     '# Written by Packdesk when this PC became the store hub. Packdesk rewrites it; edits are lost.',
     `listen: ${JSON.stringify(listen)}`,
-    'server_name: packdesk_hub',
+    // Unique across a chain: leaf nodes sharing a server name confuse the centre's JetStream (half the
+    // requests into a store's domain came back "no responders" with two stores named alike).
+    `server_name: ${chain ? `packdesk_hub_${chain.storeId}` : 'packdesk_hub'}`,
     `pid_file: ${confPath(files.pidPath)}`,
     // Nothing on the LAN without TLS: a plain-text client is refused before it can say anything.
     `tls {\n  cert_file: ${confPath(files.certPath)}\n  key_file: ${confPath(files.keyPath)}\n  timeout: 3\n}`,
