@@ -22,7 +22,7 @@ import type { OrderSummary } from '../../src/shared/ipc';
 import { axe } from '../support/axe';
 import { launchChromium } from '../support/chromium';
 import { Cleanup } from '../support/engine';
-import { type Central, startCentral, startStore, type TestStore } from './fleet-world';
+import { type Central, startCentral, startStore, type TestStore, until } from './fleet-world';
 
 const EVERY_MS = 2_000;
 /** What a store's rows and order bodies carry that must never reach the centre. */
@@ -46,16 +46,6 @@ function rowsOf(prefix: string): Row[] {
 async function get(server: FleetServer, route: string, init: RequestInit = {}): Promise<{ status: number; text: string; headers: Headers }> {
   const res = await fetch(new URL(route, server.url), init);
   return { status: res.status, text: await res.text(), headers: res.headers };
-}
-
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | null>): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await probe().catch(() => null);
-    if (value !== null) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
 }
 
 describe('fleet serve', () => {
@@ -97,7 +87,7 @@ describe('fleet serve', () => {
     expect(status.stores.map((s) => s.storeId)).toEqual(['store-b', 'store-a']);
     expect(status.stores[0]!.counters[0]).toMatchObject({ health: { counterName: 'Counter 2', tapsWaiting: 14 }, problems: ['backlog'] });
 
-    const series = await until('the charts see store-b holding 15 taps', 15_000, async () => {
+    const { value: series } = await until('the charts see store-b holding 15 taps', 15_000, async () => {
       const s = JSON.parse((await get(server, '/api/history?minutes=15')).text) as FleetSeries;
       return s.tapsWaiting.find((t) => t.storeId === 'store-b')?.values.at(-1) === 15 ? s : null;
     });
@@ -153,7 +143,7 @@ describe('fleet serve', () => {
       for await (const _ of watch) void _;
     })();
     await bucket.put('ORD-A-1004', JSON.stringify({ customer: { name: CUSTOMER.names[0], phone: CUSTOMER.phones[0], address: CUSTOMER.addresses[0] } }));
-    const raw = await until('the drill-down read from the store', 15_000, async () => {
+    const { value: raw } = await until('the drill-down read from the store', 15_000, async () => {
       const text = (await get(server, '/api/stores/store-a')).text;
       return (JSON.parse(text) as StoreDrill).open.state === 'ok' ? text : null;
     });
