@@ -270,6 +270,8 @@ describe('fleet serve', () => {
       const findings = await axe(page);
       expect(findings.filter((f) => f.impact === 'serious' || f.impact === 'critical')).toEqual([]);
       await page.setViewportSize({ width: 1920, height: 1080 });
+      // The charts are drawn again to the new width once the resize settles.
+      await page.waitForFunction(() => (document.querySelector('#chart-taps svg')?.getAttribute('viewBox') ?? '').split(' ')[2] !== '0' && Number((document.querySelector('#chart-taps svg')?.getAttribute('viewBox') ?? '').split(' ')[2]) > 500);
       await page.screenshot({ path: path.join(SHOTS, 'fleet-1920x1080.png') });
       expect((await axe(page)).filter((f) => f.impact === 'serious' || f.impact === 'critical')).toEqual([]);
       expect(consoleErrors).toEqual([]);
