@@ -88,7 +88,8 @@ export async function readAllNorth(nc: NatsConnection): Promise<{ raw: string; a
   return out;
 }
 
-function safeJson(data: Uint8Array): unknown {
+/** JSON of a message's data, or null when it is not JSON (then its schema refuses it). */
+export function safeJson(data: Uint8Array): unknown {
   try {
     return JSON.parse(new TextDecoder().decode(data));
   } catch {

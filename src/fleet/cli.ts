@@ -4,6 +4,7 @@
  *
  *   fleet status [--json]            stores and counters, problems first
  *   fleet stores add <store id>...   source these stores' north streams into the fleet stream
+ *   fleet serve [--port N] [--host H] the fleet page on http://127.0.0.1:N/ (serve.ts)
  * Options: --server URL (or PACKDESK_FLEET_SERVER), --creds FILE, --ca FILE.
  * On a store's hub PC (Settings -> Chain does the same on the screens, and keeps the file itself):
  *   fleet link --data-dir DIR --store-id ID --url tls://host:7422 --creds FILE [--ca FILE] [--training]
@@ -16,6 +17,7 @@ import { configuredListen, configuredPasswordHash, hubFiles, writeHubConfig } fr
 import { ensureFleetStream, readFleet } from './central';
 import { type ChainLink, ChainLinkSchema, writeChainLink } from './chain';
 import { formatFleet } from './format';
+import { DEFAULT_HOST, exposedWarning, type FleetServer, startFleetServer } from './serve';
 import { fleetStatus } from './status';
 
 export interface FleetIo {
@@ -23,14 +25,18 @@ export interface FleetIo {
   write(text: string): void;
   writeError(text: string): void;
   readonly now: () => number;
+  /** `fleet serve` runs until this settles (the process's Ctrl+C or SIGTERM when absent). */
+  readonly stopped?: Promise<void>;
 }
 
-const USAGE = `Usage: fleet status [--json] | fleet stores add <store id>...
+const USAGE = `Usage: fleet status [--json] | fleet stores add <store id>... | fleet serve [--port N] [--host H]
 Options: --server URL (or PACKDESK_FLEET_SERVER)  --creds FILE  --ca FILE
 On a store's hub PC: fleet link --data-dir DIR --store-id ID --url tls://host:7422 --creds FILE [--ca FILE] [--training]
                      fleet unlink --data-dir DIR
 `;
-const VALUE_FLAGS = new Set(['--server', '--creds', '--ca', '--data-dir', '--store-id', '--url']);
+const VALUE_FLAGS = new Set(['--server', '--creds', '--ca', '--data-dir', '--store-id', '--url', '--port', '--host']);
+/** The fleet page's port unless --port says otherwise. */
+const DEFAULT_PORT = 8740;
 
 interface Parsed {
   readonly words: string[];
@@ -54,7 +60,7 @@ function parse(argv: readonly string[]): Parsed | string {
   return { words, flags };
 }
 
-async function connectCentral(flags: Parsed['flags'], env: NodeJS.ProcessEnv): Promise<NatsConnection> {
+async function connectCentral(flags: Parsed['flags'], env: NodeJS.ProcessEnv, keepTrying = false): Promise<NatsConnection> {
   const server = (flags.get('server') as string | undefined) ?? env.PACKDESK_FLEET_SERVER;
   if (!server) throw new Error('Say which central server to read: --server nats://host:4222 (or PACKDESK_FLEET_SERVER)');
   const creds = flags.get('creds') as string | undefined;
@@ -62,7 +68,8 @@ async function connectCentral(flags: Parsed['flags'], env: NodeJS.ProcessEnv): P
   return connect({
     servers: server,
     timeout: 5_000,
-    maxReconnectAttempts: 0,
+    // The page's server outlives a centre restart; a one-off command does not wait for one.
+    maxReconnectAttempts: keepTrying ? -1 : 0,
     ...(creds ? { authenticator: credsAuthenticator(readFileSync(creds)) } : {}),
     ...(ca ? { tls: { ca: readFileSync(ca, 'utf8') } } : {}),
   });
@@ -81,6 +88,7 @@ export async function runFleet(argv: readonly string[], io: FleetIo): Promise<nu
     return command ? 0 : 2;
   }
   if (command === 'link' || command === 'unlink') return linkStore(command, parsed.flags, io);
+  if (command === 'serve') return serve(parsed.flags, io);
   const known = command === 'status' || (command === 'stores' && sub === 'add' && rest.length > 0);
   if (!known) {
     io.writeError(`fleet: unknown command ${parsed.words.join(' ')}\n${USAGE}`);
@@ -104,6 +112,43 @@ export async function runFleet(argv: readonly string[], io: FleetIo): Promise<nu
   } finally {
     await nc?.close();
   }
+}
+
+/** Serves the fleet page until the process is stopped (Ctrl+C); `io.stopped` lets a caller stop it. */
+async function serve(flags: Parsed['flags'], io: FleetIo): Promise<number> {
+  const portText = flags.get('port');
+  const port = portText === undefined ? DEFAULT_PORT : Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    io.writeError('fleet: --port must be a whole number from 0 to 65535\n');
+    return 2;
+  }
+  // This PC only, unless --host says otherwise: the page has no login of its own.
+  const host = typeof flags.get('host') === 'string' ? (flags.get('host') as string) : DEFAULT_HOST;
+  let nc: NatsConnection | null = null;
+  let server: FleetServer | null = null;
+  try {
+    nc = await connectCentral(flags, io.env, true);
+    server = await startFleetServer({ nc, host, port });
+    const warning = exposedWarning(host, server.port);
+    if (warning) io.writeError(warning);
+    io.write(`The fleet page: ${server.url} (Ctrl+C stops it)\n`);
+    await (io.stopped ?? stopSignal());
+    return 0;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    io.writeError(`fleet: ${/EADDRINUSE/.test(message) ? `port ${port} is taken on ${host}: choose another with --port` : message}\n`);
+    return 1;
+  } finally {
+    await server?.close();
+    await nc?.close();
+  }
+}
+
+function stopSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
 }
 
 /** Saves (or removes) a store hub's chain link and rewrites its nats.conf; the hub takes it when Packdesk next starts it. */

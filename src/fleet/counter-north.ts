@@ -10,6 +10,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { CounterPresence } from '../shared/hub';
 import { every, type Timers } from '../main/core/time';
 import { type CounterHealth, type StoreSummary, StoreIdSchema } from './north';
+import { ensureOpenStream, type OpenOrder, startOpenOrdersSender } from './drill';
 import { ensureNorthStream, type NorthBuilder, type NorthSender, startNorthSender } from './store-side';
 
 /** How often the figures are looked at for a change. */
@@ -23,6 +24,8 @@ export interface NorthOptions {
   health(): Pick<CounterHealth, 'lastIntakeAt' | 'storageWarnings'>;
   /** On the hub PC: the store's orders in figures. */
   summary?: () => StoreSummaryFigures;
+  /** On the hub PC: the store's open orders (ids, steps, claims) for the fleet page's drill-down, read live by the centre. */
+  openOrders?: () => readonly OpenOrder[];
   readonly everyMs?: number;
 }
 
@@ -85,6 +88,11 @@ export async function startCounterNorth(
   ];
   const summary = north.summary;
   if (summary) stops.push(start((stamp) => ({ kind: 'summary', storeId: storeId, ...stamp, ...summary() }), summary));
+  const openOrders = north.openOrders;
+  if (openOrders) {
+    await ensureOpenStream(nc, storeId);
+    stops.push(startOpenOrdersSender({ nc, storeId, orders: openOrders, ...clock, ...(north.everyMs ? { everyMs: north.everyMs } : {}) }));
+  }
   return () => {
     for (const stop of stops) stop();
   };

@@ -1,7 +1,8 @@
 /** The fleet's status as plain text for a support person at a terminal: problems first, one line per counter. */
 import type { CounterProblem, FleetStatus } from './status';
 
-const PROBLEM_WORDS: Readonly<Record<CounterProblem, string>> = {
+/** A problem in the support team's words (the text status and the fleet page). */
+export const PROBLEM_WORDS: Readonly<Record<CounterProblem, string>> = {
   offline: 'OFFLINE (not heard for 25 s)',
   'no-service': 'cannot reach the order service',
   backlog: 'taps waiting too long',
@@ -10,7 +11,8 @@ const PROBLEM_WORDS: Readonly<Record<CounterProblem, string>> = {
   storage: 'storage warning',
 };
 
-const ago = (now: number, at: number | null): string => {
+/** How long ago, in words a support person reads at a glance. */
+export const ago = (now: number, at: number | null): string => {
   if (at === null) return 'never';
   const s = Math.max(0, Math.round((now - at) / 1000));
   return s < 120 ? `${s} s ago` : s < 7200 ? `${Math.round(s / 60)} min ago` : `${Math.round(s / 3600)} h ago`;

@@ -4,7 +4,7 @@
  * file cleans up its browser, harness and temporary folder.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -300,25 +300,7 @@ export const COUNT_TONES = `
 /** Tones started so far (COUNT_TONES). */
 export const tones = (page: Page): Promise<number> => page.evaluate(() => (window as unknown as { __tones: number }).__tones);
 
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-/** One rule axe-core found broken, with the nodes. */
-export interface AxeFinding {
-  readonly rule: string;
-  readonly impact: string | null;
-  readonly nodes: string[];
-}
-
-/** Runs axe-core (WCAG 2.x A and AA rules and best practices) on the page as it is now. */
-export async function axe(page: Page): Promise<AxeFinding[]> {
-  // Evaluated, not a <script> tag: the app's CSP rightly refuses inline scripts.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async () => {
-    const w = window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[]; failureSummary?: string }[] }[] }> } };
-    const result = await w.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-    return result.violations.map((v) => ({ rule: v.id, impact: v.impact, nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`) }));
-  });
-}
+export { axe, type AxeFinding } from '../support/axe';
 
 /**
  * Lets a test hold back the engine's events on their way to the page (a screen gone stale), let

@@ -24,7 +24,7 @@ describe('chain link', () => {
     expect(ChainLinkSchema.safeParse({ ...base, storeId: 'store 17' }).success).toBe(false);
   });
 
-  it('writes the leaf remote, the store domain and the south deny list into nats.conf', () => {
+  it('writes the leaf remote, the store domain and both deny lists into nats.conf', () => {
     const link = ChainLinkSchema.parse({ storeId: 'store-17', url: 'tls://central.example:7422', credentialsPath: '/data/store-17.creds', caPath: '/data/chain-ca.pem', training: false });
     const text = natsConfig(files, '0.0.0.0:4222', '$2a$10$hash', link);
     expect(text).toMatch(/jetstream \{[^}]*domain: "store-17"/);
@@ -32,6 +32,10 @@ describe('chain link', () => {
     expect(text).toContain('credentials: "/data/store-17.creds"');
     expect(text).toContain('tls { ca_file: "/data/chain-ca.pem" }');
     expect(text).toContain('deny_imports: ["$KV.>"');
+    expect(text).toContain('"$JS.store-17.API.CONSUMER.*.KV_packdesk-orders"');
+    expect(text).toContain('"packdesk.>"');
+    expect(text).toContain('server_name: packdesk_hub_store-17');
+    expect(text).toContain('deny_exports: ["$KV.>","_PDHUB.>","$JS.EVENT.>"]');
     // A store without a chain link is written exactly as before.
     expect(natsConfig(files, '0.0.0.0:4222', '$2a$10$hash')).not.toMatch(/leafnodes|domain/);
   });

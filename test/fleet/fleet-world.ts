@@ -138,3 +138,14 @@ export async function startStore(cleanup: Cleanup, central: Central, storeId: st
   cleanup.add(() => summarySender.close());
   return store;
 }
+
+/** Asks `probe` every 500 ms until it gives a value (not null, not an error); fails after `timeoutMs`, naming `what`. */
+export async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | null>): Promise<{ value: T; ms: number }> {
+  const started = Date.now();
+  for (;;) {
+    const value = await probe().catch(() => null);
+    if (value !== null) return { value, ms: Date.now() - started };
+    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}

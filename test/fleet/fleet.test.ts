@@ -10,7 +10,7 @@ import { readAllNorth, readFleet } from '../../src/fleet/central';
 import { runFleet } from '../../src/fleet/cli';
 import { fleetStatus, type FleetStatus } from '../../src/fleet/status';
 import { Cleanup } from '../support/engine';
-import { type Central, startCentral, startStore, type TestStore } from './fleet-world';
+import { type Central, startCentral, startStore, type TestStore, until } from './fleet-world';
 
 const EVERY_MS = 2_000;
 
@@ -24,16 +24,6 @@ async function fleet(argv: string[]): Promise<{ code: number; stdout: string; st
 
 async function status(central: Central): Promise<FleetStatus> {
   return fleetStatus(await readFleet(central.nc), Date.now());
-}
-
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | null>): Promise<{ value: T; ms: number }> {
-  const started = Date.now();
-  for (;;) {
-    const value = await probe().catch(() => null);
-    if (value !== null) return { value, ms: Date.now() - started };
-    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
 }
 
 describe('fleet view through leaf nodes', () => {

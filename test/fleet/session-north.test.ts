@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFleet } from '../../src/fleet/central';
 import { runFleet } from '../../src/fleet/cli';
+import { type OpenOrder, readOpenOrders } from '../../src/fleet/drill';
 import type { CounterHealth } from '../../src/fleet/north';
 import { connectHub } from '../../src/main/core/hub/connection';
 import type { CounterPorts, HubSession } from '../../src/main/core/hub/ports';
@@ -35,6 +36,7 @@ describe('a hub session sends its counter north', () => {
   let store: TestStore;
   let session: HubSession;
   let tapsWaiting = 0;
+  let openOrders: OpenOrder[] = [{ orderId: 'ORD-S-1', nextStep: 'ACCEPT', late: false, cancelledAlarm: false, claim: null }];
 
   beforeAll(async () => {
     central = await startCentral(cleanup);
@@ -56,7 +58,11 @@ describe('a hub session sends its counter north', () => {
       connect: () => connectHub(store.target, { name: 'Counter 1' }),
       now: Date.now,
       timers: systemTimers,
-      north: { health: () => ({ lastIntakeAt: 1_700_000_200_000, storageWarnings: [] }), summary: () => ({ awaitingAccept: 4, beingPacked: 1, late: 0, cancelledAlarmsOpen: 0 }) },
+      north: {
+        health: () => ({ lastIntakeAt: 1_700_000_200_000, storageWarnings: [] }),
+        summary: () => ({ awaitingAccept: 4, beingPacked: 1, late: 0, cancelledAlarmsOpen: 0 }),
+        openOrders: () => openOrders,
+      },
     });
     cleanup.add(() => session.close());
   }, 60_000);
@@ -71,6 +77,17 @@ describe('a hub session sends its counter north', () => {
     tapsWaiting = 3;
     const ms = await until('the change at the centre', 3_000, async () => (await health(central, 'store-s-c1'))?.tapsWaiting === 3);
     expect(ms).toBeLessThan(3_000);
+  }, 30_000);
+
+  it('publishes the hub PC open orders for the drill-down, read live by the centre through the store domain, a change within 5 s', async () => {
+    const ids = async (): Promise<string[] | null> => {
+      const read = await readOpenOrders(central.nc, 'store-s');
+      return read.state === 'ok' ? read.list.orders.map((o) => o.orderId) : null;
+    };
+    await until('the list readable at the centre', 15_000, async () => (await ids())?.join() === 'ORD-S-1');
+    openOrders = [...openOrders, { orderId: 'ORD-S-2', nextStep: 'PACKED', late: true, cancelledAlarm: false, claim: { counterId: 'store-s-c1', counterName: 'Counter 1', claimedAt: 1_700_000_300_000 } }];
+    const ms = await until('the change at the centre', 5_000, async () => (await ids())?.join() === 'ORD-S-1,ORD-S-2');
+    expect(ms).toBeLessThan(5_000);
   }, 30_000);
 
   it('stops sending when the session closes', async () => {

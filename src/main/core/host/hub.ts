@@ -23,6 +23,7 @@ import { createHub, DEFAULT_HUB_PORT, freeLocalPort, joinCodeOf, joinHub, leaveH
 import type { CounterIdentity, HubSession } from '../hub/ports';
 import { type HubSecretStore, type HubSupervisor, keychainHubSecrets, memoryHubSecrets, prepareHubServer } from '../hub/server';
 import { startHubSession } from '../hub/session';
+import { openOrdersOf } from '../../../fleet/drill';
 import { storeSummary } from '../../../fleet/store-summary';
 import { withHub } from '../hub/views';
 import type { Logger } from '../log';
@@ -255,7 +256,8 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
           return { lastIntakeAt: intake.lastCompleteAt, storageWarnings: storageWarnings({ writeFailure: failure, ...disk() }) };
         },
         // Looked at every second for a change: the kept rows, not a listing of every order each time.
-        ...(config.role === 'hub' ? { summary: () => storeSummary(rows(), deps.now()) } : {}),
+        // The hub PC also lists its open orders (ids, steps, claims) for the fleet page's drill-down.
+        ...(config.role === 'hub' ? { summary: () => storeSummary(rows(), deps.now()), openOrders: () => openOrdersOf(rows(), (id) => session.claimOf(id), deps.now()) } : {}),
       },
     });
     engine.setCounterName(config.counterName);

@@ -9,6 +9,7 @@ import { createHash, X509Certificate } from 'node:crypto';
 import net from 'node:net';
 import tls from 'node:tls';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { HUB_INBOX_PREFIX } from '../../../shared/hub';
 import { every, systemTimers, type Timers } from '../time';
 import { HUB_USER } from './server/hub-files';
 
@@ -180,6 +181,8 @@ export async function connectHub(target: HubTarget, options: ConnectOptions = {}
       timeout: timeoutMs,
       ignoreClusterUpdates: true,
       noRandomize: true,
+      // Replies and watch deliveries on a prefix the store's chain link never lets north (fleet/chain.ts).
+      inboxPrefix: HUB_INBOX_PREFIX,
     });
   } catch (error) {
     return { ok: false, problem: describeHubError(error) };

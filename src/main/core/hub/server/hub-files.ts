@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import path from 'node:path';
 import bcrypt from 'bcryptjs';
 import { generate } from 'selfsigned';
-import { type ChainLink, readChainLink, southDenied } from '../../../../fleet/chain';
+import { type ChainLink, northDenied, readChainLink, southDenied } from '../../../../fleet/chain';
 
 /** The user name every counter connects as; the store's secret is its password. */
 export const HUB_USER = 'packdesk';
@@ -87,8 +87,10 @@ function leafnodesBlock(chain: ChainLink): string {
   const lines = [`      url: ${JSON.stringify(chain.url)}`];
   if (chain.credentialsPath) lines.push(`      credentials: ${confPath(chain.credentialsPath)}`);
   if (chain.caPath) lines.push(`      tls { ca_file: ${confPath(chain.caPath)} }`);
-  // Data flows north only: the centre reads the north stream; it cannot write the store's buckets.
+  // Data flows north only: the centre reads the north stream and the open-orders list; it cannot
+  // write or read the store's buckets, and sees nothing of the counters' own traffic.
   lines.push(`      deny_imports: ${JSON.stringify(southDenied(chain.storeId))}`);
+  lines.push(`      deny_exports: ${JSON.stringify(northDenied())}`);
   return `leafnodes {\n  remotes [\n    {\n${lines.join('\n')}\n    }\n  ]\n}`;
 }
 
@@ -100,7 +102,9 @@ export function natsConfig(files: HubFiles, listen: string, passwordHash: string
   return [
     '# Written by Packdesk when this PC became the store hub. Packdesk rewrites it; edits are lost.',
     `listen: ${JSON.stringify(listen)}`,
-    'server_name: packdesk_hub',
+    // Unique across a chain: leaf nodes sharing a server name confuse the centre's JetStream (half the
+    // requests into a store's domain came back "no responders" with two stores named alike).
+    `server_name: ${chain ? `packdesk_hub_${chain.storeId}` : 'packdesk_hub'}`,
     `pid_file: ${confPath(files.pidPath)}`,
     // Nothing on the LAN without TLS: a plain-text client is refused before it can say anything.
     `tls {\n  cert_file: ${confPath(files.certPath)}\n  key_file: ${confPath(files.keyPath)}\n  timeout: 3\n}`,
