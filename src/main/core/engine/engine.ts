@@ -43,6 +43,7 @@ import {
   retireFinished,
   type StatusCheck,
 } from '../outbox';
+import { searchOrders, type SearchHit, type SearchQuery } from '../search';
 import { keepDays, orderTimeline, readShift } from '../shift';
 import { createSync, type OnlineSignal, type Sync } from '../sync';
 import { createPacking, itemsNamed, type TaughtCodesSharing } from '../packing';
@@ -130,6 +131,8 @@ export interface Engine {
   getOrder(orderId: string): OrderView | null;
   /** Orders on the terminal that typed text finds (id, last digits, name, phone, invoice), most certain first. */
   findOrders(text: string, limit: number): { matches: { view: OrderView; by: MatchKind }[]; more: boolean };
+  /** The Orders search: text or a day, orders gone from the terminal included, filtered (core/search). */
+  searchOrders(query: SearchQuery, limit: number): { hits: SearchHit[]; more: boolean };
   listOutbox(options?: { includeDone?: boolean; limit?: number }): OutboxEntryView[];
   status(): SyncStatus;
   /** Sends what can be sent; with untilEmpty, until nothing more can go (or the timeout). */
@@ -753,6 +756,11 @@ export function createEngine(options: EngineOptions): Engine {
         return view ? [{ view, by }] : [];
       });
       return { matches, more };
+    },
+
+    searchOrders(query, limit) {
+      if (stopped) return { hits: [], more: false };
+      return searchOrders(store.search, viewOf, query, limit);
     },
 
     listOutbox(listOptions = {}) {
