@@ -44,7 +44,7 @@ import {
   type StatusCheck,
 } from '../outbox';
 import { searchOrders, type SearchHit, type SearchQuery } from '../search';
-import { keepDays, orderTimeline, readShift } from '../shift';
+import { createShiftReader, keepDays, orderTimeline } from '../shift';
 import { createSync, type OnlineSignal, type Sync } from '../sync';
 import { createPacking, itemsNamed, type TaughtCodesSharing } from '../packing';
 import { createStaff, type Staff, type StaffSharing } from '../staff';
@@ -295,6 +295,9 @@ export function createEngine(options: EngineOptions): Engine {
     const orders = ordersById(entries.map((e) => e.orderId));
     return entries.map((e) => entryView(e, orders.get(e.orderId) ?? null));
   };
+
+  // A day's shift, kept until the data file changes (opening the Shift screen again costs nothing).
+  const shiftOf = createShiftReader(store);
 
   const viewOf = (orderId: string): OrderView | null => {
     const row = store.orders.get(orderId);
@@ -732,7 +735,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     shift(day) {
-      return readShift(store, { day, terminal: options.terminalId });
+      return shiftOf({ day, terminal: options.terminalId });
     },
 
     timeline(orderId) {
