@@ -24,6 +24,7 @@ export function HourChart({ byHour, width, height, print = false }: { byHour: Sh
   const colours = { received: print ? '#555' : '#1d5fbf', packed: print ? '#000' : '#1a7f37' };
   // The legend is plain HTML under the chart: recharts' own Legend measures itself after the first
   // render and draws the whole chart a second time to make room (a third of the screen's first paint).
+  // Its height and colours are in shift.css (no inline styles), the same as the bars' here.
   const legendHeight = Math.round(fontSize * 1.8);
   return (
     <div className="hour-chart">
@@ -35,10 +36,10 @@ export function HourChart({ byHour, width, height, print = false }: { byHour: Sh
         <Bar dataKey="received" fill={colours.received} isAnimationActive={false} />
         <Bar dataKey="packed" fill={colours.packed} isAnimationActive={false} />
       </BarChart>
-      <ul className="hour-chart-legend" style={{ fontSize, height: legendHeight }}>
+      <ul className={print ? 'hour-chart-legend hour-chart-print' : 'hour-chart-legend'}>
         {(['received', 'packed'] as const).map((key) => (
           <li key={key}>
-            <span className="hour-chart-swatch" style={{ background: colours[key] }} />
+            <span className={`hour-chart-swatch hour-chart-${key}`} />
             {t(`shiftReport:chart.${key}`)}
           </li>
         ))}
