@@ -1,6 +1,6 @@
 /**
  * Top bar: the app's name, the field to type (or scan) an order number, the way to the queue,
- * the Orders search, the outbox and settings, and the one-tap language switch for the packer's shift.
+ * the outbox and settings, and the one-tap language switch for the packer's shift.
  */
 import { useWords } from '../i18n/useWords';
 import { LanguageSwitch } from './LanguageSwitch';
@@ -24,9 +24,6 @@ export function TopBar() {
       <nav className="top-nav" aria-label={t('common:nav.label')}>
         <button type="button" className="nav-button" aria-current={screen === 'queue' ? 'page' : undefined} onClick={() => show({ name: 'queue' })}>
           {t('common:nav.orders')}
-        </button>
-        <button type="button" className="nav-button" aria-current={screen === 'search' ? 'page' : undefined} onClick={() => show({ name: 'search' })} aria-keyshortcuts="F3" data-testid="nav-search">
-          {t('search:nav')}
         </button>
         <button type="button" className="nav-button" aria-current={screen === 'outbox' ? 'page' : undefined} onClick={() => show({ name: 'outbox' })} aria-keyshortcuts="F4">
           {t('common:nav.outbox')}
