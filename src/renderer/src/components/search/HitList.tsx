@@ -2,6 +2,7 @@
  * The orders the search found, one row each: number, customer, where it stands, when it arrived and
  * how the text found it. A row on the terminal opens its order screen; every row opens its
  * timeline. An order gone from the terminal says so (only its id and history are kept here).
+ * Drawn as the find field's short list draws its orders (found-order in controls.css).
  */
 import { useState } from 'react';
 import type { OrderHit } from '../../../../shared/ipc';
@@ -23,15 +24,15 @@ export function HitList({ hits, onOpen }: { hits: readonly OrderHit[]; onOpen: (
             <li key={hit.id} className="search-hit" data-testid="search-hit" data-order-id={hit.id} data-standing={hit.standing}>
               <button
                 type="button"
-                className="button search-hit-open"
+                className="button found-order"
                 onClick={() => (left ? setHistory(hit.id) : onOpen(hit.id))}
                 data-testid="search-hit-open"
               >
-                <span className="search-hit-title">
+                <span className="found-order-title search-hit-title">
                   <strong>{hit.id}</strong>{' '}
                   <span>{left ? t('search:noDetails') : customerName(t, hit.order?.facts ?? null)}</span>
                 </span>
-                <span className="search-hit-facts">
+                <span className="found-order-facts">
                   <span className={`search-standing search-standing-${hit.standing}`}>{state}</span>
                   {' · '}
                   {t('search:arrived', { when: formatDayClock(hit.addedAt, locale) })}
