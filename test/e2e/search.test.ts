@@ -1,6 +1,6 @@
 /**
  * The Orders search in Chromium, at 1024x768 (touch) and 1920x1080, in English and Hindi: reached
- * from the queue (a tap) or by F3; empty and "nothing found" in words; a customer's name and an order number's last
+ * by Find at the top with nothing typed (a tap) or by F3; empty and "nothing found" in words; a customer's name and an order number's last
  * digits find orders, which open their order screen (and back to the search, kept) and their
  * timeline; an order that left the terminal is found by its number and says so; the standing and
  * day filters; axe finds nothing; and a product's barcode scanned on the screen changes no invoice.
@@ -63,10 +63,8 @@ describe('the Orders search', () => {
       await until('the invoice at the service', () => invoicesAt(sandbox, invoiced.id).length === 1);
       leaveOrder(t, invoiced);
 
-      // From the queue: a tap on its Find orders button, or F3 from anywhere.
-      await page.locator('.top-nav .nav-button').first().click();
-      await page.getByTestId('queue-list').waitFor();
-      if (vp.touch) await page.getByTestId('nav-search').tap();
+      // A tap on Find at the top with nothing typed, or F3 from anywhere.
+      if (vp.touch) await page.locator('.id-entry button[type="submit"]').tap();
       else await page.keyboard.press('F3');
       await page.getByTestId('search-screen').waitFor();
       await expect(page.getByTestId('search-empty').textContent()).resolves.toContain('Type an order number');

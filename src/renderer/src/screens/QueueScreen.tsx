@@ -2,7 +2,6 @@
  * The order queue: every order on the terminal, the most pressing first, filtered by next step.
  */
 import { useMemo } from 'react';
-import { FindOrdersButton } from '../components/search/FindOrdersButton';
 import { PickListBar } from '../components/print/PickListBar';
 import { OrderList } from '../components/queue/OrderList';
 import { SetAsideLine } from '../components/queue/SetAsideLine';
@@ -43,7 +42,6 @@ export function QueueScreen() {
         </h1>
         <StepFilters />
         <PickListBar />
-        <FindOrdersButton />
       </div>
       <SetAsideLine />
       {loaded && sortedIds.length === 0 ? (
