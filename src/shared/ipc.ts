@@ -206,6 +206,37 @@ export const OrdersFoundSchema = z.object({
 });
 export type OrdersFound = z.infer<typeof OrdersFoundSchema>;
 
+/**
+ * The Orders search's filter by where an order stands: something still to do here, nothing left to
+ * do (still on the terminal), or gone from the terminal (its id and history kept, its details not).
+ */
+export const SEARCH_STANDINGS = ['open', 'done', 'left'] as const;
+export type SearchStanding = (typeof SEARCH_STANDINGS)[number];
+
+/** Most orders one Orders search lists: a screenful or two; more asks for more of the text or a day. */
+export const SEARCH_LIMIT = 50;
+
+/** One order the Orders search found. */
+export const OrderHitSchema = z.object({
+  id: z.string(),
+  /** How the text found it; 'day' when no text was given and the day listed it. */
+  by: z.enum([...MATCH_KINDS, 'day']),
+  standing: z.enum(SEARCH_STANDINGS),
+  addedAt: z.number(),
+  /** Its queue row while it is on the terminal; null once it has left. */
+  order: OrderSummarySchema.nullable(),
+  /** When it left the terminal (epoch ms), or null while on it. */
+  leftAt: z.number().nullable(),
+});
+export type OrderHit = z.infer<typeof OrderHitSchema>;
+
+export const OrdersSearchedSchema = z.object({
+  hits: z.array(OrderHitSchema),
+  /** More orders matched than the list holds. */
+  more: z.boolean(),
+});
+export type OrdersSearched = z.infer<typeof OrdersSearchedSchema>;
+
 export const SyncStatusSchema = z.object({
   connectivity: z.enum(['online', 'offline', 'unknown']),
   /** Taps queued or sending. */
@@ -507,6 +538,16 @@ export const COMMANDS = {
   'orders.add': { payload: z.object({ orderId: OrderId }).strict(), result: OrderViewSchema },
   /** Finds orders on the terminal by typed text: an id, its last digits, the customer's name or phone, the invoice number. */
   'orders.find': { payload: z.object({ text: Id }).strict(), result: OrdersFoundSchema },
+  /**
+   * The Orders search: typed text (as orders.find reads it) or a day's arrivals, orders that left
+   * the terminal included, filtered by where they stand and the day they arrived.
+   */
+  'orders.search': {
+    payload: z
+      .object({ text: z.union([z.string().trim().length(0), Id]), standing: z.enum(SEARCH_STANDINGS).optional(), day: DaySchema.optional() })
+      .strict(),
+    result: OrdersSearchedSchema,
+  },
   /** Takes an order off the terminal when none of its taps reached the service (a code scanned by mistake). */
   'orders.remove': { payload: z.object({ orderId: OrderId }).strict(), result: Ok },
   /** The queue's first `rows` rows, every id in queue order and the counts per step: the first screen before the whole list. */

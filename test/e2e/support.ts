@@ -49,6 +49,8 @@ export interface Terminal {
   readonly sandbox: Sandbox;
   readonly browser: Browser;
   readonly page: Page;
+  /** The data folder the harness runs on (training's data file is under environments/training). */
+  readonly dataDir: string;
   /** Console errors and page errors seen so far (item pictures that cannot load offline are left out). */
   readonly problems: string[];
   close(): Promise<void>;
@@ -108,6 +110,7 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
       sandbox,
       browser: b,
       page,
+      dataDir,
       problems,
       async close() {
         await b.close().catch(() => undefined);

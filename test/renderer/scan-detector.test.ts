@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createScanDetector, type ScanDetector, type ScanVerdict } from '../../src/renderer/src/scanner/detector';
+import { PACK_REPEAT_WINDOW_MS, REPEAT_WINDOW_MS, repeatWindowOf } from '../../src/renderer/src/scanner/repeat';
 
 /** Feeds `text` then Enter, `gap` ms apart, starting at `start`; returns the Enter's verdict. */
 function feed(d: ScanDetector, text: string, start: number, gap: number | number[]): ScanVerdict {
@@ -83,6 +84,23 @@ describe('scan detector', () => {
     // The window runs from the last sighting, so a label held under the scanner stays one scan.
     expect(feed(d, 'ORD-1000123', 3000, 5).kind).toBe('repeat');
     expect(feed(d, 'ORD-1000123', 6000, 5).kind).toBe('scan');
+  });
+
+  it('counts identical units scanned quickly onto the packing checklist, each deliberate scan once', () => {
+    // As ScannerListener builds it: the window is chosen per code when it is read.
+    let packing = true;
+    const d = createScanDetector({ repeatWindowMs: () => repeatWindowOf(packing) });
+    expect(feed(d, '8901234567890', 0, 5).kind).toBe('scan');
+    // The scanner firing twice for one read: still one unit.
+    expect(feed(d, '8901234567890', 150, 3).kind).toBe('repeat');
+    // The next unit, picked up and read half a second later: a second unit, and a third.
+    expect(feed(d, '8901234567890', 700, 5).kind).toBe('scan');
+    expect(feed(d, '8901234567890', 1_200, 5).kind).toBe('scan');
+    // Off the checklist the same code within 2 s stays one scan (an invoice offered once).
+    packing = false;
+    expect(feed(d, '8901234567890', 1_800, 5).kind).toBe('repeat');
+    expect(repeatWindowOf(false)).toBe(REPEAT_WINDOW_MS);
+    expect(PACK_REPEAT_WINDOW_MS).toBeLessThan(500);
   });
 
   it('lets a different code through at once', () => {

@@ -8,6 +8,7 @@ export const VALID_PAYLOADS: { [C in CommandName]: CommandPayload<C> } = {
   'orders.add': { orderId: 'ORD-1' },
   'taps.submit': { orderId: 'ORD-1', input: { kind: 'fulfilment', fulfilmentId: 'F-1', state: 'PACKED' } },
   'orders.find': { text: 'Meera' },
+  'orders.search': { text: 'Meera', standing: 'left', day: '2026-11-25' },
   'orders.remove': { orderId: 'ORD-1' },
   'orders.head': { rows: 20 },
   'orders.acknowledge': { orderId: 'ORD-1' },

@@ -28,6 +28,8 @@ import { useUi } from './store/ui';
 // idle (so the first open does not wait for 400 kB of script), never before it.
 const loadShiftScreen = () => import('./screens/ShiftScreen');
 const ShiftScreen = lazy(loadShiftScreen);
+// The Orders search, on first use: most shifts never open it, so the queue's bundle does without it.
+const SearchScreen = lazy(() => import('./screens/SearchScreen'));
 
 export function Shell() {
   const buzzes = useUi((s) => s.buzzes);
@@ -88,6 +90,12 @@ function CurrentScreen() {
       return (
         <Suspense fallback={null}>
           <ShiftScreen />
+        </Suspense>
+      );
+    case 'search':
+      return (
+        <Suspense fallback={null}>
+          <SearchScreen />
         </Suspense>
       );
   }

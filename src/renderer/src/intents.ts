@@ -375,14 +375,29 @@ export function scanned(code: string): void {
     void openOrderById(code);
     return;
   }
-  const ui = useUi.getState();
-  const open = ui.screen.name === 'order' ? shownView(useOrders.getState(), ui.screen.orderId) : undefined;
-  if (open && packsByScan(open)) {
+  const open = orderPackedByScan();
+  if (open) {
     // A product on an order being packed ticks its item; a code that names no product goes on as before.
     void packScanned(open, code).then((taken) => taken || notPacked(code));
     return;
   }
   notPacked(code);
+}
+
+/** The order on screen when scanning products packs it now (scan to pack), else undefined. */
+function orderPackedByScan(): OrderView | undefined {
+  const ui = useUi.getState();
+  const open = ui.screen.name === 'order' ? shownView(useOrders.getState(), ui.screen.orderId) : undefined;
+  return open && packsByScan(open) ? open : undefined;
+}
+
+/**
+ * Whether `code`, scanned now, goes to the packing checklist (as scanned() would send it): a code
+ * that is neither a badge nor an order id, while the order on screen is packed by scan. Such a
+ * code read twice half a second apart is two identical units, not one read (scanner/repeat.ts).
+ */
+export function scanPacksProduct(code: string): boolean {
+  return !looksLikeBadge(code) && !isOrderId(code) && orderPackedByScan() !== undefined;
 }
 
 /** A scanned code that packs nothing: a product is refused as an invoice; anything else is offered as one, or finds its order. */

@@ -48,6 +48,12 @@ export interface Found {
   readonly by: MatchKind;
 }
 
+/** One order the Orders search found: how, when it arrived, and when it left the terminal (null while on it). */
+export interface Searched extends Found {
+  readonly addedAt: number;
+  readonly removedAt: number | null;
+}
+
 export type OrderSearch = ReturnType<typeof createOrderSearch>;
 
 /** The order finder over an open database (migration 6 applied). */
@@ -59,7 +65,36 @@ export function createOrderSearch(db: Database) {
        WHERE order_search MATCH ? AND o.removed_at IS NULL LIMIT ?`,
     )
     .pluck();
+  // The Orders search finds orders that left the terminal too (their rows are kept 180 days with
+  // their ids, not their details: retire.ts), so an id or its last digits still finds them.
+  const searchStep = db.prepare(
+    `SELECT o.id, o.added_at AS addedAt, o.removed_at AS removedAt FROM order_search s
+     JOIN orders o ON o.id = substr(s.ids, 2, length(s.ids) - 2) WHERE order_search MATCH ? LIMIT ?`,
+  );
+  // A day's orders, newest first, on the orders_added index (migration 11).
+  const ofDay = db.prepare(
+    `SELECT id, added_at AS addedAt, removed_at AS removedAt FROM orders
+     WHERE added_at >= ? AND added_at < ? ORDER BY added_at DESC, id LIMIT ?`,
+  );
   return {
+    /**
+     * Up to `limit` orders, on the terminal or gone from it, that `text` matches, each once under
+     * its most certain kind of match; `more` says whether there were others.
+     */
+    search(text: string, limit: number): { found: Searched[]; more: boolean } {
+      const found = new Map<string, Searched>();
+      for (const { by, match } of searchPlan(text)) {
+        for (const row of searchStep.all(match, limit + 1) as Omit<Searched, 'by'>[]) if (!found.has(row.id)) found.set(row.id, { ...row, by });
+        if (found.size > limit) break;
+      }
+      const all = [...found.values()];
+      return { found: all.slice(0, limit), more: all.length > limit };
+    },
+    /** Up to `limit` orders that arrived in [from, to), newest first; `more` when there were others. */
+    ofDay(from: number, to: number, limit: number): { found: Omit<Searched, 'by'>[]; more: boolean } {
+      const rows = ofDay.all(from, to, limit + 1) as Omit<Searched, 'by'>[];
+      return { found: rows.slice(0, limit), more: rows.length > limit };
+    },
     /**
      * Up to `limit` orders on the terminal that `text` matches, each once under its most certain
      * kind of match; `more` says whether there were others.

@@ -44,7 +44,8 @@ import {
   retireFinished,
   type StatusCheck,
 } from '../outbox';
-import { keepDays, orderTimeline, readShift } from '../shift';
+import { searchOrders, type SearchHit, type SearchQuery } from '../search';
+import { createShiftReader, keepDays, orderTimeline } from '../shift';
 import { createSync, type OnlineSignal, type Sync } from '../sync';
 import { createPacking, itemsNamed, type TaughtCodesSharing } from '../packing';
 import { createStaff, type Staff, type StaffSharing } from '../staff';
@@ -132,6 +133,8 @@ export interface Engine {
   getOrder(orderId: string): OrderView | null;
   /** Orders on the terminal that typed text finds (id, last digits, name, phone, invoice), most certain first. */
   findOrders(text: string, limit: number): { matches: { view: OrderView; by: MatchKind }[]; more: boolean };
+  /** The Orders search: text or a day, orders gone from the terminal included, filtered (core/search). */
+  searchOrders(query: SearchQuery, limit: number): { hits: SearchHit[]; more: boolean };
   listOutbox(options?: { includeDone?: boolean; limit?: number }): OutboxEntryView[];
   status(): SyncStatus;
   /** Sends what can be sent; with untilEmpty, until nothing more can go (or the timeout). */
@@ -310,6 +313,9 @@ export function createEngine(options: EngineOptions): Engine {
     const orders = ordersById(entries.map((e) => e.orderId));
     return entries.map((e) => entryView(e, orders.get(e.orderId) ?? null));
   };
+
+  // A day's shift, kept until the data file changes (opening the Shift screen again costs nothing).
+  const shiftOf = createShiftReader(store);
 
   const viewOf = (orderId: string): OrderView | null => {
     const row = store.orders.get(orderId);
@@ -774,7 +780,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     shift(day) {
-      return readShift(store, { day, terminal: options.terminalId, counterName });
+      return shiftOf({ day, terminal: options.terminalId, counterName });
     },
 
     setCounterName(name) {
@@ -804,6 +810,11 @@ export function createEngine(options: EngineOptions): Engine {
         return view ? [{ view, by }] : [];
       });
       return { matches, more };
+    },
+
+    searchOrders(query, limit) {
+      if (stopped) return { hits: [], more: false };
+      return searchOrders(store.search, viewOf, query, limit);
     },
 
     listOutbox(listOptions = {}) {

@@ -6,7 +6,7 @@
  */
 import type { HostListener } from './events';
 import { withSettingsNotice } from './settings-notice';
-import type { AppInfo, IntakeStatus, PackerStatus, SyncStatus, UpdateStatus } from '../../../shared/ipc';
+import { SEARCH_LIMIT, type AppInfo, type IntakeStatus, type PackerStatus, type SyncStatus, type UpdateStatus } from '../../../shared/ipc';
 import { CANCEL_REASONS, ITEM_UNIT_REASONS, findReason, type ActionInput } from '../../../shared/protocol';
 import { FIND_LIMIT, queueHead, summarize } from '../../../shared/orders';
 import { fail, ok, type Problem, type Result } from '../../../shared/result';
@@ -181,6 +181,14 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
       engineOr((e) => {
         const { matches, more } = e.findOrders(text, FIND_LIMIT);
         return ok({ matches: matches.map(({ view, by }) => ({ order: summarize(hub.decorate(view)), by })), more });
+      }),
+    'orders.search': async ({ text, standing, day }) =>
+      engineOr((e) => {
+        const { hits, more } = e.searchOrders({ text, standing, day }, SEARCH_LIMIT);
+        return ok({
+          hits: hits.map(({ view, ...hit }) => ({ ...hit, order: view ? summarize(hub.decorate(view)) : null })),
+          more,
+        });
       }),
     'orders.remove': async ({ orderId }) => engineOr((e) => done(e.removeOrder(orderId))),
     'orders.head': async ({ rows }) => ok(queueHead(deps.queue.rows(), rows)),

@@ -36,6 +36,31 @@ export function readShift(store: Store, options: { readonly day: string; readonl
   return fromRecords(store, options.day, options.terminal, options.counterName ?? null);
 }
 
+/** Most days' reports a reader keeps (today, and a day or two the manager looks back at). */
+const CACHED_DAYS = 4;
+
+/**
+ * readShift with the last answers kept while the data file is unchanged (store.generation(): this
+ * connection's changes and other connections' commits). Working a busy day out of its records
+ * reads every tap's action and every order's body (about 70 ms for 1,500 orders and 12,000 taps);
+ * opening the Shift screen again, or another day and back, costs nothing until the next write.
+ * The generation is read before the figures, so a write meanwhile only makes the next read afresh.
+ */
+export function createShiftReader(store: Store): (options: { readonly day: string; readonly terminal: string; readonly counterName?: string | null }) => ShiftReport {
+  const cache = new Map<string, { generation: string; report: ShiftReport }>();
+  return (options) => {
+    const key = `${options.day}\u0000${options.terminal}\u0000${options.counterName ?? ''}`;
+    const generation = store.generation();
+    const kept = cache.get(key);
+    if (kept?.generation === generation) return kept.report;
+    const report = readShift(store, options);
+    cache.delete(key);
+    cache.set(key, { generation, report });
+    if (cache.size > CACHED_DAYS) cache.delete(cache.keys().next().value as string);
+    return report;
+  };
+}
+
 /**
  * Writes the figures of every finished day not kept yet, up to KEEP_AFTER_DAYS before today, in
  * one transaction (a few days' records at most, once a day). Returns the days written.

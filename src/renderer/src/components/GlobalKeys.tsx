@@ -15,6 +15,9 @@ export function GlobalKeys() {
       if (e.key === 'F2') {
         e.preventDefault();
         document.getElementById(ORDER_ID_FIELD)?.focus();
+      } else if (e.key === 'F3') {
+        e.preventDefault();
+        ui.show({ name: 'search' });
       } else if (e.key === 'F4') {
         e.preventDefault();
         ui.show({ name: 'outbox' });

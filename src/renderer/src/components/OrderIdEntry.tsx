@@ -3,12 +3,14 @@
  * number; or scan into this field. The engine searches the orders on the terminal: one found
  * opens, several give a short list; a whole order number found nowhere is asked of the service,
  * and one it does not know is said so and never added. F2 puts the cursor here from anywhere.
+ * Find with the field empty opens the Orders search (as F3 does).
  */
 import { useCallback, useRef, useState, type FormEvent } from 'react';
 import type { OrdersFound } from '../../../shared/ipc';
 import { useWords } from '../i18n/useWords';
 import { findAndOpen, scanned } from '../intents';
 import { useFieldScan } from '../scanner/fieldScan';
+import { useUi } from '../store/ui';
 import { FoundOrdersDialog } from './FoundOrdersDialog';
 
 export const ORDER_ID_FIELD = 'order-id-entry';
@@ -25,6 +27,11 @@ export function OrderIdEntry() {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (busy) return;
+    // Find with nothing typed opens the Orders search (the top bar has no room for a button of its own).
+    if (!value.trim()) {
+      useUi.getState().show({ name: 'search' });
+      return;
+    }
     setBusy(true);
     const text = value;
     void findAndOpen(text).then((outcome) => {

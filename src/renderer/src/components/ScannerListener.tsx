@@ -5,7 +5,7 @@
  *
  * In a text field the scanner's keys land in the field as they arrive (nothing is known to be a
  * scan before its Enter). At the Enter they are taken out again: a repeat of the last code within
- * 2 s is dropped; a new code goes whole to a field that takes scans (invoice, order number), and a
+ * 2 s is dropped (within 250 ms for a product on the packing checklist: scanner/repeat.ts); a new code goes whole to a field that takes scans (invoice, order number), and a
  * field that does not (settings) keeps the typed code and gets its Enter as usual.
  *
  * Outside fields, a code that looks like an order id opens that order; any other code, while an
@@ -13,8 +13,9 @@
  */
 import { useEffect, useMemo } from 'react';
 import { i18next } from '../i18n';
-import { refuse, scanned } from '../intents';
+import { refuse, scanned, scanPacksProduct } from '../intents';
 import { createScanDetector } from '../scanner/detector';
+import { repeatWindowOf } from '../scanner/repeat';
 import { offerScanToField, setFieldValue, textFieldOf } from '../scanner/fieldScan';
 import { useStatus } from '../store/status';
 import { useUi } from '../store/ui';
@@ -29,7 +30,8 @@ interface BurstStart {
 export function ScannerListener() {
   const { t } = useWords();
   const prefix = useStatus((s) => s.settings?.scannerPrefix ?? '');
-  const detector = useMemo(() => createScanDetector({ prefix }), [prefix]);
+  // Identical units on the packing checklist are scanned in quick succession: each read counts there.
+  const detector = useMemo(() => createScanDetector({ prefix, repeatWindowMs: (code) => repeatWindowOf(scanPacksProduct(code)) }), [prefix]);
 
   useEffect(() => {
     let start: BurstStart | null = null;

@@ -8,6 +8,8 @@
  * time, so tests drive the clock.
  */
 
+import { REPEAT_WINDOW_MS } from './repeat';
+
 export interface ScanDetectorOptions {
   /** Longest single gap inside one scan (ms); a slower key starts a new burst. */
   readonly maxGapMs: number;
@@ -17,8 +19,11 @@ export interface ScanDetectorOptions {
   readonly minLength: number;
   /** Characters the scanner puts before every code (configured in settings); '' for none. */
   readonly prefix: string;
-  /** The same code again within this window (ms) is a repeat, not a new scan. */
-  readonly repeatWindowMs: number;
+  /**
+   * The same code again within this window (ms) is a repeat, not a new scan. A function decides
+   * per code, when it is read (scan to pack takes identical units in quick succession: repeat.ts).
+   */
+  readonly repeatWindowMs: number | ((code: string) => number);
 }
 
 export const DEFAULT_SCAN_OPTIONS: ScanDetectorOptions = {
@@ -28,7 +33,7 @@ export const DEFAULT_SCAN_OPTIONS: ScanDetectorOptions = {
   maxMeanGapMs: 35,
   minLength: 6,
   prefix: '',
-  repeatWindowMs: 2_000,
+  repeatWindowMs: REPEAT_WINDOW_MS,
 };
 
 /** What one key meant. `swallow` says the key completed a scan and must not reach the page. */
@@ -79,7 +84,8 @@ export function createScanDetector(options: Partial<ScanDetectorOptions> = {}): 
         if (!inTime || !burst.startsWith(o.prefix)) return NONE;
         const code = burst.slice(o.prefix.length).trim();
         if (code.length < o.minLength) return NONE;
-        if (code === lastCode && at - lastCodeAt < o.repeatWindowMs) {
+        const window = typeof o.repeatWindowMs === 'function' ? o.repeatWindowMs(code) : o.repeatWindowMs;
+        if (code === lastCode && at - lastCodeAt < window) {
           // A held trigger or a second pass over the same label: one scan, not two.
           lastCodeAt = at;
           return { kind: 'repeat', code, swallow: true };

@@ -12,7 +12,8 @@ export type Screen =
   | { readonly name: 'order'; readonly orderId: string }
   | { readonly name: 'outbox' }
   | { readonly name: 'settings' }
-  | { readonly name: 'shift' };
+  | { readonly name: 'shift' }
+  | { readonly name: 'search' };
 
 /** The queue's views beside its steps: orders past their promised PACKED time, and orders finished today. */
 export type QueueView = StepFilterKey | 'ALL' | 'LATE' | 'DONE_TODAY';
@@ -91,14 +92,15 @@ export const useUi = create<UiStore>()((set) => ({
   show: (screen) =>
     set((s) => ({
       screen,
-      // Outbox and settings return to where the packer was; an order always returns to the queue.
+      // Outbox and settings return to where the packer was; an order returns to the queue (or the search it came from).
       previous: s.screen.name === 'outbox' || s.screen.name === 'settings' || s.screen.name === 'shift' ? s.previous : s.screen,
       notice: null,
       invoiceOffer: null,
     })),
   back: () =>
     set((s) => ({
-      screen: s.screen.name === 'order' ? { name: 'queue' } : s.previous,
+      // An order opened from the Orders search goes back to it (the search is kept: components/search/query.ts).
+      screen: s.screen.name === 'order' ? (s.previous.name === 'search' ? s.previous : { name: 'queue' }) : s.previous,
       previous: { name: 'queue' },
       notice: null,
       invoiceOffer: null,

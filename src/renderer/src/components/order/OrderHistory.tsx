@@ -28,7 +28,8 @@ export function OrderHistoryButton({ orderId, order }: { orderId: string; order:
   );
 }
 
-function OrderHistory({ orderId, order, onClose }: { orderId: string; order: Order | null; onClose: () => void }) {
+/** The timeline's window (also opened from the Orders search, for an order no longer on the terminal). */
+export function OrderHistory({ orderId, order, onClose }: { orderId: string; order: Order | null; onClose: () => void }) {
   const { t, locale } = useWords();
   const [timeline, setTimeline] = useState<OrderTimeline | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
