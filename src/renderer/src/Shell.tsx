@@ -3,7 +3,7 @@
  * (always visible), the current screen, the notice line and the undo bar; plus the listeners
  * that work everywhere (scanner, keyboard shortcuts).
  */
-import { lazy, Suspense, useEffect, useRef, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, useReducer, useRef, useState, type ComponentType } from 'react';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { GlobalKeys } from './components/GlobalKeys';
 import { NewOrderAlert } from './components/intake/NewOrderAlert';
@@ -39,8 +39,10 @@ const LATER_SCREENS = [order.load, outbox.load, settings.load, firstRunPin.load,
 
 /**
  * A screen in a module of its own. Once its module is in (loaded when the page is idle), it draws
- * at once, as if it were in the main script; only a screen opened before that waits for it (a
- * Suspense boundary shows nothing meanwhile).
+ * at once, as if it were in the main script; one opened before that draws nothing until its module
+ * is in, then itself, once (never swapped for another component later, which would mount it
+ * again and lose its state). A module that cannot be loaded is said by the ErrorBoundary, and
+ * asked for again at the next open.
  */
 function later<P extends object>(importScreen: () => Promise<ComponentType<P>>): { load: () => Promise<unknown>; Screen: ComponentType<P> } {
   let loaded: ComponentType<P> | null = null;
@@ -49,15 +51,19 @@ function later<P extends object>(importScreen: () => Promise<ComponentType<P>>):
     (loading ??= importScreen().then(
       (screen) => (loaded = screen),
       (err: unknown) => {
-        // Tried again at the next open (the ErrorBoundary says this one could not be shown).
         loading = null;
         throw err;
       },
     ));
-  const Waiting = lazy(() => load().then((screen) => ({ default: screen })));
   const Screen = (props: P) => {
-    const Shown = loaded ?? Waiting;
-    return <Shown {...props} />;
+    const [failed, setFailed] = useState<unknown>(null);
+    const [, drawAgain] = useReducer((n: number) => n + 1, 0);
+    useEffect(() => {
+      if (!loaded) load().then(drawAgain, (err: unknown) => setFailed(() => err));
+    }, []);
+    if (failed) throw failed;
+    const Loaded = loaded;
+    return Loaded ? <Loaded {...props} /> : null;
   };
   return { load, Screen };
 }
