@@ -3,12 +3,13 @@
  * the screen put it there itself (an order's big button), otherwise its heading. Without this the
  * focus stays on a button of the screen that is gone, and Tab starts again from the window's top.
  * A screen whose module is still loading (Shell: every screen but the queue is loaded after the
- * first render) gets the focus once it is drawn; meanwhile the screen before it is hidden, not gone.
+ * first render) gets the focus once it is drawn; meanwhile no screen is on show (the one before it
+ * is gone, or hidden while the Shift screen's Suspense waits: hidden, its heading must not take it).
  */
 import { useEffect } from 'react';
 import { useUi } from '../store/ui';
 
-/** The screen on show: a hidden one (kept while the next one's module loads) has no boxes. */
+/** The screen on show: a hidden one (kept by Suspense while the next one's module loads) has no boxes. */
 function shownScreen(): HTMLElement | null {
   return [...document.querySelectorAll<HTMLElement>('main')].find((main) => main.getClientRects().length > 0) ?? null;
 }
