@@ -67,7 +67,9 @@ async function main(): Promise<void> {
   // No application menu in a packaged build: nothing to reach devtools or reload from.
   if (app.isPackaged) Menu.setApplicationMenu(null);
   hardenSession(session.defaultSession);
-  serveApp(protocol, rendererRoot);
+  // Once the page has its document, the host lists the queue while the page compiles its script
+  // (unless a listing still holds), so its first ask for the queue is answered from it.
+  serveApp(protocol, rendererRoot, () => host?.prepareQueue());
 
   // The very file electron-updater reads in a packaged build: a feed from another machine over
   // http is never used; http on 127.0.0.1 only in training (the controller checks at every read).

@@ -54,10 +54,17 @@ export function securityHeaders(contentType: string): Record<string, string> {
   };
 }
 
-/** Builds the app:// request handler over a folder; `read` is injectable for tests. */
+/**
+ * Builds the app:// request handler over a folder; `read` is injectable for tests. `pageLoading`
+ * runs (in a task of its own) once the page's document has been handed over: the page then loads
+ * and compiles its script for a while before it asks for anything, and work the host does now
+ * (the queue's listing) is off the path to its first screen, as the browser harness does when a
+ * page's socket connects.
+ */
 export function createAppProtocolHandler(
   root: string,
   read: (file: string) => Promise<Uint8Array> = (file) => readFile(file),
+  pageLoading?: () => void,
 ): (request: Request) => Promise<Response> {
   return async (request) => {
     const text = (status: number, body: string): Response =>
@@ -71,6 +78,7 @@ export function createAppProtocolHandler(
     } catch {
       return text(404, 'Not found');
     }
+    if (pageLoading && request.method === 'GET' && path.basename(file) === 'index.html') setTimeout(pageLoading, 0);
     return new Response(request.method === 'HEAD' ? null : (body as BodyInit), { status: 200, headers: securityHeaders(contentTypeFor(file)) });
   };
 }
@@ -87,7 +95,7 @@ export function registerAppScheme(protocol: Pick<Protocol, 'registerSchemesAsPri
   ]);
 }
 
-/** Serves `root` on app:// through the session's protocol. */
-export function serveApp(protocol: Pick<Protocol, 'handle'>, root: string): void {
-  protocol.handle(APP_SCHEME, createAppProtocolHandler(root));
+/** Serves `root` on app:// through the session's protocol; `pageLoading` as in createAppProtocolHandler. */
+export function serveApp(protocol: Pick<Protocol, 'handle'>, root: string, pageLoading?: () => void): void {
+  protocol.handle(APP_SCHEME, createAppProtocolHandler(root, undefined, pageLoading));
 }

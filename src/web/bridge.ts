@@ -5,41 +5,46 @@
  * to the server in a request line or a Referer); it is moved to sessionStorage so a reload works and
  * the address bar stops showing it.
  *
- * The contract's schemas (./contract: zod and every command's and event's) are built in a task of
- * their own once the page's first commands have left (or when the first frame arrives, if that is
- * sooner), so those commands do not wait for them and the host works meanwhile; every reply and
- * event is still parsed with them before the page sees it, exactly as createApi does.
+ * The contract's schemas (./contract: zod and every command's and event's) are a module of their
+ * own (CONTRACT_PATH), asked for as this script starts: the browser fetches and compiles them off
+ * the page's thread while the app's script loads, so this script, which the page's parser waits
+ * for, is a few kilobytes. Every reply and event is still parsed with them before the page sees
+ * it, exactly as createApi does; a frame that arrives before they are built waits for them.
  */
 import type { CommandName, EventName, PackdeskApi, Reply, Transport } from '../shared/ipc';
 import type * as ContractModule from './contract';
-import { IPC_PATH } from './paths';
+import { CONTRACT_PATH, IPC_PATH } from './paths';
 
 type Contract = typeof ContractModule;
 
 let contract: Contract | null = null;
-let loading: Promise<void> | null = null;
 const waitingForContract: ((c: Contract) => void)[] = [];
-
-/** Load the contract itself soon, without holding back frames: started from its own task, once the first frames have left. */
-function buildContractSoon(): void {
-  if (buildScheduled) return;
-  buildScheduled = true;
-  setTimeout(() => withContract(() => undefined), 0);
-}
-let buildScheduled = false;
 
 /**
  * Runs `use` with the contract: at once when it is built, else once it is (in the order asked).
- * The module is built in a microtask, so frames that arrive in later tasks keep their order.
+ * Frames that arrive in later tasks keep their order.
  */
 function withContract(use: (c: Contract) => void): void {
   if (contract) return use(contract);
   waitingForContract.push(use);
-  loading ??= import('./contract').then((c) => {
-    contract = c;
-    for (const waiting of waitingForContract.splice(0)) waiting(c);
-  });
 }
+
+/**
+ * Loads the contract module; tried again a second later while it fails (the harness restarting),
+ * so no reply is ever passed on unchecked and none waits for good. The name is in a variable: the
+ * bundler leaves the import to the browser (a module of its own).
+ */
+function loadContract(attempt = 0): void {
+  const url: string = attempt === 0 ? CONTRACT_PATH : `${CONTRACT_PATH}?attempt=${attempt}`;
+  (import(url) as Promise<Contract>).then(
+    (c) => {
+      contract = c;
+      for (const waiting of waitingForContract.splice(0)) waiting(c);
+    },
+    () => setTimeout(() => loadContract(attempt + 1), 1_000),
+  );
+}
+loadContract();
 
 const TOKEN_KEY = 'packdesk.harnessToken';
 const QUEUED_CALL_TIMEOUT_MS = 10_000;
@@ -91,10 +96,7 @@ function createWsTransport(url: string): Transport {
       const id = nextId++;
       pending.set(id, resolve);
       const frame = JSON.stringify({ type: 'invoke', id, command, payload });
-      if (open && socket) {
-        socket.send(frame);
-        return buildContractSoon();
-      }
+      if (open && socket) return socket.send(frame);
       waiting.set(id, frame);
       // A call must not hang while the host is away: give up on it after a while.
       setTimeout(() => {
@@ -131,7 +133,6 @@ function createWsTransport(url: string): Transport {
       open = true;
       delay = 250;
       for (const frame of waiting.values()) ws.send(frame);
-      if (waiting.size > 0) buildContractSoon();
       waiting.clear();
       // The first connection needs no catch-up: the renderer reads everything itself at start.
       if (everOpened) resync();

@@ -7,3 +7,5 @@
 export const IPC_PATH = '/ipc';
 /** The bridge script the harness serves and inserts into index.html. */
 export const BRIDGE_PATH = '/packdesk-bridge.js';
+/** The contract's schemas (zod and every command's and event's), a module the bridge imports as it starts. */
+export const CONTRACT_PATH = '/packdesk-contract.js';

@@ -4,7 +4,7 @@
  * that only a page holding this run's random token, on this server's own origin, may open.
  * Anything else that reaches the port (another local page, a DNS-rebinding site) is refused.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +13,8 @@ import { join, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EventName, Reply } from '../shared/ipc';
 import type { Logger } from '../main/core/log';
-import { BRIDGE_PATH, IPC_PATH, InvokeFrameSchema, MAX_FRAME_BYTES, type ServerFrame } from './wire';
+import { contractScript } from './bundle';
+import { BRIDGE_PATH, CONTRACT_PATH, IPC_PATH, InvokeFrameSchema, MAX_FRAME_BYTES, type ServerFrame } from './wire';
 import { contentTypeFor, uiContentSecurityPolicy } from '../main/core/ui';
 
 export interface WebServerOptions {
@@ -24,6 +25,8 @@ export interface WebServerOptions {
   subscribe(listener: (event: EventName, body: unknown) => void): () => void;
   /** The bridge script's text. */
   bridge(): Promise<string>;
+  /** The contract module's text the bridge imports; bundle.ts's `contractScript` when absent. */
+  contract?: () => Promise<string>;
   log: Logger;
   /** Token for this run; random when absent. */
   token?: string;
@@ -172,6 +175,24 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     res.end(req.method === 'HEAD' ? undefined : content);
   };
 
+  /**
+   * A script, style sheet or font the browser may keep (see `cachingOf`): with its ETag, and a 304
+   * when the browser's copy is still this one. Kept, a script's compiled code is kept with it (V8's
+   * code cache), so a page opened again neither downloads nor compiles its bundle again.
+   */
+  const kept = (req: IncomingMessage, res: ServerResponse, type: string, content: string | Buffer, caching: string): void => {
+    const etag = `"${createHash('sha256').update(content).digest('base64url').slice(0, 27)}"`;
+    headers(res);
+    res.setHeader('Cache-Control', caching);
+    res.setHeader('ETag', etag);
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304);
+      return void res.end();
+    }
+    res.writeHead(200, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(content) });
+    res.end(req.method === 'HEAD' ? undefined : content);
+  };
+
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.headers.host !== expectedHost()) return plain(res, 421, 'Wrong host');
     if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'Method not allowed');
@@ -185,7 +206,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       const html = await readFile(join(root, 'index.html'), 'utf8');
       return body(req, res, contentTypeFor('index.html'), withBridge(html));
     }
-    if (pathname === BRIDGE_PATH) return body(req, res, contentTypeFor('bridge.js'), await options.bridge());
+    if (pathname === BRIDGE_PATH) return kept(req, res, contentTypeFor('bridge.js'), await options.bridge(), cachingOf(pathname));
+    if (pathname === CONTRACT_PATH) return kept(req, res, contentTypeFor('contract.js'), await (options.contract ?? contractScript)(), cachingOf(pathname));
     const file = await resolveInside(root, pathname);
     if (!file && pathname === '/favicon.ico') {
       // Browsers ask for it unprompted; "no icon" is not an error worth a console line.
@@ -194,7 +216,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       return void res.end();
     }
     if (!file) return plain(res, 404, 'Not found');
-    return body(req, res, contentTypeFor(file), await readFile(file));
+    return kept(req, res, contentTypeFor(file), await readFile(file), cachingOf(pathname));
   }
 
   await new Promise<void>((resolveListen, reject) => {
@@ -239,6 +261,16 @@ export function withBridge(html: string): string {
   const head = /<head[^>]*>/i.exec(html);
   if (head) return `${html.slice(0, head.index + head[0].length)}\n    ${tag}${html.slice(head.index + head[0].length)}`;
   return `${tag}\n${html}`;
+}
+
+/**
+ * How long the browser may keep a file. index.html is never kept (it names the current build's
+ * files). Vite names everything under /assets/ by its content's hash, so a name is always the same
+ * bytes: kept for good. Anything else (the bridge, the contract) is kept but asked about again each time (a 304
+ * when unchanged).
+ */
+export function cachingOf(pathname: string): string {
+  return pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
 
 /** A regular file under root for a URL path, or null: no "..", no NUL, no symlink out of root, no folders. */

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { ReplySchema } from '../shared/ipc';
 
-export { BRIDGE_PATH, IPC_PATH } from './paths';
+export { BRIDGE_PATH, CONTRACT_PATH, IPC_PATH } from './paths';
 /** Largest frame accepted either way. */
 export const MAX_FRAME_BYTES = 1024 * 1024;
 

@@ -133,6 +133,23 @@ describe('registerAppScheme and serveApp', () => {
     expect(schemes[0].privileges.bypassCSP).toBeUndefined();
   });
 
+  it('tells the host a page is loading once its document is handed over (never for other files or HEAD)', async () => {
+    const handle = vi.fn();
+    const pageLoading = vi.fn();
+    serveApp({ handle }, root, pageLoading);
+    const handler = handle.mock.calls[0]![1] as (r: Request) => Promise<Response>;
+    await handler(new Request('app://packdesk/', { method: 'HEAD' }));
+    await handler(new Request('app://packdesk/assets/index-abc.js'));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(pageLoading).not.toHaveBeenCalled();
+    const res = await handler(new Request('app://packdesk/'));
+    expect(res.status).toBe(200);
+    // In a task of its own: the document is on its way before the host's work starts.
+    expect(pageLoading).not.toHaveBeenCalled();
+    await new Promise((r) => setTimeout(r, 5));
+    expect(pageLoading).toHaveBeenCalledTimes(1);
+  });
+
   it('hands protocol.handle a working handler', async () => {
     const handle = vi.fn();
     serveApp({ handle }, root);

@@ -113,6 +113,29 @@ describe('the harness server', () => {
     expect(bridge.body).toContain('packdesk');
   });
 
+  it('lets the browser keep what does not change (hashed assets for good, the bridge and contract asked again), never index.html', async () => {
+    const page = await get(server.port, '/');
+    expect(page.headers['cache-control']).toBe('no-store');
+    const asset = await get(server.port, '/assets/app.js');
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    for (const path of ['/packdesk-bridge.js', '/packdesk-contract.js', '/assets/app.js']) {
+      const first = await get(server.port, path);
+      expect(first.status).toBe(200);
+      expect(typeof first.headers.etag).toBe('string');
+      if (path !== '/assets/app.js') expect(first.headers['cache-control']).toBe('no-cache');
+      const again = await get(server.port, path, { 'if-none-match': String(first.headers.etag) });
+      expect(again.status).toBe(304);
+      expect(again.body).toBe('');
+      // The security headers come with a 304 too.
+      expect(again.headers['content-security-policy']).toBe(first.headers['content-security-policy']);
+      const stale = await get(server.port, path, { 'if-none-match': '"something-else"' });
+      expect(stale.status).toBe(200);
+    }
+    const contract = await get(server.port, '/packdesk-contract.js');
+    expect(contract.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(contract.body).toContain('parseReply');
+  });
+
   it.each(['/../secret.txt', '/assets/../../secret.txt', '/%2e%2e/secret.txt', '/assets/%2e%2e%2f%2e%2e%2fsecret.txt', '/assets/..%5c..%5csecret.txt', '/assets/link.txt', '/assets', '/nothing.js', '/%00', '/%E0%A4%A'])(
     'refuses %s',
     async (path) => {

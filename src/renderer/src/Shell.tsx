@@ -3,7 +3,7 @@
  * (always visible), the current screen, the notice line and the undo bar; plus the listeners
  * that work everywhere (scanner, keyboard shortcuts).
  */
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useReducer, useRef, useState, type ComponentType } from 'react';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { GlobalKeys } from './components/GlobalKeys';
 import { NewOrderAlert } from './components/intake/NewOrderAlert';
@@ -16,20 +16,59 @@ import { TopBar } from './components/TopBar';
 import { TrainingBanner } from './components/TrainingBanner';
 import { UndoBar } from './components/UndoBar';
 import { InvoiceOfferDialog } from './components/order/InvoiceOfferDialog';
-import { OrderScreen } from './screens/OrderScreen';
-import { OutboxScreen } from './screens/OutboxScreen';
 import { QueueScreen } from './screens/QueueScreen';
-import { SettingsScreen } from './screens/SettingsScreen';
-import { FirstRunPinScreen } from './screens/FirstRunPinScreen';
 import { useStatus } from './store/status';
 import { useUi } from './store/ui';
 
-// The Shift screen and its chart library load after the queue's first render, when the page is
-// idle (so the first open does not wait for 400 kB of script), never before it.
+// Only the queue is in the script the first screen waits for. Every other screen is a module of
+// its own, loaded once the queue's first render is done, when the page is idle (so opening one
+// does not wait for its script), never before it: the page parses and compiles less before its
+// first rows. The Shift screen brings its chart library (400 kB).
 const loadShiftScreen = () => import('./screens/ShiftScreen');
 const ShiftScreen = lazy(loadShiftScreen);
-// The Orders search, on first use: most shifts never open it, so the queue's bundle does without it.
+// The Orders search, on first use: most shifts never open it, so neither the queue's bundle nor the idle loading brings it.
 const SearchScreen = lazy(() => import('./screens/SearchScreen'));
+const order = later(() => import('./screens/OrderScreen').then((m) => m.OrderScreen));
+const outbox = later(() => import('./screens/OutboxScreen').then((m) => m.OutboxScreen));
+const settings = later(() => import('./screens/SettingsScreen').then((m) => m.SettingsScreen));
+const firstRunPin = later(() => import('./screens/FirstRunPinScreen').then((m) => m.FirstRunPinScreen));
+const OrderScreen = order.Screen;
+const OutboxScreen = outbox.Screen;
+const SettingsScreen = settings.Screen;
+const FirstRunPinScreen = firstRunPin.Screen;
+/** The screens after the queue, the one a packer opens first (an order) first. */
+const LATER_SCREENS = [order.load, outbox.load, settings.load, firstRunPin.load, loadShiftScreen];
+
+/**
+ * A screen in a module of its own. Once its module is in (loaded when the page is idle), it draws
+ * at once, as if it were in the main script; one opened before that draws nothing until its module
+ * is in, then itself, once (never swapped for another component later, which would mount it
+ * again and lose its state). A module that cannot be loaded is said by the ErrorBoundary, and
+ * asked for again at the next open.
+ */
+function later<P extends object>(importScreen: () => Promise<ComponentType<P>>): { load: () => Promise<unknown>; Screen: ComponentType<P> } {
+  let loaded: ComponentType<P> | null = null;
+  let loading: Promise<ComponentType<P>> | null = null;
+  const load = (): Promise<ComponentType<P>> =>
+    (loading ??= importScreen().then(
+      (screen) => (loaded = screen),
+      (err: unknown) => {
+        loading = null;
+        throw err;
+      },
+    ));
+  const Screen = (props: P) => {
+    const [failed, setFailed] = useState<unknown>(null);
+    const [, drawAgain] = useReducer((n: number) => n + 1, 0);
+    useEffect(() => {
+      if (!loaded) load().then(drawAgain, (err: unknown) => setFailed(() => err));
+    }, []);
+    if (failed) throw failed;
+    const Loaded = loaded;
+    return Loaded ? <Loaded {...props} /> : null;
+  };
+  return { load, Screen };
+}
 
 export function Shell() {
   const buzzes = useUi((s) => s.buzzes);
@@ -43,7 +82,7 @@ export function Shell() {
     el.classList.add('shake');
   }, [buzzes]);
   useEffect(() => {
-    const idle = requestIdleCallback(() => void loadShiftScreen(), { timeout: 15_000 });
+    const idle = requestIdleCallback(() => LATER_SCREENS.forEach((load) => void load().catch(() => undefined)), { timeout: 15_000 });
     return () => cancelIdleCallback(idle);
   }, []);
   return (
@@ -52,7 +91,9 @@ export function Shell() {
       <TopBar />
       <SyncBar />
       <ErrorBoundary>
-        <CurrentScreen />
+        <Suspense fallback={null}>
+          <CurrentScreen />
+        </Suspense>
       </ErrorBoundary>
       {/* Messages and the undo bar have their own strip under the screen: they never cover a control.
           A footer, so what it says between taps sits in a landmark like the rest of the page. */}
@@ -87,17 +128,9 @@ function CurrentScreen() {
     case 'settings':
       return <SettingsScreen />;
     case 'shift':
-      return (
-        <Suspense fallback={null}>
-          <ShiftScreen />
-        </Suspense>
-      );
+      return <ShiftScreen />;
     case 'search':
-      return (
-        <Suspense fallback={null}>
-          <SearchScreen />
-        </Suspense>
-      );
+      return <SearchScreen />;
   }
 }
 
