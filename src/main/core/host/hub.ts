@@ -420,6 +420,9 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
       const m = member;
       if (!e || !m) return NO_CHAIN;
       if (m.config.role === 'hub') return m.chain?.status() ?? { ...NO_CHAIN, role: 'hub', problem: savedChainLink(hubFiles(e.place.dataDir)).problem };
+      // The session's own connection while the hub answers (the panel looks every 2 s); else a visit, which says why not.
+      const read = m.session.overConnection((c) => readChainState(c.nc));
+      if (read) return { ...((await read) ?? NO_CHAIN), role: 'counter' };
       const visit = await visitHub(m.config, e.secrets, 'chain', (c) => readChainState(c.nc));
       if (!visit.ok) return { ...NO_CHAIN, role: 'counter', problem: visit.problem.message };
       return { ...(visit.value ?? NO_CHAIN), role: 'counter' };

@@ -8,6 +8,7 @@ import type { Order } from '../../../shared/protocol/schemas';
 import type { SharedRecords, ShiftTap } from '../engine/shared-records';
 import type { TaughtCode } from '../db';
 import type { SharedMember } from '../staff';
+import type { HubConnection } from './connection';
 
 /** This counter's staff list, taught barcodes and shift taps, read and kept for the store hub (store-records.ts). */
 export type RecordPorts = SharedRecords;
@@ -74,6 +75,12 @@ export interface HubSession {
   shareTaught(code: TaughtCode): void;
   /** Puts one of this counter's shift taps (made, sent, taken back) into the hub. */
   shareShiftTap(tap: ShiftTap): void;
+  /**
+   * Runs `use` over the session's own connection while the hub answers; null when it does not (the
+   * caller then says so or makes a connection of its own). Saves a connection, and the hub's
+   * password check, per small read such as the chain's state.
+   */
+  overConnection<T>(use: (connection: HubConnection) => Promise<T>): Promise<T> | null;
   on(listener: (event: HubEvent) => void): () => void;
   close(): Promise<void>;
 }

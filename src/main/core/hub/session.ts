@@ -301,6 +301,10 @@ export function startHubSession(options: HubSessionOptions): HubSession {
     shareShiftTap(tap) {
       live()?.records?.shareShiftTap(tap);
     },
+    overConnection(use) {
+      const c = connection;
+      return live() && c ? use(c) : null;
+    },
     on(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
