@@ -19,7 +19,7 @@ type Messages = { [key: string]: string | Messages };
 /**
  * English (the fallback, needed for any key a language lacks) is in the first script; every other
  * language is a module of its own, loaded when the terminal starts in it or switches to it, and
- * otherwise once the page is first idle, so a later switch finds it in memory. Both languages'
+ * otherwise with the later screens (loadOtherLanguages), so a later switch finds it in memory. Both languages'
  * words in the first script were about 100 kB more for it to fetch and parse.
  */
 const fallbackFiles = import.meta.glob<Messages>('./locales/en/*.json', { eager: true, import: 'default' });
@@ -63,15 +63,13 @@ export async function ensureWords(language: string): Promise<void> {
   for (const [namespace, messages] of Object.entries(words)) i18next.addResourceBundle(language, namespace, messages, true, true);
 }
 
-/** Loads the languages not shown yet once the page is idle, so a switch to one draws at once. */
-function loadOthersWhenIdle(): void {
-  const later = (run: () => void): void => {
-    if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 5_000 });
-    else setTimeout(run, 0);
-  };
-  later(() => {
-    for (const { code } of LANGUAGES) if (code !== FALLBACK_LANGUAGE) void ensureWords(code).catch(() => undefined);
-  });
+/**
+ * Loads the languages not shown yet, so a switch to one draws at once. Called with the later
+ * screens once the queue is up and the page idle (Shell.tsx): at start the page is idle too while
+ * it waits for the queue's head, and parsing the words then held the first rows back.
+ */
+export function loadOtherLanguages(): Promise<void> {
+  return Promise.all(LANGUAGES.filter(({ code }) => code !== FALLBACK_LANGUAGE).map(({ code }) => ensureWords(code))).then(() => undefined);
 }
 
 /** Whether a value names a language the terminal offers. */
@@ -114,7 +112,6 @@ export async function startI18n(language: string = FALLBACK_LANGUAGE): Promise<I
     typeof value === 'number' ? formatNumber(value, intlLocale(lng ?? FALLBACK_LANGUAGE)) : String(value),
   );
   setDocumentLanguage(lng);
-  loadOthersWhenIdle();
   return i18next;
 }
 
