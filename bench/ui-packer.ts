@@ -22,13 +22,17 @@
  * Each measure runs once per language (the terminal's language set in settings, so the page loads
  * in it): English and Hindi by default, one with --language en|hi. Hindi draws Devanagari with the
  * font shipped with the app, its words are longer, and its numbers go through Intl's hi-IN.
- * Run: npm run build && npx tsx bench/ui-packer.ts [--orders 5000] [--taps 100] [--loads 8] [--frames 600] [--language en|hi] [--only first-render]
+ * With --floor, the floor is printed too, on lines of its own (bench/floor.ts: a trivial page from
+ * the same harness server, navigation to painted: the browser's own share); --only floor prints
+ * only that.
+ * Run: npm run build && npx tsx bench/ui-packer.ts [--orders 5000] [--taps 100] [--loads 8] [--frames 600] [--language en|hi] [--only first-render|floor] [--floor]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startWebHarness, type WebHarness } from '../src/web';
+import { floorReport, measureFloor } from './floor';
 import { type Spread, spread } from './stats';
 
 const PIN = '2468';
@@ -427,7 +431,17 @@ async function main(): Promise<void> {
   const tapCount = flag('taps', 100);
   const loads = flag('loads', 8);
   const frames = flag('frames', 600);
-  const firstRenderOnly = process.argv.includes('--only') && process.argv[process.argv.indexOf('--only') + 1] === 'first-render';
+  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+  const firstRenderOnly = only === 'first-render';
+  if (only === 'floor' || process.argv.includes('--floor')) {
+    const floorBrowser = await chromium.launch(LAUNCH);
+    try {
+      console.log(floorReport(await measureFloor(floorBrowser, LAUNCH, loads)));
+    } finally {
+      await floorBrowser.close();
+    }
+    if (only === 'floor') return;
+  }
   const dataDir = mkdtempSync(join(tmpdir(), 'packdesk-bench-ui-'));
   let harness: WebHarness | undefined;
   let browser: Browser | undefined;

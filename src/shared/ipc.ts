@@ -528,51 +528,74 @@ export type HubJoin = z.infer<typeof HubJoinSchema>;
 
 // ---- Commands --------------------------------------------------------------------------------
 
+/**
+ * An object whose every property is built by its function the first time it is read, and kept.
+ * The contract's commands and events are built this way: a page's first screen reads two or three
+ * of them, and building every command's zod schemas before its first answer is read held that
+ * answer back by a few hundred milliseconds on a busy terminal. Each is still the one schema every
+ * side validates with; only when it is built changes.
+ */
+function builtOnFirstUse<T extends Record<string, () => unknown>>(builders: T): { readonly [K in keyof T]: ReturnType<T[K]> } {
+  const built = {} as { [K in keyof T]: ReturnType<T[K]> };
+  for (const key of Object.keys(builders) as (keyof T)[]) {
+    Object.defineProperty(built, key, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const value = builders[key]!() as ReturnType<T[typeof key]>;
+        Object.defineProperty(built, key, { value, enumerable: true, writable: false, configurable: false });
+        return value;
+      },
+    });
+  }
+  return built;
+}
+
 /** Every command: name -> payload schema and result schema. */
-export const COMMANDS = {
-  'app.info': { payload: Empty, result: AppInfoSchema },
+export const COMMANDS = builtOnFirstUse({
+  'app.info': () => ({ payload: Empty, result: AppInfoSchema }),
   /** Every order on the terminal as a queue row (no bodies). */
-  'orders.list': { payload: Empty, result: z.array(OrderSummarySchema) },
-  'orders.get': { payload: z.object({ orderId: OrderId }).strict(), result: OrderViewSchema.nullable() },
+  'orders.list': () => ({ payload: Empty, result: z.array(OrderSummarySchema) }),
+  'orders.get': () => ({ payload: z.object({ orderId: OrderId }).strict(), result: OrderViewSchema.nullable() }),
   /** A scanned or typed order id: opens it, or adds it to the terminal when new. */
-  'orders.add': { payload: z.object({ orderId: OrderId }).strict(), result: OrderViewSchema },
+  'orders.add': () => ({ payload: z.object({ orderId: OrderId }).strict(), result: OrderViewSchema }),
   /** Finds orders on the terminal by typed text: an id, its last digits, the customer's name or phone, the invoice number. */
-  'orders.find': { payload: z.object({ text: Id }).strict(), result: OrdersFoundSchema },
+  'orders.find': () => ({ payload: z.object({ text: Id }).strict(), result: OrdersFoundSchema }),
   /**
    * The Orders search: typed text (as orders.find reads it) or a day's arrivals, orders that left
    * the terminal included, filtered by where they stand and the day they arrived.
    */
-  'orders.search': {
+  'orders.search': () => ({
     payload: z
       .object({ text: z.union([z.string().trim().length(0), Id]), standing: z.enum(SEARCH_STANDINGS).optional(), day: DaySchema.optional() })
       .strict(),
     result: OrdersSearchedSchema,
-  },
+  }),
   /** Takes an order off the terminal when none of its taps reached the service (a code scanned by mistake). */
-  'orders.remove': { payload: z.object({ orderId: OrderId }).strict(), result: Ok },
+  'orders.remove': () => ({ payload: z.object({ orderId: OrderId }).strict(), result: Ok }),
   /** The queue's first `rows` rows, every id in queue order and the counts per step: the first screen before the whole list. */
-  'orders.head': { payload: z.object({ rows: z.number().int().min(1).max(500) }).strict(), result: QueueHeadSchema },
+  'orders.head': () => ({ payload: z.object({ rows: z.number().int().min(1).max(500) }).strict(), result: QueueHeadSchema }),
   /** A person has seen the order's alarm (cancelled or changed elsewhere): it stops sounding. */
-  'orders.acknowledge': { payload: z.object({ orderId: OrderId }).strict(), result: Ok },
-  'taps.submit': {
+  'orders.acknowledge': () => ({ payload: z.object({ orderId: OrderId }).strict(), result: Ok }),
+  'taps.submit': () => ({
     payload: z.object({ orderId: OrderId, input: ActionInputSchema, pin: Pin.optional() }).strict(),
     result: OutboxEntryViewSchema,
-  },
-  'taps.undo': { payload: z.object({ entryId: z.number().int().positive() }).strict(), result: Ok },
-  'outbox.list': { payload: Empty, result: z.array(OutboxEntryViewSchema) },
-  'outbox.retry': { payload: z.object({ entryId: z.number().int().positive() }).strict(), result: Ok },
-  'outbox.discard': { payload: z.object({ entryId: z.number().int().positive(), pin: Pin }).strict(), result: Ok },
-  'sync.status': { payload: Empty, result: SyncStatusSchema },
-  'intake.status': { payload: Empty, result: IntakeStatusSchema },
+  }),
+  'taps.undo': () => ({ payload: z.object({ entryId: z.number().int().positive() }).strict(), result: Ok }),
+  'outbox.list': () => ({ payload: Empty, result: z.array(OutboxEntryViewSchema) }),
+  'outbox.retry': () => ({ payload: z.object({ entryId: z.number().int().positive() }).strict(), result: Ok }),
+  'outbox.discard': () => ({ payload: z.object({ entryId: z.number().int().positive(), pin: Pin }).strict(), result: Ok }),
+  'sync.status': () => ({ payload: Empty, result: SyncStatusSchema }),
+  'intake.status': () => ({ payload: Empty, result: IntakeStatusSchema }),
   /** Checks for new orders now (one full pass); answers the status after it. */
-  'intake.checkNow': { payload: Empty, result: IntakeStatusSchema },
-  'settings.get': { payload: Empty, result: SettingsSchema },
-  'settings.update': {
+  'intake.checkNow': () => ({ payload: Empty, result: IntakeStatusSchema }),
+  'settings.get': () => ({ payload: Empty, result: SettingsSchema }),
+  'settings.update': () => ({
     payload: z.object({ pin: Pin, patch: SettingsSchema.omit({ environment: true, authUrl: true, baseUrl: true }).partial().strict() }).strict(),
     result: SettingsSchema,
-  },
+  }),
   /** Write-only: the secret goes in, only saved/rejected comes out. */
-  'credentials.save': {
+  'credentials.save': () => ({
     payload: z
       .object({
         pin: Pin,
@@ -593,43 +616,43 @@ export const COMMANDS = {
       code: z.string().optional(),
       values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
     }),
-  },
-  'pin.verify': { payload: z.object({ pin: Pin }).strict(), result: z.object({ valid: z.boolean() }) },
-  'pin.set': { payload: z.object({ currentPin: Pin.optional(), newPin: Pin }).strict(), result: Ok },
-  'updates.status': { payload: Empty, result: UpdateStatusSchema },
-  'updates.installNow': { payload: z.object({ pin: Pin }).strict(), result: Ok },
-  'support.exportBundle': { payload: z.object({ pin: Pin }).strict(), result: z.object({ path: z.string() }) },
-  'kiosk.leave': { payload: z.object({ pin: Pin }).strict(), result: Ok },
+  }),
+  'pin.verify': () => ({ payload: z.object({ pin: Pin }).strict(), result: z.object({ valid: z.boolean() }) }),
+  'pin.set': () => ({ payload: z.object({ currentPin: Pin.optional(), newPin: Pin }).strict(), result: Ok }),
+  'updates.status': () => ({ payload: Empty, result: UpdateStatusSchema }),
+  'updates.installNow': () => ({ payload: z.object({ pin: Pin }).strict(), result: Ok }),
+  'support.exportBundle': () => ({ payload: z.object({ pin: Pin }).strict(), result: z.object({ path: z.string() }) }),
+  'kiosk.leave': () => ({ payload: z.object({ pin: Pin }).strict(), result: Ok }),
   /** The printers the operating system offers (none in the browser harness). */
-  'printers.list': { payload: Empty, result: z.array(PrinterSchema) },
+  'printers.list': () => ({ payload: Empty, result: z.array(PrinterSchema) }),
   /**
    * Prints the document the page has laid out for print, on the paper and printer of the settings.
    * `contentHeightMm` is the laid-out height, so a thermal roll is cut after the content.
    */
-  'print.run': {
+  'print.run': () => ({
     payload: z.object({ document: PrintDocumentSchema, contentHeightMm: z.number().positive().max(10_000) }).strict(),
     result: PrintOutcomeSchema,
-  },
+  }),
   /** The store hub as this counter sees it (a one-counter store: mode 'solo'). */
-  'hub.status': { payload: Empty, result: HubStatusSchema },
+  'hub.status': () => ({ payload: Empty, result: HubStatusSchema }),
   /** Takes over an order another counter is packing (a confirmed act; that counter is told). */
-  'orders.takeOver': { payload: z.object({ orderId: OrderId }).strict(), result: ClaimSchema },
+  'orders.takeOver': () => ({ payload: z.object({ orderId: OrderId }).strict(), result: ClaimSchema }),
   /** Makes this counter the store's hub (manager); answers the join code other counters need. */
-  'hub.create': { payload: z.object({ pin: Pin, name: CounterNameSchema.optional() }).strict(), result: HubJoinSchema },
+  'hub.create': () => ({ payload: z.object({ pin: Pin, name: CounterNameSchema.optional() }).strict(), result: HubJoinSchema }),
   /** The join code again, to show or print on a join slip (manager, on the hub). */
-  'hub.joinCode': { payload: z.object({ pin: Pin }).strict(), result: HubJoinSchema },
+  'hub.joinCode': () => ({ payload: z.object({ pin: Pin }).strict(), result: HubJoinSchema }),
   /** Joins this counter to a store hub by its join code, typed or scanned (manager). */
-  'hub.join': { payload: z.object({ pin: Pin, code: z.string().trim().min(1).max(1000), name: CounterNameSchema.optional() }).strict(), result: HubStatusSchema },
+  'hub.join': () => ({ payload: z.object({ pin: Pin, code: z.string().trim().min(1).max(1000), name: CounterNameSchema.optional() }).strict(), result: HubStatusSchema }),
   /** Leaves the store hub (a hub stops serving); the counter works alone again (manager). */
-  'hub.leave': { payload: z.object({ pin: Pin }).strict(), result: Ok },
+  'hub.leave': () => ({ payload: z.object({ pin: Pin }).strict(), result: Ok }),
   /** Settings -> Chain: the store's link to the chain's centre (on a counter: as the hub PC says it). */
-  'chain.status': { payload: Empty, result: ChainStatusSchema },
+  'chain.status': () => ({ payload: Empty, result: ChainStatusSchema }),
   /**
    * Links the store hub to the chain's centre (manager, on the hub PC). The files arrive as text,
    * capped; each field is checked in words by the main side (chainFieldErrors), which keeps the
    * credentials and never sends them back.
    */
-  'chain.link': {
+  'chain.link': () => ({
     payload: z
       .object({
         pin: Pin,
@@ -644,52 +667,52 @@ export const COMMANDS = {
       })
       .strict(),
     result: ChainStatusSchema,
-  },
+  }),
   /** Unlinks the store hub from the chain: its credentials removed (manager, on the hub PC). */
-  'chain.unlink': { payload: z.object({ pin: Pin }).strict(), result: ChainStatusSchema },
+  'chain.unlink': () => ({ payload: z.object({ pin: Pin }).strict(), result: ChainStatusSchema }),
   /** A day's shift in one picture, from the terminal's own records (today when no day is given). */
-  'shift.report': { payload: z.object({ day: DaySchema.optional() }).strict(), result: ShiftReportSchema },
+  'shift.report': () => ({ payload: z.object({ day: DaySchema.optional() }).strict(), result: ShiftReportSchema }),
   /** Writes the day's figures as a CSV file for the manager; answers where. */
-  'shift.exportCsv': { payload: z.object({ day: DaySchema }).strict(), result: z.object({ path: z.string() }) },
+  'shift.exportCsv': () => ({ payload: z.object({ day: DaySchema }).strict(), result: z.object({ path: z.string() }) }),
   /** What happened to an order on this terminal, oldest first. */
-  'orders.timeline': { payload: z.object({ orderId: OrderId }).strict(), result: OrderTimelineSchema },
+  'orders.timeline': () => ({ payload: z.object({ orderId: OrderId }).strict(), result: OrderTimelineSchema }),
   /** A slip or pick list went to the printer (or the browser's print dialog): kept for the order's timeline. */
-  'prints.record': {
+  'prints.record': () => ({
     payload: z.object({ orderId: OrderId, document: OrderPrintSchema, outcome: z.enum(['printed', 'browser']) }).strict(),
     result: Ok,
-  },
+  }),
   /** The staff list (manager PIN): names, badges, whether each has a PIN. */
-  'staff.list': { payload: z.object({ pin: Pin }).strict(), result: z.array(StaffMemberSchema) },
+  'staff.list': () => ({ payload: z.object({ pin: Pin }).strict(), result: z.array(StaffMemberSchema) }),
   /** Adds a packer (manager PIN), with a new badge and an optional personal PIN. */
-  'staff.add': { payload: z.object({ pin: Pin, name: PackerName, packerPin: PackerPin.optional() }).strict(), result: StaffMemberSchema },
+  'staff.add': () => ({ payload: z.object({ pin: Pin, name: PackerName, packerPin: PackerPin.optional() }).strict(), result: StaffMemberSchema }),
   /** Renames a packer, sets or clears (null) their PIN, or gives them a new badge (manager PIN). */
-  'staff.update': {
+  'staff.update': () => ({
     payload: z
       .object({ pin: Pin, id: z.number().int().positive(), name: PackerName.optional(), packerPin: PackerPin.nullable().optional(), newBadge: z.boolean().optional() })
       .strict(),
     result: StaffMemberSchema,
-  },
+  }),
   /** Takes a packer off the list (manager PIN). */
-  'staff.remove': { payload: z.object({ pin: Pin, id: z.number().int().positive() }).strict(), result: Ok },
+  'staff.remove': () => ({ payload: z.object({ pin: Pin, id: z.number().int().positive() }).strict(), result: Ok }),
   /** Who is packing at this counter now. */
-  'staff.current': { payload: Empty, result: PackerStatusSchema },
+  'staff.current': () => ({ payload: Empty, result: PackerStatusSchema }),
   /** A packer starts work: a scanned badge or a typed personal PIN (one scan switches packers). */
-  'staff.signIn': {
+  'staff.signIn': () => ({
     payload: z.union([z.object({ badge: z.string().trim().min(1).max(64) }).strict(), z.object({ packerPin: PackerPin }).strict()]),
     result: PackerStatusSchema,
-  },
+  }),
   /** Nobody is packing at this counter now. */
-  'staff.signOut': { payload: Empty, result: PackerStatusSchema },
+  'staff.signOut': () => ({ payload: Empty, result: PackerStatusSchema }),
   /** An order's scan-to-pack counts and who packed it. */
-  'packing.get': { payload: z.object({ orderId: OrderId }).strict(), result: PackStateSchema },
+  'packing.get': () => ({ payload: z.object({ orderId: OrderId }).strict(), result: PackStateSchema }),
   /** A product code scanned on an order being packed. */
-  'packing.scan': { payload: z.object({ orderId: OrderId, code: z.string().trim().min(1).max(128) }).strict(), result: PackScanSchema },
+  'packing.scan': () => ({ payload: z.object({ orderId: OrderId, code: z.string().trim().min(1).max(128) }).strict(), result: PackScanSchema }),
   /** "Which item is this?": the store remembers the barcode as that item's, and one unit is ticked. */
-  'packing.teach': {
+  'packing.teach': () => ({
     payload: z.object({ orderId: OrderId, code: z.string().trim().min(1).max(128), itemId: Id }).strict(),
     result: PackScanSchema,
-  },
-} as const;
+  }),
+});
 
 export type CommandName = keyof typeof COMMANDS;
 export type CommandPayload<C extends CommandName> = z.input<(typeof COMMANDS)[C]['payload']>;
@@ -697,29 +720,29 @@ export type CommandResult<C extends CommandName> = z.infer<(typeof COMMANDS)[C][
 
 // ---- Events ----------------------------------------------------------------------------------
 
-export const EVENTS = {
+export const EVENTS = builtOnFirstUse({
   /** Orders whose view changed (full views, so the renderer never recomputes). */
-  'orders.changed': z.object({ orders: z.array(OrderViewSchema) }),
+  'orders.changed': () => z.object({ orders: z.array(OrderViewSchema) }),
   /**
    * Every order on the terminal read again, as `orders.list` answers: the list replaces the
    * renderer's. The harness bridge raises it after its socket came back (changes may have been
    * missed while it was down); the main process has no reason to.
    */
-  'orders.listed': z.object({ orders: z.array(OrderSummarySchema) }),
+  'orders.listed': () => z.object({ orders: z.array(OrderSummarySchema) }),
   /**
    * Orders taken off the terminal by the engine: finished (completed or cancelled) and untouched
    * for days (core/outbox/retire.ts). The queue drops them.
    */
-  'orders.removed': z.object({ orderIds: z.array(OrderId).max(10_000) }),
-  'outbox.changed': z.object({ entries: z.array(OutboxEntryViewSchema) }),
-  'sync.status': SyncStatusSchema,
-  'intake.status': IntakeStatusSchema,
-  'updates.status': UpdateStatusSchema,
+  'orders.removed': () => z.object({ orderIds: z.array(OrderId).max(10_000) }),
+  'outbox.changed': () => z.object({ entries: z.array(OutboxEntryViewSchema) }),
+  'sync.status': () => SyncStatusSchema,
+  'intake.status': () => IntakeStatusSchema,
+  'updates.status': () => UpdateStatusSchema,
   /** The store hub's status changed (joined, away, back, counters come and go, intake moved). */
-  'hub.status': HubStatusSchema,
+  'hub.status': () => HubStatusSchema,
   /** The packer signed in at this counter changed (or the staff list did). */
-  'staff.changed': PackerStatusSchema,
-} as const;
+  'staff.changed': () => PackerStatusSchema,
+});
 
 export type EventName = keyof typeof EVENTS;
 export type EventBody<E extends EventName> = z.infer<(typeof EVENTS)[E]>;

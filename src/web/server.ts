@@ -255,13 +255,21 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
  * contract's schemas are built later, see bridge.ts.)
  */
 export function withBridge(html: string): string {
-  const tag = `<script src="${BRIDGE_PATH}"></script>`;
+  const tags = `${contractPreload}\n  <script src="${BRIDGE_PATH}"></script>`;
   const end = /<\/head>/i.exec(html);
-  if (end) return `${html.slice(0, end.index)}  ${tag}\n  ${html.slice(end.index)}`;
+  if (end) return `${html.slice(0, end.index)}  ${tags}\n  ${html.slice(end.index)}`;
   const head = /<head[^>]*>/i.exec(html);
-  if (head) return `${html.slice(0, head.index + head[0].length)}\n    ${tag}${html.slice(head.index + head[0].length)}`;
-  return `${tag}\n${html}`;
+  if (head) return `${html.slice(0, head.index + head[0].length)}\n    ${tags}${html.slice(head.index + head[0].length)}`;
+  return `${tags}\n${html}`;
 }
+
+/**
+ * The contract module, asked for by the parser beside the app's script: without it the browser
+ * learnt of the module only once the bridge had arrived and run, one request after the other (in a
+ * fresh profile the contract then came in after the queue's head had arrived, and the head waited
+ * for it). The bridge's `import()` of the same address takes the module this fetched and compiled.
+ */
+const contractPreload = `<link rel="modulepreload" href="${CONTRACT_PATH}" />`;
 
 /**
  * How long the browser may keep a file. index.html is never kept (it names the current build's

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TFunction } from 'i18next';
 import { countdown, formatAge, formatClock, formatNumber, formatPrice, formatSpan, secondsLeft } from '../../src/renderer/src/format';
-import { i18next, startI18n } from '../../src/renderer/src/i18n';
+import { ensureWords, i18next, startI18n } from '../../src/renderer/src/i18n';
 
 const MIN = 60_000;
 let en: TFunction;
@@ -9,6 +9,8 @@ let hi: TFunction;
 
 beforeAll(async () => {
   await startI18n('en');
+  // Hindi's words are loaded apart from the first script (see i18n/index.ts).
+  await ensureWords('hi');
   en = i18next.getFixedT('en');
   hi = i18next.getFixedT('hi');
 });

@@ -86,6 +86,8 @@ describe('the harness server', () => {
     // A plain script, fetched beside the app's module and run while parsing, so before the module (deferred by nature).
     expect(res.body).toContain('<script src="/packdesk-bridge.js"></script></head>'.replace('</head>', '\n  </head>'));
     expect(res.body.indexOf('type="module"')).toBeGreaterThan(0);
+    // The contract module the bridge imports, fetched beside the app's script rather than after the bridge has run.
+    expect(res.body).toContain('<link rel="modulepreload" href="/packdesk-contract.js" />');
     expect(res.body).not.toContain(server.token);
     const csp = String(res.headers['content-security-policy']);
     for (const part of [
@@ -194,7 +196,8 @@ describe('the harness server', () => {
   });
 
   it('inserts the bridge into <head> even without other scripts', () => {
-    expect(withBridge('<html><head lang="x"></head></html>')).toBe('<html><head lang="x">  <script src="/packdesk-bridge.js"></script>\n  </head></html>');
-    expect(withBridge('<html><body></body></html>')).toBe('<script src="/packdesk-bridge.js"></script>\n<html><body></body></html>');
+    const tags = '<link rel="modulepreload" href="/packdesk-contract.js" />\n  <script src="/packdesk-bridge.js"></script>';
+    expect(withBridge('<html><head lang="x"></head></html>')).toBe(`<html><head lang="x">  ${tags}\n  </head></html>`);
+    expect(withBridge('<html><body></body></html>')).toBe(`${tags}\n<html><body></body></html>`);
   });
 });

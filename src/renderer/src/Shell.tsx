@@ -16,6 +16,7 @@ import { TopBar } from './components/TopBar';
 import { TrainingBanner } from './components/TrainingBanner';
 import { UndoBar } from './components/UndoBar';
 import { InvoiceOfferDialog } from './components/order/InvoiceOfferDialog';
+import { loadOtherLanguages } from './i18n';
 import { QueueScreen } from './screens/QueueScreen';
 import { useStatus } from './store/status';
 import { useUi } from './store/ui';
@@ -36,8 +37,8 @@ const OrderScreen = order.Screen;
 const OutboxScreen = outbox.Screen;
 const SettingsScreen = settings.Screen;
 const FirstRunPinScreen = firstRunPin.Screen;
-/** The screens after the queue, the one a packer opens first (an order) first. */
-const LATER_SCREENS = [order.load, outbox.load, settings.load, firstRunPin.load, loadShiftScreen];
+/** The screens after the queue, the one a packer opens first (an order) first; then the other languages' words. */
+const LATER_SCREENS = [order.load, outbox.load, settings.load, firstRunPin.load, loadShiftScreen, loadOtherLanguages];
 
 /**
  * A screen in a module of its own. Once its module is in (loaded when the page is idle), it draws

@@ -16,18 +16,60 @@ export { FALLBACK_LANGUAGE, LANGUAGES, type LanguageCode };
 
 type Messages = { [key: string]: string | Messages };
 
-const files = import.meta.glob<Messages>('./locales/*/*.json', { eager: true, import: 'default' });
+/**
+ * English (the fallback, needed for any key a language lacks) is in the first script; every other
+ * language is a module of its own, loaded when the terminal starts in it or switches to it, and
+ * otherwise with the later screens (loadOtherLanguages), so a later switch finds it in memory. Both languages'
+ * words in the first script were about 100 kB more for it to fetch and parse.
+ */
+const fallbackFiles = import.meta.glob<Messages>('./locales/en/*.json', { eager: true, import: 'default' });
+const laterFiles = import.meta.glob<Messages>(['./locales/*/*.json', '!./locales/en/*.json'], { import: 'default' });
 
-/** Every translation file, as `{ language: { namespace: messages } }`. */
-export function translationResources(): Record<string, Record<string, Messages>> {
+/** `./locales/hi/common.json` -> ['hi', 'common']. */
+function fileOf(path: string): [string, string] | null {
+  const match = /\.\/locales\/([^/]+)\/([^/]+)\.json$/.exec(path);
+  return match ? [match[1]!, match[2]!] : null;
+}
+
+/** The fallback language's words, as `{ en: { namespace: messages } }`. */
+function fallbackResources(): Record<string, Record<string, Messages>> {
   const resources: Record<string, Record<string, Messages>> = {};
-  for (const [path, messages] of Object.entries(files)) {
-    const match = /\.\/locales\/([^/]+)\/([^/]+)\.json$/.exec(path);
-    if (!match) continue;
-    const [, language, namespace] = match as unknown as [string, string, string];
-    (resources[language] ??= {})[namespace] = messages;
+  for (const [path, messages] of Object.entries(fallbackFiles)) {
+    const file = fileOf(path);
+    if (file) (resources[file[0]] ??= {})[file[1]] = messages;
   }
   return resources;
+}
+
+const loading = new Map<string, Promise<Record<string, Messages>>>();
+
+/** A language's words by namespace, loaded once (the fallback's are in the first script). */
+function loadWords(language: string): Promise<Record<string, Messages>> {
+  let words = loading.get(language);
+  if (!words) {
+    const mine = Object.entries(laterFiles).filter(([path]) => fileOf(path)?.[0] === language);
+    words = Promise.all(mine.map(async ([path, load]) => [fileOf(path)![1], await load()] as const)).then((pairs) => Object.fromEntries(pairs));
+    // A failed load (a file missing from a broken install) is tried again at the next switch.
+    words.catch(() => loading.delete(language));
+    loading.set(language, words);
+  }
+  return words;
+}
+
+/** Puts a language's words into i18next (once started) before it is shown; resolves once they are in. */
+export async function ensureWords(language: string): Promise<void> {
+  if (language === FALLBACK_LANGUAGE || i18next.hasResourceBundle(language, 'common')) return;
+  const words = await loadWords(language);
+  for (const [namespace, messages] of Object.entries(words)) i18next.addResourceBundle(language, namespace, messages, true, true);
+}
+
+/**
+ * Loads the languages not shown yet, so a switch to one draws at once. Called with the later
+ * screens once the queue is up and the page idle (Shell.tsx): at start the page is idle too while
+ * it waits for the queue's head, and parsing the words then held the first rows back.
+ */
+export function loadOtherLanguages(): Promise<void> {
+  return Promise.all(LANGUAGES.filter(({ code }) => code !== FALLBACK_LANGUAGE).map(({ code }) => ensureWords(code))).then(() => undefined);
 }
 
 /** Whether a value names a language the terminal offers. */
@@ -46,9 +88,12 @@ export function intlLocale(language: string): string {
  * (en-IN, hi-IN: lakh grouping), not i18next's bare language code.
  */
 export async function startI18n(language: string = FALLBACK_LANGUAGE): Promise<I18n> {
-  const resources = translationResources();
+  const resources = fallbackResources();
   const lng = isLanguageCode(language) ? language : FALLBACK_LANGUAGE;
-  await loadScriptFonts();
+  // The terminal's language's words before the first render, as the fallback's.
+  // Words that cannot be loaded (a file missing from a broken install) leave English showing, not a blank screen.
+  const [words] = await Promise.all([lng === FALLBACK_LANGUAGE ? null : loadWords(lng).catch(() => null), loadScriptFonts()]);
+  if (words) resources[lng] = words;
   await i18next.use(initReactI18next).init({
     resources,
     lng,
@@ -59,7 +104,7 @@ export async function startI18n(language: string = FALLBACK_LANGUAGE): Promise<I
     returnNull: false,
     // An empty translation is a missing one: the English word shows instead of a blank.
     returnEmptyString: false,
-    // Every word is bundled and ready before the first render: nothing to suspend for, and a
+    // The shown language's words are ready before the first render: nothing to suspend for, and a
     // component suspending with no boundary above it would blank the screen.
     react: { useSuspense: false },
   });
@@ -73,7 +118,7 @@ export async function startI18n(language: string = FALLBACK_LANGUAGE): Promise<I
 /** Shows the terminal in `language` from now on (words, numbers, the page's lang for fonts and readers). */
 export async function showLanguage(language: string): Promise<void> {
   const lng = isLanguageCode(language) ? language : FALLBACK_LANGUAGE;
-  await loadScriptFonts();
+  await Promise.all([loadScriptFonts(), ensureWords(lng).catch(() => undefined)]);
   if (i18next.language !== lng) await i18next.changeLanguage(lng);
   setDocumentLanguage(lng);
 }

@@ -122,13 +122,19 @@ function useScrollEnds() {
   useLayoutEffect(() => {
     const row = ref.current;
     if (!row) return;
-    measure();
-    // Measured in the next frame: the arrows that appear change the row's width, and measuring
-    // inside the observer's own callback would start another round of it.
+    // First measured in the observer's first callback, which comes once the browser has laid the
+    // row out anyway: measured here, in the first render, reading the widths forced a layout of the
+    // whole page of its own (about a fifth of the queue's first render). Later changes are measured
+    // in the next frame: the arrows that appear change the row's width, and measuring inside the
+    // observer's own callback each time would start another round of it.
     let frame = 0;
+    let first = true;
     const observer = new ResizeObserver(() => {
       cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(measure);
+      if (first) {
+        first = false;
+        measure();
+      } else frame = requestAnimationFrame(measure);
     });
     observer.observe(row);
     // The choices change width with their counts and the language.

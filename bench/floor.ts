@@ -1,0 +1,100 @@
+/**
+ * The first render's floor: how long this machine's Chromium takes from navigation to the first
+ * paint of a trivial page (a heading and a line of text, no script) served by the same harness
+ * server (startWebServer: its headers, its CSP, 127.0.0.1), with the same probe of "painted" as
+ * the queue's first render, fresh profile per load and one profile kept. What it takes is the
+ * browser's own share of the queue's first render (navigation, a new renderer process, the
+ * document's commit and the first frame); the rest is the app's.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createLogger } from '../src/main/core/log/logger';
+import { startWebServer } from '../src/web/server';
+import { type Spread, spread } from './stats';
+
+const FLOOR_PAGE = `<!doctype html>
+<html lang="en">
+  <head><meta charset="UTF-8" /><title>Packdesk floor</title></head>
+  <body><h1>Queue</h1><p>A trivial page: what the browser alone takes to show something.</p></body>
+</html>
+`;
+
+/** Painted as the queue's probe has it: the frame after the content is in has run its rAF and a task after it. */
+const PAINT_PROBE = `(() => {
+  window.__floor = {};
+  document.addEventListener('DOMContentLoaded', () => {
+    window.__floor.domAt = performance.now();
+    requestAnimationFrame(() => setTimeout(() => { window.__floor.paintedAt = performance.now(); }, 0));
+  });
+})()`;
+
+type Profile = 'cold' | 'kept';
+
+export interface Floor {
+  profile: Profile;
+  painted: Spread;
+  /** The document's response start (navigation to the HTML arriving), median. */
+  responseMedian: number;
+}
+
+/** Loads the trivial page `loads` times (after one warm-up load not counted) in each kind of profile. */
+export async function measureFloor(browser: Browser, launch: Parameters<typeof chromium.launchPersistentContext>[1], loads: number): Promise<Floor[]> {
+  const root = mkdtempSync(join(tmpdir(), 'packdesk-bench-floor-'));
+  // /floor.html, not index.html: the harness gives index.html the bridge and the contract's preload.
+  writeFileSync(join(root, 'floor.html'), FLOOR_PAGE);
+  const server = await startWebServer({
+    rendererDir: root,
+    handle: () => Promise.resolve({ ok: false, problem: { kind: 'invalid', message: 'The floor page asks for nothing' } }),
+    subscribe: () => () => undefined,
+    bridge: () => Promise.resolve(''),
+    log: createLogger([]),
+  });
+  const url = `${server.origin}/floor.html`;
+  try {
+    const out: Floor[] = [];
+    for (const profile of ['cold', 'kept'] as const) {
+      const profileDir = profile === 'kept' ? mkdtempSync(join(tmpdir(), 'packdesk-bench-floor-profile-')) : null;
+      const context = profileDir ? await chromium.launchPersistentContext(profileDir, { ...launch, viewport: { width: 1366, height: 768 } }) : null;
+      try {
+        const open = (): Promise<Page> => (context ? context.newPage() : browser.newPage({ viewport: { width: 1366, height: 768 } }));
+        const painted: number[] = [];
+        const response: number[] = [];
+        for (let i = 0; i < loads + 1; i++) {
+          const page = await open();
+          await page.addInitScript({ content: PAINT_PROBE });
+          await page.goto(url);
+          await page.waitForFunction(() => (window as unknown as { __floor: { paintedAt?: number } }).__floor.paintedAt !== undefined, null, { timeout: 60_000 });
+          const at = (await page.evaluate(
+            `({ painted: window.__floor.paintedAt, response: performance.getEntriesByType('navigation')[0]?.responseStart ?? NaN })`,
+          )) as { painted: number; response: number };
+          if (i > 0) {
+            painted.push(at.painted);
+            response.push(at.response);
+          }
+          await page.close();
+        }
+        out.push({ profile, painted: spread(painted), responseMedian: spread(response).median });
+      } finally {
+        await context?.close();
+        if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+      }
+    }
+    return out;
+  } finally {
+    await server.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** One line per profile, apart from the measure against the bound. */
+export function floorReport(floors: Floor[]): string {
+  return floors
+    .map(
+      (f) =>
+        `Floor (not the measure): a trivial page from the same harness server, navigation to painted, ${f.profile === 'kept' ? 'profile kept' : 'fresh profile each load'} (n=${f.painted.n}): ` +
+        `median ${f.painted.median.toFixed(1)} ms  p95 ${f.painted.p95.toFixed(1)} ms; the HTML's first byte at ${f.responseMedian.toFixed(1)} ms (median)`,
+    )
+    .join('\n');
+}
