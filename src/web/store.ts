@@ -56,7 +56,13 @@ export async function startTrainingStore(options: TrainingStoreOptions): Promise
     if (!made.ok) throw new Error(`The training hub could not be made: ${made.problem.message}`);
     for (let n = 2; n <= options.counters; n++) {
       const counter = await open(n);
-      const joined = await counter.host.hub.join(made.value.code, `Counter ${n}`);
+      // The hub PC's server has only just started: on a busy PC its first answer can miss the join's
+      // 5 s; a "cannot be reached" is asked again twice, as a person would press Join again.
+      let joined = await counter.host.hub.join(made.value.code, `Counter ${n}`);
+      for (let again = 0; again < 2 && !joined.ok && joined.problem.kind === 'transient'; again++) {
+        await new Promise((r) => setTimeout(r, 1_000));
+        joined = await counter.host.hub.join(made.value.code, `Counter ${n}`);
+      }
       if (!joined.ok) throw new Error(`Counter ${n} could not join the training hub: ${joined.problem.message}`);
     }
     return { sandbox, counters, joinCode: made.value.code, close };

@@ -187,7 +187,8 @@ const RETIRE_EVERY_MS = 6 * 60 * 60 * 1000;
 const RETIRE_STEP_MS = 100;
 /**
  * A file made before auto-vacuum is switched to it (one VACUUM of the whole file, retire.ts
- * reclaimSpace) only after a pruning run with no tap on this terminal for this long: the VACUUM
+ * reclaimSpace) only with no tap on this terminal for this long since the engine started (looked at
+ * after a pruning run, and again each such period until it is quiet): the VACUUM
  * holds the main thread for as long as it takes (seconds for a year's history).
  */
 const QUIET_FOR_SWITCH_MS = 10 * 60 * 1000;
@@ -211,6 +212,7 @@ export function createEngine(options: EngineOptions): Engine {
   // The data file refused the writes of taking the lease or recovering (disk full…), until they succeed.
   let startStorage: Problem | null = null;
   let lastTap: number | null = null;
+  let startedAt: number | null = null;
   let lastStatusJson = '';
   // The later page check while it runs, and what it found wrong (until the host reopens the engine).
   let pageCheck: LaterCheck | null = null;
@@ -614,7 +616,9 @@ export function createEngine(options: EngineOptions): Engine {
   function reclaimNow(): void {
     if (stopped) return;
     try {
-      const quiet = lastTap === null || now() - lastTap >= QUIET_FOR_SWITCH_MS;
+      // No tap since the start counts from the start: right after a start (a packer about to work,
+      // or a CLI command among other processes on the file) is never quiet.
+      const quiet = now() - (lastTap ?? startedAt ?? now()) >= QUIET_FOR_SWITCH_MS;
       const step = reclaimSpace(store, { quiet });
       if (step.kind === 'given-back') {
         reclaimed += step.pages;
@@ -627,7 +631,8 @@ export function createEngine(options: EngineOptions): Engine {
       } else if (step.kind === 'no-room') {
         log.warn('the data file waits for room on the disk to give its free pages back', { needBytes: step.needBytes, freeBytes: step.freeBytes, where: step.where });
       }
-      // 'not-quiet': tried again after the next pruning run.
+      // Not quiet: looked at again once it could be (a busy store may never be quiet at a pruning run).
+      else if (step.kind === 'not-quiet') reclaimTimer.arm(QUIET_FOR_SWITCH_MS);
     } catch (e) {
       if (!damaged(e)) log.warn('free pages could not be given back to the disk', { error: e });
     }
@@ -644,6 +649,7 @@ export function createEngine(options: EngineOptions): Engine {
   const start = (): void => {
     if (started || stopped) return;
     started = true;
+    startedAt = now();
     takeLockAndSend();
     // Right after the start, not inside it: starting the worker thread is itself a few ms of this thread.
     if (openingCheck === 'later') timers.setTimeout(() => checkPagesLater(), 0);
