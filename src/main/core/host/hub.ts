@@ -197,7 +197,10 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
         supervisor = server;
         const publish = (state: ChainStatus): void => {
           // Every counter reads the link's state from the hub; a hub not up yet is told at the next change or look.
-          void visitHub(config, e.secrets, 'chain', (c) => putChainState(c.nc, state)).then((v) => !v.ok && log.warn('chain state not put in the hub', { problem: v.problem.message }));
+          // Over this PC's own session once it answers (as chainStatus reads), else a visit of its own.
+          const put = member?.session.overConnection((c) => putChainState(c.nc, state));
+          if (put) void put.catch((error: unknown) => log.warn('chain state not put in the hub', { error }));
+          else void visitHub(config, e.secrets, 'chain', (c) => putChainState(c.nc, state)).then((v) => !v.ok && log.warn('chain state not put in the hub', { problem: v.problem.message }));
         };
         if (saved.link && monitorPort !== null) {
           const monitor = startChainMonitor({ link: saved.link, monitorPort, lines: (l) => server.onLine(l), now: deps.now, timers: systemTimers, problem: saved.problem });
