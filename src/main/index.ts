@@ -20,6 +20,7 @@ import { forwardEvents, wireCommands } from './ipc';
 import { createOnlineSignal } from './online';
 import { createElectronPrinting } from './printing';
 import { registerAppScheme, serveApp } from './protocol';
+import { createFirstScreenDrawer, firstScreenBuild, type FirstScreenDrawer } from './core/ui';
 import { guardWebContents, hardenSession, trustedOrigins } from './security';
 import { createUpdateController, updateSupport } from './updater';
 import { createMainWindow, entryUrl, focusWindow, setKiosk } from './window';
@@ -69,7 +70,10 @@ async function main(): Promise<void> {
   hardenSession(session.defaultSession);
   // Once the page has its document, the host lists the queue while the page compiles its script
   // (unless a listing still holds), so its first ask for the queue is answered from it.
-  serveApp(protocol, rendererRoot, () => host?.prepareQueue());
+  // The page's HTML carries the queue's first screen drawn by the host (core/ui/firstScreen), so
+  // the packer sees the queue before the app's script has run; none until the host has started.
+  let firstScreen: FirstScreenDrawer | null = null;
+  serveApp(protocol, rendererRoot, () => host?.prepareQueue(), () => firstScreen?.draw() ?? Promise.resolve(null));
 
   // The very file electron-updater reads in a packaged build: a feed from another machine over
   // http is never used; http on 127.0.0.1 only in training (the controller checks at every read).
@@ -168,7 +172,10 @@ async function main(): Promise<void> {
     if (changed) attention.ordersChanged(changed.orders);
   });
 
+  firstScreen = createFirstScreenDrawer(firstScreenBuild(rendererRoot), (command, payload) => started.handle(command, payload), shellLog);
   window = createMainWindow(BrowserWindow, { preloadPath, kiosk: started.settings().kiosk, devTools: !app.isPackaged });
+  // Loaded and drawn once while the window's renderer process starts, so the page's request finds it ready.
+  setImmediate(() => void firstScreen?.warm());
   window.once('ready-to-show', () => window?.show());
   window.on('closed', () => {
     window = null;

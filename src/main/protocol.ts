@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Protocol } from 'electron';
-import { contentTypeFor } from './core/ui';
+import { contentTypeFor, withFirstScreen, type FirstScreen } from './core/ui';
 import { APP_HOST, APP_SCHEME, cspHeader } from './security';
 
 export { contentTypeFor };
@@ -59,12 +59,13 @@ export function securityHeaders(contentType: string): Record<string, string> {
  * runs (in a task of its own) once the page's document has been handed over: the page then loads
  * and compiles its script for a while before it asks for anything, and work the host does now
  * (the queue's listing) is off the path to its first screen, as the browser harness does when a
- * page's socket connects.
+ * page's socket connects. `firstScreen` draws the queue into index.html (null: the page as built).
  */
 export function createAppProtocolHandler(
   root: string,
   read: (file: string) => Promise<Uint8Array> = (file) => readFile(file),
   pageLoading?: () => void,
+  firstScreen?: () => Promise<FirstScreen | null>,
 ): (request: Request) => Promise<Response> {
   return async (request) => {
     const text = (status: number, body: string): Response =>
@@ -78,7 +79,10 @@ export function createAppProtocolHandler(
     } catch {
       return text(404, 'Not found');
     }
-    if (pageLoading && request.method === 'GET' && path.basename(file) === 'index.html') setTimeout(pageLoading, 0);
+    const page = request.method === 'GET' && path.basename(file) === 'index.html';
+    // The queue's first screen inside the page's root (core/ui/firstScreen): painted before the app's script runs.
+    if (page && firstScreen) body = new TextEncoder().encode(withFirstScreen(new TextDecoder().decode(body), await firstScreen()));
+    if (page && pageLoading) setTimeout(pageLoading, 0);
     return new Response(request.method === 'HEAD' ? null : (body as BodyInit), { status: 200, headers: securityHeaders(contentTypeFor(file)) });
   };
 }
@@ -95,7 +99,7 @@ export function registerAppScheme(protocol: Pick<Protocol, 'registerSchemesAsPri
   ]);
 }
 
-/** Serves `root` on app:// through the session's protocol; `pageLoading` as in createAppProtocolHandler. */
-export function serveApp(protocol: Pick<Protocol, 'handle'>, root: string, pageLoading?: () => void): void {
-  protocol.handle(APP_SCHEME, createAppProtocolHandler(root, undefined, pageLoading));
+/** Serves `root` on app:// through the session's protocol; `pageLoading` and `firstScreen` as in createAppProtocolHandler. */
+export function serveApp(protocol: Pick<Protocol, 'handle'>, root: string, pageLoading?: () => void, firstScreen?: () => Promise<FirstScreen | null>): void {
+  protocol.handle(APP_SCHEME, createAppProtocolHandler(root, undefined, pageLoading, firstScreen));
 }

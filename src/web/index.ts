@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { createAppHost, type AppHost, type HostOptions } from '../main/core/host';
+import { createFirstScreenDrawer, firstScreenBuild } from '../main/core/ui';
 import { bridgeScript } from './bundle';
 import { startWebServer } from './server';
 
@@ -60,6 +61,7 @@ export async function startWebHarness(options: WebHarnessOptions): Promise<WebHa
     dataDir: options.dataDir,
   });
   await host.start();
+  const firstScreen = createFirstScreenDrawer(firstScreenBuild(rendererDir), (command, payload) => host.handle(command, payload), host.log.child('web'));
   try {
     const server = await startWebServer({
       rendererDir,
@@ -69,9 +71,12 @@ export async function startWebHarness(options: WebHarnessOptions): Promise<WebHa
       bridge: bridgeScript,
       // Listed while the page evaluates its script, its first ask for the queue is answered without waiting for it.
       pageConnected: () => host.prepareQueue(),
+      firstScreen: () => firstScreen.draw(),
       log: host.log.child('web'),
       ...(options.token ? { token: options.token } : {}),
     });
+    // Loaded and drawn once now, so the first page's request finds both ready.
+    void firstScreen.warm();
     return {
       url: server.url,
       host,

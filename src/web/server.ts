@@ -15,7 +15,7 @@ import type { EventName, Reply } from '../shared/ipc';
 import type { Logger } from '../main/core/log';
 import { contractScript } from './bundle';
 import { BRIDGE_PATH, CONTRACT_PATH, IPC_PATH, InvokeFrameSchema, MAX_FRAME_BYTES, type ServerFrame } from './wire';
-import { contentTypeFor, uiContentSecurityPolicy } from '../main/core/ui';
+import { contentTypeFor, uiContentSecurityPolicy, withFirstScreen, type FirstScreen } from '../main/core/ui';
 
 export interface WebServerOptions {
   /** Folder of the built renderer (index.html and assets). */
@@ -36,6 +36,8 @@ export interface WebServerOptions {
    * in a moment, and work done now runs while it evaluates its script.
    */
   pageConnected?: () => void;
+  /** The queue's first screen for index.html (core/ui/firstScreen); the page as built when absent or null. */
+  firstScreen?: () => Promise<FirstScreen | null>;
 }
 
 export interface WebServer {
@@ -204,7 +206,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     }
     if (pathname === '/' || pathname === '/index.html') {
       const html = await readFile(join(root, 'index.html'), 'utf8');
-      return body(req, res, contentTypeFor('index.html'), withBridge(html));
+      const screen = options.firstScreen && req.method === 'GET' ? await options.firstScreen() : null;
+      return body(req, res, contentTypeFor('index.html'), withBridge(withFirstScreen(html, screen)));
     }
     if (pathname === BRIDGE_PATH) return kept(req, res, contentTypeFor('bridge.js'), await options.bridge(), cachingOf(pathname));
     if (pathname === CONTRACT_PATH) return kept(req, res, contentTypeFor('contract.js'), await (options.contract ?? contractScript)(), cachingOf(pathname));
@@ -247,15 +250,17 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 }
 
 /**
- * Inserts the bridge at the end of <head>, after the app's module script, as a plain script. The
- * module is deferred by nature, so it still runs after the bridge (window.packdesk is there when it
- * starts), while the parser meets it first and fetches both at once. The bridge runs as soon as it
- * arrives and opens its socket then, long before the app asks for anything: the socket's handshake
- * with a busy host is off the path to the first orders. (Running the bridge is cheap: the
- * contract's schemas are built later, see bridge.ts.)
+ * Inserts the bridge as a deferred script just before the app's module script (deferred and module
+ * scripts run in document order once the page is parsed, so window.packdesk is there when the app
+ * starts), or at the end of <head> when there is none. Deferred, the parser never waits for it:
+ * the queue the host drew into the page (firstScreen) is painted as soon as the HTML and the style
+ * sheet are in, not after the bridge's fetch and run (a blocking script also waits for every style
+ * sheet before it). The bridge opens its socket when it runs, just before the app's script.
  */
 export function withBridge(html: string): string {
-  const tags = `${contractPreload}\n  <script src="${BRIDGE_PATH}"></script>`;
+  const tags = `${contractPreload}\n  <script defer src="${BRIDGE_PATH}"></script>`;
+  const app = /<script type="module"/i.exec(html);
+  if (app) return `${html.slice(0, app.index)}${tags}\n    ${html.slice(app.index)}`;
   const end = /<\/head>/i.exec(html);
   if (end) return `${html.slice(0, end.index)}  ${tags}\n  ${html.slice(end.index)}`;
   const head = /<head[^>]*>/i.exec(html);

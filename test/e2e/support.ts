@@ -42,6 +42,12 @@ export interface TerminalOptions {
   sandboxOptions?: Omit<SandboxOptions, 'orderCount' | 'now' | 'log'>;
   /** The training service's clock runs this far ahead of this computer's (negative: behind). */
   serviceClockAheadMs?: number;
+  /**
+   * false: return once the first row is on screen, even if it is still the host's drawing of the
+   * queue (first-screen.test.ts). By default the app's own queue has replaced it, so a test's first
+   * tap meets the live app.
+   */
+  waitForApp?: boolean;
 }
 
 export interface Terminal {
@@ -101,8 +107,10 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
       const pin = await harness.host.handle('pin.set', { newPin: MANAGER_PIN });
       if (!pin.ok) throw new Error(`pin.set refused: ${pin.problem.message}`);
     }
-    await page.goto(harness.url);
+    // Without waiting for the app, not for the page's load either: that waits for the app's script.
+    await page.goto(harness.url, options.waitForApp === false ? { waitUntil: 'commit' } : {});
     await page.getByTestId(options.firstRun ? 'first-run-pin' : 'order-row').first().waitFor({ timeout: 20_000 });
+    if (options.waitForApp !== false) await page.locator('.first-screen').waitFor({ state: 'detached', timeout: 20_000 });
     const h = harness;
     const b = browser;
     return {

@@ -83,9 +83,8 @@ describe('the harness server', () => {
     const res = await get(server.port, '/');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    // A plain script, fetched beside the app's module and run while parsing, so before the module (deferred by nature).
-    expect(res.body).toContain('<script src="/packdesk-bridge.js"></script></head>'.replace('</head>', '\n  </head>'));
-    expect(res.body.indexOf('type="module"')).toBeGreaterThan(0);
+    // Deferred, just before the app's module: the parser never waits for it, and it runs before the module (document order).
+    expect(res.body).toContain('<script defer src="/packdesk-bridge.js"></script>\n    <script type="module"');
     // The contract module the bridge imports, fetched beside the app's script rather than after the bridge has run.
     expect(res.body).toContain('<link rel="modulepreload" href="/packdesk-contract.js" />');
     expect(res.body).not.toContain(server.token);
@@ -195,8 +194,11 @@ describe('the harness server', () => {
     expect(invoked.length).toBe(before);
   });
 
-  it('inserts the bridge into <head> even without other scripts', () => {
-    const tags = '<link rel="modulepreload" href="/packdesk-contract.js" />\n  <script src="/packdesk-bridge.js"></script>';
+  it('inserts the bridge, deferred, before the app\'s module script, or into <head> without one', () => {
+    const tags = '<link rel="modulepreload" href="/packdesk-contract.js" />\n  <script defer src="/packdesk-bridge.js"></script>';
+    expect(withBridge('<head><title>t</title><script type="module" src="./a.js"></script></head>')).toBe(
+      `<head><title>t</title>${tags}\n    <script type="module" src="./a.js"></script></head>`,
+    );
     expect(withBridge('<html><head lang="x"></head></html>')).toBe(`<html><head lang="x">  ${tags}\n  </head></html>`);
     expect(withBridge('<html><body></body></html>')).toBe(`${tags}\n<html><body></body></html>`);
   });

@@ -20,6 +20,7 @@ import { problemWords } from './i18n/words';
 import { actionSummary, DONE_ELSEWHERE, elsewhereWords, invoiceOf } from './orderFacts';
 import { holdsOrder, shownView, useOrders } from './store/orders';
 import { firstScreenRows } from './components/queue/OrderRow';
+import { windowHeight } from './viewport';
 import { useOutbox } from './store/outbox';
 import { useStatus } from './store/status';
 import { useHub } from './store/hub';
@@ -112,7 +113,7 @@ function load(): Boot {
   // its checks and parse on both sides) is read once the first screen is painted.
   const generation = ++loads;
   const settingsAsked = call('settings.get', {});
-  const ordersAsked = call('orders.head', { rows: firstScreenRows(window.innerHeight) });
+  const ordersAsked = call('orders.head', { rows: firstScreenRows(windowHeight()) });
   const info = call('app.info', {}).then((r) => {
     if (r.ok) status.setInfo(r.value);
     return r;

@@ -1,26 +1,14 @@
 /**
- * Renderer entry: finds the bridge the shell put on `window`, asks the engine for its orders and
- * settings at once, starts the words in the terminal's language (from those settings) while the
- * orders travel, then shows the app. Without a bridge there is no engine to talk to,
- * so the packer sees why instead of a blank window.
+ * Renderer entry. Small on purpose: when the host drew the queue into the page (firstScreen/), the
+ * browser runs this as soon as the page is parsed, before its first frame; the app's own script
+ * (start.tsx: React, the stores, the words) is evaluated only once that frame has painted the
+ * queue, so the packer sees it without waiting for the app. Without a drawing the app starts at once.
  */
-// First: starts loading ICU's data in a worker while the rest of the script is evaluated.
+// First: starts loading ICU's data in a worker while the rest of the script is fetched and evaluated.
 import './format/warmIcu';
+// The style sheets are here, not in start.tsx, so the page's HTML links them (the drawing needs them).
 import '@fontsource/noto-sans-devanagari/devanagari-400.css';
 import '@fontsource/noto-sans-devanagari/devanagari-700.css';
-import { createRoot } from 'react-dom/client';
-import type { Settings } from '../../shared/ipc';
-import type { Problem } from '../../shared/result';
-import { FALLBACK_LANGUAGE, LANGUAGES } from '../../shared/languages';
-import { findBridge, setBridge } from './api';
-import { App } from './App';
-import { FullScreenMessage } from './components/FullScreenMessage';
-import { PrintRoot } from './components/print/PrintRoot';
-import { warmFormats } from './format';
-import { currentLocale, i18next, startI18n } from './i18n';
-import { loadScriptFonts } from './i18n/fonts';
-import { start } from './intents';
-import { followLanguage } from './store/language';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/controls.css';
@@ -33,66 +21,20 @@ import './styles/hub.css';
 import './styles/shift.css';
 import './styles/staff.css';
 
-// Marks for the benchmarks and for support: when the app's code began, and (in intents) when
-// the first data arrived.
-performance.mark('packdesk:script');
+/** Resolves once the next frame has been painted (the task after its animation frame callbacks). */
+const afterNextPaint = (): Promise<void> => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
-/** How long the first screen waits for the terminal's language before starting in English. */
-const LANGUAGE_WAIT_MS = 5_000;
+/** The app's script; asked for once more a second later if it cannot be loaded (a file being replaced by an update). */
+const loadApp = () => import('./start').catch(() => new Promise((resolve) => setTimeout(resolve, 1_000)).then(() => import('./start')));
 
-/**
- * The terminal's language from its settings; English if the engine cannot say in time (the app
- * then says in words what is wrong, and switches language once the settings arrive).
- */
-async function terminalLanguage(settings: Promise<Settings | null>): Promise<string> {
-  const asked = settings.then((s) => s?.language ?? FALLBACK_LANGUAGE).catch(() => FALLBACK_LANGUAGE);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(FALLBACK_LANGUAGE), LANGUAGE_WAIT_MS)));
-  const language = await Promise.race([asked, late]);
-  clearTimeout(timer);
-  return language;
-}
-
-/** Without an engine there are no settings: the browser's own language, if the terminal offers it. */
-function browserLanguage(): string {
-  const wanted = (navigator.language || '').slice(0, 2);
-  return LANGUAGES.some((l) => l.code === wanted) ? wanted : FALLBACK_LANGUAGE;
-}
-
-async function main(): Promise<void> {
-  const container = document.getElementById('root');
-  if (!container) return;
-  const root = createRoot(container);
-  const api = findBridge(window);
-  if (api) {
-    setBridge(api);
-    // Everything at once: the orders and settings are asked for, and the script fonts load,
-    // while the words wait only for the settings' language (the first paint is in it).
-    void loadScriptFonts();
-    const boot = start(api);
-    const first: { boot: typeof boot; settled?: Problem | null } = { boot };
-    void boot.ready.then(
-      (problem) => (first.settled = problem),
-      () => undefined,
-    );
-    await startI18n(await terminalLanguage(boot.settings));
-    followLanguage();
-    // Usually the orders are still on their way: the formatters' first-use cost is paid now.
-    warmFormats(currentLocale(), i18next.t, Date.now());
-    root.render(<App api={api} first={first} />);
-    // The print root lives beside #root, so print.css can hide the whole app and show only paper.
-    const paper = document.body.appendChild(document.createElement('div'));
-    createRoot(paper).render(<PrintRoot />);
-  } else {
-    await startI18n(browserLanguage());
-    const t = i18next.t;
-    root.render(
-      <FullScreenMessage title={t('common:app.noEngine.title')}>
-        <p>{t('common:app.noEngine.why')}</p>
-        <p>{t('common:app.noEngine.todo')}</p>
-      </FullScreenMessage>,
-    );
-  }
-}
-
-void main();
+const drawn = document.querySelector('.first-screen') !== null;
+void (drawn ? afterNextPaint() : Promise.resolve())
+  .then(loadApp)
+  .then(
+    ({ startApp }) => startApp(),
+    () => {
+      // A broken install: the drawing must not stand there looking like a working queue.
+      const root = document.getElementById('root');
+      if (root) root.textContent = 'Packdesk could not load its screens. Restart Packdesk; if this keeps happening, reinstall it or call support.';
+    },
+  );

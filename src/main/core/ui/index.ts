@@ -1,1 +1,2 @@
 export * from './serving';
+export * from './firstScreen';

@@ -47,14 +47,13 @@ export function useNow(periodMs = 1_000): number {
   // time, which is a changed snapshot, which renders again: an endless update loop once drawing
   // takes a millisecond or more (the undo bar, alone on its 200 ms clock, hit it).
   const subscribeToTicker = useCallback((listener: () => void) => subscribe(periodMs, listener), [periodMs]);
-  return useSyncExternalStore(
-    subscribeToTicker,
-    () => {
-      const t = tickerFor(periodMs);
-      // An idle ticker's time is stale: refresh it (at most once a period, so the snapshot stays
-      // stable between React's consecutive reads) before a newly mounted countdown reads it.
-      if (!t.timer && Date.now() - t.now >= periodMs) t.now = Date.now();
-      return t.now;
-    },
-  );
+  const read = () => {
+    const t = tickerFor(periodMs);
+    // An idle ticker's time is stale: refresh it (at most once a period, so the snapshot stays
+    // stable between React's consecutive reads) before a newly mounted countdown reads it.
+    if (!t.timer && Date.now() - t.now >= periodMs) t.now = Date.now();
+    return t.now;
+  };
+  // The same clock when the host draws the first screen (firstScreen/): it draws at the moment it serves.
+  return useSyncExternalStore(subscribeToTicker, read, read);
 }

@@ -10,6 +10,7 @@ import { usePickSelection } from '../../print';
 import { useOrders } from '../../store/orders';
 import { showOrder } from '../../intents';
 import { OrderRow, QUEUE_OVERSCAN, ROW_HEIGHT } from './OrderRow';
+import { windowHeight } from '../../viewport';
 
 const rowDomId = (id: string) => `order-row-${id}`;
 
@@ -27,7 +28,7 @@ export function OrderList({ ids }: { ids: readonly string[] }) {
     // Until the list is laid out its height is unknown, and with the default (0) the first render
     // has no rows: a forced layout, then a second render and layout, before the first rows show.
     // The window's height is an upper bound; the real one replaces it in the same commit.
-    initialRect: { width: 0, height: typeof window === 'undefined' ? 0 : window.innerHeight },
+    initialRect: { width: 0, height: windowHeight() },
   });
 
   const activeIndex = activeId === null ? -1 : ids.indexOf(activeId);

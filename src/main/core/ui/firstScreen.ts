@@ -1,0 +1,116 @@
+/**
+ * The queue's first screen in the page's HTML, for both shells (Electron's app:// handler and the
+ * browser harness): the host draws it with the renderer's own components (out/first-screen, built
+ * from src/renderer/src/firstScreen/render.tsx) from its own answers to the commands the page asks
+ * first, and the page's index.html carries it inside #root. The browser paints it with the HTML
+ * and the style sheet, before the app's script has been fetched, compiled or run (about half a
+ * second on a counter PC); the app then draws the same queue over it, live.
+ *
+ * A drawing that fails or is late is left out, never waited for: the page is then as built and the
+ * app draws its first screen itself, as it always did.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Reply } from '../../../shared/ipc';
+import type { Logger } from '../log';
+
+/** The drawn screen: markup for inside #root, and the page's language (an Intl locale). */
+export interface FirstScreen {
+  readonly html: string;
+  readonly lang: string;
+}
+
+/** The host's command handler (AppHost.handle). */
+export type HostAsk = (command: unknown, payload: unknown) => Promise<Reply<unknown>>;
+
+interface FirstScreenModule {
+  renderFirstScreen(ask: HostAsk): Promise<FirstScreen | null>;
+}
+
+/**
+ * How long the page's HTML may wait for the drawing. Drawn warm it takes 5-15 ms (the queue's
+ * head is kept between listings); a host busy for longer than this serves the page without it
+ * rather than hold the page back.
+ */
+export const FIRST_SCREEN_BUDGET_MS = 150;
+
+export interface FirstScreenDrawer {
+  /** The screen as it is now, or null (no build, a failure, over budget, or not the queue). */
+  draw(): Promise<FirstScreen | null>;
+  /**
+   * Loads the drawing code (a 2.6 MB file: about 200 ms, once) and draws once, so the page's own
+   * request finds both ready. Call once the host has started; never throws.
+   */
+  warm(): Promise<void>;
+}
+
+/** A drawer over the built module `file`; `ask` is the host's handler. */
+export function createFirstScreenDrawer(file: string, ask: HostAsk, log: Logger, budgetMs = FIRST_SCREEN_BUDGET_MS): FirstScreenDrawer {
+  let module: FirstScreenModule | null | undefined;
+  const load = (): FirstScreenModule | null => {
+    if (module !== undefined) return module;
+    module = null;
+    if (!existsSync(file)) {
+      log.warn('the first screen is drawn by the page alone: its build is missing', { file });
+      return null;
+    }
+    try {
+      const loaded = createRequire(file)(file) as Partial<FirstScreenModule>;
+      if (typeof loaded.renderFirstScreen === 'function') module = loaded as FirstScreenModule;
+      else log.warn('the first screen is drawn by the page alone: its build has no renderFirstScreen', { file });
+    } catch (err) {
+      log.warn('the first screen is drawn by the page alone: its build could not be loaded', { error: messageOf(err) });
+    }
+    return module;
+  };
+
+  const draw = async (): Promise<FirstScreen | null> => {
+    const drawing = load();
+    if (!drawing) return null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), budgetMs)));
+    try {
+      const drawn = await Promise.race([drawing.renderFirstScreen(ask), late]);
+      if (drawn === 'late') {
+        log.info('served the page without its first screen: drawing it took longer than the budget', { budgetMs });
+        return null;
+      }
+      return drawn && typeof drawn.html === 'string' && typeof drawn.lang === 'string' ? drawn : null;
+    } catch (err) {
+      // The message only: a stack or a value could carry an order's customer details.
+      log.warn('served the page without its first screen: drawing it failed', { error: messageOf(err) });
+      return null;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  return {
+    draw,
+    async warm() {
+      await draw();
+    },
+  };
+}
+
+/**
+ * The page's HTML with the screen inside its empty `<div id="root"></div>` and its language on
+ * `<html>`; as it was when it has no such root (a build that changed its shape) or no screen.
+ */
+export function withFirstScreen(html: string, screen: FirstScreen | null): string {
+  const root = '<div id="root"></div>';
+  if (!screen || !html.includes(root)) return html;
+  const lang = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(screen.lang) ? screen.lang : null;
+  const withRoot = html.replace(root, () => `<div id="root">${screen.html}</div>`);
+  return lang ? withRoot.replace(/<html lang="[^"]*"/, `<html lang="${lang}"`) : withRoot;
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Where `npm run build` writes the drawing code, beside the renderer's folder (out/renderer). */
+export function firstScreenBuild(rendererDir: string): string {
+  return join(rendererDir, '..', 'first-screen', 'render.cjs');
+}

@@ -1,0 +1,100 @@
+/**
+ * The queue's first screen drawn by the host, into the page's HTML (the SSR build of this module:
+ * build/first-screen.config.mts -> out/first-screen/render.cjs, loaded by main/core/ui/firstScreen.ts).
+ * The browser paints it as soon as the HTML and the style sheet are in, before any of the app's
+ * script has run; the app's first render then replaces it (main.tsx waits for its data, so what
+ * replaces it is the same queue, live). Same components, same stores, same words as the app: the
+ * host's answers to the commands the app asks first go into the stores, and the shell is drawn to
+ * a string.
+ *
+ * Only the queue is drawn this way: a terminal without a manager PIN (the first-run screen) or an
+ * engine that cannot answer gets the page as built, and the app draws as it always did.
+ */
+import { renderToString } from 'react-dom/server';
+import type { PackdeskApi } from '../../../shared/ipc';
+import { FALLBACK_LANGUAGE } from '../../../shared/languages';
+import { firstScreenRows } from '../components/queue/OrderRow';
+import { i18next, intlLocale, isLanguageCode, showLanguage, startI18n } from '../i18n';
+import { Shell } from '../Shell';
+import { useHub } from '../store/hub';
+import { useNewOrders } from '../store/newOrders';
+import { useOrders } from '../store/orders';
+import { useOutbox } from '../store/outbox';
+import { useStatus } from '../store/status';
+import { useUi } from '../store/ui';
+import { usePacker } from '../staff/store';
+import { usePickSelection } from '../print/selection';
+import { windowHeight } from '../viewport';
+
+/** What the page's HTML gets: the shell's markup for inside #root, and the page's language. */
+export interface FirstScreen {
+  /** The markup, wrapped in `<div class="first-screen">` (styled by queue.css until the app replaces it). */
+  readonly html: string;
+  /** The Intl locale for `<html lang>`: the fonts and a screen reader follow it. */
+  readonly lang: string;
+}
+
+/** The host's command handler, as the page's bridge offers it. */
+export type Ask = PackdeskApi['invoke'];
+
+/** A store as far as putting it back to its start goes. */
+interface Resettable {
+  getInitialState(): unknown;
+  setState(state: never, replace: true): void;
+}
+
+/** Every store the shell's first screen reads, each put back to its start before a drawing. */
+const STORES: readonly Resettable[] = [useStatus, useHub, useOrders, useOutbox, useNewOrders, useUi, usePacker, usePickSelection];
+
+/** One drawing at a time: the stores are this module's, shared by every call. */
+let queue: Promise<unknown> = Promise.resolve();
+
+export function renderFirstScreen(ask: Ask): Promise<FirstScreen | null> {
+  const drawn = queue.then(() => draw(ask));
+  queue = drawn.catch(() => undefined);
+  return drawn;
+}
+
+async function draw(ask: Ask): Promise<FirstScreen | null> {
+  const [settings, head, info, sync, intake, updates, hub, outbox, packer] = await Promise.all([
+    ask('settings.get', {}),
+    ask('orders.head', { rows: firstScreenRows(windowHeight()) }),
+    ask('app.info', {}),
+    ask('sync.status', {}),
+    ask('intake.status', {}),
+    ask('updates.status', {}),
+    ask('hub.status', {}),
+    ask('outbox.list', {}),
+    ask('staff.current', {}),
+  ]);
+  // The app shows a start problem or the first-run PIN screen itself; those are not the queue.
+  if (!settings.ok || !head.ok || !info.ok || !info.value.pinSet) return null;
+  const language = isLanguageCode(settings.value.language) ? settings.value.language : FALLBACK_LANGUAGE;
+  await (i18next.isInitialized ? showLanguage(language) : startI18n(language));
+
+  // From here to the string, nothing awaits: no other drawing can change the stores meanwhile.
+  for (const store of STORES) store.setState(store.getInitialState() as never, true);
+  const status = useStatus.getState();
+  status.setSettings(settings.value);
+  status.setInfo(info.value);
+  if (sync.ok) status.setSync(sync.value);
+  if (intake.ok) status.setIntake(intake.value);
+  if (updates.ok) status.setUpdates(updates.value);
+  if (hub.ok) useHub.getState().setStatus(hub.value);
+  if (outbox.ok) useOutbox.getState().replacePending(outbox.value);
+  if (packer.ok) usePacker.getState().set(packer.value);
+  useOrders.getState().replaceHead(head.value);
+
+  const markup = renderToString(<Shell />);
+  return { html: `<div class="first-screen" aria-busy="true">${withoutStyleAttributes(markup)}</div>`, lang: intlLocale(language) };
+}
+
+/**
+ * The page's CSP allows no inline style, and a style attribute in HTML is one (React's own,
+ * set from script, are not): the two the queue uses (a row's offset, the list's height) are
+ * dropped, and queue.css lays the rows out one under the other instead. React escapes every
+ * quote inside an attribute's value, so an attribute ends at its first quote.
+ */
+export function withoutStyleAttributes(markup: string): string {
+  return markup.replace(/ style="[^"]*"/g, '');
+}

@@ -1,0 +1,118 @@
+/**
+ * The queue before the app's script has run: the host draws the first screen into the page's HTML
+ * (core/ui/firstScreen, renderer firstScreen/), so a packer sees the orders as soon as the page
+ * and its style sheet are in. Here the app's script is held back at the network: the queue, the
+ * sync bar and the filters are on screen in the terminal's language, with no script of the app's
+ * run and nothing refused by the page's CSP. Once the script is let through, the app's own queue
+ * replaces the drawing and a tap opens an order. A customer's name that looks like HTML is shown
+ * as the text it is.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Page, Route } from 'playwright-core';
+import { axe, openTerminal, shot, type AxeFinding, type Terminal } from './support';
+
+const serious = (v: AxeFinding[]) => v.filter((f) => f.impact === 'serious' || f.impact === 'critical');
+
+/** The app's own script (Vite's entry chunk), held until released. */
+async function holdAppScript(page: Page): Promise<() => Promise<void>> {
+  const held: Route[] = [];
+  let release = false;
+  await page.route(/\/assets\/index-[^/]+\.js$/, (route) => (release ? route.continue() : void held.push(route)));
+  return async () => {
+    release = true;
+    // A request the page gave up on (it was reloaded) cannot be continued: nothing waits for it.
+    for (const route of held.splice(0)) await route.continue().catch(() => undefined);
+  };
+}
+
+/** Whether any of the app's code has run in the page (main.tsx marks its start). */
+const appRan = (page: Page) => page.evaluate(() => performance.getEntriesByName('packdesk:script').length > 0);
+
+/** The ids of the rows on screen, top to bottom. */
+const rowIds = (page: Page) => page.locator('[data-testid="order-row"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-order-id')));
+
+let terminal: Terminal | undefined;
+afterEach(async () => {
+  await terminal?.close();
+  terminal = undefined;
+});
+
+describe('the queue drawn into the page', () => {
+  it('shows the queue before the app has run, then the app takes over and a tap opens an order (English, 1024)', async () => {
+    let release: (() => Promise<void>) | undefined;
+    terminal = await openTerminal({
+      viewport: { width: 1024, height: 768 },
+      waitForApp: false,
+      beforeOpen: async (page) => void (release = await holdAppScript(page)),
+    });
+    const { page, harness } = terminal;
+    // openTerminal has waited for the first row: it came with the HTML.
+    expect(await appRan(page)).toBe(false);
+    await expect(page.locator('.first-screen').count()).resolves.toBe(1);
+    const head = await harness.host.handle('orders.head', { rows: 6 });
+    if (!head.ok) throw new Error(head.problem.message);
+    const firstIds = (head.value as { rows: { id: string }[] }).rows.map((r) => r.id);
+    expect((await rowIds(page)).slice(0, 6)).toEqual(firstIds);
+    // Each row as the app draws it: the customer, the items, the next step.
+    const firstRow = page.locator('[data-testid="order-row"]').first();
+    await expect(firstRow.locator('.row-customer').textContent()).resolves.toMatch(/\S/);
+    await expect(firstRow.locator('.step-pill').textContent()).resolves.toMatch(/\S/);
+    // The rows sit one under the other at the app's row height, inside the list's box, not piled up.
+    const boxes = await page.locator('[data-testid="order-row"]').evaluateAll((rows) => rows.slice(0, 3).map((r) => r.getBoundingClientRect().top));
+    expect(boxes[1]! - boxes[0]!).toBe(80);
+    expect(boxes[2]! - boxes[1]!).toBe(80);
+    await expect(page.getByTestId('sync-connectivity').textContent()).resolves.toContain('Online');
+    await expect(page.getByTestId('filter-ALL').textContent()).resolves.toContain('40');
+    await shot(page, 'first-screen-before-script-en-1024');
+    expect(serious(await axe(page))).toEqual([]);
+
+    await release!();
+    await page.locator('.first-screen').waitFor({ state: 'detached', timeout: 20_000 });
+    expect(await appRan(page)).toBe(true);
+    expect((await rowIds(page)).slice(0, 6)).toEqual(firstIds);
+    await page.locator(`[data-testid="order-row"][data-order-id="${firstIds[0]}"]`).click();
+    await page.locator(`[data-testid="order-screen"][data-order-id="${firstIds[0]}"]`).waitFor();
+    // Nothing refused by the CSP (an inline style would be), no page error.
+    expect(terminal.problems).toEqual([]);
+  });
+
+  it('is drawn in the terminal language and shows a name that looks like HTML as text (Hindi, 1920)', async () => {
+    let release: (() => Promise<void>) | undefined;
+    terminal = await openTerminal({
+      orderCount: 3,
+      settings: { language: 'hi', intakeIntervalMs: 1_000 },
+      viewport: { width: 1920, height: 1080 },
+      waitForApp: false,
+      beforeOpen: async (page) => void (release = await holdAppScript(page)),
+    });
+    const { page, sandbox } = terminal;
+    // A new order whose customer's name is markup.
+    const placed = sandbox.placeOrder();
+    if (!placed.billing) throw new Error('a placed order has billing details');
+    const odd = '<img id="injected" src="x"> & "Asha"';
+    sandbox.serveOrder({ ...placed, billing: { ...placed.billing, name: odd } } as unknown as Parameters<typeof sandbox.serveOrder>[0]);
+    // The order arrives with the next intake pass; the page drawn after it shows it.
+    const end = Date.now() + 20_000;
+    for (;;) {
+      const found = await terminal.harness.host.handle('orders.head', { rows: 10 });
+      if (found.ok && (found.value as { rows: { id: string; facts: unknown }[] }).rows.some((r) => r.id === placed.id && r.facts)) break;
+      if (Date.now() > end) throw new Error('the served order did not arrive');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await page.reload({ waitUntil: 'commit' });
+    await page.locator(`[data-order-id="${placed.id}"]`).waitFor();
+    expect(await appRan(page)).toBe(false);
+    await expect(page.locator('html').getAttribute('lang')).resolves.toBe('hi-IN');
+    await expect(page.locator(`[data-order-id="${placed.id}"] .row-customer`).textContent()).resolves.toBe(odd);
+    await expect(page.locator('#injected').count()).resolves.toBe(0);
+    // Hindi words: the sync bar and the "All" filter as the app says them in Hindi.
+    await expect(page.getByTestId('sync-connectivity').textContent()).resolves.not.toContain('Online');
+    await expect(page.getByTestId('filter-ALL').textContent()).resolves.toMatch(/[\u0900-\u097F]/);
+    await shot(page, 'first-screen-before-script-hi-1920');
+
+    await release!();
+    await page.locator('.first-screen').waitFor({ state: 'detached', timeout: 20_000 });
+    await expect(page.locator(`[data-order-id="${placed.id}"] .row-customer`).textContent()).resolves.toBe(odd);
+    expect(terminal.problems).toEqual([]);
+  });
+});
