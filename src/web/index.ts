@@ -32,6 +32,8 @@ export interface WebHarnessOptions {
   rendererDir?: string;
   /** The WebSocket token; random per run by default. */
   token?: string;
+  /** How long the page's HTML waits for the host's drawing of the queue (core/ui/firstScreen's budget by default). */
+  firstScreenBudgetMs?: number;
 }
 
 export interface WebHarness {
@@ -61,7 +63,7 @@ export async function startWebHarness(options: WebHarnessOptions): Promise<WebHa
     dataDir: options.dataDir,
   });
   await host.start();
-  const firstScreen = createFirstScreenDrawer(firstScreenBuild(rendererDir), (command, payload) => host.handle(command, payload), host.log.child('web'));
+  const firstScreen = createFirstScreenDrawer(firstScreenBuild(rendererDir), (command, payload) => host.handle(command, payload), host.log.child('web'), options.firstScreenBudgetMs);
   try {
     const server = await startWebServer({
       rendererDir,

@@ -48,6 +48,8 @@ export interface TerminalOptions {
    * tap meets the live app.
    */
   waitForApp?: boolean;
+  /** How long the page's HTML waits for the host's drawing of the queue (a busy test machine may need more than a terminal). */
+  firstScreenBudgetMs?: number;
 }
 
 export interface Terminal {
@@ -75,6 +77,7 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
     await options.prepare?.(dataDir);
     harness = await startWebHarness({
       dataDir,
+      ...(options.firstScreenBudgetMs !== undefined ? { firstScreenBudgetMs: options.firstScreenBudgetMs } : {}),
       host: {
         settingsOverride: { environment: 'training', undoWindowMs: 1500, sounds: true, ...options.settings },
         sandboxOptions: {
