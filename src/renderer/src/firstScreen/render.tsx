@@ -13,7 +13,7 @@
 import { renderToString } from 'react-dom/server';
 import type { PackdeskApi } from '../../../shared/ipc';
 import { FALLBACK_LANGUAGE } from '../../../shared/languages';
-import { firstScreenRows } from '../components/queue/OrderRow';
+import { ROW_HEIGHT } from '../components/queue/OrderRow';
 import { i18next, intlLocale, isLanguageCode, showLanguage, startI18n } from '../i18n';
 import { Shell } from '../Shell';
 import { useHub } from '../store/hub';
@@ -58,7 +58,7 @@ export function renderFirstScreen(ask: Ask): Promise<FirstScreen | null> {
 async function draw(ask: Ask): Promise<FirstScreen | null> {
   const [settings, head, info, sync, intake, updates, hub, outbox, packer] = await Promise.all([
     ask('settings.get', {}),
-    ask('orders.head', { rows: firstScreenRows(windowHeight()) }),
+    ask('orders.head', { rows: Math.ceil(windowHeight() / ROW_HEIGHT) }),
     ask('app.info', {}),
     ask('sync.status', {}),
     ask('intake.status', {}),

@@ -23,7 +23,8 @@ export function OrderList({ ids }: { ids: readonly string[] }) {
     count: ids.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: QUEUE_OVERSCAN,
+    // Drawn on the host (no window: firstScreen/) the rows in view are enough; the app's own list adds its overscan.
+    overscan: typeof window === 'undefined' ? 0 : QUEUE_OVERSCAN,
     getItemKey: (index) => ids[index] ?? index,
     // Until the list is laid out its height is unknown, and with the default (0) the first render
     // has no rows: a forced layout, then a second render and layout, before the first rows show.
