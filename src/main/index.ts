@@ -20,7 +20,7 @@ import { forwardEvents, wireCommands } from './ipc';
 import { createOnlineSignal } from './online';
 import { createElectronPrinting } from './printing';
 import { registerAppScheme, serveApp } from './protocol';
-import { createFirstScreenDrawer, firstScreenBuild, type FirstScreenDrawer } from './core/ui';
+import { createFirstScreenDrawer, firstScreenBuild, loadFirstScreenBuild, type FirstScreenDrawer } from './core/ui';
 import { guardWebContents, hardenSession, trustedOrigins } from './security';
 import { createUpdateController, updateSupport } from './updater';
 import { createMainWindow, entryUrl, focusWindow, setKiosk } from './window';
@@ -62,6 +62,8 @@ async function main(): Promise<void> {
     guardWebContents(contents, origins, (what, url) => shellLog.warn(`blocked ${what}`, { url: url.slice(0, 200) }));
   });
   app.on('window-all-closed', () => app.quit());
+  // The drawing of the queue's first screen (core/ui/firstScreen) is loaded while Electron gets ready, not on the page's path.
+  setImmediate(() => loadFirstScreenBuild(firstScreenBuild(rendererRoot)));
 
   await app.whenReady();
   if (process.platform === 'win32') app.setAppUserModelId('com.packdesk.terminal');
@@ -174,7 +176,7 @@ async function main(): Promise<void> {
 
   firstScreen = createFirstScreenDrawer(firstScreenBuild(rendererRoot), (command, payload) => started.handle(command, payload), shellLog);
   window = createMainWindow(BrowserWindow, { preloadPath, kiosk: started.settings().kiosk, devTools: !app.isPackaged });
-  // Loaded and drawn once while the window's renderer process starts, so the page's request finds it ready.
+  // Drawn once while the window's renderer process starts (the first drawing runs colder), so the page's request finds it quick.
   setImmediate(() => void firstScreen?.warm());
   window.once('ready-to-show', () => window?.show());
   window.on('closed', () => {

@@ -108,3 +108,19 @@ describe("Electron's app:// handler with a drawing", () => {
     expect(await (await handler(new Request('app://packdesk/index.html'))).text()).toBe(PAGE);
   });
 });
+
+describe('loadFirstScreenBuild', () => {
+  it('loads the drawing into the module cache for a drawer made later, and never throws', async () => {
+    const file = join(dir, 'counted.cjs');
+    writeFileSync(file, `globalThis.__firstScreenLoads = (globalThis.__firstScreenLoads ?? 0) + 1; exports.renderFirstScreen = async () => ({ html: 'x', lang: 'en' });`);
+    const { loadFirstScreenBuild } = await import('../../../../src/main/core/ui');
+    loadFirstScreenBuild(file);
+    loadFirstScreenBuild(join(dir, 'nowhere.cjs'));
+    const broken = join(dir, 'broken.cjs');
+    writeFileSync(broken, 'this is not javascript (');
+    expect(() => loadFirstScreenBuild(broken)).not.toThrow();
+    const { log } = logged();
+    await expect(createFirstScreenDrawer(file, ask, log).draw()).resolves.toEqual({ html: 'x', lang: 'en' });
+    expect((globalThis as { __firstScreenLoads?: number }).__firstScreenLoads).toBe(1);
+  });
+});
