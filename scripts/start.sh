@@ -9,7 +9,9 @@ electron_bin=$(node -e "try{process.stdout.write(require('electron'))}catch{}" 2
 # Several training counters of one store (--counters N) run in the browser harness, one address each.
 case " $* " in *" --counters "*|*" --counters="*) electron_bin="" ;; esac
 if [ -n "$electron_bin" ] && [ -x "$electron_bin" ] && { [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; }; then
-  exec npx electron-vite preview
+  # npm run build: electron-vite's three parts and the queue's first-screen drawing (out/first-screen).
+  npm run build
+  exec npx electron-vite preview --skipBuild
 fi
 echo "No Electron binary or no display here: starting Packdesk in the browser harness instead."
 exec npm run web -- "$@"
