@@ -44,7 +44,23 @@ function loadContract(attempt = 0): void {
     () => setTimeout(() => loadContract(attempt + 1), 1_000),
   );
 }
-loadContract();
+/**
+ * After the page's first frame (or 100 ms, for a page that draws no frame: a tab in the
+ * background): evaluating the contract (zod and every schema) is the heaviest thing the bridge
+ * does, and the frame shows the queue the host drew into the page. The app asks its first
+ * commands only after that frame too (main.tsx), and its replies wait for the contract anyway.
+ */
+function loadContractAfterFirstFrame(): void {
+  let started = false;
+  const start = (): void => {
+    if (started) return;
+    started = true;
+    loadContract();
+  };
+  requestAnimationFrame(() => setTimeout(start, 0));
+  setTimeout(start, 100);
+}
+loadContractAfterFirstFrame();
 
 const TOKEN_KEY = 'packdesk.harnessToken';
 const QUEUED_CALL_TIMEOUT_MS = 10_000;
