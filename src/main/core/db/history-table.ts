@@ -276,6 +276,9 @@ export function createHistoryTable(db: Database) {
     ),
     getDay: db.prepare(`SELECT figures FROM daily_figures WHERE day = ? AND terminal = ?`).pluck(),
     lastDay: db.prepare(`SELECT MAX(day) FROM daily_figures WHERE terminal = ?`).pluck(),
+    // Rows kept as JSON text before migration 14: the table is a few pages a year, read whole.
+    textDays: db.prepare(`SELECT day, figures FROM daily_figures WHERE terminal = ? AND typeof(figures) = 'text' ORDER BY day LIMIT ?`),
+    recodeDay: db.prepare(`UPDATE daily_figures SET figures = @figures WHERE day = @day AND terminal = @terminal`),
   };
 
   /** The first outbox id whose tap was made at or after `time` (ids grow with time: bisected, no index on time). */
@@ -368,13 +371,21 @@ export function createHistoryTable(db: Database) {
     prunePrints(before: number): number {
       return s.prunePrints.run(before).changes;
     },
-    /** Keeps a day's figures (JSON text, written by core/shift). */
-    putDay(day: string, terminal: string, figures: string, writtenAt: number): void {
+    /** Keeps a day's figures (in core/shift's kept form: compact bytes, or JSON text). */
+    putDay(day: string, terminal: string, figures: Uint8Array | string, writtenAt: number): void {
       s.putDay.run({ day, terminal, figures, writtenAt });
     },
-    /** A day's kept figures (JSON text), or null. */
-    getDay(day: string, terminal: string): string | null {
-      return (s.getDay.get(day, terminal) as string | undefined) ?? null;
+    /** A day's kept figures as stored (compact bytes, or the JSON text of rows kept before migration 14), or null. */
+    getDay(day: string, terminal: string): Uint8Array | string | null {
+      return (s.getDay.get(day, terminal) as Uint8Array | string | undefined) ?? null;
+    },
+    /** Up to `limit` of `terminal`'s days still kept as JSON text (the form before migration 14), oldest first. */
+    textDays(terminal: string, limit: number): { day: string; figures: string }[] {
+      return (s.textDays.all(terminal, limit) as { day: string; figures: string }[]).map((r) => ({ day: r.day, figures: r.figures }));
+    },
+    /** Rewrites a kept day's figures in another form (same figures; when they were kept stays as it was). */
+    recodeDay(day: string, terminal: string, figures: Uint8Array | string): void {
+      s.recodeDay.run({ day, terminal, figures });
     },
     /** The latest day whose figures are kept for `terminal`, or null. */
     lastDay(terminal: string): string | null {

@@ -377,6 +377,26 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX store_taps_order ON store_taps (order_id);
     `,
   },
+  {
+    version: 14,
+    sql: `
+      -- The per-day figures are kept for good, so a row is made small (core/shift/kept.ts): figures
+      -- BLOB is the compact form (tens of bytes, where the JSON text was 1.2-2.5 kB); TEXT is the
+      -- JSON of a row kept before this version, read as it was (and rewritten compactly, a month at
+      -- a time, by core/shift keepDays). WITHOUT ROWID: the key (day, counter) is the table's own
+      -- b-tree, not stored a second time in an index of its own.
+      CREATE TABLE daily_figures_kept (
+        day TEXT NOT NULL,
+        terminal TEXT NOT NULL,
+        figures ANY NOT NULL CHECK (typeof(figures) IN ('blob', 'text')),
+        written_at INTEGER NOT NULL,
+        PRIMARY KEY (day, terminal)
+      ) STRICT, WITHOUT ROWID;
+      INSERT INTO daily_figures_kept (day, terminal, figures, written_at) SELECT day, terminal, figures, written_at FROM daily_figures;
+      DROP TABLE daily_figures;
+      ALTER TABLE daily_figures_kept RENAME TO daily_figures;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -4,10 +4,11 @@
  * two days after it ends (before a finished order's details leave the terminal, three days after
  * anything last happened to it) and again before pruning takes the day's taps.
  */
-import { ShiftReportSchema, type ShiftReport } from '../../../shared/ipc';
+import type { ShiftReport } from '../../../shared/ipc';
 import type { Store } from '../db';
 import { addDays, dayBounds, dayOf } from '../../../shared/days';
 import { shiftReport } from './figures';
+import { keptForm, readKept } from './kept';
 
 /** Days after its end that a day's figures are kept: late taps are in, no order of the day has left yet. */
 export const KEEP_AFTER_DAYS = 2;
@@ -24,15 +25,10 @@ function fromRecords(store: Store, day: string, terminal: string, counterName: s
 
 /** The shift of `day` at this counter: the kept figures when the day has them, else from the records. */
 export function readShift(store: Store, options: { readonly day: string; readonly terminal: string; readonly counterName?: string | null }): ShiftReport {
-  const kept = store.history.getDay(options.day, options.terminal);
-  if (kept !== null) {
-    try {
-      const parsed = ShiftReportSchema.safeParse(JSON.parse(kept));
-      if (parsed.success) return { ...parsed.data, source: 'kept' };
-    } catch {
-      // Unreadable kept figures: the records, while there are any, say the same.
-    }
-  }
+  const stored = store.history.getDay(options.day, options.terminal);
+  // Unreadable kept figures: the records, while there are any, say the same.
+  const kept = stored === null ? null : readKept(stored, options);
+  if (kept !== null) return kept;
   return fromRecords(store, options.day, options.terminal, options.counterName ?? null);
 }
 
@@ -68,6 +64,7 @@ export function createShiftReader(store: Store): (options: { readonly day: strin
 export function keepDays(store: Store, options: { readonly now: number; readonly terminal: string; readonly counterName?: string | null; readonly lastDay?: string }): string[] {
   const last = options.lastDay ?? addDays(dayOf(options.now), -KEEP_AFTER_DAYS);
   return store.transaction(() => {
+    recodeTextDays(store, options.terminal);
     const kept = store.history.lastDay(options.terminal);
     const oldest = store.history.oldestAt();
     if (oldest === null) return [];
@@ -76,9 +73,23 @@ export function keepDays(store: Store, options: { readonly now: number; readonly
     if (day < oldestDay) day = oldestDay;
     const written: string[] = [];
     for (; day <= last && written.length < KEEP_BATCH_DAYS; day = addDays(day, 1)) {
-      store.history.putDay(day, options.terminal, JSON.stringify(fromRecords(store, day, options.terminal, options.counterName ?? null)), options.now);
+      const report = fromRecords(store, day, options.terminal, options.counterName ?? null);
+      store.history.putDay(day, options.terminal, keptForm(report, { day, terminal: options.terminal }), options.now);
       written.push(day);
     }
     return written;
   });
+}
+
+/**
+ * Days kept as JSON text before migration 14 take the compact form, a batch a call: the same
+ * figures (keptForm keeps the text when they would not read back the same; an unreadable row is
+ * left as it is).
+ */
+function recodeTextDays(store: Store, terminal: string): void {
+  for (const old of store.history.textDays(terminal, KEEP_BATCH_DAYS)) {
+    const report = readKept(old.figures, { day: old.day, terminal });
+    const form = report === null ? null : keptForm(report, { day: old.day, terminal });
+    if (form !== null && typeof form !== 'string') store.history.recodeDay(old.day, terminal, form);
+  }
 }
