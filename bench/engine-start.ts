@@ -321,16 +321,16 @@ export function formatHistory(h: HistoryFigures): string {
     lines.push(
       `  year ${i + 2} vs year 1: ratio ${(y.bytes / (first?.bytes ?? 1)).toFixed(4)} (bound 1.0000), ${grew >= 0 ? '+' : ''}${grew} bytes (no larger: ${grew <= 0 ? 'within' : 'OVER'})`,
     );
-    // The shift's figures of each day (daily_figures, core/shift) are kept for good by design, one
-    // row a day: said apart, with the file's size without them, which is what pruning keeps in bounds.
-    // (Before migration 14 the table had an index of its key beside it.)
-    const byDesign = (f: FileFigures) => (f.pages.daily_figures ?? 0) + (f.pages.sqlite_autoindex_daily_figures_1 ?? 0);
+    // The shift's figures of each day (figures_by_month, core/shift) are kept for good by design, a
+    // day's worth a day: said apart, with the file's size without them, which is what pruning keeps in bounds.
+    // (A row a day with an index of its key beside it before migration 14; a row a month since.)
+    const byDesign = (f: FileFigures) => (f.pages.figures_by_month ?? 0) + (f.pages.daily_figures ?? 0) + (f.pages.sqlite_autoindex_daily_figures_1 ?? 0);
     if (first) {
       const pageSize = first.bytes / first.pageCount;
       const without = (f: FileFigures) => f.bytes - byDesign(f) * pageSize;
       const kept = (byDesign(y) - byDesign(first)) * pageSize;
       lines.push(
-        `    of which the per-day figures kept by design (one row a day): +${kept} bytes this year; without them ${without(first)} -> ${without(y)} bytes, ratio ${(without(y) / without(first)).toFixed(4)} (no larger: ${without(y) <= without(first) ? 'within' : 'OVER'})`,
+        `    of which the per-day figures kept by design: +${kept} bytes this year; without them ${without(first)} -> ${without(y)} bytes, ratio ${(without(y) / without(first)).toFixed(4)} (no larger: ${without(y) <= without(first) ? 'within' : 'OVER'})`,
       );
     }
     // Row ids only grow: past 2^21 (and 2^28, ...) each row's id takes a byte more in its b-tree

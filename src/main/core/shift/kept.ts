@@ -1,19 +1,21 @@
 /**
- * A day's figures as they are kept for good (daily_figures, one row a day and counter): the data
- * file gains one such row a day for as long as the terminal runs, so it is kept small. The JSON of
- * a ShiftReport was about 1.2-2.5 kB a row (its key names over 24 hours and every packer's and
- * counter's share), 0.5 MB a year; kept here as a version byte and the report's values alone, in
- * a fixed order, deflated: about 40-150 bytes (docs/decisions.md, "No larger after a second year").
+ * A day's figures as they are kept for good (figures_by_month, migration 14): the data file gains
+ * a day's figures every day for as long as the terminal runs, so they are kept small. The JSON of
+ * a ShiftReport was 1.2-2.5 kB a day in a row of its own (its key names over 24 hours and every
+ * packer's and counter's share), about 0.5 MB a year. Here a day is its report's values alone, in
+ * a fixed order, and a month's days are deflated together in one row a month and counter: a
+ * store's days are much alike, so a day takes a few bytes to a couple of hundred, and the key
+ * is stored once a month (docs/decisions.md, "No larger after a second year").
  *
  * The day and the counter are the row's key and are not stored again. A report that would not
  * read back exactly as it was written (it never happens with what shiftReport makes, but a kept
- * day must show what it showed) is kept as JSON text, the form rows had before migration 14, which
- * is still read as it was.
- */
+ * day must show what it showed) is kept as its JSON inside the row, as days kept before
+ * migration 14 are, and read as it was. */
 import { isDeepStrictEqual } from 'node:util';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { z } from 'zod';
 import { type DurationSpread, type ShiftFigures, type ShiftReport, ShiftReportSchema } from '../../../shared/ipc';
+import { ProblemError } from '../../../shared/result';
 
 /** The first byte of the compact form; a later form takes the next number. */
 const FORM_1 = 1;
@@ -77,31 +79,104 @@ function reportOf(c: Compact, key: { readonly day: string; readonly terminal: st
   };
 }
 
-/** The kept form of `report`, the day `key.day` at counter `key.terminal` (the row's key): compact, or JSON text when that would not read back the same. */
-export function keptForm(report: ShiftReport, key: { readonly day: string; readonly terminal: string }): Uint8Array | string {
-  const kept = { ...report, source: 'kept' as const };
-  const hoursInOrder = report.byHour.length === HOURS && report.byHour.every((h, i) => h.hour === i);
-  if (report.day === key.day && report.terminal === key.terminal && hoursInOrder) {
-    const form = Buffer.concat([Buffer.from([FORM_1]), deflateRawSync(JSON.stringify(compactOf(report)))]);
-    if (isDeepStrictEqual(readKept(form, key), kept)) return form;
-  }
-  return JSON.stringify(report);
+/** A day's value in a month's row: its compact values, or (kept before migration 14, or when those would not read back the same) its report as JSON. */
+type DayValue = unknown;
+
+/** The day of the month of `day` (YYYY-MM-DD), and its month. */
+export function monthOf(day: string): string {
+  return day.slice(0, 7);
 }
 
-/** A day's kept figures read back, in either form (compact, or the JSON text of rows kept before migration 14); null when unreadable. */
-export function readKept(stored: Uint8Array | string, key: { readonly day: string; readonly terminal: string }): ShiftReport | null {
-  let raw: unknown;
+function dateOf(day: string): number {
+  return Number(day.slice(8, 10));
+}
+
+const MonthPairsSchema = z.array(z.tuple([z.number().int().min(1).max(31), z.unknown()]));
+
+/**
+ * A month's row read into its days (day of the month -> value); null when unreadable. BLOB: the
+ * compact form; TEXT: the JSON object of days kept before migration 14 ("DD": the report).
+ */
+function daysOf(stored: Uint8Array | string): Map<number, DayValue> | null {
   try {
-    if (typeof stored === 'string') raw = JSON.parse(stored);
-    else {
-      if (stored[0] !== FORM_1) return null;
-      const compact = CompactSchema.safeParse(JSON.parse(inflateRawSync(stored.subarray(1)).toString('utf8')));
-      if (!compact.success) return null;
-      raw = reportOf(compact.data, key);
+    if (typeof stored === 'string') {
+      const raw: unknown = JSON.parse(stored);
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return null;
+      return new Map(Object.entries(raw).map(([dd, value]) => [Number(dd), value]));
     }
+    if (stored[0] !== FORM_1) return null;
+    const pairs = MonthPairsSchema.safeParse(JSON.parse(inflateRawSync(stored.subarray(1)).toString('utf8')));
+    return pairs.success ? new Map(pairs.data) : null;
   } catch {
     return null;
   }
+}
+
+function monthForm(days: ReadonlyMap<number, DayValue>): Uint8Array {
+  const pairs = [...days].sort(([a], [b]) => a - b);
+  return Buffer.concat([Buffer.from([FORM_1]), deflateRawSync(JSON.stringify(pairs))]);
+}
+
+/** A day's value read back as its report; null when unreadable. */
+function reportFrom(value: DayValue, key: { readonly day: string; readonly terminal: string }): ShiftReport | null {
+  let raw = value;
+  if (typeof raw === 'string') {
+    // A day kept as text that was not JSON (migration 14 keeps it as it was).
+    try {
+      raw = JSON.parse(raw);
+    } catch {
+      return null;
+    }
+  }
+  if (Array.isArray(raw)) {
+    const compact = CompactSchema.safeParse(raw);
+    if (!compact.success) return null;
+    raw = reportOf(compact.data, key);
+  }
   const parsed = ShiftReportSchema.safeParse(raw);
   return parsed.success ? { ...parsed.data, source: 'kept' } : null;
+}
+
+/** `report`'s value in its month's row: its compact values, or its JSON when those would not read back as the very report (never with what shiftReport makes). */
+function valueOf(report: ShiftReport, key: { readonly day: string; readonly terminal: string }): DayValue {
+  const hoursInOrder = report.byHour.length === HOURS && report.byHour.every((h, i) => h.hour === i);
+  if (report.day === key.day && report.terminal === key.terminal && hoursInOrder) {
+    const compact = compactOf(report);
+    if (isDeepStrictEqual(reportFrom(JSON.parse(JSON.stringify(compact)), key), { ...report, source: 'kept' })) return compact;
+  }
+  return JSON.parse(JSON.stringify(report)) as unknown;
+}
+
+/** The figures of `key.day` at counter `key.terminal` from its month's row as stored; null when the row does not hold that day or cannot be read. */
+export function readKeptDay(stored: Uint8Array | string, key: { readonly day: string; readonly terminal: string }): ShiftReport | null {
+  const value = daysOf(stored)?.get(dateOf(key.day));
+  return value === undefined ? null : reportFrom(value, key);
+}
+
+/**
+ * The month's row with `report` kept as the day `key.day` at counter `key.terminal` (the row's
+ * other days as they were). Throws when the row as stored cannot be read: its other days are
+ * never dropped to make room.
+ */
+export function withDay(stored: Uint8Array | string | null, report: ShiftReport, key: { readonly day: string; readonly terminal: string }): Uint8Array {
+  const days = stored === null ? new Map<number, DayValue>() : daysOf(stored);
+  if (days === null) throw new ProblemError({ kind: 'permanent', code: 'STORE_ROW_UNREADABLE', message: `The kept figures of ${monthOf(key.day)} in the data file cannot be read; call support` });
+  days.set(dateOf(key.day), valueOf(report, key));
+  return monthForm(days);
+}
+
+/**
+ * A month's row kept before migration 14 (TEXT) in the compact form: each day that reads back
+ * the same in it takes it, any other (unreadable) day is kept as it was. Null when the row is not
+ * a month's days at all.
+ */
+export function recodeMonth(stored: string, key: { readonly month: string; readonly terminal: string }): Uint8Array | null {
+  const days = daysOf(stored);
+  if (days === null) return null;
+  for (const [date, value] of days) {
+    const day = `${key.month}-${String(date).padStart(2, '0')}`;
+    const report = reportFrom(value, { day, terminal: key.terminal });
+    if (report !== null) days.set(date, valueOf(report, { day, terminal: key.terminal }));
+  }
+  return monthForm(days);
 }

@@ -1,15 +1,17 @@
 /**
- * A day's figures as kept for good (daily_figures): compact (the file gains a row a day for as
- * long as the terminal runs), read back exactly as the report was, and rows kept as JSON text
- * before migration 14 still read as they were, then rewritten compactly with the same figures.
+ * A day's figures as kept for good (figures_by_month): compact (the file gains a day's figures
+ * every day for as long as the terminal runs), read back exactly as the report was, and days kept
+ * as JSON text before migration 14 still read as they were, then rewritten compactly with the
+ * same figures.
  */
 import fs from 'node:fs';
+import { inflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dataFilePath, type DayTap, type HistoryOrder } from '../../../../src/main/core/db';
 import { MIGRATIONS } from '../../../../src/main/core/db/migrations';
 import { dayBounds, keepDays, readShift, shiftReport } from '../../../../src/main/core/shift';
-import { keptForm, readKept } from '../../../../src/main/core/shift/kept';
+import { readKeptDay, withDay } from '../../../../src/main/core/shift/kept';
 import type { ShiftReport } from '../../../../src/shared/ipc';
 import { Cleanup, openedStore, tempDir } from '../../../support/engine';
 
@@ -76,28 +78,52 @@ function days(): ShiftReport[] {
 }
 
 describe("a day's kept figures", () => {
+  const key = { day: DAY, terminal: 'Counter-1' };
+
   it('take a fraction of their JSON and read back as the very report that was kept', () => {
     for (const report of days()) {
-      const form = keptForm(report, { day: DAY, terminal: 'Counter-1' });
-      expect(form).toBeInstanceOf(Uint8Array);
+      const form = withDay(null, report, key);
       expect(form.length).toBeLessThan(JSON.stringify(report).length / 4);
-      expect(readKept(form, { day: DAY, terminal: 'Counter-1' })).toEqual({ ...report, source: 'kept' });
+      expect(readKeptDay(form, key)).toEqual({ ...report, source: 'kept' });
     }
     // The busy day's shares are all there: four packers (one with no name) at two counters.
-    const busy = readKept(keptForm(days()[2]!, { day: DAY, terminal: 'Counter-1' }), { day: DAY, terminal: 'Counter-1' })!;
+    const busy = readKeptDay(withDay(null, days()[2]!, key), key)!;
     expect(busy.byPacker.map((p) => p.packer)).toEqual(['Asha', 'Ravi Kumar', 'मीना', null]);
     expect(busy.byCounter.map((c) => c.counter)).toEqual(['Counter-1', 'Counter-2']);
     expect(busy.total.late).toBeGreaterThan(0);
   });
 
-  it('keeps JSON text for a report that is not the row it is kept under, and reads nothing from bytes it does not know', () => {
+  it("keeps a month's days in one row, each read back as it was, a day of a store's month in a few dozen bytes", () => {
+    const month: ShiftReport[] = [];
+    let form: Uint8Array | null = null;
+    for (let d = 1; d <= 30; d++) {
+      const day = `2026-11-${String(d).padStart(2, '0')}`;
+      const { from, to } = dayBounds(day);
+      const report = { ...days()[1]!, day, from, to };
+      month.push(report);
+      form = withDay(form, report, { day, terminal: 'Counter-1' });
+    }
+    for (const report of month) expect(readKeptDay(form!, { day: report.day, terminal: 'Counter-1' })).toEqual({ ...report, source: 'kept' });
+    expect(readKeptDay(form!, { day: '2026-11-31', terminal: 'Counter-1' })).toBeNull();
+    // Thirty like days: the row is much less than thirty rows of a day each.
+    expect(form!.length).toBeLessThan(withDay(null, month[0]!, { day: month[0]!.day, terminal: 'Counter-1' }).length * 8);
+    // A day written again takes the place of what it was.
+    const again = { ...month[4]!, total: { ...month[4]!.total, received: 99 } };
+    const rewritten = withDay(form, again, { day: again.day, terminal: 'Counter-1' });
+    expect(readKeptDay(rewritten, { day: again.day, terminal: 'Counter-1' })?.total.received).toBe(99);
+    expect(readKeptDay(rewritten, { day: month[5]!.day, terminal: 'Counter-1' })).toEqual({ ...month[5]!, source: 'kept' });
+  });
+
+  it('keeps as JSON a report that is not the row it is kept under, reads nothing from bytes it does not know, and never writes over a row it cannot read', () => {
     const report = day(2, 40, [null], ['Counter-1']);
-    expect(typeof keptForm(report, { day: '2026-11-21', terminal: 'Counter-1' })).toBe('string');
-    expect(typeof keptForm(report, { day: DAY, terminal: 'Counter-9' })).toBe('string');
-    const form = keptForm(report, { day: DAY, terminal: 'Counter-1' }) as Uint8Array;
-    expect(readKept(Uint8Array.from([9, ...form.subarray(1)]), { day: DAY, terminal: 'Counter-1' })).toBeNull();
-    expect(readKept(form.subarray(0, form.length - 3), { day: DAY, terminal: 'Counter-1' })).toBeNull();
-    expect(readKept('{"day":', { day: DAY, terminal: 'Counter-1' })).toBeNull();
+    // Kept under another counter: it still reads back as the report that was kept.
+    const other = { day: DAY, terminal: 'Counter-9' };
+    expect(readKeptDay(withDay(null, report, other), other)).toEqual({ ...report, source: 'kept' });
+    const form = withDay(null, report, key);
+    expect(readKeptDay(Uint8Array.from([9, ...form.subarray(1)]), key)).toBeNull();
+    expect(readKeptDay(form.subarray(0, form.length - 3), key)).toBeNull();
+    expect(readKeptDay('{"20": {"day":', key)).toBeNull();
+    expect(() => withDay(form.subarray(0, form.length - 3), report, { day: '2026-11-21', terminal: 'Counter-1' })).toThrow(/cannot be read/);
   });
 
   it('reads days kept as JSON text before migration 14 as they were, and rewrites them compactly with the same figures', () => {
@@ -116,19 +142,22 @@ describe("a day's kept figures", () => {
     const store = openedStore(cleanup, dir, () => TO + 3 * 24 * 60 * MIN);
     const raw = new Database(dataFilePath(dir), { readonly: true });
     cleanup.add(() => raw.close());
-    const form = (d: string): unknown => raw.prepare(`SELECT typeof(figures) FROM daily_figures WHERE day = ?`).pluck().get(d);
-    // The key is the table's own b-tree: no index of it beside the rows.
-    expect(raw.prepare(`SELECT name FROM sqlite_master WHERE tbl_name = 'daily_figures' AND type = 'index'`).all()).toEqual([]);
-    expect(form(DAY)).toBe('text');
+    const row = (): { form: string; length: number; last: string; written: number } =>
+      raw.prepare(`SELECT typeof(figures) AS form, length(figures) AS length, last_day AS last, written_at AS written FROM figures_by_month WHERE month = '2026-11' AND terminal = 'Counter-1'`).get() as never;
+    // One row for the month, the key the table's own b-tree (no index of it beside the rows).
+    expect(raw.prepare(`SELECT COUNT(*) FROM figures_by_month`).pluck().get()).toBe(1);
+    expect(raw.prepare(`SELECT name FROM sqlite_master WHERE tbl_name = 'figures_by_month' AND type = 'index'`).all()).toEqual([]);
+    expect(row()).toMatchObject({ form: 'text', last: DAY, written: TO + 2 * 24 * 60 * MIN });
     expect(readShift(store, { day: DAY, terminal: 'Counter-1' })).toEqual({ ...report, source: 'kept' });
 
     expect(keepDays(store, { now: TO + 3 * 24 * 60 * MIN, terminal: 'Counter-1' })).toEqual([]);
-    expect(form(DAY)).toBe('blob');
+    expect(row()).toMatchObject({ form: 'blob', last: DAY, written: TO + 2 * 24 * 60 * MIN });
+    expect(row().length).toBeLessThan(JSON.stringify(report).length / 4);
     expect(readShift(store, { day: DAY, terminal: 'Counter-1' })).toEqual({ ...report, source: 'kept' });
-    expect(raw.prepare(`SELECT written_at FROM daily_figures WHERE day = ?`).pluck().get(DAY)).toBe(TO + 2 * 24 * 60 * MIN);
-    expect((raw.prepare(`SELECT length(figures) FROM daily_figures WHERE day = ?`).pluck().get(DAY) as number)).toBeLessThan(JSON.stringify(report).length / 4);
-    // An unreadable row is left as it was (the records, while kept, say that day).
-    expect(form('2026-11-19')).toBe('text');
+    // An unreadable day is left as it was (the records, while kept, say that day).
     expect(readShift(store, { day: '2026-11-19', terminal: 'Counter-1' }).source).toBe('records');
+    const kept = store.history.getMonth('2026-11', 'Counter-1') as Uint8Array;
+    expect(inflateRawSync(kept.subarray(1)).toString('utf8')).toContain('[19,{"not":"a report"}]');
+    expect(readKeptDay(store.history.getMonth('2026-11', 'Counter-1')!, { day: '2026-11-19', terminal: 'Counter-1' })).toBeNull();
   });
 });
