@@ -13,6 +13,7 @@ import { MIGRATIONS } from '../../../../src/main/core/db/migrations';
 import { dayBounds, keepDays, readShift, shiftReport } from '../../../../src/main/core/shift';
 import { readKeptDay, withDay } from '../../../../src/main/core/shift/kept';
 import type { ShiftReport } from '../../../../src/shared/ipc';
+import { mulberry32 } from '../../../../sandbox/prng';
 import { Cleanup, openedStore, tempDir } from '../../../support/engine';
 
 const cleanup = new Cleanup();
@@ -22,20 +23,9 @@ const MIN = 60_000;
 const DAY = '2026-11-20';
 const { from: FROM, to: TO } = dayBounds(DAY);
 
-/** A small deterministic random source (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A day of `count` orders at `counters` by `packers` (null: nobody signed in): accepted, some rejected, cancelled here or elsewhere, packed (some late), handed over. */
 function day(seed: number, count: number, packers: readonly (string | null)[], counters: readonly string[], terminal = 'Counter-1'): ShiftReport {
-  const rnd = random(seed);
+  const rnd = mulberry32(seed);
   const orders: HistoryOrder[] = [];
   const taps: DayTap[] = [];
   let id = 1;
