@@ -172,7 +172,8 @@ export function withDay(stored: Uint8Array | string | null, report: ShiftReport,
  */
 export function recodeMonth(stored: string, key: { readonly month: string; readonly terminal: string }): Uint8Array | null {
   const days = daysOf(stored);
-  if (days === null) return null;
+  // A key that is no day of a month (never written so) leaves the row as it was.
+  if (days === null || [...days.keys()].some((date) => !Number.isInteger(date) || date < 1 || date > 31)) return null;
   for (const [date, value] of days) {
     const day = `${key.month}-${String(date).padStart(2, '0')}`;
     const report = reportFrom(value, { day, terminal: key.terminal });
