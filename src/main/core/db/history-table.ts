@@ -270,12 +270,16 @@ export function createHistoryTable(db: Database) {
     ),
     printsOfOrder: db.prepare(`SELECT order_id, document, time, terminal, outcome FROM prints WHERE order_id = ? ORDER BY id`),
     prunePrints: db.prepare(`DELETE FROM prints WHERE time < ?`),
-    putDay: db.prepare(
-      `INSERT INTO daily_figures (day, terminal, figures, written_at) VALUES (@day, @terminal, @figures, @writtenAt)
-       ON CONFLICT (day, terminal) DO UPDATE SET figures = excluded.figures, written_at = excluded.written_at`,
+    // A month's kept days (core/shift/kept.ts), a row a month and counter; last_day only grows.
+    putMonth: db.prepare(
+      `INSERT INTO figures_by_month (month, terminal, figures, last_day, written_at) VALUES (@month, @terminal, @figures, @lastDay, @writtenAt)
+       ON CONFLICT (month, terminal) DO UPDATE SET figures = excluded.figures, last_day = max(last_day, excluded.last_day), written_at = excluded.written_at`,
     ),
-    getDay: db.prepare(`SELECT figures FROM daily_figures WHERE day = ? AND terminal = ?`).pluck(),
-    lastDay: db.prepare(`SELECT MAX(day) FROM daily_figures WHERE terminal = ?`).pluck(),
+    getMonth: db.prepare(`SELECT figures FROM figures_by_month WHERE month = ? AND terminal = ?`).pluck(),
+    lastDay: db.prepare(`SELECT MAX(last_day) FROM figures_by_month WHERE terminal = ?`).pluck(),
+    // Months kept as JSON text before migration 14: the table is a row a month, read whole.
+    textMonths: db.prepare(`SELECT month, figures FROM figures_by_month WHERE terminal = ? AND typeof(figures) = 'text' ORDER BY month LIMIT ?`),
+    recodeMonth: db.prepare(`UPDATE figures_by_month SET figures = @figures WHERE month = @month AND terminal = @terminal`),
   };
 
   /** The first outbox id whose tap was made at or after `time` (ids grow with time: bisected, no index on time). */
@@ -368,13 +372,21 @@ export function createHistoryTable(db: Database) {
     prunePrints(before: number): number {
       return s.prunePrints.run(before).changes;
     },
-    /** Keeps a day's figures (JSON text, written by core/shift). */
-    putDay(day: string, terminal: string, figures: string, writtenAt: number): void {
-      s.putDay.run({ day, terminal, figures, writtenAt });
+    /** Keeps a month's days' figures (core/shift's kept form), `lastDay` the latest day written in it. */
+    putMonth(month: string, terminal: string, figures: Uint8Array, lastDay: string, writtenAt: number): void {
+      s.putMonth.run({ month, terminal, figures, lastDay, writtenAt });
     },
-    /** A day's kept figures (JSON text), or null. */
-    getDay(day: string, terminal: string): string | null {
-      return (s.getDay.get(day, terminal) as string | undefined) ?? null;
+    /** A month's kept days as stored (compact bytes, or the JSON text of days kept before migration 14), or null. */
+    getMonth(month: string, terminal: string): Uint8Array | string | null {
+      return (s.getMonth.get(month, terminal) as Uint8Array | string | undefined) ?? null;
+    },
+    /** Up to `limit` of `terminal`'s months still kept as JSON text (the form before migration 14), oldest first. */
+    textMonths(terminal: string, limit: number): { month: string; figures: string }[] {
+      return (s.textMonths.all(terminal, limit) as { month: string; figures: string }[]).map((r) => ({ month: r.month, figures: r.figures }));
+    },
+    /** Rewrites a month's kept days in another form (the same figures; when they were kept stays as it was). */
+    recodeMonth(month: string, terminal: string, figures: Uint8Array): void {
+      s.recodeMonth.run({ month, terminal, figures });
     },
     /** The latest day whose figures are kept for `terminal`, or null. */
     lastDay(terminal: string): string | null {

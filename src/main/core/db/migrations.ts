@@ -377,6 +377,31 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX store_taps_order ON store_taps (order_id);
     `,
   },
+  {
+    version: 14,
+    sql: `
+      -- The per-day figures are kept for good, so they are kept small (core/shift/kept.ts): a row a
+      -- month and counter, its days' values deflated together (BLOB, a few bytes to a couple of
+      -- hundred a day, where a day's JSON text was 1.2-2.5 kB and a row of its own). TEXT: a JSON
+      -- object of the days kept before this version ("DD": that day's report as it was kept), read
+      -- as they were and deflated by core/shift keepDays. last_day: the latest day in the row.
+      -- WITHOUT ROWID: the key is the table's own b-tree, not stored again in an index.
+      CREATE TABLE figures_by_month (
+        month TEXT NOT NULL,
+        terminal TEXT NOT NULL,
+        figures ANY NOT NULL CHECK (typeof(figures) IN ('blob', 'text')),
+        last_day TEXT NOT NULL,
+        written_at INTEGER NOT NULL,
+        PRIMARY KEY (month, terminal)
+      ) STRICT, WITHOUT ROWID;
+      INSERT INTO figures_by_month (month, terminal, figures, last_day, written_at)
+        SELECT substr(day, 1, 7), terminal,
+          json_group_object(substr(day, 9, 2), CASE WHEN json_valid(figures) THEN json(figures) ELSE figures END),
+          MAX(day), MAX(written_at)
+        FROM daily_figures GROUP BY substr(day, 1, 7), terminal;
+      DROP TABLE daily_figures;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

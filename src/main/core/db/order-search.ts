@@ -76,7 +76,24 @@ export function createOrderSearch(db: Database) {
     `SELECT id, added_at AS addedAt, removed_at AS removedAt FROM orders
      WHERE added_at >= ? AND added_at < ? ORDER BY added_at DESC, id LIMIT ?`,
   );
+  // FTS5's 'merge' with a negative count: segments merged as by 'optimize', about that many pages
+  // of writing a call. Whether it did anything shows in the connection's count of changes: the
+  // command's own row counts one, each page it writes more.
+  const merge = db.prepare(`INSERT INTO order_search (order_search, rank) VALUES ('merge', ?)`);
+  const changes = db.prepare('SELECT total_changes()').pluck();
   return {
+    /**
+     * One step of merging the finder's segments into one (about `pages` pages written); true when
+     * there was something to merge, so call again. Each day's new orders add small segments and an
+     * order that leaves takes its words out of old ones (secure-delete) without freeing their
+     * pages: merged after each pruning run, the index's size follows what it holds, not how many
+     * orders were ever indexed (docs/decisions.md, "No larger after a second year").
+     */
+    mergeStep(pages: number): boolean {
+      const before = changes.get();
+      merge.run(-pages);
+      return (changes.get() as number) - (before as number) > 1;
+    },
     /**
      * Up to `limit` orders, on the terminal or gone from it, that `text` matches, each once under
      * its most certain kind of match; `more` says whether there were others.

@@ -39,6 +39,7 @@ import {
   type Outbox,
   Projector,
   type RetireCursor,
+  mergeFinder,
   pruneHistory,
   reclaimSpace,
   retireFinished,
@@ -295,6 +296,8 @@ export function createEngine(options: EngineOptions): Engine {
   const pruneTimer = new TimerSlot(timers, now, () => pruneNow(), { keepAlive: false });
   let pruned = { entries: 0, orders: 0 };
   // After each pruning run, the pages it freed go back to the disk, a step at a time (retire.ts reclaimSpace).
+  // Between the two, the order finder's index is merged, a step at a time (retire.ts mergeFinder).
+  const mergeTimer = new TimerSlot(timers, now, () => mergeNow(), { keepAlive: false });
   const reclaimTimer = new TimerSlot(timers, now, () => reclaimNow(), { keepAlive: false });
   let reclaimed = 0;
 
@@ -609,6 +612,20 @@ export function createEngine(options: EngineOptions): Engine {
       if (!damaged(e)) log.warn('history could not be pruned', { error: e });
     }
     pruned = { entries: 0, orders: 0 };
+    mergeTimer.arm(RETIRE_STEP_MS);
+  }
+
+  /** One step of merging the order finder's index after pruning; runs from a timer, never throws. */
+  function mergeNow(): void {
+    if (stopped) return;
+    try {
+      if (mergeFinder(store)) {
+        wrote();
+        return mergeTimer.arm(RETIRE_STEP_MS);
+      }
+    } catch (e) {
+      if (!damaged(e)) log.warn("the order finder's index could not be merged", { error: e });
+    }
     reclaimTimer.arm(RETIRE_STEP_MS);
   }
 
@@ -668,6 +685,7 @@ export function createEngine(options: EngineOptions): Engine {
       checkpointTimer.clear();
       retireTimer.clear();
       pruneTimer.clear();
+      mergeTimer.clear();
       reclaimTimer.clear();
       hub.clear();
       try {

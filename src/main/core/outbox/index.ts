@@ -12,6 +12,7 @@ export { summarize } from './summary';
 export {
   FINISHED_KEEP_MS,
   HISTORY_KEEP_MS,
+  mergeFinder,
   pruneHistory,
   type Pruned,
   reclaimSpace,

@@ -12,7 +12,8 @@
  * History is kept in bounds too (pruneHistory): settled taps and the rows of orders that left are
  * dropped after 180 days, as the audit's lines are, so a year's history takes the place of the one
  * before instead of growing the file, and the pages pruning frees are given back to the disk
- * (reclaimSpace), so the file is the history it keeps, not the most it ever held.
+ * (reclaimSpace), so the file is the history it keeps, not the most it ever held; the order
+ * finder's index is merged before that (mergeFinder), so it too is the size of what it holds.
  */
 import { nextStep } from '../../../shared/fulfilment';
 import type { Order } from '../../../shared/protocol';
@@ -101,6 +102,19 @@ export function pruneHistory(
     const orders = entries < PRUNE_BATCH ? store.orders.dropGone(before, PRUNE_BATCH) : 0;
     return { entries, orders, more: entries === PRUNE_BATCH || orders === PRUNE_BATCH };
   });
+}
+
+/** Pages of the order finder's index written in one step of merging: a few milliseconds (bench/engine-start.ts --years 2 times them). */
+const MERGE_PAGES = 64;
+
+/**
+ * One step of merging the order finder's segments, after a run of pruneHistory and before the
+ * freed pages are given back: true while there is more to merge (call again). Orders that left
+ * take their words out of the index without freeing its pages; merged, the index is the size of
+ * what it holds, so a second year's file is no larger than the first's (db/order-search.ts).
+ */
+export function mergeFinder(store: Store): boolean {
+  return store.transaction(() => store.search.mergeStep(MERGE_PAGES));
 }
 
 /** Free pages given back in one step: one short transaction (bench/engine-start.ts --years 2 times them). */

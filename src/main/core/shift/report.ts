@@ -4,15 +4,18 @@
  * two days after it ends (before a finished order's details leave the terminal, three days after
  * anything last happened to it) and again before pruning takes the day's taps.
  */
-import { ShiftReportSchema, type ShiftReport } from '../../../shared/ipc';
+import type { ShiftReport } from '../../../shared/ipc';
 import type { Store } from '../db';
 import { addDays, dayBounds, dayOf } from '../../../shared/days';
 import { shiftReport } from './figures';
+import { monthOf, readKeptDay, recodeMonth, withDay } from './kept';
 
 /** Days after its end that a day's figures are kept: late taps are in, no order of the day has left yet. */
 export const KEEP_AFTER_DAYS = 2;
 /** Most days kept in one step (an old file's first keeping goes on at the next step). */
 const KEEP_BATCH_DAYS = 31;
+/** Months kept before migration 14 rewritten in one step (one at most, at a terminal that ran version 11-13 for weeks). */
+const RECODE_BATCH_MONTHS = 3;
 
 /** The figures of `day` worked out from the records now; this counter's own taps under its hub name, when it has one. */
 function fromRecords(store: Store, day: string, terminal: string, counterName: string | null = null): ShiftReport {
@@ -24,15 +27,10 @@ function fromRecords(store: Store, day: string, terminal: string, counterName: s
 
 /** The shift of `day` at this counter: the kept figures when the day has them, else from the records. */
 export function readShift(store: Store, options: { readonly day: string; readonly terminal: string; readonly counterName?: string | null }): ShiftReport {
-  const kept = store.history.getDay(options.day, options.terminal);
-  if (kept !== null) {
-    try {
-      const parsed = ShiftReportSchema.safeParse(JSON.parse(kept));
-      if (parsed.success) return { ...parsed.data, source: 'kept' };
-    } catch {
-      // Unreadable kept figures: the records, while there are any, say the same.
-    }
-  }
+  const stored = store.history.getMonth(monthOf(options.day), options.terminal);
+  // Unreadable kept figures: the records, while there are any, say the same.
+  const kept = stored === null ? null : readKeptDay(stored, options);
+  if (kept !== null) return kept;
   return fromRecords(store, options.day, options.terminal, options.counterName ?? null);
 }
 
@@ -68,6 +66,7 @@ export function createShiftReader(store: Store): (options: { readonly day: strin
 export function keepDays(store: Store, options: { readonly now: number; readonly terminal: string; readonly counterName?: string | null; readonly lastDay?: string }): string[] {
   const last = options.lastDay ?? addDays(dayOf(options.now), -KEEP_AFTER_DAYS);
   return store.transaction(() => {
+    recodeTextMonths(store, options.terminal);
     const kept = store.history.lastDay(options.terminal);
     const oldest = store.history.oldestAt();
     if (oldest === null) return [];
@@ -76,9 +75,23 @@ export function keepDays(store: Store, options: { readonly now: number; readonly
     if (day < oldestDay) day = oldestDay;
     const written: string[] = [];
     for (; day <= last && written.length < KEEP_BATCH_DAYS; day = addDays(day, 1)) {
-      store.history.putDay(day, options.terminal, JSON.stringify(fromRecords(store, day, options.terminal, options.counterName ?? null)), options.now);
+      const report = fromRecords(store, day, options.terminal, options.counterName ?? null);
+      const month = monthOf(day);
+      const stored = store.history.getMonth(month, options.terminal);
+      store.history.putMonth(month, options.terminal, withDay(stored, report, { day, terminal: options.terminal }), day, options.now);
       written.push(day);
     }
     return written;
   });
+}
+
+/**
+ * Months kept as JSON text before migration 14 take the compact form, a batch a call: the same
+ * figures (a day that would not read back the same, or is unreadable, stays as it was).
+ */
+function recodeTextMonths(store: Store, terminal: string): void {
+  for (const old of store.history.textMonths(terminal, RECODE_BATCH_MONTHS)) {
+    const form = recodeMonth(old.figures, { month: old.month, terminal });
+    if (form !== null) store.history.recodeMonth(old.month, terminal, form);
+  }
 }

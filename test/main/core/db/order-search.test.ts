@@ -149,4 +149,41 @@ describe('the order finder', () => {
     expect(find(store, 'Kavya').found).toEqual([{ id: 'ORD-1234567', by: 'customer' }]);
     expect(find(store, '4567').found).toEqual([{ id: 'ORD-1234567', by: 'idEnd' }]);
   });
+
+  it("is merged after pruning to the size of what it holds: orders that left free their index's pages", () => {
+    const dir = tempDir(cleanup);
+    const store = openedStore(cleanup, dir, () => T0);
+    // Twenty days of orders, a commit each day's worth (each commit adds a segment of its own).
+    for (let d = 0; d < 20; d++)
+      store.transaction(() => {
+        for (let k = 0; k < 40; k++) store.orders.saveBody(order(`ORD-${5_000_000 + d * 100 + k}`, `Customer ${d}-${k} Sharma`, `98450${String(d * 100 + k).padStart(5, '0')}`, `INV-${d}-${k}`), T0 + d);
+      });
+    const raw = new Database(dataFilePath(dir));
+    cleanup.add(() => raw.close());
+    const pages = (): number => raw.prepare(`SELECT COUNT(*) FROM dbstat WHERE name = 'order_search_data'`).pluck().get() as number;
+    // The first 16 days' orders leave (their rows pruned): their words go, their pages stay.
+    raw.prepare(`DELETE FROM orders WHERE id < 'ORD-5001600'`).run();
+    const beforeMerge = pages();
+    let steps = 0;
+    while (store.transaction(() => store.search.mergeStep(64))) steps++;
+    expect(steps).toBeGreaterThan(0);
+    const merged = pages();
+    // Nothing more to merge: the next step writes nothing.
+    expect(store.transaction(() => store.search.mergeStep(64))).toBe(false);
+
+    // The same 160 orders indexed afresh in a file of their own: the merged index is that size.
+    const fresh = openedStore(cleanup, tempDir(cleanup), () => T0);
+    fresh.transaction(() => {
+      for (let d = 16; d < 20; d++) for (let k = 0; k < 40; k++) fresh.orders.saveBody(order(`ORD-${5_000_000 + d * 100 + k}`, `Customer ${d}-${k} Sharma`, `98450${String(d * 100 + k).padStart(5, '0')}`, `INV-${d}-${k}`), T0 + d);
+    });
+    const freshRaw = new Database(fresh.file, { readonly: true });
+    cleanup.add(() => freshRaw.close());
+    const freshPages = freshRaw.prepare(`SELECT COUNT(*) FROM dbstat WHERE name = 'order_search_data'`).pluck().get() as number;
+    expect(merged).toBeLessThan(beforeMerge / 2);
+    expect(merged).toBeLessThanOrEqual(freshPages + 1);
+    // And it finds what it found.
+    expect(find(store, 'Customer 17-5 Sharma').found.map((f) => f.id)).toEqual(['ORD-5001705']);
+    expect(find(store, 'INV-19-39').found.map((f) => f.id)).toEqual(['ORD-5001939']);
+    expect(find(store, 'Customer 3-5 ').found).toEqual([]);
+  });
 });
