@@ -54,30 +54,6 @@ function preloadScriptFonts(): Plugin {
   };
 }
 
-/**
- * Build only: `<link rel="modulepreload">` for the app's script (start.tsx's chunk), which main.tsx
- * imports only after the page's first frame when the host drew the queue into the page. Named in
- * the HTML, the browser fetches and compiles it while the page parses and paints; only its
- * evaluation waits for the frame.
- */
-function preloadAppScript(): Plugin {
-  let base = './';
-  return {
-    name: 'packdesk-preload-app-script',
-    apply: 'build',
-    configResolved: (config) => {
-      base = config.base;
-    },
-    transformIndexHtml: {
-      order: 'post',
-      handler: (_html, ctx) =>
-        Object.values(ctx.bundle ?? {})
-          .filter((chunk) => chunk.type === 'chunk' && chunk.isDynamicEntry && /[\\/]src[\\/]start\.tsx$/.test(chunk.facadeModuleId ?? ''))
-          .map((chunk) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: '', href: `${base}${chunk.fileName}` }, injectTo: 'head' as const })),
-    },
-  };
-}
-
 export default defineConfig({
   main: {
     build: {
@@ -105,7 +81,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(root, 'src/renderer'),
-    plugins: [react(), devServerCsp(), preloadScriptFonts(), preloadAppScript()],
+    plugins: [react(), devServerCsp(), preloadScriptFonts()],
     build: {
       outDir: resolve(root, 'out/renderer'),
       rolldownOptions: { input: resolve(root, 'src/renderer/index.html') },

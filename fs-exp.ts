@@ -16,20 +16,22 @@ const p95 = (a: number[]) => { const s = [...a].sort((x, y) => x - y); return s[
   writeFileSync('out/renderer/assets/exp-nocv.css', css.replace(/content-visibility:auto;contain-intrinsic-size:auto 80px;?/g, ''));
   console.log('cv in css', css.includes('content-visibility:auto'));
   const cut = (n: number) => { let i = 0; return html.replace(/<div id="order-row-[\s\S]*?(?=<div id="order-row-|<\/div><\/div><\/main>)/g, (m) => (i++ < n ? m : '')); };
+  const noScripts = (h: string) => h.replace(/<script defer src="[^"]*bridge[^"]*"><\/script>/, '').replace(/<script type="module"[^>]*><\/script>/, '').replace(/<link rel="modulepreload"[^>]*>/g, '');
+  const noCss = (h: string) => h.replace(/<link rel="stylesheet"[^>]*>/, '');
   const variants: Record<string, string> = {
     full: html,
-    nostartpreload: html.replace(/<link rel="modulepreload" crossorigin="" href="[^"]*start-[^"]*">/, ''),
-    nocv: html.replace(`assets/${cssName}`, 'assets/exp-nocv.css'),
+    nopreloads: html.replace(/<link rel="modulepreload"[^>]*>/g, ''),
+    nostart: html.replace(/<link rel="modulepreload" crossorigin="" href="[^"]*start-[^"]*">/, ''),
     floor: '<!doctype html><html><head><title>x</title></head><body><h1>Floor</h1><p>trivial</p></body></html>',
   };
-  console.log('start preload present', /start-[^"]*">/.test(html), variants.nostartpreload !== html);
+  console.log('variants differ', variants.nopreloads !== html, variants.nostart !== html);
   for (const [k, v] of Object.entries(variants)) writeFileSync(`out/renderer/exp-${k}.html`, v);
   console.log('rows', (cut(8).match(/data-testid="order-row"/g) ?? []).length, (html.match(/data-testid="order-row"/g) ?? []).length);
   const dir = mkdtempSync(join(tmpdir(), 'fsp-'));
   const ctx = await chromium.launchPersistentContext(dir, { executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'], viewport: { width: 1366, height: 768 } });
   await ctx.addInitScript({ content: `(() => { window.__r = {}; new PerformanceObserver((l) => { for (const e of l.getEntries()) if (e.name === 'first-contentful-paint') window.__r.fcp = e.startTime; }).observe({ type: 'paint', buffered: true }); const o = new MutationObserver(() => { if (!window.__r.dom && document.querySelector('[data-testid="order-row"], h1')) { window.__r.dom = performance.now(); requestAnimationFrame(() => setTimeout(() => window.__r.free = performance.now(), 0)); } }); o.observe(document, { childList: true, subtree: true }); })()` });
   const out: Record<string, { dom: number[]; fcp: number[]; free: number[] }> = {};
-  for (let round = 0; round < 9; round++) {
+  for (let round = 0; round < 17; round++) {
     for (const k of Object.keys(variants)) {
       const page = await ctx.newPage();
       await page.goto(`${origin}/exp-${k}.html`, { waitUntil: 'commit' });
