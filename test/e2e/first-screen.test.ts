@@ -3,9 +3,9 @@
  * (core/ui/firstScreen, renderer firstScreen/), so a packer sees the orders as soon as the page
  * and its style sheet are in. Here the app's script is held back at the network: the queue, the
  * sync bar and the filters are on screen in the terminal's language, with no script of the app's
- * run and nothing refused by the page's CSP. Once the script is let through, the app's own queue
- * replaces the drawing and a tap opens an order. A customer's name that looks like HTML is shown
- * as the text it is.
+ * run and nothing refused by the page's CSP. A row tapped then opens once the script is let
+ * through and the app's own queue has replaced the drawing; from then on a tap opens an order at
+ * once. A customer's name that looks like HTML is shown as the text it is.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
@@ -13,11 +13,14 @@ import { axe, openTerminal, shot, type AxeFinding, type Terminal } from './suppo
 
 const serious = (v: AxeFinding[]) => v.filter((f) => f.impact === 'serious' || f.impact === 'critical');
 
-/** The app's own script (Vite's entry chunk), held until released. */
+/**
+ * The app's own script (start.tsx's chunk: React, the stores, the words), held until released.
+ * The page's small entry (main.tsx) runs as it would: it waits for the first frame, then asks for it.
+ */
 async function holdAppScript(page: Page): Promise<() => Promise<void>> {
   const held: Route[] = [];
   let release = false;
-  await page.route(/\/assets\/index-[^/]+\.js$/, (route) => (release ? route.continue() : void held.push(route)));
+  await page.route(/\/assets\/start-[^/]+\.js$/, (route) => (release ? route.continue() : void held.push(route)));
   return async () => {
     release = true;
     // A request the page gave up on (it was reloaded) cannot be continued: nothing waits for it.
@@ -38,7 +41,7 @@ afterEach(async () => {
 });
 
 describe('the queue drawn into the page', () => {
-  it('shows the queue before the app has run, then the app takes over and a tap opens an order (English, 1024)', async () => {
+  it('shows the queue before the app has run; a row tapped then opens once the app is up (English, 1024)', async () => {
     let release: (() => Promise<void>) | undefined;
     terminal = await openTerminal({
       viewport: { width: 1024, height: 768 },
@@ -68,9 +71,16 @@ describe('the queue drawn into the page', () => {
     await shot(page, 'first-screen-before-script-en-1024');
     expect(serious(await axe(page))).toEqual([]);
 
+    // A packer taps the second order while the app is not up yet: the tap is kept, and the order
+    // opens once the app has replaced the drawing.
+    await page.locator(`.first-screen [data-order-id="${firstIds[1]}"]`).click();
+    expect(await appRan(page)).toBe(false);
     await release!();
-    await page.locator('.first-screen').waitFor({ state: 'detached', timeout: 20_000 });
+    await page.locator(`[data-testid="order-screen"][data-order-id="${firstIds[1]}"]`).waitFor({ timeout: 20_000 });
+    await expect(page.locator('.first-screen').count()).resolves.toBe(0);
     expect(await appRan(page)).toBe(true);
+    // Back on the app's own queue, the same order of rows, and a tap opens an order at once.
+    await page.getByRole('button', { name: /^Orders/ }).first().click();
     expect((await rowIds(page)).slice(0, 6)).toEqual(firstIds);
     await page.locator(`[data-testid="order-row"][data-order-id="${firstIds[0]}"]`).click();
     await page.locator(`[data-testid="order-screen"][data-order-id="${firstIds[0]}"]`).waitFor();

@@ -28,10 +28,27 @@ const afterNextPaint = (): Promise<void> => new Promise((resolve) => requestAnim
 const loadApp = () => import('./start').catch(() => new Promise((resolve) => setTimeout(resolve, 1_000)).then(() => import('./start')));
 
 const drawn = document.querySelector('.first-screen') !== null;
+
+/**
+ * An order tapped in the drawing before the app could answer: the app opens it once it is up, so
+ * the tap is not lost (the last one, if several). Taps after the app has replaced the drawing are
+ * its own: no row of the drawing is left to find.
+ */
+let tapped: string | null = null;
+const noteTap = (event: MouseEvent): void => {
+  const row = event.target instanceof Element ? event.target.closest('.first-screen [data-order-id]') : null;
+  if (row) tapped = row.getAttribute('data-order-id');
+};
+if (drawn) document.addEventListener('click', noteTap, true);
+const takeTapped = (): string | null => {
+  document.removeEventListener('click', noteTap, true);
+  return tapped;
+};
+
 void (drawn ? afterNextPaint() : Promise.resolve())
   .then(loadApp)
   .then(
-    ({ startApp }) => startApp(),
+    ({ startApp }) => startApp({ tappedInDrawing: takeTapped }),
     () => {
       // A broken install: the drawing must not stand there looking like a working queue.
       const root = document.getElementById('root');

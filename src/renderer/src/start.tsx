@@ -15,7 +15,7 @@ import { PrintRoot } from './components/print/PrintRoot';
 import { warmFormats } from './format';
 import { currentLocale, i18next, startI18n } from './i18n';
 import { loadScriptFonts } from './i18n/fonts';
-import { start } from './intents';
+import { showOrder, start } from './intents';
 import { followLanguage } from './store/language';
 
 // Marks for the benchmarks and for support: when the app's code began, and (in intents) when
@@ -51,7 +51,7 @@ function browserLanguage(): string {
   return LANGUAGES.some((l) => l.code === wanted) ? wanted : FALLBACK_LANGUAGE;
 }
 
-async function main(): Promise<void> {
+async function main(options: StartOptions): Promise<void> {
   const container = document.getElementById('root');
   if (!container) return;
   const root = createRoot(container);
@@ -75,6 +75,12 @@ async function main(): Promise<void> {
     // Usually the orders are still on their way: the formatters' first-use cost is paid now.
     warmFormats(currentLocale(), i18next.t, Date.now());
     root.render(<App api={api} first={first} />);
+    // A row tapped in the drawing opens now, as if the app had been there.
+    const tapped = options.tappedInDrawing?.();
+    if (tapped)
+      void boot.ready.then((problem) => {
+        if (problem === null) void showOrder(tapped);
+      });
     // The print root lives beside #root, so print.css can hide the whole app and show only paper.
     const paper = document.body.appendChild(document.createElement('div'));
     createRoot(paper).render(<PrintRoot />);
@@ -90,7 +96,13 @@ async function main(): Promise<void> {
   }
 }
 
+/** What main.tsx hands the app as it starts it. */
+export interface StartOptions {
+  /** The order a packer tapped in the host's drawing of the queue before the app was up, if any (read once, at the first render). */
+  readonly tappedInDrawing?: () => string | null;
+}
+
 /** Starts the app in the page (main.tsx calls it once). */
-export function startApp(): void {
-  void main();
+export function startApp(options: StartOptions = {}): void {
+  void main(options);
 }
