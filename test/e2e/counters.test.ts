@@ -16,7 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { launchChromium, recordPrintRequests, untilPrintRequests } from '../support/chromium';
 import { pdfText, printToPdf } from './pdf';
 import { firstIntakePass } from '../support/intake';
-import { appliedTo, axe, MANAGER_PIN, orderPool, scan, shot, tapStep, until } from './support';
+import { appliedTo, axe, MANAGER_PIN, orderPool, scan, shot, tapStep, until, untilAppLive } from './support';
 
 let store: TrainingStore;
 let browser: Browser;
@@ -33,6 +33,7 @@ async function counterPage(n: 0 | 1, width: number): Promise<Page> {
   await recordPrintRequests(page);
   await page.goto(harness.url);
   await page.getByTestId('order-row').first().waitFor({ timeout: 20_000 });
+  await untilAppLive(page);
   return page;
 }
 

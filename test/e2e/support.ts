@@ -113,7 +113,7 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
     // Without waiting for the app, not for the page's load either: that waits for the app's script.
     await page.goto(harness.url, options.waitForApp === false ? { waitUntil: 'commit' } : {});
     await page.getByTestId(options.firstRun ? 'first-run-pin' : 'order-row').first().waitFor({ timeout: 20_000 });
-    if (options.waitForApp !== false) await page.locator('.first-screen').waitFor({ state: 'detached', timeout: 20_000 });
+    if (options.waitForApp !== false) await untilAppLive(page);
     const h = harness;
     const b = browser;
     return {
@@ -135,6 +135,14 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
     rmSync(dataDir, { recursive: true, force: true });
     throw err;
   }
+}
+
+/**
+ * Waits until the app's own screen is up: the host draws the queue into the page's HTML
+ * (core/ui/firstScreen), and until the app has replaced that drawing nothing in it answers.
+ */
+export async function untilAppLive(page: Page): Promise<void> {
+  await page.locator('.first-screen').waitFor({ state: 'detached', timeout: 20_000 });
 }
 
 /** Saves a screenshot of the whole window to test-results/screenshots/<name>.png. */
