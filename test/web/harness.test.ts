@@ -42,6 +42,8 @@ describe('the browser harness', () => {
     await expect(page.getByTestId('training-banner').textContent({ timeout: 15_000 })).resolves.toContain('TRAINING');
     const rows = page.getByTestId('order-row');
     await rows.first().waitFor({ timeout: 15_000 });
+    // The first rows are the host's drawing in the HTML; the app (and the bridge before it) is up once it has replaced them.
+    await page.locator('.first-screen').waitFor({ state: 'detached', timeout: 15_000 });
     const seeded = new Set(harness.host.sandbox!.orders().map((o) => o.id));
     const shown = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-order-id')));
     expect(shown.length).toBeGreaterThan(0);
