@@ -10,6 +10,7 @@ import type { OrderView, OrdersFound, OutboxEntryView, CommandName, CommandPaylo
 import type { ActionInput } from '../../shared/protocol/builders';
 import type { Problem } from '../../shared/result';
 import { predictTap } from '../../shared/orders';
+import { afterNextPaint } from '../../shared/paint';
 import { bridge } from './api';
 import { i18next, intlLocale } from './i18n';
 import { playConfirm, playRefusal } from './feedback/sound';
@@ -134,7 +135,7 @@ function load(): Boot {
     await settings;
     if (orders.ok) {
       useOrders.getState().replaceHead(orders.value);
-      afterFirstPaint(() => void fillQueue(generation));
+      afterNextPaint(() => void fillQueue(generation), FILL_AFTER_MS);
     }
     performance.mark('packdesk:data');
     if (!orders.ok) return orders.problem;
@@ -153,19 +154,6 @@ let loads = 0;
 
 /** The longest the whole list waits for the first screen's paint (a hidden window paints no frames). */
 const FILL_AFTER_MS = 500;
-
-/** Runs `then` once the frame now on its way is painted, or after FILL_AFTER_MS, whichever is first. */
-function afterFirstPaint(then: () => void): void {
-  let done = false;
-  const once = (): void => {
-    if (done) return;
-    done = true;
-    then();
-  };
-  // The task after an animation frame's callbacks starts once that frame is painted.
-  requestAnimationFrame(() => setTimeout(once, 0));
-  setTimeout(once, FILL_AFTER_MS);
-}
 
 /**
  * Reads the whole list after the head: every order's row, replacing the head's. Tried again

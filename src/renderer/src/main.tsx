@@ -20,9 +20,13 @@ import './styles/intake.css';
 import './styles/hub.css';
 import './styles/shift.css';
 import './styles/staff.css';
+import { afterNextPaint } from '../../shared/paint';
 
-/** Resolves once the next frame has been painted (the task after its animation frame callbacks). */
-const afterNextPaint = (): Promise<void> => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+/**
+ * How long the app waits for the drawing's frame at most: a page that draws no frame (a tab in the
+ * background) must still start, so new orders are heard.
+ */
+const PAINT_WAIT_MS = 500;
 
 /** The app's script; asked for once more a second later if it cannot be loaded (a file being replaced by an update). */
 const loadApp = () => import('./start').catch(() => new Promise((resolve) => setTimeout(resolve, 1_000)).then(() => import('./start')));
@@ -45,7 +49,7 @@ const takeTapped = (): string | null => {
   return tapped;
 };
 
-void (drawn ? afterNextPaint() : Promise.resolve())
+void (drawn ? new Promise<void>((resolve) => afterNextPaint(resolve, PAINT_WAIT_MS)) : Promise.resolve())
   .then(loadApp)
   .then(
     ({ startApp }) => startApp({ tappedInDrawing: takeTapped }),
