@@ -17,6 +17,7 @@ import { currentLocale, i18next, startI18n } from './i18n';
 import { loadScriptFonts } from './i18n/fonts';
 import { showOrder, start } from './intents';
 import { followLanguage } from './store/language';
+import { within } from './within';
 
 // Marks for the benchmarks and for support: when the app's code began, and (in intents) when
 // the first data arrived.
@@ -29,20 +30,8 @@ const LANGUAGE_WAIT_MS = 5_000;
  * The terminal's language from its settings; English if the engine cannot say in time (the app
  * then says in words what is wrong, and switches language once the settings arrive).
  */
-async function terminalLanguage(settings: Promise<Settings | null>): Promise<string> {
-  const asked = settings.then((s) => s?.language ?? FALLBACK_LANGUAGE).catch(() => FALLBACK_LANGUAGE);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(FALLBACK_LANGUAGE), LANGUAGE_WAIT_MS)));
-  const language = await Promise.race([asked, late]);
-  clearTimeout(timer);
-  return language;
-}
-
-/** Resolves once `promise` has settled or `ms` have passed, whichever is first; never rejects. */
-async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([promise.catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
+function terminalLanguage(settings: Promise<Settings | null>): Promise<string> {
+  return within(settings.then((s) => s?.language ?? FALLBACK_LANGUAGE), LANGUAGE_WAIT_MS, FALLBACK_LANGUAGE);
 }
 
 /** Without an engine there are no settings: the browser's own language, if the terminal offers it. */
@@ -70,7 +59,7 @@ async function main(options: StartOptions): Promise<void> {
     await startI18n(await terminalLanguage(boot.settings));
     // The host drew the queue into the page (firstScreen/): the app's first render replaces it, so
     // it waits for the orders too, or a "Starting" screen would stand in for the queue a moment.
-    if (container.querySelector('.first-screen')) await settledWithin(boot.ready, LANGUAGE_WAIT_MS);
+    if (container.querySelector('.first-screen')) await within(boot.ready, LANGUAGE_WAIT_MS, null);
     followLanguage();
     // Usually the orders are still on their way: the formatters' first-use cost is paid now.
     warmFormats(currentLocale(), i18next.t, Date.now());

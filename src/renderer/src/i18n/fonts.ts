@@ -4,6 +4,7 @@
  * drawn while the font is still loading can stay as empty boxes in Chromium until it is drawn
  * again, and a packer must never see boxes.
  */
+import { within } from '../within';
 
 /** Font family per language whose script system fonts may lack; Latin languages need none. */
 const SCRIPT_FONT: Readonly<Record<string, string>> = {
@@ -35,9 +36,7 @@ async function loadAll(): Promise<void> {
   );
   // The files are local, so this takes milliseconds; a browser that never settles the load must
   // still not keep the terminal from starting.
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([Promise.all(loads), new Promise<void>((resolve) => (timer = setTimeout(resolve, FONT_WAIT_MS)))]);
-  clearTimeout(timer);
+  await within(Promise.all(loads), FONT_WAIT_MS, []);
 }
 
 /** The longest the words wait for a font. */
