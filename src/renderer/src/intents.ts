@@ -28,7 +28,8 @@ import { useHub } from './store/hub';
 import { useUi } from './store/ui';
 import { usePickSelection } from './print/selection';
 import { looksLikeBadge } from '../../shared/staff';
-import { loadPacker, signInByBadge, watchPacker } from './staff/intents';
+import { signInByBadge, watchPacker } from './staff/intents';
+import { usePacker } from './staff/store';
 import { isItemCodeOf, packsByScan, packScanned } from './packing/intents';
 
 /** A problem the bridge itself hit (the engine is gone, the socket closed): never a stack trace. */
@@ -106,6 +107,24 @@ export function reload(): Promise<Problem | null> {
   return load().ready;
 }
 
+/**
+ * Reads what the shell shows beside the queue (the sync, intake and update status, the store hub,
+ * the outbox's pending taps, who is packing), each answer into its store as it arrives. The app's
+ * start asks through the bridge; the host's drawing of the first screen (firstScreen/) asks the
+ * host itself, so both show the same.
+ */
+export function readShellStatus(ask: PackdeskApi['invoke']): Promise<unknown>[] {
+  const status = useStatus.getState();
+  return [
+    ask('sync.status', {}).then((r) => r.ok && status.setSync(r.value)),
+    ask('intake.status', {}).then((r) => r.ok && status.setIntake(r.value)),
+    ask('updates.status', {}).then((r) => r.ok && status.setUpdates(r.value)),
+    ask('hub.status', {}).then((r) => r.ok && useHub.getState().setStatus(r.value)),
+    ask('outbox.list', {}).then((r) => r.ok && useOutbox.getState().replacePending(r.value)),
+    ask('staff.current', {}).then((r) => r.ok && usePacker.getState().set(r.value)),
+  ];
+}
+
 function load(): Boot {
   const status = useStatus.getState();
   // Each answer is shown as it arrives; only the queue's head and the settings hold up the first
@@ -119,12 +138,7 @@ function load(): Boot {
     if (r.ok) status.setInfo(r.value);
     return r;
   });
-  void call('sync.status', {}).then((r) => r.ok && status.setSync(r.value));
-  void call('intake.status', {}).then((r) => r.ok && status.setIntake(r.value));
-  void call('updates.status', {}).then((r) => r.ok && status.setUpdates(r.value));
-  void call('hub.status', {}).then((r) => r.ok && useHub.getState().setStatus(r.value));
-  void call('outbox.list', {}).then((r) => r.ok && useOutbox.getState().replacePending(r.value));
-  loadPacker();
+  void Promise.all(readShellStatus(call));
   const settings = settingsAsked.then((r) => {
     if (!r.ok) return null;
     status.setSettings(r.value);

@@ -23,6 +23,7 @@ import { useOutbox } from '../store/outbox';
 import { useStatus } from '../store/status';
 import { useUi } from '../store/ui';
 import { usePacker } from '../staff/store';
+import { readShellStatus } from '../intents';
 import { usePickSelection } from '../print/selection';
 import { windowHeight } from '../viewport';
 
@@ -56,33 +57,21 @@ export function renderFirstScreen(ask: Ask): Promise<FirstScreen | null> {
 }
 
 async function draw(ask: Ask): Promise<FirstScreen | null> {
-  const [settings, head, info, sync, intake, updates, hub, outbox, packer] = await Promise.all([
+  // Drawings run one at a time (renderFirstScreen), so the stores are this drawing's until its string is made.
+  for (const store of STORES) store.setState(store.getInitialState() as never, true);
+  const shell = Promise.all(readShellStatus(ask));
+  const [settings, head, info] = await Promise.all([
     ask('settings.get', {}),
     ask('orders.head', { rows: Math.ceil(windowHeight() / ROW_HEIGHT) }),
     ask('app.info', {}),
-    ask('sync.status', {}),
-    ask('intake.status', {}),
-    ask('updates.status', {}),
-    ask('hub.status', {}),
-    ask('outbox.list', {}),
-    ask('staff.current', {}),
   ]);
+  await shell;
   // The app shows a start problem or the first-run PIN screen itself; those are not the queue.
   if (!settings.ok || !head.ok || !info.ok || !info.value.pinSet) return null;
   const language = isLanguageCode(settings.value.language) ? settings.value.language : FALLBACK_LANGUAGE;
   await (i18next.isInitialized ? showLanguage(language) : startI18n(language));
-
-  // From here to the string, nothing awaits: no other drawing can change the stores meanwhile.
-  for (const store of STORES) store.setState(store.getInitialState() as never, true);
-  const status = useStatus.getState();
-  status.setSettings(settings.value);
-  status.setInfo(info.value);
-  if (sync.ok) status.setSync(sync.value);
-  if (intake.ok) status.setIntake(intake.value);
-  if (updates.ok) status.setUpdates(updates.value);
-  if (hub.ok) useHub.getState().setStatus(hub.value);
-  if (outbox.ok) useOutbox.getState().replacePending(outbox.value);
-  if (packer.ok) usePacker.getState().set(packer.value);
+  useStatus.getState().setSettings(settings.value);
+  useStatus.getState().setInfo(info.value);
   useOrders.getState().replaceHead(head.value);
 
   const markup = renderToString(<Shell />);

@@ -16,11 +16,6 @@ export function watchPacker(api: PackdeskApi): void {
   api.on('staff.changed', (status) => usePacker.getState().set(status));
 }
 
-/** Asks the engine who is packing now (at start, and after the engine was replaced). */
-export function loadPacker(): void {
-  void command('staff.current', {}).then((r) => r.ok && usePacker.getState().set(r.value));
-}
-
 /** A badge scanned anywhere: its packer is packing now. */
 export async function signInByBadge(badge: string): Promise<boolean> {
   const reply = await command('staff.signIn', { badge: badge.trim() });
