@@ -15,7 +15,7 @@ import { startTrainingStore, type TrainingStore } from '../../src/web/store';
 import { launchChromium } from '../support/chromium';
 import { Cleanup } from '../support/engine';
 import { type Central, startCentral } from '../fleet/fleet-world';
-import { axe, MANAGER_PIN, shot, until, untilAppLive } from './support';
+import { axe, MANAGER_PIN, shot, until, openCounterPage } from './support';
 
 let store: TrainingStore;
 let browser: Browser;
@@ -23,12 +23,8 @@ let dataDir: string;
 let central: Central;
 const cleanup = new Cleanup();
 
-async function counterPage(n: 0 | 1, width: number): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height: width >= 1920 ? 1080 : 768 } });
-  await page.goto(store.counters[n]!.url);
-  await page.getByTestId('order-row').first().waitFor({ timeout: 20_000 });
-  await untilAppLive(page);
-  return page;
+function counterPage(n: 0 | 1, width: number): Promise<Page> {
+  return openCounterPage(browser, store.counters[n]!.url, width);
 }
 
 async function openChain(page: Page): Promise<void> {

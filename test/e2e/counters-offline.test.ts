@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrainingStore } from '../../src/web/store';
 import { launchChromium } from '../support/chromium';
 import { readyTrainingStore } from './store';
-import { appliedTo, axe, orderPool, scan, shot, tapStep, until, untilAppLive } from './support';
+import { appliedTo, axe, orderPool, scan, shot, tapStep, until, openCounterPage } from './support';
 
 let store: TrainingStore;
 let browser: Browser;
@@ -21,12 +21,8 @@ let dataDir: string;
 let one: Page;
 let two: Page;
 
-async function counterPage(n: 0 | 1): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1024, height: 768 } });
-  await page.goto(store.counters[n]!.url);
-  await page.getByTestId('order-row').first().waitFor({ timeout: 20_000 });
-  await untilAppLive(page);
-  return page;
+function counterPage(n: 0 | 1): Promise<Page> {
+  return openCounterPage(browser, store.counters[n]!.url);
 }
 
 beforeAll(async () => {

@@ -16,7 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { launchChromium, recordPrintRequests, untilPrintRequests } from '../support/chromium';
 import { pdfText, printToPdf } from './pdf';
 import { firstIntakePass } from '../support/intake';
-import { appliedTo, axe, MANAGER_PIN, orderPool, scan, shot, tapStep, until, untilAppLive } from './support';
+import { appliedTo, axe, MANAGER_PIN, orderPool, scan, shot, tapStep, until, openCounterPage } from './support';
 
 let store: TrainingStore;
 let browser: Browser;
@@ -27,14 +27,8 @@ let two: Page;
 let wide: Page | undefined;
 let next: ReturnType<typeof orderPool>;
 
-async function counterPage(n: 0 | 1, width: number): Promise<Page> {
-  const harness = store.counters[n]!;
-  const page = await browser.newPage({ viewport: { width, height: width >= 1920 ? 1080 : 768 } });
-  await recordPrintRequests(page);
-  await page.goto(harness.url);
-  await page.getByTestId('order-row').first().waitFor({ timeout: 20_000 });
-  await untilAppLive(page);
-  return page;
+function counterPage(n: 0 | 1, width: number): Promise<Page> {
+  return openCounterPage(browser, store.counters[n]!.url, width, recordPrintRequests);
 }
 
 async function inHindi(page: Page): Promise<void> {

@@ -17,7 +17,7 @@ import type { TrainingStore } from '../../src/web/store';
 import { launchChromium } from '../support/chromium';
 import { scanUntilSeen } from './screens';
 import { readyTrainingStore } from './store';
-import { axe, MANAGER_PIN, orderPool, scan, shot, tapStep, until, untilAppLive } from './support';
+import { axe, MANAGER_PIN, orderPool, scan, shot, tapStep, until, openCounterPage } from './support';
 
 const PACKER = 'Ravi Kumar';
 /** An EAN-13 (its check digit right: a product barcode) no seeded item has as its code. */
@@ -33,12 +33,8 @@ let take: ReturnType<typeof orderPool>;
 const serious = (findings: Awaited<ReturnType<typeof axe>>) => findings.filter((f) => f.impact === 'serious' || f.impact === 'critical');
 const scanFor = (page: Page, code: string, selector: string): Promise<void> => scanUntilSeen(page, code, page.locator(selector));
 
-async function counterPage(n: 0 | 1, width: number): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height: width >= 1920 ? 1080 : 768 } });
-  await page.goto(store.counters[n]!.url);
-  await page.getByTestId('order-row').first().waitFor({ timeout: 20_000 });
-  await untilAppLive(page);
-  return page;
+function counterPage(n: 0 | 1, width: number): Promise<Page> {
+  return openCounterPage(browser, store.counters[n]!.url, width);
 }
 
 async function report(n: 0 | 1): Promise<ShiftReport> {

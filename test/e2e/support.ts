@@ -145,6 +145,19 @@ export async function untilAppLive(page: Page): Promise<void> {
   await page.locator('.first-screen').waitFor({ state: 'detached', timeout: 20_000 });
 }
 
+/**
+ * Opens a counter's page (a harness's `url`) in `browser` at `width` (1080 px tall from 1920 wide,
+ * else 768) and waits for the app's own queue. `beforeOpen` runs on the page first.
+ */
+export async function openCounterPage(browser: Browser, url: string, width = 1024, beforeOpen?: (page: Page) => Promise<void>): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height: width >= 1920 ? 1080 : 768 } });
+  await beforeOpen?.(page);
+  await page.goto(url);
+  await page.getByTestId('order-row').first().waitFor({ timeout: 20_000 });
+  await untilAppLive(page);
+  return page;
+}
+
 /** Saves a screenshot of the whole window to test-results/screenshots/<name>.png. */
 export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
