@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { acceptOrder, MANAGER_PIN, openTerminal, orderPool, scan, setPin, shot, tapStep, until, type Terminal } from './support';
+import { acceptOrder, MANAGER_PIN, openTerminal, orderPool, reloadTerminal, scan, setPin, shot, tapStep, type Terminal, until } from './support';
 
 const WIDTHS = [1024, 1366] as const;
 
@@ -108,8 +108,7 @@ describe('the staff in their own language', () => {
     t = await openTerminal({ orderCount: 30 });
     await setPin(t);
     // The page read "no PIN yet" when it opened; load it again so settings ask for the PIN.
-    await t.page.reload();
-    await t.page.getByTestId('order-row').first().waitFor();
+    await reloadTerminal(t.page);
   });
   afterAll(async () => {
     await t?.close();
@@ -189,8 +188,7 @@ describe('the staff in their own language', () => {
     expect(t.problems).toEqual([]);
 
     // A restart (the window loaded again) forgets the shift's choice: the terminal's language, English, is back.
-    await page.reload();
-    await page.getByTestId('order-row').first().waitFor();
+    await reloadTerminal(page);
     await page.locator('html[lang="en-IN"]').waitFor({ state: 'attached' });
     await page.locator('.top-nav .nav-button').nth(0).filter({ hasText: 'Orders' }).waitFor();
   }, 240_000);
@@ -198,8 +196,7 @@ describe('the staff in their own language', () => {
   it('a manager sets Hindi as the terminal language in settings: saved with the settings and kept after a restart', async () => {
     const { page, harness } = t;
     // A fresh window: whatever the previous test left open or chose for its shift is gone.
-    await page.reload();
-    await page.getByTestId('order-row').first().waitFor();
+    await reloadTerminal(page);
     await unlockSettings(page);
     await page.getByTestId('settings-language').selectOption('hi');
     await page.getByTestId('settings-save').click();
@@ -212,8 +209,7 @@ describe('the staff in their own language', () => {
     const refused = await harness.host.handle('settings.update', { pin: MANAGER_PIN, patch: { language: 'xx' } } as never);
     expect(refused.ok).toBe(false);
 
-    await page.reload();
-    await page.getByTestId('order-row').first().waitFor();
+    await reloadTerminal(page);
     await page.locator('html[lang="hi-IN"]').waitFor({ state: 'attached' });
     await page.locator('.top-nav .nav-button').nth(2).filter({ hasText: 'सेटिंग्स' }).waitFor();
     await shot(page, '64-hi-after-restart');

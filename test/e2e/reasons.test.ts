@@ -13,7 +13,7 @@ import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderView } from '../../src/shared/ipc';
 import { pdfText, printToPdf } from './pdf';
-import { acceptOrder, appliedTo, axe, openTerminal, orderPool, shot, tapStep, typeOrderId, until, untilPrintRequests, withPrescription, type Terminal } from './support';
+import { acceptOrder, appliedTo, axe, openTerminal, orderPool, reloadTerminal, shot, tapStep, type Terminal, typeOrderId, until, untilPrintRequests, withPrescription } from './support';
 
 const work = mkdtempSync(join(tmpdir(), 'packdesk-reasons-'));
 
@@ -118,8 +118,7 @@ describe('reasons that fit', () => {
       })
       .toBe(0);
 
-    await page.reload();
-    await page.getByTestId('order-row').first().waitFor();
+    await reloadTerminal(page);
     await typeOrderId(page, order.id);
     await expect(row.locator('.item-units-number').textContent()).resolves.toBe(String(was - 1));
     await expect(row.getByTestId('item-was').textContent()).resolves.toBe(`was ${was}: Item unavailable`);

@@ -15,7 +15,7 @@ import { dayBounds, dayOf } from '../../src/shared/days';
 import type { OrderSummary, OrderView, OutboxEntryView, ShiftReport } from '../../src/shared/ipc';
 import type { Order } from '../../src/shared/protocol';
 import { pdfText, printToPdf } from './pdf';
-import { appliedTo, axe, MANAGER_PIN, openTerminal, orderPool, SCREENSHOT_DIR, shot, tapStep, typeInFind, until, type Terminal } from './support';
+import { appliedTo, axe, MANAGER_PIN, openTerminal, orderPool, reloadTerminal, SCREENSHOT_DIR, shot, tapStep, type Terminal, typeInFind, until } from './support';
 
 const work = mkdtempSync(join(tmpdir(), 'packdesk-shift-'));
 
@@ -231,7 +231,7 @@ describe('find, timeline and the shift', () => {
     // On A4 in English (a manager's setting; the page reads it again).
     await call(t, 'settings.update', { pin: MANAGER_PIN, patch: { paper: 'a4' } });
     await page.getByTestId('language-en').click();
-    await page.reload();
+    await reloadTerminal(page);
     await page.getByTestId('nav-shift').click();
     await screen.getByTestId('shift-body').waitFor();
     await screen.getByTestId('shift-print').click();

@@ -145,6 +145,13 @@ export async function untilAppLive(page: Page): Promise<void> {
   await page.locator('.first-screen').waitFor({ state: 'detached', timeout: 20_000 });
 }
 
+/** Loads the page again (a restart of the window) and waits for the app's own queue, not the host's drawing of it. */
+export async function reloadTerminal(page: Page): Promise<void> {
+  await page.reload();
+  await page.getByTestId('order-row').first().waitFor({ timeout: 20_000 });
+  await untilAppLive(page);
+}
+
 /**
  * Opens a counter's page (a harness's `url`) in `browser` at `width` (1080 px tall from 1920 wide,
  * else 768) and waits for the app's own queue. `beforeOpen` runs on the page first.
