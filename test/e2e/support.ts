@@ -143,6 +143,10 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
  */
 export async function untilAppLive(page: Page): Promise<void> {
   await page.locator('.first-screen').waitFor({ state: 'detached', timeout: 20_000 });
+  // The drawing goes when React commits the app's first render; the app's key listeners (F9,
+  // the scanner) are attached in effects that run just after. A key pressed between the two was
+  // lost (CI: F9 in the chain test), so wait for the next frame and the task after it too.
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
 }
 
 /** Loads the page again (a restart of the window) and waits for the app's own queue, not the host's drawing of it. */
