@@ -63,6 +63,19 @@ async function setup(): Promise<Setup> {
   return { root, feed, folders, appImage, marker };
 }
 
+/**
+ * What the started installer wrote to the marker, once it has written a whole line (the shell
+ * creates the file before it writes to it) and `also` holds; '' after 2 s without.
+ */
+async function markerLine(s: Setup, also: () => boolean = () => true): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const text = fs.existsSync(s.marker) ? fs.readFileSync(s.marker, 'utf8') : '';
+    if (text.endsWith('\n') && also()) return text.trim();
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return fs.existsSync(s.marker) ? fs.readFileSync(s.marker, 'utf8').trim() : '';
+}
+
 /** One start of Packdesk: electron-updater's real class for `kind` and the controller around it. */
 function terminal(
   s: Setup,
@@ -153,13 +166,13 @@ describe('AppImageUpdater against a feed on 127.0.0.1', () => {
     t.ctx.lastTapAt = NOW - 10 * 60_000;
     t.clock.advance(60_000);
     await until(t, (x) => x.state === 'installing', 'installing');
-    for (let i = 0; i < 200 && (t.app.quits === 0 || !fs.existsSync(s.marker)); i++) await new Promise((r) => setTimeout(r, 10));
+    const started = await markerLine(s, () => t.app.quits > 0);
     expect(t.app.quits).toBe(1);
     expect(quitForUpdate).toBe(1);
     // The old AppImage is gone, the new one (version in its name) is in its folder and was started.
     expect(fs.readdirSync(path.dirname(s.appImage))).toEqual([APPIMAGE_NAME('1.1.0')]);
     expect(fs.readFileSync(path.join(path.dirname(s.appImage), APPIMAGE_NAME('1.1.0'))).equals(file.body)).toBe(true);
-    expect(fs.readFileSync(s.marker, 'utf8').trim()).toBe('1.1.0');
+    expect(started).toBe('1.1.0');
     expect(t.controller.status().message).toMatch(/Installing version 1\.1\.0: Nothing is being sent and nobody has tapped for a while/);
     expect(doctorLine(s).detail).toMatch(/installing/);
     expect(s.feed.downloadsOf(file.name)).toBe(1);
@@ -286,8 +299,7 @@ describe('stopping a staged rollout', () => {
     publishAppImage(s, '1.1.0', { stagingPercentage: 100 });
     t.clock.advance(4 * 60 * 60_000);
     await until(t, (x) => x.state === 'installing', 'installing');
-    for (let i = 0; i < 200 && !fs.existsSync(s.marker); i++) await new Promise((r) => setTimeout(r, 10));
-    expect(fs.readFileSync(s.marker, 'utf8').trim()).toBe('1.1.0');
+    expect(await markerLine(s)).toBe('1.1.0');
     expect(s.feed.downloadsOf(file.name)).toBe(1);
   });
 });
@@ -306,8 +318,7 @@ describe('NsisUpdater against a feed on 127.0.0.1', () => {
     // An .exe is runnable on Windows; here the test marks the script so.
     fs.chmodSync(installer, 0o755);
     expect(await t.controller.installNow()).toEqual({ ok: true, value: true });
-    for (let i = 0; i < 200 && (t.app.quits === 0 || !fs.existsSync(s.marker)); i++) await new Promise((r) => setTimeout(r, 10));
-    expect(fs.readFileSync(s.marker, 'utf8').trim()).toBe('--updated /S --force-run');
+    expect(await markerLine(s, () => t.app.quits > 0)).toBe('--updated /S --force-run');
     expect(t.app.quits).toBe(1);
   });
 
@@ -367,8 +378,7 @@ describe('when the update installs', () => {
     second.ctx.waitingCount = 0;
     second.clock.advance(60_000);
     await until(second, (x) => x.state === 'installing', 'installing');
-    for (let i = 0; i < 200 && !fs.existsSync(s.marker); i++) await new Promise((r) => setTimeout(r, 10));
-    expect(fs.readFileSync(s.marker, 'utf8').trim()).toBe('1.1.0');
+    expect(await markerLine(s)).toBe('1.1.0');
     expect(s.feed.downloadsOf(file.name)).toBe(1);
   });
 
