@@ -6,14 +6,14 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { PackdeskApi } from '../../shared/ipc';
 import { FullScreenMessage } from './components/FullScreenMessage';
-import { i18next } from './i18n';
 import { useWords } from './i18n/useWords';
-import { problemWords } from './i18n/words';
+import { problemWords, type Wording } from './i18n/words';
 import type { Problem } from '../../shared/result';
 import { start, type Boot } from './intents';
 import { Shell } from './Shell';
 
-type Phase = { name: 'loading' } | { name: 'ready' } | { name: 'failed'; message: string };
+/** A failed start keeps how to word why, so the screen says it in the language shown. */
+type Phase = { name: 'loading' } | { name: 'ready' } | { name: 'failed'; why: Wording };
 
 
 /** The first start, begun before the first render (main.tsx), and how it ended if it already has. */
@@ -23,18 +23,18 @@ export interface FirstStart {
   readonly settled?: Problem | null;
 }
 
-const phaseOf = (problem: Problem | null): Phase => (problem ? { name: 'failed', message: problemWords(i18next.t, problem) } : { name: 'ready' });
+const phaseOf = (problem: Problem | null): Phase => (problem ? { name: 'failed', why: (t) => problemWords(t, problem) } : { name: 'ready' });
 
 /** The terminal once started: a start screen while the engine's first answers come, then the shell. */
 export function App({ api, first }: { api: PackdeskApi; first: FirstStart }) {
-  const { t } = useWords();
+  const { t, locale } = useWords();
   // Orders that came with the words show at once: no "starting" screen in between.
   const [phase, setPhase] = useState<Phase>(first.settled === undefined ? { name: 'loading' } : phaseOf(first.settled));
 
-  // Words from i18next itself, not the hook's `t`: a new language must not start the app over
-  // (that would drop every screen's state).
+  // No words here, only how to word them: with the hook's `t` in it, a new language would start
+  // the app over (that would drop every screen's state).
   const follow = useCallback((ready: Promise<Problem | null>) => {
-    ready.then((problem) => setPhase(phaseOf(problem))).catch(() => setPhase({ name: 'failed', message: i18next.t('common:app.engineSilent') }));
+    ready.then((problem) => setPhase(phaseOf(problem))).catch(() => setPhase({ name: 'failed', why: (t) => t('common:app.engineSilent') }));
   }, []);
 
   // Always followed, even when it had settled at the first render: it may settle between that
@@ -57,7 +57,7 @@ export function App({ api, first }: { api: PackdeskApi; first: FirstStart }) {
   if (phase.name === 'failed')
     return (
       <FullScreenMessage title={t('common:app.couldNotStart')}>
-        <p>{phase.message}</p>
+        <p>{phase.why(t, locale)}</p>
         <button type="button" className="button button-primary" onClick={tryAgain}>
           {t('common:app.tryAgain')}
         </button>

@@ -12,12 +12,11 @@ import type { Problem } from '../../shared/result';
 import { predictTap } from '../../shared/orders';
 import { afterNextPaint } from '../../shared/paint';
 import { bridge } from './api';
-import { i18next, intlLocale } from './i18n';
 import { playConfirm, playRefusal } from './feedback/sound';
 import { useNewOrders } from './store/newOrders';
 import { orderIdMatcher } from './scanner/orderId';
 import { isProductBarcode } from './scanner/productCode';
-import { problemWords } from './i18n/words';
+import { problemWords, type Wording } from './i18n/words';
 import { actionSummary, DONE_ELSEWHERE, elsewhereWords, invoiceOf } from './orderFacts';
 import { holdsOrder, shownView, useOrders } from './store/orders';
 import { firstScreenRows } from './components/queue/OrderRow';
@@ -48,11 +47,14 @@ function soundsOn(): boolean {
   return useStatus.getState().settings?.sounds ?? true;
 }
 
-/** Plays the refusal buzz, shakes the screen and shows why (a problem is said in the staff's language). */
-export function refuse(why: string | Problem): void {
+/**
+ * Plays the refusal buzz, shakes the screen and shows why: how to word it, or a problem (worded by
+ * its code); the notice line words either in the language shown.
+ */
+export function refuse(why: Wording | Problem): void {
   if (soundsOn()) playRefusal();
   useUi.getState().buzz();
-  useUi.getState().say('error', typeof why === 'string' ? why : problemWords(i18next.t, why));
+  useUi.getState().say('error', typeof why === 'function' ? why : (t) => problemWords(t, why));
 }
 
 let subscribed = false;
@@ -208,11 +210,11 @@ export function isOrderId(code: string): boolean {
 export async function openOrderById(rawId: string): Promise<boolean> {
   const orderId = rawId.trim();
   if (!orderId) {
-    refuse(i18next.t('common:refusals.noOrderNumber'));
+    refuse((t) => t('common:refusals.noOrderNumber'));
     return false;
   }
   if (orderIdProblem(orderId) !== null) {
-    refuse(i18next.t('common:refusals.badOrderNumber'));
+    refuse((t) => t('common:refusals.badOrderNumber'));
     return false;
   }
   const reply = await call('orders.add', { orderId });
@@ -246,7 +248,7 @@ export type FindOutcome = { readonly kind: 'opened' } | { readonly kind: 'choose
 export async function findAndOpen(raw: string): Promise<FindOutcome> {
   const text = raw.trim();
   if (!text) {
-    refuse(i18next.t('common:refusals.noOrderNumber'));
+    refuse((t) => t('common:refusals.noOrderNumber'));
     return { kind: 'none' };
   }
   const found = await findOrders(text);
@@ -260,7 +262,7 @@ export async function findAndOpen(raw: string): Promise<FindOutcome> {
   }
   if (only) return { kind: 'choose', found };
   if (isOrderId(text)) return (await openOrderById(text)) ? { kind: 'opened' } : { kind: 'none' };
-  refuse(i18next.t('shift:find.nothing', { text }));
+  refuse((t) => t('shift:find.nothing', { text }));
   return { kind: 'none' };
 }
 
@@ -277,7 +279,7 @@ export async function openFound(orderId: string): Promise<void> {
 export async function showOrder(orderId: string): Promise<void> {
   // An id that breaks the id rule cannot be asked for (the set-aside line above the queue names it).
   if (orderIdProblem(orderId) !== null) {
-    refuse(i18next.t('common:queue.unreadableRow'));
+    refuse((t) => t('common:queue.unreadableRow'));
     return;
   }
   await loadOrder(orderId);
@@ -288,13 +290,13 @@ export async function showOrder(orderId: string): Promise<void> {
 export async function removeOrder(orderId: string): Promise<boolean> {
   const reply = await call('orders.remove', { orderId });
   if (!reply.ok) {
-    refuse(reply.problem.message);
+    refuse(reply.problem);
     return false;
   }
   ordersGone([orderId]);
   const ui = useUi.getState();
   if (ui.screen.name === 'order' && ui.screen.orderId === orderId) ui.back();
-  ui.say('info', i18next.t('shift:removeOrder.done', { orderId }));
+  ui.say('info', (t) => t('shift:removeOrder.done', { orderId }));
   void refreshOutbox();
   return true;
 }
@@ -307,8 +309,7 @@ function sayDoneElsewhere(entries: readonly OutboxEntryView[]): void {
   const known = useOutbox.getState().byId;
   const fresh = entries.find((e) => e.state === 'discarded' && e.lastError?.code === DONE_ELSEWHERE && known.get(e.id)?.state !== 'discarded');
   if (!fresh) return;
-  const t = i18next.t;
-  refuse(t('order:elsewhere', { orderId: fresh.orderId, what: elsewhereWords(t, fresh, intlLocale(i18next.language)) }));
+  refuse((t, locale) => t('order:elsewhere', { orderId: fresh.orderId, what: elsewhereWords(t, fresh, locale) }));
 }
 
 /** A person has seen an order's alarm (cancelled or changed elsewhere): it stops sounding. */
@@ -327,7 +328,8 @@ export async function takeOver(orderId: string): Promise<boolean> {
     return false;
   }
   if (soundsOn()) playConfirm();
-  useUi.getState().say('info', i18next.t('hub:claim.takenOver', { orderId, counter: reply.value.counterName }));
+  const counter = reply.value.counterName;
+  useUi.getState().say('info', (t) => t('hub:claim.takenOver', { orderId, counter }));
   await readOrder(orderId);
   return true;
 }
@@ -338,7 +340,9 @@ function sayTakenOver(orders: readonly OrderView[], before: ReadonlyMap<string, 
     const was = before.get(view.id)?.claim;
     if (was?.here && view.claim && !view.claim.here) {
       if (soundsOn()) playRefusal();
-      useUi.getState().say('error', i18next.t('hub:claim.takenFromHere', { orderId: view.id, counter: view.claim.counterName }));
+      const orderId = view.id;
+      const counter = view.claim.counterName;
+      useUi.getState().say('error', (t) => t('hub:claim.takenFromHere', { orderId, counter }));
     }
   }
 }
@@ -358,7 +362,7 @@ function ordersLeft(orderIds: readonly string[]): void {
   ordersGone(orderIds);
   if (shown === null) return;
   ui.back();
-  ui.say('info', i18next.t(unknown ? 'shift:unknownLeft' : 'shift:orderLeft', { orderId: shown }));
+  ui.say('info', (t) => t(unknown ? 'shift:unknownLeft' : 'shift:orderLeft', { orderId: shown }));
 }
 
 /**
@@ -408,7 +412,7 @@ function notPacked(code: string): void {
   const ui = useUi.getState();
   const open = ui.screen.name === 'order' ? shownView(useOrders.getState(), ui.screen.orderId) : undefined;
   if (isProductBarcode(code) || isItemCodeOf(open?.order, code)) {
-    refuse(i18next.t('shift:scan.product', { code }));
+    refuse((t) => t('shift:scan.product', { code }));
     return;
   }
   if (ui.screen.name === 'order') {
@@ -419,7 +423,7 @@ function notPacked(code: string): void {
   void findOrders(code).then((found) => {
     const match = found?.matches.length === 1 && !found.more ? found.matches[0] : undefined;
     if (match?.by === 'invoice') void openFound(match.order.id);
-    else if (found) refuse(i18next.t('shift:scan.notAnOrder', { code }));
+    else if (found) refuse((t) => t('shift:scan.notAnOrder', { code }));
   });
 }
 
@@ -430,11 +434,11 @@ function notPacked(code: string): void {
  */
 export async function recordInvoice(orderId: string, code: string): Promise<boolean> {
   if (looksLikeBadge(code)) {
-    refuse(i18next.t('staff:badgeNotInvoice'));
+    refuse((t) => t('staff:badgeNotInvoice'));
     return false;
   }
   if (isProductBarcode(code) || isItemCodeOf(shownView(useOrders.getState(), orderId)?.order, code)) {
-    refuse(i18next.t('shift:scan.product', { code: code.trim() }));
+    refuse((t) => t('shift:scan.product', { code: code.trim() }));
     return false;
   }
   const current = invoiceOf(shownView(useOrders.getState(), orderId)?.order ?? null);
@@ -517,27 +521,26 @@ export async function undo(entryId: number): Promise<void> {
     refuse(reply.problem);
     return;
   }
-  const t = i18next.t;
-  ui.say(
-    'info',
-    offer
-      ? t('common:undo.undoneWhat', { what: actionSummary(t, offer.action, useOrders.getState().views.get(offer.orderId)?.order ?? null) })
-      : t('common:undo.undone'),
-  );
+  if (!offer) {
+    ui.say('info', (t) => t('common:undo.undone'));
+    return;
+  }
+  const order = useOrders.getState().views.get(offer.orderId)?.order ?? null;
+  ui.say('info', (t) => t('common:undo.undoneWhat', { what: actionSummary(t, offer.action, order) }));
 }
 
 /** Sends a failed or waiting entry again now. */
 export async function retry(entryId: number): Promise<void> {
   const reply = await call('outbox.retry', { entryId });
   if (!reply.ok) refuse(reply.problem);
-  else useUi.getState().say('info', i18next.t('outbox:sendingAgain'));
+  else useUi.getState().say('info', (t) => t('outbox:sendingAgain'));
 }
 
-/** Drops an entry for good (manager PIN); returns the refusal message, if any. */
-export async function discard(entryId: number, pin: string): Promise<string | null> {
+/** Drops an entry for good (manager PIN); returns the refusal (the dialog words it), if any. */
+export async function discard(entryId: number, pin: string): Promise<Problem | null> {
   const reply = await call('outbox.discard', { entryId, pin });
-  if (!reply.ok) return problemWords(i18next.t, reply.problem);
-  useUi.getState().say('info', i18next.t('outbox:discarded'));
+  if (!reply.ok) return reply.problem;
+  useUi.getState().say('info', (t) => t('outbox:discarded'));
   return null;
 }
 

@@ -1,10 +1,11 @@
 /**
  * The one line that tells the packer what just happened: why a tap was refused (stays until the
- * next action or dismissed), or a short confirmation (fades after a few seconds).
+ * next action or dismissed), or a short confirmation (fades after a few seconds). A notice is kept
+ * as how to word it and worded here, in the language shown: a switch re-words the one on screen.
  */
 import { useEffect } from 'react';
 import { useWords } from '../i18n/useWords';
-import { useUi } from '../store/ui';
+import { useUi, type Notice } from '../store/ui';
 
 const INFO_MS = 5_000;
 
@@ -12,6 +13,7 @@ export function NoticeLine() {
   const notice = useUi((s) => s.notice);
   const clear = useUi((s) => s.clearNotice);
 
+  // A language switch leaves the notice (and its id) as it was: the fade keeps its time.
   useEffect(() => {
     if (!notice || notice.tone === 'error') return;
     const t = setTimeout(() => {
@@ -24,8 +26,8 @@ export function NoticeLine() {
   return (
     <div className="notice-slot">
       <NoticeError inDialog={false} />
-      <div role="status" className={notice && notice.tone !== 'error' ? `notice notice-${notice.tone}` : 'notice-empty'} data-testid="notice-info">
-        {notice && notice.tone !== 'error' && <span className="notice-text">{notice.text}</span>}
+      <div role="status" aria-relevant="additions" className={notice && notice.tone !== 'error' ? `notice notice-${notice.tone}` : 'notice-empty'} data-testid="notice-info">
+        {notice && notice.tone !== 'error' && <NoticeText key={notice.id} notice={notice} />}
       </div>
     </div>
   );
@@ -42,13 +44,13 @@ export function NoticeError({ inDialog }: { inDialog: boolean }) {
   const clear = useUi((s) => s.clearNotice);
   const shown = notice?.tone === 'error' && inDialog === dialogOpen ? notice : null;
   return (
-    <div role="alert" className={shown ? 'notice notice-error' : 'notice-empty'} data-testid="notice-error">
+    <div role="alert" aria-relevant="additions" className={shown ? 'notice notice-error' : 'notice-empty'} data-testid="notice-error">
       {shown && (
         <>
           <span className="notice-icon" aria-hidden="true">
             ✖
           </span>
-          <span className="notice-text">{shown.text}</span>
+          <NoticeText key={shown.id} notice={shown} />
           <button type="button" className="button button-small" onClick={clear}>
             {t('common:notice.ok')}
           </button>
@@ -56,4 +58,14 @@ export function NoticeError({ inDialog }: { inDialog: boolean }) {
       )}
     </div>
   );
+}
+
+/**
+ * A notice's words in the language shown. A new notice is a new element (keyed by its id), which
+ * the regions above announce ("additions"); a switch only changes this element's text, which they
+ * do not, so the notice is not announced again as if it were new.
+ */
+function NoticeText({ notice }: { notice: Notice }) {
+  const { t, locale } = useWords();
+  return <span className="notice-text">{notice.words(t, locale)}</span>;
 }

@@ -12,14 +12,12 @@
  * order is open, is offered as that order's invoice number, never added as a new order.
  */
 import { useEffect, useMemo } from 'react';
-import { i18next } from '../i18n';
 import { refuse, scanned, scanPacksProduct } from '../intents';
 import { createScanDetector } from '../scanner/detector';
 import { repeatWindowOf } from '../scanner/repeat';
 import { offerScanToField, setFieldValue, textFieldOf } from '../scanner/fieldScan';
 import { useStatus } from '../store/status';
 import { useUi } from '../store/ui';
-import { useWords } from '../i18n/useWords';
 
 /** The field a burst began in and what it held just before its first key. */
 interface BurstStart {
@@ -28,7 +26,6 @@ interface BurstStart {
 }
 
 export function ScannerListener() {
-  const { t } = useWords();
   const prefix = useStatus((s) => s.settings?.scannerPrefix ?? '');
   // Identical units on the packing checklist are scanned in quick succession: each read counts there.
   const detector = useMemo(() => createScanDetector({ prefix, repeatWindowMs: (code) => repeatWindowOf(scanPacksProduct(code)) }), [prefix]);
@@ -57,7 +54,8 @@ export function ScannerListener() {
           e.preventDefault();
           e.stopPropagation();
           restore();
-          useUi.getState().say('info', t('shift:scan.repeatIgnored', { code: verdict.code }));
+          const code = verdict.code;
+          useUi.getState().say('info', (t) => t('shift:scan.repeatIgnored', { code }));
           return;
         }
         if (offerScanToField(field, verdict.code)) {
@@ -73,7 +71,7 @@ export function ScannerListener() {
       e.stopPropagation();
       if (verdict.kind !== 'scan') return;
       if (document.querySelector('dialog[open]')) {
-        refuse(i18next.t('common:refusals.dialogOpen'));
+        refuse((t) => t('common:refusals.dialogOpen'));
         return;
       }
       scanned(verdict.code);
@@ -88,7 +86,7 @@ export function ScannerListener() {
       window.removeEventListener('keydown', onKey, { capture: true });
       window.removeEventListener('blur', onBlur);
     };
-  }, [detector, t]);
+  }, [detector]);
 
   return null;
 }

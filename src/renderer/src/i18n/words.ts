@@ -73,6 +73,13 @@ function withWords(t: TFunction, values: Readonly<Record<string, string | number
   return out;
 }
 
+/**
+ * How to word something shown for a while (the notice line, a refusal in a dialog): called with the
+ * `t` and Intl locale of the language shown each time it is drawn, so words already on screen follow
+ * a language switch. Kept instead of the words themselves.
+ */
+export type Wording = (t: TFunction, locale: string) => string;
+
 /** A problem or refusal from the engine in the staff's language; its English when the code is unknown. */
 export function problemWords(t: TFunction, problem: Pick<Problem, 'message' | 'code' | 'values'>): string {
   if (!problem.code) return problem.message;

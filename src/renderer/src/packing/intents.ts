@@ -5,7 +5,6 @@
  */
 import type { OrderView, PackScanAnswer } from '../../../shared/ipc';
 import type { Item, Order } from '../../../shared/protocol/schemas';
-import { i18next } from '../i18n';
 import { command, refuse } from '../intents';
 import { playConfirm } from '../feedback/sound';
 import { isProductBarcode } from '../scanner/productCode';
@@ -67,7 +66,7 @@ export async function teachCode(view: OrderView, code: string, itemId: string): 
 export function notInOrder(orderId: string, code: string): void {
   usePacking.getState().ask(null);
   usePacking.getState().strange({ orderId, code });
-  refuse(i18next.t('staff:pack.notInOrder', { code }));
+  refuse((t) => t('staff:pack.notInOrder', { code }));
 }
 
 /** The order's items with units still to scan (what Mark packed asks about). */
@@ -83,18 +82,20 @@ function said(order: Order | null, code: string, answer: PackScanAnswer): void {
   packing.put(answer.state);
   const item = order?.items.find((i) => i.itemId === answer.itemId);
   const name = item?.name ?? answer.itemId ?? code;
-  const t = i18next.t;
   switch (answer.outcome) {
     case 'ticked': {
       packing.strange(null);
       if (useStatus.getState().settings?.sounds ?? true) playConfirm();
       const scanned = scannedOf(answer.state, answer.itemId ?? '');
-      useUi.getState().say('success', t('staff:pack.ticked', { item: name, scanned, count: item?.quantity.count ?? scanned }));
+      const count = item?.quantity.count ?? scanned;
+      useUi.getState().say('success', (t) => t('staff:pack.ticked', { item: name, scanned, count }));
       return;
     }
-    case 'tooMany':
-      refuse(t('staff:pack.tooMany', { item: name, count: item?.quantity.count ?? 0 }));
+    case 'tooMany': {
+      const count = item?.quantity.count ?? 0;
+      refuse((t) => t('staff:pack.tooMany', { item: name, count }));
       return;
+    }
     case 'notInOrder':
       if (order) notInOrder(order.id, code);
       return;

@@ -5,7 +5,6 @@
  * dialog, where a trainee can pick a printer or Save as PDF.
  */
 import { orderPhase } from '../../../shared/fulfilment/states';
-import { i18next } from '../i18n';
 import { command, loadOrder, refuse } from '../intents';
 import { useStatus } from '../store/status';
 import { useUi } from '../store/ui';
@@ -22,12 +21,12 @@ export async function printPackingSlip(orderId: string, now: () => number = Date
   const wholePhone = useStatus.getState().settings?.slipWholePhone ?? false;
   const slip = view ? packingSlipOf(view, { wholePhone, packedBy: await packedByOf(orderId) }) : null;
   if (!slip) {
-    refuse(i18next.t('print:notice.noDetails', { orderId }));
+    refuse((t) => t('print:notice.noDetails', { orderId }));
     return false;
   }
   // Nothing of a cancelled order goes in a bag: no slip for it (an auto-print included).
   if (view?.order && orderPhase(view.order) === 'CANCELLED') {
-    refuse(i18next.t('print:notice.cancelledOrder', { orderId }));
+    refuse((t) => t('print:notice.cancelledOrder', { orderId }));
     return false;
   }
   // The encoder (about 200 kB with its font tables) loads on the first print, not at start:
@@ -61,7 +60,7 @@ export async function printPickList(orderIds: readonly string[], now: () => numb
   const views = await Promise.all(orderIds.map((id) => loadOrder(id)));
   const list = pickListOf(views.map((v) => v ?? undefined));
   if (list.lines.length === 0) {
-    refuse(i18next.t('print:notice.nothingToPick'));
+    refuse((t) => t('print:notice.nothingToPick'));
     return false;
   }
   return printJob({ document: 'pickList', list, at: now() });
@@ -90,17 +89,20 @@ async function printNow(job: PrintJob): Promise<boolean> {
   usePrint.getState().measured(heightMm);
   const reply = await command('print.run', { document: job.document, contentHeightMm: heightMm });
   if (!reply.ok) {
-    refuse(reply.problem.message);
+    // The engine's sentence names the printer and the reason the system gave, which are not ours
+    // to translate: shown as it came, in every language.
+    const { message } = reply.problem;
+    refuse(() => message);
     return false;
   }
   const ui = useUi.getState();
   if (reply.value.outcome !== 'cancelled') recordPrint(job, reply.value.outcome);
   switch (reply.value.outcome) {
     case 'printed':
-      ui.say('success', i18next.t(SENT_WORDS[job.document]));
+      ui.say('success', (t) => t(SENT_WORDS[job.document]));
       return true;
     case 'cancelled':
-      ui.say('info', i18next.t('print:notice.cancelled'));
+      ui.say('info', (t) => t('print:notice.cancelled'));
       return false;
     case 'browser':
       // The browser's dialog prints this very page; print.css shows only the document.

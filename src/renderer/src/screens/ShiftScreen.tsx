@@ -42,8 +42,13 @@ export default function ShiftScreen() {
     const reply = await command('shift.exportCsv', { day });
     setBusy(null);
     const ui = useUi.getState();
-    if (reply.ok) ui.say('success', t('shiftReport:export.saved', { path: reply.value.path }));
-    else ui.say('error', problemWords(t, reply.problem));
+    if (reply.ok) {
+      const { path } = reply.value;
+      ui.say('success', (t) => t('shiftReport:export.saved', { path }));
+    } else {
+      const { problem } = reply;
+      ui.say('error', (t) => problemWords(t, problem));
+    }
   };
   const print = async () => {
     if (!report) return;

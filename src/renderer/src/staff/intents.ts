@@ -3,10 +3,9 @@
  * The engine keeps who is signed in (it stamps every tap); the screen only shows it.
  */
 import type { PackdeskApi } from '../../../shared/ipc';
-import { i18next } from '../i18n';
+import type { Problem } from '../../../shared/result';
 import { command, refuse } from '../intents';
 import { playConfirm } from '../feedback/sound';
-import { problemWords } from '../i18n/words';
 import { useStatus } from '../store/status';
 import { useUi } from '../store/ui';
 import { usePacker } from './store';
@@ -22,10 +21,10 @@ export async function signInByBadge(badge: string): Promise<boolean> {
   return signedIn(reply);
 }
 
-/** A personal PIN typed: its packer is packing now. Returns the refusal in words, or null. */
-export async function signInByPin(packerPin: string): Promise<string | null> {
+/** A personal PIN typed: its packer is packing now. Returns the refusal (the dialog words it), or null. */
+export async function signInByPin(packerPin: string): Promise<Problem | null> {
   const reply = await command('staff.signIn', { packerPin });
-  if (!reply.ok) return problemWords(i18next.t, reply.problem);
+  if (!reply.ok) return reply.problem;
   signedIn(reply);
   return null;
 }
@@ -35,7 +34,7 @@ export async function signOut(): Promise<void> {
   const reply = await command('staff.signOut', {});
   if (reply.ok) {
     usePacker.getState().set(reply.value);
-    useUi.getState().say('info', i18next.t('staff:signedOut'));
+    useUi.getState().say('info', (t) => t('staff:signedOut'));
   }
 }
 
@@ -47,6 +46,6 @@ function signedIn(reply: Awaited<ReturnType<typeof command<'staff.signIn'>>>): b
   usePacker.getState().set(reply.value);
   if (useStatus.getState().settings?.sounds ?? true) playConfirm();
   const name = reply.value.packer?.name;
-  if (name) useUi.getState().say('success', i18next.t('staff:signedIn', { name }));
+  if (name) useUi.getState().say('success', (t) => t('staff:signedIn', { name }));
   return true;
 }

@@ -5,6 +5,7 @@
  */
 import { create } from 'zustand';
 import type { Action } from '../../../shared/protocol/schemas';
+import type { Wording } from '../i18n/words';
 import type { StepFilterKey } from './orders';
 
 export type Screen =
@@ -22,8 +23,9 @@ export type NoticeTone = 'error' | 'info' | 'success';
 
 export interface Notice {
   readonly tone: NoticeTone;
-  readonly text: string;
-  /** Distinguishes two notices with the same words, so each one is announced. */
+  /** How to word it, not words: the notice line words it in the language shown, again after a switch. */
+  readonly words: Wording;
+  /** Distinguishes two notices with the same words, so each one is announced; a switch keeps it. */
   readonly id: number;
 }
 
@@ -64,7 +66,7 @@ interface UiStore {
   openOrder(orderId: string): void;
   back(): void;
   setFilter(filter: QueueView): void;
-  say(tone: NoticeTone, text: string): void;
+  say(tone: NoticeTone, words: Wording): void;
   clearNotice(): void;
   offerUndo(offer: UndoOffer | null): void;
   offerInvoice(offer: InvoiceOffer | null): void;
@@ -106,7 +108,7 @@ export const useUi = create<UiStore>()((set) => ({
       invoiceOffer: null,
     })),
   setFilter: (filter) => set({ filter }),
-  say: (tone, text) => set({ notice: { tone, text, id: ++noticeIds } }),
+  say: (tone, words) => set({ notice: { tone, words, id: ++noticeIds } }),
   clearNotice: () => set({ notice: null }),
   offerUndo: (undo) => set({ undo }),
   offerInvoice: (invoiceOffer) => set({ invoiceOffer }),

@@ -7,7 +7,6 @@ import { useEffect, useRef, useState } from 'react';
 import type { OrderView } from '../../../../shared/ipc';
 import type { ActionInput } from '../../../../shared/protocol/builders';
 import type { NextStep } from '../../../../shared/fulfilment/states';
-import { i18next } from '../../i18n';
 import { useWords } from '../../i18n/useWords';
 import { STEP_LABEL_KEY } from '../../i18n/words';
 import { refuse, tap } from '../../intents';
@@ -68,7 +67,7 @@ export function NextStepButton({ view }: { view: OrderView }) {
     if (busy.current) return;
     const input = inputFor(step);
     if (!input) {
-      refuse(i18next.t('common:refusals.noFulfilment'));
+      refuse((t) => t('common:refusals.noFulfilment'));
       return;
     }
     // Scan to pack: Mark packed with units still unscanned asks first (scan the rest, or cut them).

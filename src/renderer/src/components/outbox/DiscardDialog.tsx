@@ -2,6 +2,8 @@
 import { useId, useState } from 'react';
 import type { OutboxEntryView } from '../../../../shared/ipc';
 import { useWords } from '../../i18n/useWords';
+import { problemWords } from '../../i18n/words';
+import type { Problem } from '../../../../shared/result';
 import { discard } from '../../intents';
 import { actionSummary } from '../../orderFacts';
 import { useOrderView } from '../../hooks/useOrderView';
@@ -12,7 +14,7 @@ export function DiscardDialog({ entry, onClose }: { entry: OutboxEntryView; onCl
   const { t } = useWords();
   const order = useOrderView(entry.action.type === 'ITEM_UNIT_UPDATE' ? entry.orderId : null)?.order ?? null;
   const [pin, setPin] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
   const [busy, setBusy] = useState(false);
   const formId = useId();
 
@@ -56,7 +58,7 @@ export function DiscardDialog({ entry, onClose }: { entry: OutboxEntryView; onCl
         <PinField label={t('common:pin.manager')} value={pin} onChange={setPin} autoFocus testId="discard-pin" />
         {problem && (
           <p className="inline-error" role="alert">
-            {problem}
+            {problemWords(t, problem)}
           </p>
         )}
       </form>

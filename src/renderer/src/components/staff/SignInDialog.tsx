@@ -3,6 +3,8 @@ import { useEffect, useRef, useState } from 'react';
 import { looksLikeBadge } from '../../../../shared/staff';
 import { FIELD_SCAN_EVENT, type FieldScanEvent } from '../../scanner/fieldScan';
 import { useWords } from '../../i18n/useWords';
+import { problemWords } from '../../i18n/words';
+import type { Problem } from '../../../../shared/result';
 import { signInByBadge, signInByPin } from '../../staff/intents';
 import { Dialog } from '../Dialog';
 import { PIN_PATTERN, PinField } from '../PinField';
@@ -10,7 +12,7 @@ import { PIN_PATTERN, PinField } from '../PinField';
 export function SignInDialog({ onClose }: { onClose: () => void }) {
   const { t } = useWords();
   const [pin, setPin] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
   const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);
   // A scan lands in the PIN field (it has focus); the field's scan event does not bubble, so the
@@ -63,7 +65,7 @@ export function SignInDialog({ onClose }: { onClose: () => void }) {
         <PinField label={t('staff:signIn.pin')} value={pin} onChange={setPin} autoFocus testId="sign-in-pin" />
         {problem && (
           <p className="inline-error" role="alert">
-            {problem}
+            {problemWords(t, problem)}
           </p>
         )}
       </form>
