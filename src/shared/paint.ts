@@ -18,3 +18,29 @@ export function afterNextPaint(then: () => void, atMostMs: number): void {
   requestAnimationFrame(() => setTimeout(once, 0));
   setTimeout(once, atMostMs);
 }
+
+/**
+ * Runs `then` once the page's first contentful paint has been presented (the browser's record of
+ * it: its paint timing entry, delivered once the frame is on screen, not only once it was drawn),
+ * or after `atMostMs`, whichever is first. Where the browser keeps no paint timing, after the next
+ * paint. Work started here no longer takes the cores the frame's raster and presentation need.
+ */
+export function afterContentPresented(then: () => void, atMostMs: number): void {
+  let done = false;
+  let observer: PerformanceObserver | null = null;
+  const once = (): void => {
+    if (done) return;
+    done = true;
+    observer?.disconnect();
+    then();
+  };
+  try {
+    observer = new PerformanceObserver((list) => {
+      if (list.getEntriesByName('first-contentful-paint').length > 0) once();
+    });
+    observer.observe({ type: 'paint', buffered: true });
+  } catch {
+    afterNextPaint(once, atMostMs);
+  }
+  setTimeout(once, atMostMs);
+}

@@ -14,7 +14,7 @@
 import type { CommandName, EventName, PackdeskApi, Reply, Transport } from '../shared/ipc';
 import type * as ContractModule from './contract';
 import { CONTRACT_PATH, IPC_PATH } from './paths';
-import { afterNextPaint } from '../shared/paint';
+import { afterContentPresented, afterNextPaint } from '../shared/paint';
 
 type Contract = typeof ContractModule;
 
@@ -45,11 +45,13 @@ function loadContract(attempt = 0): void {
     () => setTimeout(() => loadContract(attempt + 1), 1_000),
   );
 }
-// After the page's first frame (or 100 ms, for a page that draws no frame: a tab in the
-// background): evaluating the contract (zod and every schema) is the heaviest thing the bridge
-// does, and the frame shows the queue the host drew into the page. The app asks its first
-// commands only after that frame too (main.tsx), and its replies wait for the contract anyway.
-afterNextPaint(() => loadContract(), 100);
+// Evaluating the contract (zod and every schema) is the heaviest thing the bridge does. When the
+// host drew the queue into the page, it waits until that frame is on screen (or 500 ms, for a page
+// that draws no frame: a tab in the background); the app asks its first commands only after that
+// frame too (main.tsx), and its replies wait for the contract anyway. Without a drawing the app's
+// own first screen needs the replies, so the contract comes after the next paint (at most 100 ms).
+if (document.querySelector('.first-screen')) afterContentPresented(() => loadContract(), 500);
+else afterNextPaint(() => loadContract(), 100);
 
 const TOKEN_KEY = 'packdesk.harnessToken';
 const QUEUED_CALL_TIMEOUT_MS = 10_000;

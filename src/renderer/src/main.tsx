@@ -1,11 +1,12 @@
 /**
  * Renderer entry. Small on purpose: when the host drew the queue into the page (firstScreen/), the
  * browser runs this as soon as the page is parsed, before its first frame; the app's own script
- * (start.tsx: React, the stores, the words) is evaluated only once that frame has painted the
- * queue, so the packer sees it without waiting for the app. Without a drawing the app starts at once.
+ * (start.tsx: React, the stores, the words) and the worker that loads ICU's data are started only
+ * once that frame is on screen (its first contentful paint presented), so the packer sees the
+ * queue without waiting for the app, and the frame's raster has the cores to itself (on a 2-core
+ * counter PC, compiling the app beside it put the rows on screen about 75 ms later). Without a
+ * drawing the app starts at once.
  */
-// First: starts loading ICU's data in a worker while the rest of the script is fetched and evaluated.
-import './format/warmIcu';
 // The style sheets are here, not in start.tsx, so the page's HTML links them (the drawing needs them).
 import '@fontsource/noto-sans-devanagari/devanagari-400.css';
 import '@fontsource/noto-sans-devanagari/devanagari-700.css';
@@ -20,11 +21,12 @@ import './styles/intake.css';
 import './styles/hub.css';
 import './styles/shift.css';
 import './styles/staff.css';
-import { afterNextPaint } from '../../shared/paint';
+import { afterContentPresented } from '../../shared/paint';
+import { warmIcu } from './format/warmIcu';
 
 /**
- * How long the app waits for the drawing's frame at most: a page that draws no frame (a tab in the
- * background) must still start, so new orders are heard.
+ * How long the app waits for the drawing's frame to be presented at most: a page that draws no
+ * frame (a tab in the background) must still start, so new orders are heard.
  */
 const PAINT_WAIT_MS = 500;
 
@@ -49,8 +51,11 @@ const takeTapped = (): string | null => {
   return tapped;
 };
 
-void (drawn ? new Promise<void>((resolve) => afterNextPaint(resolve, PAINT_WAIT_MS)) : Promise.resolve())
-  .then(loadApp)
+void (drawn ? new Promise<void>((resolve) => afterContentPresented(resolve, PAINT_WAIT_MS)) : Promise.resolve())
+  .then(() => {
+    warmIcu();
+    return loadApp();
+  })
   .then(
     ({ startApp }) => startApp({ tappedInDrawing: takeTapped }),
     () => {
