@@ -84,7 +84,7 @@ describe('the queue drawn into the page', () => {
     // the frame's raster, it put the rows on screen later.
     const asked = await page.evaluate(() => {
       const start = performance.getEntriesByType('resource').find((e) => /\/assets\/start-[^/]+\.js$/.test(e.name));
-      const entry = performance.getEntriesByType('resource').find((e) => /\/assets\/index-[^/]+\.js$/.test(e.name));
+      const entry = performance.getEntriesByType('resource').find((e) => /\/assets\/index-[^/]+\.js$/.test(e.name)) as PerformanceResourceTiming | undefined;
       const fcp = performance.getEntriesByName('first-contentful-paint')[0];
       return { start: start?.startTime ?? NaN, fcp: fcp?.startTime ?? NaN, entryIn: entry?.responseEnd ?? NaN };
     });

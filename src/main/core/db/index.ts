@@ -1,6 +1,6 @@
 /** The store: the only place with SQL. */
-export { openStore, dataFilePath, DATA_FILE_NAME, type Store, type OpenStoreOptions } from './store';
-export { checkLater, markDamaged, type LaterCheck, type LaterCheckResult } from './later-check';
+export { openStore, dataFilePath, brokenFiles, DATA_FILE_NAME, type Store, type OpenStoreOptions } from './store';
+export { checkLater, markDamaged, readDamageMark, type LaterCheck, type LaterCheckResult } from './later-check';
 export { SCHEMA_VERSION } from './migrations';
 export { describeSalvage, type SalvageReport } from './salvage';
 export type { EntryRow, OrderRow, AuditRow, AuditKind, ShapingEntry } from './rows';

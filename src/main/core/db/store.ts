@@ -289,6 +289,18 @@ function migrate(db: Db, seen: number): void {
   }
 }
 
+/** Files `packdesk.sqlite.broken-*` left in the data folder (their -wal/-shm companions not listed). */
+export function brokenFiles(dataDir: string): string[] {
+  try {
+    return fs
+      .readdirSync(dataDir)
+      .filter((f) => f.startsWith(`${DATA_FILE_NAME}.broken-`) && !f.endsWith('-wal') && !f.endsWith('-shm'))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
 /** Moves the file and its -wal/-shm companions to `<file>.broken-<timestamp>`, keeping them openable together. */
 function setAside(file: string, now: number): Result<string> {
   const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');

@@ -4,7 +4,6 @@
  * together, and turns their changes into the events, views and status of src/shared/ipc.ts.
  */
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import type { EventBody, EventName, OrderTimeline, OrderView, OrderPrint, OutboxEntryView, PackScanAnswer, PackState, ShiftReport, SyncStatus, Words } from '../../../shared/ipc';
 import type { ActionInput, Order } from '../../../shared/protocol';
@@ -17,6 +16,7 @@ import { CLOCK_SKEW_LIMIT_MS } from '../auth/expiry';
 import {
   checkLater,
   damageIn,
+  brokenFiles,
   DATA_FILE_NAME,
   describeSalvage,
   type EntryRow,
@@ -961,18 +961,6 @@ function clamp(n: number, min: number, max: number): number {
 /** What the last salvage recovered, in words, from the audit log ('' when it is no longer there). */
 function lastSalvage(store: Store): string {
   return store.audit.lastOutcome('recover', 'salvaged')?.message ?? '';
-}
-
-/** Files `packdesk.sqlite.broken-*` left in the data folder (their -wal/-shm companions not listed). */
-function brokenFiles(dataDir: string): string[] {
-  try {
-    return fs
-      .readdirSync(dataDir)
-      .filter((f) => f.startsWith(`${DATA_FILE_NAME}.broken-`) && !f.endsWith('-wal') && !f.endsWith('-shm'))
-      .sort();
-  } catch {
-    return [];
-  }
 }
 
 /**
