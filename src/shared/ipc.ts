@@ -742,6 +742,11 @@ export const EVENTS = builtOnFirstUse({
   'hub.status': () => HubStatusSchema,
   /** The packer signed in at this counter changed (or the staff list did). */
   'staff.changed': () => PackerStatusSchema,
+  /**
+   * Other counters' shift taps arrived from the store hub: the store-wide Shift figures changed
+   * (this counter's own taps come as `outbox.changed`).
+   */
+  'shift.changed': () => z.object({}).strict(),
 });
 
 export type EventName = keyof typeof EVENTS;

@@ -167,4 +167,17 @@ describe('two counters share the staff list, taught barcodes and the shift', () 
     await wide.getByTestId('language-en').click();
     await wide.close();
   }, 120_000);
+
+  it("the Shift screen left open on Counter 1 follows Counter 2's next tap by itself", async () => {
+    // Counter 1 still shows the Shift screen from the test before; nobody touches it.
+    const counters = one.getByTestId('shift-screen').getByTestId('shift-counters');
+    await expect(counters.locator('tr[data-name="Counter 2"] td').first().innerText()).resolves.toBe('2');
+    const fourth = take();
+    await scan(two, fourth.id);
+    await tapStep(two, 'ACCEPT');
+    await two.keyboard.press('Escape');
+    await until("Counter 1's open Shift screen shows Counter 2's third Accept", async () => (await counters.locator('tr[data-name="Counter 2"] td').first().innerText()) === '3', 20_000);
+    await expect(one.getByTestId('count-accepted').getAttribute('data-value')).resolves.toBe('4');
+    expect(await one.getByTestId('shift-screen').count()).toBe(1);
+  }, 90_000);
 });

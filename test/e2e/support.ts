@@ -228,10 +228,11 @@ export async function scan(page: Page, code: string): Promise<void> {
 }
 
 /** Waits until `check` returns a value other than undefined/false; polls every 50 ms. */
-export async function until<T>(what: string, check: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
+export async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
-    const value = check();
+    // Awaited: an async check's promise is no answer (it passed at once, whatever it would say).
+    const value = await check();
     if (value !== undefined && value !== false) return value;
     if (Date.now() > end) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));

@@ -275,6 +275,7 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
         }
         else if (event.kind === 'claim' || event.kind === 'claimTaken') emitOrders([event.orderId]);
         else if (event.kind === 'tap') emitOrders([event.tap.orderId]);
+        else if (event.kind === 'shiftHeard') deps.emit('shift.changed', {});
         // 'stored': the engine told the screens already (storeOrders raises intake's stored event).
       }),
       // Every tap of this counter is shown to the others; an order it finished is released.

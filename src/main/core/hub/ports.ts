@@ -50,7 +50,9 @@ export type HubEvent =
   /** Order bodies from the hub were stored locally ('new' ones ring the new-order alert). */
   | { readonly kind: 'stored'; readonly orderIds: readonly string[]; readonly newIds: readonly string[] }
   /** Another counter took this counter's claim over. */
-  | { readonly kind: 'claimTaken'; readonly orderId: string; readonly by: Claim };
+  | { readonly kind: 'claimTaken'; readonly orderId: string; readonly by: Claim }
+  /** Other counters' shift taps were kept in this counter's file: its Shift screen's figures changed. */
+  | { readonly kind: 'shiftHeard' };
 
 /** The hub as the engine's host uses it (one per counter that has joined a hub). */
 export interface HubSession {

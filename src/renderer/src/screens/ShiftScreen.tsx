@@ -12,9 +12,13 @@ import { CancelledBy, Counts, Shares, shareRows, Timings } from '../components/s
 import { dayText, shiftDayOf, shiftedDay } from '../components/shift/days';
 import { problemWords } from '../i18n/words';
 import { useWords } from '../i18n/useWords';
+import { bridge } from '../api';
 import { command } from '../intents';
 import { printShiftSummary } from '../print/run';
 import { useUi } from '../store/ui';
+
+/** How long after a change today's report is read again (changes meanwhile join that reading). */
+const REFRESH_AFTER_MS = 1_000;
 
 export default function ShiftScreen() {
   const { t, locale } = useWords();
@@ -23,6 +27,28 @@ export default function ShiftScreen() {
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState<'print' | 'export' | null>(null);
   const today = shiftDayOf(Date.now());
+  // Bumped to read today's report again: the figures change while the screen is open.
+  const [asked, setAsked] = useState(0);
+
+  // Today's figures follow the store: this counter's taps (outbox.changed), orders arriving or
+  // changing (orders.changed) and other counters' taps from the store hub (shift.changed). Read
+  // again a moment after the first change, not once per event: a busy store changes every second.
+  useEffect(() => {
+    if (day !== today) return;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const later = () => {
+      timer ??= setTimeout(() => {
+        timer = null;
+        setAsked((n) => n + 1);
+      }, REFRESH_AFTER_MS);
+    };
+    const api = bridge();
+    const stops = [api.on('outbox.changed', later), api.on('orders.changed', later), api.on('shift.changed', later)];
+    return () => {
+      for (const stop of stops) stop();
+      if (timer !== null) clearTimeout(timer);
+    };
+  }, [day, today]);
 
   useEffect(() => {
     let live = true;
@@ -35,7 +61,7 @@ export default function ShiftScreen() {
     return () => {
       live = false;
     };
-  }, [day, t]);
+  }, [day, t, asked]);
 
   const exportCsv = async () => {
     setBusy('export');
