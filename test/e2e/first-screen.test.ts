@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
-import { axe, openTerminal, shot, type AxeFinding, type Terminal } from './support';
+import { axe, openTerminal, shot, until, type AxeFinding, type Terminal } from './support';
 
 const serious = (v: AxeFinding[]) => v.filter((f) => f.impact === 'serious' || f.impact === 'critical');
 
@@ -68,6 +68,21 @@ describe('the queue drawn into the page', () => {
     expect(boxes[2]! - boxes[1]!).toBe(80);
     await expect(page.getByTestId('sync-connectivity').textContent()).resolves.toContain('Online');
     await expect(page.getByTestId('filter-ALL').textContent()).resolves.toContain('40');
+    // "हिन्दी" on its button is drawn in its font, not left as the boxes of the first layout (no
+    // system font here has Devanagari): once the font is in, the drawn button looks exactly as a
+    // new copy of it put in its place.
+    const languageButton = page.locator('.first-screen .language-button');
+    await until('the Devanagari font in', () => page.evaluate(() => document.fonts.check('700 16px "Noto Sans Devanagari"', 'हिन्दी')));
+    const clip = (await languageButton.boundingBox())!;
+    const drawn = await page.screenshot({ clip });
+    // The reference: a copy in its place, set in the Devanagari font alone.
+    await languageButton.evaluate((button) => {
+      const copy = button.cloneNode(true) as HTMLElement;
+      copy.style.fontFamily = '"Noto Sans Devanagari"';
+      button.replaceWith(copy);
+    });
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+    expect(drawn.equals(await page.screenshot({ clip }))).toBe(true);
     await shot(page, 'first-screen-before-script-en-1024');
     expect(serious(await axe(page))).toEqual([]);
 
