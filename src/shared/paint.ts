@@ -41,6 +41,7 @@ export function afterContentPresented(then: () => void, atMostMs: number): void 
     observer.observe({ type: 'paint', buffered: true });
   } catch {
     afterNextPaint(once, atMostMs);
+    return;
   }
   setTimeout(once, atMostMs);
 }

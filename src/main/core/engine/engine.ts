@@ -14,9 +14,9 @@ import { TOKEN_SERVER_FAULT, TOKEN_UNUSABLE } from '../api/token-source';
 import { CERTIFICATE_UNTRUSTED } from '../api/http';
 import { CLOCK_SKEW_LIMIT_MS } from '../auth/expiry';
 import {
+  brokenFiles,
   checkLater,
   damageIn,
-  brokenFiles,
   DATA_FILE_NAME,
   describeSalvage,
   type EntryRow,

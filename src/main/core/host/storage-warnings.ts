@@ -6,9 +6,8 @@
  * The disk is looked at once a minute at most: the north sender asks every second for a change.
  */
 import { statfsSync, statSync } from 'node:fs';
-import path from 'node:path';
 import type { StorageWarning } from '../../../fleet/north';
-import { brokenFiles, DATA_FILE_NAME, readDamageMark } from '../db';
+import { brokenFiles, dataFilePath, readDamageMark } from '../db';
 
 /** Below this much free space on the data folder's disk, the chain's support hears of it. */
 export const DISK_LOW_BYTES = 500 * 1024 * 1024;
@@ -54,11 +53,11 @@ export function diskLook(dataDir: string, now: () => number, everyMs = DISK_LOOK
       // Unknown: no warning rather than a false one.
     }
     try {
-      dataFileBytes = statSync(path.join(dataDir, DATA_FILE_NAME)).size;
+      dataFileBytes = statSync(dataFilePath(dataDir)).size;
     } catch {
       // No data file yet.
     }
-    const damaged = readDamageMark(path.join(dataDir, DATA_FILE_NAME)) !== null || brokenFiles(dataDir).length > 0;
+    const damaged = readDamageMark(dataFilePath(dataDir)) !== null || brokenFiles(dataDir).length > 0;
     last = { at: now(), freeBytes, dataFileBytes, damaged };
     return last;
   };

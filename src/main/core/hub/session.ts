@@ -138,10 +138,11 @@ export function startHubSession(options: HubSessionOptions): HubSession {
     const claims = await openClaims(conn.nc, { counter: me, now, timers, ...(options.claimQuietMs ? { quietMs: options.claimQuietMs } : {}) });
     const taps = await openSharedTaps(conn.nc, { counter: me, ownTaps: () => ports.ownTaps(), now, timers });
     const presence = await openPresence(conn.nc, { identity: me, figures: () => ports.presence(), now, timers, ...options.presence });
-    const records = ports.records ? await openStoreRecords(conn.nc, { me, ports: ports.records, now, timers, log: log.child('records'), onHeard: (what) => {
-            if (what === 'shift') tell({ kind: 'shiftHeard' });
-          },
-        }) : null;
+    // Other counters' shift taps kept: the Shift screen's figures changed.
+    const onHeard = (what: 'staff' | 'taught' | 'shift'): void => {
+      if (what === 'shift') tell({ kind: 'shiftHeard' });
+    };
+    const records = ports.records ? await openStoreRecords(conn.nc, { me, ports: ports.records, now, timers, log: log.child('records'), onHeard }) : null;
     unsubscribes.push(
       lease.on(() => {
         decideIntake();
