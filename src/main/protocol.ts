@@ -41,13 +41,22 @@ export function resolveAppPath(root: string, requestUrl: string): string | null 
   return target;
 }
 
-/** Headers sent with every UI response. */
+/**
+ * Headers sent with every UI response. No Cross-Origin-Opener-Policy: it severs the link between
+ * our page and a cross-origin window that opened it or that it opened, and the terminal has no
+ * such window (security.ts refuses every window.open, nothing can open app://; the harness's page
+ * is on loopback behind its token, and a window holding it could read nothing: same-origin policy,
+ * site isolation). What it did cost: Chromium gives a document that comes with it a browsing
+ * context group of its own, so the page's renderer process could only be started once the answer
+ * was in (a trace shows the tab's first process left and a second commit); in the harness that was
+ * about 150 ms more to the queue's first paint on every load (A/B in one profile, 12 loads each,
+ * and bench/ui-packer.ts; docs/ui.md).
+ */
 export function securityHeaders(contentType: string): Record<string, string> {
   return {
     'Content-Type': contentType,
     'Content-Security-Policy': cspHeader(),
     'X-Content-Type-Options': 'nosniff',
-    'Cross-Origin-Opener-Policy': 'same-origin',
     'Cross-Origin-Resource-Policy': 'same-origin',
     'Referrer-Policy': 'no-referrer',
     'Cache-Control': 'no-cache',

@@ -160,7 +160,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.setHeader('X-Frame-Options', 'DENY');
-    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+    // No Cross-Origin-Opener-Policy: see securityHeaders in main/protocol.ts.
     res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
     res.setHeader('Cache-Control', 'no-store');
   };
