@@ -68,11 +68,14 @@ describe('the queue drawn into the page', () => {
     expect(boxes[2]! - boxes[1]!).toBe(80);
     await expect(page.getByTestId('sync-connectivity').textContent()).resolves.toContain('Online');
     await expect(page.getByTestId('filter-ALL').textContent()).resolves.toContain('40');
+    // No other Devanagari on this screen: the page does not preload the font (Chromium would hold
+    // the first paint for it).
+    await expect(page.locator('link[rel="preload"][as="font"]').count()).resolves.toBe(0);
     // "हिन्दी" on its button is drawn in its font, not left as the boxes of the first layout (no
     // system font here has Devanagari): once the font is in, the drawn button looks exactly as a
     // new copy of it put in its place.
     const languageButton = page.locator('.first-screen .language-button');
-    await until('the Devanagari font in', () => page.evaluate(() => document.fonts.check('700 16px "Noto Sans Devanagari"', 'हिन्दी')));
+    await until('the Devanagari font in', () => page.evaluate(() => document.fonts.check('700 16px "Packdesk Language Name"', 'हिन्दी')));
     const clip = (await languageButton.boundingBox())!;
     const drawn = await page.screenshot({ clip });
     // The reference: a copy in its place, set in the Devanagari font alone.
@@ -147,6 +150,8 @@ describe('the queue drawn into the page', () => {
     // Hindi words: the sync bar and the "All" filter as the app says them in Hindi.
     await expect(page.getByTestId('sync-connectivity').textContent()).resolves.not.toContain('Online');
     await expect(page.getByTestId('filter-ALL').textContent()).resolves.toMatch(/[\u0900-\u097F]/);
+    // Its words are Devanagari: the fonts are preloaded, so the first paint has them.
+    await expect(page.locator('link[rel="preload"][as="font"]').count()).resolves.toBe(2);
     await shot(page, 'first-screen-before-script-hi-1920');
 
     await release!();

@@ -19,6 +19,12 @@ import type { Logger } from '../log';
 export interface FirstScreen {
   readonly html: string;
   readonly lang: string;
+  /**
+   * Whether its words need the fonts shipped for scripts a counter PC may lack (the language
+   * buttons aside, which wait for theirs: layout.css). False: the page's preloads of those fonts
+   * are left out of this page, since Chromium holds the first paint for a preloaded font.
+   */
+  readonly scriptFonts?: boolean;
 }
 
 /** The host's command handler (AppHost.handle). */
@@ -77,7 +83,8 @@ export function createFirstScreenDrawer(file: string, ask: HostAsk, log: Logger,
         log.info('served the page without its first screen: drawing it took longer than the budget', { budgetMs });
         return null;
       }
-      return drawn && typeof drawn.html === 'string' && typeof drawn.lang === 'string' ? drawn : null;
+      if (!drawn || typeof drawn.html !== 'string' || typeof drawn.lang !== 'string') return null;
+      return { html: drawn.html, lang: drawn.lang, scriptFonts: drawn.scriptFonts !== false };
     } catch (err) {
       // The message only: a stack or a value could carry an order's customer details.
       log.warn('served the page without its first screen: drawing it failed', { error: messageOf(err) });
@@ -110,15 +117,21 @@ export function loadFirstScreenBuild(file: string): void {
 
 /**
  * The page's HTML with the screen inside its empty `<div id="root"></div>` and its language on
- * `<html>`; as it was when it has no such root (a build that changed its shape) or no screen.
+ * `<html>`, without the font preloads when its words need none of those fonts; as it was when it
+ * has no such root (a build that changed its shape) or no screen.
  */
 export function withFirstScreen(html: string, screen: FirstScreen | null): string {
   const root = '<div id="root"></div>';
   if (!screen || !html.includes(root)) return html;
   const lang = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(screen.lang) ? screen.lang : null;
-  const withRoot = html.replace(root, () => `<div id="root">${screen.html}</div>`);
+  // The built page's own tags only, before the drawing is in.
+  const page = screen.scriptFonts === false ? html.replace(FONT_PRELOAD, '') : html;
+  const withRoot = page.replace(root, () => `<div id="root">${screen.html}</div>`);
   return lang ? withRoot.replace(/<html lang="[^"]*"/, `<html lang="${lang}"`) : withRoot;
 }
+
+/** A `<link rel="preload" as="font">` of the built page (electron.vite.config.ts), with the line's indent. */
+const FONT_PRELOAD = /[ \t]*<link rel="preload"[^>]*\bas="font"[^>]*>\n?/g;
 
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

@@ -15,6 +15,7 @@ import type { PackdeskApi } from '../../../shared/ipc';
 import { FALLBACK_LANGUAGE } from '../../../shared/languages';
 import { ROW_HEIGHT } from '../components/queue/OrderRow';
 import { i18next, intlLocale, isLanguageCode, showLanguage, startI18n } from '../i18n';
+import { needsScriptFonts } from '../i18n/fonts';
 import { Shell } from '../Shell';
 import { useHub } from '../store/hub';
 import { useNewOrders } from '../store/newOrders';
@@ -33,6 +34,8 @@ export interface FirstScreen {
   readonly html: string;
   /** The Intl locale for `<html lang>`: the fonts and a screen reader follow it. */
   readonly lang: string;
+  /** Whether its words need the shipped script fonts (i18n/fonts.ts), the language buttons aside. */
+  readonly scriptFonts: boolean;
 }
 
 /** The host's command handler, as the page's bridge offers it. */
@@ -75,7 +78,16 @@ async function draw(ask: Ask): Promise<FirstScreen | null> {
   useOrders.getState().replaceHead(head.value);
 
   const markup = renderToString(<Shell />);
-  return { html: `<div class="first-screen" aria-busy="true">${withoutStyleAttributes(markup)}</div>`, lang: intlLocale(language) };
+  const html = withoutStyleAttributes(markup);
+  return { html: `<div class="first-screen" aria-busy="true">${html}</div>`, lang: intlLocale(language), scriptFonts: needsScriptFonts(withoutLanguageButtons(html)) };
+}
+
+/**
+ * The markup without the language buttons (LanguageSwitch: each language's name in its own
+ * script), whose font is not preloaded: layout.css shows their names once it is in.
+ */
+export function withoutLanguageButtons(markup: string): string {
+  return markup.replace(/<button [^>]*class="[^"]*\blanguage-button\b[^"]*"[^>]*>[^<]*<\/button>/g, '');
 }
 
 /**

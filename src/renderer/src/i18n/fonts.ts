@@ -11,6 +11,17 @@ const SCRIPT_FONT: Readonly<Record<string, string>> = {
   hi: 'Noto Sans Devanagari',
 };
 
+/**
+ * Characters of the scripts those fonts carry (the Devanagari blocks; the shipped files' own
+ * unicode-range also has signs every Latin font here has, such as ₹).
+ */
+const SCRIPT_FONT_TEXT = /[\u0900-\u097F\u1CD0-\u1CF9\uA830-\uA839\uA8E0-\uA8FF]/u;
+
+/** Whether `text` has a character only a shipped script font draws (a counter PC may have none). */
+export function needsScriptFonts(text: string): boolean {
+  return SCRIPT_FONT_TEXT.test(text);
+}
+
 /** A sample of the script, so the browser knows which faces to fetch. */
 const SAMPLE: Readonly<Record<string, string>> = {
   'Noto Sans Devanagari': 'कखग',

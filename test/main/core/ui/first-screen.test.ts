@@ -46,6 +46,19 @@ describe('withFirstScreen', () => {
     expect(odd).not.toContain('<script>');
   });
 
+  it('leaves out the font preloads when the drawing\'s words need none of those fonts', () => {
+    const preload = '    <link rel="preload" href="./assets/noto-sans-devanagari-400.woff2" as="font" type="font/woff2" crossorigin="">\n';
+    const built = PAGE.replace('<head>', `<head>\n    <link rel="modulepreload" crossorigin href="./assets/x.js">\n${preload}`);
+    expect(built).toContain(preload);
+    const latin = withFirstScreen(built, { html: '<p>as="font" <link rel="preload" as="font"></p>', lang: 'en-IN', scriptFonts: false });
+    expect(latin).not.toContain('noto-sans-devanagari');
+    expect(latin).toContain('<link rel="modulepreload" crossorigin href="./assets/x.js">');
+    // The drawing's own markup is left as it is.
+    expect(latin).toContain('<div id="root"><p>as="font" <link rel="preload" as="font"></p></div>');
+    expect(withFirstScreen(built, { html: '<p>कतार</p>', lang: 'hi-IN', scriptFonts: true })).toContain(preload);
+    expect(withFirstScreen(built, { html: '<p>x</p>', lang: 'en-IN' })).toContain(preload);
+  });
+
   it('is found beside the renderer\'s folder, as npm run build writes it', () => {
     expect(firstScreenBuild(join('/x', 'out', 'renderer'))).toBe(join('/x', 'out', 'first-screen', 'render.cjs'));
   });
@@ -55,7 +68,9 @@ describe('createFirstScreenDrawer', () => {
   it('draws with the host\'s answers', async () => {
     const file = drawing('good', `const r = await ask('orders.head', {}); return { html: '<p>' + r.value.command + '</p>', lang: 'en-IN' };`);
     const { log } = logged();
-    await expect(createFirstScreenDrawer(file, ask, log).draw()).resolves.toEqual({ html: '<p>orders.head</p>', lang: 'en-IN' });
+    await expect(createFirstScreenDrawer(file, ask, log).draw()).resolves.toEqual({ html: '<p>orders.head</p>', lang: 'en-IN', scriptFonts: true });
+    const latin = drawing('latin', `return { html: '<p>Orders</p>', lang: 'en-IN', scriptFonts: false };`);
+    await expect(createFirstScreenDrawer(latin, ask, log).draw()).resolves.toEqual({ html: '<p>Orders</p>', lang: 'en-IN', scriptFonts: false });
   });
 
   it('gives none, and says so in the log, when the build is missing', async () => {
@@ -120,7 +135,7 @@ describe('loadFirstScreenBuild', () => {
     writeFileSync(broken, 'this is not javascript (');
     expect(() => loadFirstScreenBuild(broken)).not.toThrow();
     const { log } = logged();
-    await expect(createFirstScreenDrawer(file, ask, log).draw()).resolves.toEqual({ html: 'x', lang: 'en' });
+    await expect(createFirstScreenDrawer(file, ask, log).draw()).resolves.toEqual({ html: 'x', lang: 'en', scriptFonts: true });
     expect((globalThis as { __firstScreenLoads?: number }).__firstScreenLoads).toBe(1);
   });
 });
