@@ -12,10 +12,11 @@ const SCRIPT_FONT: Readonly<Record<string, string>> = {
 };
 
 /**
- * Characters of the scripts those fonts carry (the Devanagari blocks; the shipped files' own
- * unicode-range also has signs every Latin font here has, such as ₹).
+ * Characters of the scripts those fonts carry: Devanagari's, with the signs it shares with other
+ * Indic scripts (the shipped files' own unicode-range also has signs every Latin font here has,
+ * such as ₹).
  */
-const SCRIPT_FONT_TEXT = /[\u0900-\u097F\u1CD0-\u1CF9\uA830-\uA839\uA8E0-\uA8FF]/u;
+const SCRIPT_FONT_TEXT = /\p{Script_Extensions=Devanagari}/u;
 
 /** Whether `text` has a character only a shipped script font draws (a counter PC may have none). */
 export function needsScriptFonts(text: string): boolean {
