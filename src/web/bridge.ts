@@ -15,6 +15,7 @@ import type { CommandName, EventName, PackdeskApi, Reply, Transport } from '../s
 import type * as ContractModule from './contract';
 import { CONTRACT_PATH, IPC_PATH } from './paths';
 import { afterContentPresented, afterNextPaint } from '../shared/paint';
+import { FIRST_SCREEN } from '../shared/firstScreen';
 
 type Contract = typeof ContractModule;
 
@@ -50,7 +51,7 @@ function loadContract(attempt = 0): void {
 // that draws no frame: a tab in the background); the app asks its first commands only after that
 // frame too (main.tsx), and its replies wait for the contract anyway. Without a drawing the app's
 // own first screen needs the replies, so the contract comes after the next paint (at most 100 ms).
-if (document.querySelector('.first-screen')) afterContentPresented(() => loadContract(), 500);
+if (document.querySelector(FIRST_SCREEN)) afterContentPresented(() => loadContract(), 500);
 else afterNextPaint(() => loadContract(), 100);
 
 const TOKEN_KEY = 'packdesk.harnessToken';

@@ -23,6 +23,7 @@ import './styles/shift.css';
 import './styles/staff.css';
 import { afterContentPresented } from '../../shared/paint';
 import { warmIcu } from './format/warmIcu';
+import { FIRST_SCREEN } from '../../shared/firstScreen';
 
 /**
  * How long the app waits for the drawing's frame to be presented at most: a page that draws no
@@ -33,7 +34,7 @@ const PAINT_WAIT_MS = 500;
 /** The app's script; asked for once more a second later if it cannot be loaded (a file being replaced by an update). */
 const loadApp = () => import('./start').catch(() => new Promise((resolve) => setTimeout(resolve, 1_000)).then(() => import('./start')));
 
-const drawn = document.querySelector('.first-screen') !== null;
+const drawn = document.querySelector(FIRST_SCREEN) !== null;
 
 /**
  * An order tapped in the drawing before the app could answer: the app opens it once it is up, so
@@ -42,7 +43,7 @@ const drawn = document.querySelector('.first-screen') !== null;
  */
 let tapped: string | null = null;
 const noteTap = (event: MouseEvent): void => {
-  const row = event.target instanceof Element ? event.target.closest('.first-screen [data-order-id]') : null;
+  const row = event.target instanceof Element ? event.target.closest(`${FIRST_SCREEN} [data-order-id]`) : null;
   if (row) tapped = row.getAttribute('data-order-id');
 };
 if (drawn) document.addEventListener('click', noteTap, true);

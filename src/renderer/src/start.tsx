@@ -18,6 +18,7 @@ import { loadScriptFonts } from './i18n/fonts';
 import { showOrder, start } from './intents';
 import { followLanguage } from './store/language';
 import { within } from './within';
+import { FIRST_SCREEN } from '../../shared/firstScreen';
 
 // Marks for the benchmarks and for support: when the app's code began, and (in intents) when
 // the first data arrived.
@@ -59,7 +60,7 @@ async function main(options: StartOptions): Promise<void> {
     await startI18n(await terminalLanguage(boot.settings));
     // The host drew the queue into the page (firstScreen/): the app's first render replaces it, so
     // it waits for the orders too, or a "Starting" screen would stand in for the queue a moment.
-    if (container.querySelector('.first-screen')) await within(boot.ready, LANGUAGE_WAIT_MS, null);
+    if (container.querySelector(FIRST_SCREEN)) await within(boot.ready, LANGUAGE_WAIT_MS, null);
     followLanguage();
     // Usually the orders are still on their way: the formatters' first-use cost is paid now.
     warmFormats(currentLocale(), i18next.t, Date.now());

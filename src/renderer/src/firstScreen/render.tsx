@@ -27,6 +27,7 @@ import { usePacker } from '../staff/store';
 import { readShellStatus } from '../intents';
 import { usePickSelection } from '../print/selection';
 import { windowHeight } from '../viewport';
+import { FIRST_SCREEN_CLASS } from '../../../shared/firstScreen';
 
 /** What the page's HTML gets: the shell's markup for inside #root, and the page's language. */
 export interface FirstScreen {
@@ -79,7 +80,7 @@ async function draw(ask: Ask): Promise<FirstScreen | null> {
 
   const markup = renderToString(<Shell />);
   const html = withoutStyleAttributes(markup);
-  return { html: `<div class="first-screen" aria-busy="true">${html}</div>`, lang: intlLocale(language), scriptFonts: needsScriptFonts(withoutLanguageButtons(html)) };
+  return { html: `<div class="${FIRST_SCREEN_CLASS}" aria-busy="true">${html}</div>`, lang: intlLocale(language), scriptFonts: needsScriptFonts(withoutLanguageButtons(html)) };
 }
 
 /**
