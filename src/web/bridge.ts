@@ -51,7 +51,8 @@ function loadContract(attempt = 0): void {
 // that draws no frame: a tab in the background); the app asks its first commands only after that
 // frame too (main.tsx), and its replies wait for the contract anyway. Without a drawing the app's
 // own first screen needs the replies, so the contract comes after the next paint (at most 100 ms).
-if (document.querySelector(FIRST_SCREEN)) afterContentPresented(() => loadContract(), 500);
+const drawn = document.querySelector(FIRST_SCREEN) !== null;
+if (drawn) afterContentPresented(() => loadContract(), 500);
 else afterNextPaint(() => loadContract(), 100);
 
 const TOKEN_KEY = 'packdesk.harnessToken';
@@ -87,8 +88,12 @@ const RESYNC: readonly { event: EventName; command: CommandName; body: (value: u
   { event: 'updates.status', command: 'updates.status', body: (status) => status },
 ];
 
-/** A Transport over a WebSocket that reconnects with a capped backoff; calls made while down wait for it. */
-function createWsTransport(url: string): Transport {
+/**
+ * A Transport over a WebSocket that reconnects with a capped backoff; calls made while down wait
+ * for it. The socket opens on `start` (its address read then, once).
+ */
+function createWsTransport(address: () => string): Transport & { start(): void } {
+  let url = '';
   const listeners = new Map<EventName, Set<(body: unknown) => void>>();
   const pending = new Map<number, (reply: Reply<unknown>) => void>();
   /** Frames waiting for the socket to open, by call id. */
@@ -177,9 +182,11 @@ function createWsTransport(url: string): Transport {
       delay = Math.min(delay * 2, 5_000);
     };
   };
-  connect();
-
   return {
+    start() {
+      url = address();
+      connect();
+    },
     invoke,
     subscribe(event, listener) {
       let set = listeners.get(event);
@@ -208,7 +215,12 @@ function createBridgeApi(transport: Transport): PackdeskApi {
   };
 }
 
-const token = takeToken();
-const api: PackdeskApi = createBridgeApi(createWsTransport(`ws://${window.location.host}${IPC_PATH}?t=${encodeURIComponent(token)}`));
+const transport = createWsTransport(() => `ws://${window.location.host}${IPC_PATH}?t=${encodeURIComponent(takeToken())}`);
+// With a drawing in the page, the socket opens (and the token leaves the address bar) once the
+// drawing's frame is on screen, as the contract loads: nothing asks before then (main.tsx waits
+// for the same frame), and the work held that frame back. Calls made before it wait for it.
+if (drawn) afterContentPresented(() => transport.start(), 500);
+else transport.start();
+const api: PackdeskApi = createBridgeApi(transport);
 // Frozen and read-only, as contextBridge makes it in Electron: page code cannot swap the API.
 Object.defineProperty(window, 'packdesk', { value: Object.freeze(api), writable: false, configurable: false, enumerable: true });
