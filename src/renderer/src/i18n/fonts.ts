@@ -23,6 +23,9 @@ export function needsScriptFonts(text: string): boolean {
   return SCRIPT_FONT_TEXT.test(text);
 }
 
+/** The face the language buttons name each language in (layout.css: the bold file, shown only once in). */
+const LANGUAGE_NAME_FONT = 'Packdesk Language Name';
+
 /** A sample of the script, so the browser knows which faces to fetch. */
 const SAMPLE: Readonly<Record<string, string>> = {
   'Noto Sans Devanagari': 'कखग',
@@ -46,6 +49,8 @@ async function loadAll(): Promise<void> {
   const loads = [...new Set(Object.values(SCRIPT_FONT))].flatMap((family) =>
     ['400', '700'].map((weight) => document.fonts.load(`${weight} 20px "${family}"`, SAMPLE[family] ?? '').catch(() => [])),
   );
+  // The language buttons' own face (layout.css), which shows nothing until it is in.
+  loads.push(document.fonts.load(`700 20px "${LANGUAGE_NAME_FONT}"`, SAMPLE['Noto Sans Devanagari']).catch(() => []));
   // The files are local, so this takes milliseconds; a browser that never settles the load must
   // still not keep the terminal from starting.
   await within(Promise.all(loads), FONT_WAIT_MS, []);
