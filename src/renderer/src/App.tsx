@@ -7,7 +7,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { PackdeskApi } from '../../shared/ipc';
 import { FullScreenMessage } from './components/FullScreenMessage';
 import { useWords } from './i18n/useWords';
-import { problemWords, type Wording } from './i18n/words';
+import { problemWording, type Wording } from './i18n/words';
 import type { Problem } from '../../shared/result';
 import { start, type Boot } from './intents';
 import { Shell } from './Shell';
@@ -23,7 +23,7 @@ export interface FirstStart {
   readonly settled?: Problem | null;
 }
 
-const phaseOf = (problem: Problem | null): Phase => (problem ? { name: 'failed', why: (t) => problemWords(t, problem) } : { name: 'ready' });
+const phaseOf = (problem: Problem | null): Phase => (problem ? { name: 'failed', why: problemWording(problem) } : { name: 'ready' });
 
 /** The terminal once started: a start screen while the engine's first answers come, then the shell. */
 export function App({ api, first }: { api: PackdeskApi; first: FirstStart }) {

@@ -16,7 +16,7 @@ import { playConfirm, playRefusal } from './feedback/sound';
 import { useNewOrders } from './store/newOrders';
 import { orderIdMatcher } from './scanner/orderId';
 import { isProductBarcode } from './scanner/productCode';
-import { problemWords, type Wording } from './i18n/words';
+import { problemWording, type Wording } from './i18n/words';
 import { actionSummary, DONE_ELSEWHERE, elsewhereWords, invoiceOf } from './orderFacts';
 import { holdsOrder, shownView, useOrders } from './store/orders';
 import { firstScreenRows } from './components/queue/OrderRow';
@@ -54,7 +54,7 @@ function soundsOn(): boolean {
 export function refuse(why: Wording | Problem): void {
   if (soundsOn()) playRefusal();
   useUi.getState().buzz();
-  useUi.getState().say('error', typeof why === 'function' ? why : (t) => problemWords(t, why));
+  useUi.getState().say('error', typeof why === 'function' ? why : problemWording(why));
 }
 
 let subscribed = false;

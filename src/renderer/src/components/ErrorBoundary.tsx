@@ -3,7 +3,7 @@
  * details go to the console for support, never onto the screen.
  */
 import { Component, type ReactNode } from 'react';
-import { i18next } from '../i18n';
+import { useWords } from '../i18n/useWords';
 import { useUi } from '../store/ui';
 
 interface State {
@@ -28,15 +28,20 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
 
   override render() {
     if (!this.state.failed) return this.props.children;
-    const t = i18next.t;
-    return (
-      <main className="screen screen-problem" role="alert">
-        <h1>{t('common:screenFailed.title')}</h1>
-        <p>{t('common:screenFailed.safe')}</p>
-        <button type="button" className="button button-primary" onClick={this.recover}>
-          {t('common:screenFailed.back')}
-        </button>
-      </main>
-    );
+    return <ScreenFailed onBack={this.recover} />;
   }
+}
+
+/** The words, in a function component of their own: they follow a language switch (the top bar stays in reach). */
+function ScreenFailed({ onBack }: { onBack: () => void }) {
+  const { t } = useWords();
+  return (
+    <main className="screen screen-problem" role="alert">
+      <h1>{t('common:screenFailed.title')}</h1>
+      <p>{t('common:screenFailed.safe')}</p>
+      <button type="button" className="button button-primary" onClick={onBack}>
+        {t('common:screenFailed.back')}
+      </button>
+    </main>
+  );
 }

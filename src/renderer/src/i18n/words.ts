@@ -86,6 +86,14 @@ export function problemWords(t: TFunction, problem: Pick<Problem, 'message' | 'c
   return t(`problems:${problem.code}`, { ...withWords(t, problem.values), defaultValue: problem.message });
 }
 
+/**
+ * How to word a problem or refusal from the engine, for a screen to keep in place of the words:
+ * worded by `problemWords` each time it is drawn, so it follows a language switch.
+ */
+export function problemWording(problem: Pick<Problem, 'message' | 'code' | 'values'>): Wording {
+  return (t) => problemWords(t, problem);
+}
+
 /** The engine's sync notice in the staff's language; its English sentence when the code is unknown. */
 export function noticeWords(t: TFunction, notice: Words | null | undefined, english: string | null): string | null {
   if (!notice) return english;

@@ -12,7 +12,7 @@ import { dayOf } from '../../../shared/days';
 import { HitList } from '../components/search/HitList';
 import { dayOfChoice, useSearchQuery } from '../components/search/query';
 import { dayText } from '../components/shift/days';
-import { problemWords } from '../i18n/words';
+import { type Said, saidRefused } from '../i18n/said';
 import { useWords } from '../i18n/useWords';
 import { command, openFound } from '../intents';
 import { useFieldScan } from '../scanner/fieldScan';
@@ -27,7 +27,7 @@ export default function SearchScreen() {
   const { text, standing, day, set } = useSearchQuery();
   const [typed, setTyped] = useState(text);
   const [answer, setAnswer] = useState<{ key: string; result: OrdersSearched } | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Said | null>(null);
   const field = useRef<HTMLInputElement>(null);
   const today = dayOf(Date.now());
   const chosenDay = dayOfChoice(day, today);
@@ -63,12 +63,12 @@ export default function SearchScreen() {
     void command('orders.search', { text: asked, ...(standing === 'all' ? {} : { standing }), ...(chosenDay ? { day: chosenDay } : {}) }).then((reply) => {
       if (!live) return;
       if (reply.ok) setAnswer({ key, result: reply.value });
-      else setProblem(problemWords(t, reply.problem));
+      else setProblem(saidRefused(reply.problem));
     });
     return () => {
       live = false;
     };
-  }, [key, text, standing, chosenDay, t]);
+  }, [key, text, standing, chosenDay]);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -130,7 +130,7 @@ export default function SearchScreen() {
       <div className="search-result" aria-live="polite">
         {problem && (
           <p className="search-problem" role="alert">
-            {problem}
+            {problem.words(t, locale)}
           </p>
         )}
         {!asked && <p className="search-empty" data-testid="search-empty">{t('search:empty')}</p>}

@@ -10,7 +10,8 @@ import type { ShiftReport } from '../../../shared/ipc';
 import { HourChart } from '../components/shift/HourChart';
 import { CancelledBy, Counts, Shares, shareRows, Timings } from '../components/shift/ShiftParts';
 import { dayText, shiftDayOf, shiftedDay } from '../components/shift/days';
-import { problemWords } from '../i18n/words';
+import { problemWording } from '../i18n/words';
+import { type Said, saidRefused } from '../i18n/said';
 import { useWords } from '../i18n/useWords';
 import { bridge } from '../api';
 import { command } from '../intents';
@@ -24,7 +25,7 @@ export default function ShiftScreen() {
   const { t, locale } = useWords();
   const [day, setDay] = useState(() => shiftDayOf(Date.now()));
   const [report, setReport] = useState<ShiftReport | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Said | null>(null);
   const [busy, setBusy] = useState<'print' | 'export' | null>(null);
   const today = shiftDayOf(Date.now());
   // Bumped to read today's report again: the figures change while the screen is open.
@@ -56,12 +57,12 @@ export default function ShiftScreen() {
     void command('shift.report', { day }).then((reply) => {
       if (!live) return;
       if (reply.ok) setReport(reply.value);
-      else setProblem(problemWords(t, reply.problem));
+      else setProblem(saidRefused(reply.problem));
     });
     return () => {
       live = false;
     };
-  }, [day, t, asked]);
+  }, [day, asked]);
 
   const exportCsv = async () => {
     setBusy('export');
@@ -71,10 +72,7 @@ export default function ShiftScreen() {
     if (reply.ok) {
       const { path } = reply.value;
       ui.say('success', (t) => t('shiftReport:export.saved', { path }));
-    } else {
-      const { problem } = reply;
-      ui.say('error', (t) => problemWords(t, problem));
-    }
+    } else ui.say('error', problemWording(reply.problem));
   };
   const print = async () => {
     if (!report) return;
@@ -118,7 +116,7 @@ export default function ShiftScreen() {
       </div>
       {problem && (
         <p className="shift-problem" role="alert">
-          {problem}
+          {problem.words(t, locale)}
         </p>
       )}
       {shown && rows && (

@@ -9,7 +9,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { type ChainField, chainFieldErrors, type ChainLinkRequest, type ChainStatus, CHAIN_FILE_MAX_CHARS } from '../../../../shared/chain';
 import { formatDayClock } from '../../format';
 import { useWords } from '../../i18n/useWords';
-import { problemWords } from '../../i18n/words';
+import { type Said, saidOk, saidRefused } from '../../i18n/said';
 import { command } from '../../intents';
 import { isTraining, useStatus } from '../../store/status';
 
@@ -17,7 +17,6 @@ import { isTraining, useStatus } from '../../store/status';
 const LOOK_EVERY_MS = 2_000;
 
 type Errors = Partial<Record<ChainField | 'request', string>>;
-type Say = { ok: boolean; text: string } | null;
 
 /** The link's state in the staff's words. */
 export function useChainWords(): (status: ChainStatus) => string {
@@ -41,10 +40,10 @@ export function useChainWords(): (status: ChainStatus) => string {
 }
 
 export function ChainPanel({ pin }: { pin: string }) {
-  const { t } = useWords();
+  const { t, locale } = useWords();
   const id = useId();
   const [status, setStatus] = useState<ChainStatus | null>(null);
-  const [message, setMessage] = useState<Say>(null);
+  const [message, setMessage] = useState<Said | null>(null);
   const words = useChainWords();
 
   useEffect(() => {
@@ -78,13 +77,13 @@ export function ChainPanel({ pin }: { pin: string }) {
       {status && status.role !== 'hub' && <p data-testid="chain-not-hub">{status.role === 'counter' ? t('hub:chain.notHub') : t('hub:chain.noHub')}</p>}
       {status?.role === 'hub' &&
         (status.state === 'none' ? (
-          <LinkForm pin={pin} onLinked={(s) => (setStatus(s), setMessage({ ok: true, text: t('hub:chain.saved') }))} onSay={setMessage} />
+          <LinkForm pin={pin} onLinked={(s) => (setStatus(s), setMessage(saidOk((t) => t('hub:chain.saved'))))} onSay={setMessage} />
         ) : (
-          <Linked status={status} pin={pin} onUnlinked={(s) => (setStatus(s), setMessage({ ok: true, text: t('hub:chain.unlinked') }))} onSay={setMessage} />
+          <Linked status={status} pin={pin} onUnlinked={(s) => (setStatus(s), setMessage(saidOk((t) => t('hub:chain.unlinked'))))} onSay={setMessage} />
         ))}
       {message && (
         <p className={message.ok ? 'form-ok' : 'form-error'} role={message.ok ? 'status' : 'alert'} data-testid="chain-message">
-          {message.text}
+          {message.words(t, locale)}
         </p>
       )}
     </section>
@@ -101,7 +100,7 @@ async function fileText(file: File): Promise<string | 'large' | 'unreadable'> {
   }
 }
 
-function LinkForm({ pin, onLinked, onSay }: { pin: string; onLinked: (s: ChainStatus) => void; onSay: (say: Say) => void }) {
+function LinkForm({ pin, onLinked, onSay }: { pin: string; onLinked: (s: ChainStatus) => void; onSay: (said: Said | null) => void }) {
   const { t } = useWords();
   const id = useId();
   const training = useStatus(isTraining);
@@ -146,7 +145,7 @@ function LinkForm({ pin, onLinked, onSay }: { pin: string; onLinked: (s: ChainSt
     const field = reply.problem.values?.field;
     const code = reply.problem.values?.code;
     if (reply.problem.code === 'CHAIN_FIELD' && typeof field === 'string' && typeof code === 'string') setErrors({ [field]: code });
-    else onSay({ ok: false, text: problemWords(t, reply.problem) });
+    else onSay(saidRefused(reply.problem));
   };
 
   const fieldError = (field: ChainField) =>
@@ -231,7 +230,7 @@ function FilePick(props: {
   );
 }
 
-function Linked({ status, pin, onUnlinked, onSay }: { status: ChainStatus; pin: string; onUnlinked: (s: ChainStatus) => void; onSay: (say: Say) => void }) {
+function Linked({ status, pin, onUnlinked, onSay }: { status: ChainStatus; pin: string; onUnlinked: (s: ChainStatus) => void; onSay: (said: Said) => void }) {
   const { t } = useWords();
   const [busy, setBusy] = useState(false);
   const unlink = async () => {
@@ -239,7 +238,7 @@ function Linked({ status, pin, onUnlinked, onSay }: { status: ChainStatus; pin: 
     const reply = await command('chain.unlink', { pin });
     setBusy(false);
     if (reply.ok) onUnlinked(reply.value);
-    else onSay({ ok: false, text: problemWords(t, reply.problem) });
+    else onSay(saidRefused(reply.problem));
   };
   return (
     <>

@@ -6,10 +6,11 @@
 import { useId, useState } from 'react';
 import type { CounterView, HubStatus } from '../../../../shared/hub';
 import type { HubJoin } from '../../../../shared/ipc';
+import type { Problem } from '../../../../shared/result';
 import { formatAge, formatClock } from '../../format';
 import { useNow } from '../../hooks/useNow';
 import { useWords } from '../../i18n/useWords';
-import { problemWords } from '../../i18n/words';
+import { type Said, saidOk, saidRefused } from '../../i18n/said';
 import { command } from '../../intents';
 import { useHub } from '../../store/hub';
 import { Dialog } from '../Dialog';
@@ -17,15 +18,13 @@ import { useSettingsDraft } from '../settings/useSettingsDraft';
 import { printJoinSlip } from '../../print';
 import { SaveResultLine } from '../settings/SaveResultLine';
 
-type Say = { ok: boolean; text: string } | null;
-
 export function CountersPanel({ pin }: { pin: string }) {
-  const { t } = useWords();
+  const { t, locale } = useWords();
   const status = useHub((s) => s.status);
-  const [message, setMessage] = useState<Say>(null);
+  const [message, setMessage] = useState<Said | null>(null);
   const [join, setJoin] = useState<HubJoin | null>(null);
   const id = useId();
-  const problem = (p: Parameters<typeof problemWords>[1]) => setMessage({ ok: false, text: problemWords(t, p) });
+  const problem = (p: Problem) => setMessage(saidRefused(p));
 
   const afterChange = async () => {
     const reply = await command('hub.status', {});
@@ -64,7 +63,7 @@ export function CountersPanel({ pin }: { pin: string }) {
       {join && <JoinCodeDialog join={join} onClose={() => setJoin(null)} />}
       {message && (
         <p className={message.ok ? 'form-ok' : 'form-error'} role={message.ok ? 'status' : 'alert'} data-testid="counters-message">
-          {message.text}
+          {message.words(t, locale)}
         </p>
       )}
     </section>
@@ -74,8 +73,8 @@ export function CountersPanel({ pin }: { pin: string }) {
 interface ChangeProps {
   pin: string;
   onDone: () => Promise<void>;
-  onProblem: (p: Parameters<typeof problemWords>[1]) => void;
-  onSay: (say: Say) => void;
+  onProblem: (p: Problem) => void;
+  onSay: (said: Said) => void;
 }
 
 function NoHub({ pin, onJoin, onDone, onProblem, onSay }: ChangeProps & { onJoin: (join: HubJoin) => void }) {
@@ -91,7 +90,7 @@ function NoHub({ pin, onJoin, onDone, onProblem, onSay }: ChangeProps & { onJoin
     const reply = await command('hub.create', { pin, ...named });
     setBusy(false);
     if (!reply.ok) return onProblem(reply.problem);
-    onSay({ ok: true, text: t('hub:panel.created') });
+    onSay(saidOk((t) => t('hub:panel.created')));
     onJoin(reply.value);
     await onDone();
   };
@@ -100,7 +99,8 @@ function NoHub({ pin, onJoin, onDone, onProblem, onSay }: ChangeProps & { onJoin
     const reply = await command('hub.join', { pin, code: code.trim(), ...named });
     setBusy(false);
     if (!reply.ok) return onProblem(reply.problem);
-    onSay({ ok: true, text: t('hub:panel.joined', { name: reply.value.counterName ?? '' }) });
+    const name = reply.value.counterName ?? '';
+    onSay(saidOk((t) => t('hub:panel.joined', { name })));
     await onDone();
   };
 
@@ -240,7 +240,7 @@ function LeaveButton({ pin, role, onDone, onProblem, onSay }: ChangeProps & { ro
     const reply = await command('hub.leave', { pin });
     setAsking(false);
     if (!reply.ok) return onProblem(reply.problem);
-    onSay({ ok: true, text: t('hub:panel.left') });
+    onSay(saidOk((t) => t('hub:panel.left')));
     await onDone();
   };
   return (

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import type { OrderTimeline, TimelineEvent } from '../../../../shared/ipc';
 import type { Order } from '../../../../shared/protocol/schemas';
 import { formatDayClock } from '../../format';
-import { problemWords } from '../../i18n/words';
+import { type Said, saidRefused } from '../../i18n/said';
 import { useWords } from '../../i18n/useWords';
 import { command } from '../../intents';
 import { actionSummary } from '../../orderFacts';
@@ -32,7 +32,7 @@ export function OrderHistoryButton({ orderId, order }: { orderId: string; order:
 export function OrderHistory({ orderId, order, onClose }: { orderId: string; order: Order | null; onClose: () => void }) {
   const { t, locale } = useWords();
   const [timeline, setTimeline] = useState<OrderTimeline | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Said | null>(null);
   // Read again after a reprint, so the new print shows in the list.
   const [reads, setReads] = useState(0);
 
@@ -41,12 +41,12 @@ export function OrderHistory({ orderId, order, onClose }: { orderId: string; ord
     void command('orders.timeline', { orderId }).then((reply) => {
       if (!live) return;
       if (reply.ok) setTimeline(reply.value);
-      else setProblem(problemWords(t, reply.problem));
+      else setProblem(saidRefused(reply.problem));
     });
     return () => {
       live = false;
     };
-  }, [orderId, reads, t]);
+  }, [orderId, reads]);
 
   const reprint = async (document: 'packingSlip' | 'pickList') => {
     await (document === 'packingSlip' ? printPackingSlip(orderId) : printPickList([orderId]));
@@ -70,7 +70,7 @@ export function OrderHistory({ orderId, order, onClose }: { orderId: string; ord
         </>
       }
     >
-      {problem && <p role="alert">{problem}</p>}
+      {problem && <p role="alert">{problem.words(t, locale)}</p>}
       {timeline && !reprintable && <p className="muted">{t('timeline:reprint.gone')}</p>}
       {timeline && (
         <ol className="timeline" data-testid="timeline">

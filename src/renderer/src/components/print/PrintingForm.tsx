@@ -5,7 +5,7 @@ import { command } from '../../intents';
 import { useSettingsDraft } from '../settings/useSettingsDraft';
 import { useStatus } from '../../store/status';
 import { useWords } from '../../i18n/useWords';
-import { problemWords } from '../../i18n/words';
+import { type Said, saidRefused } from '../../i18n/said';
 import { SaveResultLine } from '../settings/SaveResultLine';
 
 type Editable = Pick<Settings, 'paper' | 'printer' | 'autoPrintSlip' | 'slipWholePhone'>;
@@ -15,11 +15,11 @@ function editable(s: Settings): Editable {
 }
 
 export function PrintingForm({ pin }: { pin: string }) {
-  const { t } = useWords();
+  const { t, locale } = useWords();
   const shell = useStatus((s) => s.info?.shell ?? null);
   const { draft, change, save, busy, result } = useSettingsDraft(pin, editable);
   const [printers, setPrinters] = useState<Printer[] | null>(null);
-  const [printersProblem, setPrintersProblem] = useState<string | null>(null);
+  const [printersProblem, setPrintersProblem] = useState<Said | null>(null);
   const id = useId();
 
   useEffect(() => {
@@ -27,12 +27,12 @@ export function PrintingForm({ pin }: { pin: string }) {
     void command('printers.list', {}).then((reply) => {
       if (!live) return;
       if (reply.ok) setPrinters(reply.value);
-      else setPrintersProblem(problemWords(t, reply.problem));
+      else setPrintersProblem(saidRefused(reply.problem));
     });
     return () => {
       live = false;
     };
-  }, [t]);
+  }, []);
 
   if (!draft) return null;
   // A saved printer that the system no longer lists is still offered, marked, so it is not lost silently.
@@ -71,7 +71,7 @@ export function PrintingForm({ pin }: { pin: string }) {
             ))}
             {missing && <option value={missing}>{t('print:settings.missingPrinter', { name: missing })}</option>}
           </select>
-          {printersProblem && <p className="inline-error">{printersProblem}</p>}
+          {printersProblem && <p className="inline-error">{printersProblem.words(t, locale)}</p>}
           {printers !== null && printers.length === 0 && <p className="field-note">{t('print:settings.noPrinters')}</p>}
         </div>
       )}

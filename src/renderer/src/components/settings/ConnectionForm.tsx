@@ -5,7 +5,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { Environment } from '../../../../shared/ipc';
 import { useWords } from '../../i18n/useWords';
-import { ENVIRONMENT_NAME, problemWords } from '../../i18n/words';
+import { type Said, saidNotOk, saidOk, saidRefused } from '../../i18n/said';
+import { ENVIRONMENT_NAME, type Wording } from '../../i18n/words';
 import { command, reload } from '../../intents';
 import { SupportDetails } from '../SupportDetails';
 import { useStatus } from '../../store/status';
@@ -16,15 +17,16 @@ const ENVIRONMENTS: readonly { value: Environment; label: string }[] = [
   { value: 'production', label: 'settings:connection.env.production' },
 ];
 
-/** What the manager reads after saving: plain words and what to do; the server's own words go under details. */
-interface Outcome {
-  ok: boolean;
-  text: string;
-  details: string | null;
+/**
+ * What the manager reads after saving: plain words and what to do (worded when shown); the
+ * server's own words go under details, as it sent them.
+ */
+interface Outcome extends Said {
+  readonly details: string | null;
 }
 
 export function ConnectionForm({ pin }: { pin: string }) {
-  const { t } = useWords();
+  const { t, locale } = useWords();
   const settings = useStatus((s) => s.settings);
   const credentials = useStatus((s) => s.sync?.credentials ?? null);
   const id = useId();
@@ -53,17 +55,18 @@ export function ConnectionForm({ pin }: { pin: string }) {
     setBusy(false);
     // Whatever happened, the secret leaves this screen's memory.
     setClientSecret('');
-    if (!reply.ok) setResult({ ok: false, text: problemWords(t, reply.problem), details: reply.problem.code ? reply.problem.message : null });
-    else if (reply.value.result === 'rejected') setResult({ ok: false, text: t('settings:connection.refused'), details: reply.value.message });
+    if (!reply.ok) setResult({ ...saidRefused(reply.problem), details: reply.problem.code ? reply.problem.message : null });
+    else if (reply.value.result === 'rejected') setResult({ ...saidNotOk((t) => t('settings:connection.refused')), details: reply.value.message });
     else {
+      const { code, message } = reply.value;
       const env = reply.value.values?.environment;
-      const text =
-        reply.value.code === 'TRAINING'
-          ? t('settings:connection.training')
-          : reply.value.code === 'SAVED' && (env === 'staging' || env === 'production')
-            ? t('settings:connection.saved', { environment: t(ENVIRONMENT_NAME[env]) })
-            : reply.value.message;
-      setResult({ ok: true, text, details: reply.value.code === 'SAVED' ? reply.value.message : null });
+      const words: Wording =
+        code === 'TRAINING'
+          ? (t) => t('settings:connection.training')
+          : code === 'SAVED' && (env === 'staging' || env === 'production')
+            ? (t) => t('settings:connection.saved', { environment: t(ENVIRONMENT_NAME[env]) })
+            : () => message;
+      setResult({ ...saidOk(words), details: code === 'SAVED' ? message : null });
     }
   };
 
@@ -127,7 +130,7 @@ export function ConnectionForm({ pin }: { pin: string }) {
         {result && (
           <span className={result.ok ? 'inline-ok' : 'inline-error'} role={result.ok ? 'status' : 'alert'} data-testid="credentials-result">
             {result.ok ? `✓ ${t('settings:connection.savedMark')} ` : `✖ ${t('settings:connection.rejectedMark')} `}
-            {result.text}
+            {result.words(t, locale)}
             {result.details && (
               <SupportDetails testId="credentials-details">
                 <p>{result.details}</p>

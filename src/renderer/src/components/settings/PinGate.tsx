@@ -1,14 +1,14 @@
 /** Asks for the manager PIN before settings open. */
 import { useState } from 'react';
 import { useWords } from '../../i18n/useWords';
-import { problemWords } from '../../i18n/words';
+import { type Said, saidNotOk, saidRefused } from '../../i18n/said';
 import { command } from '../../intents';
 import { PIN_PATTERN, PinField } from '../PinField';
 
 export function PinGate({ onUnlock }: { onUnlock: (pin: string) => void }) {
-  const { t } = useWords();
+  const { t, locale } = useWords();
   const [pin, setPin] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Said | null>(null);
   const [busy, setBusy] = useState(false);
 
   const submit = async () => {
@@ -16,9 +16,9 @@ export function PinGate({ onUnlock }: { onUnlock: (pin: string) => void }) {
     setBusy(true);
     const reply = await command('pin.verify', { pin });
     setBusy(false);
-    if (!reply.ok) setProblem(problemWords(t, reply.problem));
+    if (!reply.ok) setProblem(saidRefused(reply.problem));
     else if (!reply.value.valid) {
-      setProblem(t('settings:pin.wrong'));
+      setProblem(saidNotOk((t) => t('settings:pin.wrong')));
       setPin('');
     } else onUnlock(pin);
   };
@@ -36,7 +36,7 @@ export function PinGate({ onUnlock }: { onUnlock: (pin: string) => void }) {
       <PinField label={t('common:pin.manager')} value={pin} onChange={setPin} autoFocus testId="settings-pin" />
       {problem && (
         <p className="inline-error" role="alert">
-          {problem}
+          {problem.words(t, locale)}
         </p>
       )}
       <button type="submit" className="button button-primary" disabled={!PIN_PATTERN.test(pin) || busy}>

@@ -1,16 +1,16 @@
 /** First start: the manager chooses the PIN that guards settings, discards and fraud cancels. */
 import { useState } from 'react';
 import { useWords } from '../../i18n/useWords';
-import { problemWords } from '../../i18n/words';
+import { type Said, saidRefused } from '../../i18n/said';
 import { command } from '../../intents';
 import { useStatus } from '../../store/status';
 import { PIN_PATTERN, PinField } from '../PinField';
 
 export function PinSetup({ onDone }: { onDone: (pin: string) => void }) {
-  const { t } = useWords();
+  const { t, locale } = useWords();
   const [pin, setPin] = useState('');
   const [again, setAgain] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Said | null>(null);
   const [busy, setBusy] = useState(false);
   const valid = PIN_PATTERN.test(pin);
   const same = pin === again;
@@ -24,7 +24,7 @@ export function PinSetup({ onDone }: { onDone: (pin: string) => void }) {
       if (info.ok) useStatus.getState().setInfo(info.value);
     }
     setBusy(false);
-    if (!reply.ok) setProblem(problemWords(t, reply.problem));
+    if (!reply.ok) setProblem(saidRefused(reply.problem));
     else onDone(pin);
   };
 
@@ -44,7 +44,7 @@ export function PinSetup({ onDone }: { onDone: (pin: string) => void }) {
       {again.length > 0 && !same && <p className="inline-error">{t('settings:pin.different')}</p>}
       {problem && (
         <p className="inline-error" role="alert">
-          {problem}
+          {problem.words(t, locale)}
         </p>
       )}
       <button type="submit" className="button button-primary" disabled={!valid || !same || busy}>

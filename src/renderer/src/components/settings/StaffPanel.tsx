@@ -6,7 +6,8 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { StaffMember } from '../../../../shared/ipc';
 import { useWords } from '../../i18n/useWords';
-import { problemWords } from '../../i18n/words';
+import { type Said, saidOk, saidRefused } from '../../i18n/said';
+import type { Wording } from '../../i18n/words';
 import { command } from '../../intents';
 import { printBadges } from '../../print';
 import { PIN_PATTERN, PinField } from '../PinField';
@@ -15,33 +16,33 @@ import { SaveResultLine } from './SaveResultLine';
 import { usePacker } from '../../staff/store';
 
 export function StaffPanel({ pin }: { pin: string }) {
-  const { t } = useWords();
+  const { t, locale } = useWords();
   const id = useId();
   const [members, setMembers] = useState<StaffMember[] | null>(null);
   const [name, setName] = useState('');
   const [packerPin, setPackerPin] = useState('');
-  const [said, setSaid] = useState<{ ok: boolean; text: string } | null>(null);
+  const [said, setSaid] = useState<Said | null>(null);
   const [busy, setBusy] = useState(false);
   const [pinFor, setPinFor] = useState<StaffMember | null>(null);
 
   const reload = useCallback(async () => {
     const reply = await command('staff.list', { pin });
     if (reply.ok) setMembers(reply.value);
-    else setSaid({ ok: false, text: problemWords(t, reply.problem) });
-  }, [pin, t]);
+    else setSaid(saidRefused(reply.problem));
+  }, [pin]);
   // Read again on every staff.changed too: with a store hub another counter may change the list.
   const heard = usePacker((s) => s.status);
   useEffect(() => {
     void reload();
   }, [reload, heard]);
 
-  /** Runs a change, says its outcome, and reads the list again. */
-  const run = async (change: () => ReturnType<typeof command>, done: string): Promise<boolean> => {
+  /** Runs a change, says its outcome (`done` when it went), and reads the list again. */
+  const run = async (change: () => ReturnType<typeof command>, done: Wording): Promise<boolean> => {
     if (busy) return false;
     setBusy(true);
     const reply = await change();
     setBusy(false);
-    setSaid(reply.ok ? { ok: true, text: done } : { ok: false, text: problemWords(t, reply.problem) });
+    setSaid(reply.ok ? saidOk(done) : saidRefused(reply.problem));
     if (reply.ok) await reload();
     return reply.ok;
   };
@@ -50,7 +51,7 @@ export function StaffPanel({ pin }: { pin: string }) {
     const n = name.trim();
     if (!n || (packerPin !== '' && !PIN_PATTERN.test(packerPin))) return;
     const payload = packerPin ? { pin, name: n, packerPin } : { pin, name: n };
-    if (await run(() => command('staff.add', payload), t('staff:settings.added', { name: n }))) {
+    if (await run(() => command('staff.add', payload), (t) => t('staff:settings.added', { name: n }))) {
       setName('');
       setPackerPin('');
     }
@@ -80,14 +81,14 @@ export function StaffPanel({ pin }: { pin: string }) {
                   <button
                     type="button"
                     className="button button-small"
-                    onClick={() => void run(() => command('staff.update', { pin, id: m.id, newBadge: true }), t('staff:settings.newBadgeDone', { name: m.name }))}
+                    onClick={() => void run(() => command('staff.update', { pin, id: m.id, newBadge: true }), (t) => t('staff:settings.newBadgeDone', { name: m.name }))}
                   >
                     {t('staff:settings.newBadge')}
                   </button>
                   <button
                     type="button"
                     className="button button-small button-danger-outline"
-                    onClick={() => void run(() => command('staff.remove', { pin, id: m.id }), t('staff:settings.removed', { name: m.name }))}
+                    onClick={() => void run(() => command('staff.remove', { pin, id: m.id }), (t) => t('staff:settings.removed', { name: m.name }))}
                   >
                     {t('staff:settings.remove')}
                   </button>
@@ -126,7 +127,7 @@ export function StaffPanel({ pin }: { pin: string }) {
       </form>
       {said && (
         <p className={said.ok ? 'inline-ok' : 'inline-error'} role={said.ok ? 'status' : 'alert'} data-testid="staff-said">
-          {said.text}
+          {said.words(t, locale)}
         </p>
       )}
       {pinFor && (
@@ -135,7 +136,7 @@ export function StaffPanel({ pin }: { pin: string }) {
           onDone={async (next) => {
             const ok = await run(
               () => command('staff.update', { pin, id: pinFor.id, packerPin: next }),
-              next === null ? t('staff:settings.pinCleared', { name: pinFor.name }) : t('staff:settings.pinSet', { name: pinFor.name }),
+              (t) => (next === null ? t('staff:settings.pinCleared', { name: pinFor.name }) : t('staff:settings.pinSet', { name: pinFor.name })),
             );
             if (ok) setPinFor(null);
           }}

@@ -1,20 +1,20 @@
 /** About this terminal, changing the PIN, a support bundle, and leaving kiosk mode. */
 import { useState } from 'react';
 import { useWords } from '../../i18n/useWords';
-import { problemWords } from '../../i18n/words';
+import { type Said, saidOk, saidRefused } from '../../i18n/said';
 import { command } from '../../intents';
 import { SupportDetails } from '../SupportDetails';
 import { useStatus } from '../../store/status';
 import { PIN_PATTERN, PinField } from '../PinField';
 
 export function TerminalPanel({ pin, onPinChanged }: { pin: string; onPinChanged: (pin: string) => void }) {
-  const { t } = useWords();
+  const { t, locale } = useWords();
   const info = useStatus((s) => s.info);
   const kiosk = useStatus((s) => s.settings?.kiosk ?? false);
   const [newPin, setNewPin] = useState('');
   const [again, setAgain] = useState('');
   const ready = PIN_PATTERN.test(newPin) && newPin === again;
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [message, setMessage] = useState<Said | null>(null);
 
   const changePin = async () => {
     if (!ready) return;
@@ -23,20 +23,20 @@ export function TerminalPanel({ pin, onPinChanged }: { pin: string; onPinChanged
       onPinChanged(newPin);
       setNewPin('');
       setAgain('');
-      setMessage({ ok: true, text: t('settings:terminal.pinChanged') });
-    } else setMessage({ ok: false, text: problemWords(t, reply.problem) });
+      setMessage(saidOk((t) => t('settings:terminal.pinChanged')));
+    } else setMessage(saidRefused(reply.problem));
   };
 
   const exportBundle = async () => {
     const reply = await command('support.exportBundle', { pin });
-    setMessage(
-      reply.ok ? { ok: true, text: t('settings:terminal.bundleSaved', { path: reply.value.path }) } : { ok: false, text: problemWords(t, reply.problem) },
-    );
+    if (!reply.ok) return setMessage(saidRefused(reply.problem));
+    const { path } = reply.value;
+    setMessage(saidOk((t) => t('settings:terminal.bundleSaved', { path })));
   };
 
   const leaveKiosk = async () => {
     const reply = await command('kiosk.leave', { pin });
-    setMessage(reply.ok ? { ok: true, text: t('settings:terminal.kioskLeft') } : { ok: false, text: problemWords(t, reply.problem) });
+    setMessage(reply.ok ? saidOk((t) => t('settings:terminal.kioskLeft')) : saidRefused(reply.problem));
   };
 
   return (
@@ -97,7 +97,7 @@ export function TerminalPanel({ pin, onPinChanged }: { pin: string; onPinChanged
       </div>
       {message && (
         <p className={message.ok ? 'inline-ok' : 'inline-error'} role={message.ok ? 'status' : 'alert'}>
-          {message.text}
+          {message.words(t, locale)}
         </p>
       )}
     </section>

@@ -4,7 +4,7 @@ import type { UpdateStatus } from '../../../../shared/ipc';
 import { formatAge } from '../../format';
 import { useNow } from '../../hooks/useNow';
 import { useWords } from '../../i18n/useWords';
-import { problemWords } from '../../i18n/words';
+import { type Said, saidOk, saidRefused } from '../../i18n/said';
 import { command } from '../../intents';
 import { SupportDetails } from '../SupportDetails';
 import { useStatus } from '../../store/status';
@@ -20,18 +20,18 @@ const WORDS: Record<UpdateStatus['state'], string> = {
 };
 
 export function UpdatesPanel({ pin }: { pin: string }) {
-  const { t } = useWords();
+  const { t, locale } = useWords();
   const updates = useStatus((s) => s.updates);
   const waiting = useStatus((s) => s.sync?.waiting ?? 0);
   const now = useNow(10_000);
-  const [result, setResult] = useState<string | null>(null);
+  const [result, setResult] = useState<Said | null>(null);
   const [busy, setBusy] = useState(false);
 
   const install = async () => {
     setBusy(true);
     const reply = await command('updates.installNow', { pin });
     setBusy(false);
-    setResult(reply.ok ? t('settings:updates.restarting') : problemWords(t, reply.problem));
+    setResult(reply.ok ? saidOk((t) => t('settings:updates.restarting')) : saidRefused(reply.problem));
   };
 
   return (
@@ -57,7 +57,7 @@ export function UpdatesPanel({ pin }: { pin: string }) {
               </button>
             </>
           )}
-          {result && <p role="status">{result}</p>}
+          {result && <p role="status">{result.words(t, locale)}</p>}
         </>
       ) : (
         <p>{t('settings:updates.unknown')}</p>

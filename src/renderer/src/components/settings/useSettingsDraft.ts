@@ -1,21 +1,19 @@
 /**
  * The draft-and-save cycle every settings form shares: a draft of the settings it edits, a change
- * that clears the last result, and a save behind the manager PIN whose refusal is said in the
- * staff's language. "Saved" is worded by the form when shown (saving a new language changes the
- * words at the same moment).
+ * that clears the last result, and a save behind the manager PIN whose refusal is kept as how to
+ * word it (SaveResultLine words it in the language shown, again after a switch). "Saved" is worded
+ * by the form when shown (saving a new language changes the words at the same moment).
  */
 import { useState, type FormEvent } from 'react';
 import type { Settings } from '../../../../shared/ipc';
-import { useWords } from '../../i18n/useWords';
-import { problemWords } from '../../i18n/words';
+import { type Said, saidRefused } from '../../i18n/said';
 import { command } from '../../intents';
 import { useStatus } from '../../store/status';
 
-export type SaveResult = { readonly ok: true } | { readonly ok: false; readonly text: string };
+export type SaveResult = { readonly ok: true } | (Said & { readonly ok: false });
 
 /** Draft state for the settings `pick` chooses; `clean` tidies the draft just before it is sent. */
 export function useSettingsDraft<E extends Partial<Settings>>(pin: string, pick: (s: Settings) => E, clean: (draft: E) => E = (d) => d) {
-  const { t } = useWords();
   const settings = useStatus((s) => s.settings);
   const setSettings = useStatus((s) => s.setSettings);
   const [draft, setDraft] = useState<E | null>(settings ? pick(settings) : null);
@@ -37,7 +35,7 @@ export function useSettingsDraft<E extends Partial<Settings>>(pin: string, pick:
       setSettings(reply.value);
       setDraft(pick(reply.value));
       setResult({ ok: true });
-    } else setResult({ ok: false, text: problemWords(t, reply.problem) });
+    } else setResult(saidRefused(reply.problem));
   };
 
   return { draft, change, save, busy, result };
