@@ -9,6 +9,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { type ChainField, chainFieldErrors, type ChainLinkRequest, type ChainStatus, CHAIN_FILE_MAX_CHARS } from '../../../../shared/chain';
 import { formatDayClock } from '../../format';
 import { useWords } from '../../i18n/useWords';
+import { SaidLine } from '../SaidLine';
 import { type Said, saidOk, saidRefused } from '../../i18n/said';
 import { command } from '../../intents';
 import { isTraining, useStatus } from '../../store/status';
@@ -40,7 +41,7 @@ export function useChainWords(): (status: ChainStatus) => string {
 }
 
 export function ChainPanel({ pin }: { pin: string }) {
-  const { t, locale } = useWords();
+  const { t } = useWords();
   const id = useId();
   const [status, setStatus] = useState<ChainStatus | null>(null);
   const [message, setMessage] = useState<Said | null>(null);
@@ -81,11 +82,7 @@ export function ChainPanel({ pin }: { pin: string }) {
         ) : (
           <Linked status={status} pin={pin} onUnlinked={(s) => (setStatus(s), setMessage(saidOk((t) => t('hub:chain.unlinked'))))} onSay={setMessage} />
         ))}
-      {message && (
-        <p className={message.ok ? 'form-ok' : 'form-error'} role={message.ok ? 'status' : 'alert'} data-testid="chain-message">
-          {message.words(t, locale)}
-        </p>
-      )}
+      {message && <SaidLine said={message} look="form" testId="chain-message" />}
     </section>
   );
 }

@@ -10,6 +10,7 @@ import type { Problem } from '../../../../shared/result';
 import { formatAge, formatClock } from '../../format';
 import { useNow } from '../../hooks/useNow';
 import { useWords } from '../../i18n/useWords';
+import { SaidLine } from '../SaidLine';
 import { type Said, saidOk, saidRefused } from '../../i18n/said';
 import { command } from '../../intents';
 import { useHub } from '../../store/hub';
@@ -19,7 +20,7 @@ import { printJoinSlip } from '../../print';
 import { SaveResultLine } from '../settings/SaveResultLine';
 
 export function CountersPanel({ pin }: { pin: string }) {
-  const { t, locale } = useWords();
+  const { t } = useWords();
   const status = useHub((s) => s.status);
   const [message, setMessage] = useState<Said | null>(null);
   const [join, setJoin] = useState<HubJoin | null>(null);
@@ -61,11 +62,7 @@ export function CountersPanel({ pin }: { pin: string }) {
         </>
       )}
       {join && <JoinCodeDialog join={join} onClose={() => setJoin(null)} />}
-      {message && (
-        <p className={message.ok ? 'form-ok' : 'form-error'} role={message.ok ? 'status' : 'alert'} data-testid="counters-message">
-          {message.words(t, locale)}
-        </p>
-      )}
+      {message && <SaidLine said={message} look="form" testId="counters-message" />}
     </section>
   );
 }

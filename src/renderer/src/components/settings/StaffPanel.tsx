@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { StaffMember } from '../../../../shared/ipc';
 import { useWords } from '../../i18n/useWords';
+import { SaidLine } from '../SaidLine';
 import { type Said, saidOk, saidRefused } from '../../i18n/said';
 import type { Wording } from '../../i18n/words';
 import { command } from '../../intents';
@@ -16,7 +17,7 @@ import { SaveResultLine } from './SaveResultLine';
 import { usePacker } from '../../staff/store';
 
 export function StaffPanel({ pin }: { pin: string }) {
-  const { t, locale } = useWords();
+  const { t } = useWords();
   const id = useId();
   const [members, setMembers] = useState<StaffMember[] | null>(null);
   const [name, setName] = useState('');
@@ -125,11 +126,7 @@ export function StaffPanel({ pin }: { pin: string }) {
           {t('staff:settings.add')}
         </button>
       </form>
-      {said && (
-        <p className={said.ok ? 'inline-ok' : 'inline-error'} role={said.ok ? 'status' : 'alert'} data-testid="staff-said">
-          {said.words(t, locale)}
-        </p>
-      )}
+      {said && <SaidLine said={said} look="inline" testId="staff-said" />}
       {pinFor && (
         <PinEditor
           member={pinFor}

@@ -1,6 +1,7 @@
 /** About this terminal, changing the PIN, a support bundle, and leaving kiosk mode. */
 import { useState } from 'react';
 import { useWords } from '../../i18n/useWords';
+import { SaidLine } from '../SaidLine';
 import { type Said, saidOk, saidRefused } from '../../i18n/said';
 import { command } from '../../intents';
 import { SupportDetails } from '../SupportDetails';
@@ -8,7 +9,7 @@ import { useStatus } from '../../store/status';
 import { PIN_PATTERN, PinField } from '../PinField';
 
 export function TerminalPanel({ pin, onPinChanged }: { pin: string; onPinChanged: (pin: string) => void }) {
-  const { t, locale } = useWords();
+  const { t } = useWords();
   const info = useStatus((s) => s.info);
   const kiosk = useStatus((s) => s.settings?.kiosk ?? false);
   const [newPin, setNewPin] = useState('');
@@ -95,11 +96,7 @@ export function TerminalPanel({ pin, onPinChanged }: { pin: string; onPinChanged
           </button>
         )}
       </div>
-      {message && (
-        <p className={message.ok ? 'inline-ok' : 'inline-error'} role={message.ok ? 'status' : 'alert'}>
-          {message.words(t, locale)}
-        </p>
-      )}
+      {message && <SaidLine said={message} look="inline" />}
     </section>
   );
 }
