@@ -46,15 +46,6 @@ function loadContract(attempt = 0): void {
     () => setTimeout(() => loadContract(attempt + 1), 1_000),
   );
 }
-// Evaluating the contract (zod and every schema) is the heaviest thing the bridge does. When the
-// host drew the queue into the page, it waits until that frame is on screen (or 500 ms, for a page
-// that draws no frame: a tab in the background); the app asks its first commands only after that
-// frame too (main.tsx), and its replies wait for the contract anyway. Without a drawing the app's
-// own first screen needs the replies, so the contract comes after the next paint (at most 100 ms).
-const drawn = document.querySelector(FIRST_SCREEN) !== null;
-if (drawn) afterContentPresented(() => loadContract(), 500);
-else afterNextPaint(() => loadContract(), 100);
-
 const TOKEN_KEY = 'packdesk.harnessToken';
 const QUEUED_CALL_TIMEOUT_MS = 10_000;
 
@@ -216,11 +207,22 @@ function createBridgeApi(transport: Transport): PackdeskApi {
 }
 
 const transport = createWsTransport(() => `ws://${window.location.host}${IPC_PATH}?t=${encodeURIComponent(takeToken())}`);
-// With a drawing in the page, the socket opens (and the token leaves the address bar) once the
-// drawing's frame is on screen, as the contract loads: nothing asks before then (main.tsx waits
-// for the same frame), and the work held that frame back. Calls made before it wait for it.
-if (drawn) afterContentPresented(() => transport.start(), 500);
-else transport.start();
+// When the host drew the queue into the page, the bridge's own work waits until that frame is on
+// screen (or 500 ms, for a page that draws no frame: a tab in the background), since it held the
+// frame back: evaluating the contract (zod and every schema, the heaviest thing it does), and
+// opening the socket (the token leaves the address bar then). The app asks its first commands only
+// after that frame too (main.tsx); calls made before the socket is open wait for it, and replies
+// wait for the contract. Without a drawing the app's own first screen needs the replies: the
+// socket opens at once and the contract comes after the next paint (at most 100 ms).
+if (document.querySelector(FIRST_SCREEN) !== null) {
+  afterContentPresented(() => {
+    loadContract();
+    transport.start();
+  }, 500);
+} else {
+  transport.start();
+  afterNextPaint(() => loadContract(), 100);
+}
 const api: PackdeskApi = createBridgeApi(transport);
 // Frozen and read-only, as contextBridge makes it in Electron: page code cannot swap the API.
 Object.defineProperty(window, 'packdesk', { value: Object.freeze(api), writable: false, configurable: false, enumerable: true });
