@@ -91,9 +91,11 @@ describe('intake lease', () => {
     const first = holders(counters)[0]!;
     await first.nc.close();
     const others = counters.filter((c) => c !== first);
-    const took = await until('another holder', () => holders(others).length === 1, 10_000);
+    const took = await until('another holder', () => holders(others).length === 1, 12_000);
+    // Not before the lease lapsed, whatever the clocks say; and within the 10 s a vanished holder is
+    // replaced in (5 s lease, a look every second, the rest for timers late on a loaded machine).
     expect(took).toBeGreaterThan(3_000);
-    expect(took).toBeLessThan(8_000);
+    expect(took).toBeLessThan(10_000);
     await neverTwo(others, 2_000);
   }, 30_000);
 
