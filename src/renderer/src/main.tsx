@@ -8,8 +8,7 @@
  * drawing the app starts at once.
  */
 // The style sheets are here, not in start.tsx, so the page's HTML links them (the drawing needs them).
-import '@fontsource/noto-sans-devanagari/devanagari-400.css';
-import '@fontsource/noto-sans-devanagari/devanagari-700.css';
+import './styles/fonts.css';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/controls.css';

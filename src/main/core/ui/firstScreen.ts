@@ -21,8 +21,9 @@ export interface FirstScreen {
   readonly lang: string;
   /**
    * Whether its words need the fonts shipped for scripts a counter PC may lack (the language
-   * buttons aside, which wait for theirs: layout.css). False: the page's preloads of those fonts
-   * are left out of this page, since Chromium holds the first paint for a preloaded font.
+   * buttons aside: their names show once their font is in, styles/fonts.css). False: the page's
+   * preloads of those fonts are left out of this page, since Chromium holds the first paint for a
+   * preloaded font.
    */
   readonly scriptFonts?: boolean;
 }

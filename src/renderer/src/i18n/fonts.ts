@@ -1,8 +1,7 @@
 /**
- * The fonts shipped with the app for scripts the counter PC may not have (main.tsx imports their
- * CSS so Vite bundles the files). A language's font is loaded before its words are shown: text
- * drawn while the font is still loading can stay as empty boxes in Chromium until it is drawn
- * again, and a packer must never see boxes.
+ * The fonts shipped with the app for scripts the counter PC may not have (styles/fonts.css declares
+ * their faces, so Vite bundles the files). A language's font is loaded before its words are shown,
+ * so they appear at once in their own script: a packer must never see boxes.
  */
 import { within } from '../within';
 
@@ -22,9 +21,6 @@ const SCRIPT_FONT_TEXT = /\p{Script_Extensions=Devanagari}/u;
 export function needsScriptFonts(text: string): boolean {
   return SCRIPT_FONT_TEXT.test(text);
 }
-
-/** The face the language buttons name each language in (layout.css: the bold file, shown only once in). */
-const LANGUAGE_NAME_FONT = 'Packdesk Language Name';
 
 /** A sample of the script, so the browser knows which faces to fetch. */
 const SAMPLE: Readonly<Record<string, string>> = {
@@ -49,8 +45,6 @@ async function loadAll(): Promise<void> {
   const loads = [...new Set(Object.values(SCRIPT_FONT))].flatMap((family) =>
     ['400', '700'].map((weight) => document.fonts.load(`${weight} 20px "${family}"`, SAMPLE[family] ?? '').catch(() => [])),
   );
-  // The language buttons' own face (layout.css), which shows nothing until it is in.
-  loads.push(document.fonts.load(`700 20px "${LANGUAGE_NAME_FONT}"`, SAMPLE['Noto Sans Devanagari']).catch(() => []));
   // The files are local, so this takes milliseconds; a browser that never settles the load must
   // still not keep the terminal from starting.
   await within(Promise.all(loads), FONT_WAIT_MS, []);
