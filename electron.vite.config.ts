@@ -47,7 +47,9 @@ function preloadScriptFonts(): Plugin {
           .sort()
           .map((file) => ({
             tag: 'link',
-            attrs: { rel: 'preload', href: `${base}${file}`, as: 'font', type: 'font/woff2', crossorigin: '' },
+            // data-weight: the face's weight (@fontsource names its files so), which the host's
+            // drawing reads to keep only the face its words need (core/ui/firstScreen.ts).
+            attrs: { rel: 'preload', href: `${base}${file}`, as: 'font', type: 'font/woff2', crossorigin: '', 'data-weight': /-(\d00)-normal/.exec(file)?.[1] ?? '' },
             injectTo: 'head' as const,
           })),
     },

@@ -20,9 +20,9 @@ export interface FirstScreen {
   readonly html: string;
   readonly lang: string;
   /**
-   * Whether its words need the fonts shipped for scripts a counter PC may lack (the language
-   * buttons aside: their names show once their font is in, styles/fonts.css). False: the page's
-   * preloads of those fonts are left out of this page, since Chromium holds the first paint for a
+   * Whether its words need the fonts shipped for scripts a counter PC may lack, the language
+   * buttons aside. False: of the page's preloads of those fonts only the language buttons' face
+   * is kept (their names, each in its own script), since Chromium holds the first paint for a
    * preloaded font.
    */
   readonly scriptFonts?: boolean;
@@ -118,21 +118,29 @@ export function loadFirstScreenBuild(file: string): void {
 
 /**
  * The page's HTML with the screen inside its empty `<div id="root"></div>` and its language on
- * `<html>`, without the font preloads when its words need none of those fonts; as it was when it
- * has no such root (a build that changed its shape) or no screen.
+ * `<html>`, with only the language buttons' font preload when its words need no other shipped
+ * font; as it was when it has no such root (a build that changed its shape) or no screen.
  */
 export function withFirstScreen(html: string, screen: FirstScreen | null): string {
   const root = '<div id="root"></div>';
   if (!screen || !html.includes(root)) return html;
   const lang = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(screen.lang) ? screen.lang : null;
   // The built page's own tags only, before the drawing is in.
-  const page = screen.scriptFonts === false ? html.replace(FONT_PRELOAD, '') : html;
+  const page = screen.scriptFonts === false ? html.replace(FONT_PRELOAD, (link) => (link.includes(LANGUAGE_NAMES_FACE) ? link : '')) : html;
   const withRoot = page.replace(root, () => `<div id="root">${screen.html}</div>`);
   return lang ? withRoot.replace(/<html lang="[^"]*"/, `<html lang="${lang}"`) : withRoot;
 }
 
 /** A `<link rel="preload" as="font">` of the built page (electron.vite.config.ts), with the line's indent. */
 const FONT_PRELOAD = /[ \t]*<link rel="preload"[^>]*\bas="font"[^>]*>\n?/g;
+
+/**
+ * The preload of the face the language buttons name each language in: the bold one (the buttons
+ * are semi-bold, layout.css). Kept on every drawing: without it the face came in just after the
+ * first layout, and "हिन्दी" on an English screen was laid out again, 31 px narrower, moving every
+ * button of the top bar after the first paint (e2e first-screen).
+ */
+const LANGUAGE_NAMES_FACE = 'data-weight="700"';
 
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

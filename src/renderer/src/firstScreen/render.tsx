@@ -85,7 +85,8 @@ async function draw(ask: Ask): Promise<FirstScreen | null> {
 
 /**
  * The markup without the language buttons (LanguageSwitch: each language's name in its own
- * script), whose font is not preloaded: styles/fonts.css shows their names once it is in.
+ * script), whose face every drawing preloads (core/ui/firstScreen.ts): they alone do not make a
+ * drawing need the shipped fonts.
  */
 export function withoutLanguageButtons(markup: string): string {
   return markup.replace(/<button [^>]*class="[^"]*\blanguage-button\b[^"]*"[^>]*>[^<]*<\/button>/g, '');

@@ -46,17 +46,21 @@ describe('withFirstScreen', () => {
     expect(odd).not.toContain('<script>');
   });
 
-  it('leaves out the font preloads when the drawing\'s words need none of those fonts', () => {
-    const preload = '    <link rel="preload" href="./assets/noto-sans-devanagari-400.woff2" as="font" type="font/woff2" crossorigin="">\n';
-    const built = PAGE.replace('<head>', `<head>\n    <link rel="modulepreload" crossorigin href="./assets/x.js">\n${preload}`);
-    expect(built).toContain(preload);
+  it('keeps only the language buttons\' face among the font preloads when the drawing\'s words need no other', () => {
+    const regular = '    <link rel="preload" href="./assets/noto-sans-devanagari-400.woff2" as="font" type="font/woff2" crossorigin="" data-weight="400">\n';
+    const bold = '    <link rel="preload" href="./assets/noto-sans-devanagari-700.woff2" as="font" type="font/woff2" crossorigin="" data-weight="700">\n';
+    const built = PAGE.replace('<head>', `<head>\n    <link rel="modulepreload" crossorigin href="./assets/x.js">\n${regular}${bold}`);
     const latin = withFirstScreen(built, { html: '<p>as="font" <link rel="preload" as="font"></p>', lang: 'en-IN', scriptFonts: false });
-    expect(latin).not.toContain('noto-sans-devanagari');
+    expect(latin).not.toContain('noto-sans-devanagari-400');
+    // "हिन्दी" on its button: the bold face is in before the first layout.
+    expect(latin).toContain(bold);
     expect(latin).toContain('<link rel="modulepreload" crossorigin href="./assets/x.js">');
     // The drawing's own markup is left as it is.
     expect(latin).toContain('<div id="root"><p>as="font" <link rel="preload" as="font"></p></div>');
-    expect(withFirstScreen(built, { html: '<p>कतार</p>', lang: 'hi-IN', scriptFonts: true })).toContain(preload);
-    expect(withFirstScreen(built, { html: '<p>x</p>', lang: 'en-IN' })).toContain(preload);
+    for (const page of [withFirstScreen(built, { html: '<p>कतार</p>', lang: 'hi-IN', scriptFonts: true }), withFirstScreen(built, { html: '<p>x</p>', lang: 'en-IN' })]) {
+      expect(page).toContain(regular);
+      expect(page).toContain(bold);
+    }
   });
 
   it('is found beside the renderer\'s folder, as npm run build writes it', () => {
