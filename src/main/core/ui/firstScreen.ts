@@ -138,7 +138,8 @@ const FONT_PRELOAD = /[ \t]*<link rel="preload"[^>]*\bas="font"[^>]*>\n?/g;
  * The preload of the face the language buttons name each language in: the bold one (the buttons
  * are semi-bold, layout.css). Kept on every drawing: without it the face came in just after the
  * first layout, and "हिन्दी" on an English screen was laid out again, 31 px narrower, moving every
- * button of the top bar after the first paint (e2e first-screen).
+ * button of the top bar after the first paint, in every load. Chromium holds the first paint for
+ * a preloaded font only 50 ms, so on a PC busy enough it can still happen, rarely.
  */
 const LANGUAGE_NAMES_FACE = 'data-weight="700"';
 
