@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
-import { axe, openTerminal, shot, until, type AxeFinding, type Terminal } from './support';
+import { afterNextFrame, axe, openTerminal, shot, until, type AxeFinding, type Terminal } from './support';
 
 const serious = (v: AxeFinding[]) => v.filter((f) => f.impact === 'serious' || f.impact === 'critical');
 
@@ -87,7 +87,7 @@ describe('the queue drawn into the page', () => {
       copy.style.fontFamily = '"Noto Sans Devanagari"';
       button.replaceWith(copy);
     });
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+    await afterNextFrame(page);
     expect(drawn.equals(await page.screenshot({ clip }))).toBe(true);
     await shot(page, 'first-screen-before-script-en-1024');
     expect(serious(await axe(page))).toEqual([]);
@@ -158,7 +158,7 @@ describe('the queue drawn into the page', () => {
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     releaseFont();
     await until('the regular Devanagari face in', () => page.evaluate(() => document.fonts.check('400 20px "Noto Sans Devanagari"', 'ऑर्डर')));
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+    await afterNextFrame(page);
     // The search's caption and the sync bar's "all sent" look exactly as new copies of them laid out
     // now that the face is in.
     for (const selector of ['.first-screen .id-entry-label', '.first-screen [data-testid="sync-waiting"]']) {
@@ -166,7 +166,7 @@ describe('the queue drawn into the page', () => {
       const box = (await drawnText.boundingBox())!;
       const drawn = await page.screenshot({ clip: box });
       await drawnText.evaluate((element) => element.replaceWith(element.cloneNode(true)));
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+      await afterNextFrame(page);
       expect(drawn.equals(await page.screenshot({ clip: box })), selector).toBe(true);
     }
     expect(await appRan(page)).toBe(false);

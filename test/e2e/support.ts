@@ -146,6 +146,11 @@ export async function untilAppLive(page: Page): Promise<void> {
   // The drawing goes when React commits the app's first render; the app's key listeners (F9,
   // the scanner) are attached in effects that run just after. A key pressed between the two was
   // lost (CI: F9 in the chain test), so wait for the next frame and the task after it too.
+  await afterNextFrame(page);
+}
+
+/** Waits for the page's next frame and the task after it: what changed before is on screen. */
+export async function afterNextFrame(page: Page): Promise<void> {
   await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
 }
 
