@@ -28,6 +28,21 @@ async function holdAppScript(page: Page): Promise<() => Promise<void>> {
   };
 }
 
+/** The bold Devanagari face (the language button's "हिन्दी"), held until released. */
+async function holdBoldFace(page: Page): Promise<() => Promise<void>> {
+  const held: Route[] = [];
+  let release = false;
+  await page.route(/devanagari-devanagari-700-[^/]*\.woff2$/, (route) => (release ? route.continue() : void held.push(route)));
+  return async () => {
+    release = true;
+    for (const route of held.splice(0)) await route.continue().catch(() => undefined);
+  };
+}
+
+/** Where each button of the drawn top bar is: its left edge and width. */
+const topBarButtons = (page: Page) =>
+  page.locator('.first-screen .top-bar button').evaluateAll((buttons) => buttons.map((b) => `${b.textContent}: ${b.getBoundingClientRect().left} + ${b.getBoundingClientRect().width}`));
+
 /** Whether any of the app's code has run in the page (main.tsx marks its start). */
 const appRan = (page: Page) => page.evaluate(() => performance.getEntriesByName('packdesk:script').length > 0);
 
@@ -43,12 +58,16 @@ afterEach(async () => {
 describe('the queue drawn into the page', () => {
   it('shows the queue before the app has run; a row tapped then opens once the app is up (English, 1024)', async () => {
     let release: (() => Promise<void>) | undefined;
+    let releaseFace: (() => Promise<void>) | undefined;
     terminal = await openTerminal({
       viewport: { width: 1024, height: 768 },
       waitForApp: false,
       // What is tested is the drawing, not how quickly a busy test machine draws it.
       firstScreenBudgetMs: 10_000,
-      beforeOpen: async (page) => void (release = await holdAppScript(page)),
+      beforeOpen: async (page) => {
+        release = await holdAppScript(page);
+        releaseFace = await holdBoldFace(page);
+      },
     });
     const { page, harness } = terminal;
     // openTerminal has waited for the first row: it came with the HTML.
@@ -74,11 +93,20 @@ describe('the queue drawn into the page', () => {
     // narrower then, moved every top-bar button after the first paint.
     await expect(page.locator('link[rel="preload"][as="font"]').count()).resolves.toBe(1);
     await expect(page.locator('link[rel="preload"][as="font"]').getAttribute('data-weight')).resolves.toBe('700');
+    // However late that face comes (held back here until the drawing is on screen), no top-bar
+    // button moves when it does: "हिन्दी" is as wide before it as after (layout.css). Without that,
+    // the button shrank by 31 px and every other one moved.
+    await afterNextFrame(page);
+    expect(await page.evaluate(() => document.fonts.check('700 16px "Noto Sans Devanagari"', 'हिन्दी'))).toBe(false);
+    const before = await topBarButtons(page);
+    await releaseFace!();
     // "हिन्दी" on its button is drawn in its font, not left as the boxes of the first layout (no
     // system font here has Devanagari): once the font is in, the drawn button looks exactly as a
     // new copy of it put in its place.
     const languageButton = page.locator('.first-screen .language-button');
     await until('the Devanagari font in', () => page.evaluate(() => document.fonts.check('700 16px "Noto Sans Devanagari"', 'हिन्दी')));
+    await afterNextFrame(page);
+    expect(await topBarButtons(page)).toEqual(before);
     const clip = (await languageButton.boundingBox())!;
     const drawn = await page.screenshot({ clip });
     // The reference: a copy in its place, set in the Devanagari font alone.

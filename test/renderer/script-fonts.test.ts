@@ -7,7 +7,7 @@ import { withoutLanguageButtons } from '../../src/renderer/src/firstScreen/rende
 import { needsScriptFonts } from '../../src/renderer/src/i18n/fonts';
 
 const BUTTON =
-  '<button type="button" class="nav-button language-button" lang="hi-IN" data-testid="language-hi" title="Show the terminal in this language until Packdesk restarts">हिन्दी</button>';
+  '<button type="button" class="nav-button language-button" lang="hi-IN" data-testid="language-hi" title="Show the terminal in this language until Packdesk restarts"><span class="language-name">हिन्दी</span></button>';
 
 describe('the drawn first screen and the script fonts', () => {
   it('needs them for Devanagari words, including signs Devanagari shares, but not for ₹ or symbols', () => {

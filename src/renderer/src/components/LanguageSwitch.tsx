@@ -27,7 +27,7 @@ export function LanguageSwitch() {
           data-testid={`language-${l.code}`}
           title={t('common:language.forShift')}
         >
-          {l.name}
+          <span className="language-name">{l.name}</span>
         </button>
       ))}
     </div>

@@ -89,7 +89,7 @@ async function draw(ask: Ask): Promise<FirstScreen | null> {
  * drawing need the shipped fonts.
  */
 export function withoutLanguageButtons(markup: string): string {
-  return markup.replace(/<button [^>]*class="[^"]*\blanguage-button\b[^"]*"[^>]*>[^<]*<\/button>/g, '');
+  return markup.replace(/<button [^>]*class="[^"]*\blanguage-button\b[^"]*"[^>]*>[\s\S]*?<\/button>/g, '');
 }
 
 /**
