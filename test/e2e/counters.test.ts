@@ -165,7 +165,12 @@ describe('two counters of one store', () => {
     const changesCalls = (): number => store.sandbox.readLog().filter((r) => r.call === 'changes').length;
     const before = changesCalls();
     await counterTwo.handle('intake.checkNow', {});
-    await until('Counter 2 asks the service for changes itself', () => changesCalls() > before, 15_000);
+    await until('Counter 2 asks the service for changes itself', () => changesCalls() > before, 15_000).catch(async (e: unknown) => {
+      // Seen once in CI, not since: say what Counter 2's intake and hub link were doing.
+      const intake = await counterTwo.handle('intake.status', {});
+      const hub = counterTwo.hub.status();
+      throw new Error(`${e instanceof Error ? e.message : String(e)}; Counter 2's intake: ${JSON.stringify(intake)}; its hub: ${JSON.stringify({ mode: hub.mode, since: hub.since, problem: hub.problem })}`);
+    });
     expect(counterTwo.engine()).not.toBeNull();
   });
 });

@@ -113,8 +113,9 @@ export interface Intake {
   /** Polls again after pause(): a pass soon, then on the interval. */
   resume(): void;
   /**
-   * One full pass now from the stored cursor (the CLI's `intake --once`). `askAllNow`: every id still
-   * to fetch is asked, pauses or not (support asked for it by hand).
+   * One full pass now from the stored cursor (the CLI's `intake --once`), begun after a pass in
+   * flight ends. `askAllNow`: every id still to fetch is asked, pauses or not (support asked for it
+   * by hand).
    */
   passOnce(options?: { readonly askAllNow?: boolean }): Promise<PassReport>;
   /** One `status` call for an order, stored when newer. */
@@ -398,7 +399,12 @@ export function createIntake(o: IntakeOptions): Intake {
       if (passing) void passing.then(() => schedule(RESUME_DELAY_MS));
       else schedule(RESUME_DELAY_MS);
     },
-    passOnce: (options) => pass(options?.askAllNow ?? false),
+    async passOnce(options) {
+      // A check asked for now reads the service from now: a pass in flight may have read its pages
+      // before what prompted the check (a counter taking over intake, an order just placed).
+      if (passing) await passing;
+      return pass(options?.askAllNow ?? false);
+    },
     async fetchOrder(orderId) {
       const outcome = await o.reader.status(orderId);
       seen(!(outcome.kind === 'transient' && outcome.network));

@@ -64,6 +64,20 @@ describe('intake pause and resume', () => {
     await until('the first pass', () => t.intake.status().lastCompleteAt !== null, 3_000);
   });
 
+  it('a check asked for while a pass is in flight reads the service again once it ends: an order placed after that pass read its pages arrives', async () => {
+    const box = await intakeSandbox(cleanup, { orderCount: 8 });
+    box.faults.set({ latencyMs: 150 });
+    const t = terminal(cleanup, box, dataDir(cleanup), { concurrency: 1 });
+    const first = t.intake.passOnce();
+    // The first pass has read its pages and is fetching bodies, one at a time.
+    await until('reading bodies', () => box.readLog().some((r) => r.call === 'status'), 5_000);
+    const placed = box.placeOrder();
+    const checked = await t.intake.passOnce();
+    expect((await first).kind).toBe('completed');
+    expect(checked.kind).toBe('completed');
+    expect(t.stored).toContain(placed.id);
+  });
+
   it('a pause aborts a pass in flight: no read leaves after it', async () => {
     const box = await intakeSandbox(cleanup, { orderCount: 30 });
     box.faults.set({ latencyMs: 150 });
