@@ -14,6 +14,7 @@ import { envFor } from '../support/cli-env';
 import { Cleanup, sandbox, tempDir } from '../support/engine';
 import { freePort } from '../support/nats';
 import { REPO_ROOT } from '../support/paths';
+import { until } from '../support/until';
 
 const keyring = process.env.PACKDESK_KEYRING === '1';
 const why = keyring ? '' : ' (SKIPPED: needs a real keychain; run under scripts/with-keyring.sh)';
@@ -69,15 +70,6 @@ function startRun(env: Record<string, string>, args: readonly string[] = []): Ru
   };
 }
 
-async function until<T>(read: () => Promise<T | null>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value !== null) return value;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe.skipIf(!keyring)(`packdesk run, claim, release${why}`, () => {
   let box: Sandbox;
@@ -111,11 +103,16 @@ describe.skipIf(!keyring)(`packdesk run, claim, release${why}`, () => {
     counterRun = startRun(counterEnv);
     // One poller for the store: the counter says the hub PC takes in orders, and gets them through the hub.
     expect(await counterRun.waitFor(/hub: counter "Counter 2", connected/)).toMatch(/takes in orders: Counter 1; counters present: /);
-    const listed = await until(async () => {
-      const r = await cli(['orders', '--json'], counterEnv);
-      const orders = JSON.parse(r.out) as { id: string }[];
-      return orders.length === 3 ? orders : null;
-    });
+    const listed = await until(
+      'the three orders listed at Counter 2',
+      async () => {
+        const r = await cli(['orders', '--json'], counterEnv);
+        const orders = JSON.parse(r.out) as { id: string }[];
+        return orders.length === 3 ? orders : undefined;
+      },
+      20_000,
+      200,
+    );
     expect(listed).toHaveLength(3);
     expect(counterRun.out()).not.toMatch(/takes in orders: Counter 2/);
   }, 60_000);
@@ -181,7 +178,7 @@ describe.skipIf(!keyring)(`packdesk run, claim, release${why}`, () => {
     const env = envFor(box, dir, { PACKDESK_TERMINAL_ID: 'solo' });
     const solo = startRun(env, ['--json']);
     expect(JSON.parse(await solo.waitFor(/"event":"hub"/))).toMatchObject({ event: 'hub', intake: 'this counter (no store hub)', status: { mode: 'solo', role: 'none' } });
-    await until(async () => ((JSON.parse((await cli(['orders', '--json'], env)).out) as unknown[]).length === 3 ? true : null));
+    await until('the three orders listed', async () => (JSON.parse((await cli(['orders', '--json'], env)).out) as unknown[]).length === 3, 20_000, 200);
     expect(await solo.stop()).toBe(0);
     // A one-counter store's listing is as it was: no claims line.
     expect((await cli(['orders'], env)).out).not.toMatch(/claims|being packed/);

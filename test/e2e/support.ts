@@ -15,6 +15,7 @@ import type { HostOptions } from '../../src/main/core/host';
 import { DEFAULT_RENDERER_DIR, IPC_PATH, startWebHarness, type WebHarness } from '../../src/web';
 import { launchChromium, recordPrintRequests } from '../support/chromium';
 import { firstIntakePass } from '../support/intake';
+import { until as waitUntil } from '../support/until';
 
 export const SCREENSHOT_DIR = resolve(__dirname, '..', '..', 'test-results', 'screenshots');
 export const MANAGER_PIN = '2468';
@@ -232,16 +233,9 @@ export async function scan(page: Page, code: string): Promise<void> {
   }
 }
 
-/** Waits until `check` returns a value other than undefined/false; polls every 50 ms. */
-export async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    // Awaited: an async check's promise is no answer (it passed at once, whatever it would say).
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+/** `until` (support/until.ts) at a browser's pace: 15 s by default, asking every 50 ms. */
+export function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
+  return waitUntil(what, check, timeoutMs, 50);
 }
 
 /** The invoice numbers the sandbox recorded for one order, in the order recorded. */

@@ -23,14 +23,7 @@ import { natsProgram } from '../main/core/hub/hub-fixture';
 import { Cleanup, tempDir } from '../support/engine';
 import { freePort } from '../support/nats';
 import { credsFor, makeOperator, type OperatorCentral, startOperatorCentral } from './operator-central';
-
-async function until(what: string, timeoutMs: number, probe: () => Promise<boolean> | boolean): Promise<void> {
-  const started = Date.now();
-  while (!(await probe())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+import { until } from '../support/until';
 
 describe('a store hub linked to an operator-mode centre', () => {
   const cleanup = new Cleanup();
@@ -91,12 +84,12 @@ describe('a store hub linked to an operator-mode centre', () => {
     expect(readFileSync(hub.files.configPath, 'utf8')).toContain(`credentials: ${JSON.stringify(credsPath)}`);
     expect(readFileSync(path.join(hub.files.dir, 'chain.json'), 'utf8')).not.toContain(seed);
 
-    await until('the link is up', 15_000, () => hub.monitor.status().state === 'linked');
+    await until('the link is up', () => hub.monitor.status().state === 'linked', 15_000, 250);
     expect(chainLine(hub.monitor.status())).toMatch(/^linked as store-good to 127\.0\.0\.1:\d+ since /);
 
     await counterSending(hub.target, 'store-good', 'good-c1');
     await ensureFleetStream(central.nc, ['store-good']);
-    await until('the counter’s health at the centre', 20_000, async () => (await readFleet(central.nc)).latest.some((a) => a.message.kind === 'counter' && a.message.counterId === 'good-c1'));
+    await until('the counter’s health at the centre', async () => (await readFleet(central.nc)).latest.some((a) => a.message.kind === 'counter' && a.message.counterId === 'good-c1'), 20_000, 250);
 
     // Unlink: the seed's file is gone, nats.conf has no leaf link.
     removeChainLink(hub.files);
@@ -108,7 +101,7 @@ describe('a store hub linked to an operator-mode centre', () => {
   it('with another operator’s credentials: refused, "bad credentials", nothing arrives', async () => {
     const forged = await credsFor(await makeOperator('NOT-THE-CHAIN'), 'store-bad');
     const hub = await linkedHub('store-bad', forged, central.caPem);
-    await until('the refusal is said', 15_000, () => hub.monitor.status().state === 'refused');
+    await until('the refusal is said', () => hub.monitor.status().state === 'refused', 15_000, 250);
     const status = hub.monitor.status();
     expect(status.refusedBy).toBe('credentials');
     expect(chainLine(status)).toContain('bad credentials');
@@ -123,7 +116,7 @@ describe('a store hub linked to an operator-mode centre', () => {
   it('with another CA: refused, the certificate not trusted', async () => {
     const otherCa = (await makeCertificate({ ips: [], now: new Date(), commonName: 'not the chain' })).certPem;
     const hub = await linkedHub('store-ca', await credsFor(central.op, 'store-ca'), otherCa);
-    await until('the refusal is said', 15_000, () => hub.monitor.status().state === 'refused');
+    await until('the refusal is said', () => hub.monitor.status().state === 'refused', 15_000, 250);
     expect(hub.monitor.status().refusedBy).toBe('certificate');
     expect(chainLine(hub.monitor.status())).toContain('certificate not trusted');
   }, 60_000);
@@ -131,10 +124,10 @@ describe('a store hub linked to an operator-mode centre', () => {
   // Last: it stops the centre.
   it('linked, then the centre gone: "cut since", in words', async () => {
     const hub = await linkedHub('store-cut', await credsFor(central.op, 'store-cut'), central.caPem);
-    await until('the link is up', 15_000, () => hub.monitor.status().state === 'linked');
+    await until('the link is up', () => hub.monitor.status().state === 'linked', 15_000, 250);
     const before = Date.now();
     await central.server.kill();
-    await until('the cut is said', 15_000, () => hub.monitor.status().state === 'cut');
+    await until('the cut is said', () => hub.monitor.status().state === 'cut', 15_000, 250);
     const status = hub.monitor.status();
     expect(status.since).toBeGreaterThanOrEqual(before);
     expect(chainLine(status)).toMatch(/^link to 127\.0\.0\.1:\d+ cut since /);

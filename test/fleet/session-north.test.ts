@@ -14,20 +14,12 @@ import { startHubSession } from '../../src/main/core/hub/session';
 import { systemTimers } from '../../src/main/core/time';
 import { Cleanup } from '../support/engine';
 import { type Central, startCentral, startStore, type TestStore } from './fleet-world';
+import { timeUntil, until } from '../support/until';
 
 async function health(central: Central, counterId: string): Promise<CounterHealth | null> {
   const reading = await readFleet(central.nc).catch(() => null);
   const found = reading?.latest.find((a) => a.message.kind === 'counter' && a.message.counterId === counterId);
   return (found?.message as CounterHealth | undefined) ?? null;
-}
-
-async function until(what: string, timeoutMs: number, probe: () => Promise<boolean>): Promise<number> {
-  const started = Date.now();
-  while (!(await probe())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return Date.now() - started;
 }
 
 describe('a hub session sends its counter north', () => {
@@ -69,13 +61,13 @@ describe('a hub session sends its counter north', () => {
   afterAll(() => cleanup.run(), 30_000);
 
   it('reaches the centre with its figures, and a change within 3 s', async () => {
-    await until('the counter at the centre', 15_000, async () => (await health(central, 'store-s-c1')) !== null);
+    await until('the counter at the centre', async () => (await health(central, 'store-s-c1')) !== null, 15_000, 200);
     expect(await health(central, 'store-s-c1')).toMatchObject({ counterName: 'Counter 1', version: '2.0.1', tapsWaiting: 0, clockDifferenceMs: 1_200, lastIntakeAt: 1_700_000_200_000, online: true });
     const reading = await readFleet(central.nc);
     // Two summaries reach the centre: the bare store's own sender (fleet-world) and this session's; both are the hub PC's in real life.
     expect(reading.latest.some((a) => a.message.kind === 'summary' && a.message.awaitingAccept === 4)).toBe(true);
     tapsWaiting = 3;
-    const ms = await until('the change at the centre', 3_000, async () => (await health(central, 'store-s-c1'))?.tapsWaiting === 3);
+    const ms = await timeUntil('the change at the centre', async () => (await health(central, 'store-s-c1'))?.tapsWaiting === 3, 3_000, 200);
     expect(ms).toBeLessThan(3_000);
   }, 30_000);
 
@@ -84,9 +76,9 @@ describe('a hub session sends its counter north', () => {
       const read = await readOpenOrders(central.nc, 'store-s');
       return read.state === 'ok' ? read.list.orders.map((o) => o.orderId) : null;
     };
-    await until('the list readable at the centre', 15_000, async () => (await ids())?.join() === 'ORD-S-1');
+    await until('the list readable at the centre', async () => (await ids())?.join() === 'ORD-S-1', 15_000, 200);
     openOrders = [...openOrders, { orderId: 'ORD-S-2', nextStep: 'PACKED', late: true, cancelledAlarm: false, claim: { counterId: 'store-s-c1', counterName: 'Counter 1', claimedAt: 1_700_000_300_000 } }];
-    const ms = await until('the change at the centre', 5_000, async () => (await ids())?.join() === 'ORD-S-1,ORD-S-2');
+    const ms = await timeUntil('the change at the centre', async () => (await ids())?.join() === 'ORD-S-1,ORD-S-2', 5_000, 200);
     expect(ms).toBeLessThan(5_000);
   }, 30_000);
 

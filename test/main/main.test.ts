@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { COMMANDS, type CommandName, EVENT_NAMES } from '../../src/shared/ipc';
 import { VALID_PAYLOADS, malformedPayloads } from '../support/payloads';
+import { until } from '../support/until';
 
 type Listener = (...args: unknown[]) => unknown;
 
@@ -156,21 +157,13 @@ const savedEnv = { XDG_CONFIG_HOME: process.env['XDG_CONFIG_HOME'] };
 const appEvent = { sender: { id: 41 }, senderFrame: { url: 'app://packdesk/index.html', parent: null } };
 const invoke = (command: CommandName, payload: unknown, event: unknown = appEvent) => fake.ipcHandlers.get(`packdesk:${command}`)!(event, payload);
 
-async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 beforeAll(async () => {
   process.env['XDG_CONFIG_HOME'] = path.join(root, 'config');
   await import('../../src/main/index');
   // Before ready: the scheme is privileged and the sandbox forced, nothing else yet.
   expect(fake.calls).toEqual(['registerSchemesAsPrivileged', 'enableSandbox', 'requestSingleInstanceLock']);
   fake.ready();
-  await until(() => fake.windows.length === 1 && fake.windows[0]!.loaded.length === 1, 'the window');
+  await until('the window', () => fake.windows.length === 1 && fake.windows[0]!.loaded.length === 1, 20_000);
 });
 
 afterAll(async () => {
@@ -178,7 +171,7 @@ afterAll(async () => {
   const beforeQuit = fake.appHandlers.get('before-quit') ?? [];
   const event = { preventDefault: vi.fn() };
   for (const h of beforeQuit) h(event);
-  await until(() => fake.calls.includes('quit'), 'quit');
+  await until('quit', () => fake.calls.includes('quit'), 20_000);
   expect(event.preventDefault).toHaveBeenCalled();
   process.env['XDG_CONFIG_HOME'] = savedEnv.XDG_CONFIG_HOME;
   if (savedEnv.XDG_CONFIG_HOME === undefined) delete process.env['XDG_CONFIG_HOME'];
@@ -236,7 +229,7 @@ describe('the main process', () => {
   });
 
   it('pushes host events to the window on the event channels', async () => {
-    await until(() => fake.windows[0]!.sent.some(([channel]) => channel.startsWith('packdesk:event:')), 'an event');
+    await until('an event', () => fake.windows[0]!.sent.some(([channel]) => channel.startsWith('packdesk:event:')), 20_000);
     const channels = new Set(EVENT_NAMES.map((name) => `packdesk:event:${name}`));
     for (const [channel] of fake.windows[0]!.sent) expect(channels.has(channel), channel).toBe(true);
   });
@@ -268,7 +261,7 @@ describe('the main process', () => {
 
   it('flashes the taskbar and notifies the system of new orders while another program is in front', async () => {
     // The training queue's first pass brings seeded orders waiting for Accept; the window is not focused.
-    await until(() => fake.notes.length > 0, 'a notification');
+    await until('a notification', () => fake.notes.length > 0, 20_000);
     expect(fake.notes[0]!.title).toMatch(/new orders? (is|are) waiting/);
     expect(fake.notes[0]!.body).toMatch(/^Open Packdesk to accept or reject ORD-/);
     expect(fake.windows[0]!.flashes).toEqual([true]);

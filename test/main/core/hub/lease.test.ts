@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type IntakeLease, LEASE_BUCKET, LEASE_KEY, type LeaseState, startIntakeLease } from '../../../../src/main/core/hub/lease';
 import { systemTimers } from '../../../../src/main/core/time';
 import { startTestNats, type TestNatsServer } from '../../../support/nats';
+import { timeUntil, until } from '../../../support/until';
 
 const undo: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -46,14 +47,6 @@ async function counter(s: TestNatsServer, id: string, clockOffMs = 0): Promise<C
   return { id, nc, lease, heard };
 }
 
-async function until(what: string, ok: () => boolean, ms = 12_000): Promise<number> {
-  const start = Date.now();
-  while (!ok()) {
-    if (Date.now() - start > ms) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return Date.now() - start;
-}
 
 const holders = (counters: readonly Counter[]): Counter[] => counters.filter((c) => c.lease.holding());
 
@@ -74,11 +67,11 @@ describe('intake lease', () => {
   it('gives the lease to exactly one of three counters, and all three know which', async () => {
     const s = await server();
     const counters = await Promise.all(['c1', 'c2', 'c3'].map((id) => counter(s, id)));
-    await until('one holder', () => holders(counters).length === 1);
+    await until('one holder', () => holders(counters).length === 1, 12_000);
     await neverTwo(counters, 3_000);
     const [holder] = holders(counters);
     expect(holder).toBeDefined();
-    await until('everyone knows the holder', () => counters.every((c) => c.lease.holder()?.counterId === holder!.id));
+    await until('everyone knows the holder', () => counters.every((c) => c.lease.holder()?.counterId === holder!.id), 12_000);
     expect(holders(counters)).toEqual([holder]);
   }, 30_000);
 
@@ -86,12 +79,12 @@ describe('intake lease', () => {
     const s = await server();
     // A day ahead, right, and three hours behind (a flat CMOS battery, a wrong time zone).
     const counters = await Promise.all([counter(s, 'c1', 86_400_000), counter(s, 'c2'), counter(s, 'c3', -10_800_000)]);
-    await until('one holder', () => holders(counters).length === 1);
+    await until('one holder', () => holders(counters).length === 1, 12_000);
     await neverTwo(counters, 2_500);
     const first = holders(counters)[0]!;
     await first.nc.close();
     const others = counters.filter((c) => c !== first);
-    const took = await until('another holder', () => holders(others).length === 1, 12_000);
+    const took = await timeUntil('another holder', () => holders(others).length === 1, 12_000);
     // Not before the lease lapsed, whatever the clocks say; and within the 10 s a vanished holder is
     // replaced in (5 s lease, a look every second, the rest for timers late on a loaded machine).
     expect(took).toBeGreaterThan(3_000);
@@ -109,18 +102,18 @@ describe('intake lease', () => {
     await closing;
     expect(quick.heard.some((h) => h.holding)).toBe(false);
     const next = await counter(s, 'c2');
-    const took = await until('c2 holds', () => next.lease.holding(), 8_000);
+    const took = await timeUntil('c2 holds', () => next.lease.holding(), 8_000);
     expect(took).toBeLessThan(2_000);
   }, 30_000);
 
   it('hands over at once when the holder quits cleanly', async () => {
     const s = await server();
     const counters = await Promise.all(['c1', 'c2', 'c3'].map((id) => counter(s, id)));
-    await until('one holder', () => holders(counters).length === 1);
+    await until('one holder', () => holders(counters).length === 1, 12_000);
     const first = holders(counters)[0]!;
     await first.lease.close();
     const others = counters.filter((c) => c !== first);
-    const took = await until('another holder', () => holders(others).length === 1, 3_000);
+    const took = await timeUntil('another holder', () => holders(others).length === 1, 3_000);
     expect(took).toBeLessThan(2_000); // the next look after the delete, not a lapsed lease (5 s)
     await neverTwo(others, 2_000);
   }, 30_000);
@@ -128,13 +121,13 @@ describe('intake lease', () => {
   it('replaces a holder whose connection died within 10 s, and that holder stops holding', async () => {
     const s = await server();
     const counters = await Promise.all(['c1', 'c2', 'c3'].map((id) => counter(s, id)));
-    await until('one holder', () => holders(counters).length === 1);
+    await until('one holder', () => holders(counters).length === 1, 12_000);
     const first = holders(counters)[0]!;
     await first.nc.close(); // the counter is gone; its key stays in the hub until it lapses
     await until('the old holder stops', () => !first.lease.holding(), 3_000);
     expect(first.heard.at(-1)).toEqual({ holding: false, holder: null });
     const others = counters.filter((c) => c !== first);
-    const took = await until('another holder', () => holders(others).length === 1, 10_000);
+    const took = await timeUntil('another holder', () => holders(others).length === 1, 10_000);
     expect(took).toBeGreaterThan(3_000); // it waited out the lease: the key was never deleted
     await neverTwo(others, 2_000);
   }, 30_000);
@@ -142,11 +135,11 @@ describe('intake lease', () => {
   it('stops holding at once when a renewal meets a revision it did not write', async () => {
     const s = await server();
     const [only] = await Promise.all([counter(s, 'c1')]);
-    await until('holding', () => only!.lease.holding());
+    await until('holding', () => only!.lease.holding(), 12_000);
     const rogue = await connection(s);
     const kv = await new Kvm(rogue).open(LEASE_BUCKET);
     await kv.put(LEASE_KEY, JSON.stringify({ counterId: 'c9', counterName: 'Counter 9', at: Date.now() }));
-    const stopped = await until('stopped holding', () => !only!.lease.holding(), 3_000);
+    const stopped = await timeUntil('stopped holding', () => !only!.lease.holding(), 3_000);
     expect(stopped).toBeLessThan(1_500); // the next renewal, one second at most
     const said = only!.heard.map((h) => h.holding);
     expect(said.slice(said.indexOf(true))).toEqual([true, false]); // told it lost the lease, once
@@ -156,11 +149,11 @@ describe('intake lease', () => {
   it('stops holding within 3 s when the hub hangs (renewals time out), and one holds again when it wakes', async () => {
     const s = await server();
     const counters = await Promise.all(['c1', 'c2', 'c3'].map((id) => counter(s, id)));
-    await until('one holder', () => holders(counters).length === 1);
+    await until('one holder', () => holders(counters).length === 1, 12_000);
     const pid = s.pid()!;
     process.kill(pid, 'SIGSTOP');
     try {
-      const stopped = await until('nobody holds', () => holders(counters).length === 0, 6_000);
+      const stopped = await timeUntil('nobody holds', () => holders(counters).length === 0, 6_000);
       expect(stopped).toBeLessThan(3_500);
     } finally {
       process.kill(pid, 'SIGCONT');
@@ -172,9 +165,9 @@ describe('intake lease', () => {
   it('stops holding within the lease when the hub goes away, and exactly one holds after it restarts', async () => {
     const s = await server();
     const counters = await Promise.all(['c1', 'c2', 'c3'].map((id) => counter(s, id)));
-    await until('one holder', () => holders(counters).length === 1);
+    await until('one holder', () => holders(counters).length === 1, 12_000);
     await s.kill();
-    const stopped = await until('nobody holds', () => holders(counters).length === 0, 6_000);
+    const stopped = await timeUntil('nobody holds', () => holders(counters).length === 0, 6_000);
     expect(stopped).toBeLessThan(4_500); // before any other counter could believe the lease lapsed
     await s.restart();
     await until('one holder again', () => holders(counters).length === 1, 15_000);

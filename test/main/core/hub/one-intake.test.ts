@@ -15,6 +15,7 @@ import { Cleanup, sandbox, serviceEngine, tempDir } from '../../../support/engin
 import { REPO_ROOT } from '../../../support/paths';
 import { type HubCounter, joinHub } from '../../../support/hub-store';
 import { startTestNats, type TestNatsServer } from '../../../support/nats';
+import { until } from '../../../support/until';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -57,14 +58,6 @@ async function reads(box: Sandbox): Promise<ReadLogEntry[]> {
 }
 const changesCalls = async (box: Sandbox): Promise<number> => (await reads(box)).filter((r) => r.call === 'changes').length;
 
-async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 10_000): Promise<number> {
-  const start = Date.now();
-  while (!(await ok())) {
-    if (Date.now() - start > ms) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return Date.now() - start;
-}
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 const holds = (cs: readonly HubCounter[]): HubCounter[] => cs.filter((c) => c.lease.holding());
@@ -77,9 +70,9 @@ describe('one intake per store', () => {
     // The same engine on its own, against a sandbox of its own, over the same time: the yardstick.
     const alone = engineFor(solo, 'solo');
     alone.intake.start();
-    await until('a lease holder', () => holds(cs).length === 1);
+    await until('a lease holder', () => holds(cs).length === 1, 10_000);
     const seeded = box.orders().map((o) => o.id);
-    await until('the seeded orders everywhere', () => cs.every((c) => hasAll(c, seeded)));
+    await until('the seeded orders everywhere', () => cs.every((c) => hasAll(c, seeded)), 10_000);
 
     const before = [await changesCalls(box), await changesCalls(solo)] as const;
     const placed: string[] = [];
@@ -87,7 +80,7 @@ describe('one intake per store', () => {
       placed.push(box.placeOrder().id);
       await sleep(500);
     }
-    await until('the new orders everywhere', () => cs.every((c) => hasAll(c, placed)));
+    await until('the new orders everywhere', () => cs.every((c) => hasAll(c, placed)), 10_000);
     const runFor = 1_500;
     await sleep(runFor);
     const hubCalls = (await changesCalls(box)) - before[0];
@@ -110,11 +103,11 @@ describe('one intake per store', () => {
   it('the lease holder vanishing: another counter polls within 10 s and no order is missed', async () => {
     const [box, nats] = await Promise.all([store(), hub()]);
     const cs = await counters(box, nats, 3);
-    await until('a lease holder', () => holds(cs).length === 1);
+    await until('a lease holder', () => holds(cs).length === 1, 10_000);
     const [first] = holds(cs);
     const others = cs.filter((c) => c !== first);
     const placed = [box.placeOrder().id];
-    await until('the first order everywhere', () => others.every((c) => hasAll(c, placed)));
+    await until('the first order everywhere', () => others.every((c) => hasAll(c, placed)), 10_000);
 
     const callsAtKill = await changesCalls(box);
     const killedAt = Date.now();
@@ -160,7 +153,7 @@ describe('one intake per store', () => {
     await until(`the child holds the lease (${err})`, () => out.includes('holding\n'), 15_000);
     const others = await counters(box, nats, 2, 2); // c2 and c3 beside the child's c1
     const placed = [box.placeOrder().id];
-    await until('the first order reaches the others from the child', () => others.every((c) => hasAll(c, placed)));
+    await until('the first order reaches the others from the child', () => others.every((c) => hasAll(c, placed)), 10_000);
     expect(holds(others)).toHaveLength(0);
     expect(others.every((c) => c.ownStored.length === 0)).toBe(true);
 
@@ -178,8 +171,8 @@ describe('one intake per store', () => {
   it('two pollers overlapping (a hand-over) never double an order or its alert', async () => {
     const [box, nats] = await Promise.all([store(), hub()]);
     const cs = await counters(box, nats, 3);
-    await until('a lease holder', () => holds(cs).length === 1);
-    await until('the seeded orders everywhere', () => cs.every((c) => hasAll(c, box.orders().map((o) => o.id))));
+    await until('a lease holder', () => holds(cs).length === 1, 10_000);
+    await until('the seeded orders everywhere', () => cs.every((c) => hasAll(c, box.orders().map((o) => o.id))), 10_000);
     const [holder] = holds(cs);
     const [other, watcher] = cs.filter((c) => c !== holder);
     // As if `other` believed it held the lease while the holder still polled: both intakes run.
@@ -193,8 +186,8 @@ describe('one intake per store', () => {
     await until('both pollers read every order', async () => {
       const asked = (await reads(box)).filter((r) => r.call === 'status');
       return placed.every((id) => asked.filter((r) => r.orderId === id).length >= 2);
-    });
-    await until('the watcher has them all', () => hasAll(watcher!, placed));
+    }, 10_000);
+    await until('the watcher has them all', () => hasAll(watcher!, placed), 10_000);
     await sleep(500);
     for (const c of cs) {
       const rung = c.hubNew.filter((id) => placed.includes(id));

@@ -18,6 +18,7 @@ import type { Order } from '../../../../src/shared/protocol/schemas';
 import { Cleanup, openedStore, tempDir } from '../../../support/engine';
 import { startTestNats, type TestNatsServer } from '../../../support/nats';
 import { sampleOrder } from '../../../support/orders';
+import { until } from '../../../support/until';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -70,13 +71,6 @@ async function counter(s: TestNatsServer): Promise<Counter> {
   };
 }
 
-async function until(what: string, ok: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 300));
 
 const order = (id: string, updatedAt: string, orderState = 'Created'): Order => sampleOrder({ id, updatedAt, orderState });

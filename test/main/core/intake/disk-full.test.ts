@@ -7,17 +7,10 @@ import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { canMountTmpfs, smallDisk } from '../../../support/small-disk';
 import { Cleanup, intakeSandbox, terminal } from './helpers';
+import { until } from '../../../support/until';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
-
-async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 it.skipIf(!canMountTmpfs)('a full disk during intake is said, retried on the timer, and nothing is lost once space is freed', { timeout: 60_000 }, async () => {
   const box = await intakeSandbox(cleanup);
@@ -29,15 +22,15 @@ it.skipIf(!canMountTmpfs)('a full disk during intake is said, retried on the tim
   // Enough new bodies that their writes need pages the file does not have.
   const placed = Array.from({ length: 40 }, () => box.placeOrder().id);
   t.intake.start();
-  await until(() => t.intake.status().condition === 'storage', 'the storage condition');
+  await until('the storage condition', () => t.intake.status().condition === 'storage', 20_000);
   const status = t.intake.status();
   expect(status.message).toMatch(/disk holding the data file is full: new orders cannot be saved/);
   // The timer is armed again: intake keeps trying by itself.
   expect(status.nextAt).not.toBeNull();
 
   disk.free();
-  await until(() => placed.every((id) => t.store.orders.get(id)?.body?.id === id), 'the orders placed while the disk was full');
-  await until(() => t.intake.status().condition === 'ok', 'the ok condition');
+  await until('the orders placed while the disk was full', () => placed.every((id) => t.store.orders.get(id)?.body?.id === id), 20_000);
+  await until('the ok condition', () => t.intake.status().condition === 'ok', 20_000);
   expect(t.intake.status()).toMatchObject({ stillToFetch: 0, message: null });
   await t.intake.stop();
 });

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { IntakeReader } from '../../../../src/main/core/intake';
 import type { Timers } from '../../../../src/main/core/time';
 import { Cleanup, dataDir, intakeSandbox, terminal } from './helpers';
+import { until } from '../../../support/until';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -124,11 +125,11 @@ describe('order intake', () => {
     box.faults.set({ readsRateLimit: { count: 1, retryAfterSeconds: 42 } });
     t.intake.start();
     fired.shift()!(); // the first pass, at once
-    await until(() => t.intake.status().condition === 'retrying');
+    await until('intake retrying', () => t.intake.status().condition === 'retrying');
     expect(armed.at(-1)).toBeGreaterThanOrEqual(42_000);
     expect(t.store.intake.get().cursorTo).toBeNull();
     fired.at(-1)!();
-    await until(() => t.intake.status().condition === 'ok' && t.store.intake.get().cursorTo !== null);
+    await until('intake ok, its cursor kept', () => t.intake.status().condition === 'ok' && t.store.intake.get().cursorTo !== null);
     // Back to the poll interval after a complete pass.
     expect(armed.at(-1)).toBe(30_000);
   });
@@ -188,11 +189,3 @@ describe('order intake', () => {
     expect((await pass).kind).toBe('completed');
   });
 });
-
-async function until(predicate: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > end) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -6,19 +6,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IntakeReader } from '../../../../src/main/core/intake';
 import { Cleanup, dataDir, intakeSandbox, terminal } from './helpers';
+import { until } from '../../../support/until';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-async function until(what: string, ok: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
-    await sleep(20);
-  }
-}
 
 /** Counts every call intake makes to the service, probes included. */
 function counting(calls: { n: number }): (r: IntakeReader) => IntakeReader {
