@@ -107,6 +107,14 @@ describe('the queue drawn into the page', () => {
     await until('the Devanagari font in', () => page.evaluate(() => document.fonts.check('700 16px "Noto Sans Devanagari"', 'हिन्दी')));
     await afterNextFrame(page);
     expect(await topBarButtons(page)).toEqual(before);
+    // That width is the name's own in its face (layout.css's 2.05em): not cut, no gap beside it.
+    const fit = await page.locator('.first-screen .language-name').evaluate((name) => {
+      const text = document.createRange();
+      text.selectNodeContents(name);
+      return name.getBoundingClientRect().width - text.getBoundingClientRect().width;
+    });
+    expect(fit).toBeGreaterThanOrEqual(0);
+    expect(fit).toBeLessThan(1);
     const clip = (await languageButton.boundingBox())!;
     const drawn = await page.screenshot({ clip });
     // The reference: a copy in its place, set in the Devanagari font alone.
