@@ -14,13 +14,13 @@ import { afterNextFrame, axe, openTerminal, shot, until, type AxeFinding, type T
 const serious = (v: AxeFinding[]) => v.filter((f) => f.impact === 'serious' || f.impact === 'critical');
 
 /**
- * The app's own script (start.tsx's chunk: React, the stores, the words), held until released.
- * The page's small entry (main.tsx) runs as it would: it waits for the first frame, then asks for it.
+ * Holds back every request whose address matches `pattern` until the function it answers is
+ * called; from then on they go through.
  */
-async function holdAppScript(page: Page): Promise<() => Promise<void>> {
+async function holdRequests(page: Page, pattern: RegExp): Promise<() => Promise<void>> {
   const held: Route[] = [];
   let release = false;
-  await page.route(/\/assets\/start-[^/]+\.js$/, (route) => (release ? route.continue() : void held.push(route)));
+  await page.route(pattern, (route) => (release ? route.continue() : void held.push(route)));
   return async () => {
     release = true;
     // A request the page gave up on (it was reloaded) cannot be continued: nothing waits for it.
@@ -28,16 +28,14 @@ async function holdAppScript(page: Page): Promise<() => Promise<void>> {
   };
 }
 
+/**
+ * The app's own script (start.tsx's chunk: React, the stores, the words), held until released.
+ * The page's small entry (main.tsx) runs as it would: it waits for the first frame, then asks for it.
+ */
+const holdAppScript = (page: Page) => holdRequests(page, /\/assets\/start-[^/]+\.js$/);
+
 /** The bold Devanagari face (the language button's "हिन्दी"), held until released. */
-async function holdBoldFace(page: Page): Promise<() => Promise<void>> {
-  const held: Route[] = [];
-  let release = false;
-  await page.route(/devanagari-devanagari-700-[^/]*\.woff2$/, (route) => (release ? route.continue() : void held.push(route)));
-  return async () => {
-    release = true;
-    for (const route of held.splice(0)) await route.continue().catch(() => undefined);
-  };
-}
+const holdBoldFace = (page: Page) => holdRequests(page, /devanagari-devanagari-700-[^/]*\.woff2$/);
 
 /** Where each button of the drawn top bar is: its left edge and width. */
 const topBarButtons = (page: Page) =>
@@ -97,14 +95,15 @@ describe('the queue drawn into the page', () => {
     // button moves when it does: "हिन्दी" is as wide before it as after (layout.css). Without that,
     // the button shrank by 31 px and every other one moved.
     await afterNextFrame(page);
-    expect(await page.evaluate(() => document.fonts.check('700 16px "Noto Sans Devanagari"', 'हिन्दी'))).toBe(false);
+    const boldFaceIn = () => page.evaluate(() => document.fonts.check('700 16px "Noto Sans Devanagari"', 'हिन्दी'));
+    expect(await boldFaceIn()).toBe(false);
     const before = await topBarButtons(page);
     await releaseFace!();
     // "हिन्दी" on its button is drawn in its font, not left as the boxes of the first layout (no
     // system font here has Devanagari): once the font is in, the drawn button looks exactly as a
     // new copy of it put in its place.
     const languageButton = page.locator('.first-screen .language-button');
-    await until('the Devanagari font in', () => page.evaluate(() => document.fonts.check('700 16px "Noto Sans Devanagari"', 'हिन्दी')));
+    await until('the Devanagari font in', boldFaceIn);
     await afterNextFrame(page);
     expect(await topBarButtons(page)).toEqual(before);
     // That width is the name's own in its face (layout.css's 2.05em): not cut, no gap beside it.
@@ -183,16 +182,11 @@ describe('the queue drawn into the page', () => {
     // The regular Devanagari face is held back until the drawing is laid out, as on a busy PC
     // where it comes in after the first layout: the text must then be drawn in it, not kept as
     // the boxes of a layout without it.
-    let releaseFont = (): void => undefined;
-    const fontIn = new Promise<void>((resolve) => (releaseFont = resolve));
-    await page.route(/devanagari-400-normal[^/]*\.woff2$/, async (route) => {
-      await fontIn;
-      await route.continue().catch(() => undefined);
-    });
+    const releaseFont = await holdRequests(page, /devanagari-400-normal[^/]*\.woff2$/);
     await page.reload({ waitUntil: 'commit' });
     await page.locator(`[data-order-id="${placed.id}"]`).waitFor();
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    releaseFont();
+    await releaseFont();
     await until('the regular Devanagari face in', () => page.evaluate(() => document.fonts.check('400 20px "Noto Sans Devanagari"', 'ऑर्डर')));
     await afterNextFrame(page);
     // The search's caption and the sync bar's "all sent" look exactly as new copies of them laid out
