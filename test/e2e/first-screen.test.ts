@@ -41,6 +41,17 @@ const holdBoldFace = (page: Page) => holdRequests(page, /devanagari-devanagari-7
 const topBarButtons = (page: Page) =>
   page.locator('.first-screen .top-bar button').evaluateAll((buttons) => buttons.map((b) => `${b.textContent}: ${b.getBoundingClientRect().left} + ${b.getBoundingClientRect().width}`));
 
+/**
+ * Where the first row and its parts are: its width, and the left edges of its id and of its step
+ * button. In the drawing before the app is up, in the app's queue after.
+ */
+const firstRowGeometry = (page: Page) =>
+  page.locator('[data-testid="order-row"]').first().evaluate((row) => {
+    const left = (selector: string) => row.querySelector(selector)?.getBoundingClientRect().left ?? NaN;
+    const box = row.getBoundingClientRect();
+    return { top: box.top, width: box.width, id: left('.row-id'), step: left('.step-pill') };
+  });
+
 /** Whether any of the app's code has run in the page (main.tsx marks its start). */
 const appRan = (page: Page) => page.evaluate(() => performance.getEntriesByName('packdesk:script').length > 0);
 
@@ -59,6 +70,8 @@ describe('the queue drawn into the page', () => {
     let releaseFace: (() => Promise<void>) | undefined;
     terminal = await openTerminal({
       viewport: { width: 1024, height: 768 },
+      // As on a terminal: the app's list shows a scrollbar, the drawing's (which does not scroll) none.
+      scrollbars: true,
       waitForApp: false,
       // What is tested is the drawing, not how quickly a busy test machine draws it.
       firstScreenBudgetMs: 10_000,
@@ -83,6 +96,7 @@ describe('the queue drawn into the page', () => {
     const boxes = await page.locator('[data-testid="order-row"]').evaluateAll((rows) => rows.slice(0, 3).map((r) => r.getBoundingClientRect().top));
     expect(boxes[1]! - boxes[0]!).toBe(80);
     expect(boxes[2]! - boxes[1]!).toBe(80);
+    const drawnRow = await firstRowGeometry(page);
     await expect(page.getByTestId('sync-connectivity').textContent()).resolves.toContain('Online');
     await expect(page.getByTestId('filter-ALL').textContent()).resolves.toContain('40');
     // No other Devanagari on this screen than the language button's "हिन्दी": the page preloads
@@ -148,6 +162,11 @@ describe('the queue drawn into the page', () => {
     // Back on the app's own queue, the same order of rows, and a tap opens an order at once.
     await page.getByRole('button', { name: /^Orders/ }).first().click();
     expect((await rowIds(page)).slice(0, 6)).toEqual(firstIds);
+    // Its rows are where the drawing's were: the drawing's list left room for the scrollbar the
+    // app's list shows, so nothing moves sideways when the app takes over.
+    const scrollbar = await page.locator('.queue-scroll').evaluate((list) => list.offsetWidth - list.clientWidth - 4);
+    expect(scrollbar).toBeGreaterThan(0);
+    expect(await firstRowGeometry(page)).toEqual(drawnRow);
     await page.locator(`[data-testid="order-row"][data-order-id="${firstIds[0]}"]`).click();
     await page.locator(`[data-testid="order-screen"][data-order-id="${firstIds[0]}"]`).waitFor();
     // Nothing refused by the CSP (an inline style would be), no page error.

@@ -51,6 +51,8 @@ export interface TerminalOptions {
   waitForApp?: boolean;
   /** How long the page's HTML waits for the host's drawing of the queue (a busy test machine may need more than a terminal). */
   firstScreenBudgetMs?: number;
+  /** Show scrollbars, as a terminal's window does (Playwright hides them by default). */
+  scrollbars?: boolean;
 }
 
 export interface Terminal {
@@ -97,7 +99,7 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
     // Training's seeded orders fill the queue in after the engine starts; a packer starts a
     // shift on a queue that has them all.
     if (harness.host.sandbox) await firstIntakePass(harness.host);
-    browser = await launchChromium();
+    browser = await launchChromium({ scrollbars: options.scrollbars ?? false });
     const page = await browser.newPage({ viewport: options.viewport ?? { width: 1366, height: 768 }, hasTouch: options.touch ?? false });
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));

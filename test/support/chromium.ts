@@ -4,11 +4,16 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
-/** Launches the system Chromium headless with the flags that make it quiet and offline-friendly. */
-export function launchChromium(): Promise<Browser> {
+/**
+ * Launches the system Chromium headless with the flags that make it quiet and offline-friendly.
+ * Playwright hides scrollbars by default; `scrollbars: true` shows them, as a terminal's window
+ * does (classic ones, 15 px here), for a test of what they take up.
+ */
+export function launchChromium(options: { scrollbars?: boolean } = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    ...(options.scrollbars ? { ignoreDefaultArgs: ['--hide-scrollbars'] } : {}),
   });
 }
 
