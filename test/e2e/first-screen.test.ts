@@ -164,7 +164,7 @@ describe('the queue drawn into the page', () => {
     expect((await rowIds(page)).slice(0, 6)).toEqual(firstIds);
     // Its rows are where the drawing's were: the drawing's list left room for the scrollbar the
     // app's list shows, so nothing moves sideways when the app takes over.
-    const scrollbar = await page.locator('.queue-scroll').evaluate((list) => list.offsetWidth - list.clientWidth - 4);
+    const scrollbar = await page.locator('.queue-scroll').evaluate((list: HTMLElement) => list.offsetWidth - list.clientWidth - 4);
     expect(scrollbar).toBeGreaterThan(0);
     expect(await firstRowGeometry(page)).toEqual(drawnRow);
     await page.locator(`[data-testid="order-row"][data-order-id="${firstIds[0]}"]`).click();
