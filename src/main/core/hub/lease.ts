@@ -7,6 +7,8 @@
  * whose renewal fails or times out (2 s), or that has had none succeed for the lease less two
  * renewal periods (3 s, counted from when it was sent), stops holding at once, before anything else
  * happens: a tick before any observer may take the lease, so two intakes never poll together.
+ * A write whose answer never came may still have landed: the hub may hold a key naming this counter
+ * that it does not know it holds. A clean quit then deletes that key too, at the revision it has.
  */
 import { type JetStreamClient, JetStreamApiError, JetStreamApiCodes } from '@nats-io/jetstream';
 import { type KV, type KvEntry, Kvm } from '@nats-io/kv';
@@ -107,6 +109,8 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
   let seenAt = 0;
   let holder: LeaseHolder | null = null;
   let lastSaid = '';
+  /** A write of this counter's went unanswered, or it let go while holding: the key may name it still. */
+  let mayBeNamed = false;
 
   const state = (): LeaseState => ({ holding: heldRevision !== null, holder: heldRevision !== null ? self : holder });
   const tell = (): void => {
@@ -126,6 +130,7 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
   /** Stops holding at once (the listeners hear it first), then watches as an observer from the revision held. */
   const letGo = (why: string): void => {
     if (heldRevision === null) return;
+    mayBeNamed = true;
     seenRevision = heldRevision;
     seenAt = options.now();
     heldRevision = null;
@@ -192,8 +197,9 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
     try {
       took(await write(), sentAt);
     } catch (e) {
-      if (!isWrongRevision(e)) log.debug('lease write failed', { error: e });
-      // Another counter won: the next look reads its revision.
+      if (isWrongRevision(e)) return; // another counter won: the next look reads its revision
+      mayBeNamed = true;
+      log.debug('lease write failed', { error: e });
     }
   };
 
@@ -218,6 +224,33 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
     }
   };
 
+  /** The key's revision when it names this counter (a write whose answer was lost landed), else null. */
+  const namedRevision = async (store: KV): Promise<number | null> => {
+    const entry = await store.get(LEASE_KEY);
+    return entry?.operation === 'PUT' && holderOf(entry, log)?.counterId === self.counterId ? entry.revision : null;
+  };
+
+  /**
+   * Deletes the key at the revision this counter holds, or at the one it has when it names this
+   * counter. Given one write's deadline in all, so a quit never waits long on a hub that is gone.
+   */
+  const release = async (revision: number | null): Promise<void> => {
+    let deadline: unknown = null;
+    const giveUp = new Promise<void>((resolve) => {
+      deadline = options.timers.setTimeout(() => {
+        log.debug('lease not released in time; another counter takes it when it lapses');
+        resolve();
+      }, writeTimeoutMs);
+    });
+    const deleted = (async () => {
+      const store = await bucketKv();
+      const at = revision ?? (await namedRevision(store));
+      if (at !== null) await store.delete(LEASE_KEY, { previousSeq: at });
+    })().catch((e: unknown) => log.debug('lease not released; another counter takes it when it lapses', { error: e }));
+    await Promise.race([deleted, giveUp]);
+    options.timers.clearTimeout(deadline);
+  };
+
   const stopTicks = every(options.timers, renewMs, tick);
   tick();
 
@@ -238,15 +271,8 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
       const revision = heldRevision;
       heldRevision = null;
       holder = null;
-      if (revision !== null) {
-        tell();
-        try {
-          const store = await bucketKv();
-          await store.delete(LEASE_KEY, { previousSeq: revision });
-        } catch (e) {
-          log.debug('lease not released; another counter takes it when it lapses', { error: e });
-        }
-      }
+      if (revision !== null) tell();
+      if (revision !== null || mayBeNamed) await release(revision);
       listeners.clear();
     },
   };

@@ -6,7 +6,7 @@
  */
 import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { Kvm } from '@nats-io/kv';
+import { type KV, Kvm } from '@nats-io/kv';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type IntakeLease, LEASE_BUCKET, LEASE_KEY, type LeaseState, startIntakeLease } from '../../../../src/main/core/hub/lease';
 import { systemTimers } from '../../../../src/main/core/time';
@@ -30,21 +30,41 @@ async function connection(s: TestNatsServer): Promise<NatsConnection> {
   return nc;
 }
 
+/**
+ * The lease's buckets, whose next update can be made to lose its answer: the hub writes it, and the
+ * counter hears a timeout (what a loaded machine or a slow link does to a renewal).
+ */
+class AnswerLosingKvm extends Kvm {
+  loseNextAnswer = false;
+  override async create(name: string, opts?: Parameters<Kvm['create']>[1]): Promise<KV> {
+    const kv = await super.create(name, opts);
+    const update: KV['update'] = async (...args) => {
+      const revision = await kv.update(...args);
+      if (!this.loseNextAnswer) return revision;
+      this.loseNextAnswer = false;
+      throw new Error('TIMEOUT (the answer was lost; the hub wrote it)');
+    };
+    return new Proxy(kv, { get: (target, key, receiver) => (key === 'update' ? update : Reflect.get(target, key, receiver)) });
+  }
+}
+
 interface Counter {
   readonly id: string;
   readonly nc: NatsConnection;
+  readonly kvm: AnswerLosingKvm;
   readonly lease: IntakeLease;
   readonly heard: LeaseState[];
 }
 
 async function counter(s: TestNatsServer, id: string, clockOffMs = 0): Promise<Counter> {
   const nc = await connection(s);
+  const kvm = new AnswerLosingKvm(nc);
   const now = (): number => Date.now() + clockOffMs;
-  const lease = startIntakeLease(nc, { counterId: id, counterName: `Counter ${id}`, version: 'test' }, { now, timers: systemTimers });
+  const lease = startIntakeLease(kvm, { counterId: id, counterName: `Counter ${id}`, version: 'test' }, { now, timers: systemTimers });
   undo.push(() => lease.close());
   const heard: LeaseState[] = [];
   lease.on((state) => heard.push(state));
-  return { id, nc, lease, heard };
+  return { id, nc, kvm, lease, heard };
 }
 
 
@@ -115,6 +135,20 @@ describe('intake lease', () => {
     const others = counters.filter((c) => c !== first);
     const took = await timeUntil('another holder', () => holders(others).length === 1, 3_000);
     expect(took).toBeLessThan(2_000); // the next look after the delete, not a lapsed lease (5 s)
+    await neverTwo(others, 2_000);
+  }, 30_000);
+
+  it('hands over at once when the holder quits just after a renewal whose answer it never heard', async () => {
+    const s = await server();
+    const counters = await Promise.all(['c1', 'c2', 'c3'].map((id) => counter(s, id)));
+    await until('one holder', () => holders(counters).length === 1, 12_000);
+    const first = holders(counters)[0]!;
+    first.kvm.loseNextAnswer = true; // the hub writes the next renewal; the holder hears a timeout
+    await until('the holder lets go', () => !first.lease.holding(), 3_000);
+    await first.lease.close();
+    const others = counters.filter((c) => c !== first);
+    const took = await timeUntil('another holder', () => holders(others).length === 1, 8_000);
+    expect(took).toBeLessThan(2_000); // the key it may have written was deleted: no 5 s lapse to wait out
     await neverTwo(others, 2_000);
   }, 30_000);
 
