@@ -52,6 +52,10 @@ const firstRowGeometry = (page: Page) =>
     return { top: box.top, width: box.width, id: left('.row-id'), step: left('.step-pill') };
   });
 
+/** The left edges of the first step filters, in the drawing and in the app's queue. */
+const filtersAt = (page: Page) =>
+  page.locator('.step-filters .filter-chip').evaluateAll((chips) => chips.slice(0, 3).map((c) => `${c.getAttribute('data-testid')}: ${c.getBoundingClientRect().left}`));
+
 /** Whether any of the app's code has run in the page (main.tsx marks its start). */
 const appRan = (page: Page) => page.evaluate(() => performance.getEntriesByName('packdesk:script').length > 0);
 
@@ -97,6 +101,7 @@ describe('the queue drawn into the page', () => {
     expect(boxes[1]! - boxes[0]!).toBe(80);
     expect(boxes[2]! - boxes[1]!).toBe(80);
     const drawnRow = await firstRowGeometry(page);
+    const drawnFilters = await filtersAt(page);
     await expect(page.getByTestId('sync-connectivity').textContent()).resolves.toContain('Online');
     await expect(page.getByTestId('filter-ALL').textContent()).resolves.toContain('40');
     // No other Devanagari on this screen than the language button's "हिन्दी": the page preloads
@@ -164,9 +169,13 @@ describe('the queue drawn into the page', () => {
     expect((await rowIds(page)).slice(0, 6)).toEqual(firstIds);
     // Its rows are where the drawing's were: the drawing's list left room for the scrollbar the
     // app's list shows, so nothing moves sideways when the app takes over.
-    const scrollbar = await page.locator('.queue-scroll').evaluate((list: HTMLElement) => list.offsetWidth - list.clientWidth - 4);
+    const scrollbar = await page.locator('.queue-scroll').evaluate((list: HTMLElement) => list.offsetWidth - list.clientWidth - 2 * list.clientLeft);
     expect(scrollbar).toBeGreaterThan(0);
     expect(await firstRowGeometry(page)).toEqual(drawnRow);
+    // At 1024 the filters do not fit: the drawing shows none of the app's arrows (it cannot measure
+    // the row), and the app's arrow over the row's end moves no filter when it appears.
+    await page.getByTestId('filters-more').waitFor();
+    expect(await filtersAt(page)).toEqual(drawnFilters);
     await page.locator(`[data-testid="order-row"][data-order-id="${firstIds[0]}"]`).click();
     await page.locator(`[data-testid="order-screen"][data-order-id="${firstIds[0]}"]`).waitFor();
     // Nothing refused by the CSP (an inline style would be), no page error.

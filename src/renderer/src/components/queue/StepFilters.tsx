@@ -1,7 +1,10 @@
 /**
  * Filter the queue by next step; each choice shows how many orders it holds. The choices are one
- * row that scrolls sideways when it does not fit; then arrows at its ends say there are more and
- * bring them into view (at 1366 the row ended between two choices, and the last three were never seen).
+ * row that scrolls sideways when it does not fit; then an arrow at each end with more beyond it
+ * says so and brings them into view (at 1366 the row ended between two choices, and the last three
+ * were never seen). The arrows lie over the row's ends, where its choices are cut anyway: they
+ * never move a choice. The host's drawing of the first screen cannot know whether the row fits and
+ * draws no arrow; the app's arrow then appears over the drawn row, and nothing under it moves.
  */
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { formatNumber } from '../../format';
@@ -62,9 +65,7 @@ export function StepFilters() {
   const countOf = (key: QueueView): number => (key === 'ALL' ? total : key === 'LATE' || key === 'DONE_TODAY' ? views[key] : counts[key]);
   return (
     <div className="step-filters-bar">
-      {ends.overflowing && (
-        <ScrollArrow direction={-1} disabled={ends.atStart} label={t('common:queue.filtersBack')} onScroll={ends.page} />
-      )}
+      {ends.overflowing && !ends.atStart && <ScrollArrow direction={-1} label={t('common:queue.filtersBack')} onScroll={ends.page} />}
       <div ref={ends.ref} className="step-filters" role="group" aria-label={t('common:queue.filterLabel')} onScroll={ends.measure}>
         {CHOICES.map((c) => (
           <button
@@ -79,22 +80,21 @@ export function StepFilters() {
           </button>
         ))}
       </div>
-      {ends.overflowing && <ScrollArrow direction={1} disabled={ends.atEnd} label={t('common:queue.filtersMore')} onScroll={ends.page} />}
+      {ends.overflowing && !ends.atEnd && <ScrollArrow direction={1} label={t('common:queue.filtersMore')} onScroll={ends.page} />}
     </div>
   );
 }
 
 /**
- * An arrow at one end of the row. Out of the Tab order: Tab reaches every choice, and the row
- * scrolls to the one focused.
+ * An arrow over one end of the row. Out of the Tab order: Tab reaches every choice, and the row
+ * scrolls the one focused clear of the arrows (queue.css).
  */
-function ScrollArrow({ direction, disabled, label, onScroll }: { direction: 1 | -1; disabled: boolean; label: string; onScroll: (direction: 1 | -1) => void }) {
+function ScrollArrow({ direction, label, onScroll }: { direction: 1 | -1; label: string; onScroll: (direction: 1 | -1) => void }) {
   return (
     <button
       type="button"
-      className="filter-scroll"
+      className={`filter-scroll ${direction > 0 ? 'filter-scroll-more' : 'filter-scroll-back'}`}
       tabIndex={-1}
-      disabled={disabled}
       aria-label={label}
       title={label}
       onClick={() => onScroll(direction)}
@@ -124,9 +124,8 @@ function useScrollEnds() {
     if (!row) return;
     // First measured in the observer's first callback, which comes once the browser has laid the
     // row out anyway: measured here, in the first render, reading the widths forced a layout of the
-    // whole page of its own (about a fifth of the queue's first render). Later changes are measured
-    // in the next frame: the arrows that appear change the row's width, and measuring inside the
-    // observer's own callback each time would start another round of it.
+    // whole page of its own (about a fifth of the queue's first render). Later changes (a count or
+    // the language) are measured in the next frame, once, however many choices changed width.
     let frame = 0;
     let first = true;
     const observer = new ResizeObserver(() => {
