@@ -70,7 +70,7 @@ export function coveredControls(page: Page): Promise<string[]> {
       if (hit && (hit === el || el.contains(hit) || hit.contains(el) || hit.closest('label')?.contains(el))) continue;
       // A filter under the arrow over an end of its row is cut by the row's edge, as one scrolled
       // out of its box: the arrow brings it into view.
-      if (hit?.closest('.filter-scroll') && el.closest('.step-filters')) continue;
+      if (hit?.closest('.filter-scroll-end') && el.closest('.step-filters')) continue;
       // A modal dialog covers the page behind it on purpose; only its own controls count then.
       if (document.querySelector('dialog[open]') && !el.closest('dialog[open]')) continue;
       out.push(`${el.tagName.toLowerCase()}${el.dataset.testid ? `[${el.dataset.testid}]` : ''} "${(el.textContent ?? '').trim().slice(0, 40)}" under ${hit ? `${hit.tagName.toLowerCase()}.${hit.className}` : 'nothing'}`);

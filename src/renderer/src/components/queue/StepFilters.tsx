@@ -91,17 +91,19 @@ export function StepFilters() {
  */
 function ScrollArrow({ direction, label, onScroll }: { direction: 1 | -1; label: string; onScroll: (direction: 1 | -1) => void }) {
   return (
-    <button
-      type="button"
-      className={`filter-scroll ${direction > 0 ? 'filter-scroll-more' : 'filter-scroll-back'}`}
-      tabIndex={-1}
-      aria-label={label}
-      title={label}
-      onClick={() => onScroll(direction)}
-      data-testid={direction > 0 ? 'filters-more' : 'filters-back'}
-    >
-      <span aria-hidden="true">{direction > 0 ? '›' : '‹'}</span>
-    </button>
+    <div className={`filter-scroll-end ${direction > 0 ? 'filter-scroll-more' : 'filter-scroll-back'}`}>
+      <button
+        type="button"
+        className="filter-scroll"
+        tabIndex={-1}
+        aria-label={label}
+        title={label}
+        onClick={() => onScroll(direction)}
+        data-testid={direction > 0 ? 'filters-more' : 'filters-back'}
+      >
+        <span aria-hidden="true">{direction > 0 ? '›' : '‹'}</span>
+      </button>
+    </div>
   );
 }
 
