@@ -1,10 +1,14 @@
 /**
  * Filter the queue by next step; each choice shows how many orders it holds. The choices are one
- * row that scrolls sideways when it does not fit; then an arrow at each end with more beyond it
- * says so and brings them into view (at 1366 the row ended between two choices, and the last three
- * were never seen). The arrows lie over the row's ends, where its choices are cut anyway: they
- * never move a choice. The host's drawing of the first screen cannot know whether the row fits and
- * draws no arrow; the app's arrow then appears over the drawn row, and nothing under it moves.
+ * row that scrolls sideways when it does not fit; then two arrows say there are more and bring
+ * them into view, each greyed out once its end is reached (at 1366 the row ended between two
+ * choices, and the last three were never seen).
+ *
+ * The arrows lie together over the row's right end, where its choices are cut anyway, so they
+ * never move a choice: the host's drawing of the first screen cannot know whether the row fits
+ * and draws none, and the app's then appear over the drawn row with nothing under them moving.
+ * Both stay while the row does not fit, so a quick second tap on an arrow never lands on the
+ * choice an arrow that went away would have uncovered.
  */
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { formatNumber } from '../../format';
@@ -65,8 +69,7 @@ export function StepFilters() {
   const countOf = (key: QueueView): number => (key === 'ALL' ? total : key === 'LATE' || key === 'DONE_TODAY' ? views[key] : counts[key]);
   return (
     <div className="step-filters-bar">
-      {ends.overflowing && !ends.atStart && <ScrollArrow direction={-1} label={t('common:queue.filtersBack')} onScroll={ends.page} />}
-      <div ref={ends.ref} className="step-filters" role="group" aria-label={t('common:queue.filterLabel')} onScroll={ends.measure}>
+      <div ref={ends.ref} className={ends.overflowing ? 'step-filters step-filters-overflowing' : 'step-filters'} role="group" aria-label={t('common:queue.filterLabel')} onScroll={ends.measure}>
         {CHOICES.map((c) => (
           <button
             key={c.key}
@@ -80,30 +83,34 @@ export function StepFilters() {
           </button>
         ))}
       </div>
-      {ends.overflowing && !ends.atEnd && <ScrollArrow direction={1} label={t('common:queue.filtersMore')} onScroll={ends.page} />}
+      {ends.overflowing && (
+        <div className="filter-scroll-end">
+          <ScrollArrow direction={-1} disabled={ends.atStart} label={t('common:queue.filtersBack')} onScroll={ends.page} />
+          <ScrollArrow direction={1} disabled={ends.atEnd} label={t('common:queue.filtersMore')} onScroll={ends.page} />
+        </div>
+      )}
     </div>
   );
 }
 
 /**
- * An arrow over one end of the row. Out of the Tab order: Tab reaches every choice, and the row
- * scrolls the one focused clear of the arrows (queue.css).
+ * One of the arrows. Out of the Tab order: Tab reaches every choice, and the row scrolls the one
+ * focused clear of the arrows (queue.css).
  */
-function ScrollArrow({ direction, label, onScroll }: { direction: 1 | -1; label: string; onScroll: (direction: 1 | -1) => void }) {
+function ScrollArrow({ direction, disabled, label, onScroll }: { direction: 1 | -1; disabled: boolean; label: string; onScroll: (direction: 1 | -1) => void }) {
   return (
-    <div className={`filter-scroll-end ${direction > 0 ? 'filter-scroll-more' : 'filter-scroll-back'}`}>
-      <button
-        type="button"
-        className="filter-scroll"
-        tabIndex={-1}
-        aria-label={label}
-        title={label}
-        onClick={() => onScroll(direction)}
-        data-testid={direction > 0 ? 'filters-more' : 'filters-back'}
-      >
-        <span aria-hidden="true">{direction > 0 ? '›' : '‹'}</span>
-      </button>
-    </div>
+    <button
+      type="button"
+      className="filter-scroll"
+      tabIndex={-1}
+      disabled={disabled}
+      aria-label={label}
+      title={label}
+      onClick={() => onScroll(direction)}
+      data-testid={direction > 0 ? 'filters-more' : 'filters-back'}
+    >
+      <span aria-hidden="true">{direction > 0 ? '›' : '‹'}</span>
+    </button>
   );
 }
 
@@ -114,8 +121,11 @@ function useScrollEnds() {
   const measure = useCallback(() => {
     const row = ref.current;
     if (!row) return;
+    // The room kept after the last choice for the arrows while they show is not a choice: without
+    // it the row may fit.
+    const room = parseFloat(getComputedStyle(row).paddingInlineEnd) || 0;
     const next: Ends = {
-      overflowing: row.scrollWidth > row.clientWidth + 1,
+      overflowing: row.scrollWidth - room > row.clientWidth + 1,
       atStart: row.scrollLeft <= 1,
       atEnd: row.scrollLeft + row.clientWidth >= row.scrollWidth - 1,
     };
@@ -147,7 +157,10 @@ function useScrollEnds() {
   }, [measure]);
   const page = useCallback((direction: 1 | -1) => {
     const row = ref.current;
-    if (row) row.scrollBy({ left: direction * Math.max(row.clientWidth * 0.8, 120) });
+    if (!row) return;
+    // Most of what shows beside the arrows, so a choice cut under them is whole after the turn.
+    const covered = row.parentElement?.querySelector('.filter-scroll-end')?.getBoundingClientRect().width ?? 0;
+    row.scrollBy({ left: direction * Math.max((row.clientWidth - covered) * 0.9, 120) });
   }, []);
   return { ...ends, ref, measure, page };
 }
