@@ -18,6 +18,7 @@ import type { SettingsStore } from '../settings';
 import type { HandlerTable } from './dispatch';
 import type { Runtime } from './runtime';
 import type { HubLink } from './hub';
+import { awaitWithin, systemTimers } from '../time';
 import type { QueueRows } from './queueRows';
 import type { CredentialsAnswer, CredentialsRequest } from './credentials';
 import type { UpdateController } from './types';
@@ -119,12 +120,9 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
   const fetchUnknown = async (orderId: string): Promise<'found' | 'notFound' | 'unknown'> => {
     const service = runtime.service();
     if (!service || service.engine.status().connectivity === 'offline') return 'unknown';
-    let timer: ReturnType<typeof setTimeout> | undefined;
     const fetching = service.intake.fetchOrder(orderId);
     // The packer waits at most this long; a slower answer still arrives as an orders.changed event.
-    const patience = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), FETCH_PATIENCE_MS)));
-    const report = await Promise.race([fetching, patience]);
-    clearTimeout(timer);
+    const report = await awaitWithin(fetching, FETCH_PATIENCE_MS, 'late' as const, systemTimers, { keepAlive: true });
     if (report === 'late') {
       // Added meanwhile as still unknown: a late "no such order" takes it off again, so it does not
       // wait for its items for good.

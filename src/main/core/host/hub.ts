@@ -27,7 +27,7 @@ import { openOrdersOf } from '../../../fleet/drill';
 import { storeSummary } from '../../../fleet/store-summary';
 import { withHub } from '../hub/views';
 import type { Logger } from '../log';
-import { systemTimers } from '../time';
+import { awaitWithin, every, systemTimers } from '../time';
 import type { HostListener } from './events';
 import { oneAtATime } from '../serial';
 import { type ChainStatus, NO_CHAIN } from '../../../shared/chain';
@@ -36,7 +36,6 @@ import { type ChainMonitor, startChainMonitor } from '../hub/chain/monitor';
 import { putChainState, readChainState } from '../hub/chain/shared-state';
 import { configuredPasswordHash, hubFiles, writeHubConfig } from '../hub/server/hub-files';
 import { visitHub } from '../hub/snapshot';
-import { every } from '../time';
 import { diskLook, storageWarnings } from './storage-warnings';
 
 /** The longest a tap waits on the hub to learn whether another counter has the order; after it the tap goes on, unchecked. */
@@ -349,12 +348,9 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
       }
       // An invoice number may be written whoever packs; every other tap is packing work.
       if (input.kind === 'invoice' && held === null) return ok(true);
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const patience = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), CLAIM_PATIENCE_MS)));
       // "Being packed by Ravi at Counter 2": the packer signed in here, when the store names its packers.
       const packer = engaged?.service.engine.staff.packerName() ?? null;
-      const outcome = await Promise.race([m.session.claim(orderId, { packer }), patience]);
-      clearTimeout(timer);
+      const outcome = await awaitWithin(m.session.claim(orderId, { packer }), CLAIM_PATIENCE_MS, null, systemTimers, { keepAlive: true });
       if (outcome?.kind !== 'taken') return ok(true);
       return fail('invalid', `Order ${orderId} is being packed at ${outcome.by.counterName}. Take it over there, or with "Take over" here.`, 'CLAIMED_ELSEWHERE', {
         orderId,

@@ -16,7 +16,7 @@ import type { NatsConnection } from '@nats-io/nats-core';
 import { z } from 'zod';
 import { CounterIdSchema, CounterNameSchema } from '../../../shared/hub';
 import { type Logger, silentLogger } from '../log';
-import { every, type Timers } from '../time';
+import { awaitWithin, every, type Timers } from '../time';
 import type { CounterIdentity } from './ports';
 
 /** The bucket of the intake lease (nothing else lives in it, so its watch filter is its one key). */
@@ -235,20 +235,17 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
    * counter. Given one write's deadline in all, so a quit never waits long on a hub that is gone.
    */
   const release = async (revision: number | null): Promise<void> => {
-    let deadline: unknown = null;
-    const giveUp = new Promise<void>((resolve) => {
-      deadline = options.timers.setTimeout(() => {
-        log.debug('lease not released in time; another counter takes it when it lapses');
-        resolve();
-      }, writeTimeoutMs);
-    });
-    const deleted = (async () => {
+    const deleting = (async () => {
       const store = await bucketKv();
       const at = revision ?? (await namedRevision(store));
       if (at !== null) await store.delete(LEASE_KEY, { previousSeq: at });
-    })().catch((e: unknown) => log.debug('lease not released; another counter takes it when it lapses', { error: e }));
-    await Promise.race([deleted, giveUp]);
-    options.timers.clearTimeout(deadline);
+    })().then(
+      () => 'done' as const,
+      (e: unknown) => log.debug('lease not released; another counter takes it when it lapses', { error: e }),
+    );
+    if ((await awaitWithin(deleting, writeTimeoutMs, 'late' as const, options.timers)) === 'late') {
+      log.debug('lease not released in time; another counter takes it when it lapses');
+    }
   };
 
   const stopTicks = every(options.timers, renewMs, tick);

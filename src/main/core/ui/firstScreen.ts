@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Reply } from '../../../shared/ipc';
 import type { Logger } from '../log';
+import { awaitWithin, systemTimers } from '../time';
 
 /** The drawn screen: markup for inside #root, and the page's language (an Intl locale). */
 export interface FirstScreen {
@@ -76,10 +77,8 @@ export function createFirstScreenDrawer(file: string, ask: HostAsk, log: Logger,
   const draw = async (): Promise<FirstScreen | null> => {
     const drawing = load();
     if (!drawing) return null;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), budgetMs)));
     try {
-      const drawn = await Promise.race([drawing.renderFirstScreen(ask), late]);
+      const drawn = await awaitWithin(drawing.renderFirstScreen(ask), budgetMs, 'late' as const, systemTimers, { keepAlive: true });
       if (drawn === 'late') {
         log.info('served the page without its first screen: drawing it took longer than the budget', { budgetMs });
         return null;
@@ -90,8 +89,6 @@ export function createFirstScreenDrawer(file: string, ask: HostAsk, log: Logger,
       // The message only: a stack or a value could carry an order's customer details.
       log.warn('served the page without its first screen: drawing it failed', { error: messageOf(err) });
       return null;
-    } finally {
-      clearTimeout(timer);
     }
   };
 

@@ -5,6 +5,7 @@
  */
 import type { Environment } from '../../../../shared/ipc';
 import type { CredentialVault, VaultHealth } from '../../auth';
+import { awaitWithin, systemTimers } from '../../time';
 
 export const KEYCHAIN_CHECKING: VaultHealth = { ok: false, message: 'Checking the keychain…', checking: true };
 
@@ -36,9 +37,7 @@ export function createKeychainWatch(vault: (env: Environment) => CredentialVault
     current: () => health,
     async settled(ms) {
       if (!pending) return;
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([pending, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-      clearTimeout(timer);
+      await awaitWithin(pending, ms, null, systemTimers, { keepAlive: true });
     },
   };
 }
