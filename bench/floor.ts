@@ -21,6 +21,18 @@ const FLOOR_PAGE = `<!doctype html>
 </html>
 `;
 
+/**
+ * Makes the page's main thread `rate` times slower (Chromium's CPU throttling through CDP), to
+ * read a measure as a slower terminal would see it: 1 leaves the page as it is. Only the page's
+ * own thread is slowed; the browser process, the compositor, raster and font decoding are not,
+ * so this is a rough stand-in for a slower PC, not a model of one.
+ */
+export async function slowPageThread(page: Page, rate: number): Promise<void> {
+  if (rate <= 1) return;
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+}
+
 /** Painted as the queue's probe has it: the frame after the content is in has run its rAF and a task after it. */
 const PAINT_PROBE = `(() => {
   window.__floor = {};
@@ -40,7 +52,12 @@ export interface Floor {
 }
 
 /** Loads the trivial page `loads` times (after one warm-up load not counted) in each kind of profile. */
-export async function measureFloor(browser: Browser, launch: Parameters<typeof chromium.launchPersistentContext>[1], loads: number): Promise<Floor[]> {
+export async function measureFloor(
+  browser: Browser,
+  launch: Parameters<typeof chromium.launchPersistentContext>[1],
+  loads: number,
+  slowdown = 1,
+): Promise<Floor[]> {
   const root = mkdtempSync(join(tmpdir(), 'packdesk-bench-floor-'));
   // /floor.html, not index.html: the harness gives index.html the bridge and the contract's preload.
   writeFileSync(join(root, 'floor.html'), FLOOR_PAGE);
@@ -63,6 +80,7 @@ export async function measureFloor(browser: Browser, launch: Parameters<typeof c
         const response: number[] = [];
         for (let i = 0; i < loads + 1; i++) {
           const page = await open();
+          await slowPageThread(page, slowdown);
           await page.addInitScript({ content: PAINT_PROBE });
           await page.goto(url);
           await page.waitForFunction(() => (window as unknown as { __floor: { paintedAt?: number } }).__floor.paintedAt !== undefined, null, { timeout: 60_000 });
@@ -89,11 +107,12 @@ export async function measureFloor(browser: Browser, launch: Parameters<typeof c
 }
 
 /** One line per profile, apart from the measure against the bound. */
-export function floorReport(floors: Floor[]): string {
+export function floorReport(floors: Floor[], slowdown = 1): string {
+  const slowed = slowdown > 1 ? `, the page's thread slowed ${slowdown}x` : '';
   return floors
     .map(
       (f) =>
-        `Floor (not the measure): a trivial page from the same harness server, navigation to painted, ${f.profile === 'kept' ? 'profile kept' : 'fresh profile each load'} (n=${f.painted.n}): ` +
+        `Floor (not the measure): a trivial page from the same harness server, navigation to painted, ${f.profile === 'kept' ? 'profile kept' : 'fresh profile each load'}${slowed} (n=${f.painted.n}): ` +
         `median ${f.painted.median.toFixed(1)} ms  p95 ${f.painted.p95.toFixed(1)} ms; the HTML's first byte at ${f.responseMedian.toFixed(1)} ms (median)`,
     )
     .join('\n');

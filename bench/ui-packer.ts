@@ -25,14 +25,18 @@
  * With --floor, the floor is printed too, on lines of its own (bench/floor.ts: a trivial page from
  * the same harness server, navigation to painted: the browser's own share); --only floor prints
  * only that.
- * Run: npm run build && npx tsx bench/ui-packer.ts [--orders 5000] [--taps 100] [--loads 8] [--frames 600] [--language en|hi] [--only first-render|floor] [--floor]
+ * With --slowdown N, the first render and the floor are measured with the page's main thread N
+ * times slower (Chromium's CPU throttling): how much room the bound leaves on a slower terminal.
+ * Only the page's thread is slowed (not the browser process, raster or font decoding), so read it
+ * as a rough margin, and always beside the floor measured with the same slowdown.
+ * Run: npm run build && npx tsx bench/ui-packer.ts [--orders 5000] [--taps 100] [--loads 8] [--frames 600] [--language en|hi] [--only first-render|floor] [--floor] [--slowdown N]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startWebHarness, type WebHarness } from '../src/web';
-import { floorReport, measureFloor } from './floor';
+import { floorReport, measureFloor, slowPageThread } from './floor';
 import { type Spread, spread } from './stats';
 
 const PIN = '2468';
@@ -306,13 +310,18 @@ async function timingHostList<T>(harness: WebHarness, run: (taken: () => { wall:
  */
 type Profile = 'cold' | 'kept';
 
-async function measureFirstRender(browser: Browser, harness: WebHarness, loads: number, profile: Profile): Promise<FirstRender[]> {
+async function measureFirstRender(browser: Browser, harness: WebHarness, loads: number, profile: Profile, slowdown: number): Promise<FirstRender[]> {
   // A profile on disk, as Electron's: Chromium keeps no compiled code for an in-memory one.
   const profileDir = profile === 'kept' ? mkdtempSync(join(tmpdir(), 'packdesk-bench-profile-')) : null;
   const context = profileDir ? await chromium.launchPersistentContext(profileDir, { ...LAUNCH, viewport: { width: 1366, height: 768 } }) : null;
   try {
     const open = () => (context ? context.newPage() : browser.newPage({ viewport: { width: 1366, height: 768 } }));
-    return await timingHostList(harness, (hostList) => loadPages(open, harness.url, loads, hostList));
+    const slowed = async () => {
+      const page = await open();
+      await slowPageThread(page, slowdown);
+      return page;
+    };
+    return await timingHostList(harness, (hostList) => loadPages(slowed, harness.url, loads, hostList));
   } finally {
     await context?.close();
     if (profileDir) rmSync(profileDir, { recursive: true, force: true });
@@ -483,12 +492,13 @@ async function main(): Promise<void> {
   const tapCount = flag('taps', 100);
   const loads = flag('loads', 8);
   const frames = flag('frames', 600);
+  const slowdown = flag('slowdown', 1);
   const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
   const firstRenderOnly = only === 'first-render';
   if (only === 'floor' || process.argv.includes('--floor')) {
     const floorBrowser = await chromium.launch(LAUNCH);
     try {
-      console.log(floorReport(await measureFloor(floorBrowser, LAUNCH, loads)));
+      console.log(floorReport(await measureFloor(floorBrowser, LAUNCH, loads, slowdown), slowdown));
     } finally {
       await floorBrowser.close();
     }
@@ -531,9 +541,10 @@ async function main(): Promise<void> {
       const { known, unknown } = pools[i]!;
       await ok(harness, 'settings.update', { pin: PIN, patch: { language } });
       console.error(`[${language}] first render, ${loads} loads in a fresh profile each, then ${loads} in one profile…`);
-      const firstRender = await measureFirstRender(browser, harness, loads, 'cold');
-      const firstRenderKept = await measureFirstRender(browser, harness, loads, 'kept');
-      const about = `(${process.platform}, ${onTerminal} orders on the terminal, viewport 1366x768, software rendering)`;
+      const firstRender = await measureFirstRender(browser, harness, loads, 'cold', slowdown);
+      const firstRenderKept = await measureFirstRender(browser, harness, loads, 'kept', slowdown);
+      const slowed = slowdown > 1 ? `, the page's thread slowed ${slowdown}x` : '';
+      const about = `(${process.platform}, ${onTerminal} orders on the terminal, viewport 1366x768, software rendering${slowed})`;
       if (firstRenderOnly) {
         console.log(`Packer UI in Chromium, language ${language} ${about}`);
         console.log(firstRenderReport(firstRender, 'cold'));
