@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { typeUnknownOffline } from './screens';
-import { appliedTo, MANAGER_PIN, openTerminal, orderPool, scan, setPin, shot, tapStep, until, type Terminal } from './support';
+import { appliedTo, MANAGER_PIN, openTerminal, orderPool, PERSON_KEY_MS, scan, setPin, shot, tapStep, until, type Terminal } from './support';
 
 describe('the outbox', () => {
   let t: Terminal;
@@ -75,7 +75,7 @@ describe('the outbox', () => {
 
     // Typed again with the service in reach: it says it has no such order, and the terminal lets it go.
     await page.keyboard.press('F2');
-    await page.keyboard.type(unknown, { delay: 40 });
+    await page.keyboard.type(unknown, { delay: PERSON_KEY_MS });
     await page.keyboard.press('Enter');
     await page.getByTestId('notice-error').filter({ hasText: `The order service does not know order ${unknown}` }).waitFor();
     await expect(t.harness.host.handle('orders.get', { orderId: unknown })).resolves.toEqual({ ok: true, value: null });

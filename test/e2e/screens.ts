@@ -3,7 +3,7 @@
  * each with a name, so one walk serves the size, covering and accessibility checks alike.
  */
 import type { Locator, Page } from 'playwright-core';
-import { appliedTo, MANAGER_PIN, orderPool, scannerKeys, tapStep, until, type Terminal } from './support';
+import { appliedTo, MANAGER_PIN, orderPool, PERSON_KEY_MS, scannerKeys, tapStep, until, type Terminal } from './support';
 
 export type Visit = (name: string) => Promise<void>;
 
@@ -38,7 +38,7 @@ export async function scanUntilSeen(page: Page, code: string, target: Locator): 
 /** Opens an order by typing its number at the top, as a person would. */
 async function typeId(page: Page, orderId: string): Promise<void> {
   await page.keyboard.press('F2');
-  await page.keyboard.type(orderId, { delay: 40 });
+  await page.keyboard.type(orderId, { delay: PERSON_KEY_MS });
   await page.keyboard.press('Enter');
   await page.locator(`[data-testid="order-screen"][data-order-id="${orderId}"]`).waitFor();
 }
@@ -137,7 +137,7 @@ export async function walkEveryScreen(t: Terminal, visit: Visit, options: { phan
     .find((name, i, all) => name !== '' && all.indexOf(name) !== i);
   if (!shared) throw new Error('no first name is shared by two seeded orders');
   await page.keyboard.press('F2');
-  await page.keyboard.type(shared, { delay: 20 });
+  await page.keyboard.type(shared, { delay: PERSON_KEY_MS });
   await page.keyboard.press('Enter');
   await page.getByTestId('found-orders').waitFor();
   await visit('found-orders');

@@ -11,7 +11,7 @@ import { openStore } from '../../src/main/core/db';
 import type { OutboxEntryView } from '../../src/shared/ipc';
 import type { Order } from '../../src/shared/protocol';
 import { smallControls } from './geometry';
-import { acceptOrder, axe, invoicesAt, openTerminal, orderPool, scannerKeys, shot, until, type AxeFinding, type Terminal } from './support';
+import { acceptOrder, axe, invoicesAt, openTerminal, orderPool, PERSON_KEY_MS, scannerKeys, shot, until, type AxeFinding, type Terminal } from './support';
 
 const serious = (v: AxeFinding[]) => v.filter((f) => f.impact === 'serious' || f.impact === 'critical');
 const GONE_ID = 'ORD-8642097';
@@ -34,7 +34,7 @@ function leaveOrder(t: Terminal, like: Order): void {
 async function search(t: Terminal, text: string): Promise<void> {
   const field = t.page.getByTestId('search-field');
   await field.fill('');
-  await field.pressSequentially(text, { delay: 20 });
+  await field.pressSequentially(text, { delay: PERSON_KEY_MS });
   await field.press('Enter');
 }
 

@@ -13,6 +13,7 @@ import type { Action, Order } from '../../src/shared/protocol/schemas';
 import type { Settings } from '../../src/shared/ipc';
 import type { HostOptions } from '../../src/main/core/host';
 import { DEFAULT_RENDERER_DIR, IPC_PATH, startWebHarness, type WebHarness } from '../../src/web';
+import { DEFAULT_SCAN_OPTIONS } from '../../src/renderer/src/scanner/detector';
 import { launchChromium, recordPrintRequests } from '../support/chromium';
 import { firstIntakePass } from '../support/intake';
 import { until as waitUntil } from '../support/until';
@@ -261,19 +262,27 @@ export function freshOrders(sandbox: Sandbox): Order[] {
     .sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
+/**
+ * A person's pace at the keyboard, ms between keys: twice the longest average gap the scanner
+ * detector takes for a scan, so text a test types as a person is never read as a scanner's burst.
+ * (30-40 ms passed on a slow machine, whose keys arrived later than sent, and read as scans on a
+ * quicker one: a find by last digits then asked the service for an order of that number.)
+ */
+export const PERSON_KEY_MS = DEFAULT_SCAN_OPTIONS.maxMeanGapMs * 2;
+
 /** Types into the find field as a person would, then Enter. */
 export async function typeInFind(page: Page, text: string): Promise<void> {
   await page.keyboard.press('Escape');
   await page.keyboard.press('F2');
   await page.keyboard.press('Control+A');
-  await page.keyboard.type(text, { delay: 30 });
+  await page.keyboard.type(text, { delay: PERSON_KEY_MS });
   await page.keyboard.press('Enter');
 }
 
 /** Opens an order by typing its number in the top field (as a person would). */
 export async function typeOrderId(page: Page, orderId: string): Promise<void> {
   await page.keyboard.press('F2');
-  await page.keyboard.type(orderId, { delay: 40 });
+  await page.keyboard.type(orderId, { delay: PERSON_KEY_MS });
   await page.keyboard.press('Enter');
   await page.locator(`[data-testid="order-screen"][data-order-id="${orderId}"]`).waitFor();
 }
