@@ -37,25 +37,34 @@ export function StaffPanel({ pin }: { pin: string }) {
     void reload();
   }, [reload, heard]);
 
-  /** Runs a change, says its outcome (`done` when it went), and reads the list again. */
-  const run = async (change: () => ReturnType<typeof command>, done: Wording): Promise<boolean> => {
-    if (busy) return false;
+  /**
+   * Runs a change, says its outcome (`done` when it went) and, when it went, does `went` in the
+   * same render as the words, then reads the list again. `went` does not wait for the list: a
+   * manager who reads "added" may already be typing the next name, which a late clear would erase.
+   */
+  const run = async (change: () => ReturnType<typeof command>, done: Wording, went?: () => void): Promise<void> => {
+    if (busy) return;
     setBusy(true);
     const reply = await change();
     setBusy(false);
     setSaid(reply.ok ? saidOk(done) : saidRefused(reply.problem));
-    if (reply.ok) await reload();
-    return reply.ok;
+    if (!reply.ok) return;
+    went?.();
+    await reload();
   };
 
   const add = async () => {
     const n = name.trim();
     if (!n || (packerPin !== '' && !PIN_PATTERN.test(packerPin))) return;
     const payload = packerPin ? { pin, name: n, packerPin } : { pin, name: n };
-    if (await run(() => command('staff.add', payload), (t) => t('staff:settings.added', { name: n }))) {
-      setName('');
-      setPackerPin('');
-    }
+    await run(
+      () => command('staff.add', payload),
+      (t) => t('staff:settings.added', { name: n }),
+      () => {
+        setName('');
+        setPackerPin('');
+      },
+    );
   };
 
   return (
@@ -130,13 +139,13 @@ export function StaffPanel({ pin }: { pin: string }) {
       {pinFor && (
         <PinEditor
           member={pinFor}
-          onDone={async (next) => {
-            const ok = await run(
+          onDone={(next) =>
+            void run(
               () => command('staff.update', { pin, id: pinFor.id, packerPin: next }),
               (t) => (next === null ? t('staff:settings.pinCleared', { name: pinFor.name }) : t('staff:settings.pinSet', { name: pinFor.name })),
-            );
-            if (ok) setPinFor(null);
-          }}
+              () => setPinFor(null),
+            )
+          }
           onCancel={() => setPinFor(null)}
         />
       )}
