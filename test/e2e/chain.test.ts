@@ -15,7 +15,7 @@ import { startTrainingStore, type TrainingStore } from '../../src/web/store';
 import { launchChromium } from '../support/chromium';
 import { Cleanup } from '../support/engine';
 import { type Central, startCentral } from '../fleet/fleet-world';
-import { axe, MANAGER_PIN, shot, until, openCounterPage } from './support';
+import { axe, MANAGER_PIN, shot, until, openCounterPage, openSettings } from './support';
 
 let store: TrainingStore;
 let browser: Browser;
@@ -28,9 +28,7 @@ function counterPage(n: 0 | 1, width: number): Promise<Page> {
 }
 
 async function openChain(page: Page): Promise<void> {
-  await page.keyboard.press('F9');
-  await page.getByTestId('settings-pin').fill(MANAGER_PIN);
-  await page.getByTestId('settings-pin').press('Enter');
+  await openSettings(page);
   await page.getByTestId('chain-panel').scrollIntoViewIfNeeded();
 }
 

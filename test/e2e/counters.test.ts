@@ -16,7 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { launchChromium, recordPrintRequests, untilPrintRequests } from '../support/chromium';
 import { pdfText, printToPdf } from './pdf';
 import { firstIntakePass } from '../support/intake';
-import { appliedTo, axe, MANAGER_PIN, orderPool, scan, shot, tapStep, until, openCounterPage } from './support';
+import { appliedTo, axe, MANAGER_PIN, orderPool, scan, shot, tapStep, until, openCounterPage, openSettings } from './support';
 
 let store: TrainingStore;
 let browser: Browser;
@@ -37,9 +37,7 @@ async function inHindi(page: Page): Promise<void> {
 }
 
 async function unlockSettings(page: Page): Promise<void> {
-  await page.keyboard.press('F9');
-  await page.getByTestId('settings-pin').fill(MANAGER_PIN);
-  await page.getByTestId('settings-pin').press('Enter');
+  await openSettings(page);
   await page.getByTestId('terminal-form').waitFor();
 }
 

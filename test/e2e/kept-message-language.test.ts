@@ -10,7 +10,7 @@ import enProblems from '../../src/renderer/src/i18n/locales/en/problems.json';
 import hiProblems from '../../src/renderer/src/i18n/locales/hi/problems.json';
 import enStaff from '../../src/renderer/src/i18n/locales/en/staff.json';
 import hiStaff from '../../src/renderer/src/i18n/locales/hi/staff.json';
-import { MANAGER_PIN, openTerminal, shot, type Terminal } from './support';
+import { openTerminal, shot, type Terminal, openSettings } from './support';
 
 const PACKER = 'Ravi Kumar';
 const named = (sentence: string): string => sentence.replace('{{name}}', PACKER);
@@ -27,9 +27,7 @@ describe('a message a panel keeps, in the language shown', () => {
 
   it("Settings -> Staff: its outcome line reads in Hindi after a switch to Hindi and in English after the switch back, in the same element", async () => {
     const { page } = t;
-    await page.keyboard.press('F9');
-    await page.getByTestId('settings-pin').fill(MANAGER_PIN);
-    await page.getByTestId('settings-pin').press('Enter');
+    await openSettings(page);
     await page.getByTestId('staff-none').waitFor();
     const said = page.getByTestId('staff-said');
 

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { acceptOrder, MANAGER_PIN, openTerminal, orderPool, reloadTerminal, scan, setPin, shot, tapStep, type Terminal, until } from './support';
+import { acceptOrder, MANAGER_PIN, openTerminal, orderPool, reloadTerminal, scan, setPin, shot, tapStep, type Terminal, until, openSettings } from './support';
 
 const WIDTHS = [1024, 1366] as const;
 
@@ -95,9 +95,7 @@ async function visitScreens(page: Page, language: 'en' | 'hi', orderId: string):
 
 /** Opens settings with the manager PIN (the screen keeps it while open). */
 async function unlockSettings(page: Page): Promise<void> {
-  await page.keyboard.press('F9');
-  await page.getByTestId('settings-pin').fill(MANAGER_PIN);
-  await page.getByTestId('settings-pin').press('Enter');
+  await openSettings(page);
   await page.getByTestId('terminal-form').waitFor();
 }
 

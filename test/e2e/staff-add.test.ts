@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import enStaff from '../../src/renderer/src/i18n/locales/en/staff.json';
-import { MANAGER_PIN, openTerminal, until, type Terminal } from './support';
+import { openTerminal, until, type Terminal, openSettings } from './support';
 
 /** How long the host takes over each reading of the staff list in this test. */
 const SLOW_LIST_MS = 1_500;
@@ -23,9 +23,7 @@ describe('adding packers one after another', () => {
 
   it('keeps the next name typed right after "added", while the list is still being read again', async () => {
     const { page } = t;
-    await page.keyboard.press('F9');
-    await page.getByTestId('settings-pin').fill(MANAGER_PIN);
-    await page.getByTestId('settings-pin').press('Enter');
+    await openSettings(page);
     await page.getByTestId('staff-none').waitFor();
 
     // From here the host reads the staff list slowly.

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item, Order } from '../../src/shared/protocol';
 import { pdfText, printToPdf } from './pdf';
 import { scanUntilSeen } from './screens';
-import { acceptOrder, appliedTo, axe, invoicesAt, MANAGER_PIN, orderPool, scannerKeys, shot, tapStep, until, type Terminal, openTerminal } from './support';
+import { acceptOrder, appliedTo, axe, invoicesAt, orderPool, scannerKeys, shot, tapStep, until, type Terminal, openTerminal, openSettings } from './support';
 
 /** An EAN-13 with its check digit: a product barcode the terminal tells by its form. */
 function ean13(twelve: string): string {
@@ -52,9 +52,7 @@ for (const run of [
       const { page, sandbox } = t;
 
       // Settings -> Staff: the manager adds a packer; the badge is printed from there.
-      await page.keyboard.press('F9');
-      await page.getByTestId('settings-pin').fill(MANAGER_PIN);
-      await page.getByTestId('settings-pin').press('Enter');
+      await openSettings(page);
       await page.getByTestId('staff-panel').waitFor();
       await page.getByTestId('staff-none').waitFor();
       await page.getByTestId('staff-name').fill(PACKER);

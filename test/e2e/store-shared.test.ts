@@ -17,7 +17,7 @@ import type { TrainingStore } from '../../src/web/store';
 import { launchChromium } from '../support/chromium';
 import { scanUntilSeen } from './screens';
 import { readyTrainingStore } from './store';
-import { axe, MANAGER_PIN, orderPool, scan, shot, tapStep, until, openCounterPage } from './support';
+import { axe, orderPool, scan, shot, tapStep, until, openCounterPage, openSettings } from './support';
 
 const PACKER = 'Ravi Kumar';
 /** An EAN-13 (its check digit right: a product barcode) no seeded item has as its code. */
@@ -72,9 +72,7 @@ describe('two counters share the staff list, taught barcodes and the shift', () 
   let taughtOn: Order;
 
   it('a packer added on Counter 1 signs in on Counter 2 by scanning the badge made on Counter 1', async () => {
-    await one.keyboard.press('F9');
-    await one.getByTestId('settings-pin').fill(MANAGER_PIN);
-    await one.getByTestId('settings-pin').press('Enter');
+    await openSettings(one);
     await one.getByTestId('staff-panel').waitFor();
     await one.getByTestId('staff-name').fill(PACKER);
     await one.getByTestId('staff-add').click();

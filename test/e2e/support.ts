@@ -270,6 +270,13 @@ export function freshOrders(sandbox: Sandbox): Order[] {
  */
 export const PERSON_KEY_MS = DEFAULT_SCAN_OPTIONS.maxMeanGapMs * 2;
 
+/** Opens Settings as a manager would: F9, the manager PIN, Enter. */
+export async function openSettings(page: Page): Promise<void> {
+  await page.keyboard.press('F9');
+  await page.getByTestId('settings-pin').fill(MANAGER_PIN);
+  await page.getByTestId('settings-pin').press('Enter');
+}
+
 /** Types into the find field as a person would, then Enter. */
 export async function typeInFind(page: Page, text: string): Promise<void> {
   await page.keyboard.press('Escape');

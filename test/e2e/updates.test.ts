@@ -11,7 +11,7 @@ import { createLogger } from '../../src/main/core/log';
 import { createUpdateController } from '../../src/main/updater';
 import { manualTimers } from '../support/clock';
 import { installerBody, pendingDir, provideElectronAutoUpdaterEvent, realUpdater, sha512Of, startUpdateFeed, terminalFolders, type UpdateFeed } from '../support/update-feed';
-import { MANAGER_PIN, openTerminal, shot, until, type Terminal } from './support';
+import { openTerminal, shot, until, type Terminal, openSettings } from './support';
 
 const NAME = 'Packdesk-1.1.0-x86_64.AppImage';
 
@@ -63,9 +63,7 @@ describe('Settings → Updates with a real update', () => {
 
   it('shows a damaged download in words, then the good one ready, and installs it when the manager asks', async () => {
     const { page } = t;
-    await page.keyboard.press('F9');
-    await page.getByTestId('settings-pin').fill(MANAGER_PIN);
-    await page.getByTestId('settings-pin').press('Enter');
+    await openSettings(page);
     const panel = page.getByRole('region', { name: 'Updates' });
     await panel.waitFor();
 
