@@ -158,3 +158,33 @@ export function spillingRows(page: Page): Promise<string[]> {
     return out;
   });
 }
+
+/**
+ * Controls inside `within` (the top bar, say) that a person could not read or tap whole: two that
+ * overlap, one past the window's edge, or one whose words are cut. Each named by its words.
+ */
+export function crowdedControls(page: Page, within: string): Promise<string[]> {
+  return page.evaluate(
+    ({ within, controls }) => {
+      const name = (el: Element) => `${el.tagName.toLowerCase()} "${((el as HTMLInputElement).placeholder || el.textContent || '').trim().slice(0, 40)}"`;
+      const shown = [...document.querySelectorAll<HTMLElement>(`${within} :is(${controls})`)].filter((el) => {
+        const r = el.getBoundingClientRect();
+        return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+      });
+      const out: string[] = [];
+      shown.forEach((el, i) => {
+        const r = el.getBoundingClientRect();
+        if (r.left < -0.5 || r.right > window.innerWidth + 0.5) out.push(`${name(el)} past the window's edge (${Math.round(r.left)}-${Math.round(r.right)} px)`);
+        if (el.scrollWidth > el.clientWidth + 1) out.push(`${name(el)} cut (${el.scrollWidth} px of words in ${el.clientWidth})`);
+        for (const other of shown.slice(i + 1)) {
+          const o = other.getBoundingClientRect();
+          const across = Math.min(r.right, o.right) - Math.max(r.left, o.left);
+          const down = Math.min(r.bottom, o.bottom) - Math.max(r.top, o.top);
+          if (across > 1 && down > 1) out.push(`${name(el)} over ${name(other)} by ${Math.round(across)} px`);
+        }
+      });
+      return out;
+    },
+    { within, controls: CONTROLS },
+  );
+}

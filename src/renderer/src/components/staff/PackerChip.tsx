@@ -19,7 +19,7 @@ export function PackerChip() {
   const words = name ? t('staff:chip.packing', { name }) : status.named ? t('staff:chip.nobody') : t('staff:chip.counter');
   return (
     <div className="packer-chip" data-testid="packer-chip" data-packer={name ?? ''}>
-      <span className="packer-chip-text" role="status" title={words}>
+      <span className={name ? 'packer-chip-text' : 'packer-chip-text packer-chip-nobody'} role="status" title={words}>
         {/* On a narrow screen only the name shows (staff.css): "Packing:" would leave no room for it. */}
         {name ? <span className="packer-chip-label">{words.slice(0, Math.max(0, words.indexOf(name)))}</span> : null}
         {name ?? words}
@@ -31,7 +31,9 @@ export function PackerChip() {
           </button>
         ) : (
           <button type="button" className="button button-small" onClick={() => setSigningIn(true)} data-testid="packer-sign-in">
-            {t('staff:chip.signIn')}
+            {/* The short words on a 1024 px screen (staff.css), where the whole sentence lay over the nav. */}
+            <span className="sign-in-long">{t('staff:chip.signIn')}</span>
+            <span className="sign-in-short">{t('staff:chip.signInShort')}</span>
           </button>
         ))}
       {signingIn && <SignInDialog onClose={() => setSigningIn(false)} />}
