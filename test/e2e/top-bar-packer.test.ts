@@ -1,10 +1,9 @@
 /**
  * The top bar with packers by name (issue 24's chip): with nobody signed in ("Sign in with PIN")
- * and with a packer signed in ("Sign out"), at 1024 and 1366 wide, in English and Hindi, every
- * top-bar control is whole, on screen and clear of the others. At 1024 in English the sign-in
- * button once lay over "Orders" (the chip shrank below its button and the button spilled out).
- * Not checked: the signed-in packer's name, which at 1024 has room for a letter or three ("R…"),
- * the chip's words giving way to the find field and the nav by design (staff.css).
+ * and with a packer signed in ("Sign out"), with and without the new-order badge, at 1024 and
+ * 1366 wide, in English and Hindi, every top-bar control is whole, on screen and clear of the
+ * others. Before, at 1024 (and at 1366 with the badge) the chip's button lay over "Orders" by up
+ * to 99 px, and a signed-in "Ravi Kumar" showed as "R…": the bar now takes a second row then.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crowdedControls } from './geometry';
@@ -14,7 +13,14 @@ describe('the top bar with packers by name', () => {
   let t: Terminal;
 
   beforeAll(async () => {
-    t = await openTerminal({ orderCount: 5, viewport: { width: 1024, height: 768 } });
+    t = await openTerminal({
+      orderCount: 5,
+      viewport: { width: 1024, height: 768 },
+      // New orders arrive within a second, for the new-order badge.
+      settings: { intakeIntervalMs: 1_000 },
+      engineOptions: { intakeMinIntervalMs: 500 },
+      sandboxOptions: { arrivalEveryMs: 0, changesMinIntervalMs: 0 },
+    });
     const added = await t.harness.host.handle('staff.add', { pin: MANAGER_PIN, name: 'Ravi Kumar', packerPin: '5791' });
     if (!added.ok) throw new Error(added.problem.message);
   });
@@ -22,12 +28,17 @@ describe('the top bar with packers by name', () => {
     await t?.close();
   });
 
-  it('keeps every control whole and apart, signed out and signed in, at 1024 and 1366, in English and Hindi', async () => {
+  it('keeps every control whole and apart, signed out and signed in, with and without new orders, at 1024 and 1366, in English and Hindi', async () => {
     const { page } = t;
     const problems: string[] = [];
-    for (const signedIn of [false, true]) {
-      const state = await t.harness.host.handle(signedIn ? 'staff.signIn' : 'staff.signOut', signedIn ? { packerPin: '5791' } : {});
-      if (!state.ok) throw new Error(state.problem.message);
+    for (const [signedIn, newOrders] of [[false, false], [true, false], [true, true], [false, true]] as const) {
+      if (newOrders && (await page.getByTestId('new-order-count').count()) === 0) {
+        t.sandbox.placeOrder();
+        t.sandbox.placeOrder();
+        await page.getByTestId('new-order-count').waitFor({ timeout: 15_000 });
+      }
+      const packer = await t.harness.host.handle(signedIn ? 'staff.signIn' : 'staff.signOut', signedIn ? { packerPin: '5791' } : {});
+      if (!packer.ok) throw new Error(packer.problem.message);
       await page.getByTestId(signedIn ? 'packer-sign-out' : 'packer-sign-in').waitFor();
       for (const language of ['en', 'hi'] as const) {
         // The top bar offers the other language only.
@@ -38,8 +49,9 @@ describe('the top bar with packers by name', () => {
         for (const width of [1024, 1366]) {
           await page.setViewportSize({ width, height: 768 });
           const found = await crowdedControls(page, '.top-bar');
-          problems.push(...found.map((p) => `${signedIn ? 'signed in' : 'nobody signed in'}, ${language}, ${width}: ${p}`));
-          if (width === 1024) await shot(page, `top-bar-${signedIn ? 'signed-in' : 'sign-in'}-${language}-1024`);
+          const state = `${signedIn ? 'signed in' : 'nobody signed in'}${newOrders ? ', new orders' : ''}`;
+          problems.push(...found.map((p) => `${state}, ${language}, ${width}: ${p}`));
+          if (width === 1024) await shot(page, `top-bar-${signedIn ? 'signed-in' : 'sign-in'}${newOrders ? '-new' : ''}-${language}-1024`);
         }
         await page.setViewportSize({ width: 1024, height: 768 });
       }
