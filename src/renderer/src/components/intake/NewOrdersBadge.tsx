@@ -18,9 +18,9 @@ export function NewOrdersBadge() {
       onClick={() => ids[0] !== undefined && openOrder(ids[0])}
     >
       <span className="dot" aria-hidden="true" />
-      <span className="badge-long">{t('intake:newOrders.count', { count: ids.length })}</span>
+      <span className="wide-words">{t('intake:newOrders.count', { count: ids.length })}</span>
       {/* A 1024 px top bar has room for "2 new" beside the nav, not "2 new orders" (layout.css). */}
-      <span className="badge-short" aria-hidden="true">
+      <span className="narrow-words" aria-hidden="true">
         {t('intake:newOrders.short', { count: ids.length })}
       </span>
     </button>

@@ -31,9 +31,9 @@ export function PackerChip() {
           </button>
         ) : (
           <button type="button" className="button button-small" onClick={() => setSigningIn(true)} data-testid="packer-sign-in">
-            {/* The short words on a 1024 px screen (staff.css), where the whole sentence lay over the nav. */}
-            <span className="sign-in-long">{t('staff:chip.signIn')}</span>
-            <span className="sign-in-short">{t('staff:chip.signInShort')}</span>
+            {/* The short words on a 1024 px screen (layout.css), where the whole sentence lay over the nav. */}
+            <span className="wide-words">{t('staff:chip.signIn')}</span>
+            <span className="narrow-words">{t('staff:chip.signInShort')}</span>
           </button>
         ))}
       {signingIn && <SignInDialog onClose={() => setSigningIn(false)} />}
