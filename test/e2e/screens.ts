@@ -3,7 +3,7 @@
  * each with a name, so one walk serves the size, covering and accessibility checks alike.
  */
 import type { Locator, Page } from 'playwright-core';
-import { appliedTo, MANAGER_PIN, orderPool, PERSON_KEY_MS, scannerKeys, tapStep, until, type Terminal } from './support';
+import { appliedTo, MANAGER_PIN, orderPool, PERSON_KEY_MS, scannerKeys, tapStep, typeOrderId, until, type Terminal } from './support';
 
 export type Visit = (name: string) => Promise<void>;
 
@@ -35,13 +35,6 @@ export async function scanUntilSeen(page: Page, code: string, target: Locator): 
   }
 }
 
-/** Opens an order by typing its number at the top, as a person would. */
-async function typeId(page: Page, orderId: string): Promise<void> {
-  await page.keyboard.press('F2');
-  await page.keyboard.type(orderId, { delay: PERSON_KEY_MS });
-  await page.keyboard.press('Enter');
-  await page.locator(`[data-testid="order-screen"][data-order-id="${orderId}"]`).waitFor();
-}
 
 /**
  * An order number the service does not know, typed while the service cannot be reached: the
@@ -51,7 +44,7 @@ async function typeId(page: Page, orderId: string): Promise<void> {
 export async function typeUnknownOffline(t: Terminal, orderId: string): Promise<void> {
   t.sandbox.faults.set({ outage: 'refuse' });
   try {
-    await typeId(t.page, orderId);
+    await typeOrderId(t.page, orderId);
   } finally {
     t.sandbox.faults.set({ outage: 'none' });
   }
@@ -84,7 +77,7 @@ export async function walkEveryScreen(t: Terminal, visit: Visit, options: { phan
 
   // A new order: its items before Accept, Reject beside it (the reason dialog), then accepted.
   const order = take((o) => o.items.length >= 2);
-  await typeId(page, order.id);
+  await typeOrderId(page, order.id);
   await page.getByTestId('reject-order').waitFor();
   await visit('order-new');
   await page.getByTestId('reject-order').click();

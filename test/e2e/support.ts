@@ -266,7 +266,8 @@ export function freshOrders(sandbox: Sandbox): Order[] {
  * A person's pace at the keyboard, ms between keys: twice the longest average gap the scanner
  * detector takes for a scan, so text a test types as a person is never read as a scanner's burst.
  * (30-40 ms passed on a slow machine, whose keys arrived later than sent, and read as scans on a
- * quicker one: a find by last digits then asked the service for an order of that number.)
+ * quicker one: a customer's phone or an order number's last digits was then taken as a scanned
+ * code, not a find, and the order never opened.)
  */
 export const PERSON_KEY_MS = DEFAULT_SCAN_OPTIONS.maxMeanGapMs * 2;
 
