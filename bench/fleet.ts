@@ -3,17 +3,19 @@
  * lightweight publishers using the product's north sender (same subjects, same messages, every 10 s
  * with each its own phase), into ONE central nats-server on 127.0.0.1. Leaf links are left out (500
  * nats-server processes do not fit this machine): the central stream takes the subjects directly,
- * as it holds them once sourced. Prints messages per second, the central server's CPU and memory,
+ * as it holds them once sourced, each message stamped with its store's source as nats-server
+ * stamps a sourced message (so the centre believes it: src/fleet/belief.ts). Prints messages per second, the central server's CPU and memory,
  * how long `fleet status` takes (read + judge), and whether every counter was seen within 15 s.
  * Run: npx tsx bench/fleet.ts [--stores 500] [--seconds 60] [--connections 50]
  */
 import { readFileSync } from 'node:fs';
 import { jetstreamManager, StorageType } from '@nats-io/jetstream';
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
-import { readFleet } from '../src/fleet/central';
-import { FLEET_STREAM, NORTH_EVERY_MS, NORTH_PREFIX } from '../src/fleet/north';
+import { readFleet, SOURCE_HEADER } from '../src/fleet/central';
+import { sourceTag } from '../src/fleet/belief';
+import { FLEET_STREAM, NORTH_EVERY_MS, NORTH_PREFIX } from '../src/main/core/hub/chain/north';
 import { fleetStatus } from '../src/fleet/status';
-import { type NorthSender, startNorthSender } from '../src/fleet/store-side';
+import { type NorthSender, startNorthSender } from '../src/main/core/hub/chain/north-sender';
 import { startTestNats } from '../test/support/nats';
 
 const FRESH_MS = 15_000;
@@ -48,9 +50,12 @@ async function main(): Promise<void> {
     const before = usage(pid);
     const started = Date.now();
     let sent = 0;
+    const storeIds: string[] = [];
     // Start every sender within one period, as stores would come and go through a day.
     for (let s = 0; s < stores; s += 1) {
       const storeId = `store-${String(s).padStart(4, '0')}`;
+      storeIds.push(storeId);
+      const headers = { [SOURCE_HEADER]: `${sourceTag(storeId)} ${s + 1}` };
       const nc = ncs[1 + (s % connections)]!;
       await new Promise((r) => setTimeout(r, NORTH_EVERY_MS / stores));
       for (let c = 1; c <= 3; c += 1) {
@@ -58,6 +63,7 @@ async function main(): Promise<void> {
           startNorthSender({
             nc,
             now: Date.now,
+            headers,
             build: (stamp) => {
               sent += 1;
               return { kind: 'counter', storeId, counterId: `${storeId}-c${c}`, counterName: `Counter ${c}`, version: '2.3.0', ...stamp, tapsWaiting: c - 1, oldestWaitingAt: null, lastSentAt: stamp.at - 1000, online: true, clockDifferenceMs: 120, lastIntakeAt: stamp.at - 2000, storageWarnings: [] };
@@ -65,14 +71,14 @@ async function main(): Promise<void> {
           }),
         );
       }
-      senders.push(startNorthSender({ nc, now: Date.now, build: (stamp) => ((sent += 1), { kind: 'summary', storeId, ...stamp, awaitingAccept: 1, beingPacked: 2, late: 0, cancelledAlarmsOpen: 0 }) }));
+      senders.push(startNorthSender({ nc, now: Date.now, headers, build: (stamp) => ((sent += 1), { kind: 'summary', storeId, ...stamp, awaitingAccept: 1, beingPacked: 2, late: 0, cancelledAlarmsOpen: 0 }) }));
     }
     const statusMs: number[] = [];
     let worstFresh = 1;
     while (Date.now() - started < seconds * 1000) {
       await new Promise((r) => setTimeout(r, 5_000));
       const t0 = performance.now();
-      const status = fleetStatus(await readFleet(admin), Date.now());
+      const status = fleetStatus(await readFleet(admin, { stores: storeIds }), Date.now());
       statusMs.push(performance.now() - t0);
       const counters = status.stores.flatMap((st) => st.counters);
       if (Date.now() - started > NORTH_EVERY_MS + 2_000) {

@@ -16,7 +16,7 @@ import { readHubStatus } from '../main/core/hub/read-status';
 import { visitHub } from '../main/core/hub/snapshot';
 import { hubLine, hubOk } from '../main/core/hub/status-line';
 import { type ChainStatus, chainLine, chainOk, NO_CHAIN } from '../shared/chain';
-import { readChainLink } from '../fleet/chain';
+import { readChainLink } from '../main/core/hub/chain/link';
 import { readChainState } from '../main/core/hub/chain/shared-state';
 import { hubFiles } from '../main/core/hub/server/hub-files';
 import type { HubStatus } from '../shared/hub';

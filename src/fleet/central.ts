@@ -6,7 +6,9 @@
  */
 import { jetstreamManager, type JetStreamManager, type StreamSource, StorageType } from '@nats-io/jetstream';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
-import { FLEET_STREAM, NORTH_KEEP_MS, NORTH_PREFIX, NORTH_STREAM, type NorthMessage, NorthMessageSchema, type StoreId, StoreIdSchema } from './north';
+import { FLEET_STREAM, NORTH_KEEP_MS, NORTH_PREFIX, NORTH_STREAM, type NorthMessage, type StoreId, StoreIdSchema } from '../main/core/hub/chain/north';
+import { believe, storeOfSource } from './belief';
+import { countRefusal, type Refusal, type RefusalCounts } from './refusals';
 
 const API_TIMEOUT_MS = 5_000;
 /** How many messages are asked for at once when reading the newest of each subject. */
@@ -52,29 +54,45 @@ export interface Arrived {
 export interface FleetReading {
   readonly stores: readonly StoreId[];
   readonly latest: readonly Arrived[];
+  /** Subjects whose newest message the centre did not believe (belief.ts), by why. */
+  readonly refused: RefusalCounts;
 }
 
-/** Reads the newest message of every subject in the fleet stream (a message that fails its schema is skipped). */
-export async function readFleet(nc: NatsConnection): Promise<FleetReading> {
+/** The stores the fleet stream sources (a store added later is believed from the next read). */
+export async function readFleetStores(nc: NatsConnection): Promise<{ stores: StoreId[] }> {
   const jsm = await jetstreamManager(nc, { timeout: API_TIMEOUT_MS });
-  return readFleetWith(jsm);
+  return { stores: sourcedStores((await jsm.streams.info(FLEET_STREAM)).config.sources) };
 }
 
-async function readFleetWith(jsm: JetStreamManager): Promise<FleetReading> {
+/** Reads the newest message of every subject in the fleet stream; a message the centre does not believe is counted, not kept. */
+export async function readFleet(nc: NatsConnection, options: { readonly stores?: readonly StoreId[] } = {}): Promise<FleetReading> {
+  const jsm = await jetstreamManager(nc, { timeout: API_TIMEOUT_MS });
+  return readFleetWith(jsm, options.stores);
+}
+
+/** `stores`: the stores to believe; by default those the fleet stream sources (the fleet bench names its simulated ones). */
+async function readFleetWith(jsm: JetStreamManager, storesGiven?: readonly StoreId[]): Promise<FleetReading> {
   const info = await jsm.streams.info(FLEET_STREAM, { subjects_filter: `${NORTH_PREFIX}.>` });
+  const stores = storesGiven ? [...storesGiven] : sourcedStores(info.config.sources);
+  const storeOf = storeOfSource(stores);
   const subjects = Object.keys(info.state.subjects ?? {}).sort();
   const latest: Arrived[] = [];
+  const refused: Partial<Record<Refusal, number>> = {};
   for (let i = 0; i < subjects.length; i += READ_BATCH) {
     const batch = subjects.slice(i, i + READ_BATCH);
     const got = await Promise.all(batch.map((subject) => jsm.streams.getMessage(FLEET_STREAM, { last_by_subj: subject }).catch(() => null)));
     for (const stored of got) {
       if (!stored) continue;
-      const parsed = NorthMessageSchema.safeParse(safeJson(stored.data));
-      if (parsed.success) latest.push({ message: parsed.data, arrivedAt: stored.time.getTime() });
+      const belief = believe({ subject: stored.subject, data: stored.data, source: stored.header?.get(SOURCE_HEADER) ?? null }, storeOf);
+      if (belief.ok) latest.push({ message: belief.message, arrivedAt: stored.time.getTime() });
+      else countRefusal(refused, belief.why);
     }
   }
-  return { stores: sourcedStores(info.config.sources), latest };
+  return { stores, latest, refused };
 }
+
+/** The header nats-server stamps on a sourced message, naming its source. */
+export const SOURCE_HEADER = 'Nats-Stream-Source';
 
 /** Every message the fleet stream holds, oldest first, with the centre's arrival time (tests and audits read all of it). */
 export async function readAllNorth(nc: NatsConnection): Promise<{ raw: string; arrivedAt: number }[]> {

@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { connect, credsAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import { configuredListen, configuredPasswordHash, hubFiles, writeHubConfig } from '../main/core/hub/server/hub-files';
 import { ensureFleetStream, readFleet } from './central';
-import { type ChainLink, ChainLinkSchema, writeChainLink } from './chain';
+import { type ChainLink, ChainLinkSchema, writeChainLink } from '../main/core/hub/chain/link';
 import { formatFleet } from './format';
 import { DEFAULT_HOST, exposedWarning, type FleetServer, startFleetServer } from './serve';
 import { fleetStatus } from './status';

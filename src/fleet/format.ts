@@ -1,4 +1,5 @@
 /** The fleet's status as plain text for a support person at a terminal: problems first, one line per counter. */
+import { refusalLine } from './refusals';
 import type { CounterProblem, FleetStatus } from './status';
 
 /** A problem in the support team's words (the text status and the fleet page). */
@@ -23,6 +24,8 @@ export function formatFleet(status: FleetStatus): string {
   if (status.stores.length === 0) return 'No stores yet: add one with `fleet stores add <store id>`.\n';
   const now = status.at;
   const lines: string[] = [];
+  const refused = refusalLine(status.refused);
+  if (refused) lines.push(`messages refused: ${refused}`);
   for (const store of status.stores) {
     const head = [`${store.storeId}`, store.stale ? `STALE: nothing arrived for ${ago(now, store.lastArrivedAt).replace(' ago', '')}` : `heard ${ago(now, store.lastArrivedAt)}`];
     if (store.summary) {

@@ -4,7 +4,7 @@
  * back when the page's server starts, then live), so the charts are full at once. Judged like the
  * status: on the centre's clock (when a message arrived there).
  */
-import type { NorthMessage } from './north';
+import type { NorthMessage } from '../main/core/hub/chain/north';
 import { OFFLINE_AFTER_MS } from './status';
 
 /** How far back the charts reach. */

@@ -13,10 +13,11 @@ import { fileURLToPath } from 'node:url';
 import { DeliverPolicy, jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { build } from 'esbuild';
-import { readFleet, safeJson } from './central';
+import { readFleet, readFleetStores, SOURCE_HEADER } from './central';
+import { believe, storeOfSource } from './belief';
 import { type DrillReading, readOpenOrders } from './drill';
 import { type FleetSeries, FleetHistory, HISTORY_KEEP_MS } from './history';
-import { FLEET_STREAM, NorthMessageSchema, StoreIdSchema } from './north';
+import { FLEET_STREAM, StoreIdSchema } from '../main/core/hub/chain/north';
 import { type FleetStatus, fleetStatus, type StoreRow } from './status';
 
 /** The address the page listens on unless told otherwise: this PC only. */
@@ -85,13 +86,15 @@ function followHistory(nc: NatsConnection, history: FleetHistory, now: () => num
     while (!stopped) {
       try {
         const js = jetstream(nc);
+        // Believed as the status is (belief.ts): a store only about itself, and only stores the fleet sources.
+        const storeOf = storeOfSource((await readFleetStores(nc)).stores);
         const consumer = await js.consumers.get(FLEET_STREAM, { deliver_policy: DeliverPolicy.StartTime, opt_start_time: new Date(now() - HISTORY_KEEP_MS).toISOString() });
         const messages = await consumer.consume();
         stopCurrent = () => void messages.stop();
         let n = 0;
         for await (const m of messages) {
-          const parsed = NorthMessageSchema.safeParse(safeJson(m.data));
-          if (parsed.success) history.add(parsed.data, m.info.timestampNanos / 1e6);
+          const belief = believe({ subject: m.subject, data: m.data, source: m.headers?.get(SOURCE_HEADER) ?? null }, storeOf);
+          if (belief.ok) history.add(belief.message, m.info.timestampNanos / 1e6);
           if (++n % 1000 === 0) history.prune(now());
         }
         if (!stopped) await new Promise((r) => setTimeout(r, HISTORY_RETRY_MS));

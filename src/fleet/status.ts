@@ -5,8 +5,9 @@
  * (it sends every 10 s), so a counter that stops is shown within 30 s.
  */
 import { compareVersions } from '../main/core/hub/server/program';
+import type { RefusalCounts } from './refusals';
 import type { FleetReading } from './central';
-import type { CounterHealth, StoreSummary } from './north';
+import type { CounterHealth, StoreSummary } from '../main/core/hub/chain/north';
 
 export const STALE_AFTER_MS = 60_000;
 export const OFFLINE_AFTER_MS = 25_000;
@@ -38,6 +39,8 @@ export interface StoreRow {
 
 export interface FleetStatus {
   readonly at: number;
+  /** Messages the centre did not believe (the newest of their subjects), by why: belief.ts. */
+  readonly refused: RefusalCounts;
   /** The newest counter version seen in the fleet (a counter below it is on an old version). */
   readonly newestVersion: string | null;
   readonly stores: readonly StoreRow[];
@@ -60,25 +63,44 @@ function weight(problems: readonly CounterProblem[]): number {
   return problems.length === 0 ? PROBLEM_ORDER.length : PROBLEM_ORDER.indexOf(problems[0]!);
 }
 
+/**
+ * The newest version in the fleet, never raised by one store's word alone: a version counts once
+ * counters of two stores or more run it (in a fleet of one store, two of its counters or more).
+ * A store whose hub was tampered with can say anything of its own counters, not of the chain's.
+ */
+export function newestVersion(counters: readonly Pick<CounterHealth, 'storeId' | 'version'>[], storeCount: number): string | null {
+  const witnesses = new Map<string, { stores: Set<string>; counters: number }>();
+  for (const c of counters) {
+    const w = witnesses.get(c.version) ?? { stores: new Set<string>(), counters: 0 };
+    w.stores.add(c.storeId);
+    w.counters += 1;
+    witnesses.set(c.version, w);
+  }
+  let newest: string | null = null;
+  for (const [version, w] of witnesses) {
+    const believed = storeCount > 1 ? w.stores.size >= 2 : w.counters >= 2;
+    if (believed && (newest === null || compareVersions(version, newest) > 0)) newest = version;
+  }
+  return newest;
+}
+
 /** The fleet's status at `now` (the centre's clock) from what was read. */
 export function fleetStatus(reading: FleetReading, now: number): FleetStatus {
-  const counters = reading.latest.filter((a) => a.message.kind === 'counter');
-  const newestVersion = counters.reduce<string | null>((v, a) => {
-    const version = (a.message as CounterHealth).version;
-    return v === null || compareVersions(version, v) > 0 ? version : v;
-  }, null);
-  const ids = new Set<string>([...reading.stores, ...reading.latest.map((a) => a.message.storeId)]);
+  const counters = reading.latest.flatMap((a) => (a.message.kind === 'counter' ? [a.message] : []));
+  // Only stores the fleet sources are listed (belief.ts already dropped any other).
+  const ids = new Set<string>(reading.stores);
+  const newest = newestVersion(counters, ids.size);
   const stores: StoreRow[] = [...ids].map((storeId) => {
     const mine = reading.latest.filter((a) => a.message.storeId === storeId);
     const lastArrivedAt = mine.length ? Math.max(...mine.map((a) => a.arrivedAt)) : null;
     const summary = mine.find((a) => a.message.kind === 'summary')?.message as StoreSummary | undefined;
     const rows: CounterRow[] = mine
       .flatMap((a) => (a.message.kind === 'counter' ? [{ health: a.message, lastHeardAt: a.arrivedAt }] : []))
-      .map((c) => ({ ...c, problems: counterProblems(c.health, c.lastHeardAt, now, newestVersion) }))
+      .map((c) => ({ ...c, problems: counterProblems(c.health, c.lastHeardAt, now, newest) }))
       .sort((x, y) => weight(x.problems) - weight(y.problems) || x.health.counterName.localeCompare(y.health.counterName));
     return { storeId, stale: lastArrivedAt === null || now - lastArrivedAt > STALE_AFTER_MS, lastArrivedAt, summary: summary ?? null, counters: rows };
   });
   const storeWeight = (s: StoreRow): number => (s.stale ? -1 : Math.min(PROBLEM_ORDER.length, ...s.counters.map((c) => weight(c.problems))));
   stores.sort((a, b) => storeWeight(a) - storeWeight(b) || a.storeId.localeCompare(b.storeId));
-  return { at: now, newestVersion, stores };
+  return { at: now, refused: reading.refused, newestVersion: newest, stores };
 }

@@ -11,8 +11,11 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureFleetStream, readFleet } from '../../src/fleet/central';
-import { readChainLink } from '../../src/fleet/chain';
-import { ensureNorthStream, startNorthSender } from '../../src/fleet/store-side';
+import { readChainLink } from '../../src/main/core/hub/chain/link';
+import { startNorthSender } from '../../src/main/core/hub/chain/north-sender';
+import { newKeeperPassword, startChainKeeper } from '../../src/main/core/hub/chain/keeper';
+import { KEEPER_INBOX_PREFIX, KEEPER_USER } from '../../src/main/core/hub/server/accounts';
+import { silentLogger } from '../../src/main/core/log/logger';
 import { chainFiles, removeChainLink, saveChainLink } from '../../src/main/core/hub/chain/files';
 import { type ChainMonitor, startChainMonitor } from '../../src/main/core/hub/chain/monitor';
 import { connectHub, type HubTarget } from '../../src/main/core/hub/connection';
@@ -47,13 +50,21 @@ describe('a store hub linked to an operator-mode centre', () => {
     const saved = saveChainLink(files, { storeId, url: central.leafUrl, credentials, ca }, false);
     if (!saved.ok) throw new Error(saved.problem.message);
     const monitorPort = await freePort();
-    writeHubConfig(files, listen, hashSecret(secret), saved.value, monitorPort);
+    const keeperPassword = newKeeperPassword();
+    writeHubConfig(files, listen, hashSecret(secret), saved.value, monitorPort, hashSecret(keeperPassword));
     const supervisor = new HubSupervisor({ program, version, files, listen, stopGraceMs: 3000 });
     const monitor: ChainMonitor = startChainMonitor({ link: saved.value, monitorPort, lines: (l) => supervisor.onLine(l), now: Date.now, timers: systemTimers, everyMs: 500 });
     cleanup.add(() => monitor.stop());
     const started = await supervisor.start();
     cleanup.add(() => supervisor.stop());
     if (!started.running) throw new Error(`hub did not start: ${started.problem}`);
+    const keeper = startChainKeeper({
+      storeId,
+      connect: () => connectHub({ host: '127.0.0.1', port, secret: keeperPassword, fingerprint }, { user: KEEPER_USER, inboxPrefix: KEEPER_INBOX_PREFIX }),
+      timers: systemTimers,
+      log: silentLogger,
+    });
+    cleanup.add(() => keeper.stop());
     return { files, monitor, target: { host: '127.0.0.1', port, secret, fingerprint } };
   }
 
@@ -62,7 +73,6 @@ describe('a store hub linked to an operator-mode centre', () => {
     const joined = await connectHub(target, { name: 'Counter 1' });
     if (!joined.ok) throw new Error(joined.problem.message);
     cleanup.add(() => joined.connection.close());
-    await ensureNorthStream(joined.connection.nc);
     const sender = startNorthSender({
       nc: joined.connection.nc,
       now: Date.now,

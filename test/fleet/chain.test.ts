@@ -1,7 +1,7 @@
 /** The chain link in the hub's nats.conf: leaf remote with credentials and TLS, the store's domain, nothing south. */
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ChainLinkSchema } from '../../src/fleet/chain';
+import { ChainLinkSchema } from '../../src/main/core/hub/chain/link';
 import { runFleet } from '../../src/fleet/cli';
 import { configuredPasswordHash, createHubFiles, hubFiles, natsConfig, writeHubConfig } from '../../src/main/core/hub/server';
 import { Cleanup, tempDir } from '../support/engine';
@@ -24,20 +24,28 @@ describe('chain link', () => {
     expect(ChainLinkSchema.safeParse({ ...base, storeId: 'store 17' }).success).toBe(false);
   });
 
-  it('writes the leaf remote, the store domain and both deny lists into nats.conf', () => {
+  it('writes the two accounts, the leaf remote bound to the chain account, the store domain and what the link refuses into nats.conf', () => {
     const link = ChainLinkSchema.parse({ storeId: 'store-17', url: 'tls://central.example:7422', credentialsPath: '/data/store-17.creds', caPath: '/data/chain-ca.pem', training: false });
-    const text = natsConfig(files, '0.0.0.0:4222', '$2a$10$hash', link);
+    const text = natsConfig(files, '0.0.0.0:4222', '$2a$10$hash', link, null, '$2a$10$keeper');
     expect(text).toMatch(/jetstream \{[^}]*domain: "store-17"/);
     expect(text).toContain('url: "tls://central.example:7422"');
+    expect(text).toContain('account: CHAIN');
     expect(text).toContain('credentials: "/data/store-17.creds"');
     expect(text).toContain('tls { ca_file: "/data/chain-ca.pem" }');
-    expect(text).toContain('deny_imports: ["$KV.>"');
-    expect(text).toContain('"$JS.store-17.API.CONSUMER.*.KV_packdesk-orders"');
+    // The counters' account exports exactly the store's own north and open subjects, to CHAIN only; CHAIN imports them.
+    expect(text).toContain('exports: [ { stream: "packdesk.north.store-17.>", accounts: [CHAIN] }, { stream: "packdesk.open.store-17", accounts: [CHAIN] } ]');
+    expect(text).toContain('imports: [ { stream: { account: STORE, subject: "packdesk.north.store-17.>" } }, { stream: { account: STORE, subject: "packdesk.open.store-17" } } ]');
+    expect(text).toContain('users: [ { user: "packdesk", password: "$2a$10$hash" } ]');
+    expect(text).toContain('user: "packdesk-keeper", password: "$2a$10$keeper"');
+    expect(text).toContain('"$JS.store-17.API.STREAM.>"');
+    expect(text).toContain('"$JS.store-17.API.CONSUMER.CREATE.*.>"');
     expect(text).toContain('"packdesk.>"');
     expect(text).toContain('server_name: packdesk_hub_store-17');
-    expect(text).toContain('deny_exports: ["$KV.>","_PDHUB.>","$JS.EVENT.>"]');
-    // A store without a chain link is written exactly as before.
-    expect(natsConfig(files, '0.0.0.0:4222', '$2a$10$hash')).not.toMatch(/leafnodes|domain/);
+    expect(text).toContain('deny_exports: ["packdesk.>","$KV.>","$JS.API.>","$JS.EVENT.>","$SYS.>","_PDKEEP.>"]');
+    // A store without a chain link has the counters' account alone: no chain account, no link, no domain.
+    const solo = natsConfig(files, '0.0.0.0:4222', '$2a$10$hash');
+    expect(solo).not.toMatch(/leafnodes|domain|CHAIN|exports/);
+    expect(solo).toContain('STORE {');
   });
 
   it('fleet link saves the link and rewrites the hub nats.conf keeping its secret hash; later rewrites keep it; unlink removes it', async () => {

@@ -8,9 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import type { ChainLink } from '../../src/fleet/chain';
-import type { CounterHealth, StoreSummary } from '../../src/fleet/north';
-import { ensureNorthStream, type NorthSender, startNorthSender } from '../../src/fleet/store-side';
+import type { ChainLink } from '../../src/main/core/hub/chain/link';
+import type { CounterHealth, StoreSummary } from '../../src/main/core/hub/chain/north';
+import { type NorthSender, startNorthSender } from '../../src/main/core/hub/chain/north-sender';
+import { type ChainKeeper, newKeeperPassword, startChainKeeper } from '../../src/main/core/hub/chain/keeper';
+import { KEEPER_INBOX_PREFIX, KEEPER_USER } from '../../src/main/core/hub/server/accounts';
+import { silentLogger } from '../../src/main/core/log/logger';
+import { systemTimers } from '../../src/main/core/time';
 import { connectHub, type HubConnection, type HubTarget } from '../../src/main/core/hub/connection';
 import { createHubFiles, hashSecret, HubSupervisor, hubFiles, type HubFiles, newHubSecret, writeHubConfig } from '../../src/main/core/hub/server';
 import { natsProgram } from '../main/core/hub/hub-fixture';
@@ -58,6 +62,11 @@ export interface TestStore {
   readonly nc: NatsConnection;
   /** Restarts the hub with its leaf remote pointed nowhere (the link cut) or back at the centre. */
   setLink(up: boolean): Promise<void>;
+  /** The hub PC's keeper of the chain's account (the product's), with this run's password. */
+  readonly keeper: ChainKeeper;
+  readonly keeperPassword: string;
+  /** A connection in the chain's account (as the keeper), to read what the store keeps for the centre. */
+  readonly chainNc: NatsConnection;
 }
 
 const defaultFigures = (n: number): CounterFigures => ({
@@ -81,6 +90,9 @@ export async function startStore(cleanup: Cleanup, central: Central, storeId: st
   const secret = newHubSecret();
   const chain = (url: string): ChainLink => ({ storeId, url, credentialsPath: null, caPath, training: true });
   const { fingerprint } = await createHubFiles(files, { listen, secret, now: new Date(), chain: chain(central.leafUrl) });
+  const keeperPassword = newKeeperPassword();
+  const keeperHash = hashSecret(keeperPassword);
+  writeHubConfig(files, listen, hashSecret(secret), chain(central.leafUrl), null, keeperHash);
   let supervisor = new HubSupervisor({ program, version, files, listen, stopGraceMs: 3000 });
   const started = await supervisor.start();
   if (!started.running) throw new Error(`store hub did not start: ${started.problem}`);
@@ -94,7 +106,17 @@ export async function startStore(cleanup: Cleanup, central: Central, storeId: st
   };
 
   const hubConnection = await join('Counter 1');
-  await ensureNorthStream(hubConnection.nc);
+  const keeper = startChainKeeper({
+    storeId,
+    connect: () => connectHub({ host: '127.0.0.1', port, secret: keeperPassword, fingerprint }, { name: 'chain keeper', user: KEEPER_USER, inboxPrefix: KEEPER_INBOX_PREFIX, reconnectWaitMs: 200 }),
+    timers: systemTimers,
+    log: silentLogger,
+  });
+  cleanup.add(() => keeper.stop());
+  await until('the chain streams made by the keeper', 15_000, async () => (keeper.ready() ? true : null));
+  const chainSide = await connectHub({ host: '127.0.0.1', port, secret: keeperPassword, fingerprint }, { name: 'test reader', user: KEEPER_USER, inboxPrefix: KEEPER_INBOX_PREFIX, reconnectWaitMs: 200 });
+  if (!chainSide.ok) throw new Error(chainSide.problem.message);
+  cleanup.add(() => chainSide.connection.close());
   const list: TestCounter[] = [];
   for (let i = 1; i <= counters; i += 1) {
     const connection = i === 1 ? hubConnection : await join(`Counter ${i}`);
@@ -125,9 +147,12 @@ export async function startStore(cleanup: Cleanup, central: Central, storeId: st
     counters: list,
     summary: { awaitingAccept: 2, beingPacked: 1, late: 0, cancelledAlarmsOpen: 1 },
     nc: hubConnection.nc,
+    keeper,
+    keeperPassword,
+    chainNc: chainSide.connection.nc,
     setLink: async (up) => {
       const nowhere = `nats-leaf://127.0.0.1:${await freePort()}`;
-      writeHubConfig(files, listen, hashSecret(secret), chain(up ? central.leafUrl : nowhere));
+      writeHubConfig(files, listen, hashSecret(secret), chain(up ? central.leafUrl : nowhere), null, keeperHash);
       await supervisor.stop();
       supervisor = new HubSupervisor({ program, version, files, listen, stopGraceMs: 3000 });
       const again = await supervisor.start();

@@ -144,7 +144,7 @@ describe('fleet view through leaf nodes', () => {
   it('lets the centre read the north stream but not change the store: no stream admin, no bucket writes', async () => {
     const store = stores[2]!;
     const { jetstreamManager } = await import('@nats-io/jetstream');
-    const before = (await (await jetstreamManager(store.nc)).streams.info('PACKDESK_NORTH')).state.messages;
+    const before = (await (await jetstreamManager(store.chainNc)).streams.info('PACKDESK_NORTH')).state.messages;
     await expect(central.nc.request(`$JS.${store.storeId}.API.STREAM.DELETE.PACKDESK_NORTH`, '', { timeout: 1_500 })).rejects.toThrow();
     await expect(central.nc.request(`$JS.${store.storeId}.API.STREAM.PURGE.PACKDESK_NORTH`, '', { timeout: 1_500 })).rejects.toThrow();
     const { Kvm } = await import('@nats-io/kv');
@@ -153,15 +153,15 @@ describe('fleet view through leaf nodes', () => {
     await central.nc.flush();
     await new Promise((r) => setTimeout(r, 500));
     expect(await claims.get('order-1')).toBeNull();
-    const storeJsm = await jetstreamManager(store.nc);
+    const storeJsm = await jetstreamManager(store.chainNc);
     expect((await storeJsm.streams.info('PACKDESK_NORTH')).state.messages).toBeGreaterThanOrEqual(before);
   }, 20_000);
 });
 
-/** The ids (counter/summary, run, seq) of everything the store's own north stream holds. */
+/** The ids (counter/summary, run, seq) of everything the store's own north stream holds (in the chain's account). */
 async function storeIds(store: TestStore): Promise<string[]> {
   const { jetstreamManager } = await import('@nats-io/jetstream');
-  const jsm = await jetstreamManager(store.nc);
+  const jsm = await jetstreamManager(store.chainNc);
   const info = await jsm.streams.info('PACKDESK_NORTH');
   const out: string[] = [];
   for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq += 1) {

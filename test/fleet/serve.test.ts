@@ -12,7 +12,7 @@ import { Kvm } from '@nats-io/kv';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureFleetStream } from '../../src/fleet/central';
-import { ensureOpenStream, openOrdersOf, startOpenOrdersSender } from '../../src/fleet/drill';
+import { openOrdersOf, startOpenOrdersSender } from '../../src/main/core/hub/chain/open-orders';
 import type { FleetSeries } from '../../src/fleet/history';
 import { runFleet } from '../../src/fleet/cli';
 import { exposedWarning, type FleetServer, startFleetServer, type StoreDrill } from '../../src/fleet/serve';
@@ -65,7 +65,6 @@ describe('fleet serve', () => {
       const rows = rowsOf(store.storeId === 'store-a' ? 'ORD-A' : 'ORD-B');
       const hubCounter = store.counters[1]!;
       const claimOf = (id: string) => (id.endsWith('-1002') ? { counterId: hubCounter.counterId, counterName: hubCounter.counterName, claimedAt: Date.now() - 120_000 } : null);
-      await ensureOpenStream(store.nc, store.storeId);
       const stop = startOpenOrdersSender({ nc: store.nc, storeId: store.storeId, orders: () => openOrdersOf(rows, claimOf, Date.now()), now: Date.now, timers: systemTimers, everyMs: EVERY_MS });
       cleanup.add(stop);
       // The hub's orders bucket holds the full bodies, as a store's does.
@@ -162,16 +161,19 @@ describe('fleet serve', () => {
       expect(Object.keys(order).sort()).toEqual(['cancelledAlarm', 'claim', 'late', 'nextStep', 'orderId']);
       if (order.claim) expect(Object.keys(order.claim).sort()).toEqual(['claimedAt', 'counterId', 'counterName']);
     }
-    // The centre cannot open a consumer on the store's orders bucket (it would read the bodies).
+    // The centre cannot open a consumer on the store's orders bucket (it would read the bodies): the
+    // link lands in the chain's account, where there is no such stream; a durable is refused at the link.
     const request = JSON.stringify({ stream_name: 'KV_packdesk-orders', config: { deliver_subject: '_INBOX.centre', ack_policy: 'none', deliver_policy: 'all' } });
-    await expect(central.nc.request('$JS.store-a.API.CONSUMER.CREATE.KV_packdesk-orders', request, { timeout: 1_500 })).rejects.toThrow();
+    const answer = await central.nc.request('$JS.store-a.API.CONSUMER.CREATE.KV_packdesk-orders', request, { timeout: 1_500 });
+    expect((JSON.parse(new TextDecoder().decode(answer.data)) as { error?: { description?: string } }).error?.description).toBe('stream not found');
     await expect(central.nc.request('$JS.store-a.API.CONSUMER.DURABLE.CREATE.KV_packdesk-orders.spy', request, { timeout: 1_500 })).rejects.toThrow();
   }, 30_000);
 
   it('keeps each store to itself: a store hub stream holds only its own north messages and open orders, never another store relayed by the centre', async () => {
     const { jetstreamManager } = await import('@nats-io/jetstream');
     for (const store of stores) {
-      const jsm = await jetstreamManager(store.nc);
+      // What the store keeps for the centre lives in the chain's account.
+      const jsm = await jetstreamManager(store.chainNc);
       const north = Object.keys((await jsm.streams.info('PACKDESK_NORTH', { subjects_filter: '>' })).state.subjects ?? {});
       expect(north.length).toBeGreaterThan(0);
       expect(north.filter((subject) => !subject.startsWith(`packdesk.north.${store.storeId}.`))).toEqual([]);

@@ -6,8 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFleet } from '../../src/fleet/central';
 import { runFleet } from '../../src/fleet/cli';
-import { type OpenOrder, readOpenOrders } from '../../src/fleet/drill';
-import type { CounterHealth } from '../../src/fleet/north';
+import { readOpenOrders } from '../../src/fleet/drill';
+import type { OpenOrder } from '../../src/main/core/hub/chain/open-orders';
+import type { CounterHealth } from '../../src/main/core/hub/chain/north';
 import { connectHub } from '../../src/main/core/hub/connection';
 import type { CounterPorts, HubSession } from '../../src/main/core/hub/ports';
 import { startHubSession } from '../../src/main/core/hub/session';

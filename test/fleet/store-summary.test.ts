@@ -1,6 +1,6 @@
 /** The store summary sent north: counts from the order views, nothing else. */
 import { describe, expect, it } from 'vitest';
-import { storeSummary } from '../../src/fleet/store-summary';
+import { storeSummary } from '../../src/main/core/hub/chain/store-summary';
 import type { OrderView } from '../../src/shared/ipc';
 
 const view = (id: string, key: string | null, extra: Partial<OrderView> = {}): OrderView => ({

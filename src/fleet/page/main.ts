@@ -6,6 +6,7 @@
 import { ago, PROBLEM_WORDS } from '../format';
 import type { FleetSeries } from '../history';
 import type { StoreDrill } from '../serve';
+import { refusalLine } from '../refusals';
 import type { CounterRow, FleetStatus, StoreRow } from '../status';
 
 const STATUS_EVERY_MS = 5_000;
@@ -148,7 +149,8 @@ function renderUpdated(): void {
   if (!s) return;
   const counters = s.stores.flatMap((st) => st.counters);
   const problems = s.stores.filter(storeHasProblem).length;
-  byId('updated').textContent = `Updated ${time(s.at)} · ${s.stores.length} stores · ${counters.length} counters · ${problems} ${problems === 1 ? 'store' : 'stores'} with problems`;
+  const refused = refusalLine(s.refused);
+  byId('updated').textContent = `Updated ${time(s.at)} · ${s.stores.length} stores · ${counters.length} counters · ${problems} ${problems === 1 ? 'store' : 'stores'} with problems${refused ? ` · messages refused: ${refused}` : ''}`;
 }
 
 // ---- charts ------------------------------------------------------------------------------

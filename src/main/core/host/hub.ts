@@ -23,8 +23,8 @@ import { createHub, DEFAULT_HUB_PORT, freeLocalPort, joinCodeOf, joinHub, leaveH
 import type { CounterIdentity, HubSession } from '../hub/ports';
 import { type HubSecretStore, type HubSupervisor, keychainHubSecrets, memoryHubSecrets, prepareHubServer } from '../hub/server';
 import { startHubSession } from '../hub/session';
-import { openOrdersOf } from '../../../fleet/drill';
-import { storeSummary } from '../../../fleet/store-summary';
+import { openOrdersOf } from '../hub/chain/open-orders';
+import { storeSummary } from '../hub/chain/store-summary';
 import { withHub } from '../hub/views';
 import type { Logger } from '../log';
 import { awaitWithin, every, systemTimers } from '../time';
@@ -34,7 +34,9 @@ import { type ChainStatus, NO_CHAIN } from '../../../shared/chain';
 import { removeChainLink, saveChainLink, savedChainLink } from '../hub/chain/files';
 import { type ChainMonitor, startChainMonitor } from '../hub/chain/monitor';
 import { putChainState, readChainState } from '../hub/chain/shared-state';
-import { configuredPasswordHash, hubFiles, writeHubConfig } from '../hub/server/hub-files';
+import { configuredPasswordHash, hashSecret, hubFiles, writeHubConfig } from '../hub/server/hub-files';
+import { KEEPER_INBOX_PREFIX, KEEPER_USER } from '../hub/server/accounts';
+import { newKeeperPassword, startChainKeeper } from '../hub/chain/keeper';
 import { visitHub } from '../hub/snapshot';
 import { diskLook, storageWarnings } from './storage-warnings';
 
@@ -188,8 +190,11 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
       const saved = savedChainLink(files);
       // In a chain: a monitoring port on 127.0.0.1, chosen afresh each start (a fixed one could be taken and stop the hub).
       const monitorPort = saved.link ? await freeLocalPort() : null;
+      // The keeper of the chain's account logs in with a password made for this run alone.
+      const keeperPassword = saved.link ? newKeeperPassword() : null;
       const hash = configuredPasswordHash(files);
-      if (saved.link && hash) writeHubConfig(files, config.listen, hash, saved.link, monitorPort);
+      // Written afresh at every start: a hub made by an older Packdesk gets its accounts here (its buckets move at the server's start).
+      if (hash) writeHubConfig(files, config.listen, hash, saved.link, monitorPort, keeperPassword ? hashSecret(keeperPassword) : null);
       const prepared = await prepareHubServer({ dataDir: e.place.dataDir, listen: config.listen, explicitProgram: deps.explicitProgram, resourcesPath: deps.resourcesPath, logger: log });
       if (prepared.ok) {
         const server = prepared.supervisor;
@@ -214,6 +219,16 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
           );
         }
         const chainNow = (): ChainStatus => chain?.status() ?? { ...NO_CHAIN, role: 'hub', problem: saved.problem };
+        const link = saved.link;
+        if (link && keeperPassword) {
+          const keeper = startChainKeeper({
+            storeId: link.storeId,
+            connect: () => connectHub(localTargetOf(config, keeperPassword), { name: 'chain keeper', user: KEEPER_USER, inboxPrefix: KEEPER_INBOX_PREFIX }),
+            timers: systemTimers,
+            log,
+          });
+          chainStops.push(() => void keeper.stop());
+        }
         // The session connects in the background and tries again until the process is up.
         void server.start().then((health) => {
           if (health.problem) log.error('the store hub could not start', { problem: health.problem });

@@ -6,7 +6,7 @@
  * The disk is looked at once a minute at most: the north sender asks every second for a change.
  */
 import { statfsSync, statSync } from 'node:fs';
-import type { StorageWarning } from '../../../fleet/north';
+import type { StorageWarning } from '../hub/chain/north';
 import { brokenFiles, dataFilePath, readDamageMark } from '../db';
 
 /** Below this much free space on the data folder's disk, the chain's support hears of it. */

@@ -19,8 +19,9 @@ import { every, systemTimers, type Timers } from '../time';
 import { type BucketWatch, connectionState, isRevisionConflict, openBucket, watchBucket } from './buckets';
 import { idOfKey, keyOf } from './keys';
 import type { HubEvent } from './ports';
+import { CLAIMS_BUCKET, HUB_BUCKETS } from './registry';
 
-export const CLAIMS_BUCKET = 'packdesk-claims';
+export { CLAIMS_BUCKET };
 /** The quiet period after which an unrenewed claim lapses, unless the store's setting says otherwise. */
 export const DEFAULT_CLAIM_QUIET_MS = 15 * 60_000;
 /**
@@ -28,7 +29,7 @@ export const DEFAULT_CLAIM_QUIET_MS = 15 * 60_000;
  * renewed within the quiet period is rewritten long before, and a lapsed one means nothing after
  * its expiry, so a day only keeps markers of finished orders from piling up in the store folder.
  */
-const CLAIMS_MAX_AGE_MS = 24 * 3_600_000;
+const CLAIMS_MAX_AGE_MS = HUB_BUCKETS.claims.maxAgeMs;
 /** How often lapses are looked for: a lapse raises no watch event, so screens learn of it from here. */
 const LAPSE_CHECK_MS = 1_000;
 

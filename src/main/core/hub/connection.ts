@@ -75,6 +75,10 @@ export interface ConnectOptions {
   /** While reconnecting, how often the hub's certificate is read again to tell "another hub" from "no hub". Default 3 s. */
   readonly probeEveryMs?: number;
   readonly timers?: Timers;
+  /** The user to connect as: the counters' (default), or the hub PC's keeper of the chain's account. */
+  readonly user?: string;
+  /** Where replies come back; a prefix the chain link never lets north. Default the counters' own. */
+  readonly inboxPrefix?: string;
 }
 
 export type HubConnectResult = { readonly ok: true; readonly connection: HubConnection } | { readonly ok: false; readonly problem: HubProblem };
@@ -166,7 +170,7 @@ export async function connectHub(target: HubTarget, options: ConnectOptions = {}
     nc = await connect({
       servers: `${target.host}:${target.port}`,
       name: options.name,
-      user: HUB_USER,
+      user: options.user ?? HUB_USER,
       pass: target.secret,
       tls: {
         // Exactly this certificate is trusted; the name check is replaced by the pin (a hub's LAN address may change).
@@ -181,8 +185,8 @@ export async function connectHub(target: HubTarget, options: ConnectOptions = {}
       timeout: timeoutMs,
       ignoreClusterUpdates: true,
       noRandomize: true,
-      // Replies and watch deliveries on a prefix the store's chain link never lets north (fleet/chain.ts).
-      inboxPrefix: HUB_INBOX_PREFIX,
+      // Replies and watch deliveries on a prefix of their own (the counters' account never reaches the chain link anyway).
+      inboxPrefix: options.inboxPrefix ?? HUB_INBOX_PREFIX,
     });
   } catch (error) {
     return { ok: false, problem: describeHubError(error) };

@@ -6,9 +6,10 @@
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { CounterNameSchema } from '../../../shared/hub';
+import { COUNTER_NAMES_BUCKET } from './registry';
 
 /** The hub's bucket of names: `name.<hex of the name>` -> counter id, `id.<counter id>` -> name. */
-export const COUNTER_NAMES_BUCKET = 'packdesk_counter_names';
+export { COUNTER_NAMES_BUCKET };
 
 export type NameClaim = { readonly ok: true; readonly counterName: string } | { readonly ok: false; readonly message: string };
 

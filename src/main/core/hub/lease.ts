@@ -18,9 +18,10 @@ import { CounterIdSchema, CounterNameSchema } from '../../../shared/hub';
 import { type Logger, silentLogger } from '../log';
 import { awaitWithin, every, type Timers } from '../time';
 import type { CounterIdentity } from './ports';
+import { LEASE_BUCKET } from './registry';
 
 /** The bucket of the intake lease (nothing else lives in it, so its watch filter is its one key). */
-export const LEASE_BUCKET = 'packdesk-intake-lease';
+export { LEASE_BUCKET };
 export const LEASE_KEY = 'intake';
 /** Without a new revision for this long, an observer takes the lease (measured here: 4.7-4.9 s to hand over). */
 export const DEFAULT_LEASE_MS = 5_000;

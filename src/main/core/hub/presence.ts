@@ -11,8 +11,9 @@ import { type CounterPresence, CounterPresenceSchema, type CounterView } from '.
 import { every, systemTimers, type Timers } from '../time';
 import { type BucketWatch, openBucket, watchBucket } from './buckets';
 import type { CounterIdentity, CounterPorts } from './ports';
+import { HUB_BUCKETS, PRESENCE_BUCKET } from './registry';
 
-export const PRESENCE_BUCKET = 'packdesk-presence';
+export { PRESENCE_BUCKET };
 /** How often a counter writes its presence when nothing changed. */
 export const PRESENCE_EVERY_MS = 5_000;
 /** A counter not heard from for this long is shown as not there: three writes missed. */
@@ -21,7 +22,7 @@ export const PRESENCE_WINDOW_MS = 15_000;
  * The hub forgets a counter a week after it last wrote: a PC switched off for a weekend still
  * shows as "not there" on Monday, and one taken away for good drops off the list by itself.
  */
-const PRESENCE_MAX_AGE_MS = 7 * 24 * 3_600_000;
+const PRESENCE_MAX_AGE_MS = HUB_BUCKETS.presence.maxAgeMs;
 /** How often the list is looked over for counters that fell silent (silence raises no watch event). */
 const SILENCE_CHECK_MS = 1_000;
 

@@ -18,7 +18,7 @@ import { openSharedTaps, type SharedTaps } from './shared-taps';
 import { startSharedOrders, type SharedOrders } from './shared-orders';
 import { openPresence, type Presence } from './presence';
 import { openStoreRecords, type StoreRecords } from './store-records';
-import { type NorthOptions, startCounterNorth } from '../../../fleet/counter-north';
+import { type NorthOptions, startCounterNorth } from './chain/counter-north';
 
 /** A hub silent this long: this counter takes in orders and rings alerts on its own (the issue allows 15 s). */
 export const DEFAULT_AWAY_AFTER_MS = 5_000;

@@ -17,8 +17,9 @@ import { type Logger, silentLogger } from '../log';
 import type { Timers } from '../time';
 import { isWrongRevision, kvmOf } from './lease';
 import type { CounterPorts } from './ports';
+import { HUB_BUCKETS, ORDERS_BUCKET } from './registry';
 
-export const ORDERS_BUCKET = 'packdesk-orders';
+export { ORDERS_BUCKET };
 /**
  * Bodies untouched for a week leave the hub. Every counter keeps its own copy in SQLite (and drops
  * finished orders itself after three days), so the hub only has to carry a body long enough for a
@@ -27,9 +28,9 @@ export const ORDERS_BUCKET = 'packdesk-orders';
  * busy store's orders at 2 KB each is a few MB. Expiry raises no watch event, which is right: it
  * must not remove anything from a counter.
  */
-export const ORDERS_MAX_AGE_MS = 7 * 24 * 60 * 60_000;
+export const ORDERS_MAX_AGE_MS = HUB_BUCKETS.orders.maxAgeMs;
 /** Only the newest body of an order matters (revision-checked writes need no more); one keeps the store small. */
-export const ORDERS_HISTORY = 1;
+export const ORDERS_HISTORY = HUB_BUCKETS.orders.history;
 /** Bodies heard together are stored in one transaction. */
 const GATHER_MS = 5;
 /** A body the hub did not take, or a store that failed, is tried again after this. */

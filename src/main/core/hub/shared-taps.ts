@@ -13,14 +13,15 @@ import { every, systemTimers, type Timers, TimerSlot } from '../time';
 import { type BucketWatch, openBucket, watchBucket } from './buckets';
 import { keyOf } from './keys';
 import type { HubEvent } from './ports';
+import { HUB_BUCKETS, TAPS_BUCKET } from './registry';
 
-export const TAPS_BUCKET = 'packdesk-taps';
+export { TAPS_BUCKET };
 /**
  * The hub forgets a tap a day after its last write. A shift is well under a day, and what another
  * counter needs of a tap is "waiting" until it is sent and "sent" for a while after; a tap still
  * waiting is put again every REFRESH_MS, so it never ages out while it matters.
  */
-export const TAPS_MAX_AGE_MS = 24 * 3_600_000;
+export const TAPS_MAX_AGE_MS = HUB_BUCKETS.taps.maxAgeMs;
 /** How often this counter puts its own taps again, well inside TAPS_MAX_AGE_MS. */
 const REFRESH_MS = 6 * 3_600_000;
 /** How often the view drops taps it has not heard of for TAPS_MAX_AGE_MS (the hub's expiry raises no event). */

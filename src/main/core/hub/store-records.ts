@@ -30,12 +30,11 @@ import { type Timers, TimerSlot } from '../time';
 import { type BucketWatch, openBucket, watchBucket } from './buckets';
 import { keyOf } from './keys';
 import type { CounterIdentity, RecordPorts } from './ports';
+import { HUB_BUCKETS, SHIFT_BUCKET, STAFF_BUCKET, TAUGHT_BUCKET } from './registry';
 
-export const STAFF_BUCKET = 'packdesk-staff';
-export const TAUGHT_BUCKET = 'packdesk-taught';
-export const SHIFT_BUCKET = 'packdesk-shift';
+export { SHIFT_BUCKET, STAFF_BUCKET, TAUGHT_BUCKET };
 /** How long the hub keeps a counter's shift tap: a counter away over a long weekend still gets them. */
-export const SHIFT_KEEP_MS = 4 * 24 * 3_600_000;
+export const SHIFT_KEEP_MS = HUB_BUCKETS.shift.maxAgeMs;
 /** Pause before putting again after a write failed. */
 const RETRY_MS = 2_000;
 /** Heard shift taps are stored in one transaction per this many ms (a returning counter hears thousands at once). */

@@ -8,7 +8,7 @@ import { rmSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DATA_FILE_LARGE_BYTES, DISK_LOW_BYTES, diskLook, storageWarnings } from '../../../../src/main/core/host/storage-warnings';
-import { CounterHealthSchema } from '../../../../src/fleet/north';
+import { CounterHealthSchema } from '../../../../src/main/core/hub/chain/north';
 import { DATA_FILE_NAME, markDamaged } from '../../../../src/main/core/db';
 import { Cleanup, tempDir } from '../../../support/engine';
 

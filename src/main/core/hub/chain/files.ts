@@ -9,7 +9,7 @@
 import { X509Certificate } from 'node:crypto';
 import { chmodSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type ChainLink, readChainLink, writeChainLink } from '../../../../fleet/chain';
+import { type ChainLink, readChainLink, writeChainLink } from './link';
 import { CHAIN_FIELD_WORDS, type ChainField, chainFieldErrors, type ChainLinkRequest } from '../../../../shared/chain';
 import { fail, ok, type Result } from '../../../../shared/result';
 import { configuredListen, configuredPasswordHash, type HubFiles, writeHubConfig } from '../server/hub-files';

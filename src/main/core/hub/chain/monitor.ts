@@ -5,7 +5,7 @@
  * centre is said only there: "Authorization Violation", "TLS leafnode handshake error"). Measured
  * with a real operator-mode centre (test/fleet/chain-creds.test.ts).
  */
-import type { ChainLink } from '../../../../fleet/chain';
+import type { ChainLink } from './link';
 import type { ChainStatus } from '../../../../shared/chain';
 import { every, type Timers } from '../../time';
 

@@ -8,14 +8,15 @@ import { Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { type ChainStatus, ChainStatusSchema } from '../../../../shared/chain';
 import { openBucket, WRITE_TIMEOUT_MS } from '../buckets';
+import { CHAIN_BUCKET, HUB_BUCKETS } from '../registry';
 
-export const CHAIN_BUCKET = 'packdesk-chain';
+export { CHAIN_BUCKET };
 const KEY = 'link';
 
 /** Puts the hub PC's chain status in the hub. */
 export async function putChainState(nc: NatsConnection, status: ChainStatus): Promise<void> {
   // Kept a week: a status nobody rewrote for that long is from a hub that no longer runs.
-  const kv = await openBucket(nc, CHAIN_BUCKET, 7 * 24 * 3_600_000);
+  const kv = await openBucket(nc, CHAIN_BUCKET, HUB_BUCKETS.chain.maxAgeMs);
   await kv.put(KEY, JSON.stringify(status));
 }
 

@@ -9,7 +9,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import path from 'node:path';
 import bcrypt from 'bcryptjs';
 import { generate } from 'selfsigned';
-import { type ChainLink, northDenied, readChainLink, southDenied } from '../../../../fleet/chain';
+import { type ChainLink, readChainLink } from '../chain/link';
+import { accountsBlock, leafnodesBlock } from './accounts';
 
 /** The user name every counter connects as; the store's secret is its password. */
 export const HUB_USER = 'packdesk';
@@ -82,23 +83,19 @@ export function hashSecret(secret: string, rounds = 10): string {
   return bcrypt.hashSync(secret, rounds);
 }
 
-/** The `leafnodes` block joining the chain's central system (see docs/fleet.md). */
-function leafnodesBlock(chain: ChainLink): string {
-  const lines = [`      url: ${JSON.stringify(chain.url)}`];
-  if (chain.credentialsPath) lines.push(`      credentials: ${confPath(chain.credentialsPath)}`);
-  if (chain.caPath) lines.push(`      tls { ca_file: ${confPath(chain.caPath)} }`);
-  // Data flows north only: the centre reads the north stream and the open-orders list; it cannot
-  // write or read the store's buckets, and sees nothing of the counters' own traffic.
-  lines.push(`      deny_imports: ${JSON.stringify(southDenied(chain.storeId))}`);
-  lines.push(`      deny_exports: ${JSON.stringify(northDenied())}`);
-  return `leafnodes {\n  remotes [\n    {\n${lines.join('\n')}\n    }\n  ]\n}`;
-}
-
 /**
- * The text of nats.conf: TLS required, one user whose password is the bcrypted secret, JetStream in
- * the data folder; with a chain link, also a leaf node of the chain's centre in the store's domain.
+ * The text of nats.conf: TLS required, the counters' account (one user whose password is the
+ * bcrypted secret), JetStream in the data folder; with a chain link, also the chain's account and
+ * a leaf node of the chain's centre bound to it, in the store's domain (server/accounts.ts).
  */
-export function natsConfig(files: HubFiles, listen: string, passwordHash: string, chain: ChainLink | null = null, monitorPort: number | null = null): string {
+export function natsConfig(
+  files: HubFiles,
+  listen: string,
+  passwordHash: string,
+  chain: ChainLink | null = null,
+  monitorPort: number | null = null,
+  keeperHash: string | null = null,
+): string {
   return [
     '# Written by Packdesk when this PC became the store hub. Packdesk rewrites it; edits are lost.',
     `listen: ${JSON.stringify(listen)}`,
@@ -108,9 +105,10 @@ export function natsConfig(files: HubFiles, listen: string, passwordHash: string
     `pid_file: ${confPath(files.pidPath)}`,
     // Nothing on the LAN without TLS: a plain-text client is refused before it can say anything.
     `tls {\n  cert_file: ${confPath(files.certPath)}\n  key_file: ${confPath(files.keyPath)}\n  timeout: 3\n}`,
-    `authorization {\n  user: ${JSON.stringify(HUB_USER)}\n  password: ${JSON.stringify(passwordHash)}\n  timeout: 3\n}`,
+    'authorization {\n  timeout: 3\n}',
+    accountsBlock({ user: HUB_USER, passwordHash, chain, keeperHash }),
     `jetstream {\n  store_dir: ${confPath(files.storeDir)}\n  max_memory_store: 64MB\n  max_file_store: 2GB${chain ? `\n  domain: ${JSON.stringify(chain.storeId)}` : ''}\n}`,
-    ...(chain ? [leafnodesBlock(chain)] : []),
+    ...(chain ? [leafnodesBlock(chain, confPath)] : []),
     // The leaf link's state (/leafz) for Settings -> Chain; on this PC only, a port chosen at each start.
     ...(monitorPort !== null ? [`http: "127.0.0.1:${monitorPort}"`] : []),
     '',
@@ -151,8 +149,9 @@ export function writeHubConfig(
   passwordHash: string,
   chain: ChainLink | null = readChainLink(files.dir).link,
   monitorPort: number | null = null,
+  keeperHash: string | null = null,
 ): void {
-  writeFileSync(files.configPath, natsConfig(files, listen, passwordHash, chain, monitorPort), { mode: 0o600 });
+  writeFileSync(files.configPath, natsConfig(files, listen, passwordHash, chain, monitorPort, keeperHash), { mode: 0o600 });
   // writeFileSync's mode applies only when it creates the file.
   try {
     chmodSync(files.configPath, 0o600);
@@ -164,7 +163,9 @@ export function writeHubConfig(
 /** The bcrypted password written in an existing nats.conf, or null (to rewrite the file without the secret). */
 export function configuredPasswordHash(files: HubFiles): string | null {
   if (!existsSync(files.configPath)) return null;
-  const match = /^\s*password:\s*"([^"]+)"/m.exec(readFileSync(files.configPath, 'utf8'));
+  // The counters' user: in `accounts { STORE { users } }` since accounts came in, at the top before.
+  const text = readFileSync(files.configPath, 'utf8');
+  const match = new RegExp(`user:\\s*"${HUB_USER}",\\s*password:\\s*"([^"]+)"`).exec(text) ?? /^\s*password:\s*"([^"]+)"/m.exec(text);
   return match?.[1] ?? null;
 }
 

@@ -4,11 +4,13 @@
  * (SIGTERM, then SIGKILL after a grace). Its health is what `HubStatus.server` shows.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import type { HubStatus } from '../../../../shared/hub';
 import { silentLogger, type Logger } from '../../log/logger';
 import { systemTimers, type Timers } from '../../time';
 import type { HubFiles } from './hub-files';
 import { clearOrphan, type CommandLineReader, systemCommandLine } from './orphan';
+import { moveToAccounts } from './layout';
 import { versionRefusal } from './program';
 
 /** The hub process's health, as `HubStatus.server` carries it. */
@@ -102,6 +104,7 @@ export class HubSupervisor {
       graceMs: this.options.stopGraceMs ?? 5000,
     });
     if (orphan.kind === 'cleared') this.log.warn('stopped a hub process left by an earlier run', { pid: orphan.pid });
+    this.moveOldLayout();
     await this.launch();
     return this.status();
   }
@@ -122,6 +125,14 @@ export class HubSupervisor {
     const killer = this.timers.setTimeout(() => child.kill('SIGKILL'), this.options.stopGraceMs ?? 5000, { keepAlive: true });
     await exited;
     this.timers.clearTimeout(killer);
+  }
+
+  /** A hub made before accounts came in: its buckets and streams moved into them, once its nats.conf names them. */
+  private moveOldLayout(): void {
+    const files = this.options.files;
+    if (!existsSync(files.configPath) || !/^accounts \{/m.test(readFileSync(files.configPath, 'utf8'))) return;
+    const moved = moveToAccounts(files.storeDir);
+    if (moved) this.log.info('moved the hub’s buckets and streams into its accounts', { store: moved.store.length, chain: moved.chain.length });
   }
 
   private async launch(): Promise<void> {

@@ -7,11 +7,11 @@
  */
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import type { CounterPresence } from '../shared/hub';
-import { every, type Timers } from '../main/core/time';
+import type { CounterPresence } from '../../../../shared/hub';
+import { every, type Timers } from '../../time';
 import { type CounterHealth, type StoreSummary, StoreIdSchema } from './north';
-import { ensureOpenStream, type OpenOrder, startOpenOrdersSender } from './drill';
-import { ensureNorthStream, type NorthBuilder, type NorthSender, startNorthSender } from './store-side';
+import { type OpenOrder, startOpenOrdersSender } from './open-orders';
+import { type NorthBuilder, type NorthSender, startNorthSender } from './north-sender';
 
 /** How often the figures are looked at for a change. */
 const CHANGE_CHECK_MS = 1_000;
@@ -42,7 +42,7 @@ function onChange(timers: Timers, sender: NorthSender, figures: () => unknown): 
     const now = JSON.stringify(figures());
     if (now === last) return;
     last = now;
-    void sender.changed();
+    sender.changed();
   });
 }
 
@@ -63,7 +63,6 @@ export async function startCounterNorth(
 ): Promise<() => void> {
   const storeId = await storeIdOfHub(nc);
   if (storeId === null) return () => undefined;
-  await ensureNorthStream(nc);
   const figures = (): Omit<CounterHealth, 'kind' | 'storeId' | 'counterId' | 'counterName' | 'version' | 'seq' | 'runAt' | 'at'> => {
     const p = presence();
     return {
@@ -90,7 +89,6 @@ export async function startCounterNorth(
   if (summary) stops.push(start((stamp) => ({ kind: 'summary', storeId: storeId, ...stamp, ...summary() }), summary));
   const openOrders = north.openOrders;
   if (openOrders) {
-    await ensureOpenStream(nc, storeId);
     stops.push(startOpenOrdersSender({ nc, storeId, orders: openOrders, ...clock, ...(north.everyMs ? { everyMs: north.everyMs } : {}) }));
   }
   return () => {

@@ -1,5 +1,5 @@
 /** The store's orders in figures for the centre, from the queue's rows a counter holds (counts only: no id, no customer). */
-import type { OrderSummary } from '../shared/ipc';
+import type { OrderSummary } from '../../../../shared/ipc';
 import type { StoreSummaryFigures } from './counter-north';
 
 /** Steps before the order is packed: its next step is to start or finish packing. */

@@ -1,19 +1,13 @@
 /**
  * How a store hub joins the chain's central NATS system: as a leaf node, with the chain's
  * credentials file and TLS (outside training), in its own JetStream domain (the store's id). Read
- * from the hub's chain settings with this schema; the hub's nats.conf writer turns it into a
- * `leafnodes { remotes }` block. A store without it behaves as before.
+ * from the hub's chain settings with this schema; the hub's nats.conf writer turns it into the
+ * chain's account and a `leafnodes { remotes }` block bound to it (server/accounts.ts). A store
+ * without it behaves as before.
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { CLAIMS_BUCKET } from '../main/core/hub/claims';
-import { COUNTER_NAMES_BUCKET } from '../main/core/hub/counter-names';
-import { LEASE_BUCKET } from '../main/core/hub/lease';
-import { PRESENCE_BUCKET } from '../main/core/hub/presence';
-import { ORDERS_BUCKET } from '../main/core/hub/shared-orders';
-import { TAPS_BUCKET } from '../main/core/hub/shared-taps';
-import { HUB_INBOX_PREFIX } from '../shared/hub';
 import { StoreIdSchema } from './north';
 
 export const ChainLinkSchema = z
@@ -35,40 +29,6 @@ export const ChainLinkSchema = z
     if (!link.url.startsWith('tls://')) ctx.addIssue({ code: 'custom', message: 'The chain link must use TLS (tls://host:port)', path: ['url'] });
   });
 export type ChainLink = z.infer<typeof ChainLinkSchema>;
-
-/** The store hub's KV buckets: order bodies (customers' names, phones, addresses), taps, claims, presence, names, the lease. */
-const HUB_BUCKETS = [ORDERS_BUCKET, TAPS_BUCKET, CLAIMS_BUCKET, PRESENCE_BUCKET, COUNTER_NAMES_BUCKET, LEASE_BUCKET];
-
-/**
- * Subjects the centre may not send into the store: Packdesk's subjects, the store's buckets
- * (orders, claims, taps) and its stream admin, so the centre can read what the store keeps for it but never tap or change it;
- * and no consumer on a bucket's stream, which would read its bodies. What remains open is the
- * consumer API on the store's own PACKDESK_NORTH (sourced by the centre) and PACKDESK_OPEN (the
- * fleet page's drill-down). A deny list: a new bucket must be added to HUB_BUCKETS.
- */
-export function southDenied(storeId: string): string[] {
-  const consumerApi = `$JS.${storeId}.API.CONSUMER`;
-  return [
-    '$KV.>',
-    // Packdesk's own subjects: nothing the centre (or another store through it) publishes lands in
-    // this store's streams. Without it a store's PACKDESK_NORTH also kept every other store's messages.
-    'packdesk.>',
-    `$JS.${storeId}.API.STREAM.>`,
-    '$JS.API.STREAM.>',
-    '$JS.API.DIRECT.>',
-    `$JS.${storeId}.API.DIRECT.>`,
-    ...HUB_BUCKETS.flatMap((bucket) => [`${consumerApi}.*.KV_${bucket}`, `${consumerApi}.*.KV_${bucket}.>`, `${consumerApi}.*.*.KV_${bucket}.>`]),
-  ];
-}
-
-/**
- * Subjects the store never sends to the centre, whoever there subscribes to them: bucket writes
- * (an order body put into the hub), counters' inboxes (KV watch deliveries, API replies) and the
- * hub's JetStream advisories (stream and consumer names).
- */
-export function northDenied(): string[] {
-  return ['$KV.>', `${HUB_INBOX_PREFIX}.>`, '$JS.EVENT.>'];
-}
 
 /** Where a hub keeps its chain link: beside nats.conf, in the hub's folder of the data folder. */
 export function chainLinkPath(hubDir: string): string {

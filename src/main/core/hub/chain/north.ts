@@ -6,7 +6,8 @@
  * both ends). See docs/fleet.md.
  */
 import { z } from 'zod';
-import { CounterIdSchema, CounterNameSchema } from '../shared/hub';
+import { CounterIdSchema, CounterNameSchema } from '../../../../shared/hub';
+import { CHAIN_STREAMS, NORTH_PREFIX, NORTH_STREAM } from '../registry';
 
 /** A store's id: its JetStream domain and a subject token, so letters, digits, - and _ only. */
 export const StoreIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'store id: letters, digits, - and _ only');
@@ -62,16 +63,14 @@ export type StoreSummary = z.infer<typeof StoreSummarySchema>;
 export const NorthMessageSchema = z.discriminatedUnion('kind', [CounterHealthSchema, StoreSummarySchema]);
 export type NorthMessage = z.infer<typeof NorthMessageSchema>;
 
-/** Every subject that flows north starts with this. */
-export const NORTH_PREFIX = 'packdesk.north';
-/** The stream on each store hub (in the store's domain) that keeps what flows north while the link is down. */
-export const NORTH_STREAM = 'PACKDESK_NORTH';
+/** The stream on each store hub (in the chain's account, the store's domain) that keeps what flows north while the link is down; its subjects start with NORTH_PREFIX. */
+export { NORTH_PREFIX, NORTH_STREAM };
 /** The stream on the central system that sources every store's NORTH_STREAM. */
 export const FLEET_STREAM = 'PACKDESK_FLEET';
 /** How often a counter and the store summary are sent when nothing changed. */
 export const NORTH_EVERY_MS = 10_000;
 /** How long a store hub keeps what flows north when cut off from the centre. */
-export const NORTH_KEEP_MS = 7 * 24 * 3_600_000;
+export const NORTH_KEEP_MS = CHAIN_STREAMS.north.maxAgeMs;
 
 /** The subject a message travels on: one per counter, one for the store's summary. */
 export function northSubject(message: NorthMessage): string {
