@@ -21,7 +21,7 @@ export function countRefusal(counts: Partial<Record<Refusal, number>>, why: Refu
 
 /** The refusals in words: "3 (2 speaking for another store, 1 unreadable)", or null when none. */
 export function refusalLine(counts: RefusalCounts): string | null {
-  const entries = (Object.entries(counts) as [Refusal, number][]).filter(([, n]) => n > 0);
+  const entries = (Object.keys(REFUSAL_WORDS) as Refusal[]).map((why) => [why, counts[why] ?? 0] as const).filter(([, n]) => n > 0);
   const total = entries.reduce((sum, [, n]) => sum + n, 0);
   if (total === 0) return null;
   return `${total} (${entries.map(([why, n]) => `${n} ${REFUSAL_WORDS[why]}`).join(', ')})`;

@@ -80,7 +80,7 @@ const defaultFigures = (n: number): CounterFigures => ({
 });
 
 /** One store hub (leaf node of `central`, domain = store id) with `counters` counters sending every `everyMs`. */
-export async function startStore(cleanup: Cleanup, central: Central, storeId: string, counters: number, everyMs: number, caPath: string | null = null): Promise<TestStore> {
+export async function startStore(cleanup: Cleanup, central: Central, storeId: string, counters: number, everyMs: number, caPath: string | null = null, keeperSweepMs?: number): Promise<TestStore> {
   const { program, version } = await natsProgram();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'packdesk-fleet-'));
   cleanup.add(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -111,6 +111,7 @@ export async function startStore(cleanup: Cleanup, central: Central, storeId: st
     connect: () => connectHub({ host: '127.0.0.1', port, secret: keeperPassword, fingerprint }, { name: 'chain keeper', user: KEEPER_USER, inboxPrefix: KEEPER_INBOX_PREFIX, reconnectWaitMs: 200 }),
     timers: systemTimers,
     log: silentLogger,
+    ...(keeperSweepMs ? { sweepEveryMs: keeperSweepMs } : {}),
   });
   cleanup.add(() => keeper.stop());
   await until('the chain streams made by the keeper', 15_000, async () => (keeper.ready() ? true : null));

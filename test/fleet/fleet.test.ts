@@ -9,7 +9,9 @@ import { promisify } from 'node:util';
 import { readAllNorth, readFleet } from '../../src/fleet/central';
 import { runFleet } from '../../src/fleet/cli';
 import { fleetStatus, type FleetStatus } from '../../src/fleet/status';
+import { connect } from '@nats-io/transport-node';
 import { Cleanup } from '../support/engine';
+import { startTestNats } from '../support/nats';
 import { type Central, startCentral, startStore, type TestStore, until } from './fleet-world';
 
 const EVERY_MS = 2_000;
@@ -156,6 +158,36 @@ describe('fleet view through leaf nodes', () => {
     const storeJsm = await jetstreamManager(store.chainNc);
     expect((await storeJsm.streams.info('PACKDESK_NORTH')).state.messages).toBeGreaterThanOrEqual(before);
   }, 20_000);
+
+  it('believes a store only about itself: a hub of a store’s own making that speaks for another store is refused and counted', async () => {
+    // Store x runs a plain nats-server (no accounts, no Packdesk) linked to the centre, and says what it likes.
+    const leaf = central.leafUrl.replace('nats-leaf://', '');
+    const rogue = await startTestNats({ extraConfig: `server_name: rogue\njetstream { domain: "store-x" }\nleafnodes { remotes [ { url: "nats-leaf://${leaf}" } ] }` });
+    cleanup.add(() => rogue.stop());
+    const nc = await connect({ servers: rogue.url });
+    cleanup.add(() => nc.close());
+    const { jetstreamManager, jetstream } = await import('@nats-io/jetstream');
+    await (await jetstreamManager(nc)).streams.add({ name: 'PACKDESK_NORTH', subjects: ['packdesk.north.>'] });
+    const victim = stores[1]!;
+    const lie = (storeId: string, counterId: string, version: string) => ({ kind: 'counter', storeId, counterId, counterName: 'Counter 1', version, seq: 1, runAt: Date.now(), at: Date.now(), tapsWaiting: 0, oldestWaitingAt: null, lastSentAt: Date.now(), online: true, clockDifferenceMs: 0, lastIntakeAt: Date.now(), storageWarnings: [] });
+    const js = jetstream(nc);
+    // Fresh figures for a counter of store b, on store b's subject; and its own counter at a made-up version.
+    await js.publish(`packdesk.north.${victim.storeId}.counter.${victim.counters[0]!.counterId}`, JSON.stringify(lie(victim.storeId, victim.counters[0]!.counterId, '99.0.0')));
+    await js.publish('packdesk.north.store-x.counter.x-c1', JSON.stringify(lie('store-x', 'x-c1', '99.0.0-x')));
+    await js.publish('packdesk.north.store-never.counter.n-c1', JSON.stringify(lie('store-never', 'n-c1', '1.0.0')));
+    expect((await fleet(['stores', 'add', 'store-x', '--server', central.server.url])).code).toBe(0);
+    const { value: reading } = await until('the rogue store’s messages counted at the centre', 20_000, async () => {
+      const r = await readFleet(central.nc);
+      const n = Object.values(r.refused).reduce((a, b) => a + (b ?? 0), 0);
+      return n >= 3 ? r : null;
+    });
+    expect(reading.refused).toMatchObject({ 'other-store': 2, version: 1 });
+    expect(reading.latest.filter((m) => m.message.storeId === 'store-never' || (m.message.kind === 'counter' && m.message.version.startsWith('99')))).toEqual([]);
+    const s = fleetStatus(reading, Date.now());
+    expect(s.stores.map((st) => st.storeId)).not.toContain('store-never');
+    expect(s.stores.flatMap((st) => st.counters).filter((c) => c.problems.includes('old-version'))).toEqual([]);
+    expect((await fleet(['status', '--server', central.server.url])).stdout).toContain('messages refused: 3 (2 speaking for another store, 1 a version that is not a release number)');
+  }, 40_000);
 });
 
 /** The ids (counter/summary, run, seq) of everything the store's own north stream holds (in the chain's account). */
