@@ -13,7 +13,7 @@ import { jetstreamManager, StorageType } from '@nats-io/jetstream';
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
 import { readFleet, SOURCE_HEADER } from '../src/fleet/central';
 import { sourceTag } from '../src/fleet/belief';
-import { FLEET_STREAM, NORTH_EVERY_MS, NORTH_PREFIX } from '../src/main/core/hub/chain/north';
+import { FLEET_STREAM, NORTH_EVERY_MS, NORTH_PREFIX, NORTH_STREAM } from '../src/main/core/hub/chain/north';
 import { fleetStatus } from '../src/fleet/status';
 import { type NorthSender, startNorthSender } from '../src/main/core/hub/chain/north-sender';
 import { startTestNats } from '../test/support/nats';
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
     while (Date.now() - started < seconds * 1000) {
       await new Promise((r) => setTimeout(r, 5_000));
       const t0 = performance.now();
-      const status = fleetStatus(await readFleet(admin, { stores: storeIds }), Date.now());
+      const status = fleetStatus(await readFleet(admin, { sources: storeIds.map((storeId) => ({ storeId, name: NORTH_STREAM })) }), Date.now());
       statusMs.push(performance.now() - t0);
       const counters = status.stores.flatMap((st) => st.counters);
       if (Date.now() - started > NORTH_EVERY_MS + 2_000) {

@@ -26,9 +26,9 @@ function serverHash(name: string): string {
   return out;
 }
 
-/** The stamp nats-server puts on a message the fleet stream sourced from this store. */
-export function sourceTag(storeId: StoreId): string {
-  return `${NORTH_STREAM}:${serverHash(`$JS.${storeId}.API`)}`;
+/** The stamp nats-server puts on a message the fleet stream sourced from this store's stream (the hub's north stream unless named). */
+export function sourceTag(storeId: StoreId, streamName: string = NORTH_STREAM): string {
+  return `${streamName}:${serverHash(`$JS.${storeId}.API`)}`;
 }
 
 /** A message as the fleet stream holds it. */
@@ -41,9 +41,9 @@ export interface StoredNorth {
 
 export type Belief = { readonly ok: true; readonly message: NorthMessage } | { readonly ok: false; readonly why: Refusal };
 
-/** Tells a message's store by its source stamp, for the stores the fleet sources. */
-export function storeOfSource(stores: readonly StoreId[]): (source: string | null) => StoreId | null {
-  const byTag = new Map(stores.map((s) => [sourceTag(s), s] as const));
+/** Tells a message's store by its source stamp, for the stores the fleet sources (and the stream each is read from). */
+export function storeOfSource(sources: readonly { readonly storeId: StoreId; readonly name?: string }[]): (source: string | null) => StoreId | null {
+  const byTag = new Map(sources.map((s) => [sourceTag(s.storeId, s.name), s.storeId] as const));
   return (source) => (source ? (byTag.get(source.split(' ')[0]!) ?? null) : null);
 }
 

@@ -14,34 +14,59 @@ const API_TIMEOUT_MS = 5_000;
 /** How many messages are asked for at once when reading the newest of each subject. */
 const READ_BATCH = 64;
 
-/** One store hub's north stream, as a source of the fleet stream (its domain is the store id). */
-function storeSource(storeId: StoreId): StreamSource {
-  return { name: NORTH_STREAM, external: { api: `$JS.${storeId}.API`, deliver: '' } };
+/**
+ * Where the fleet stream reads a store from. By default straight from the store hub's north stream
+ * through its domain. With `throughAccount` (the deployment of docs/fleet.md, "Stores apart at the
+ * centre"): from the copy the store's own account at the centre keeps (`NORTH_<store id>`, which
+ * sources the hub), through the services that account exports to the fleet's: its flow control
+ * subjects are then the store's own, which two stores' sources sharing one name could not be.
+ */
+export interface StoreSource {
+  readonly storeId: StoreId;
+  /** The stream the fleet stream sources: the hub's PACKDESK_NORTH, or the store account's NORTH_<id>. */
+  readonly name: string;
 }
 
-/** The store ids the fleet stream sources, read back from its config. */
-function sourcedStores(sources: readonly StreamSource[] | undefined): StoreId[] {
+/** The stream a store's own account at the centre keeps (deployment "Stores apart at the centre"). */
+export const accountNorthStream = (storeId: StoreId): string => `NORTH_${storeId}`;
+/** Deliveries from a store to the fleet's account travel under this prefix, then the store id (exported by the store's account). */
+export const DELIVER_PREFIX = 'fleet.deliver';
+
+function streamSource(storeId: StoreId, throughAccount: boolean): StreamSource {
+  return throughAccount
+    ? { name: accountNorthStream(storeId), external: { api: `$JS.${storeId}.API`, deliver: `${DELIVER_PREFIX}.${storeId}` } }
+    : { name: NORTH_STREAM, external: { api: `$JS.${storeId}.API`, deliver: '' } };
+}
+
+/** The stores the fleet stream sources, read back from its config. */
+function sourcedStores(sources: readonly StreamSource[] | undefined): StoreSource[] {
   return (sources ?? []).flatMap((s) => {
     const match = /^\$JS\.([^.]+)\.API$/.exec(s.external?.api ?? '');
-    return match?.[1] ? [match[1]] : [];
+    return match?.[1] ? [{ storeId: match[1], name: s.name }] : [];
   });
 }
 
-/** Makes (or extends) the fleet stream so it sources these stores; stores already sourced are kept. Returns every store sourced. */
-export async function ensureFleetStream(nc: NatsConnection, storeIds: readonly string[]): Promise<StoreId[]> {
+/**
+ * Makes (or extends) the fleet stream so it sources these stores; stores already sourced are kept
+ * as they are. `throughAccount`: the new ones are read from their accounts' copies. Returns every store sourced.
+ */
+export async function ensureFleetStream(nc: NatsConnection, storeIds: readonly string[], throughAccount = false): Promise<StoreId[]> {
   const wanted = storeIds.map((id) => StoreIdSchema.parse(id));
   const jsm = await jetstreamManager(nc, { timeout: API_TIMEOUT_MS });
   const existing = await jsm.streams.info(FLEET_STREAM).catch(() => null);
-  const stores = [...new Set([...sourcedStores(existing?.config.sources), ...wanted])].sort();
+  const kept = existing?.config.sources ?? [];
+  const known = new Set(sourcedStores(kept).map((s) => s.storeId));
+  const sources = [...kept, ...[...new Set(wanted)].filter((id) => !known.has(id)).map((id) => streamSource(id, throughAccount))];
+  sources.sort((a, b) => (a.external?.api ?? '').localeCompare(b.external?.api ?? ''));
   const config = {
     name: FLEET_STREAM,
     storage: StorageType.File,
     max_age: nanos(NORTH_KEEP_MS),
-    sources: stores.map(storeSource),
+    sources,
   };
   if (existing) await jsm.streams.update(FLEET_STREAM, config);
   else await jsm.streams.add(config);
-  return stores;
+  return sourcedStores(sources).map((s) => s.storeId).sort();
 }
 
 /** A north message as the centre holds it, with when it arrived there (the centre's clock). */
@@ -58,23 +83,24 @@ export interface FleetReading {
   readonly refused: RefusalCounts;
 }
 
-/** The stores the fleet stream sources (a store added later is believed from the next read). */
-export async function readFleetStores(nc: NatsConnection): Promise<{ stores: StoreId[] }> {
+/** The stores the fleet stream sources, with the stream each is read from (a store added later is believed from the next read). */
+export async function readFleetSources(nc: NatsConnection): Promise<StoreSource[]> {
   const jsm = await jetstreamManager(nc, { timeout: API_TIMEOUT_MS });
-  return { stores: sourcedStores((await jsm.streams.info(FLEET_STREAM)).config.sources) };
+  return sourcedStores((await jsm.streams.info(FLEET_STREAM)).config.sources);
 }
 
 /** Reads the newest message of every subject in the fleet stream; a message the centre does not believe is counted, not kept. */
-export async function readFleet(nc: NatsConnection, options: { readonly stores?: readonly StoreId[] } = {}): Promise<FleetReading> {
+export async function readFleet(nc: NatsConnection, options: { readonly sources?: readonly StoreSource[] } = {}): Promise<FleetReading> {
   const jsm = await jetstreamManager(nc, { timeout: API_TIMEOUT_MS });
-  return readFleetWith(jsm, options.stores);
+  return readFleetWith(jsm, options.sources);
 }
 
-/** `stores`: the stores to believe; by default those the fleet stream sources (the fleet bench names its simulated ones). */
-async function readFleetWith(jsm: JetStreamManager, storesGiven?: readonly StoreId[]): Promise<FleetReading> {
+/** `given`: the stores to believe; by default those the fleet stream sources (the fleet bench names its simulated ones). */
+async function readFleetWith(jsm: JetStreamManager, given?: readonly StoreSource[]): Promise<FleetReading> {
   const info = await jsm.streams.info(FLEET_STREAM, { subjects_filter: `${NORTH_PREFIX}.>` });
-  const stores = storesGiven ? [...storesGiven] : sourcedStores(info.config.sources);
-  const storeOf = storeOfSource(stores);
+  const sources = given ?? sourcedStores(info.config.sources);
+  const stores = sources.map((s) => s.storeId);
+  const storeOf = storeOfSource(sources);
   const subjects = Object.keys(info.state.subjects ?? {}).sort();
   const latest: Arrived[] = [];
   const refused: Partial<Record<Refusal, number>> = {};

@@ -3,7 +3,8 @@
  * It reads what store hubs send north; it never taps an order. See docs/fleet.md.
  *
  *   fleet status [--json]            stores and counters, problems first
- *   fleet stores add <store id>...   source these stores' north streams into the fleet stream
+ *   fleet stores add <store id>... [--through-accounts]   source these stores' north streams into the fleet stream
+ *                                    (--through-accounts: each store has an account of its own at the centre, docs/fleet.md)
  *   fleet serve [--port N] [--host H] the fleet page on http://127.0.0.1:N/ (serve.ts)
  * Options: --server URL (or PACKDESK_FLEET_SERVER), --creds FILE, --ca FILE.
  * On a store's hub PC (Settings -> Chain does the same on the screens, and keeps the file itself):
@@ -29,7 +30,7 @@ export interface FleetIo {
   readonly stopped?: Promise<void>;
 }
 
-const USAGE = `Usage: fleet status [--json] | fleet stores add <store id>... | fleet serve [--port N] [--host H]
+const USAGE = `Usage: fleet status [--json] | fleet stores add <store id>... [--through-accounts] | fleet serve [--port N] [--host H]
 Options: --server URL (or PACKDESK_FLEET_SERVER)  --creds FILE  --ca FILE
 On a store's hub PC: fleet link --data-dir DIR --store-id ID --url tls://host:7422 --creds FILE [--ca FILE] [--training]
                      fleet unlink --data-dir DIR
@@ -48,7 +49,7 @@ function parse(argv: readonly string[]): Parsed | string {
   const flags = new Map<string, string | true>();
   for (let i = 0; i < argv.length; i += 1) {
     const a = argv[i]!;
-    if (a === '--json' || a === '--help' || a === '--training') flags.set(a.slice(2), true);
+    if (a === '--json' || a === '--help' || a === '--training' || a === '--through-accounts') flags.set(a.slice(2), true);
     else if (VALUE_FLAGS.has(a)) {
       const value = argv[i + 1];
       if (!value) return `${a} needs a value`;
@@ -98,7 +99,7 @@ export async function runFleet(argv: readonly string[], io: FleetIo): Promise<nu
   try {
     nc = await connectCentral(parsed.flags, io.env);
     if (command === 'stores') {
-      const stores = await ensureFleetStream(nc, rest);
+      const stores = await ensureFleetStream(nc, rest, parsed.flags.has('through-accounts'));
       io.write(`The fleet sources ${stores.length} store${stores.length === 1 ? '' : 's'}: ${stores.join(', ')}\n`);
       return 0;
     }

@@ -7,7 +7,7 @@
 import { createInbox, nanos, type NatsConnection } from '@nats-io/transport-node';
 import { OPEN_STREAM, type OpenOrders, OpenOrdersSchema } from '../main/core/hub/chain/open-orders';
 import { StoreIdSchema } from '../main/core/hub/chain/north';
-import { safeJson } from './central';
+import { DELIVER_PREFIX, safeJson } from './central';
 
 /** How long the centre waits for a store's answer (over a WAN link, through its hub). */
 const DRILL_TIMEOUT_MS = 5_000;
@@ -25,7 +25,8 @@ export type DrillReading =
 export async function readOpenOrders(nc: NatsConnection, storeId: string, timeoutMs = DRILL_TIMEOUT_MS): Promise<DrillReading> {
   const id = StoreIdSchema.parse(storeId);
   const api = `$JS.${id}.API`;
-  const inbox = createInbox();
+  // Under the store's delivery prefix: the subject its account at the centre lets through to the fleet's (docs/fleet.md).
+  const inbox = `${DELIVER_PREFIX}.${id}.${createInbox().split('.').pop()!}`;
   const sub = nc.subscribe(inbox, { max: 1 });
   const first = (async () => {
     for await (const m of sub) return m.data;

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { DeliverPolicy, jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { build } from 'esbuild';
-import { readFleet, readFleetStores, SOURCE_HEADER } from './central';
+import { readFleet, readFleetSources, SOURCE_HEADER } from './central';
 import { believe, storeOfSource } from './belief';
 import { type DrillReading, readOpenOrders } from './drill';
 import { type FleetSeries, FleetHistory, HISTORY_KEEP_MS } from './history';
@@ -87,7 +87,7 @@ function followHistory(nc: NatsConnection, history: FleetHistory, now: () => num
       try {
         const js = jetstream(nc);
         // Believed as the status is (belief.ts): a store only about itself, and only stores the fleet sources.
-        const storeOf = storeOfSource((await readFleetStores(nc)).stores);
+        const storeOf = storeOfSource(await readFleetSources(nc));
         const consumer = await js.consumers.get(FLEET_STREAM, { deliver_policy: DeliverPolicy.StartTime, opt_start_time: new Date(now() - HISTORY_KEEP_MS).toISOString() });
         const messages = await consumer.consume();
         stopCurrent = () => void messages.stop();

@@ -17,7 +17,7 @@ export const CounterNameSchema = z.string().trim().min(1).max(40);
 /** "Being packed at Counter 2": one order claimed by one counter, with its own expiry. */
 /**
  * The inbox prefix of every counter's hub connection: replies and KV watch deliveries to counters
- * travel on it and may carry order bodies, so a store's chain link never lets it north (fleet/chain.ts).
+ * travel on it and may carry order bodies; they stay in the counters' account, which the chain link never reaches (core/hub/server/accounts.ts).
  */
 export const HUB_INBOX_PREFIX = '_PDHUB';
 

@@ -14,7 +14,7 @@ const health = (storeId: string, counterId: string, version = '1.4.0'): CounterH
   kind: 'counter', storeId, counterId, counterName: 'Counter 1', version, seq: 1, runAt: 1, at: 2, tapsWaiting: 0, oldestWaitingAt: null, lastSentAt: null, online: true, clockDifferenceMs: 0, lastIntakeAt: null, storageWarnings: [],
 });
 const stored = (message: unknown, subject: string, source: string | null) => ({ subject, data: new TextEncoder().encode(JSON.stringify(message)), source });
-const storeOf = storeOfSource(['store-a', 'store-b']);
+const storeOf = storeOfSource([{ storeId: 'store-a' }, { storeId: 'store-b', name: 'PACKDESK_NORTH' }]);
 
 describe('what the centre believes', () => {
   it('names a store by nats-server’s stamp of its source', () => {

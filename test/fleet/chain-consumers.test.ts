@@ -27,7 +27,7 @@ describe('consumers from the chain on a store', () => {
 
   beforeAll(async () => {
     central = await startCentral(cleanup);
-    store = await startStore(cleanup, central, 'store-k', 1, 1_000, null, 500);
+    store = await startStore(cleanup, central, 'store-k', 1, 1_000, { keeperSweepMs: 500 });
     cleanup.add(startOpenOrdersSender({ nc: store.nc, storeId: 'store-k', orders: () => [], now: Date.now, timers: systemTimers, everyMs: 1_000 }));
     await runFleet(['stores', 'add', 'store-k', '--server', central.server.url], { env: {}, write: () => undefined, writeError: () => undefined, now: Date.now });
     await until('the store heard at the centre', async () => (await readFleet(central.nc)).latest.length > 0, 20_000, 250);

@@ -79,8 +79,18 @@ const defaultFigures = (n: number): CounterFigures => ({
   storageWarnings: [],
 });
 
+export interface StoreOptions {
+  /** The chain's CA, when the centre's leaf port has TLS. */
+  readonly caPath?: string | null;
+  /** The store's leaf credentials file, when the centre runs in operator mode. */
+  readonly credentialsPath?: string | null;
+  /** How often the hub PC's keeper looks at the chain's consumers. */
+  readonly keeperSweepMs?: number;
+}
+
 /** One store hub (leaf node of `central`, domain = store id) with `counters` counters sending every `everyMs`. */
-export async function startStore(cleanup: Cleanup, central: Central, storeId: string, counters: number, everyMs: number, caPath: string | null = null, keeperSweepMs?: number): Promise<TestStore> {
+export async function startStore(cleanup: Cleanup, central: Central, storeId: string, counters: number, everyMs: number, options: StoreOptions = {}): Promise<TestStore> {
+  const { caPath = null, credentialsPath = null, keeperSweepMs } = options;
   const { program, version } = await natsProgram();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'packdesk-fleet-'));
   cleanup.add(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -88,7 +98,7 @@ export async function startStore(cleanup: Cleanup, central: Central, storeId: st
   const port = await freePort();
   const listen = `127.0.0.1:${port}`;
   const secret = newHubSecret();
-  const chain = (url: string): ChainLink => ({ storeId, url, credentialsPath: null, caPath, training: true });
+  const chain = (url: string): ChainLink => ({ storeId, url, credentialsPath, caPath, training: true });
   const { fingerprint } = await createHubFiles(files, { listen, secret, now: new Date(), chain: chain(central.leafUrl) });
   const keeperPassword = newKeeperPassword();
   const keeperHash = hashSecret(keeperPassword);

@@ -29,8 +29,8 @@ describe('leaf link over TLS', () => {
     const other = await write('other');
     const central = await startCentral(cleanup, centre);
     expect(central.leafUrl).toMatch(/^tls:\/\//);
-    await startStore(cleanup, central, 'store-t', 1, 1_000, centre.certPath);
-    await startStore(cleanup, central, 'store-x', 1, 1_000, other.certPath);
+    await startStore(cleanup, central, 'store-t', 1, 1_000, { caPath: centre.certPath });
+    await startStore(cleanup, central, 'store-x', 1, 1_000, { caPath: other.certPath });
     await ensureFleetStream(central.nc, ['store-t', 'store-x']);
     const started = Date.now();
     let stores: string[] = [];

@@ -25,8 +25,8 @@ export interface StoreSide {
   readonly storeId: string;
   /** The store's own buckets, opened by one of its counters. */
   bucket(name: string): Promise<KV>;
-  /** Reads a chain stream as the centre legitimately does (an ephemeral consumer): the data of its messages, oldest first, and the first sequence. */
-  chainMessages(stream: string): Promise<{ first: number; data: string[] }>;
+  /** Whether a message holding `text` is kept by a chain stream while `act` runs (watched as the centre does, from now on). */
+  chainKeeps(stream: string, text: string, act: () => Promise<void>): Promise<boolean>;
   /** Makes a consumer on the target's stream as its owner would (a counter for a bucket, the centre for a chain stream); returns its name. */
   victimConsumer(target: HubDeclaration): Promise<string>;
   /** Whether that consumer still exists (asked as its owner). */
@@ -138,14 +138,18 @@ export async function put(p: Principal, target: HubDeclaration, side: StoreSide,
         ? `${p.api}.$KV.${target.name}.${key}`
         : `$KV.${target.name}.${key}`
       : side.subjects(target).replace(/\.>$/, `.counter.${key}`);
-  p.nc.publish(subject, text, { headers: h });
-  await p.nc.flush();
-  await settle();
-  if (target.kind === 'bucket') {
+  const publish = async (): Promise<void> => {
+    p.nc.publish(subject, text, { headers: h });
+    await p.nc.flush();
+    await settle();
+  };
+  // A chain stream may keep one message a subject, refilled by the hub PC: watched while it happens.
+  if (target.kind !== 'bucket') return (await side.chainKeeps(target.name, text, publish)) ? allowed('message kept') : refused('no effect');
+  await publish();
+  {
     const entry = await (await side.bucket(target.name)).get(key);
     return entry?.operation === 'PUT' && entry.string() === text ? allowed('value landed') : refused('no effect');
   }
-  return (await side.chainMessages(target.name)).data.some((d) => d.includes(text)) ? allowed('message kept') : refused('no effect');
 }
 
 /** Deletes the marker key the KV way (a delete marker): allowed when the marker is gone. */

@@ -122,24 +122,21 @@ function storeSide(a: LinkedStore, centre: NatsConnection): StoreSide {
     storeId: a.storeId,
     bucket,
     subjects,
-    async chainMessages(stream) {
-      // As the centre reads it: an ephemeral push consumer through the store's domain.
+    async chainKeeps(stream, text, act) {
       const inbox = createInbox();
-      const data: string[] = [];
-      let first = 0;
+      let kept = false;
       const sub = centre.subscribe(inbox, {
         callback: (_e, m) => {
-          if (first === 0 && m.reply) first = Number(m.reply.split('.')[5] ?? 0);
-          data.push(decode(m.data));
+          if (decode(m.data).includes(text)) kept = true;
         },
       });
-      const reply = await centre.request(`$JS.${a.storeId}.API.CONSUMER.CREATE.${stream}`, JSON.stringify({ stream_name: stream, config: { deliver_subject: inbox, ack_policy: 'none', deliver_policy: 'all', inactive_threshold: 5_000_000_000 } }), { timeout: 2_000 });
-      const made = JSON.parse(decode(reply.data)) as { name?: string; error?: { description?: string } };
-      if (!made.name) throw new Error(`the chain stream ${stream} cannot be read: ${made.error?.description ?? '?'}`);
-      await new Promise((r) => setTimeout(r, 700));
+      const reply = await centre.request(`$JS.${a.storeId}.API.CONSUMER.CREATE.${stream}`, JSON.stringify({ stream_name: stream, config: { deliver_subject: inbox, ack_policy: 'none', deliver_policy: 'new', inactive_threshold: 5_000_000_000 } }), { timeout: 2_000 });
+      const made = JSON.parse(decode(reply.data)) as { name?: string };
+      await act();
+      await new Promise((r) => setTimeout(r, 300));
       sub.unsubscribe();
-      centre.publish(`$JS.${a.storeId}.API.CONSUMER.DELETE.${stream}.${made.name}`, '');
-      return { first, data };
+      if (made.name) centre.publish(`$JS.${a.storeId}.API.CONSUMER.DELETE.${stream}.${made.name}`, '');
+      return kept;
     },
     async victimConsumer(target) {
       const owner = target.kind === 'bucket' ? { nc: a.counter, api: '$JS.API' } : { nc: centre, api: `$JS.${a.storeId}.API` };
