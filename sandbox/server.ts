@@ -238,7 +238,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       log.info(`${call} request`, { status: answer.status, ...(loose.orderId ? { orderId: loose.orderId } : {}), ...(fault ? { fault } : {}) });
       return answer;
     };
-    const retryAfter = faults.takeReadsRateLimit();
+    const retryAfter = faults.takeReadsRateLimit(call);
     if (retryAfter !== undefined)
       return done(errorAnswer(429, context, 'RATE_LIMITED', `Too many requests; retry after ${retryAfter} s`, { 'Retry-After': String(retryAfter) }), 'rate-limit');
     const every = faults.get().changesEveryMs;

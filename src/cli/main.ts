@@ -142,6 +142,13 @@ async function withEngine(command: Exclude<Command, { name: 'help' | 'hub' | 'ru
   }
 }
 
+/** A Retry-After longer than a pass waits out, in words: when to run it again. */
+function waitSaid(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  const span = seconds < 120 ? `${seconds} s` : `${Math.ceil(seconds / 60)} minutes`;
+  return `the order service asked for no more calls for ${span}: run intake --once again after that; it resumes at the page it stopped at`;
+}
+
 /** The ids still to fetch, or none when the data file cannot say (the report has said why). */
 function readStillToFetch(intake: Intake): readonly PendingId[] {
   try {
@@ -170,9 +177,10 @@ async function runRead(command: Extract<Command, { name: 'intake' | 'fetch' }>, 
       const c = 'counts' in report ? report.counts : null;
       const counts = c ? `new ${c.new}, updated ${c.updated}, unchanged ${c.unchanged}, failed ${c.failed}${c.unreadable > 0 ? `, could not be read ${c.unreadable}` : ''}\n` : '';
       const said = 'message' in report ? `${report.message}\n` : '';
+      const wait = report.kind === 'unreachable' && report.retryAfterMs !== undefined ? `${waitSaid(report.retryAfterMs)}\n` : '';
       const cursor = status.cursorAt !== null ? `cursor ${new Date(status.cursorAt).toISOString()}\n` : 'no complete pass yet\n';
       const pending = stillToFetch.map((p) => `still to fetch ${p.orderId}: ${p.lastError ?? 'not asked yet'}\n`).join('');
-      io.write(`${report.kind === 'completed' ? 'pass completed' : `pass not completed (${report.kind})`}\n${counts}${said}${cursor}${pending}`);
+      io.write(`${report.kind === 'completed' ? 'pass completed' : `pass not completed (${report.kind})`}\n${counts}${said}${wait}${cursor}${pending}`);
     }
     switch (report.kind) {
       case 'completed':

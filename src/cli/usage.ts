@@ -70,7 +70,8 @@ Configuration (flag, else environment variable):
 Exit codes:
   0  done
   1  refused or failed: a tap was refused, an entry failed or is held, no such order/entry, doctor found a problem;
-     intake: orders listed but still to fetch, or changes gave pages without end
+     intake: orders listed but still to fetch, or changes gave pages without end; or the command stopped before
+     it finished (said on stderr)
   2  bad arguments (this text is printed)
   3  configuration or credentials missing or rejected; intake: no access to changes/status, or no provider id
   4  the order service could not be reached, or the drain timed out with taps still waiting;

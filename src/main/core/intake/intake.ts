@@ -80,7 +80,8 @@ export type PassReport =
   | { readonly kind: 'unfinished'; readonly counts: PassCounts; readonly reason: 'pageCap' | 'repeatedPage'; readonly message: string }
   /** The data file stopped taking writes (a full disk): nothing read since is lost; the pass runs again later. */
   | { readonly kind: 'storage'; readonly message: string }
-  | { readonly kind: 'unreachable'; readonly counts: PassCounts; readonly message: string; readonly certificate?: true }
+  /** Not reached, or a 429/5xx stopped the pass; `retryAfterMs`: how long the service asked the terminal to wait. */
+  | { readonly kind: 'unreachable'; readonly counts: PassCounts; readonly message: string; readonly certificate?: true; readonly retryAfterMs?: number }
   | { readonly kind: 'noAccess'; readonly call: 'changes' | 'status'; readonly message: string }
   | { readonly kind: 'notConfigured'; readonly message: string }
   /** Credentials missing or rejected (after the single-flight refresh). */
@@ -155,15 +156,18 @@ export function createIntake(o: IntakeOptions): Intake {
 
   const timer = new TimerSlot(o.timers, o.now, () => void tick());
 
+  // A pass's waits hold the process open: `intake --once` awaits the pass, and a Retry-After waited
+  // out on an unref'd timer let the process end mid-pass, printing nothing, exit 0. stop() and
+  // pause() abort them, so the app never waits on one for long.
   const wait = (ms: number): Promise<void> =>
     new Promise((resolve) => {
-      o.timers.setTimeout(resolve, ms);
+      o.timers.setTimeout(resolve, ms, { keepAlive: true });
     });
   /** Waits `ms`, or less when `signal` aborts (stop() must not wait out a Retry-After). */
   const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
     new Promise((resolve) => {
       if (signal.aborted) return resolve();
-      const handle = o.timers.setTimeout(done, ms);
+      const handle = o.timers.setTimeout(done, ms, { keepAlive: true });
       function done(): void {
         o.timers.clearTimeout(handle);
         signal.removeEventListener('abort', done);
@@ -341,7 +345,14 @@ export function createIntake(o: IntakeOptions): Intake {
     problem = failure.message;
     retryAfterMs = failure.kind === 'transient' ? failure.retryAfterMs : undefined;
     log.warn('pass stopped; the cursor stays', { call, kind: failure.kind, message: failure.message, ...counts });
-    if (failure.kind === 'transient') return { kind: 'unreachable', counts, message: failure.message, ...(failure.certificate ? { certificate: true as const } : {}) };
+    if (failure.kind === 'transient')
+      return {
+        kind: 'unreachable',
+        counts,
+        message: failure.message,
+        ...(failure.certificate ? { certificate: true as const } : {}),
+        ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
+      };
     if (failure.kind === 'auth') return { kind: 'auth', counts, message: failure.message };
     return { kind: 'failed', counts, message: failure.message };
   };
