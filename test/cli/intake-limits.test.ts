@@ -81,4 +81,28 @@ describe('packdesk intake under a rate limit', () => {
     const ids = new Set((JSON.parse((await cli.run(['orders', '--json'], env)).stdout) as { id: string }[]).map((o) => o.id));
     for (const id of placed) expect(ids.has(id)).toBe(true);
   });
+
+  it('doctor right after a pass reports that pass rather than trip the service minimum interval; nor does a second doctor', async () => {
+    // The sandbox's own rule, as the platform's: a new changes poll within 5 s of the last gets 429.
+    const box = await sandbox(cleanup, { orderCount: 3, arrivalEveryMs: 0, changesMinIntervalMs: 5_000 });
+    const env = envFor(box, tempDir(cleanup));
+    expect((await cli.run(['intake', '--once'], env)).code).toBe(0);
+    const calls = box.stats().changesRequests;
+    const doctor = await cli.run(['doctor'], env);
+    expect(doctor.stdout).toMatch(/ok\s+order intake\s+access ok; last complete pass \S+; cursor \d+ s old \(not asked again now: this terminal asked \d+ s ago, and the service takes one such call every 10 s; the answer of the last pass, /);
+    expect(doctor.stdout).not.toMatch(/429|Polled too often/);
+    expect((await cli.run(['doctor'], env)).stdout).toMatch(/ok\s+order intake\s+access ok;/);
+    expect(box.stats().changesRequests).toBe(calls);
+  });
+
+  it('doctor after a pass the limit stopped says that pass, without a call, until the Retry-After is over', async () => {
+    const box = await sandbox(cleanup, { orderCount: 3, arrivalEveryMs: 0, changesMinIntervalMs: 0 });
+    const env = envFor(box, tempDir(cleanup));
+    box.faults.set({ readsRateLimit: { count: 1, retryAfterSeconds: 60 } });
+    expect((await cli.run(['intake', '--once'], env)).code).toBe(4);
+    const calls = box.stats().changesRequests;
+    const doctor = await cli.run(['doctor'], env);
+    expect(doctor.stdout).toMatch(/problem\s+order intake\s+The order service asked the terminal to slow down the changed-orders call \(HTTP 429.*\(no complete pass yet; not asked again now: the order service asked for no calls until \S+; the answer of the last pass, \S+\) -> nothing to do: the order service asked for a pause/);
+    expect(box.stats().changesRequests).toBe(calls);
+  });
 });

@@ -29,6 +29,8 @@ export interface PassOptions {
   readonly reader: IntakeReader;
   readonly store: IntakeStore;
   readonly serviceProviderId: string;
+  /** The settings the pass reads with (address, provider id), kept with the time `changes` was asked. */
+  readonly settingsKey: string;
   readonly now: () => number;
   /** The order service's clock, which windows are read on (IntakeOptions.serviceNow). */
   readonly serviceNow: () => Promise<ServiceNow>;
@@ -127,6 +129,8 @@ async function readPages(o: PassOptions, window: IntakeWindow, counts: PassCount
     }
     await o.yieldToOutbox();
     if (gap > 0) await o.sleep(gap);
+    // A first page is what the service rate-limits: doctor keeps clear of the interval from here.
+    if (nextPage === null) o.store.changesAsked(o.now(), o.settingsKey);
     const outcome: ChangesOutcome = await o.reader.changes(
       buildChangesRequest({ requestId: o.newRequestId(), serviceProviderId: o.serviceProviderId, fromTimestamp: window.from, toTimestamp: window.to, size: o.pageSize, nextPage }),
       o.signal,
