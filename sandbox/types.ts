@@ -138,6 +138,11 @@ export interface SandboxStats {
   statusRequests: number;
   /** Reachability probes (GET on the update path). */
   probeRequests: number;
+  /**
+   * Update requests (POST) counted as they arrive, before the latency fault holds them: a request
+   * cut off by a killed client during that latency is here and not in `updateRequests`.
+   */
+  updateArrivals: number;
 }
 
 export interface FaultControl {
