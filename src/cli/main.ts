@@ -106,10 +106,7 @@ async function withEngine(command: Exclude<Command, { name: 'help' | 'hub' | 'ru
     }
   } catch (e) {
     engineProblem = e instanceof ProblemError ? e.problem.message : e instanceof Error ? e.message : String(e);
-    if (command.name !== 'doctor') {
-      io.writeError(`packdesk: the data file cannot be used: ${engineProblem}\n`);
-      return EXIT.DATA_FILE;
-    }
+    if (command.name !== 'doctor') return cannotOpen(e, io);
     // Doctor still checks the token server and the order service: they need no data file, and
     // "no token server address" would send support after the wrong fault.
     if (config.authUrl && config.baseUrl) {
@@ -147,6 +144,16 @@ function waitSaid(ms: number): string {
   const seconds = Math.ceil(ms / 1000);
   const span = seconds < 120 ? `${seconds} s` : `${Math.ceil(seconds / 60)} minutes`;
   return `the order service asked for no more calls for ${span}: run intake --once again after that; it resumes at the page it stopped at`;
+}
+
+/** The data file could not be opened: a full disk is exit 6 in its own words, anything else exit 5. */
+export function cannotOpen(e: unknown, io: CliIo): number {
+  if (e instanceof ProblemError && e.problem.code === 'STORE_FULL') {
+    io.writeError(`packdesk: ${e.problem.message}\n`);
+    return EXIT.STORAGE;
+  }
+  io.writeError(`packdesk: the data file cannot be used: ${e instanceof ProblemError ? e.problem.message : e instanceof Error ? e.message : String(e)}\n`);
+  return EXIT.DATA_FILE;
 }
 
 /** The ids still to fetch, or none when the data file cannot say (the report has said why). */
@@ -218,7 +225,7 @@ async function run(command: Exclude<Command, { name: 'help' | 'doctor' | 'intake
       const r = engine.submitTap(command.orderId, command.input);
       if (!r.ok) {
         io.writeError(`refused: ${r.problem.message}${r.problem.code ? ` (${r.problem.code})` : ''}\n`);
-        return r.problem.kind === 'invalid' ? EXIT.REFUSED : EXIT.DATA_FILE;
+        return r.problem.kind === 'invalid' ? EXIT.REFUSED : r.problem.kind === 'storage' ? EXIT.STORAGE : EXIT.DATA_FILE;
       }
       if (command.json) json(r.value);
       else {

@@ -13,7 +13,7 @@ export const EXIT = {
   UNREACHABLE: 4,
   /** The data file cannot be used. */
   DATA_FILE: 5,
-  /** The data file stopped taking writes while working (disk full, read-only): answers could not be recorded. */
+  /** The disk holding the data file is full (it could not be opened, a tap was not saved), or the file stopped taking writes while working. */
   STORAGE: 6,
   /** The token server's or order service's certificate is not trusted (self-signed, expired, another name). */
   CERTIFICATE: 7,
@@ -77,7 +77,8 @@ Exit codes:
   4  the order service could not be reached, or the drain timed out with taps still waiting;
      intake: the pass stopped (unreachable, 429/5xx); the next run resumes at the page it stopped at
   5  the data file cannot be used
-  6  the data file stopped taking writes during the command (disk full): free disk space, then drain again
+  6  the disk holding the data file is full (it could not be opened, or a tap not saved), or the data file stopped
+     taking writes during the command: free disk space, then run it again (drain: each tap is checked or resent)
   7  intake, fetch, drain: the token server's or order service's certificate is not trusted (self-signed,
      expired, issued for another address): not a network fault; check the address
   8  hub: the store hub refused this counter or cannot be reached (wrong or old join code, another certificate,
