@@ -156,15 +156,15 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
     checks.push({ name: 'queue health', ok: false, detail: 'not checked: the data file cannot be opened', fix: 'fix the data file first' });
   }
   // The app's updater, as it last saved its status (the words the manager reads in settings).
-  const update = updateHealth(readUpdateStatus(path.join(config.dataDir, UPDATE_STATUS_FILE)), (parts.now ?? Date.now)());
+  const update = updateHealth(readUpdateStatus(path.join(config.folder, UPDATE_STATUS_FILE)), (parts.now ?? Date.now)());
   checks.push({ name: 'updates', ok: update.ok, detail: update.detail, ...(update.fix ? { fix: update.fix } : {}) });
 
   // The app's settings in the same folder: one rebuilt from a damaged file may not be what a manager chose.
-  const settingsFile = path.join(config.dataDir, 'settings.json');
+  const settingsFile = path.join(config.folder, 'settings.json');
   const settings = settingsFileProblem(settingsFile);
   const folderOpens = ((): boolean => {
     try {
-      return fs.statSync(config.dataDir).isDirectory();
+      return fs.statSync(config.folder).isDirectory();
     } catch {
       return true; // no folder yet: no settings either, which is fine
     }

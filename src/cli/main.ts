@@ -46,6 +46,8 @@ export async function runCli(argv: readonly string[], raw: CliIo): Promise<numbe
     io.writeError(`packdesk: ${config.problem.message}\n`);
     return EXIT.CONFIG;
   }
+  if (config.value.strayDataFile)
+    io.writeError(`packdesk: warning: ${config.value.strayDataFile} is not the app's data file (an older packdesk made it beside environments/); this uses ${config.value.dataDir}\n`);
   if (command.name === 'hub') return runHub(command, config.value, io, { readStatus: (nc, self) => readHubStatus(nc, self) });
   if (command.name === 'claim' || command.name === 'release') return runClaim(command.name, command.orderId, command.json, config.value, io);
   const log = flags.switches.has('verbose') ? createLogger([stderrSink], { minLevel: 'info' }) : silentLogger;

@@ -55,10 +55,12 @@ Usage:
   packdesk release ORDER_ID [--json]                        End this counter's claim on an order (exit 9: another has it)
 
 Configuration (flag, else environment variable):
-  --data-dir DIR        PACKDESK_DATA_DIR        the terminal's data folder (holds packdesk.sqlite)
+  --data-dir DIR        PACKDESK_DATA_DIR        the terminal's data folder: the app's (environments/<env>/packdesk.sqlite
+                                                 is used, never a new file) or one holding packdesk.sqlite
   --auth-url URL        PACKDESK_AUTH_URL        token server address
   --base-url URL        PACKDESK_BASE_URL        order service address
-  --environment NAME    PACKDESK_ENVIRONMENT     training, staging or production (keychain entry; default production)
+  --environment NAME    PACKDESK_ENVIRONMENT     training, staging or production (keychain entry, the app's environment
+                                                 folder; default: the app's settings', else production)
   --terminal-id ID      PACKDESK_TERMINAL_ID     name in the audit log (default cli-<hostname>)
   --service-provider-id ID
                         PACKDESK_SERVICE_PROVIDER_ID  the store's service provider id (needed by intake)
