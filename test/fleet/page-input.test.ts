@@ -1,7 +1,8 @@
 /**
- * The fleet page shows names that come from the stores with their direction controls written out
- * (issue 38): a counter named with a right-to-left override reads "\u202E" on the page, never
- * turned around. The real centre and one store hub on nats-server, the page in Chromium.
+ * The fleet page and what reaches it from outside (issue 38): a counter named with a right-to-left
+ * override reads "\u202E" on the page, never turned around; an address with a malformed
+ * percent-encoding is a 400 with the reason, not "the centre did not answer". The real centre and
+ * one store hub on nats-server, the page in Chromium.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +14,7 @@ import { startCentral, startStore } from './fleet-world';
 
 const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
 
-describe('the fleet page', () => {
+describe('the fleet page and what it is sent', () => {
   const cleanup = new Cleanup();
   let server: FleetServer;
   let browser: Browser;
@@ -38,4 +39,14 @@ describe('the fleet page', () => {
     await name.filter({ hasText: 'Till \\u202E1 retnuoC' }).waitFor({ timeout: 30_000 });
     expect(await page.evaluate(() => document.body.textContent ?? '')).not.toMatch(BIDI);
   }, 40_000);
+
+  it('answers a malformed percent-encoding in a path with 400 and the reason', async () => {
+    for (const bad of ['/api/stores/%E0%A4%A', '/api/stores/store%', '/api/stores/%zz']) {
+      const res = await fetch(new URL(bad, server.url));
+      expect(res.status, bad).toBe(400);
+      expect(await res.json(), bad).toEqual({ error: expect.stringMatching(/malformed percent-encoding/) });
+    }
+    // A good one still answers.
+    expect((await fetch(new URL('/api/stores/store-rtl', server.url))).status).toBe(200);
+  });
 });
