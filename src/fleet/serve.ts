@@ -132,6 +132,14 @@ export async function startFleetServer(options: FleetServerOptions): Promise<Fle
   };
   let allowedHosts: Set<string> = new Set();
 
+  /** A path segment's text, or null when its percent-encoding is malformed (decodeURIComponent would throw, and was said as the centre not answering). */
+  const decodedSegment = (segment: string): string | null => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return null;
+    }
+  };
   const server = http.createServer((req, res) => {
     const send = (code: number, type: string, body: string, extra: Record<string, string> = {}): void => {
       res.writeHead(code, { 'Content-Type': type, ...SECURITY_HEADERS, ...extra });
@@ -158,7 +166,9 @@ export async function startFleetServer(options: FleetServerOptions): Promise<Fle
       }
       const drill = /^\/api\/stores\/([^/]+)$/.exec(route);
       if (drill) {
-        const id = StoreIdSchema.safeParse(decodeURIComponent(drill[1]!));
+        const decoded = decodedSegment(drill[1]!);
+        if (decoded === null) return json(400, { error: 'store id: the address has a % that is not followed by two hex digits (a malformed percent-encoding)' });
+        const id = StoreIdSchema.safeParse(decoded);
         if (!id.success) return json(400, { error: 'store id: letters, digits, - and _ only' });
         const [row, open] = await Promise.all([status().then((s) => s.stores.find((st) => st.storeId === id.data) ?? null), readOpenOrders(options.nc, id.data, options.drillTimeoutMs)]);
         const body: StoreDrill = { storeId: id.data, store: row, open, at: now() };

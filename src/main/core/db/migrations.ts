@@ -402,6 +402,20 @@ export const MIGRATIONS: readonly Migration[] = [
       DROP TABLE daily_figures;
     `,
   },
+  {
+    version: 15,
+    sql: `
+      -- When this terminal last asked \`changes\` for a window's first page (the call the service
+      -- rate-limits), the time before which the service asked not to be called again (Retry-After),
+      -- and the last answer to \`changes\` (a pass's result or doctor's access check, JSON: at, by,
+      -- ok, kind, message, settings): doctor says that rather than make a call the service would
+      -- refuse. changes_settings: the settings (address, provider id) that call was made with.
+      ALTER TABLE intake ADD COLUMN changes_asked_at INTEGER;
+      ALTER TABLE intake ADD COLUMN changes_settings TEXT;
+      ALTER TABLE intake ADD COLUMN changes_not_before INTEGER;
+      ALTER TABLE intake ADD COLUMN last_read TEXT;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -21,8 +21,8 @@ import { createStaffTable, type StaffTable } from './staff-table';
 import { createStoreTapsTable, type StoreTapsTable } from './store-taps-table';
 import { CHECK_MMAP_BYTES, damageMarkPath, readDamageMark } from './later-check';
 import { salvageInto, type SalvageReport } from './salvage';
-import { fileSpace, type FileSpace, giveBackFreePages, incrementalIfEmpty, switchToIncremental, type SwitchOutcome } from './space';
-import { damageIn } from './storage-error';
+import { fileSpace, type FileSpace, freeBytesAt, giveBackFreePages, incrementalIfEmpty, switchToIncremental, type SwitchOutcome } from './space';
+import { damageIn, storageProblem } from './storage-error';
 
 export const DATA_FILE_NAME = 'packdesk.sqlite';
 
@@ -114,7 +114,8 @@ function describe(e: unknown): string {
 /**
  * Opens (creating if needed) `<dataDir>/packdesk.sqlite`. Failure codes:
  * STORE_BROKEN (damaged; the file was set aside, the message says where), STORE_TOO_NEW,
- * STORE_UNAVAILABLE (cannot open: permissions, disk; nothing was moved).
+ * STORE_UNAVAILABLE (cannot open: permissions, disk; nothing was moved), STORE_FULL (the disk is full;
+ * nothing was moved).
  */
 export function openStore(options: OpenStoreOptions): Result<Store> {
   const file = dataFilePath(options.dataDir);
@@ -187,6 +188,8 @@ export function openStore(options: OpenStoreOptions): Result<Store> {
         'STORE_BROKEN',
       );
     }
+    if (diskFull(e, options.dataDir))
+      return fail('storage', `The disk holding the data file ${file} is full, so it cannot be opened. Free disk space, then try again: nothing was changed`, 'STORE_FULL');
     return fail('permanent', `Cannot open the data file ${file}: ${describe(e)}`, 'STORE_UNAVAILABLE');
   }
 }
@@ -299,6 +302,18 @@ export function brokenFiles(dataDir: string): string[] {
   } catch {
     return [];
   }
+}
+
+/** Below this, an I/O error opening the file is the disk being full (SQLite says only "disk I/O error" when the -shm cannot be made). */
+const FULL_BELOW_BYTES = 1024 * 1024;
+
+/** Whether a failure to open is a full disk: SQLite said so, or it could not write and the disk has (almost) no room. */
+function diskFull(e: unknown, dir: string): boolean {
+  const storage = storageProblem(e);
+  if (storage === null) return false;
+  if (storage.code === 'STORE_FULL') return true;
+  const free = freeBytesAt(dir);
+  return free !== null && free < FULL_BELOW_BYTES;
 }
 
 /** Moves the file and its -wal/-shm companions to `<file>.broken-<timestamp>`, keeping them openable together. */

@@ -492,6 +492,9 @@ export function createEngine(options: EngineOptions): Engine {
       return fn();
     } catch (e) {
       if (e instanceof ProblemError) return { ok: false, problem: e.problem };
+      // A full disk is said as one (the CLI's exit 6), not as a data file support must look at.
+      const storage = storageProblem(e);
+      if (storage) return fail('storage', storage.code === 'STORE_FULL' ? 'The disk holding the data file is full: this was not saved. Free disk space, then try again' : storage.message, storage.code);
       if (damaged(e))
         return fail('permanent', 'The data file is damaged: Packdesk sets it aside and starts a new one with the taps it can read', 'STORE_BROKEN');
       log.error('engine call failed', { error: e });

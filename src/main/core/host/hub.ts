@@ -13,7 +13,7 @@ import type { ActionInput } from '../../../shared/protocol';
 import { fail, ok, type Result } from '../../../shared/result';
 import type { Engine, IntakeEvent, ServiceEngine } from '../engine';
 import { shiftTapOf } from '../engine/shared-records';
-import type { StaffSharing } from '../staff';
+import { type StaffSharing, storeSaltOf } from '../staff';
 import type { TaughtCodesSharing } from '../packing';
 import { intakeCounterPorts } from '../engine/hub-counter';
 import { ownTaps, presenceFigures, sharedTapOf } from '../engine/hub-counter-taps';
@@ -409,7 +409,8 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
       return ok(status());
     },
     sharing: {
-      staffSharing: { changed: (m) => member?.session.shareStaff(m) },
+      // Every counter of the hub makes PINs with one salt, so a sign-in derives once (core/staff).
+      staffSharing: { changed: (m) => member?.session.shareStaff(m), storeSalt: () => (member ? storeSaltOf(member.config.fingerprint) : null) },
       taughtSharing: { taught: (code) => member?.session.shareTaught(code) },
     },
     shift(engine, day) {

@@ -1,19 +1,23 @@
 /**
  * A day's shift as CSV for the manager's spreadsheet: one row for the whole counter, one per packer,
  * one per counter, then one per hour. Durations in seconds. A cell that a spreadsheet would run as a
- * formula (a name starting with = + - @) is written as text.
+ * formula (a name starting with = + - @) is written as text, and direction controls are escaped.
  */
 import type { DurationSpread, ShiftFigures, ShiftReport } from '../../../shared/ipc';
+import { printableText } from '../../../shared/protocol/orderId';
 
 const HEADER = [
   'day', 'scope', 'name', 'received', 'accepted', 'rejected', 'cancelled', 'packed', 'handed_over', 'late',
   'to_accept_median_s', 'to_accept_p90_s', 'to_pack_median_s', 'to_pack_p90_s',
 ];
 
-/** One CSV cell: quoted when it holds a comma, quote or line break; a formula's first character made text. */
+/**
+ * One CSV cell: quoted when it holds a comma, quote or line break; a formula's first character made
+ * text; a name's direction controls shown as \uXXXX (printableText), not obeyed by the spreadsheet.
+ */
 export function csvCell(value: string | number | null): string {
   if (value === null) return '';
-  let text = String(value);
+  let text = typeof value === 'string' ? printableText(value) : String(value);
   if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

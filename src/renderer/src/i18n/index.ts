@@ -9,6 +9,7 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { FALLBACK_LANGUAGE, LANGUAGES, type LanguageCode } from '../../../shared/languages';
+import { printableText } from '../../../shared/protocol/orderId';
 import { formatNumber } from '../format/number';
 import { loadScriptFonts } from './fonts';
 
@@ -100,7 +101,9 @@ export async function startI18n(language: string = FALLBACK_LANGUAGE): Promise<I
     fallbackLng: FALLBACK_LANGUAGE,
     ns: Object.keys(resources[FALLBACK_LANGUAGE] ?? {}),
     defaultNS: 'common',
-    interpolation: { escapeValue: false }, // React escapes what it renders.
+    // React escapes HTML; what i18next escapes is what comes from outside in a value (a customer's,
+    // packer's or counter's name): its direction controls are shown, not obeyed (printableText).
+    interpolation: { escapeValue: true, escape: printableText },
     returnNull: false,
     // An empty translation is a missing one: the English word shows instead of a blank.
     returnEmptyString: false,

@@ -210,6 +210,10 @@ describe('the shift in figures', () => {
         Math.round(all.toAccept.medianMs! / 1000), Math.round(all.toAccept.p90Ms! / 1000), Math.round(all.toPack.medianMs! / 1000), Math.round(all.toPack.p90Ms! / 1000)].join(','),
     );
     expect(csv.filter((l) => l.includes(',hour,'))).toHaveLength(24);
+    // A packer's name from outside with a right-to-left override: written out in the CSV, not obeyed by the spreadsheet.
+    const named = shiftCsv({ ...report, byPacker: [{ packer: '=Asha \u202Eraj', figures: report.total }] }, { noName: '-' });
+    expect(named).toContain("'=Asha \\u202Eraj");
+    expect(named).not.toMatch(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/);
   });
 
   it('keeps the day as figures, so they outlive the taps and orders that history pruning takes', () => {

@@ -7,6 +7,7 @@ import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
 import { useWords } from '../../i18n/useWords';
 import { recordInvoice } from '../../intents';
 import { useFieldScan } from '../../scanner/fieldScan';
+import { printableText } from '../../../../shared/protocol/orderId';
 
 export function InvoiceForm({ orderId, current }: { orderId: string; current: string | null }) {
   const { t } = useWords();
@@ -38,7 +39,7 @@ export function InvoiceForm({ orderId, current }: { orderId: string; current: st
       <p className="invoice-current" data-testid="invoice-current">
         {current ? (
           <>
-            {t('order:invoice.recorded')} <strong>{current}</strong>
+            {t('order:invoice.recorded')} <strong>{printableText(current)}</strong>
           </>
         ) : (
           t('order:invoice.none')

@@ -9,6 +9,7 @@ import { PrescriptionBadge } from '../PrescriptionBadge';
 import { ItemPicture } from './ItemPicture';
 import { ItemsBelow } from './ItemsBelow';
 import { UnitsDialog } from './UnitsDialog';
+import { printableText } from '../../../../shared/protocol/orderId';
 
 export function ItemList({ order, editable, cuts = [] }: { order: Order; editable: boolean; cuts?: readonly ItemCut[] | undefined }) {
   const { t, locale } = useWords();
@@ -33,7 +34,7 @@ export function ItemList({ order, editable, cuts = [] }: { order: Order; editabl
           <li key={item.itemId} className="item-row" data-testid="item-row" data-item-id={item.itemId}>
             <ItemPicture item={item} />
             <div className="item-main">
-              <div className="item-name">{item.name ?? item.itemId}</div>
+              <div className="item-name">{printableText(item.name ?? item.itemId)}</div>
               <div className="item-facts">
                 {item.displayMeasurement && <span>{item.displayMeasurement}</span>}
                 {item.prescriptionRequired && <PrescriptionBadge />}

@@ -13,6 +13,7 @@ import { command } from '../../intents';
 import { actionSummary } from '../../orderFacts';
 import { printPackingSlip, printPickList } from '../../print';
 import { Dialog } from '../Dialog';
+import { printableText } from '../../../../shared/protocol/orderId';
 
 /** The History button and its window. */
 export function OrderHistoryButton({ orderId, order }: { orderId: string; order: Order | null }) {
@@ -79,7 +80,7 @@ export function OrderHistory({ orderId, order, onClose }: { orderId: string; ord
               <time dateTime={new Date(e.at).toISOString()}>{formatDayClock(e.at, locale)}</time>{' '}
               <span className="timeline-what">{eventWords(e, t, order)}</span>
               {(e.packer || e.counter) && (
-                <span className="timeline-who muted"> · {e.packer ? t('timeline:who', { packer: e.packer, counter: e.counter ?? '' }) : e.counter}</span>
+                <span className="timeline-who muted"> · {e.packer ? t('timeline:who', { packer: e.packer, counter: e.counter ?? '' }) : printableText(e.counter ?? '')}</span>
               )}
             </li>
           ))}

@@ -12,6 +12,7 @@ import { loadPack } from '../../packing/intents';
 import { scannedOf, usePacking } from '../../packing/store';
 import { TeachDialog } from './TeachDialog';
 import { UnscannedDialog } from './UnscannedDialog';
+import { printableText } from '../../../../shared/protocol/orderId';
 
 export function PackChecklist({ view, order }: { view: OrderView; order: Order }) {
   const { t } = useWords();
@@ -43,7 +44,7 @@ export function PackChecklist({ view, order }: { view: OrderView; order: Order }
               <span className="pack-mark" aria-hidden="true">
                 {done ? '✓' : '○'}
               </span>
-              <span className="pack-name">{item.name ?? item.itemId}</span>
+              <span className="pack-name">{printableText(item.name ?? item.itemId)}</span>
               <span className="pack-count">{t('staff:pack.count', { scanned, count: item.quantity.count })}</span>
             </li>
           );

@@ -15,6 +15,7 @@ import { PIN_PATTERN, PinField } from '../PinField';
 import { useSettingsDraft } from './useSettingsDraft';
 import { SaveResultLine } from './SaveResultLine';
 import { usePacker } from '../../staff/store';
+import { printableText } from '../../../../shared/protocol/orderId';
 
 export function StaffPanel({ pin }: { pin: string }) {
   const { t } = useWords();
@@ -78,7 +79,7 @@ export function StaffPanel({ pin }: { pin: string }) {
           <ul className="staff-list">
             {members.map((m) => (
               <li key={m.id} className="staff-row" data-testid="staff-row" data-name={m.name} data-badge={m.badge}>
-                <span className="staff-name">{m.name}</span>
+                <span className="staff-name">{printableText(m.name)}</span>
                 <span className="staff-badge">{m.badge}</span>
                 <span className="staff-pin">{m.hasPin ? t('staff:settings.hasPin') : t('staff:settings.noPin')}</span>
                 <span className="staff-actions">

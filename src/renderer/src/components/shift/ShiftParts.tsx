@@ -2,6 +2,7 @@
 import type { DurationSpread, ShiftFigures, ShiftReport } from '../../../../shared/ipc';
 import { formatNumber, formatSpan } from '../../format';
 import { useWords } from '../../i18n/useWords';
+import { printableText } from '../../../../shared/protocol/orderId';
 
 const COUNTS = ['received', 'accepted', 'rejected', 'cancelled', 'packed', 'handedOver', 'late'] as const;
 
@@ -95,8 +96,8 @@ export function Shares({ title, rows, testId }: { title: string; rows: { name: s
 /** The rows of the packer and counter tables: a tap without a name is the counter's. */
 export function shareRows(report: ShiftReport, t: ReturnType<typeof useWords>['t']) {
   return {
-    packers: report.byPacker.map((p) => ({ name: p.packer ?? t('shiftReport:share.noName'), figures: p.figures })),
-    counters: report.byCounter.map((c) => ({ name: c.counter, figures: c.figures })),
+    packers: report.byPacker.map((p) => ({ name: p.packer !== null ? printableText(p.packer) : t('shiftReport:share.noName'), figures: p.figures })),
+    counters: report.byCounter.map((c) => ({ name: printableText(c.counter), figures: c.figures })),
   };
 }
 
