@@ -15,7 +15,7 @@ import { dayBounds, dayOf } from '../../src/shared/days';
 import type { OrderSummary, OrderView, OutboxEntryView, ShiftReport } from '../../src/shared/ipc';
 import type { Order } from '../../src/shared/protocol';
 import { pdfText, printToPdf } from './pdf';
-import { appliedTo, axe, MANAGER_PIN, openTerminal, orderPool, reloadTerminal, SCREENSHOT_DIR, shot, tapStep, type Terminal, typeInFind, until } from './support';
+import { appliedTo, axe, MANAGER_PIN, openTerminal, orderPool, reloadTerminal, SCREENSHOT_DIR, shot, tapStep, type Terminal, typeInFind, until, openFromTopBar } from './support';
 
 const work = mkdtempSync(join(tmpdir(), 'packdesk-shift-'));
 
@@ -183,7 +183,7 @@ describe('find, timeline and the shift', () => {
       late,
     };
 
-    await page.getByTestId('nav-shift').click();
+    await openFromTopBar(page, 'shift');
     const screen = page.getByTestId('shift-screen');
     await screen.getByTestId('shift-body').waitFor();
     const counts = async (): Promise<Record<string, number>> =>
@@ -232,7 +232,7 @@ describe('find, timeline and the shift', () => {
     await call(t, 'settings.update', { pin: MANAGER_PIN, patch: { paper: 'a4' } });
     await page.getByTestId('language-en').click();
     await reloadTerminal(page);
-    await page.getByTestId('nav-shift').click();
+    await openFromTopBar(page, 'shift');
     await screen.getByTestId('shift-body').waitFor();
     await screen.getByTestId('shift-print').click();
     await page.locator('[data-testid="print-root"][data-paper="a4"][data-document="shiftSummary"]:not([data-height-mm=""])').waitFor({ state: 'attached' });

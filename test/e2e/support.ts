@@ -271,6 +271,17 @@ export function freshOrders(sandbox: Sandbox): Order[] {
  */
 export const PERSON_KEY_MS = DEFAULT_SCAN_OPTIONS.maxMeanGapMs * 2;
 
+/**
+ * Opens the Outbox, Settings or Shift screen from the top bar as a person would: its own button on a
+ * wide screen, or "More" and then it up to 1400 px wide, where the three share one button.
+ */
+export async function openFromTopBar(page: Page, screen: 'outbox' | 'settings' | 'shift'): Promise<void> {
+  const own = page.getByTestId(`nav-${screen}`);
+  if (await own.isVisible()) return own.click();
+  await page.getByTestId('nav-more').click();
+  await page.getByTestId(`nav-more-${screen}`).click();
+}
+
 /** Opens Settings as a manager would: F9, the manager PIN, Enter. */
 export async function openSettings(page: Page): Promise<void> {
   await page.keyboard.press('F9');

@@ -25,10 +25,13 @@ export function PackChecklist({ view, order }: { view: OrderView; order: Order }
   const left = items.reduce((n, i) => n + Math.max(0, i.quantity.count - scannedOf(state, i.itemId)), 0);
   return (
     <section className="panel pack-panel" aria-labelledby="pack-title" data-testid="pack-checklist" data-left={left}>
-      <h2 id="pack-title">{t('staff:pack.title')}</h2>
-      <p className="hint" role="status">
-        {left === 0 ? t('staff:pack.allScanned') : t('staff:pack.left', { count: left })}
-      </p>
+      {/* The title and what is left share a line: three lines of the list stay in view at 768 px tall. */}
+      <div className="pack-head">
+        <h2 id="pack-title">{t('staff:pack.title')}</h2>
+        <p className="hint" role="status">
+          {left === 0 ? t('staff:pack.allScanned') : t('staff:pack.left', { count: left })}
+        </p>
+      </div>
       {stranger !== null && (
         <p className="pack-stranger" role="alert" data-testid="pack-stranger">
           {t('staff:pack.notInOrder', { code: stranger })}
