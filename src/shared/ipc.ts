@@ -515,6 +515,8 @@ export type PackState = z.infer<typeof PackStateSchema>;
 export const PackScanSchema = z.object({
   outcome: z.enum(['ticked', 'tooMany', 'notInOrder', 'unknown']),
   itemId: z.string().optional(),
+  /** notInOrder: the product's name and the orders on the terminal that hold it (at most three). */
+  product: z.object({ name: z.string().max(500).nullable(), orderIds: z.array(z.string().max(128)).min(1).max(3) }).optional(),
   state: PackStateSchema,
 });
 export type PackScanAnswer = z.infer<typeof PackScanSchema>;
