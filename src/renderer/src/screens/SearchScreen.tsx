@@ -33,7 +33,12 @@ export default function SearchScreen() {
   const chosenDay = dayOfChoice(day, today);
   const key = JSON.stringify([text.trim(), standing, chosenDay ?? '']);
 
-  useEffect(() => field.current?.focus(), []);
+  // The last search is kept (query.ts) and selected: what the packer types next replaces it, rather
+  // than running on after it ("INV-BLR" then "Patel" searched for "INV-BLRPatel").
+  useEffect(() => {
+    field.current?.focus();
+    field.current?.select();
+  }, []);
   // Typing settles before it becomes the query.
   useEffect(() => {
     if (typed === text) return;
