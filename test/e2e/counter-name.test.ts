@@ -41,7 +41,7 @@ describe("the sync bar names this counter", () => {
   it('says "Counter 1 · store hub" on the hub PC and "Counter 2" on the other, whole, in two lines, at every size and language', async () => {
     const want = {
       en: ['Counter 1 · store hub', 'Counter 2'],
-      hi: ['Counter 1 · स्टोर हब', 'Counter 2'],
+      hi: ['काउंटर 1 · स्टोर हब', 'काउंटर 2'],
     };
     const problems: string[] = [];
     for (const language of ['en', 'hi'] as const) {

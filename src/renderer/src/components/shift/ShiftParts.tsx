@@ -2,6 +2,7 @@
 import type { DurationSpread, ShiftFigures, ShiftReport } from '../../../../shared/ipc';
 import { formatNumber, formatSpan } from '../../format';
 import { useWords } from '../../i18n/useWords';
+import { counterName } from '../../i18n';
 
 const COUNTS = ['received', 'accepted', 'rejected', 'cancelled', 'packed', 'handedOver', 'late'] as const;
 
@@ -61,7 +62,7 @@ export function Timings({ figures }: { figures: ShiftFigures }) {
 }
 
 /** Each packer's or counter's share of the day. */
-export function Shares({ title, rows, testId }: { title: string; rows: { name: string; figures: ShiftFigures }[]; testId: string }) {
+export function Shares({ title, rows, testId }: { title: string; rows: { name: string; label?: string; figures: ShiftFigures }[]; testId: string }) {
   const { t, locale } = useWords();
   return (
     <table className="shift-table shift-shares" data-testid={testId}>
@@ -77,9 +78,9 @@ export function Shares({ title, rows, testId }: { title: string; rows: { name: s
         </tr>
       </thead>
       <tbody>
-        {rows.map(({ name, figures }) => (
+        {rows.map(({ name, label, figures }) => (
           <tr key={name} data-name={name} data-packed={figures.packed}>
-            <th scope="row">{name}</th>
+            <th scope="row">{label ?? name}</th>
             <td>{formatNumber(figures.accepted, locale)}</td>
             <td>{formatNumber(figures.packed, locale)}</td>
             <td>{formatNumber(figures.late, locale)}</td>
@@ -96,7 +97,8 @@ export function Shares({ title, rows, testId }: { title: string; rows: { name: s
 export function shareRows(report: ShiftReport, t: ReturnType<typeof useWords>['t']) {
   return {
     packers: report.byPacker.map((p) => ({ name: p.packer ?? t('shiftReport:share.noName'), figures: p.figures })),
-    counters: report.byCounter.map((c) => ({ name: c.counter, figures: c.figures })),
+    // The hub's own names in the language shown ("काउंटर 2"); data-name keeps the name as given.
+    counters: report.byCounter.map((c) => ({ name: c.counter, label: counterName(c.counter), figures: c.figures })),
   };
 }
 
