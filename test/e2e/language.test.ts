@@ -200,7 +200,7 @@ describe('the staff in their own language', () => {
     await page.getByTestId('settings-save').click();
     await page.locator('html[lang="hi-IN"]').waitFor({ state: 'attached' });
     await shot(page, '63-hi-settings-saved');
-    await page.getByTestId('terminal-form').getByRole('status').filter({ hasText: 'सेव हो गया।' }).waitFor();
+    await page.getByTestId('terminal-form').getByRole('status').filter({ hasText: 'सहेजा गया।' }).waitFor();
     const saved = await harness.host.handle('settings.get', {});
     expect(saved.ok && (saved.value as { language?: string }).language).toBe('hi');
     // The settings schema refuses a language the terminal does not offer.
