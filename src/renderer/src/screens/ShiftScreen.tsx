@@ -12,6 +12,7 @@ import { CancelledBy, Counts, Shares, shareRows, Timings } from '../components/s
 import { dayText, shiftDayOf, shiftedDay } from '../components/shift/days';
 import { problemWording } from '../i18n/words';
 import { type Said, saidRefused } from '../i18n/said';
+import { DayField } from '../components/DayField';
 import { useWords } from '../i18n/useWords';
 import { bridge } from '../api';
 import { command } from '../intents';
@@ -94,10 +95,7 @@ export default function ShiftScreen() {
           <button type="button" className="button" onClick={() => setDay(shiftedDay(day, -1))} data-testid="shift-previous">
             {t('shiftReport:day.previous')}
           </button>
-          <label className="shift-day-field">
-            <span className="visually-hidden">{t('shiftReport:day.pick')}</span>
-            <input type="date" value={day} max={today} onChange={(e) => e.target.value && setDay(e.target.value)} data-testid="shift-day" />
-          </label>
+          <DayField label={t('shiftReport:day.pick')} value={day} max={today} onChange={(picked) => picked && setDay(picked)} testId="shift-day" />
           <button type="button" className="button" disabled={day >= today} onClick={() => setDay(shiftedDay(day, 1))} data-testid="shift-next">
             {t('shiftReport:day.next')}
           </button>
