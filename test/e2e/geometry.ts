@@ -259,3 +259,31 @@ export function notWhollyInView(page: Page, selector: string, count: number): Pr
     { selector, count },
   );
 }
+
+/**
+ * Lists (select) inside `within` whose chosen words do not fit their box: a closed list shows
+ * only what fits, so "Only when I press “Install now”" read "Only when I press “Ins". Each named
+ * by its label, with the words' width and the room.
+ */
+export function cutSelects(page: Page, within: string): Promise<string[]> {
+  return page.evaluate((within) => {
+    const out: string[] = [];
+    const pen = document.createElement('canvas').getContext('2d');
+    if (!pen) return ['no canvas to measure with'];
+    for (const el of document.querySelectorAll<HTMLSelectElement>(`${within} select`)) {
+      const r = el.getBoundingClientRect();
+      if (r.width <= 2 || r.height <= 2) continue;
+      const style = getComputedStyle(el);
+      pen.font = style.font;
+      const words = el.selectedOptions[0]?.textContent ?? '';
+      // The box less its padding and the list's arrow (about 1em in Chromium's drawing).
+      const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - parseFloat(style.fontSize);
+      const width = pen.measureText(words).width;
+      if (width > room + 1) {
+        const label = (el.labels?.[0]?.textContent ?? el.getAttribute('aria-label') ?? '').trim().slice(0, 40);
+        out.push(`"${label}": "${words}" is ${Math.round(width)} px in ${Math.round(room)}`);
+      }
+    }
+    return out;
+  }, within);
+}
