@@ -13,7 +13,7 @@ import type { TrainingStore } from '../../src/web/store';
 import { launchChromium } from '../support/chromium';
 import { spillingRows } from './geometry';
 import { readyTrainingStore } from './store';
-import { openCounterPage, orderPool, scan, shot, tapStep } from './support';
+import { openCounterPage, openSettings, orderPool, scan, shot, tapStep } from './support';
 
 let store: TrainingStore;
 let browser: Browser;
@@ -81,6 +81,35 @@ describe('two counters, in Hindi and English', () => {
     if (latinCounter(await row.getByTestId('mark-claimed').innerText())) problems.push('the claim chip names the counter in Latin letters in Hindi');
     expect(problems).toEqual([]);
   }, 90_000);
+});
+
+describe("the hub PC's Counters panel", () => {
+  it('keeps room between "Show the join code" and "Stop being the store hub", in both languages', async () => {
+    await openSettings(one);
+    const show = one.getByTestId('hub-show-code');
+    const leave = one.getByTestId('hub-leave');
+    await show.waitFor();
+    const problems: string[] = [];
+    for (const language of ['en', 'hi'] as const) {
+      const switchTo = one.getByTestId(`language-${language}`);
+      if ((await switchTo.count()) > 0) await switchTo.click();
+      await one.locator(`html[lang="${language}-IN"]`).waitFor({ state: 'attached' });
+      for (const width of [1024, 1366, 1920]) {
+        await one.setViewportSize({ width, height: width === 1920 ? 1080 : 768 });
+        await show.scrollIntoViewIfNeeded();
+        const a = (await show.boundingBox())!;
+        const b = (await leave.boundingBox())!;
+        // Side by side or one above the other, never touching.
+        const across = Math.max(b.x - (a.x + a.width), a.x - (b.x + b.width));
+        const down = Math.max(b.y - (a.y + a.height), a.y - (b.y + b.height));
+        if (Math.max(across, down) < 8) problems.push(`${language}, ${width}: ${Math.round(Math.max(across, down))} px apart`);
+        await shot(one, `store-hub-panel-${language}-${width}`);
+      }
+    }
+    await one.setViewportSize({ width: 1024, height: 768 });
+    await one.keyboard.press('Escape');
+    expect(problems).toEqual([]);
+  }, 60_000);
 });
 
 /** True when Hindi words carry the hub's English "Counter". */

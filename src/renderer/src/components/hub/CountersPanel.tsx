@@ -145,7 +145,7 @@ function HubFacts({ status }: { status: HubStatus }) {
         <>
           <dt>{t('hub:panel.server')}</dt>
           <dd data-testid="hub-server">
-            {server.running ? t('hub:panel.serverRunning', { listen: server.listen, restarts: server.restarts }) : t('hub:panel.serverStopped')}
+            {server.running ? t('hub:panel.serverRunning', { listen: server.listen, count: server.restarts }) : t('hub:panel.serverStopped')}
             {server.problem && <> · {server.problem}</>}
           </dd>
         </>
