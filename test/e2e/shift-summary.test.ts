@@ -6,16 +6,15 @@
  * it did, shown on the Shift screen, printed on 80 mm and A4 and read back with pdftotext, and
  * exported as CSV. Screenshots go to test-results/screenshots/.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayBounds, dayOf } from '../../src/shared/days';
 import type { OrderSummary, OrderView, OutboxEntryView, ShiftReport } from '../../src/shared/ipc';
 import type { Order } from '../../src/shared/protocol';
-import { pdfText, printToPdf } from './pdf';
-import { appliedTo, axe, MANAGER_PIN, openTerminal, orderPool, reloadTerminal, SCREENSHOT_DIR, shot, tapStep, type Terminal, typeInFind, until, openFromTopBar } from './support';
+import { keepAsPng, layoutText, pdfText, printToPdf } from './pdf';
+import { appliedTo, axe, MANAGER_PIN, openTerminal, orderPool, reloadTerminal, shot, tapStep, type Terminal, typeInFind, until, openFromTopBar } from './support';
 
 const work = mkdtempSync(join(tmpdir(), 'packdesk-shift-'));
 
@@ -28,17 +27,6 @@ async function eventually<T>(what: string, check: () => Promise<T | undefined | 
     if (Date.now() > end) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-/** The PDF's words as laid out on the page (one printed line a line). */
-function layoutText(pdf: string): string {
-  return execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', pdf, '-'], { encoding: 'utf8' });
-}
-
-/** The PDF's first page as PNG beside the screenshots, for people to look at. */
-function keepAsPng(pdf: string, name: string): void {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  execFileSync('pdftoppm', ['-r', '150', '-png', '-singlefile', '-f', '1', '-l', '1', pdf, join(SCREENSHOT_DIR, name)]);
 }
 
 async function call<T>(t: Terminal, command: string, payload: unknown): Promise<T> {

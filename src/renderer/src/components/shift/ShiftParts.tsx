@@ -81,11 +81,12 @@ export function Shares({ title, rows, testId }: { title: string; rows: { name: s
         {rows.map(({ name, label, figures }) => (
           <tr key={name} data-name={name} data-packed={figures.packed}>
             <th scope="row">{label ?? name}</th>
-            <td>{formatNumber(figures.accepted, locale)}</td>
-            <td>{formatNumber(figures.packed, locale)}</td>
-            <td>{formatNumber(figures.late, locale)}</td>
-            <td>{formatNumber(figures.cancelled + figures.rejected, locale)}</td>
-            <td>{spreadWords(figures.toPack, t).median}</td>
+            {/* Each figure carries its column's word: the 80 mm roll prints a row as a block (shift.css). */}
+            <td data-label={t('shiftReport:count.accepted')}>{formatNumber(figures.accepted, locale)}</td>
+            <td data-label={t('shiftReport:count.packed')}>{formatNumber(figures.packed, locale)}</td>
+            <td data-label={t('shiftReport:count.late')}>{formatNumber(figures.late, locale)}</td>
+            <td data-label={t('shiftReport:count.cancelledOrRejected')}>{formatNumber(figures.cancelled + figures.rejected, locale)}</td>
+            <td data-label={t('shiftReport:timing.toPackMedian')}>{spreadWords(figures.toPack, t).median}</td>
           </tr>
         ))}
       </tbody>
