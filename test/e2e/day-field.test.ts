@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayOf } from '../../src/shared/days';
 import { crowdedControls } from './geometry';
-import { openFromTopBar, openTerminal, shot, type Terminal } from './support';
+import { openFromTopBar, openTerminal, shot, type Terminal, showLanguage } from './support';
 
 /** The parts of a day field, left to right, by what each lists. */
 const order = (page: Page, testId: string) =>
@@ -34,9 +34,7 @@ describe('a day in the terminal language order', () => {
     const today = dayOf(Date.now());
     const [y, m] = today.split('-');
     for (const language of ['en', 'hi'] as const) {
-      const switchTo = page.getByTestId(`language-${language}`);
-      if ((await switchTo.count()) > 0) await switchTo.click();
-      await page.locator(`html[lang="${language}-IN"]`).waitFor({ state: 'attached' });
+      await showLanguage(page, language);
 
       await openFromTopBar(page, 'shift');
       await page.getByTestId('shift-screen').waitFor();

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfText, printToPdf } from './pdf';
-import { axe, MANAGER_PIN, openSettings, openTerminal, shot, type Terminal } from './support';
+import { axe, MANAGER_PIN, openSettings, openTerminal, shot, type Terminal, showLanguage } from './support';
 
 describe('a new badge for a packer', () => {
   let t: Terminal;
@@ -31,9 +31,7 @@ describe('a new badge for a packer', () => {
       const added = await harness.host.handle('staff.add', { pin: MANAGER_PIN, name });
       if (!added.ok) throw new Error(added.problem.message);
       const old = (added.value as { badge: string }).badge;
-      const switchTo = page.getByTestId(`language-${language}`);
-      if ((await switchTo.count()) > 0) await switchTo.click();
-      await page.locator(`html[lang="${language}-IN"]`).waitFor({ state: 'attached' });
+      await showLanguage(page, language);
       await openSettings(page);
       const row = page.locator(`[data-testid="staff-row"][data-name="${name}"]`);
       await row.waitFor();

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controlRows, coveredControls, crowdedControls, enabledControlsInView, notWhollyInView, rowsInView, smallControls } from './geometry';
 import type { Item } from '../../src/shared/protocol';
 import { scanUntilSeen } from './screens';
-import { axe, MANAGER_PIN, openTerminal, orderPool, shot, tapStep, typeOrderId, until, appliedTo, type Terminal } from './support';
+import { axe, MANAGER_PIN, openTerminal, orderPool, shot, tapStep, typeOrderId, until, appliedTo, type Terminal, showLanguage } from './support';
 
 const SIZES = [
   { width: 1024, height: 768 },
@@ -20,12 +20,6 @@ const SIZES = [
 ] as const;
 const LANGUAGES = ['en', 'hi'] as const;
 
-async function inLanguage(page: Page, language: 'en' | 'hi'): Promise<void> {
-  const switchTo = page.getByTestId(`language-${language}`);
-  if ((await switchTo.count()) > 0) await switchTo.click();
-  await page.locator(`html[lang="${language}-IN"]`).waitFor({ state: 'attached' });
-  await page.evaluate(() => document.fonts.ready);
-}
 
 describe('the packing screen on the screens stores have', () => {
   let t: Terminal;
@@ -56,7 +50,7 @@ describe('the packing screen on the screens stores have', () => {
     const { page } = t;
     const problems: string[] = [];
     for (const language of LANGUAGES) {
-      await inLanguage(page, language);
+      await showLanguage(page, language);
       for (const size of SIZES) {
         await page.setViewportSize(size);
         await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
@@ -121,7 +115,7 @@ describe('the packing screen on the screens stores have', () => {
   it('puts Outbox, Settings and Shift behind More up to 1400 px wide: each opens its screen, Escape closes it, axe finds nothing', async () => {
     const { page } = t;
     for (const language of LANGUAGES) {
-      await inLanguage(page, language);
+      await showLanguage(page, language);
       for (const size of SIZES) {
         await page.setViewportSize(size);
         const more = page.getByTestId('nav-more');
@@ -196,7 +190,7 @@ describe('the undo bar on the order screen', () => {
     const take = orderPool(sandbox);
     const problems: string[] = [];
     for (const language of LANGUAGES) {
-      await inLanguage(page, language);
+      await showLanguage(page, language);
       for (const size of SIZES) {
         await page.setViewportSize(size);
         const tag = `${language}-${size.width}`;

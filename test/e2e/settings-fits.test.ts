@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cutSelects } from './geometry';
-import { openSettings, openTerminal, shot, type Terminal } from './support';
+import { openSettings, openTerminal, shot, type Terminal, showLanguage } from './support';
 
 describe('Settings at the screens stores have', () => {
   let t: Terminal;
@@ -21,10 +21,7 @@ describe('Settings at the screens stores have', () => {
     const { page } = t;
     const problems: string[] = [];
     for (const language of ['en', 'hi'] as const) {
-      const switchTo = page.getByTestId(`language-${language}`);
-      if ((await switchTo.count()) > 0) await switchTo.click();
-      await page.locator(`html[lang="${language}-IN"]`).waitFor({ state: 'attached' });
-      await page.evaluate(() => document.fonts.ready);
+      await showLanguage(page, language);
       await openSettings(page);
       await page.getByTestId('terminal-form').waitFor();
       for (const size of [

@@ -14,7 +14,7 @@ import type { TrainingStore } from '../../src/web/store';
 import { launchChromium, recordPrintRequests } from '../support/chromium';
 import { keepAsPng, layoutText, pdfText, pdfWords, printToPdf } from './pdf';
 import { readyTrainingStore } from './store';
-import { MANAGER_PIN, openCounterPage, openFromTopBar, orderPool, scan, tapStep } from './support';
+import { MANAGER_PIN, openCounterPage, openFromTopBar, orderPool, scan, tapStep, showLanguage } from './support';
 
 /** Two packers: a short name and a long one (a South Indian name in full). */
 const PACKERS = [
@@ -71,9 +71,7 @@ afterAll(async () => {
 describe('the shift summary on an 80 mm roll', () => {
   for (const language of ['en', 'hi'] as const) {
     it(`prints every name whole and every table inside the roll (${language})`, async () => {
-      const switchTo = one.getByTestId(`language-${language}`);
-      if ((await switchTo.count()) > 0) await switchTo.click();
-      await one.locator(`html[lang="${language}-IN"]`).waitFor({ state: 'attached' });
+      await showLanguage(one, language);
       await openFromTopBar(one, 'shift');
       await one.locator('[data-testid="shift-counters"] tbody tr').nth(1).waitFor({ timeout: 20_000 });
       await one.getByTestId('shift-print').click();

@@ -283,6 +283,14 @@ export async function openFromTopBar(page: Page, screen: 'outbox' | 'settings' |
   await page.getByTestId(`nav-more-${screen}`).click();
 }
 
+/** Shows `language` from the top bar, as a packer switches for the shift (it offers the other language only); resolves with its fonts in. */
+export async function showLanguage(page: Page, language: 'en' | 'hi'): Promise<void> {
+  const switchTo = page.getByTestId(`language-${language}`);
+  if ((await switchTo.count()) > 0) await switchTo.click();
+  await page.locator(`html[lang="${language}-IN"]`).waitFor({ state: 'attached' });
+  await page.evaluate(() => document.fonts.ready);
+}
+
 /** Opens Settings as a manager would: F9, the manager PIN, Enter. */
 export async function openSettings(page: Page): Promise<void> {
   await page.keyboard.press('F9');

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controlRows, crowdedControls } from './geometry';
-import { MANAGER_PIN, openTerminal, shot, type Terminal } from './support';
+import { MANAGER_PIN, openTerminal, shot, type Terminal, showLanguage } from './support';
 
 describe('the top bar with packers by name', () => {
   let t: Terminal;
@@ -44,10 +44,7 @@ describe('the top bar with packers by name', () => {
       await page.getByTestId(signedIn ? 'packer-sign-out' : 'packer-sign-in').waitFor();
       for (const language of ['en', 'hi'] as const) {
         // The top bar offers the other language only.
-        const switchTo = page.getByTestId(`language-${language}`);
-        if ((await switchTo.count()) > 0) await switchTo.click();
-        await page.locator(`html[lang="${language}-IN"]`).waitFor({ state: 'attached' });
-        await page.evaluate(() => document.fonts.ready);
+        await showLanguage(page, language);
         for (const width of [1024, 1366]) {
           await page.setViewportSize({ width, height: 768 });
           const found = await crowdedControls(page, '.top-bar');

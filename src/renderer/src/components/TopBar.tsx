@@ -41,17 +41,7 @@ export function TopBar() {
           {t('common:nav.orders')}
         </button>
         {LESS_USED.map((s) => (
-          <button
-            key={s.name}
-            type="button"
-            className="nav-button nav-wide"
-            aria-current={screen === s.name ? 'page' : undefined}
-            onClick={() => show({ name: s.name })}
-            aria-keyshortcuts={s.keys}
-            data-testid={`nav-${s.name}`}
-          >
-            {t(s.words)}
-          </button>
+          <ScreenButton key={s.name} screen={s} current={screen === s.name} className="nav-button nav-wide" testId={`nav-${s.name}`} onClick={() => show({ name: s.name })} />
         ))}
         {/* Up to 1400 px wide the three share one button, so the bar keeps one row with a packer
             signed in and new orders waiting (on a 1024 or 1366 px counter screen). */}
@@ -66,21 +56,21 @@ export function TopBar() {
         </button>
         <div id={MORE_MENU_ID} popover="auto" className="nav-menu" ref={menu} data-testid="nav-more-menu">
           {LESS_USED.map((s) => (
-            <button
-              key={s.name}
-              type="button"
-              className="nav-button"
-              aria-current={screen === s.name ? 'page' : undefined}
-              onClick={() => open(s.name)}
-              aria-keyshortcuts={s.keys}
-              data-testid={`nav-more-${s.name}`}
-            >
-              {t(s.words)}
-            </button>
+            <ScreenButton key={s.name} screen={s} current={screen === s.name} className="nav-button" testId={`nav-more-${s.name}`} onClick={() => open(s.name)} />
           ))}
         </div>
       </nav>
       <LanguageSwitch />
     </header>
+  );
+}
+
+/** One of the screens a manager opens: in the bar, or in the More menu. */
+function ScreenButton({ screen, current, className, testId, onClick }: { screen: (typeof LESS_USED)[number]; current: boolean; className: string; testId: string; onClick: () => void }) {
+  const { t } = useWords();
+  return (
+    <button type="button" className={className} aria-current={current ? 'page' : undefined} onClick={onClick} aria-keyshortcuts={screen.keys} data-testid={testId}>
+      {t(screen.words)}
+    </button>
   );
 }

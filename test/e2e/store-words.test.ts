@@ -1,8 +1,11 @@
 /**
- * Two counters in Hindi (issue 40, item 12): the hub's counter names ("Counter 1") read as Hindi
- * inside Hindi sentences ("काउंटर 1 उन्हें जाँचता है", not "Counter 1 उन्हें जाँचता है"), and at 1024
- * px the queue row of an order another counter is packing keeps its words in its row (the claim
- * chip pushed the row's facts to a third line, onto the next order). English too.
+ * Two counters' words (issue 40): the sync bar names this counter ("Counter 1 · store hub" on the
+ * hub PC, "Counter 2" on the other) at 1024x768, 1366x768 and 1920x1080, whole and inside the
+ * bar's two lines (item 7); the hub's counter names ("Counter 1") read as Hindi inside Hindi
+ * sentences ("काउंटर 1 उन्हें जाँचता है", not "Counter 1 उन्हें जाँचता है"), and at 1024 px the queue
+ * row of an order another counter is packing keeps its title and one line of facts (the claim chip
+ * took a third line) (item 12); the hub PC's Counters panel keeps room between its two buttons
+ * (item 11). English and Hindi.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +16,7 @@ import type { TrainingStore } from '../../src/web/store';
 import { launchChromium } from '../support/chromium';
 import { spillingRows } from './geometry';
 import { readyTrainingStore } from './store';
-import { openCounterPage, openSettings, orderPool, scan, shot, tapStep } from './support';
+import { openCounterPage, openSettings, orderPool, scan, shot, tapStep, showLanguage } from './support';
 
 let store: TrainingStore;
 let browser: Browser;
@@ -22,7 +25,7 @@ let one: Page;
 let two: Page;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'packdesk-e2e-store-hindi-'));
+  dataDir = mkdtempSync(join(tmpdir(), 'packdesk-e2e-store-words-'));
   store = await readyTrainingStore({
     counters: 2,
     dataDir,
@@ -40,16 +43,55 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+describe("the sync bar names this counter", () => {
+  it('says "Counter 1 · store hub" on the hub PC and "Counter 2" on the other, whole, in two lines, at every size and language', async () => {
+    const want = {
+      en: ['Counter 1 · store hub', 'Counter 2'],
+      hi: ['काउंटर 1 · स्टोर हब', 'काउंटर 2'],
+    };
+    const problems: string[] = [];
+    for (const language of ['en', 'hi'] as const) {
+      for (const [n, page] of [one, two].entries()) {
+        await showLanguage(page, language);
+        for (const size of [
+          { width: 1024, height: 768 },
+          { width: 1366, height: 768 },
+          { width: 1920, height: 1080 },
+        ]) {
+          await page.setViewportSize(size);
+          const name = page.getByTestId('sync-counter');
+          await name.waitFor();
+          const text = await name.innerText();
+          const where = `counter ${n + 1}, ${language}, ${size.width}`;
+          if (text !== want[language][n]) problems.push(`${where}: "${text}"`);
+          const look = await page.evaluate(() => {
+            const el = document.querySelector<HTMLElement>('[data-testid="sync-counter"]')!;
+            const bar = document.querySelector<HTMLElement>('[data-testid="sync-bar"]')!;
+            const r = el.getBoundingClientRect();
+            const lines = new Set([...bar.querySelectorAll<HTMLElement>('.sync-link, .sync-item')].map((i) => Math.round(i.getBoundingClientRect().top / 10))).size;
+            return { cut: el.scrollWidth > el.clientWidth + 1, inside: r.left >= 0 && r.right <= window.innerWidth, lines };
+          });
+          if (look.cut || !look.inside) problems.push(`${where}: cut or outside the window`);
+          if (look.lines > 2) problems.push(`${where}: the sync bar takes ${look.lines} lines`);
+          await shot(page, `counter-name-${n + 1}-${language}-${size.width}`);
+        }
+        await page.setViewportSize({ width: 1024, height: 768 });
+      }
+    }
+    expect(problems).toEqual([]);
+  }, 120_000);
+});
+
 describe('two counters, in Hindi and English', () => {
   it('says the hub\'s counter names in Hindi inside Hindi sentences', async () => {
-    await two.getByTestId('language-hi').click();
-    await two.locator('html[lang="hi-IN"]').waitFor({ state: 'attached' });
+    await showLanguage(two, 'hi');
     const intake = await two.getByTestId('sync-intake').innerText();
     expect(intake).toContain('काउंटर 1');
     expect(intake).not.toContain('Counter');
     await expect(two.getByTestId('sync-counter').innerText()).resolves.toBe('काउंटर 2');
     await shot(two, 'store-hindi-sync-bar-1024');
     // In English the names are as the hub gave them.
+    await showLanguage(one, 'en');
     await one.getByTestId('sync-counter').waitFor();
     await expect(one.getByTestId('sync-counter').innerText()).resolves.toBe('Counter 1 · store hub');
   }, 60_000);
@@ -62,9 +104,7 @@ describe('two counters, in Hindi and English', () => {
     await row.getByTestId('mark-claimed').waitFor({ timeout: 15_000 });
     const problems: string[] = [];
     for (const language of ['en', 'hi'] as const) {
-      const switchTo = one.getByTestId(`language-${language}`);
-      if ((await switchTo.count()) > 0) await switchTo.click();
-      await one.locator(`html[lang="${language}-IN"]`).waitFor({ state: 'attached' });
+      await showLanguage(one, language);
       for (const width of [1024, 1366]) {
         await one.setViewportSize({ width, height: 768 });
         await row.scrollIntoViewIfNeeded();
@@ -91,9 +131,7 @@ describe("the hub PC's Counters panel", () => {
     await show.waitFor();
     const problems: string[] = [];
     for (const language of ['en', 'hi'] as const) {
-      const switchTo = one.getByTestId(`language-${language}`);
-      if ((await switchTo.count()) > 0) await switchTo.click();
-      await one.locator(`html[lang="${language}-IN"]`).waitFor({ state: 'attached' });
+      await showLanguage(one, language);
       for (const width of [1024, 1366, 1920]) {
         await one.setViewportSize({ width, height: width === 1920 ? 1080 : 768 });
         await show.scrollIntoViewIfNeeded();
