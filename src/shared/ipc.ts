@@ -451,6 +451,35 @@ export const ShiftReportSchema = z.object({
 });
 export type ShiftReport = z.infer<typeof ShiftReportSchema>;
 
+/** The shift's CSV tables, one a file: the day's totals, by packer, by counter, by hour. */
+export const SHIFT_CSV_TABLES = ['day', 'packers', 'counters', 'hours'] as const;
+export const ShiftCsvTableSchema = z.enum(SHIFT_CSV_TABLES);
+export type ShiftCsvTable = z.infer<typeof ShiftCsvTableSchema>;
+
+/** A column's heading in the terminal's language: plain words, one line. */
+const CsvHeading = z.string().trim().min(1).max(80).regex(/^[^\r\n]*$/);
+export const SHIFT_CSV_COLUMNS = [
+  'day', 'packer', 'counter', 'hour', 'received', 'accepted', 'rejected', 'cancelled', 'packed', 'handedOver', 'late',
+  'toAcceptMedian', 'toAcceptP90', 'toPackMedian', 'toPackP90',
+] as const;
+/** The CSV's words, from the renderer (which holds the languages): each column's heading, the name of a tap without a packer, the save dialog's title. */
+export const ShiftCsvWordsSchema = z
+  .object({
+    columns: z.object(Object.fromEntries(SHIFT_CSV_COLUMNS.map((c) => [c, CsvHeading])) as Record<(typeof SHIFT_CSV_COLUMNS)[number], typeof CsvHeading>).strict(),
+    noName: CsvHeading,
+    dialogTitle: CsvHeading,
+  })
+  .strict();
+export type ShiftCsvWords = z.infer<typeof ShiftCsvWordsSchema>;
+
+/** What saving a CSV came to: saved where the manager chose, the dialog closed, or (the browser harness) the text for the page to download. */
+export const CsvSavedSchema = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('saved'), path: z.string() }),
+  z.object({ outcome: z.literal('cancelled') }),
+  z.object({ outcome: z.literal('download'), fileName: z.string(), text: z.string() }),
+]);
+export type CsvSaved = z.infer<typeof CsvSavedSchema>;
+
 /** One moment in an order's life on this terminal. */
 export const TimelineEventSchema = z.object({
   at: z.number(),
@@ -515,6 +544,8 @@ export type PackState = z.infer<typeof PackStateSchema>;
 export const PackScanSchema = z.object({
   outcome: z.enum(['ticked', 'tooMany', 'notInOrder', 'unknown']),
   itemId: z.string().optional(),
+  /** notInOrder: the product's name and the orders on the terminal that hold it (at most three). */
+  product: z.object({ name: z.string().max(500).nullable(), orderIds: z.array(z.string().max(128)).min(1).max(3) }).optional(),
   state: PackStateSchema,
 });
 export type PackScanAnswer = z.infer<typeof PackScanSchema>;
@@ -672,8 +703,11 @@ export const COMMANDS = builtOnFirstUse({
   'chain.unlink': () => ({ payload: z.object({ pin: Pin }).strict(), result: ChainStatusSchema }),
   /** A day's shift in one picture, from the terminal's own records (today when no day is given). */
   'shift.report': () => ({ payload: z.object({ day: DaySchema.optional() }).strict(), result: ShiftReportSchema }),
-  /** Writes the day's figures as a CSV file for the manager; answers where. */
-  'shift.exportCsv': () => ({ payload: z.object({ day: DaySchema }).strict(), result: z.object({ path: z.string() }) }),
+  /**
+   * One table of the day's figures as a CSV file, saved where the manager chooses (the app's save
+   * dialog; in the browser harness the page downloads the text it answers).
+   */
+  'shift.exportCsv': () => ({ payload: z.object({ day: DaySchema, table: ShiftCsvTableSchema, words: ShiftCsvWordsSchema }).strict(), result: CsvSavedSchema }),
   /** What happened to an order on this terminal, oldest first. */
   'orders.timeline': () => ({ payload: z.object({ orderId: OrderId }).strict(), result: OrderTimelineSchema }),
   /** A slip or pick list went to the printer (or the browser's print dialog): kept for the order's timeline. */

@@ -47,7 +47,18 @@ export const VALID_PAYLOADS: { [C in CommandName]: CommandPayload<C> } = {
   'chain.link': { pin: '1234', link: { storeId: 'store-1', url: 'tls://leaf.chain.example:7422', credentials: null, ca: null } },
   'chain.unlink': { pin: '1234' },
   'shift.report': { day: '2026-11-25' },
-  'shift.exportCsv': { day: '2026-11-25' },
+  'shift.exportCsv': {
+    day: '2026-11-25',
+    table: 'packers',
+    words: {
+      columns: {
+        day: 'Day', packer: 'Packer', counter: 'Counter', hour: 'Hour', received: 'Received', accepted: 'Accepted', rejected: 'Rejected', cancelled: 'Cancelled',
+        packed: 'Packed', handedOver: 'Handed to rider', late: 'Packed late', toAcceptMedian: 'a', toAcceptP90: 'b', toPackMedian: 'c', toPackP90: 'd',
+      },
+      noName: 'No name (the counter)',
+      dialogTitle: 'Save the day as CSV',
+    },
+  },
   'orders.timeline': { orderId: 'ORD-1' },
   'prints.record': { orderId: 'ORD-1', document: 'packingSlip', outcome: 'printed' },
   'staff.list': { pin: '1234' },

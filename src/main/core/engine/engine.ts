@@ -48,7 +48,7 @@ import {
 import { searchOrders, type SearchHit, type SearchQuery } from '../search';
 import { createShiftReader, keepDays, orderTimeline } from '../shift';
 import { createSync, type OnlineSignal, type Sync } from '../sync';
-import { createPacking, itemsNamed, type TaughtCodesSharing } from '../packing';
+import { createPacking, itemsNamed, type ProductElsewhere, type TaughtCodesSharing } from '../packing';
 import { createStaff, type Staff, type StaffSharing } from '../staff';
 import { sharedRecords, type SharedRecords } from './shared-records';
 import { systemTimers, type Timers, TimerSlot } from '../time';
@@ -910,7 +910,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     packScan(orderId, code) {
-      return packWith(orderId, (order) => packing.scan(order, code, itemCodeOnTerminal));
+      return packWith(orderId, (order) => packing.scan(order, code, (c) => productOnTerminal(c, order.id)));
     },
 
     packTeach(orderId, code, itemId) {
@@ -930,9 +930,18 @@ export function createEngine(options: EngineOptions): Engine {
     });
   }
 
-  /** True when `code` is an item code of some order on the terminal (a walk over the held bodies: a scan, not a tap). */
-  function itemCodeOnTerminal(code: string): boolean {
-    return store.orders.list().some((row) => row.body !== null && itemsNamed(row.body, code, null).length > 0);
+  /** The product `code` is an item code of in other orders on the terminal, and up to three of them (a walk over the held bodies: a scan, not a tap). */
+  function productOnTerminal(code: string, except: string): ProductElsewhere | null {
+    let name: string | null = null;
+    const orderIds: string[] = [];
+    for (const row of store.orders.list()) {
+      if (row.body === null || row.body.id === except) continue;
+      const item = itemsNamed(row.body, code, null)[0];
+      if (!item) continue;
+      name ??= item.name ?? null;
+      if (orderIds.length < 3) orderIds.push(row.body.id);
+    }
+    return orderIds.length > 0 ? { name, orderIds } : null;
   }
 
   /** The order as the screen shows it (taps waiting applied), when it has details to pack. */
@@ -943,7 +952,12 @@ export function createEngine(options: EngineOptions): Engine {
   }
 
   function scanAnswer(orderId: string, scan: ReturnType<typeof packing.scan> extends Result<infer S> ? S : never): PackScanAnswer {
-    return { outcome: scan.kind, ...('itemId' in scan ? { itemId: scan.itemId } : {}), state: packStateOf(orderId) };
+    return {
+      outcome: scan.kind,
+      ...('itemId' in scan ? { itemId: scan.itemId } : {}),
+      ...(scan.kind === 'notInOrder' && scan.product ? { product: { name: scan.product.name, orderIds: [...scan.product.orderIds] } } : {}),
+      state: packStateOf(orderId),
+    };
   }
 
   /** Counts, and the packer of the order's latest PACKED tap on this counter that was not taken back or discarded. */

@@ -6,7 +6,7 @@
  */
 import type { HostListener } from './events';
 import { withSettingsNotice } from './settings-notice';
-import { SEARCH_LIMIT, type AppInfo, type IntakeStatus, type PackerStatus, type SyncStatus, type UpdateStatus } from '../../../shared/ipc';
+import { SEARCH_LIMIT, type AppInfo, type CsvSaved, type IntakeStatus, type PackerStatus, type ShiftCsvTable, type ShiftCsvWords, type SyncStatus, type UpdateStatus } from '../../../shared/ipc';
 import { CANCEL_REASONS, ITEM_UNIT_REASONS, findReason, type ActionInput } from '../../../shared/protocol';
 import { FIND_LIMIT, queueHead, summarize } from '../../../shared/orders';
 import { fail, ok, type Problem, type Result } from '../../../shared/result';
@@ -42,7 +42,7 @@ export interface HandlerDeps {
   readonly saveCredentials: (request: CredentialsRequest) => Promise<Result<CredentialsAnswer>>;
   readonly exportBundle: () => Promise<Result<{ path: string }>>;
   /** Writes a day's shift as CSV where the manager finds it; answers the file's path. */
-  readonly exportShiftCsv: (day: string) => Promise<Result<{ path: string }>>;
+  readonly exportShiftCsv: (day: string, table: ShiftCsvTable, words: ShiftCsvWords) => Promise<Result<CsvSaved>>;
   /** Today's local day (YYYY-MM-DD), on the host's clock. */
   readonly today: () => string;
   /** The queue's rows for orders.head and orders.list (kept while nothing changes; listed ahead of a page's first ask, when the shell says one is coming). */
@@ -293,7 +293,7 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
     // The shift's figures are open to everyone at the counter: they name no customer, and a packer
     // sees how the shift goes as the manager does. The same for the CSV of them.
     'shift.report': async ({ day }) => engineOr((e) => ok(hub.shift(e, day ?? deps.today()))),
-    'shift.exportCsv': async ({ day }) => deps.exportShiftCsv(day),
+    'shift.exportCsv': async ({ day, table, words }) => deps.exportShiftCsv(day, table, words),
     'orders.timeline': async ({ orderId }) =>
       engineOr((e) => {
         const timeline = e.timeline(orderId);

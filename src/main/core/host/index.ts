@@ -13,7 +13,7 @@ import { createLogger, createRotatingFileSink, logFilesIn, type LogSink } from '
 import { openPinStore } from '../pin';
 import { openSettingsStore } from '../settings';
 import { exportSupportBundle } from './bundle';
-import { writeShiftCsv } from './shift-export';
+import { exportShiftCsv } from './shift-export';
 import { dayOf } from '../shift';
 import { fail } from '../../../shared/result';
 import { createDispatcher } from './dispatch';
@@ -135,10 +135,10 @@ export async function createAppHost<S extends TrainingService = TrainingService>
     saveCredentials: (request) =>
       saveCredentials({ runtime, settings, vault, log, now, switched: (env) => keychain.refresh(env) }, request),
     today: () => dayOf(now()),
-    exportShiftCsv: async (day) => {
+    exportShiftCsv: async (day, table, words) => {
       const engine = runtime.engine();
       if (!engine) return fail('transient', runtime.problem() ?? 'The terminal is starting; try again in a moment.', 'ENGINE_UNAVAILABLE');
-      return writeShiftCsv({ dir: join(dataDir, 'exports'), report: hub.shift(engine, day), log });
+      return exportShiftCsv({ report: hub.shift(engine, day), table, words, files: options.files, log });
     },
     exportBundle: () =>
       exportSupportBundle({

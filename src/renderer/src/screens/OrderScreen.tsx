@@ -127,20 +127,21 @@ function OrderHeader({ view, onBack }: { view: OrderView; onBack: () => void }) 
           <span>{itemSummary(t, facts)}</span>
         </div>
         {/* Always one line tall, marks or none, so a tap that adds or clears "Waiting to sync"
-            never moves the big button under the packer's finger. */}
+            never moves the big button under the packer's finger. The time left to pack leads it:
+            in a box of its own beside Print it made the header three buttons tall at 1024 px, and
+            no item was in view (docs/ui.md, "Who it is for"). */}
         <div className="order-marks" data-testid="order-marks">
+          {packing && view.promisedPackedAt !== null && (
+            <div className="order-deadline">
+              <Countdown deadline={view.promisedPackedAt} />
+            </div>
+          )}
           {facts?.prescription && <PrescriptionBadge />}
           <OrderMarks view={view} />
         </div>
       </div>
-      {/* Side by side on a wide screen, one above the other on a narrow one (order.css), so the
-          heading keeps the width its title, state and marks need on one line each. */}
+      {/* One row at every width: the heading keeps the width its title, state and marks need on one line each. */}
       <div className="order-aside">
-        {packing && view.promisedPackedAt !== null && (
-          <div className="order-deadline">
-            <Countdown deadline={view.promisedPackedAt} />
-          </div>
-        )}
         {view.order && <PrintSlipButton orderId={view.id} />}
         <OrderHistoryButton orderId={view.id} order={view.order} />
       </div>

@@ -16,6 +16,7 @@ import { useSettingsDraft } from './useSettingsDraft';
 import { SaveResultLine } from './SaveResultLine';
 import { usePacker } from '../../staff/store';
 import { printableText } from '../../../../shared/protocol/orderId';
+import { NewBadgeDialog } from './NewBadgeDialog';
 
 export function StaffPanel({ pin }: { pin: string }) {
   const { t } = useWords();
@@ -26,6 +27,7 @@ export function StaffPanel({ pin }: { pin: string }) {
   const [said, setSaid] = useState<Said | null>(null);
   const [busy, setBusy] = useState(false);
   const [pinFor, setPinFor] = useState<StaffMember | null>(null);
+  const [badgeFor, setBadgeFor] = useState<StaffMember | null>(null);
 
   const reload = useCallback(async () => {
     const reply = await command('staff.list', { pin });
@@ -82,23 +84,22 @@ export function StaffPanel({ pin }: { pin: string }) {
                 <span className="staff-name">{printableText(m.name)}</span>
                 <span className="staff-badge">{m.badge}</span>
                 <span className="staff-pin">{m.hasPin ? t('staff:settings.hasPin') : t('staff:settings.noPin')}</span>
+                {/* The badge's two buttons together, then the PIN; Remove apart at the end. A new badge
+                    is asked first (NewBadgeDialog): it sat between Change PIN and Remove and
+                    replaced the badge at once. */}
                 <span className="staff-actions">
                   <button type="button" className="button button-small" onClick={() => void printBadges([m])} data-testid="staff-print">
                     {t('staff:settings.printBadge')}
+                  </button>
+                  <button type="button" className="button button-small" onClick={() => setBadgeFor(m)} data-testid="staff-new-badge">
+                    {t('staff:settings.newBadge')}
                   </button>
                   <button type="button" className="button button-small" onClick={() => setPinFor(m)}>
                     {m.hasPin ? t('staff:settings.changePin') : t('staff:settings.setPin')}
                   </button>
                   <button
                     type="button"
-                    className="button button-small"
-                    onClick={() => void run(() => command('staff.update', { pin, id: m.id, newBadge: true }), (t) => t('staff:settings.newBadgeDone', { name: m.name }))}
-                  >
-                    {t('staff:settings.newBadge')}
-                  </button>
-                  <button
-                    type="button"
-                    className="button button-small button-danger-outline"
+                    className="button button-small button-danger-outline staff-remove"
                     onClick={() => void run(() => command('staff.remove', { pin, id: m.id }), (t) => t('staff:settings.removed', { name: m.name }))}
                   >
                     {t('staff:settings.remove')}
@@ -137,6 +138,14 @@ export function StaffPanel({ pin }: { pin: string }) {
         </button>
       </form>
       {said && <SaidLine said={said} look="inline" testId="staff-said" />}
+      {badgeFor && (
+        <NewBadgeDialog
+          member={badgeFor}
+          pin={pin}
+          onMade={() => void reload()}
+          onClose={() => setBadgeFor(null)}
+        />
+      )}
       {pinFor && (
         <PinEditor
           member={pinFor}

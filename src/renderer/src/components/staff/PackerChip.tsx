@@ -32,7 +32,7 @@ export function PackerChip() {
           </button>
         ) : (
           <button type="button" className="button button-small" onClick={() => setSigningIn(true)} data-testid="packer-sign-in">
-            {/* The short words on a 1024 px screen (layout.css), where the whole sentence lay over the nav. */}
+            {/* The short words on a 1024 px screen (topbar.css), where the whole sentence lay over the nav. */}
             <span className="wide-words">{t('staff:chip.signIn')}</span>
             <span className="narrow-words">{t('staff:chip.signInShort')}</span>
           </button>
