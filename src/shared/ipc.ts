@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { ActionSchema, FULFILLMENT_STATES, ORDER_STATES, OrderIdSchema, OrderSchema } from './protocol/schemas';
-import { ClaimSchema, CounterNameSchema, HubStatusSchema, SharedTapStateSchema } from './hub';
+import { ClaimSchema, CounterIdSchema, CounterNameSchema, HubStatusSchema, SharedTapStateSchema } from './hub';
 import { CHAIN_FILE_MAX_CHARS, ChainStatusSchema } from './chain';
 import { idFault } from './protocol/builders';
 import { LANGUAGE_CODES } from './languages';
@@ -82,6 +82,13 @@ export const OutboxEntryViewSchema = z.object({
   sentAt: z.number().nullable(),
   /** Who made the tap: the packer signed in at the counter then; null: nobody was (the counter's name stands in). */
   packer: z.string().nullable(),
+  /** A unit cut's count of its item before it; absent for other taps. */
+  unitsBefore: z.number().int().min(0).optional(),
+  /**
+   * With a store hub: whether other counters could not be checked when the tap was made, and which
+   * of their taps on the order this counter had heard of then (request ids). Absent: no hub.
+   */
+  hub: z.object({ unchecked: z.boolean(), seen: z.array(z.string()) }).optional(),
 });
 export type OutboxEntryView = z.infer<typeof OutboxEntryViewSchema>;
 
@@ -96,6 +103,30 @@ export const OrderAlarmSchema = z.object({
   raisedAt: z.number(),
 });
 export type OrderAlarm = z.infer<typeof OrderAlarmSchema>;
+
+/** An item to put back at a counter that did not keep an order packed twice: what it scanned, cut, or (neither known) the whole line. */
+export const PutBackItemSchema = z.object({
+  itemId: z.string(),
+  units: z.number().int().min(0),
+  why: z.enum(['scanned', 'cut', 'picked']),
+});
+export type PutBackItem = z.infer<typeof PutBackItemSchema>;
+
+/**
+ * "Packed twice": this counter and another (or more) worked on the order while they could not see
+ * each other. Shown loudly until a person settles who keeps it; then, at a counter that does not
+ * keep it, what to put back until a person there says it is done. Absent otherwise.
+ */
+export const OrderConflictSchema = z.object({
+  parties: z.array(z.object({ counterId: CounterIdSchema, counterName: CounterNameSchema, packers: z.array(z.string()), here: z.boolean() })),
+  raisedAt: z.number(),
+  settled: z
+    .object({ keeperName: CounterNameSchema, keeperHere: z.boolean(), byCounter: CounterNameSchema, byPacker: z.string().nullable(), at: z.number() })
+    .nullable(),
+  /** At a counter that does not keep the order: what to put back. */
+  putBack: z.array(PutBackItemSchema).optional(),
+});
+export type OrderConflict = z.infer<typeof OrderConflictSchema>;
 
 /** Another counter's tap on an order, as this counter shows it. */
 export const ElsewhereTapSchema = z.object({
@@ -139,6 +170,8 @@ export const OrderViewSchema = z.object({
   claim: ClaimSchema.extend({ here: z.boolean() }).optional(),
   /** With a store hub: other counters' taps on this order that their outboxes have not sent yet (already laid over `order`). */
   elsewhere: z.array(ElsewhereTapSchema).optional(),
+  /** With a store hub: packed twice while the counters could not see each other, until settled and put right here. */
+  conflict: OrderConflictSchema.optional(),
 
   /** Items this terminal cut ("was 3: Item unavailable"); absent when none, and on the queue's rows. */
   cuts: z.array(ItemCutSchema).optional(),
@@ -447,14 +480,20 @@ export const ShiftReportSchema = z.object({
    * `missingSince`: the hub has not answered since then, so other counters' taps made since may be
    * missing here; null while it answers.
    */
-  hub: z.object({ missingSince: z.number().nullable() }).optional(),
+  hub: z
+    .object({
+      missingSince: z.number().nullable(),
+      /** Orders packed twice while the counters could not see each other, found this day (issue 39). */
+      packedTwice: Count.optional(),
+    })
+    .optional(),
 });
 export type ShiftReport = z.infer<typeof ShiftReportSchema>;
 
 /** One moment in an order's life on this terminal. */
 export const TimelineEventSchema = z.object({
   at: z.number(),
-  kind: z.enum(['arrived', 'tap', 'confirmed', 'attempt', 'undo', 'retry', 'discard', 'recover', 'alarm', 'print', 'left']),
+  kind: z.enum(['arrived', 'tap', 'confirmed', 'attempt', 'undo', 'retry', 'discard', 'recover', 'alarm', 'print', 'left', 'conflict', 'settled', 'putBack']),
   /** The tap's action (tap, confirmed, undo, retry, discard). */
   action: ActionSchema.optional(),
   entryId: z.number().int().optional(),
@@ -466,6 +505,10 @@ export const TimelineEventSchema = z.object({
   /** The tap's state now (tap). */
   state: EntryStateSchema.optional(),
   document: z.enum(['packingSlip', 'pickList']).optional(),
+  /** Packed twice (conflict): every counter and packer involved. */
+  parties: z.array(z.object({ counterName: CounterNameSchema, packers: z.array(z.string()) })).optional(),
+  /** Packed twice, settled: the counter that keeps the order. */
+  keeper: CounterNameSchema.optional(),
 });
 export type TimelineEvent = z.infer<typeof TimelineEventSchema>;
 
@@ -637,6 +680,10 @@ export const COMMANDS = builtOnFirstUse({
   'hub.status': () => ({ payload: Empty, result: HubStatusSchema }),
   /** Takes over an order another counter is packing (a confirmed act; that counter is told). */
   'orders.takeOver': () => ({ payload: z.object({ orderId: OrderId }).strict(), result: ClaimSchema }),
+  /** An order packed twice while the counters were apart: a person chose which counter keeps it. */
+  'orders.settleConflict': () => ({ payload: z.object({ orderId: OrderId, keeperId: CounterIdSchema }).strict(), result: Ok }),
+  /** At a counter that did not keep an order packed twice: its items are back on the shelf. */
+  'orders.putBack': () => ({ payload: z.object({ orderId: OrderId }).strict(), result: Ok }),
   /** Makes this counter the store's hub (manager); answers the join code other counters need. */
   'hub.create': () => ({ payload: z.object({ pin: Pin, name: CounterNameSchema.optional() }).strict(), result: HubJoinSchema }),
   /** The join code again, to show or print on a join slip (manager, on the hub). */

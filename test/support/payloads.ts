@@ -39,6 +39,8 @@ export const VALID_PAYLOADS: { [C in CommandName]: CommandPayload<C> } = {
   'print.run': { document: 'packingSlip', contentHeightMm: 120 },
   'hub.status': {},
   'orders.takeOver': { orderId: 'ORD-1' },
+  'orders.settleConflict': { orderId: 'ORD-1', keeperId: 'counter-1' },
+  'orders.putBack': { orderId: 'ORD-1' },
   'hub.create': { pin: '1234', name: 'Counter 1' },
   'hub.joinCode': { pin: '1234' },
   'hub.join': { pin: '1234', code: 'PD1-ABCD', name: 'Counter 2' },

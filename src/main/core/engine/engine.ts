@@ -44,6 +44,7 @@ import {
   reclaimSpace,
   retireFinished,
   type StatusCheck,
+  type TapHubContext,
 } from '../outbox';
 import { searchOrders, type SearchHit, type SearchQuery } from '../search';
 import { createShiftReader, keepDays, orderTimeline } from '../shift';
@@ -51,6 +52,7 @@ import { createSync, type OnlineSignal, type Sync } from '../sync';
 import { createPacking, itemsNamed, type TaughtCodesSharing } from '../packing';
 import { createStaff, type Staff, type StaffSharing } from '../staff';
 import { sharedRecords, type SharedRecords } from './shared-records';
+import { createEngineConflicts, type EngineConflicts } from './conflicts';
 import { systemTimers, type Timers, TimerSlot } from '../time';
 import { EventHub } from './events';
 
@@ -118,8 +120,8 @@ export interface Engine {
   addOrder(orderId: string): Result<OrderView>;
   /** Takes an order none of whose taps reached the service off the terminal (its unsent taps are discarded). */
   removeOrder(orderId: string): Result<true>;
-  /** Validates a tap against the projected order and queues it durably. */
-  submitTap(orderId: string, input: ActionInput): Result<OutboxEntryView>;
+  /** Validates a tap against the projected order and queues it durably; with a store hub, `hub` says whether other counters could be checked. */
+  submitTap(orderId: string, input: ActionInput, hub?: TapHubContext | null): Result<OutboxEntryView>;
   /** Takes a tap back, only inside the undo window and while queued. */
   undo(entryId: number): Result<true>;
   /** A person has seen the order's alarm (cancelled or changed elsewhere): it is no longer raised. */
@@ -159,6 +161,8 @@ export interface Engine {
   setCounterName(name: string | null): void;
   /** The store hub's side of what the counters share (core/hub/store-records.ts): staff, taught barcodes, shift taps. */
   readonly shared: SharedRecords;
+  /** Orders packed twice while counters could not see each other, and other counters' taps heard (engine/conflicts.ts). */
+  readonly conflicts: EngineConflicts;
   /** What happened to an order on this terminal, oldest first; null when it never had it. */
   timeline(orderId: string): OrderTimeline | null;
   /** A slip or pick list of an order went to the printer: kept for its timeline. */
@@ -535,6 +539,7 @@ export function createEngine(options: EngineOptions): Engine {
       }
       store.audit.prune(now() - HISTORY_KEEP_MS);
       store.storeTaps.prune(now() - HISTORY_KEEP_MS);
+      store.hubTaps.prune(now() - HISTORY_KEEP_MS);
     } catch (e) {
       log.error('recovery failed', { error: e });
     }
@@ -722,9 +727,9 @@ export function createEngine(options: EngineOptions): Engine {
       });
     },
 
-    submitTap(orderId, input) {
+    submitTap(orderId, input, hubContext = null) {
       return guard(() => {
-        const r = outbox.enqueue(orderId, input);
+        const r = outbox.enqueue(orderId, input, hubContext);
         if (!r.ok) return r;
         lastTap = now();
         afterChange(r.value.entry);
@@ -812,6 +817,8 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     shared: sharedRecords({ store, staff, packing, now, log }),
+
+    conflicts: createEngineConflicts({ store, packing, now, order: (id) => viewOf(id)?.order ?? null }),
 
     timeline(orderId) {
       if (stopped) return null;

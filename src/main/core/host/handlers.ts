@@ -196,7 +196,7 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
         // With a store hub, the order is claimed for this counter first: never two counters packing one order.
         const claimed = await hub.beforeTap(orderId, input);
         if (!claimed.ok) return claimed;
-        return engineOr((e) => e.submitTap(orderId, input));
+        return engineOr((e) => e.submitTap(orderId, input, claimed.value));
       };
       return needsManager(input) ? withPin(pin, tap) : tap();
     },
@@ -273,6 +273,8 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
     'chain.link': async ({ pin, link }) => withPin(pin, () => hub.linkChain(link)),
     'chain.unlink': async ({ pin }) => withPin(pin, () => hub.unlinkChain()),
     'orders.takeOver': async ({ orderId }) => hub.takeOver(orderId),
+    'orders.settleConflict': async ({ orderId, keeperId }) => done(hub.settleConflict(orderId, keeperId)),
+    'orders.putBack': async ({ orderId }) => done(hub.putBack(orderId)),
     'hub.create': async ({ pin, name }) => withPin(pin, () => hub.create(name ?? null)),
     'hub.joinCode': async ({ pin }) => withPin(pin, () => hub.joinCode()),
     'hub.join': async ({ pin, code, name }) => withPin(pin, () => hub.join(code, name ?? null)),

@@ -8,6 +8,7 @@
  */
 import type { Environment, HubJoin, OrderSummary, OrderView, ShiftReport } from '../../../shared/ipc';
 import { summarize } from '../../../shared/orders';
+import { dayBounds } from '../../../shared/days';
 import type { Claim, HubStatus } from '../../../shared/hub';
 import type { ActionInput } from '../../../shared/protocol';
 import { fail, ok, type Result } from '../../../shared/result';
@@ -18,7 +19,7 @@ import type { TaughtCodesSharing } from '../packing';
 import { intakeCounterPorts } from '../engine/hub-counter';
 import { ownTaps, presenceFigures, sharedTapOf } from '../engine/hub-counter-taps';
 import { connectHub } from '../hub/connection';
-import { loadHubConfig, type HubConfig } from '../hub/hub-config';
+import { counterIdOf, loadHubConfig, type HubConfig } from '../hub/hub-config';
 import { createHub, DEFAULT_HUB_PORT, freeLocalPort, joinCodeOf, joinHub, leaveHub, localTargetOf, type MembershipPlace } from '../hub/membership';
 import type { CounterIdentity, HubSession } from '../hub/ports';
 import { type HubSecretStore, type HubSupervisor, keychainHubSecrets, memoryHubSecrets, prepareHubServer } from '../hub/server';
@@ -37,6 +38,8 @@ import { putChainState, readChainState } from '../hub/chain/shared-state';
 import { configuredPasswordHash, hubFiles, writeHubConfig } from '../hub/server/hub-files';
 import { visitHub } from '../hub/snapshot';
 import { diskLook, storageWarnings } from './storage-warnings';
+import { conflictPorts, settleConflict, withConflict } from './hub-conflicts';
+import type { TapHubContext } from '../outbox';
 
 /** The longest a tap waits on the hub to learn whether another counter has the order; after it the tap goes on, unchecked. */
 export const CLAIM_PATIENCE_MS = 400;
@@ -79,8 +82,15 @@ export interface HubLink {
   status(): HubStatus;
   /** An order view with the hub's word laid over it. */
   decorate(view: OrderView): OrderView;
-  /** Before this counter's tap on an order: claims it; refused in words when another counter has it. */
-  beforeTap(orderId: string, input: ActionInput): Promise<Result<true>>;
+  /**
+   * Before this counter's tap on an order: claims it; refused in words when another counter has it.
+   * With a hub, what the tap's record keeps: whether other counters could be checked (null: no hub).
+   */
+  beforeTap(orderId: string, input: ActionInput): Promise<Result<TapHubContext | null>>;
+  /** A person settled who keeps an order packed twice while the counters were apart. */
+  settleConflict(orderId: string, keeperId: string): Result<true>;
+  /** A person at a counter that did not keep an order packed twice put its items back. */
+  putBack(orderId: string): Result<true>;
   takeOver(orderId: string): Promise<Result<Claim>>;
   create(name: string | null, listen?: string): Promise<Result<HubJoin>>;
   joinCode(): Promise<Result<HubJoin>>;
@@ -160,7 +170,8 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
   const status = (): HubStatus => member?.session.status() ?? { ...SOLO, problem: configProblem };
 
   function decorate(view: OrderView): OrderView {
-    return member ? withHub(view, member.session, member.config.counterId, deps.now()) : view;
+    const shown = member ? withHub(view, member.session, member.config.counterId, deps.now()) : view;
+    return withConflict(shown, engaged?.service.engine ?? null, counterIdOf(deps.terminalId));
   }
 
   const emitOrders = (orderIds: Iterable<string>): void => {
@@ -234,6 +245,7 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
         heldOrderIds: () => rows().flatMap((r) => (r.facts !== null ? [r.id] : [])),
         ownTaps: () => ownTaps(engine, me, deps.now()),
         records: engine.shared,
+        conflicts: conflictPorts(engine, me),
         presence: () => presenceFigures(engine),
       },
       connect: async () => {
@@ -275,6 +287,7 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
         else if (event.kind === 'claim' || event.kind === 'claimTaken') emitOrders([event.orderId]);
         else if (event.kind === 'tap') emitOrders([event.tap.orderId]);
         else if (event.kind === 'shiftHeard') deps.emit('shift.changed', {});
+        else if (event.kind === 'conflict') emitOrders(event.orderIds);
         // 'stored': the engine told the screens already (storeOrders raises intake's stored event).
       }),
       // Every tap of this counter is shown to the others; an order it finished is released.
@@ -340,22 +353,38 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
     decorate,
     async beforeTap(orderId, input) {
       const m = member;
-      if (!m) return ok(true);
+      if (!m) return ok(null);
+      // Whether other counters can be asked at all: while the hub is away every tap is made unchecked.
+      const connected = m.session.status().mode === 'connected';
       const held = m.session.claimOf(orderId);
       if (held && held.counterId === m.config.counterId) {
         void m.session.renew(orderId);
-        return ok(true);
+        return ok({ unchecked: false });
       }
       // An invoice number may be written whoever packs; every other tap is packing work.
-      if (input.kind === 'invoice' && held === null) return ok(true);
+      if (input.kind === 'invoice' && held === null) return ok({ unchecked: !connected });
       // "Being packed by Ravi at Counter 2": the packer signed in here, when the store names its packers.
       const packer = engaged?.service.engine.staff.packerName() ?? null;
       const outcome = await awaitWithin(m.session.claim(orderId, { packer }), CLAIM_PATIENCE_MS, null, systemTimers, { keepAlive: true });
-      if (outcome?.kind !== 'taken') return ok(true);
+      // No answer in time, or the hub away: the tap goes on, and is looked at again when the hub answers (hub/conflicts.ts).
+      if (outcome?.kind !== 'taken') return ok({ unchecked: outcome?.kind !== 'held' });
       return fail('invalid', `Order ${orderId} is being packed at ${outcome.by.counterName}. Take it over there, or with "Take over" here.`, 'CLAIMED_ELSEWHERE', {
         orderId,
         counter: outcome.by.counterName,
       });
+    },
+    settleConflict(orderId, keeperId) {
+      const me = { counterId: counterIdOf(deps.terminalId), counterName: member?.config.counterName ?? null };
+      const result = settleConflict(engaged?.service.engine ?? null, member?.session ?? null, me, { orderId, keeperId }, log);
+      if (result.ok) emitOrders([orderId]);
+      return result;
+    },
+    putBack(orderId) {
+      const engine = engaged?.service.engine;
+      if (!engine) return noEngine();
+      const done = engine.conflicts.putBack(orderId);
+      if (done.ok) emitOrders([orderId]);
+      return done;
     },
     async takeOver(orderId) {
       const m = member;
@@ -402,7 +431,9 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
       const m = member;
       if (!m) return report;
       const s = m.session.status();
-      return { ...report, hub: { missingSince: s.mode === 'connected' ? null : (s.since ?? null) } };
+      const { from, to } = dayBounds(day);
+      const packedTwice = engine.conflicts.raisedBetween(from, to).length;
+      return { ...report, hub: { missingSince: s.mode === 'connected' ? null : (s.since ?? null), packedTwice } };
     },
     async leave() {
       const e = engaged;

@@ -18,6 +18,7 @@ import { openSharedTaps, type SharedTaps } from './shared-taps';
 import { startSharedOrders, type SharedOrders } from './shared-orders';
 import { openPresence, type Presence } from './presence';
 import { openStoreRecords, type StoreRecords } from './store-records';
+import { openConflicts, type SharedConflicts } from './conflicts';
 import { type NorthOptions, startCounterNorth } from '../../../fleet/counter-north';
 
 /** A hub silent this long: this counter takes in orders and rings alerts on its own (the issue allows 15 s). */
@@ -60,6 +61,8 @@ interface Rules {
   readonly presence: Presence;
   /** The staff list, taught barcodes and shift taps (null when this counter shares none). */
   readonly records: StoreRecords | null;
+  /** Orders packed twice while apart (null when this counter does not look for them). */
+  readonly conflicts: SharedConflicts | null;
   /** Stops sending north (a no-op when the store is not in a chain). */
   readonly stopNorth: () => void;
 }
@@ -143,13 +146,19 @@ export function startHubSession(options: HubSessionOptions): HubSession {
       if (what === 'shift') tell({ kind: 'shiftHeard' });
     };
     const records = ports.records ? await openStoreRecords(conn.nc, { me, ports: ports.records, now, timers, log: log.child('records'), onHeard }) : null;
+    const conflicts = ports.conflicts
+      ? await openConflicts(conn.nc, { me, ports: ports.conflicts, claims, now, timers, log: log.child('conflicts'), onChanged: (orderIds) => tell({ kind: 'conflict', orderIds }) })
+      : null;
     unsubscribes.push(
       lease.on(() => {
         decideIntake();
         tellStatus();
       }),
       claims.on((event) => tell(event)),
-      taps.on((event) => tell(event)),
+      taps.on((event) => {
+        conflicts?.heard(event.tap);
+        tell(event);
+      }),
       presence.on(() => tellStatus()),
     );
     // North is figures for the chain's support: started beside the rules, never delaying them, and a
@@ -166,7 +175,7 @@ export function startHubSession(options: HubSessionOptions): HubSession {
       northStopped = true;
       northStop?.();
     };
-    return { lease, orders, claims, taps, presence, records, stopNorth };
+    return { lease, orders, claims, taps, presence, records, conflicts, stopNorth };
   };
 
   /** The hub answered (first time or after being away): publish what was done meanwhile, then one intake. */
@@ -184,6 +193,8 @@ export function startHubSession(options: HubSessionOptions): HubSession {
     await current.taps.republish().catch((e: unknown) => log.warn('taps made meanwhile could not be shown yet', { error: e }));
     // Staff, barcodes and shift taps: merged with the hub's (what this counter did alone is kept).
     await current.records?.republish();
+    // What this counter did without asking the hub, looked at now that it answers: packed twice meanwhile?
+    await current.conflicts?.reconcile().catch((e: unknown) => log.warn('work done while the hub was away could not be looked at yet', { error: e }));
   };
 
   const onLink = (link: HubLinkStatus): void => {
@@ -305,6 +316,12 @@ export function startHubSession(options: HubSessionOptions): HubSession {
     shareShiftTap(tap) {
       live()?.records?.shareShiftTap(tap);
     },
+    settleConflict(record) {
+      // While the hub is away the record stays unshared in the file and goes when it is back (hubBack).
+      const r = live();
+      if (r?.conflicts) void r.conflicts.settled(record);
+      else tell({ kind: 'conflict', orderIds: [record.orderId] });
+    },
     overConnection(use) {
       const c = connection;
       return live() && c ? use(c) : null;
@@ -329,6 +346,7 @@ export function startHubSession(options: HubSessionOptions): HubSession {
         r.stopNorth();
         r.taps.close();
         r.records?.close();
+        r.conflicts?.close();
         r.claims.close();
         await r.orders.close();
       }

@@ -36,8 +36,21 @@ export function orderTimeline(store: Store, orderId: string): OrderTimeline | nu
   }
   if (alarm) events.push({ at: alarm.raisedAt, kind: 'alarm', counter: null, packer: null, outcome: alarm.kind });
   for (const p of prints) events.push({ at: p.time, kind: 'print', counter: p.terminal, packer: null, document: p.document, outcome: p.outcome });
+  events.push(...conflictEvents(store, orderId));
   if (facts.removedAt !== null) events.push({ at: facts.removedAt, kind: 'left', counter: null, packer: null });
   // Stable: equal times keep the order they were gathered in (a tap before its own confirmation).
   events.sort((a, b) => a.at - b.at);
   return { orderId, reprintable: facts.removedAt === null && facts.orderState !== null, events };
+}
+
+/** Packed twice while the counters were apart (issue 39): found (on the finder's clock, alike on every counter), settled, and the items put back here. */
+function conflictEvents(store: Store, orderId: string): TimelineEvent[] {
+  const row = store.conflicts.get(orderId);
+  if (!row) return [];
+  const { record } = row;
+  const parties = record.parties.map((p) => ({ counterName: p.counterName, packers: [...p.packers] }));
+  const events: TimelineEvent[] = [{ at: record.raisedAt, kind: 'conflict', counter: null, packer: null, parties }];
+  if (record.settled) events.push({ at: record.settled.at, kind: 'settled', counter: record.settled.byCounter, packer: record.settled.byPacker, keeper: record.settled.keeperName });
+  if (row.putBackAt !== null) events.push({ at: row.putBackAt, kind: 'putBack', counter: null, packer: null });
+  return events;
 }

@@ -6,7 +6,7 @@ export function OrderMarks({
   view,
   compact = false,
 }: {
-  view: Pick<OrderSummary, 'waiting' | 'failed' | 'mayBeApplied' | 'needsRefresh' | 'alarm' | 'claim' | 'elsewhere'>;
+  view: Pick<OrderSummary, 'waiting' | 'failed' | 'mayBeApplied' | 'needsRefresh' | 'alarm' | 'claim' | 'elsewhere' | 'conflict'>;
   compact?: boolean;
 }) {
   const { t } = useWords();
@@ -17,6 +17,7 @@ export function OrderMarks({
   return (
     <>
       {view.alarm && !compact && <AlarmMark alarm={view.alarm} />}
+      {view.conflict && !compact && <ConflictMark conflict={view.conflict} />}
       {showClaim && (
         <span className="mark mark-claimed" data-testid="mark-claimed">
           <span aria-hidden="true">●</span> {t('hub:marks.claimed', { counter: claimedElsewhere })}
@@ -57,6 +58,16 @@ export function AlarmMark({ alarm }: { alarm: NonNullable<OrderSummary['alarm']>
   return (
     <span className="mark mark-alarm" data-testid="mark-alarm">
       <span aria-hidden="true">⚠</span> {alarm.kind === 'cancelled' ? t('common:marks.alarmCancelled') : t('common:marks.alarmItems')}
+    </span>
+  );
+}
+
+/** Packed twice at two counters: until settled, then (where the order is not kept) until its items are back. */
+export function ConflictMark({ conflict }: { conflict: NonNullable<OrderSummary['conflict']> }) {
+  const { t } = useWords();
+  return (
+    <span className="mark mark-alarm" data-testid="mark-conflict">
+      <span aria-hidden="true">⚠</span> {conflict.settled ? t('hub:conflict.markPutBack') : t('hub:conflict.mark')}
     </span>
   );
 }

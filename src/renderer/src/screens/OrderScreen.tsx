@@ -8,6 +8,7 @@ import type { OrderView } from '../../../shared/ipc';
 import type { Order } from '../../../shared/protocol/schemas';
 import { AlarmPanel } from '../components/OrderAlarm';
 import { ClaimBanner, claimedElsewhere, ElsewhereLines } from '../components/hub/ClaimBanner';
+import { ConflictPanel } from '../components/hub/ConflictPanel';
 import { OrderMarks } from '../components/OrderMarks';
 import { PrescriptionBadge } from '../components/PrescriptionBadge';
 import { CancelDialog } from '../components/order/CancelDialog';
@@ -75,10 +76,12 @@ export function OrderScreen({ orderId }: { orderId: string }) {
     <main className="screen order-screen" aria-labelledby="order-title" data-testid="order-screen" data-order-id={orderId} data-predicted={predicted}>
       <OrderHeader view={view} onBack={back} />
       {view.alarm && <AlarmPanel orderId={view.id} alarm={view.alarm} order={view.order} />}
+      {view.conflict && <ConflictPanel orderId={view.id} conflict={view.conflict} order={view.order} />}
       <HeldWarning view={view} />
       <ElsewhereLines view={view} />
       <div className="next-step-row">
-        {claimedElsewhere(view) ? <ClaimBanner view={view} /> : <NextStepButton view={view} key={view.id} />}
+        {/* Packed twice: who keeps it is settled (or its items put back) before anyone goes on with it. */}
+        {view.conflict ? null : claimedElsewhere(view) ? <ClaimBanner view={view} /> : <NextStepButton view={view} key={view.id} />}
         {view.nextStep?.key === 'ACCEPT' && view.order !== null && <RejectButton order={view.order} />}
         {isNew && <SeenButton orderId={orderId} />}
       </div>

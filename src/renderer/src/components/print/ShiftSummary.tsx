@@ -35,6 +35,7 @@ export default function ShiftSummary({ report, at }: { report: ShiftReport; at: 
             : t('shiftReport:hub.missing', { time: paperTime(report.hub.missingSince, i18next.language) })}
         </p>
       )}
+      {report.hub && <p data-testid="paper-packed-twice">{t('shiftReport:hub.packedTwice', { count: report.hub.packedTwice ?? 0 })}</p>}
       <Counts figures={report.total} />
       <CancelledBy report={report} />
       <Timings figures={report.total} />
