@@ -11,6 +11,7 @@ import { summarize } from '../../../shared/orders';
 import { dayBounds } from '../../../shared/days';
 import type { Claim, HubStatus } from '../../../shared/hub';
 import type { ActionInput } from '../../../shared/protocol';
+import { handsOver } from '../hub/apart';
 import { fail, ok, type Result } from '../../../shared/result';
 import type { Engine, IntakeEvent, ServiceEngine } from '../engine';
 import { shiftTapOf } from '../engine/shared-records';
@@ -285,7 +286,12 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
           if (holder) service.reportReachable(holder.online);
         }
         else if (event.kind === 'claim' || event.kind === 'claimTaken') emitOrders([event.orderId]);
-        else if (event.kind === 'tap') emitOrders([event.tap.orderId]);
+        else if (event.kind === 'tap') {
+          emitOrders([event.tap.orderId]);
+          // Handed over to the end at another counter: this counter's claim on it ends too.
+          const view = engine.getOrder(event.tap.orderId);
+          if (view && session.claimOf(view.id)?.counterId === me.counterId && decorate(view).nextStep === null) void session.release(view.id);
+        }
         else if (event.kind === 'shiftHeard') deps.emit('shift.changed', {});
         else if (event.kind === 'conflict') emitOrders(event.orderIds);
         // 'stored': the engine told the screens already (storeOrders raises intake's stored event).
@@ -361,6 +367,8 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
         void m.session.renew(orderId);
         return ok({ unchecked: false });
       }
+      // A packed order's hand-over (out for delivery, delivered, complete) is anyone's at any counter: the claim stays where it was packed.
+      if (held && handsOver(input)) return ok({ unchecked: false });
       // An invoice number may be written whoever packs; every other tap is packing work.
       if (input.kind === 'invoice' && held === null) return ok({ unchecked: !connected });
       // "Being packed by Ravi at Counter 2": the packer signed in here, when the store names its packers.

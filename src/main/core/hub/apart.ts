@@ -13,7 +13,7 @@
  * ordinary flow (a packed order is handed over at any counter), and an invoice number is nobody's.
  */
 import type { ConflictParty, ConflictRecord } from '../../../shared/hub';
-import type { Action } from '../../../shared/protocol';
+import { type Action, type ActionInput, buildAction } from '../../../shared/protocol';
 
 /** What finding taps made apart reads of a tap (this counter's own, or another's heard through the hub). */
 export interface WorkTap {
@@ -36,6 +36,12 @@ export function workOf(action: Action): 'packing' | 'handOver' | null {
   if (action.type === 'ORDER_STATE_UPDATE') return action.orderState.toUpperCase() === 'COMPLETED' ? 'handOver' : 'packing';
   const state = action.fulfillmentState.toUpperCase();
   return state === 'PACKING' || state === 'PACKED' ? 'packing' : 'handOver';
+}
+
+/** Whether a tap as typed hands a packed order over: anyone's at any counter, the claim left where it was packed. */
+export function handsOver(input: ActionInput): boolean {
+  const built = buildAction(input);
+  return built.ok && workOf(built.value) === 'handOver';
 }
 
 /** Whether two taps at two counters were made apart (the module comment's rule). */

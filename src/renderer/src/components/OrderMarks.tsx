@@ -10,7 +10,8 @@ export function OrderMarks({
   compact?: boolean;
 }) {
   const { t } = useWords();
-  const claimedElsewhere = view.claim !== undefined && !view.claim.here ? view.claim.counterName : null;
+  // "Ravi · Counter 1": who and where, on every counter but the one that holds it.
+  const claimedElsewhere = view.claim !== undefined && !view.claim.here ? (view.claim.packer ? t('hub:marks.claimedBy', { packer: view.claim.packer, counter: view.claim.counterName }) : t('hub:marks.claimed', { counter: view.claim.counterName })) : null;
   const waitingElsewhere = view.elsewhere?.find((e) => e.state === 'waiting')?.counterName ?? null;
   // A queue row has room for one of the two: "To sync at Counter 1" names the counter too.
   const showClaim = claimedElsewhere !== null && !(compact && waitingElsewhere !== null);
@@ -20,7 +21,7 @@ export function OrderMarks({
       {view.conflict && !compact && <ConflictMark conflict={view.conflict} />}
       {showClaim && (
         <span className="mark mark-claimed" data-testid="mark-claimed">
-          <span aria-hidden="true">●</span> {t('hub:marks.claimed', { counter: claimedElsewhere })}
+          <span aria-hidden="true">●</span> {claimedElsewhere}
         </span>
       )}
       {compact && waitingElsewhere !== null && (

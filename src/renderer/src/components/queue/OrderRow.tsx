@@ -10,6 +10,7 @@ import { AlarmMark, ConflictMark, OrderMarks } from '../OrderMarks';
 import { PickSelect } from '../print/PickSelect';
 import { PrescriptionBadge } from '../PrescriptionBadge';
 import { StepPill } from '../StepPill';
+import { claimedElsewhere } from '../hub/ClaimBanner';
 import { customerName, itemSummary, orderStateWord } from '../../orderFacts';
 import { printableId } from '../../../../shared/protocol/orderId';
 
@@ -76,7 +77,7 @@ export const OrderRow = memo(function OrderRow({ id, domId, top, index, total, a
           <OrderMarks view={view} compact />
         </div>
       </div>
-      {!view.nextStep && !view.facts ? <StepPill step={null} waitingForDetails /> : <StepPill step={view.nextStep?.key ?? null} />}
+      {!view.nextStep && !view.facts ? <StepPill step={null} waitingForDetails /> : <StepPill step={view.nextStep?.key ?? null} held={claimedElsewhere(view)} />}
     </div>
   );
 });
