@@ -131,7 +131,9 @@ export type OrderConflict = z.infer<typeof OrderConflictSchema>;
 /** Another counter's tap on an order, as this counter shows it. */
 export const ElsewhereTapSchema = z.object({
   counterName: CounterNameSchema,
+  /** The other counter's own words for it (English); `action` is worded here, in this counter's language, with the items' names. */
   summary: z.string(),
+  action: ActionSchema.optional(),
   state: SharedTapStateSchema,
   queuedAt: z.number(),
 });
@@ -459,8 +461,10 @@ export type ShiftFigures = z.infer<typeof ShiftFiguresSchema>;
 /** A day's shift in one picture. */
 export const ShiftReportSchema = z.object({
   day: DaySchema,
-  /** The counter that reports (this terminal's id). */
+  /** The counter that reports (this terminal's id: its figures are kept under it; never shown, see shared/shift.ts). */
   terminal: z.string(),
+  /** This counter's name in its store hub; null or absent: none (a one-counter store), said as "this counter". */
+  counterName: z.string().nullable().optional(),
   from: z.number(),
   to: z.number(),
   /** Worked out from the terminal's records now, or read from the day's figures kept before pruning. */
@@ -547,10 +551,12 @@ export type PackerStatus = z.infer<typeof PackerStatusSchema>;
 export const PackStateSchema = z.object({
   orderId: z.string(),
   items: z.array(z.object({ itemId: z.string(), scanned: z.number().int().min(0) })),
-  /** The packer of the order's PACKED tap on this counter; null when nobody was signed in, or it was not packed here. */
+  /** The packer of the order's PACKED tap, at this counter or (heard through the store hub) another; null when nobody was signed in, or not packed. */
   packedBy: z.string().nullable(),
   /** The order was marked packed at this counter (by `packedBy`, or by the counter when that is null). */
   packedHere: z.boolean(),
+  /** With a store hub: the name of the counter where it was marked packed (this one's or another's); null: not known, or no hub. */
+  packedAt: z.string().nullable().optional(),
 });
 export type PackState = z.infer<typeof PackStateSchema>;
 

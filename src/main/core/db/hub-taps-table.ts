@@ -7,6 +7,7 @@
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import { type Action, ActionSchema } from '../../../shared/protocol';
+import type { CutRow } from './outbox-table';
 import { jsonColumn } from './rows';
 
 /** Another counter's tap as kept here. */
@@ -43,6 +44,9 @@ const RowSchema = z.object({
   seen: jsonColumn(z.array(z.string())).nullable(),
   units_before: z.number().int().nullable(),
 });
+
+const CutSchema = z.object({ action: jsonColumn(ActionSchema), units_before: z.number().int().nonnegative() });
+const PackedSchema = z.object({ counter_name: z.string(), packer: z.string().nullable() });
 
 /** A row as read; one that does not parse is left out (it came from another counter: outside data). */
 function parse(raw: unknown): HubTapRow | null {
@@ -84,6 +88,12 @@ export function createHubTapsTable(db: Database) {
     forOrder: db.prepare(`SELECT * FROM hub_taps WHERE order_id = ? ORDER BY queued_at, request_id`),
     ids: db.prepare(`SELECT request_id FROM hub_taps WHERE order_id = ?`).pluck(),
     prune: db.prepare(`DELETE FROM hub_taps WHERE queued_at < ?`),
+    cuts: db.prepare(`SELECT action, units_before FROM hub_taps WHERE order_id = ? AND units_before IS NOT NULL AND state <> 'discarded' ORDER BY queued_at`),
+    packed: db.prepare(
+      `SELECT counter_name, packer FROM hub_taps WHERE order_id = ? AND state <> 'discarded'
+         AND json_extract(action, '$.type') = 'ORDER_FULFILMENT_STATE_UPDATE' AND json_extract(action, '$.fulfillmentState') = 'PACKED'
+       ORDER BY queued_at DESC LIMIT 1`,
+    ),
   };
   return {
     /** Keeps (or updates) other counters' taps; answers the order ids whose taps changed. */
@@ -114,6 +124,18 @@ export function createHubTapsTable(db: Database) {
     forOrder: (orderId: string): HubTapRow[] => s.forOrder.all(orderId).flatMap((raw) => parse(raw) ?? []),
     /** The request ids of those taps: what a tap made here now has heard of. */
     requestIdsOf: (orderId: string): string[] => s.ids.all(orderId).filter((id): id is string => typeof id === 'string'),
+    /** The unit cuts other counters made on an order (not set aside), oldest first: "was 3" on this counter's screens and slips too. */
+    cutsForOrder(orderId: string): CutRow[] {
+      return s.cuts.all(orderId).flatMap((raw) => {
+        const r = CutSchema.safeParse(raw);
+        return r.success && r.data.action.type === 'ITEM_UNIT_UPDATE' ? [{ itemId: r.data.action.itemId, unitsBefore: r.data.units_before, reason: r.data.action.reason }] : [];
+      });
+    },
+    /** Where, and by whom, another counter last marked the order packed (not set aside); null when none did. */
+    packedBy(orderId: string): { counterName: string; packer: string | null } | null {
+      const r = PackedSchema.safeParse(s.packed.get(orderId));
+      return r.success ? { counterName: r.data.counter_name, packer: r.data.packer } : null;
+    },
     /** Drops taps made before `before` (the history keep period); answers how many. */
     prune: (before: number): number => s.prune.run(before).changes,
   };

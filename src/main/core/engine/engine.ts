@@ -329,7 +329,7 @@ export function createEngine(options: EngineOptions): Engine {
   const viewOf = (orderId: string): OrderView | null => {
     const row = store.orders.get(orderId);
     return row
-      ? orderView(row, store.outbox.projectedForOrder(orderId), now(), projectWith, store.alarms.get(orderId), store.outbox.cutsForOrder(orderId))
+      ? orderView(row, store.outbox.projectedForOrder(orderId), now(), projectWith, store.alarms.get(orderId), [...store.hubTaps.cutsForOrder(orderId), ...store.outbox.cutsForOrder(orderId)])
       : null;
   };
 
@@ -809,7 +809,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     shift(day) {
-      return shiftOf({ day, terminal: options.terminalId, counterName });
+      return { ...shiftOf({ day, terminal: options.terminalId, counterName }), counterName };
     },
 
     setCounterName(name) {
@@ -822,7 +822,7 @@ export function createEngine(options: EngineOptions): Engine {
 
     timeline(orderId) {
       if (stopped) return null;
-      return orderTimeline(store, orderId.trim());
+      return orderTimeline(store, orderId.trim(), { terminal: options.terminalId, counterName });
     },
 
     recordPrint(orderId, document, outcome) {
@@ -957,7 +957,15 @@ export function createEngine(options: EngineOptions): Engine {
       .filter((e) => e.state !== 'discarded' && e.action.type === 'ORDER_FULFILMENT_STATE_UPDATE' && e.action.fulfillmentState === 'PACKED')
       .at(-1);
     const counts = packing.counts(orderId);
-    return { orderId, items: [...counts.items], packedBy: packed?.packer ?? null, packedHere: packed !== undefined };
+    // Packed at another counter of the store: who and where, as heard through the hub (a slip reprinted here says so too).
+    const elsewhere = packed === undefined ? store.hubTaps.packedBy(orderId) : null;
+    return {
+      orderId,
+      items: [...counts.items],
+      packedBy: packed?.packer ?? elsewhere?.packer ?? null,
+      packedHere: packed !== undefined,
+      packedAt: packed !== undefined ? counterName : (elsewhere?.counterName ?? null),
+    };
   }
 }
 

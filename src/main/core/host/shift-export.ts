@@ -14,11 +14,11 @@ function fileSafe(text: string): string {
 /** Writes `report` as `<dir>/shift-<day>-<counter>.csv` (whole, or not at all); answers its path. */
 export function writeShiftCsv(options: { readonly dir: string; readonly report: ShiftReport; readonly log: Logger }): Result<{ path: string }> {
   const { dir, report, log } = options;
-  const file = join(dir, `shift-${report.day}-${fileSafe(report.terminal)}.csv`);
+  const file = join(dir, `shift-${report.day}-${fileSafe(report.counterName ?? report.terminal)}.csv`);
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     // UTF-8 with a byte order mark, so a spreadsheet reads a Hindi name as Hindi.
-    writeFileSync(`${file}.part`, `\uFEFF${shiftCsv(report, { noName: '-' })}`, { mode: 0o600 });
+    writeFileSync(`${file}.part`, `\uFEFF${shiftCsv(report, { noName: '-', thisCounter: 'this counter' })}`, { mode: 0o600 });
     renameSync(`${file}.part`, file);
   } catch (e) {
     log.warn('the shift could not be exported', { error: e });

@@ -204,9 +204,9 @@ describe('the shift in figures', () => {
     );
 
     // The CSV says the same: the whole day's row, one per packer and counter, one per hour.
-    const csv = shiftCsv(report, { noName: '-' }).split('\r\n');
+    const csv = shiftCsv(report, { noName: '-', thisCounter: 'this counter' }).split('\r\n');
     expect(csv[1]).toBe(
-      [DAY, 'total', 'Counter-1', all.received, all.accepted, all.rejected, all.cancelled, all.packed, all.handedOver, all.late,
+      [DAY, 'total', 'this counter', all.received, all.accepted, all.rejected, all.cancelled, all.packed, all.handedOver, all.late,
         Math.round(all.toAccept.medianMs! / 1000), Math.round(all.toAccept.p90Ms! / 1000), Math.round(all.toPack.medianMs! / 1000), Math.round(all.toPack.p90Ms! / 1000)].join(','),
     );
     expect(csv.filter((l) => l.includes(',hour,'))).toHaveLength(24);
@@ -255,7 +255,8 @@ describe("an order's timeline", () => {
       store.history.addPrint({ orderId: o.id, document: 'packingSlip', time: o.packed! + 5000, terminal: o.counter, outcome: 'printed' });
     });
 
-    const timeline = orderTimeline(store, o.id)!;
+    // This counter's rows carry its terminal id: the timeline names it by its hub name instead.
+    const timeline = orderTimeline(store, o.id, { terminal: o.counter, counterName: 'Counter 1' })!;
     expect(timeline.reprintable).toBe(true);
     const says = timeline.events.map((e) => [e.kind, e.action?.type === 'ORDER_STATE_UPDATE' ? e.action.orderState : e.action && 'fulfillmentState' in e.action ? e.action.fulfillmentState : e.document ?? null]);
     expect(says[0]).toEqual(['arrived', null]);
@@ -263,9 +264,10 @@ describe("an order's timeline", () => {
     expect(says).toContainEqual(['undo', 'ACCEPTED']);
     expect(says).toContainEqual(['print', 'packingSlip']);
     const accept = timeline.events.find((e) => e.kind === 'tap' && e.state !== 'discarded' && e.action?.type === 'ORDER_STATE_UPDATE')!;
-    expect(accept).toMatchObject({ at: o.accept, counter: o.counter, packer: null });
+    expect(accept).toMatchObject({ at: o.accept, counter: 'Counter 1', packer: null });
+    expect(timeline.events.some((e) => e.counter === o.counter)).toBe(false);
     const times = timeline.events.map((e) => e.at);
     expect(times).toEqual([...times].sort((a, b) => a - b));
-    expect(orderTimeline(store, 'NEVER-HERE')).toBeNull();
+    expect(orderTimeline(store, 'NEVER-HERE', { terminal: o.counter, counterName: null })).toBeNull();
   });
 });

@@ -13,6 +13,7 @@ import type { StepKey } from '../../../../shared/fulfilment/states';
 import { formatClock } from '../../format';
 import { useWords } from '../../i18n/useWords';
 import { takeOver } from '../../intents';
+import { actionSummary } from '../../orderFacts';
 import { cannotCheckCounters, useHub } from '../../store/hub';
 import { Dialog } from '../Dialog';
 import { StepPill } from '../StepPill';
@@ -148,8 +149,8 @@ export function ElsewhereLines({ view }: { view: OrderView }) {
         <li key={`${tap.counterName}-${tap.queuedAt}`} className={tap.state === 'failed' ? 'elsewhere-failed' : 'elsewhere-waiting'}>
           <span aria-hidden="true">{tap.state === 'failed' ? '⚠' : '⟳'}</span>{' '}
           {tap.state === 'failed'
-            ? t('hub:elsewhere.refused', { counter: tap.counterName, summary: tap.summary })
-            : t('hub:elsewhere.waiting', { counter: tap.counterName, summary: tap.summary })}
+            ? t('hub:elsewhere.refused', { counter: tap.counterName, summary: tap.action ? actionSummary(t, tap.action, view.order) : tap.summary })
+            : t('hub:elsewhere.waiting', { counter: tap.counterName, summary: tap.action ? actionSummary(t, tap.action, view.order) : tap.summary })}
         </li>
       ))}
       {unchecked && view.nextStep !== null && (

@@ -80,7 +80,10 @@ export function OrderHistory({ orderId, order, onClose }: { orderId: string; ord
               <time dateTime={new Date(e.at).toISOString()}>{formatDayClock(e.at, locale)}</time>{' '}
               <span className="timeline-what">{eventWords(e, t, order, locale)}</span>
               {(e.packer || e.counter) && (
-                <span className="timeline-who muted"> · {e.packer ? t('timeline:who', { packer: e.packer, counter: e.counter ?? '' }) : e.counter}</span>
+                <span className="timeline-who muted" data-testid="timeline-who">
+                  {' '}
+                  · {e.packer && e.counter ? t('timeline:who', { packer: e.packer, counter: e.counter }) : (e.packer ?? e.counter)}
+                </span>
               )}
             </li>
           ))}

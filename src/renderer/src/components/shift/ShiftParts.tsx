@@ -2,6 +2,7 @@
 import type { DurationSpread, ShiftFigures, ShiftReport } from '../../../../shared/ipc';
 import { formatNumber, formatSpan } from '../../format';
 import { useWords } from '../../i18n/useWords';
+import { counterShown } from '../../../../shared/shift';
 
 const COUNTS = ['received', 'accepted', 'rejected', 'cancelled', 'packed', 'handedOver', 'late'] as const;
 
@@ -96,7 +97,7 @@ export function Shares({ title, rows, testId }: { title: string; rows: { name: s
 export function shareRows(report: ShiftReport, t: ReturnType<typeof useWords>['t']) {
   return {
     packers: report.byPacker.map((p) => ({ name: p.packer ?? t('shiftReport:share.noName'), figures: p.figures })),
-    counters: report.byCounter.map((c) => ({ name: c.counter, figures: c.figures })),
+    counters: report.byCounter.map((c) => ({ name: counterShown(report, c.counter, t('shiftReport:thisCounter')), figures: c.figures })),
   };
 }
 
@@ -110,7 +111,7 @@ export function CancelledBy({ report }: { report: ShiftReport }) {
         <li key={`${c.by}:${c.packer ?? ''}:${c.counter ?? ''}`}>
           {c.by === 'elsewhere'
             ? t('shiftReport:cancelledBy.elsewhere', { n: formatNumber(c.count, locale) })
-            : t('shiftReport:cancelledBy.here', { n: formatNumber(c.count, locale), who: c.packer ?? c.counter ?? t('shiftReport:share.noName') })}
+            : t('shiftReport:cancelledBy.here', { n: formatNumber(c.count, locale), who: c.packer ?? (c.counter !== null ? counterShown(report, c.counter, t('shiftReport:thisCounter')) : t('shiftReport:share.noName')) })}
         </li>
       ))}
     </ul>
