@@ -174,6 +174,11 @@ export const OrderViewSchema = z.object({
   elsewhere: z.array(ElsewhereTapSchema).optional(),
   /** With a store hub: packed twice while the counters could not see each other, until settled and put right here. */
   conflict: OrderConflictSchema.optional(),
+  /**
+   * With a store hub: another counter packing this order has its alarm raised (cancelled or changed
+   * by someone else) and not yet acknowledged there: every other counter shows a red line.
+   */
+  alarmElsewhere: z.object({ kind: z.enum(['cancelled', 'items']), changedAt: z.number(), counterName: CounterNameSchema, packer: z.string().nullable() }).optional(),
 
   /** Items this terminal cut ("was 3: Item unavailable"); absent when none, and on the queue's rows. */
   cuts: z.array(ItemCutSchema).optional(),
@@ -800,6 +805,8 @@ export const EVENTS = builtOnFirstUse({
    * (this counter's own taps come as `outbox.changed`).
    */
   'shift.changed': () => z.object({}).strict(),
+  /** A store setting (scan to pack, how long an order stays with its counter) was changed at another counter and taken here. */
+  'settings.changed': () => SettingsSchema,
 });
 
 export type EventName = keyof typeof EVENTS;

@@ -70,5 +70,6 @@ export function summarize(view: OrderView): OrderSummary {
   if (view.elsewhere) row.elsewhere = view.elsewhere;
   // Packed twice while the counters were apart: the row and the dock say so, the alarm sounds.
   if (view.conflict) row.conflict = view.conflict;
+  if (view.alarmElsewhere) row.alarmElsewhere = view.alarmElsewhere;
   return row;
 }

@@ -9,6 +9,7 @@
 import type { ConflictRecord, SharedTap } from '../../../shared/hub';
 import type { OrderConflict, PutBackItem } from '../../../shared/ipc';
 import type { Order } from '../../../shared/protocol';
+import { changedAtOf, orderPhase } from '../../../shared/fulfilment';
 import { fail, ok, type Result } from '../../../shared/result';
 import type { ConflictRow, EntryRow, HubTapRow, Store } from '../db';
 import { mergeConflict, sameConflict, type WorkTap, workOf } from '../hub/apart';
@@ -52,6 +53,12 @@ export interface EngineConflicts {
   views(counterId: string): ReadonlyMap<string, OrderConflict>;
   /** Conflicts raised here in [from, to). */
   raisedBetween(from: number, to: number): ConflictRow[];
+  /**
+   * An order this counter holds (its claim) was cancelled by someone else though no tap of this
+   * counter's was made on it yet (taken over, not touched): its alarm is raised as for an order
+   * worked on here (outbox/elsewhere.ts). True when it was raised now.
+   */
+  alarmHeld(orderId: string): boolean;
 }
 
 /** A tap of this counter as finding taps made apart reads it (only taps made while in a hub carry what it needs). */
@@ -228,5 +235,15 @@ export function createEngineConflicts(deps: { store: Store; packing: Packing; no
     },
 
     raisedBetween: (from, to) => store.conflicts.raisedBetween(from, to),
+
+    alarmHeld(orderId) {
+      return store.transaction(() => {
+        const body = store.orders.get(orderId)?.body;
+        if (!body || orderPhase(body) !== 'CANCELLED' || store.alarms.get(orderId) !== null) return false;
+        store.alarms.raise(orderId, 'cancelled', changedAtOf(body) ?? now(), now());
+        changed();
+        return true;
+      });
+    },
   };
 }

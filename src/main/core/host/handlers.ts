@@ -11,6 +11,7 @@ import { CANCEL_REASONS, ITEM_UNIT_REASONS, findReason, type ActionInput } from 
 import { FIND_LIMIT, queueHead, summarize } from '../../../shared/orders';
 import { fail, ok, type Problem, type Result } from '../../../shared/result';
 import type { Engine } from '../engine';
+import { storeSettingsOf } from '../hub/store-settings';
 import type { Logger } from '../log';
 import type { PinStore } from '../pin';
 import type { PrintPort } from '../print';
@@ -227,6 +228,8 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
         // The engine's own status did not change, so it would not say so: the settings sentence goes now.
         if (hadProblem) deps.emit?.('sync.status', runtime.engine()?.status() ?? statusWithoutEngine());
         runtime.engine()?.setOptions({ undoWindowMs: next.undoWindowMs, concurrency: next.concurrency });
+        // The store's settings (scan to pack, how long an order stays with its counter) go to every counter of its hub.
+        hub.storeSettingsChanged(storeSettingsOf(patch));
         // A new provider id or interval: forget a refusal of access and check again at once.
         if (patch.serviceProviderId !== undefined || patch.intakeIntervalMs !== undefined) runtime.service()?.intake.settingsChanged();
         log.info('settings changed', { keys: Object.keys(patch) });

@@ -11,7 +11,7 @@ import { summarize } from '../../../shared/orders';
 import { dayBounds } from '../../../shared/days';
 import type { Claim, HubStatus } from '../../../shared/hub';
 import type { ActionInput } from '../../../shared/protocol';
-import { handsOver } from '../hub/apart';
+import { claimBeforeTap } from './hub-claims';
 import { fail, ok, type Result } from '../../../shared/result';
 import type { Engine, IntakeEvent, ServiceEngine } from '../engine';
 import { shiftTapOf } from '../engine/shared-records';
@@ -29,7 +29,7 @@ import { openOrdersOf } from '../../../fleet/drill';
 import { storeSummary } from '../../../fleet/store-summary';
 import { withHub } from '../hub/views';
 import type { Logger } from '../log';
-import { awaitWithin, every, systemTimers } from '../time';
+import { every, systemTimers } from '../time';
 import type { HostListener } from './events';
 import { oneAtATime } from '../serial';
 import { type ChainStatus, NO_CHAIN } from '../../../shared/chain';
@@ -40,10 +40,11 @@ import { configuredPasswordHash, hubFiles, writeHubConfig } from '../hub/server/
 import { visitHub } from '../hub/snapshot';
 import { diskLook, storageWarnings } from './storage-warnings';
 import { conflictPorts, settleConflict, withConflict } from './hub-conflicts';
+import { bindStoreWord, type StoreSettingsPort, storeWordPorts, withAlarmElsewhere } from './hub-store-word';
+import type { StoreSettingValues } from '../hub/store-settings';
 import type { TapHubContext } from '../outbox';
 
-/** The longest a tap waits on the hub to learn whether another counter has the order; after it the tap goes on, unchecked. */
-export const CLAIM_PATIENCE_MS = 400;
+export { CLAIM_PATIENCE_MS } from './hub-claims';
 
 export interface HubLinkDeps {
   readonly terminalId: string;
@@ -65,6 +66,8 @@ export interface HubLinkDeps {
   readonly rows?: () => readonly OrderSummary[];
   /** Where the store's secret is kept, by environment (default: the keychain; training hubs in memory for the run). */
   readonly secrets?: (environment: Environment) => HubSecretStore;
+  /** This counter's settings, for those that are the store's (scan to pack, claims' quiet period); absent: not shared. */
+  readonly storeSettings?: StoreSettingsPort;
   /** Tests: how soon a silent hub counts as away, and the lease's timing. */
   readonly tuning?: { readonly awayAfterMs?: number; readonly lease?: { readonly leaseMs?: number; readonly renewMs?: number } };
 }
@@ -92,6 +95,8 @@ export interface HubLink {
   settleConflict(orderId: string, keeperId: string): Result<true>;
   /** A person at a counter that did not keep an order packed twice put its items back. */
   putBack(orderId: string): Result<true>;
+  /** A manager changed settings here: those that are the store's go to every counter. */
+  storeSettingsChanged(patch: Partial<StoreSettingValues>): void;
   takeOver(orderId: string): Promise<Result<Claim>>;
   create(name: string | null, listen?: string): Promise<Result<HubJoin>>;
   joinCode(): Promise<Result<HubJoin>>;
@@ -171,7 +176,7 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
   const status = (): HubStatus => member?.session.status() ?? { ...SOLO, problem: configProblem };
 
   function decorate(view: OrderView): OrderView {
-    const shown = member ? withHub(view, member.session, member.config.counterId, deps.now()) : view;
+    const shown = member ? withAlarmElsewhere(withHub(view, member.session, member.config.counterId, deps.now()), member.session) : view;
     return withConflict(shown, engaged?.service.engine ?? null, counterIdOf(deps.terminalId));
   }
 
@@ -238,6 +243,7 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
     const engine = service.engine;
     const rows = deps.rows ?? ((): OrderSummary[] => engine.listOrders().map(summarize));
     const disk = diskLook(e.place.dataDir, deps.now);
+    const word = storeWordPorts(deps.storeSettings, rows, me);
     const session = startHubSession({
       me,
       role: config.role,
@@ -247,6 +253,7 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
         ownTaps: () => ownTaps(engine, me, deps.now()),
         records: engine.shared,
         conflicts: conflictPorts(engine, me),
+        ...word,
         presence: () => presenceFigures(engine),
       },
       connect: async () => {
@@ -278,6 +285,17 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
     engine.setCounterName(config.counterName);
     const unsubscribes: (() => void)[] = [
       ...chainStops,
+      ...bindStoreWord({
+        session,
+        engine,
+        me,
+        emit: deps.emit,
+        emitOrders,
+        settings: deps.storeSettings,
+        openAlarms: word.openAlarms!,
+        onStored: (listener) => service.onIntake((event) => event.kind === 'stored' && listener(event.orderIds)),
+        now: deps.now,
+      }),
       () => engine.setCounterName(null),
       session.on((event) => {
         if (event.kind === 'status') {
@@ -359,27 +377,7 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
     decorate,
     async beforeTap(orderId, input) {
       const m = member;
-      if (!m) return ok(null);
-      // Whether other counters can be asked at all: while the hub is away every tap is made unchecked.
-      const connected = m.session.status().mode === 'connected';
-      const held = m.session.claimOf(orderId);
-      if (held && held.counterId === m.config.counterId) {
-        void m.session.renew(orderId);
-        return ok({ unchecked: false });
-      }
-      // A packed order's hand-over (out for delivery, delivered, complete) is anyone's at any counter: the claim stays where it was packed.
-      if (held && handsOver(input)) return ok({ unchecked: false });
-      // An invoice number may be written whoever packs; every other tap is packing work.
-      if (input.kind === 'invoice' && held === null) return ok({ unchecked: !connected });
-      // "Being packed by Ravi at Counter 2": the packer signed in here, when the store names its packers.
-      const packer = engaged?.service.engine.staff.packerName() ?? null;
-      const outcome = await awaitWithin(m.session.claim(orderId, { packer }), CLAIM_PATIENCE_MS, null, systemTimers, { keepAlive: true });
-      // No answer in time, or the hub away: the tap goes on, and is looked at again when the hub answers (hub/conflicts.ts).
-      if (outcome?.kind !== 'taken') return ok({ unchecked: outcome?.kind !== 'held' });
-      return fail('invalid', `Order ${orderId} is being packed at ${outcome.by.counterName}. Take it over there, or with "Take over" here.`, 'CLAIMED_ELSEWHERE', {
-        orderId,
-        counter: outcome.by.counterName,
-      });
+      return m ? claimBeforeTap(m.session, m.config.counterId, engaged?.service.engine.staff.packerName() ?? null, orderId, input) : ok(null);
     },
     settleConflict(orderId, keeperId) {
       const me = { counterId: counterIdOf(deps.terminalId), counterName: member?.config.counterName ?? null };
@@ -393,6 +391,9 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
       const done = engine.conflicts.putBack(orderId);
       if (done.ok) emitOrders([orderId]);
       return done;
+    },
+    storeSettingsChanged(patch) {
+      if (Object.keys(patch).length > 0) member?.session.shareStoreSettings(patch);
     },
     async takeOver(orderId) {
       const m = member;
