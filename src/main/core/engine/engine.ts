@@ -369,26 +369,26 @@ export function createEngine(options: EngineOptions): Engine {
     else if (lockHeld) say(lockHeld, 'LOCK_HELD');
     // A certificate this computer refuses: the network is fine, and a person must look at the address or the certificate.
     else if (tokenProblem?.code === CERTIFICATE_UNTRUSTED)
-      say(`${tokenProblem.message}. ${counts.waiting} tap(s) are kept`, 'CERTIFICATE', { count: counts.waiting });
+      say(`${tokenProblem.message}. ${kept(counts.waiting)}`, 'CERTIFICATE', { count: counts.waiting });
     else if (serviceCertificate !== null)
-      say(`${serviceCertificate}. ${counts.waiting} tap(s) are kept`, 'SERVICE_CERTIFICATE', { count: counts.waiting });
+      say(`${serviceCertificate}. ${kept(counts.waiting)}`, 'SERVICE_CERTIFICATE', { count: counts.waiting });
     // The token server answered but gave nothing usable: say so, rather than "no connection" or "rejected credentials".
     else if (tokenProblem && (tokenProblem.code === TOKEN_SERVER_FAULT || tokenProblem.code === TOKEN_UNUSABLE))
-      say(`${tokenProblem.message}. ${counts.waiting} tap(s) are kept`, 'TOKEN_SERVER', { count: counts.waiting });
+      say(`${tokenProblem.message}. ${kept(counts.waiting)}`, 'TOKEN_SERVER', { count: counts.waiting });
     else if (credentials === 'missing')
       say(
-        `No credentials are saved for the order service. ${counts.waiting} tap(s) are kept; a manager must enter the client id and secret in Settings`,
+        `No credentials are saved for the order service. ${kept(counts.waiting)}; a manager must enter the client id and secret in Settings`,
         'CREDENTIALS_MISSING',
         { count: counts.waiting },
       );
     else if (credentials === 'rejected')
       say(
-        `The order service rejected this terminal's credentials. ${counts.waiting} tap(s) are kept; a manager must enter new credentials in Settings`,
+        `The order service rejected this terminal's credentials. ${kept(counts.waiting)}; a manager must enter new credentials in Settings`,
         'CREDENTIALS_REJECTED',
         { count: counts.waiting },
       );
     else if (connectivity === 'offline')
-      say(`No connection to the order service. ${counts.waiting} tap(s) are kept and will be sent when it is back`, 'OFFLINE', {
+      say(`No connection to the order service. ${kept(counts.waiting)} and will be sent when it is back`, 'OFFLINE', {
         count: counts.waiting,
       });
     else if (counts.mayBeApplied > 0)
@@ -1025,6 +1025,11 @@ function openOrReplace(
 
 function damagedWords(reason: string): string {
   return `The data file is damaged (${reason}). Packdesk sets it aside and starts a new one with the taps it can read`;
+}
+
+/** What is kept while taps cannot go: never "0 tap(s) are kept" (the words for nothing waiting say what a tap made now does). */
+function kept(waiting: number): string {
+  return waiting === 0 ? 'Taps made meanwhile are kept' : `${waiting} tap(s) are kept`;
 }
 
 /** A span in words, the backlog threshold or a clock difference ("15 minutes", "45 seconds"): never "0 minutes". */
