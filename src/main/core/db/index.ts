@@ -18,3 +18,5 @@ export type { StaffRow, StaffTable } from './staff-table';
 export type { PackingTable, TaughtCode } from './packing-table';
 export type { FileSpace, SwitchOutcome, VacuumMode } from './space';
 export type { StoreTap, StoreTapsTable } from './store-taps-table';
+export type { HubTapRow, HubTapsTable } from './hub-taps-table';
+export type { ConflictRow, ConflictsTable } from './conflicts-table';

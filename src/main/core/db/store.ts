@@ -19,6 +19,8 @@ import { createOutboxTable, type OutboxTable } from './outbox-table';
 import { createPackingTable, type PackingTable } from './packing-table';
 import { createStaffTable, type StaffTable } from './staff-table';
 import { createStoreTapsTable, type StoreTapsTable } from './store-taps-table';
+import { createHubTapsTable, type HubTapsTable } from './hub-taps-table';
+import { createConflictsTable, type ConflictsTable } from './conflicts-table';
 import { CHECK_MMAP_BYTES, damageMarkPath, readDamageMark } from './later-check';
 import { salvageInto, type SalvageReport } from './salvage';
 import { fileSpace, type FileSpace, freeBytesAt, giveBackFreePages, incrementalIfEmpty, switchToIncremental, type SwitchOutcome } from './space';
@@ -51,6 +53,10 @@ export interface Store {
   readonly packing: PackingTable;
   /** Other counters' counted taps, heard through the store hub (the store's shift figures). */
   readonly storeTaps: StoreTapsTable;
+  /** Every tap of other counters heard through the store hub (an order's timeline, slips, taps made apart). */
+  readonly hubTaps: HubTapsTable;
+  /** Orders packed twice while counters could not see each other (issue 39). */
+  readonly conflicts: ConflictsTable;
   /** Runs `fn` in one IMMEDIATE transaction; when it returns, the changes are committed and fsync'd. */
   transaction<T>(fn: () => T): T;
   /**
@@ -376,6 +382,8 @@ function assemble(db: Db, file: string): Store {
     staff: createStaffTable(db),
     packing: createPackingTable(db),
     storeTaps: createStoreTapsTable(db),
+    hubTaps: createHubTapsTable(db),
+    conflicts: createConflictsTable(db),
     transaction: <T>(fn: () => T): T => run.immediate(fn) as T,
     scrubbing: <T>(fn: () => T): T => withPragma('secure_delete', 1, () => run.immediate(fn) as T),
     emptyWal,

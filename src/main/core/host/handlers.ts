@@ -11,6 +11,7 @@ import { CANCEL_REASONS, ITEM_UNIT_REASONS, findReason, type ActionInput } from 
 import { FIND_LIMIT, queueHead, summarize } from '../../../shared/orders';
 import { fail, ok, type Problem, type Result } from '../../../shared/result';
 import type { Engine } from '../engine';
+import { storeSettingsOf } from '../hub/store-settings';
 import type { Logger } from '../log';
 import type { PinStore } from '../pin';
 import type { PrintPort } from '../print';
@@ -196,7 +197,7 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
         // With a store hub, the order is claimed for this counter first: never two counters packing one order.
         const claimed = await hub.beforeTap(orderId, input);
         if (!claimed.ok) return claimed;
-        return engineOr((e) => e.submitTap(orderId, input));
+        return engineOr((e) => e.submitTap(orderId, input, claimed.value));
       };
       return needsManager(input) ? withPin(pin, tap) : tap();
     },
@@ -227,6 +228,8 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
         // The engine's own status did not change, so it would not say so: the settings sentence goes now.
         if (hadProblem) deps.emit?.('sync.status', runtime.engine()?.status() ?? statusWithoutEngine());
         runtime.engine()?.setOptions({ undoWindowMs: next.undoWindowMs, concurrency: next.concurrency });
+        // The store's settings (scan to pack, how long an order stays with its counter) go to every counter of its hub.
+        hub.storeSettingsChanged(storeSettingsOf(patch));
         // A new provider id or interval: forget a refusal of access and check again at once.
         if (patch.serviceProviderId !== undefined || patch.intakeIntervalMs !== undefined) runtime.service()?.intake.settingsChanged();
         log.info('settings changed', { keys: Object.keys(patch) });
@@ -273,6 +276,8 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
     'chain.link': async ({ pin, link }) => withPin(pin, () => hub.linkChain(link)),
     'chain.unlink': async ({ pin }) => withPin(pin, () => hub.unlinkChain()),
     'orders.takeOver': async ({ orderId }) => hub.takeOver(orderId),
+    'orders.settleConflict': async ({ orderId, keeperId }) => done(hub.settleConflict(orderId, keeperId)),
+    'orders.putBack': async ({ orderId }) => done(hub.putBack(orderId)),
     'hub.create': async ({ pin, name }) => withPin(pin, () => hub.create(name ?? null)),
     'hub.joinCode': async ({ pin }) => withPin(pin, () => hub.joinCode()),
     'hub.join': async ({ pin, code, name }) => withPin(pin, () => hub.join(code, name ?? null)),

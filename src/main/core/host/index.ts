@@ -69,6 +69,8 @@ export async function createAppHost<S extends TrainingService = TrainingService>
     log: rootLog,
     now,
     claimQuietMs: () => settings.get().claimQuietMs,
+    // Scan to pack and the claims' quiet period are the store's: shared through its hub (hub/store-settings.ts).
+    storeSettings: { get: () => settings.get(), apply: (patch) => settings.update(patch) },
     // Made below, with the hub's word on each row; read only once the engine runs.
     rows: () => queue.rows(),
     ...(process.env.PACKDESK_NATS_SERVER ? { explicitProgram: process.env.PACKDESK_NATS_SERVER } : {}),

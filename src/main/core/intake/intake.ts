@@ -97,6 +97,11 @@ export interface Intake {
   checkAccess(): Promise<AccessReport>;
   /** The settings changed: a refusal of access is forgotten and polling resumes. */
   settingsChanged(): void;
+  /**
+   * The order service answers again (a tap went through, or a probe): a pass soon, not at the end of
+   * the backoff the outage built up, so new orders are checked within one poll interval of it.
+   */
+  serviceBack(): void;
   status(): IntakeStatus;
   /** Ids `changes` listed whose bodies are not stored yet (up to `limit`), the longest waiting first. */
   stillToFetch(limit?: number): readonly PendingId[];
@@ -465,6 +470,13 @@ export function createIntake(o: IntakeOptions): Intake {
       failures = 0;
       publish();
       if (running) schedule(0);
+    },
+    serviceBack() {
+      if (!running || paused || passing) return;
+      if (reachable !== false && failures === 0) return;
+      if (nextAt !== null && nextAt - o.now() <= RESUME_DELAY_MS) return;
+      log.info('the order service answers again: checking for new orders now');
+      schedule(RESUME_DELAY_MS);
     },
     status: computeStatus,
     stillToFetch: (limit = PENDING_SHOWN) => o.store.stillToFetch(limit),

@@ -9,6 +9,7 @@
  */
 import type { DurationSpread, ShiftCsvTable, ShiftCsvWords, ShiftFigures, ShiftReport } from '../../../shared/ipc';
 import { printableText } from '../../../shared/protocol/orderId';
+import { counterShown } from '../../../shared/shift';
 
 /**
  * One CSV cell: quoted when it holds a comma, quote or line break; a formula's first character made
@@ -47,7 +48,8 @@ export function shiftCsv(report: ShiftReport, table: ShiftCsvTable, words: Shift
       break;
     case 'counters':
       rows.push([c.day, c.counter, ...share]);
-      for (const k of report.byCounter) rows.push([day, k.counter, ...shareCells(k.figures)]);
+      // Counters by their names, never terminal ids.
+      for (const k of report.byCounter) rows.push([day, counterShown(report, k.counter, words.thisCounter), ...shareCells(k.figures)]);
       break;
     case 'hours':
       rows.push([c.day, c.hour, c.received, c.packed]);

@@ -16,6 +16,8 @@ import { scannedOf, usePacking, type Stranger } from './store';
 /** True when scanning products packs this order now: the setting is on, and it is accepted and not yet packed. */
 export function packsByScan(view: OrderView | undefined | null): boolean {
   if (!view?.order || useStatus.getState().settings?.scanToPack !== true) return false;
+  // Another counter is packing it (its claim): scans are its packer's, not this counter's.
+  if (view.claim && !view.claim.here) return false;
   return view.nextStep?.key === 'PACKING' || view.nextStep?.key === 'PACKED';
 }
 

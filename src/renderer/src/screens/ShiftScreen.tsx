@@ -138,11 +138,33 @@ function HubNote({ report }: { report: ShiftReport }) {
   const { t, locale } = useWords();
   if (!report.hub) return null;
   const since = report.hub.missingSince;
-  if (since === null) return <p className="muted" data-testid="shift-hub">{t('shiftReport:hub.store')}</p>;
+  const twice = <PackedTwice count={report.hub.packedTwice ?? 0} />;
+  if (since === null)
+    return (
+      <>
+        {twice}
+        <p className="muted" data-testid="shift-hub">
+          {t('shiftReport:hub.store')}
+        </p>
+      </>
+    );
   const time = new Date(since).toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' });
   return (
-    <p className="shift-problem" role="status" data-testid="shift-hub" data-missing-since={since}>
-      {t('shiftReport:hub.missing', { time })}
+    <>
+      {twice}
+      <p className="shift-problem" role="status" data-testid="shift-hub" data-missing-since={since}>
+        {t('shiftReport:hub.missing', { time })}
+      </p>
+    </>
+  );
+}
+
+/** Orders packed twice while the counters could not see each other: a figure of its own, red when any. */
+function PackedTwice({ count }: { count: number }) {
+  const { t } = useWords();
+  return (
+    <p className={count > 0 ? 'shift-problem' : 'muted'} data-testid="shift-packed-twice" data-count={count}>
+      {t('shiftReport:hub.packedTwice', { count })}
     </p>
   );
 }

@@ -177,6 +177,7 @@ const CSV_WORDS = {
     handedOver: 'Handed to rider', late: 'Packed late', toAcceptMedian: 'Arrival to Accept half (s)', toAcceptP90: 'Arrival to Accept 9 in 10 (s)', toPackMedian: 'Accept to Packed half (s)', toPackP90: 'Accept to Packed 9 in 10 (s)',
   },
   noName: '-',
+  thisCounter: 'this counter',
   dialogTitle: 'Save',
 };
 
@@ -235,6 +236,10 @@ describe('the shift in figures', () => {
       const cancelledHere = report.cancelledBy.filter((c) => c.by === 'here').reduce((n, c) => n + c.count, 0) - all.rejected;
       expect([2, 3, 4, 5, 6, 7].map((c) => sum(rows, c))).toEqual([all.accepted, all.rejected, cancelledHere, all.packed, all.handedOver, all.late]);
     }
+    // This counter by its name (or "this counter"), never its terminal id.
+    const counterNames = table('counters').slice(1).map((r) => r[1]);
+    expect(counterNames).toContain(report.counterName ?? 'this counter');
+    expect(counterNames).not.toContain(report.terminal);
     const byHour = table('hours');
     expect(byHour[0]).toEqual(['Day', 'Hour', 'Received', 'Packed']);
     expect(byHour).toHaveLength(25);
@@ -288,7 +293,8 @@ describe("an order's timeline", () => {
       store.history.addPrint({ orderId: o.id, document: 'packingSlip', time: o.packed! + 5000, terminal: o.counter, outcome: 'printed' });
     });
 
-    const timeline = orderTimeline(store, o.id)!;
+    // This counter's rows carry its terminal id: the timeline names it by its hub name instead.
+    const timeline = orderTimeline(store, o.id, { terminal: o.counter, counterName: 'Counter 1' })!;
     expect(timeline.reprintable).toBe(true);
     const says = timeline.events.map((e) => [e.kind, e.action?.type === 'ORDER_STATE_UPDATE' ? e.action.orderState : e.action && 'fulfillmentState' in e.action ? e.action.fulfillmentState : e.document ?? null]);
     expect(says[0]).toEqual(['arrived', null]);
@@ -296,9 +302,10 @@ describe("an order's timeline", () => {
     expect(says).toContainEqual(['undo', 'ACCEPTED']);
     expect(says).toContainEqual(['print', 'packingSlip']);
     const accept = timeline.events.find((e) => e.kind === 'tap' && e.state !== 'discarded' && e.action?.type === 'ORDER_STATE_UPDATE')!;
-    expect(accept).toMatchObject({ at: o.accept, counter: o.counter, packer: null });
+    expect(accept).toMatchObject({ at: o.accept, counter: 'Counter 1', packer: null });
+    expect(timeline.events.some((e) => e.counter === o.counter)).toBe(false);
     const times = timeline.events.map((e) => e.at);
     expect(times).toEqual([...times].sort((a, b) => a - b));
-    expect(orderTimeline(store, 'NEVER-HERE')).toBeNull();
+    expect(orderTimeline(store, 'NEVER-HERE', { terminal: o.counter, counterName: null })).toBeNull();
   });
 });

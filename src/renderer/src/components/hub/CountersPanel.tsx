@@ -11,6 +11,7 @@ import { formatAge, formatClock } from '../../format';
 import { useNow } from '../../hooks/useNow';
 import { useWords } from '../../i18n/useWords';
 import { counterName } from '../../i18n';
+import { StoreWide } from './StoreWide';
 import { SaidLine } from '../SaidLine';
 import { type Said, saidOk, saidRefused } from '../../i18n/said';
 import { command } from '../../intents';
@@ -180,6 +181,7 @@ function ClaimQuietForm({ pin }: { pin: string }) {
           value={minutes}
           onChange={(e) => change({ claimQuietMs: Math.min(240, Math.max(1, Math.round(Number(e.target.value) || 1))) * 60_000 })}
         />
+        <StoreWide />
       </div>
       <div className="form-foot">
         <button type="submit" className="button" disabled={busy}>

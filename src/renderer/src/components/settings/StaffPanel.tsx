@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { StaffMember } from '../../../../shared/ipc';
 import { useWords } from '../../i18n/useWords';
+import { StoreWide } from '../hub/StoreWide';
 import { SaidLine } from '../SaidLine';
 import { type Said, saidOk, saidRefused } from '../../i18n/said';
 import type { Wording } from '../../i18n/words';
@@ -197,6 +198,7 @@ function ScanToPackSwitch({ pin }: { pin: string }) {
         <span className="toggle-box" aria-hidden="true" />
         <span>{t('staff:settings.scanToPack')}</span>
       </label>
+      <StoreWide />
       <button type="submit" className="button" disabled={busy} data-testid="scan-to-pack-save">
         {t('settings:form.save')}
       </button>
@@ -204,3 +206,4 @@ function ScanToPackSwitch({ pin }: { pin: string }) {
     </form>
   );
 }
+

@@ -21,6 +21,7 @@ function csvWords(): ShiftCsvWords {
   return {
     columns: Object.fromEntries(SHIFT_CSV_COLUMNS.map((c) => [c, t(`shiftReport:csv.${c}`)])) as ShiftCsvWords['columns'],
     noName: t('shiftReport:share.noName'),
+    thisCounter: t('shiftReport:thisCounter'),
     dialogTitle: t('shiftReport:export.title'),
   };
 }

@@ -4,6 +4,7 @@ import { formatNumber, formatSpan } from '../../format';
 import { useWords } from '../../i18n/useWords';
 import { printableText } from '../../../../shared/protocol/orderId';
 import { counterName } from '../../i18n';
+import { counterShown } from '../../../../shared/shift';
 
 const COUNTS = ['received', 'accepted', 'rejected', 'cancelled', 'packed', 'handedOver', 'late'] as const;
 
@@ -99,8 +100,12 @@ export function Shares({ title, rows, testId }: { title: string; rows: { name: s
 export function shareRows(report: ShiftReport, t: ReturnType<typeof useWords>['t']) {
   return {
     packers: report.byPacker.map((p) => ({ name: p.packer !== null ? printableText(p.packer) : t('shiftReport:share.noName'), figures: p.figures })),
-    // The hub's own names in the language shown ("काउंटर 2"; counterName shows a given name's direction controls); data-name keeps the name as given.
-    counters: report.byCounter.map((c) => ({ name: c.counter, label: counterName(c.counter), figures: c.figures })),
+    // The hub's own names in the language shown ("काउंटर 2"; counterName shows a given name's direction controls); this
+    // counter by its name, never its terminal id; data-name keeps the name as given.
+    counters: report.byCounter.map((c) => {
+      const name = counterShown(report, c.counter, t('shiftReport:thisCounter'));
+      return { name, label: counterName(name), figures: c.figures };
+    }),
   };
 }
 
@@ -114,7 +119,7 @@ export function CancelledBy({ report }: { report: ShiftReport }) {
         <li key={`${c.by}:${c.packer ?? ''}:${c.counter ?? ''}`}>
           {c.by === 'elsewhere'
             ? t('shiftReport:cancelledBy.elsewhere', { n: formatNumber(c.count, locale) })
-            : t('shiftReport:cancelledBy.here', { n: formatNumber(c.count, locale), who: c.packer ?? c.counter ?? t('shiftReport:share.noName') })}
+            : t('shiftReport:cancelledBy.here', { n: formatNumber(c.count, locale), who: c.packer ?? (c.counter !== null ? counterShown(report, c.counter, t('shiftReport:thisCounter')) : t('shiftReport:share.noName')) })}
         </li>
       ))}
     </ul>
