@@ -147,7 +147,9 @@ export function createRuntime<S extends TrainingService>(deps: RuntimeDeps<S>): 
         // The packer need not wait for every page of a large file to be read: the check runs
         // beside the engine, and damage it finds is handled as at open, by opening again.
         openingCheck: 'later',
-        onDamaged: () => void reopenAfterDamage(opened),
+        // Damage may be found while the engine is still being opened (a start-up read meets the bad
+        // page): the engine is reopened once this open has returned, never from inside it.
+        onDamaged: () => queueMicrotask(() => void reopenAfterDamage(opened)),
         ...(deps.isManagerPin ? { isManagerPin: deps.isManagerPin } : {}),
         ...deps.sharing,
       });
