@@ -1,5 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 const noElectron = {
@@ -11,18 +13,27 @@ const noElectron = {
   ],
 };
 
+// A dev dependency is never needed at run time: esbuild bundles the pages at build time (build/page-scripts.mts).
+const noBuildTools = { group: ['esbuild', 'esbuild/*'], message: 'esbuild runs at build time only (build/page-scripts.mts).' };
+// NATS is the store hub's and the chain's business: only src/main/core/hub and src/fleet speak it.
+const noNats = { group: ['@nats-io/*'], message: 'Only src/main/core/hub and src/fleet import @nats-io: ask core/hub for what you need.' };
+
 // The engine runs against whatever service it is given; training's sandbox is started by the
-// shells (src/main/index.ts, src/web) and handed to the host, as the credential vaults are.
-const noSandboxInCore = {
+// shells (src/main/index.ts, src/web) and handed to the host, as the credential vaults are. The
+// core is imported by the CLI, the web harness and the fleet tool, never the other way.
+const coreRules = (patterns) => ({
   ...noElectron,
   patterns: [
     ...noElectron.patterns,
+    noBuildTools,
+    ...patterns,
     {
       regex: '(^|/)sandbox(/.*)?$',
       message: 'No sandbox in the engine: the shells start it and hand it to the host (HostOptions.startTraining).',
     },
+    { regex: '(^|/)(fleet|cli|web)(/.*)?$', message: 'The core never imports the fleet tool, the CLI or the web harness: they import it.' },
   ],
-};
+});
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**', 'coverage/**', 'test-results/**', '.tmp/**'] },
@@ -37,12 +48,28 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/main/core/**', 'src/shared/**', 'sandbox/**', 'src/cli/**', 'src/web/**'],
-    rules: { 'no-restricted-imports': ['error', noElectron] },
+    // No import cycles anywhere in the product: rooms import one way (docs/architecture.md).
+    files: ['src/**/*.{ts,tsx}', 'sandbox/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: { ...importX.flatConfigs.typescript.settings, 'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.json' })] },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  {
+    files: ['src/shared/**', 'sandbox/**', 'src/cli/**', 'src/web/**'],
+    rules: { 'no-restricted-imports': ['error', { ...noElectron, patterns: [...noElectron.patterns, noBuildTools, noNats] }] },
   },
   {
     files: ['src/main/core/**'],
-    rules: { 'no-restricted-imports': ['error', noSandboxInCore] },
+    ignores: ['src/main/core/hub/**'],
+    rules: { 'no-restricted-imports': ['error', coreRules([noNats])] },
+  },
+  {
+    files: ['src/main/core/hub/**'],
+    rules: { 'no-restricted-imports': ['error', coreRules([])] },
+  },
+  {
+    files: ['src/fleet/**', 'src/main/*.ts', 'src/preload/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noBuildTools] }] },
   },
   {
     files: ['src/renderer/**'],
@@ -54,6 +81,8 @@ export default tseslint.config(
           patterns: [
             { group: ['node:*', 'fs', 'path', 'child_process', 'os'], message: 'No Node in the renderer.' },
             { group: ['**/main/**', '**/sandbox/**'], message: 'The renderer talks only to the preload API.' },
+            noBuildTools,
+            noNats,
           ],
         },
       ],

@@ -10,7 +10,7 @@ import { readClaims, visitHub } from '../main/core/hub/snapshot';
 import type { Claim } from '../shared/hub';
 import type { OrderView } from '../shared/ipc';
 import type { CliConfig } from './config';
-import type { CliIo } from './main';
+import type { CliIo } from './io';
 import { EXIT } from './usage';
 
 export interface ClaimCliDeps {

@@ -13,7 +13,7 @@ import { type HubConfig, loadHubConfig } from '../main/core/hub/hub-config';
 import { createHub, joinHub, leaveHub, localTargetOf } from '../main/core/hub/membership';
 import { findNatsServer, type HubSecretStore, hubFiles, keychainHubSecrets, processAlive, readNatsVersion, type ServerHealth, systemCommandLine, versionRefusal } from '../main/core/hub/server';
 import type { CliConfig } from './config';
-import type { CliIo } from './main';
+import type { CliIo } from './io';
 import { EXIT } from './usage';
 
 export type HubCommand =

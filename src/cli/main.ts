@@ -10,19 +10,17 @@ import { createLogger, type Logger, silentLogger, stderrSink } from '../main/cor
 import { printableText } from '../shared/protocol/orderId';
 import { ProblemError } from '../shared/result';
 import { type Command, parseCommand } from './args';
-import { type CliConfig, type Env, resolveConfig, vaultFor } from './config';
+import { type CliConfig, resolveConfig, vaultFor } from './config';
 import { chainCheck, formatChecks, hubCheck, lookAtChain, lookAtHub, runDoctor } from './doctor';
 import { formatOrder, formatOrders, formatOutbox, formatStatus } from './format';
 import { claimsFor, orderClaim, runClaim } from './claim';
 import { runHub } from './hub';
 import { runCounter } from './run';
 import { EXIT, USAGE } from './usage';
+import { cannotOpen, type CliIo } from './io';
 
-export interface CliIo {
-  readonly env: Env;
-  write(text: string): void;
-  writeError(text: string): void;
-}
+export type { CliIo } from './io';
+
 
 const DEFAULT_UNDO_MS = 5000;
 
@@ -146,16 +144,6 @@ function waitSaid(ms: number): string {
   const seconds = Math.ceil(ms / 1000);
   const span = seconds < 120 ? `${seconds} s` : `${Math.ceil(seconds / 60)} minutes`;
   return `the order service asked for no more calls for ${span}: run intake --once again after that; it resumes at the page it stopped at`;
-}
-
-/** The data file could not be opened: a full disk is exit 6 in its own words, anything else exit 5. */
-export function cannotOpen(e: unknown, io: CliIo): number {
-  if (e instanceof ProblemError && e.problem.code === 'STORE_FULL') {
-    io.writeError(`packdesk: ${e.problem.message}\n`);
-    return EXIT.STORAGE;
-  }
-  io.writeError(`packdesk: the data file cannot be used: ${e instanceof ProblemError ? e.problem.message : e instanceof Error ? e.message : String(e)}\n`);
-  return EXIT.DATA_FILE;
 }
 
 /** The ids still to fetch, or none when the data file cannot say (the report has said why). */

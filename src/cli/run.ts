@@ -15,7 +15,7 @@ import { type HubStatus, HubStatusSchema } from '../shared/hub';
 import type { Environment } from '../shared/ipc';
 import type { CliConfig } from './config';
 import { vaultFor } from './config';
-import { cannotOpen, type CliIo } from './main';
+import { cannotOpen, type CliIo } from './io';
 import { EXIT } from './usage';
 
 export interface RunDeps {

@@ -35,7 +35,9 @@ import {
   type Timers,
 } from './http';
 import type { UpdateAnswer, UpdateOutcome, UpdateSender } from './outcome';
-import { classifyRead, type ChangesOutcome, type StatusOutcome } from './read-outcome';
+import { classifyRead, type ChangesOutcome, type Exchange, type HttpAnswer, type StatusOutcome } from './read-outcome';
+
+export type { Exchange, HttpAnswer } from './read-outcome';
 import { capRetryAfter, describeWait, MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry-after';
 import { TOKEN_SERVER_FAULT, type TokenSource } from './token-source';
 
@@ -69,17 +71,6 @@ export interface OrderServiceClientOptions {
    */
   readonly onServiceDate?: (date: string | null, receivedAt: number) => void;
 }
-
-/** What came back from one POST: an HTTP answer, or no answer at all. */
-export type HttpAnswer =
-  | { readonly kind: 'http'; readonly status: number; readonly headers: Headers; readonly body: string; readonly overCap: boolean }
-  | { readonly kind: 'network'; readonly failure: NetworkFailure };
-
-/** An HTTP exchange after the token dance: the answer, or why no request could be made. */
-export type Exchange =
-  | HttpAnswer
-  | { readonly kind: 'token'; readonly problem: Problem }
-  | { readonly kind: 'refusedFresh'; readonly status: number; readonly message: string };
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 const DEFAULT_PROBE_TIMEOUT_MS = 3_000;

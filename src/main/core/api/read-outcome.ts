@@ -4,9 +4,19 @@
  */
 import { ErrorResponseSchema, isOrderNotFound, type Order } from '../../../shared/protocol/schemas';
 import type { Problem } from '../../../shared/result';
-import { CERTIFICATE_UNTRUSTED, describeBytes } from './http';
-import type { Exchange } from './order-service-client';
+import { CERTIFICATE_UNTRUSTED, describeBytes, type NetworkFailure } from './http';
 import { capRetryAfter, parseRetryAfter } from './retry-after';
+
+/** What came back from one POST: an HTTP answer, or no answer at all. */
+export type HttpAnswer =
+  | { readonly kind: 'http'; readonly status: number; readonly headers: Headers; readonly body: string; readonly overCap: boolean }
+  | { readonly kind: 'network'; readonly failure: NetworkFailure };
+
+/** An HTTP exchange after the token dance: the answer, or why no request could be made. */
+export type Exchange =
+  | HttpAnswer
+  | { readonly kind: 'token'; readonly problem: Problem }
+  | { readonly kind: 'refusedFresh'; readonly status: number; readonly message: string };
 
 /** Failures shared by both read calls. */
 export type ReadFailure =

@@ -13,7 +13,7 @@
 import { renderToString } from 'react-dom/server';
 import type { PackdeskApi } from '../../../shared/ipc';
 import { FALLBACK_LANGUAGE } from '../../../shared/languages';
-import { ROW_HEIGHT } from '../components/queue/OrderRow';
+import { ROW_HEIGHT } from '../queue/rows';
 import { i18next, intlLocale, isLanguageCode, showLanguage, startI18n } from '../i18n';
 import { needsScriptFonts } from '../i18n/fonts';
 import { Shell } from '../Shell';

@@ -6,7 +6,7 @@
 import type { TFunction } from 'i18next';
 import type { OrderView, PackScanAnswer } from '../../../shared/ipc';
 import type { Item, Order } from '../../../shared/protocol/schemas';
-import { command, refuse } from '../intents';
+import { command, refuse } from '../intents/bridge';
 import { playConfirm } from '../feedback/sound';
 import { isProductBarcode } from '../scanner/productCode';
 import { useStatus } from '../store/status';

@@ -5,7 +5,8 @@
  * dialog, where a trainee can pick a printer or Save as PDF.
  */
 import { orderPhase } from '../../../shared/fulfilment/states';
-import { command, loadOrder, refuse } from '../intents';
+import { command, refuse } from '../intents/bridge';
+import { loadOrder } from '../intents/orders';
 import { useStatus } from '../store/status';
 import { useUi } from '../store/ui';
 import { pickListOf } from './pickList';

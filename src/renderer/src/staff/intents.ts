@@ -4,7 +4,7 @@
  */
 import type { PackdeskApi } from '../../../shared/ipc';
 import type { Problem } from '../../../shared/result';
-import { command, refuse } from '../intents';
+import { command, refuse } from '../intents/bridge';
 import { playConfirm } from '../feedback/sound';
 import { useStatus } from '../store/status';
 import { useUi } from '../store/ui';

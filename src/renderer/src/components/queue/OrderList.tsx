@@ -9,7 +9,8 @@ import { useWords } from '../../i18n/useWords';
 import { usePickSelection } from '../../print';
 import { useOrders } from '../../store/orders';
 import { showOrder } from '../../intents';
-import { OrderRow, QUEUE_OVERSCAN, ROW_HEIGHT } from './OrderRow';
+import { OrderRow } from './OrderRow';
+import { QUEUE_OVERSCAN, ROW_HEIGHT } from '../../queue/rows';
 import { windowHeight } from '../../viewport';
 
 const rowDomId = (id: string) => `order-row-${id}`;
