@@ -119,6 +119,11 @@ export const CounterPresenceSchema = z.object({
   clockDifferenceMs: z.number().nullable(),
   /** Whether the counter can reach the order service. */
   online: z.boolean(),
+  /**
+   * The packer signed in at the counter (names are one per store), so a packer signed in at two
+   * counters at once is told so on both; absent from a counter of an older version. Never goes north.
+   */
+  packer: z.string().max(60).nullable().optional(),
 });
 export type CounterPresence = z.infer<typeof CounterPresenceSchema>;
 

@@ -178,4 +178,26 @@ describe('two counters share the staff list, taught barcodes and the shift', () 
     await expect(one.getByTestId('count-accepted').getAttribute('data-value')).resolves.toBe('4');
     expect(await one.getByTestId('shift-screen').count()).toBe(1);
   }, 90_000);
+
+  it('a packer signed in at two counters at once is told so on both, until one signs out', async () => {
+    // Ravi is signed in at Counter 2 (the first test); his badge scanned at Counter 1 signs him in there too.
+    await scanFor(one, badge, `[data-testid="packer-chip"][data-packer="${PACKER}"]`);
+    for (const [page, other] of [[one, 'Counter 2'], [two, 'Counter 1']] as const) {
+      const line = page.getByTestId('signed-in-twice');
+      await line.waitFor({ timeout: 20_000 });
+      expect(await line.innerText()).toContain(`${PACKER} is signed in here and at ${other} too`);
+    }
+    await shot(one, 'shared-05-signed-in-twice-en-1024');
+    expect(serious(await axe(one))).toEqual([]);
+    // In Hindi on Counter 2: the same, in its words and with the counter's Hindi name.
+    await two.getByTestId('language-hi').click();
+    await two.locator('html[lang="hi-IN"]').waitFor({ state: 'attached' });
+    await expect(two.getByTestId('signed-in-twice').innerText()).resolves.toContain('काउंटर 1');
+    await shot(two, 'shared-06-signed-in-twice-hi-1024');
+    await two.getByTestId('language-en').click();
+    await two.locator('html[lang="en-IN"]').waitFor({ state: 'attached' });
+    // Signed out at Counter 2: neither counter says it any more.
+    await two.getByTestId('packer-sign-out').click();
+    for (const page of [one, two]) await page.getByTestId('signed-in-twice').waitFor({ state: 'detached', timeout: 20_000 });
+  }, 90_000);
 });

@@ -10,6 +10,7 @@ import { NewOrderAlert } from './components/intake/NewOrderAlert';
 import { NoticeLine } from './components/NoticeLine';
 import { AlarmBanner, OrderAlarmSound } from './components/OrderAlarm';
 import { StoreAlarmLines } from './components/hub/StoreAlarmLines';
+import { SignedInTwiceLine } from './components/staff/SignedInTwice';
 import { ScannerListener } from './components/ScannerListener';
 import { ScreenFocus } from './components/ScreenFocus';
 import { SyncBar } from './components/SyncBar';
@@ -102,6 +103,7 @@ export function Shell() {
       <footer className="dock">
         <StoreAlarmLines />
         <AlarmBanner />
+        <SignedInTwiceLine />
         <NoticeLine />
         <UndoBar />
       </footer>

@@ -67,5 +67,6 @@ export function presenceFigures(engine: Engine): Omit<CounterPresence, 'counterI
     lastSentAt: status.lastSuccessAt,
     clockDifferenceMs: status.clockSkewMs,
     online: status.connectivity === 'online',
+    packer: engine.staff.current()?.name ?? null,
   };
 }
