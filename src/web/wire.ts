@@ -1,5 +1,5 @@
 /**
- * Frames of the harness WebSocket, which carries the IPC contract of `src/shared/ipc.ts`
+ * Frames of the harness WebSocket, which carries the IPC contract of `src/shared/ipc/`
  * between the page (bridge.ts) and the Node host (server.ts). Both ends parse what they receive.
  */
 import { z } from 'zod';

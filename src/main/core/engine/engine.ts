@@ -1,7 +1,7 @@
 /**
  * The engine facade: the one object the Electron shell, the web harness, the CLI and the tests
  * drive. It opens the store, puts the outbox (the queue) and the sync engine (the scheduler)
- * together, and turns their changes into the events, views and status of src/shared/ipc.ts.
+ * together, and turns their changes into the events, views and status of src/shared/ipc/.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';

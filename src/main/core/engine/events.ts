@@ -1,4 +1,4 @@
-/** A small typed event hub for the EVENTS of src/shared/ipc.ts; a throwing listener never breaks the engine. */
+/** A small typed event hub for the EVENTS of src/shared/ipc/; a throwing listener never breaks the engine. */
 import type { EventBody, EventName } from '../../../shared/ipc';
 import type { Logger } from '../log';
 

@@ -1,4 +1,4 @@
-/** Turns rows into the views the UI and the CLI show (src/shared/ipc.ts), so no shell recomputes them. */
+/** Turns rows into the views the UI and the CLI show (src/shared/ipc/), so no shell recomputes them. */
 import { nextStep, promisedPackedAt } from '../../../shared/fulfilment';
 import { addCut, cutsShownOn } from '../../../shared/orders';
 import { type Order, orderIdProblem } from '../../../shared/protocol';

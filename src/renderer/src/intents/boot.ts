@@ -1,5 +1,6 @@
 /**
- * The app's start: the engine's events into the stores, and everything the first screen needs asked at once.
+ * The app's start: the engine's events into the stores, and everything the first screen needs
+ * asked at once.
  */
 import type { OrderView, OutboxEntryView, PackdeskApi, Settings } from '../../../shared/ipc';
 import type { Problem } from '../../../shared/result';

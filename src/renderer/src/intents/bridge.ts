@@ -1,5 +1,6 @@
 /**
- * The bridge to the engine: a command sent and its answer, and a refusal said to the packer (buzz, shake, words). Every intent goes through here; nothing here knows a screen.
+ * The bridge to the engine: a command sent and its answer, and a refusal said to the packer (buzz,
+ * shake, words). Every intent goes through here; nothing here knows a screen.
  */
 import type { CommandName, CommandPayload, CommandResult, Reply } from '../../../shared/ipc';
 import type { Problem } from '../../../shared/result';

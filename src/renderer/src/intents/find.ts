@@ -1,5 +1,6 @@
 /**
- * Finding and opening an order: by its id (asked of the service when new), by typed text, from the queue.
+ * Finding and opening an order: by its id (asked of the service when new), by typed text, from the
+ * queue.
  */
 import { DEFAULT_ORDER_ID_PATTERN } from '../../../shared/orderIdPattern';
 import { orderIdProblem } from '../../../shared/protocol/orderId';

@@ -1,5 +1,6 @@
 /**
- * What a packer does to an order: a tap, its invoice, taking it over from another counter, an alarm seen, taking it off the terminal; and reading an order into the store.
+ * What a packer does to an order: a tap, its invoice, taking it over from another counter, an
+ * alarm seen, taking it off the terminal; and reading an order into the store.
  */
 import type { OrderView } from '../../../shared/ipc';
 import type { ActionInput } from '../../../shared/protocol/builders';

@@ -1,5 +1,6 @@
 /**
- * The outbox's taps: undo the last one, send one again, drop one for good (manager PIN), read the list again.
+ * The outbox's taps: undo the last one, send one again, drop one for good (manager PIN), read the
+ * list again.
  */
 import type { Problem } from '../../../shared/result';
 import { actionSummary } from '../orderFacts';

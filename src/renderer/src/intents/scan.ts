@@ -1,5 +1,7 @@
 /**
- * A code the scanner read outside a field: a badge signs in, an order id opens, a product packs (scan to pack) or is refused as an invoice, anything else is offered as the open order's invoice.
+ * A code the scanner read outside a field: a badge signs in, an order id opens, a product packs
+ * (scan to pack) or is refused as an invoice, anything else is offered as the open order's
+ * invoice.
  */
 import type { OrderView } from '../../../shared/ipc';
 import { isProductBarcode } from '../scanner/productCode';

@@ -1,0 +1,20 @@
+/** Self-update as the screens show it, and its commands. */
+import { z } from 'zod';
+import { Empty, Ok, Pin } from './shapes';
+
+export const UpdateStatusSchema = z.object({
+  state: z.enum(['idle', 'checking', 'downloading', 'ready', 'installing', 'error', 'disabled']),
+  currentVersion: z.string(),
+  availableVersion: z.string().nullable(),
+  message: z.string().nullable(),
+  lastCheckAt: z.number().nullable(),
+});
+
+export type UpdateStatus = z.infer<typeof UpdateStatusSchema>;
+
+
+/** The updates commands: name -> payload schema and result schema (built on first use by the contract). */
+export const updatesCommands = {
+  'updates.status': () => ({ payload: Empty, result: UpdateStatusSchema }),
+  'updates.installNow': () => ({ payload: z.object({ pin: Pin }).strict(), result: Ok }),
+};
