@@ -7,6 +7,7 @@ import { jetstream, JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstr
 import { type KV, type KvEntry, Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Timers } from '../time';
+import type { BucketDeclaration } from './registry';
 
 /**
  * How long a write waits for the hub before it is counted as not done. Short: a packer waits on a
@@ -14,10 +15,13 @@ import type { Timers } from '../time';
  */
 export const WRITE_TIMEOUT_MS = 2_000;
 
-/** Opens a bucket, creating it with one value a key and this max age the first time. */
-export async function openBucket(nc: NatsConnection, name: string, maxAgeMs: number): Promise<KV> {
+/**
+ * Opens a bucket the registry declares, creating it as declared (its history and max age) the first
+ * time. Only a declaration opens one: the hub holds no bucket registry.ts does not name.
+ */
+export async function openBucket(nc: NatsConnection, bucket: BucketDeclaration): Promise<KV> {
   const js = jetstream(nc, { timeout: WRITE_TIMEOUT_MS });
-  return new Kvm(js).create(name, { history: 1, ttl: maxAgeMs });
+  return new Kvm(js).create(bucket.name, { history: bucket.history, ttl: bucket.maxAgeMs });
 }
 
 /** The hub refused a revision-checked write because the key moved on (another counter wrote first). */

@@ -24,12 +24,9 @@ import { CLAIMS_BUCKET, HUB_BUCKETS } from './registry';
 export { CLAIMS_BUCKET };
 /** The quiet period after which an unrenewed claim lapses, unless the store's setting says otherwise. */
 export const DEFAULT_CLAIM_QUIET_MS = 15 * 60_000;
-/**
- * The hub drops a claim entry (and a release's delete marker) a day after its last write: a claim
- * renewed within the quiet period is rewritten long before, and a lapsed one means nothing after
- * its expiry, so a day only keeps markers of finished orders from piling up in the store folder.
- */
-const CLAIMS_MAX_AGE_MS = HUB_BUCKETS.claims.maxAgeMs;
+// The hub drops a claim entry (and a release's delete marker) a day after its last write: a claim
+// renewed within the quiet period is rewritten long before, and a lapsed one means nothing after
+// its expiry, so a day only keeps markers of finished orders from piling up in the store folder (its bucket in registry.ts).
 /** How often lapses are looked for: a lapse raises no watch event, so screens learn of it from here. */
 const LAPSE_CHECK_MS = 1_000;
 
@@ -72,7 +69,7 @@ interface Held {
 
 /** Opens (creating if needed) the claims bucket on the hub, reads the hub's clock and starts watching. */
 export async function openClaims(nc: NatsConnection, options: ClaimsOptions): Promise<Claims> {
-  const kv = await openBucket(nc, CLAIMS_BUCKET, CLAIMS_MAX_AGE_MS);
+  const kv = await openBucket(nc, HUB_BUCKETS.claims);
   const connection = connectionState(nc);
   return claimsOver(kv, { connected: connection.connected, ...options }, await hubOffsetOf(kv, options));
 }

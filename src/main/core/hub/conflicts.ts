@@ -29,14 +29,15 @@ import { type BucketWatch, isRevisionConflict, openBucket, watchBucket } from '.
 import type { Claims } from './claims';
 import { keyOf } from './keys';
 import type { CounterIdentity } from './ports';
+import { CONFLICTS_BUCKET, HUB_BUCKETS } from './registry';
 
-export const CONFLICTS_BUCKET = 'packdesk-conflicts';
+export { CONFLICTS_BUCKET };
 /**
  * The hub forgets a record a week after its last write. Every counter involved keeps its own copy
  * until a person settles it (and puts it into the hub again if the hub lacks it), so a week only
  * keeps settled ones from piling up.
  */
-export const CONFLICTS_MAX_AGE_MS = 7 * 24 * 3_600_000;
+export const CONFLICTS_MAX_AGE_MS = HUB_BUCKETS.conflicts.maxAgeMs;
 /** Heard taps are kept and looked at in one go per this many ms (a returning counter puts hundreds at once). */
 const HEARD_BATCH_MS = 100;
 /** Pause before trying again a write the hub did not take. */
@@ -98,7 +99,7 @@ function parse(entry: KvEntry): ConflictRecord | null {
 
 /** Opens (creating if needed) the conflicts bucket and watches it. */
 export async function openConflicts(nc: NatsConnection, options: ConflictsOptions): Promise<SharedConflicts> {
-  const kv = await openBucket(nc, CONFLICTS_BUCKET, CONFLICTS_MAX_AGE_MS);
+  const kv = await openBucket(nc, HUB_BUCKETS.conflicts);
   return conflictsOver(kv, options);
 }
 

@@ -18,11 +18,8 @@ export { PRESENCE_BUCKET };
 export const PRESENCE_EVERY_MS = 5_000;
 /** A counter not heard from for this long is shown as not there: three writes missed. */
 export const PRESENCE_WINDOW_MS = 15_000;
-/**
- * The hub forgets a counter a week after it last wrote: a PC switched off for a weekend still
- * shows as "not there" on Monday, and one taken away for good drops off the list by itself.
- */
-const PRESENCE_MAX_AGE_MS = HUB_BUCKETS.presence.maxAgeMs;
+// The hub forgets a counter a week after it last wrote: a PC switched off for a weekend still
+// shows as "not there" on Monday, and one taken away for good drops off the list by itself (its bucket in registry.ts).
 /** How often the list is looked over for counters that fell silent (silence raises no watch event). */
 const SILENCE_CHECK_MS = 1_000;
 
@@ -57,7 +54,7 @@ interface Heard {
 
 /** Opens (creating if needed) the presence bucket, writes this counter's presence and starts watching. */
 export async function openPresence(nc: NatsConnection, options: PresenceOptions): Promise<Presence> {
-  const kv = await openBucket(nc, PRESENCE_BUCKET, PRESENCE_MAX_AGE_MS);
+  const kv = await openBucket(nc, HUB_BUCKETS.presence);
   return presenceOver(kv, options);
 }
 

@@ -2,9 +2,9 @@
  * Everything the store hub keeps, declared once: each KV bucket and each stream, with its owner
  * (the module that writes it), how long it keeps what it holds, and who may read it. The hub's
  * nats.conf (its two accounts, what the store's account exports to the chain's and what the leaf
- * link may do) is generated from this list (server/hub-config-text.ts), so a bucket added here is
+ * link may do) is generated from this list (server/accounts.ts), so a bucket added here is
  * the store's alone unless it says otherwise; a test fails when the hub holds anything not named
- * here (test/main/core/hub/registry.test.ts). See docs/fleet.md, "What the chain link reaches".
+ * here (test/fleet/isolation.test.ts). See docs/fleet.md, "What the chain link reaches".
  */
 
 /** Who may read a bucket or stream: the counters of this store only, or the chain's centre too. */
@@ -62,6 +62,9 @@ export const STAFF_BUCKET = 'packdesk-staff';
 export const TAUGHT_BUCKET = 'packdesk-taught';
 export const SHIFT_BUCKET = 'packdesk-shift';
 export const CHAIN_BUCKET = 'packdesk-chain';
+export const CONFLICTS_BUCKET = 'packdesk-conflicts';
+export const STORE_SETTINGS_BUCKET = 'packdesk-store-settings';
+export const STORE_ALARMS_BUCKET = 'packdesk-alarms';
 
 /** Every bucket the hub keeps. None is reachable from the chain. */
 export const HUB_BUCKETS = {
@@ -75,6 +78,9 @@ export const HUB_BUCKETS = {
   taught: bucket(TAUGHT_BUCKET, 'store-records.ts', 'barcodes the store taught the terminal', 0),
   shift: bucket(SHIFT_BUCKET, 'store-records.ts', 'who packed which order, when', 4 * DAY_MS),
   chain: bucket(CHAIN_BUCKET, 'chain/shared-state.ts', 'the chain link’s state, for the other counters', 7 * DAY_MS),
+  conflicts: bucket(CONFLICTS_BUCKET, 'conflicts.ts', 'orders packed at two counters while apart, and who settled them', 7 * DAY_MS),
+  storeSettings: bucket(STORE_SETTINGS_BUCKET, 'store-settings.ts', 'what the store sets for every counter (scan to pack, claims’ quiet period)', 365 * DAY_MS),
+  alarms: bucket(STORE_ALARMS_BUCKET, 'store-alarms.ts', 'orders cancelled or changed elsewhere that a counter has not acknowledged', 2 * DAY_MS),
 } as const satisfies Record<string, BucketDeclaration>;
 
 export const NORTH_STREAM = 'PACKDESK_NORTH';

@@ -66,7 +66,7 @@ export function tapKey(counterId: string, requestId: string): string {
 
 /** Opens (creating if needed) the taps bucket on the hub, watches it, and puts this counter's taps again whenever the connection returns. */
 export async function openSharedTaps(nc: NatsConnection, options: SharedTapsOptions): Promise<SharedTaps> {
-  const kv = await openBucket(nc, TAPS_BUCKET, TAPS_MAX_AGE_MS);
+  const kv = await openBucket(nc, HUB_BUCKETS.taps);
   const taps = sharedTapsOver(kv, options);
   let closed = false;
   void (async () => {

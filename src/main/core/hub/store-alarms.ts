@@ -15,10 +15,10 @@ import { type Timers, TimerSlot } from '../time';
 import { type BucketWatch, openBucket, watchBucket } from './buckets';
 import { keyOf } from './keys';
 import type { CounterIdentity } from './ports';
+import { HUB_BUCKETS, STORE_ALARMS_BUCKET } from './registry';
 
-export const STORE_ALARMS_BUCKET = 'packdesk-alarms';
-/** An alarm is a matter of the day: the hub forgets it two days after its last write. */
-const STORE_ALARMS_MAX_AGE_MS = 2 * 24 * 3_600_000;
+// An alarm is a matter of the day: the hub forgets it two days after its last write (registry.ts).
+export { STORE_ALARMS_BUCKET };
 const RETRY_MS = 2_000;
 
 export const StoreAlarmSchema = z.object({
@@ -55,7 +55,7 @@ export interface StoreAlarmsOptions {
 }
 
 export async function openStoreAlarms(nc: NatsConnection, options: StoreAlarmsOptions): Promise<StoreAlarms> {
-  const kv = await openBucket(nc, STORE_ALARMS_BUCKET, STORE_ALARMS_MAX_AGE_MS);
+  const kv = await openBucket(nc, HUB_BUCKETS.alarms);
   return storeAlarmsOver(kv, options);
 }
 

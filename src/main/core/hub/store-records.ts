@@ -89,9 +89,9 @@ function newerTaught(a: TaughtCode, b: TaughtCode | null): boolean {
 /** Opens the three buckets (creating them the first time), watches them, and shares this counter's records. */
 export async function openStoreRecords(nc: NatsConnection, options: StoreRecordsOptions): Promise<StoreRecords> {
   const [staffKv, taughtKv, shiftKv] = await Promise.all([
-    openBucket(nc, STAFF_BUCKET, 0),
-    openBucket(nc, TAUGHT_BUCKET, 0),
-    openBucket(nc, SHIFT_BUCKET, SHIFT_KEEP_MS),
+    openBucket(nc, HUB_BUCKETS.staff),
+    openBucket(nc, HUB_BUCKETS.taught),
+    openBucket(nc, HUB_BUCKETS.shift),
   ]);
   return storeRecordsOver({ staff: staffKv, taught: taughtKv, shift: shiftKv }, options);
 }

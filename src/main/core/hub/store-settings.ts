@@ -16,10 +16,10 @@ import type { Logger } from '../log';
 import { type Timers, TimerSlot } from '../time';
 import { type BucketWatch, openBucket, watchBucket } from './buckets';
 import type { CounterIdentity } from './ports';
+import { HUB_BUCKETS, STORE_SETTINGS_BUCKET } from './registry';
 
-export const STORE_SETTINGS_BUCKET = 'packdesk-store-settings';
-/** The hub keeps a setting a year after its last write (a setting is not rewritten until someone changes it). */
-const STORE_SETTINGS_MAX_AGE_MS = 365 * 24 * 3_600_000;
+// The hub keeps a setting a year after its last write (a setting is not rewritten until someone changes it): registry.ts.
+export { STORE_SETTINGS_BUCKET };
 const RETRY_MS = 2_000;
 
 /** The settings a store shares, with their values. */
@@ -74,7 +74,7 @@ export async function openStoreSettings(
   nc: NatsConnection,
   options: { me: CounterIdentity; ports: StoreSettingsPorts; now: () => number; timers: Timers; log: Logger; onApplied: (patch: Partial<StoreSettingValues>) => void },
 ): Promise<StoreSettings> {
-  const kv = await openBucket(nc, STORE_SETTINGS_BUCKET, STORE_SETTINGS_MAX_AGE_MS);
+  const kv = await openBucket(nc, HUB_BUCKETS.storeSettings);
   return storeSettingsOver(kv, options);
 }
 

@@ -16,7 +16,7 @@ const KEY = 'link';
 /** Puts the hub PC's chain status in the hub. */
 export async function putChainState(nc: NatsConnection, status: ChainStatus): Promise<void> {
   // Kept a week: a status nobody rewrote for that long is from a hub that no longer runs.
-  const kv = await openBucket(nc, CHAIN_BUCKET, HUB_BUCKETS.chain.maxAgeMs);
+  const kv = await openBucket(nc, HUB_BUCKETS.chain);
   await kv.put(KEY, JSON.stringify(status));
 }
 
