@@ -47,7 +47,7 @@ const PIN = '2468';
  * loaded (seen in a trace). An Electron window has no browser UI; with them, a fresh-profile load's
  * first contentful paint was 632 / 1,296 ms against 396 / 620 without (12 loads each, alternating).
  */
-const LAUNCH = {
+export const LAUNCH = {
   executablePath: '/usr/bin/chromium',
   args: [
     '--no-sandbox',
