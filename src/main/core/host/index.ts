@@ -100,7 +100,7 @@ export async function createAppHost<S extends TrainingService = TrainingService>
   });
 
   const queue = createQueueRows({ engine: () => runtime.engine(), decorate: (view) => hub.decorate(view) });
-  events.subscribe((event) => queue.noteEvent(event));
+  events.subscribe((event, body) => queue.noteEvent(event, body));
 
   const info = (): AppInfo => {
     const health = keychain.current();

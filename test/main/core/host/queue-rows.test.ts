@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import type { Engine } from '../../../../src/main/core/engine';
+import { createQueueRows } from '../../../../src/main/core/host/queueRows';
+import type { OrderView } from '../../../../src/shared/ipc';
+
+/** A view as the engine gives one for an order it knows only by id (no body yet). */
+const view = (id: string, addedAt: number, extra: Partial<OrderView> = {}): OrderView =>
+  ({
+    id,
+    order: null,
+    nextStep: { key: 'ACCEPT', label: 'Accept order' },
+    waiting: 0,
+    failed: 0,
+    mayBeApplied: false,
+    needsRefresh: false,
+    promisedPackedAt: null,
+    syncedAt: null,
+    addedAt,
+    ...extra,
+  }) as OrderView;
+
+/** An engine holding `views`, counting its listings of every order and its reads of one. */
+function engineOf(views: Map<string, OrderView>): { engine: Engine; listings: () => number; reads: string[] } {
+  let listings = 0;
+  const reads: string[] = [];
+  const engine = {
+    listOrders: () => {
+      listings += 1;
+      return [...views.values()];
+    },
+    getOrder: (id: string) => {
+      reads.push(id);
+      return views.get(id) ?? null;
+    },
+  } as unknown as Engine;
+  return { engine, listings: () => listings, reads };
+}
+
+describe("the queue's rows kept between pages", () => {
+  it('are listed once, then patched from each event: changed, new (last), removed, taps changed', () => {
+    const views = new Map([view('A', 1), view('B', 2), view('C', 3)].map((v) => [v.id, v]));
+    const { engine, listings, reads } = engineOf(views);
+    const queue = createQueueRows({ engine: () => engine });
+    expect(queue.rows().map((r) => r.id)).toEqual(['A', 'B', 'C']);
+
+    queue.noteEvent('orders.changed', { orders: [view('B', 2, { nextStep: { key: 'PACKING', label: 'Start packing', fulfilmentId: 'F' } }), view('D', 4)] });
+    queue.noteEvent('orders.removed', { orderIds: ['A'] });
+    views.set('C', view('C', 3, { waiting: 1 }));
+    queue.noteEvent('outbox.changed', { entries: [{ orderId: 'C' }, { orderId: 'C' }] });
+    const rows = queue.rows();
+    expect(rows.map((r) => r.id)).toEqual(['B', 'C', 'D']);
+    expect(rows.find((r) => r.id === 'B')?.nextStep?.key).toBe('PACKING');
+    expect(rows.find((r) => r.id === 'C')?.waiting).toBe(1);
+    // One listing for all of it; the taps' order read once.
+    expect(listings()).toBe(1);
+    expect(reads).toEqual(['C']);
+  });
+
+  it("read again at a hub status only where the hub's word is on a row; listed afresh after orders.listed", () => {
+    const claim = { orderId: 'A', counterId: 'c2', counterName: 'Counter 2', packer: null, claimedAt: 1, renewedAt: 1, expiresAt: 2, here: false };
+    const views = new Map([view('A', 1, { claim }), view('B', 2)].map((v) => [v.id, v]));
+    const { engine, listings, reads } = engineOf(views);
+    const queue = createQueueRows({ engine: () => engine });
+    queue.prepare();
+    // The claim lapsed: the hub's next status has the row read again without it.
+    views.set('A', view('A', 1));
+    queue.noteEvent('hub.status', {});
+    expect(reads).toEqual(['A']);
+    expect(queue.rows().find((r) => r.id === 'A')?.claim).toBeUndefined();
+    queue.noteEvent('orders.listed', { orders: [] });
+    queue.rows();
+    expect(listings()).toBe(2);
+  });
+
+  it('lists afresh for another engine (a switch of service), and nothing before one asks', () => {
+    const first = engineOf(new Map([['A', view('A', 1)]]));
+    const second = engineOf(new Map([['Z', view('Z', 1)]]));
+    let current: Engine | null = first.engine;
+    const queue = createQueueRows({ engine: () => current });
+    queue.noteEvent('orders.changed', { orders: [view('A', 1)] });
+    expect(first.listings()).toBe(0);
+    expect(queue.rows().map((r) => r.id)).toEqual(['A']);
+    current = second.engine;
+    expect(queue.rows().map((r) => r.id)).toEqual(['Z']);
+    current = null;
+    expect(queue.rows()).toEqual([]);
+  });
+});
