@@ -43,7 +43,7 @@ export const FaultsPatchSchema = z.strictObject({
   refuseRefresh: z.boolean().optional(),
   rejectCredentials: z.boolean().optional(),
   expiredStatus: z.union([z.literal(401), z.literal(412)]).optional(),
-  readsRateLimit: z.strictObject({ count, retryAfterSeconds: z.number().int().min(0).max(86_400) }).optional(),
+  readsRateLimit: z.strictObject({ count, retryAfterSeconds: z.number().int().min(0).max(86_400), call: z.enum(['changes', 'status']).optional() }).optional(),
   dedupe: z.boolean().optional(),
   dropAfterApply: count.optional(),
   emptyUpdateAnswers: count.optional(),
@@ -123,9 +123,9 @@ export class FaultState {
   }
 
   /** Consumes one read rate-limit slot; returns Retry-After seconds when this read is to be limited. */
-  takeReadsRateLimit(): number | undefined {
+  takeReadsRateLimit(call: 'changes' | 'status'): number | undefined {
     const limit = this.current.readsRateLimit;
-    if (limit.count <= 0) return undefined;
+    if (limit.count <= 0 || (limit.call !== undefined && limit.call !== call)) return undefined;
     this.current.readsRateLimit = { ...limit, count: limit.count - 1 };
     return limit.retryAfterSeconds;
   }

@@ -104,6 +104,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     changesRequests: 0,
     statusRequests: 0,
     probeRequests: 0,
+    updateArrivals: 0,
   };
   const reads = createReads({ book, now, maxPageSize: opts.changesMaxPageSize, minIntervalMs: opts.changesMinIntervalMs, faults: () => faults.get() });
   const readLog: ReadLogEntry[] = [];
@@ -238,7 +239,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       log.info(`${call} request`, { status: answer.status, ...(loose.orderId ? { orderId: loose.orderId } : {}), ...(fault ? { fault } : {}) });
       return answer;
     };
-    const retryAfter = faults.takeReadsRateLimit();
+    const retryAfter = faults.takeReadsRateLimit(call);
     if (retryAfter !== undefined)
       return done(errorAnswer(429, context, 'RATE_LIMITED', `Too many requests; retry after ${retryAfter} s`, { 'Retry-After': String(retryAfter) }), 'rate-limit');
     const every = faults.get().changesEveryMs;
@@ -426,6 +427,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return;
     }
 
+    if (route === UPDATE_PATH && method === 'POST') stats.updateArrivals += 1;
     const latency = faults.get().latencyMs;
     if (latency > 0) {
       await sleep(latency);

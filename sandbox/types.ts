@@ -64,8 +64,8 @@ export interface Faults {
   dropAfterApply: number;
   /** The next N successful updates are answered 204 with no body (the platform's ACCEPTED). */
   emptyUpdateAnswers: number;
-  /** The next `count` `changes`/`status` requests get 429 with `Retry-After: retryAfterSeconds`. */
-  readsRateLimit: { count: number; retryAfterSeconds: number };
+  /** The next `count` `changes`/`status` requests (only those of `call`, when given) get 429 with `Retry-After: retryAfterSeconds`. */
+  readsRateLimit: { count: number; retryAfterSeconds: number; call?: 'changes' | 'status' };
   /** Answer `changes` / `status` with 403 (this client has no access to the call). */
   forbidReads: { changes: boolean; status: boolean };
   /**
@@ -138,6 +138,11 @@ export interface SandboxStats {
   statusRequests: number;
   /** Reachability probes (GET on the update path). */
   probeRequests: number;
+  /**
+   * Update requests (POST) counted as they arrive, before the latency fault holds them: a request
+   * cut off by a killed client during that latency is here and not in `updateRequests`.
+   */
+  updateArrivals: number;
 }
 
 export interface FaultControl {

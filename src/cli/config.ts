@@ -1,16 +1,25 @@
 /** Where the CLI's settings come from: flags first, then PACKDESK_* environment variables, each through a schema. */
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { z } from 'zod';
 import { EnvironmentSchema, type Environment } from '../shared/ipc';
 import { fail, ok, type Result } from '../shared/result';
 import { type CredentialVault, ENV_CLIENT_ID, ENV_CLIENT_SECRET, EnvVault, KeytarVault } from '../main/core/auth';
+import { DATA_FILE_NAME } from '../main/core/db';
 import { checkAddress } from '../main/core/settings/addresses';
+import { savedEnvironment } from '../main/core/settings/store';
 import type { Parsed } from './args';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
 export interface CliConfig {
+  /** The folder given (--data-dir): the app's own (settings.json and update-status.json beside `environments/`), or an engine's. */
+  readonly folder: string;
+  /** The engine's folder, holding packdesk.sqlite and hub/: `<folder>/environments/<environment>` in the app's folder, else `folder`. */
   readonly dataDir: string;
+  /** A packdesk.sqlite beside the app's `environments/` (an older packdesk made it): not the app's, never used. */
+  readonly strayDataFile: string | null;
   readonly authUrl: string | null;
   readonly baseUrl: string | null;
   readonly environment: Environment;
@@ -30,10 +39,15 @@ export function resolveConfig(flags: Parsed, env: Env): Result<CliConfig> {
     const v = flags.values[flag] ?? env[variable];
     return v === undefined || v.trim() === '' ? undefined : v;
   };
-  const dataDir = pick('data-dir', 'PACKDESK_DATA_DIR');
-  if (!dataDir) return fail('invalid', 'No data folder: set PACKDESK_DATA_DIR or pass --data-dir DIR', 'CONFIG');
-  const environment = EnvironmentSchema.safeParse((pick('environment', 'PACKDESK_ENVIRONMENT') ?? 'production').toLowerCase());
+  const folder = pick('data-dir', 'PACKDESK_DATA_DIR');
+  if (!folder) return fail('invalid', 'No data folder: set PACKDESK_DATA_DIR or pass --data-dir DIR', 'CONFIG');
+  const app = appEnvironments(folder);
+  // As the app: the environment its settings name, unless one is asked for.
+  const environment = EnvironmentSchema.safeParse((pick('environment', 'PACKDESK_ENVIRONMENT') ?? (app ? savedEnvironment(path.join(folder, 'settings.json')) : null) ?? 'production').toLowerCase());
   if (!environment.success) return fail('invalid', 'PACKDESK_ENVIRONMENT / --environment must be training, staging or production', 'CONFIG');
+  const place = engineFolder(folder, app, environment.data);
+  if (!place.ok) return place;
+  const dataDir = place.value;
   const urls: Record<'authUrl' | 'baseUrl', string | null> = { authUrl: null, baseUrl: null };
   for (const [key, flag, variable, label] of [
     ['authUrl', 'auth-url', 'PACKDESK_AUTH_URL', 'token server'],
@@ -52,14 +66,40 @@ export function resolveConfig(flags: Parsed, env: Env): Result<CliConfig> {
   const rawProvider = pick('service-provider-id', 'PACKDESK_SERVICE_PROVIDER_ID');
   const provider = rawProvider === undefined ? null : ProviderId.safeParse(rawProvider);
   if (provider && !provider.success) return fail('invalid', 'PACKDESK_SERVICE_PROVIDER_ID / --service-provider-id: at most 128 characters', 'CONFIG');
+  const stray = path.join(folder, DATA_FILE_NAME);
   return ok({
+    folder,
     dataDir,
+    strayDataFile: app && fs.existsSync(stray) ? stray : null,
     serviceProviderId: provider?.data ?? null,
     ...urls,
     environment: environment.data,
     terminalId: terminal.data,
     credentialsFrom: env[ENV_CLIENT_ID] !== undefined || env[ENV_CLIENT_SECRET] !== undefined ? 'environment' : 'keychain',
   });
+}
+
+/** The environments the app keeps in `folder` (`environments/<env>/packdesk.sqlite`), or null when it is not the app's folder. */
+function appEnvironments(folder: string): Environment[] | null {
+  const root = path.join(folder, 'environments');
+  try {
+    if (!fs.statSync(root).isDirectory()) return null;
+  } catch {
+    return null;
+  }
+  return EnvironmentSchema.options.filter((env) => fs.existsSync(path.join(root, env, DATA_FILE_NAME)));
+}
+
+/**
+ * Where the engine's data file is, the way the app finds it: in the app's folder, the
+ * environment's own folder, which must hold a data file already. The CLI never makes one there
+ * (a typing mistake would look like a terminal without orders), nor beside `environments/`.
+ */
+function engineFolder(folder: string, app: Environment[] | null, environment: Environment): Result<string> {
+  if (app === null) return ok(folder);
+  if (app.includes(environment)) return ok(path.join(folder, 'environments', environment));
+  const has = app.length > 0 ? `; it has ${app.join(' and ')}: pass --environment ${app[0]} (or set PACKDESK_ENVIRONMENT)` : '; the app has not used any environment here yet';
+  return fail('invalid', `${folder} is the app's data folder, and it holds no ${environment} data file (environments/${environment}/${DATA_FILE_NAME})${has}. Nothing was created`, 'CONFIG');
 }
 
 /** The vault the config names: the environment variables when either is set, else the OS keychain. */

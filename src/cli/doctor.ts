@@ -6,11 +6,12 @@ import type { Engine } from '../main/core/engine';
 import fs from 'node:fs';
 import path from 'node:path';
 import { settingsFileProblem } from '../main/core/settings';
-import type { Intake } from '../main/core/intake';
+import type { AccessReport, Intake } from '../main/core/intake';
+import type { IntakeStatus } from '../shared/ipc';
 import type { ServiceClock } from '../main/core/time/service-clock';
 import { readUpdateStatus, UPDATE_STATUS_FILE, updateHealth } from '../main/core/update';
 import { printableId } from '../shared/protocol/orderId';
-import { loadHubConfig } from '../main/core/hub/hub-config';
+import { counterIdOf, loadHubConfig } from '../main/core/hub/hub-config';
 import { type HubSecretStore, keychainHubSecrets } from '../main/core/hub/server';
 import { readHubStatus } from '../main/core/hub/read-status';
 import { visitHub } from '../main/core/hub/snapshot';
@@ -138,6 +139,8 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
   checks.push(await intakeCheck(parts));
 
   if (engine) checks.push(setAsideCheck(engine));
+  const twice = engine ? packedTwiceCheck(engine, counterIdOf(config.terminalId)) : null;
+  if (twice) checks.push(twice);
 
   if (engine) {
     const s = engine.status();
@@ -155,15 +158,15 @@ export async function runDoctor(parts: DoctorParts): Promise<Check[]> {
     checks.push({ name: 'queue health', ok: false, detail: 'not checked: the data file cannot be opened', fix: 'fix the data file first' });
   }
   // The app's updater, as it last saved its status (the words the manager reads in settings).
-  const update = updateHealth(readUpdateStatus(path.join(config.dataDir, UPDATE_STATUS_FILE)), (parts.now ?? Date.now)());
+  const update = updateHealth(readUpdateStatus(path.join(config.folder, UPDATE_STATUS_FILE)), (parts.now ?? Date.now)());
   checks.push({ name: 'updates', ok: update.ok, detail: update.detail, ...(update.fix ? { fix: update.fix } : {}) });
 
   // The app's settings in the same folder: one rebuilt from a damaged file may not be what a manager chose.
-  const settingsFile = path.join(config.dataDir, 'settings.json');
+  const settingsFile = path.join(config.folder, 'settings.json');
   const settings = settingsFileProblem(settingsFile);
   const folderOpens = ((): boolean => {
     try {
-      return fs.statSync(config.dataDir).isDirectory();
+      return fs.statSync(config.folder).isDirectory();
     } catch {
       return true; // no folder yet: no settings either, which is fine
     }
@@ -191,6 +194,22 @@ function setAsideCheck(engine: Engine): Check {
     ok: false,
     detail: `${ids.length} order${ids.length === 1 ? '' : 's'} could not be read: ${named}; every other order is listed`,
     fix: "have the marketplace correct the order, then `packdesk fetch ID`; the service's answer is kept in the data file for support",
+  };
+}
+
+/** Orders packed twice while the counters of a store hub could not see each other, not put right here yet (issue 39); null: none. */
+export function packedTwiceCheck(engine: Engine, counterId: string): Check | null {
+  const open = [...engine.conflicts.views(counterId)];
+  if (open.length === 0) return null;
+  const named = open
+    .slice(0, 10)
+    .map(([id, c]) => `${printableId(id)} (${c.parties.map((p) => p.counterName).join(' and ')}${c.settled ? `: ${c.settled.keeperName} keeps it, items to put back here` : ''})`)
+    .join(', ');
+  return {
+    name: 'packed twice',
+    ok: false,
+    detail: `${open.length} order${open.length === 1 ? '' : 's'} packed at two counters while they could not see each other: ${named}${open.length > 10 ? ` and ${open.length - 10} more` : ''}`,
+    fix: "on the order's red panel at either counter, choose which counter keeps it; the other puts back what it picked and says so there",
   };
 }
 
@@ -228,6 +247,7 @@ async function intakeCheck(parts: DoctorParts): Promise<Check> {
   const age = s.cursorAt === null ? null : Math.max(0, Math.round(((parts.now ?? Date.now)() - s.cursorAt) / 1000));
   const pass = s.lastCompleteAt === null ? 'no complete pass yet' : `last complete pass ${new Date(s.lastCompleteAt).toISOString()}; cursor ${age} s old`;
   const access = await parts.intake.checkAccess();
+  if (access.kind === 'notNow') return lastReadCheck(access, s, pass);
   switch (access.kind) {
     case 'ok':
       // Orders listed but not stored, or pages without end: said until they are, never passed over.
@@ -242,6 +262,37 @@ async function intakeCheck(parts: DoctorParts): Promise<Check> {
       return { name, ok: false, detail: `${access.message} (${pass})`, fix: 'check the network, then the order service address' };
     default:
       return { name, ok: false, detail: `${access.message} (${pass})`, fix: 'call support with `packdesk intake --once --verbose`' };
+  }
+}
+
+/**
+ * Order intake when asking `changes` now would be refused (asked moments ago, or a Retry-After not
+ * over): the last answer to it, a pass's or a check's, stands for the check.
+ */
+function lastReadCheck(access: Extract<AccessReport, { kind: 'notNow' }>, s: IntakeStatus, pass: string): Check {
+  const name = 'order intake';
+  const { last } = access;
+  const notAsked = `not asked again now: ${access.message}`;
+  if (last === null) return { name, ok: true, detail: `${pass} (${notAsked})` };
+  const said = `${notAsked}; the answer ${last.by === 'pass' ? 'of the last pass' : "to doctor's last check"}, ${new Date(last.at).toISOString()}`;
+  if (last.ok) {
+    if (s.stillToFetch > 0 || s.message !== null)
+      return { name, ok: false, detail: `access ok; ${pass}; ${s.message ?? `${s.stillToFetch} order(s) still to fetch`} (${said})`, fix: 'run `packdesk intake --once --json` to see each one; intake asks for them again by itself' };
+    return { name, ok: true, detail: `access ok; ${pass} (${said})` };
+  }
+  const detail = `${last.message ?? `the last pass ended: ${last.kind}`} (${pass}; ${said})`;
+  if (access.pausedUntil !== null) return { name, ok: false, detail, fix: 'nothing to do: the order service asked for a pause, and intake asks again by itself after it' };
+  switch (last.kind) {
+    case 'noAccess':
+      return { name, ok: false, detail, fix: 'ask the marketplace to enable the changes and status calls for these credentials; scanning still works' };
+    case 'unreachable':
+      return { name, ok: false, detail, fix: 'check the network, then the order service address; intake tries again by itself' };
+    case 'storage':
+      return { name, ok: false, detail, fix: 'free disk space: nothing read is lost, and intake resumes by itself' };
+    case 'auth':
+      return { name, ok: false, detail, fix: 'a manager must enter the client id and secret from the e-mail' };
+    default:
+      return { name, ok: false, detail, fix: 'call support with `packdesk intake --once --verbose`' };
   }
 }
 

@@ -5,8 +5,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type os from 'node:os';
-import type { NatsConnection } from '@nats-io/transport-node';
 import { type HubStatus, HubStatusSchema } from '../shared/hub';
+import type { HubStatusReader } from '../main/core/hub/read-status';
 import type { Problem } from '../shared/result';
 import { connectHub } from '../main/core/hub/connection';
 import { type HubConfig, loadHubConfig } from '../main/core/hub/hub-config';
@@ -21,8 +21,7 @@ export type HubCommand =
   | { readonly name: 'hub'; readonly action: 'join'; readonly code: string; readonly counterName: string | null; readonly json: boolean }
   | { readonly name: 'hub'; readonly action: 'leave' | 'status'; readonly json: boolean };
 
-/** What `hub status` reads from the hub besides the connection itself: the lease holder and the counters' presence. */
-export type HubStatusReader = (nc: NatsConnection, self: { readonly counterId: string; readonly counterName: string }) => Promise<Pick<HubStatus, 'intakeHolder' | 'counters'>>;
+export type { HubStatusReader };
 
 export interface HubCliDeps {
   readonly secrets?: HubSecretStore;

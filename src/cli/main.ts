@@ -46,6 +46,8 @@ export async function runCli(argv: readonly string[], raw: CliIo): Promise<numbe
     io.writeError(`packdesk: ${config.problem.message}\n`);
     return EXIT.CONFIG;
   }
+  if (config.value.strayDataFile)
+    io.writeError(`packdesk: warning: ${config.value.strayDataFile} is not the app's data file (an older packdesk made it beside environments/); this uses ${config.value.dataDir}\n`);
   if (command.name === 'hub') return runHub(command, config.value, io, { readStatus: (nc, self) => readHubStatus(nc, self) });
   if (command.name === 'claim' || command.name === 'release') return runClaim(command.name, command.orderId, command.json, config.value, io);
   const log = flags.switches.has('verbose') ? createLogger([stderrSink], { minLevel: 'info' }) : silentLogger;
@@ -106,10 +108,7 @@ async function withEngine(command: Exclude<Command, { name: 'help' | 'hub' | 'ru
     }
   } catch (e) {
     engineProblem = e instanceof ProblemError ? e.problem.message : e instanceof Error ? e.message : String(e);
-    if (command.name !== 'doctor') {
-      io.writeError(`packdesk: the data file cannot be used: ${engineProblem}\n`);
-      return EXIT.DATA_FILE;
-    }
+    if (command.name !== 'doctor') return cannotOpen(e, io);
     // Doctor still checks the token server and the order service: they need no data file, and
     // "no token server address" would send support after the wrong fault.
     if (config.authUrl && config.baseUrl) {
@@ -142,6 +141,23 @@ async function withEngine(command: Exclude<Command, { name: 'help' | 'hub' | 'ru
   }
 }
 
+/** A Retry-After longer than a pass waits out, in words: when to run it again. */
+function waitSaid(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  const span = seconds < 120 ? `${seconds} s` : `${Math.ceil(seconds / 60)} minutes`;
+  return `the order service asked for no more calls for ${span}: run intake --once again after that; it resumes at the page it stopped at`;
+}
+
+/** The data file could not be opened: a full disk is exit 6 in its own words, anything else exit 5. */
+export function cannotOpen(e: unknown, io: CliIo): number {
+  if (e instanceof ProblemError && e.problem.code === 'STORE_FULL') {
+    io.writeError(`packdesk: ${e.problem.message}\n`);
+    return EXIT.STORAGE;
+  }
+  io.writeError(`packdesk: the data file cannot be used: ${e instanceof ProblemError ? e.problem.message : e instanceof Error ? e.message : String(e)}\n`);
+  return EXIT.DATA_FILE;
+}
+
 /** The ids still to fetch, or none when the data file cannot say (the report has said why). */
 function readStillToFetch(intake: Intake): readonly PendingId[] {
   try {
@@ -170,9 +186,10 @@ async function runRead(command: Extract<Command, { name: 'intake' | 'fetch' }>, 
       const c = 'counts' in report ? report.counts : null;
       const counts = c ? `new ${c.new}, updated ${c.updated}, unchanged ${c.unchanged}, failed ${c.failed}${c.unreadable > 0 ? `, could not be read ${c.unreadable}` : ''}\n` : '';
       const said = 'message' in report ? `${report.message}\n` : '';
+      const wait = report.kind === 'unreachable' && report.retryAfterMs !== undefined ? `${waitSaid(report.retryAfterMs)}\n` : '';
       const cursor = status.cursorAt !== null ? `cursor ${new Date(status.cursorAt).toISOString()}\n` : 'no complete pass yet\n';
       const pending = stillToFetch.map((p) => `still to fetch ${p.orderId}: ${p.lastError ?? 'not asked yet'}\n`).join('');
-      io.write(`${report.kind === 'completed' ? 'pass completed' : `pass not completed (${report.kind})`}\n${counts}${said}${cursor}${pending}`);
+      io.write(`${report.kind === 'completed' ? 'pass completed' : `pass not completed (${report.kind})`}\n${counts}${said}${wait}${cursor}${pending}`);
     }
     switch (report.kind) {
       case 'completed':
@@ -210,7 +227,7 @@ async function run(command: Exclude<Command, { name: 'help' | 'doctor' | 'intake
       const r = engine.submitTap(command.orderId, command.input);
       if (!r.ok) {
         io.writeError(`refused: ${r.problem.message}${r.problem.code ? ` (${r.problem.code})` : ''}\n`);
-        return r.problem.kind === 'invalid' ? EXIT.REFUSED : EXIT.DATA_FILE;
+        return r.problem.kind === 'invalid' ? EXIT.REFUSED : r.problem.kind === 'storage' ? EXIT.STORAGE : EXIT.DATA_FILE;
       }
       if (command.json) json(r.value);
       else {

@@ -15,7 +15,7 @@ import { type HubStatus, HubStatusSchema } from '../shared/hub';
 import type { Environment } from '../shared/ipc';
 import type { CliConfig } from './config';
 import { vaultFor } from './config';
-import type { CliIo } from './main';
+import { cannotOpen, type CliIo } from './main';
 import { EXIT } from './usage';
 
 export interface RunDeps {
@@ -85,8 +85,7 @@ export async function runCounter(config: CliConfig, io: CliIo, log: Logger, json
       ...hub.sharing,
     });
   } catch (e) {
-    io.writeError(`packdesk: the data file cannot be used: ${e instanceof Error ? e.message : String(e)}\n`);
-    return EXIT.DATA_FILE;
+    return cannotOpen(e, io);
   }
   // As the app: sending first, then the hub bound (it pauses intake on a member), then intake.
   service.engine.start();

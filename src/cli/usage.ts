@@ -13,7 +13,7 @@ export const EXIT = {
   UNREACHABLE: 4,
   /** The data file cannot be used. */
   DATA_FILE: 5,
-  /** The data file stopped taking writes while working (disk full, read-only): answers could not be recorded. */
+  /** The disk holding the data file is full (it could not be opened, a tap was not saved), or the file stopped taking writes while working. */
   STORAGE: 6,
   /** The token server's or order service's certificate is not trusted (self-signed, expired, another name). */
   CERTIFICATE: 7,
@@ -55,10 +55,12 @@ Usage:
   packdesk release ORDER_ID [--json]                        End this counter's claim on an order (exit 9: another has it)
 
 Configuration (flag, else environment variable):
-  --data-dir DIR        PACKDESK_DATA_DIR        the terminal's data folder (holds packdesk.sqlite)
+  --data-dir DIR        PACKDESK_DATA_DIR        the terminal's data folder: the app's (environments/<env>/packdesk.sqlite
+                                                 is used, never a new file) or one holding packdesk.sqlite
   --auth-url URL        PACKDESK_AUTH_URL        token server address
   --base-url URL        PACKDESK_BASE_URL        order service address
-  --environment NAME    PACKDESK_ENVIRONMENT     training, staging or production (keychain entry; default production)
+  --environment NAME    PACKDESK_ENVIRONMENT     training, staging or production (keychain entry, the app's environment
+                                                 folder; default: the app's settings', else production)
   --terminal-id ID      PACKDESK_TERMINAL_ID     name in the audit log (default cli-<hostname>)
   --service-provider-id ID
                         PACKDESK_SERVICE_PROVIDER_ID  the store's service provider id (needed by intake)
@@ -70,13 +72,15 @@ Configuration (flag, else environment variable):
 Exit codes:
   0  done
   1  refused or failed: a tap was refused, an entry failed or is held, no such order/entry, doctor found a problem;
-     intake: orders listed but still to fetch, or changes gave pages without end
+     intake: orders listed but still to fetch, or changes gave pages without end; or the command stopped before
+     it finished (said on stderr)
   2  bad arguments (this text is printed)
   3  configuration or credentials missing or rejected; intake: no access to changes/status, or no provider id
   4  the order service could not be reached, or the drain timed out with taps still waiting;
      intake: the pass stopped (unreachable, 429/5xx); the next run resumes at the page it stopped at
   5  the data file cannot be used
-  6  the data file stopped taking writes during the command (disk full): free disk space, then drain again
+  6  the disk holding the data file is full (it could not be opened, or a tap not saved), or the data file stopped
+     taking writes during the command: free disk space, then run it again (drain: each tap is checked or resent)
   7  intake, fetch, drain: the token server's or order service's certificate is not trusted (self-signed,
      expired, issued for another address): not a network fault; check the address
   8  hub: the store hub refused this counter or cannot be reached (wrong or old join code, another certificate,

@@ -5,14 +5,13 @@
  * (its counters and its open orders read live through its domain: ids, steps and claims only).
  * The server only reads the centre; nothing here can reach an order. See docs/fleet.md.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeliverPolicy, jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { build } from 'esbuild';
 import { readFleet, readFleetSources, SOURCE_HEADER } from './central';
 import { believe, storeOfSource } from './belief';
 import { type DrillReading, readOpenOrders } from './drill';
@@ -56,10 +55,13 @@ const SECURITY_HEADERS = {
 
 const PAGE_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'page');
 
-/** The page's script, bundled from page/main.ts for the browser (no CDN: everything it needs is in it). */
-async function bundlePage(): Promise<string> {
-  const out = await build({ entryPoints: [path.join(PAGE_DIR, 'main.ts')], bundle: true, write: false, format: 'iife', platform: 'browser', target: 'es2022', minify: true, logLevel: 'silent' });
-  return out.outputFiles[0]!.text;
+/** Where `npm run build` (and `npm run fleet`) puts the page's script, bundled from page/main.ts (no CDN: everything it needs is in it). */
+export const FLEET_SCRIPT = path.resolve(PAGE_DIR, '..', '..', '..', 'out', 'fleet', 'fleet.js');
+
+/** The page's script, built beforehand: nothing is bundled while the page is served. */
+function builtPage(): string {
+  if (!existsSync(FLEET_SCRIPT)) throw new Error(`The fleet page is not built (${FLEET_SCRIPT} is missing): run \`npm run build\` first.`);
+  return readFileSync(FLEET_SCRIPT, 'utf8');
 }
 
 export interface FleetServerOptions {
@@ -115,7 +117,7 @@ function followHistory(nc: NatsConnection, history: FleetHistory, now: () => num
 export async function startFleetServer(options: FleetServerOptions): Promise<FleetServer> {
   const now = options.now ?? Date.now;
   const host = options.host ?? DEFAULT_HOST;
-  const [script, css, html] = [await bundlePage(), readFileSync(path.join(PAGE_DIR, 'fleet.css'), 'utf8'), readFileSync(path.join(PAGE_DIR, 'index.html'), 'utf8')];
+  const [script, css, html] = [builtPage(), readFileSync(path.join(PAGE_DIR, 'fleet.css'), 'utf8'), readFileSync(path.join(PAGE_DIR, 'index.html'), 'utf8')];
   const history = new FleetHistory();
   const stopHistory = followHistory(options.nc, history, now);
   let cached: { at: number; status: Promise<FleetStatus> } | null = null;
@@ -130,6 +132,14 @@ export async function startFleetServer(options: FleetServerOptions): Promise<Fle
   };
   let allowedHosts: Set<string> = new Set();
 
+  /** A path segment's text, or null when its percent-encoding is malformed (decodeURIComponent would throw, and was said as the centre not answering). */
+  const decodedSegment = (segment: string): string | null => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return null;
+    }
+  };
   const server = http.createServer((req, res) => {
     const send = (code: number, type: string, body: string, extra: Record<string, string> = {}): void => {
       res.writeHead(code, { 'Content-Type': type, ...SECURITY_HEADERS, ...extra });
@@ -156,7 +166,9 @@ export async function startFleetServer(options: FleetServerOptions): Promise<Fle
       }
       const drill = /^\/api\/stores\/([^/]+)$/.exec(route);
       if (drill) {
-        const id = StoreIdSchema.safeParse(decodeURIComponent(drill[1]!));
+        const decoded = decodedSegment(drill[1]!);
+        if (decoded === null) return json(400, { error: 'store id: the address has a % that is not followed by two hex digits (a malformed percent-encoding)' });
+        const id = StoreIdSchema.safeParse(decoded);
         if (!id.success) return json(400, { error: 'store id: letters, digits, - and _ only' });
         const [row, open] = await Promise.all([status().then((s) => s.stores.find((st) => st.storeId === id.data) ?? null), readOpenOrders(options.nc, id.data, options.drillTimeoutMs)]);
         const body: StoreDrill = { storeId: id.data, store: row, open, at: now() };

@@ -18,6 +18,7 @@ import { parseEvent } from '../shared/ipc';
 import { createNewOrderAttention } from './attention';
 import { forwardEvents, wireCommands } from './ipc';
 import { createOnlineSignal } from './online';
+import { createElectronFiles } from './files';
 import { createElectronPrinting } from './printing';
 import { registerAppScheme, serveApp } from './protocol';
 import { createFirstScreenDrawer, firstScreenBuild, loadFirstScreenBuild, type FirstScreenDrawer } from './core/ui';
@@ -127,6 +128,11 @@ async function main(): Promise<void> {
       kiosk: { leave: () => window && setKiosk(window, false) },
       // The window's page is what prints: the renderer lays the slip or pick list out for print first.
       printing: createElectronPrinting(() => (window && !window.isDestroyed() ? window.webContents : null)),
+      // The shift's CSV goes where the manager chooses, through the system's save dialog over the window.
+      files: createElectronFiles({
+        dialog: { showSaveDialog: (o) => (window && !window.isDestroyed() ? dialog.showSaveDialog(window, o) : dialog.showSaveDialog(o)) },
+        documents: () => app.getPath('documents'),
+      }),
       ...(app.isPackaged ? {} : { log: createLogger([stderrSink]) }),
     });
     await host.start();

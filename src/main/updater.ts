@@ -5,33 +5,37 @@
  * Node in tests; src/main/index.ts passes electron-updater's real `autoUpdater`.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Environment, UpdateStatus } from '../shared/ipc';
 import { fail, ok, type Result } from '../shared/result';
 import { secrets, type Logger } from './core/log';
 import { every, systemTimers, type Timers } from './core/time';
 import {
+  capChannelFileReads,
   decideInstall,
+  describeUpdateError,
   feedAddressProblem,
+  feedChannel,
+  feedEntryProblem,
   forgetPendingInstall,
-  isWithinRollout,
+  hasChecksums,
+  heldBackMessage,
+  KEEPS_WORKING,
   notePendingInstall,
+  notNewerMessage,
+  redactUrlCredentials,
   rolloutBucket,
+  rolloutVerdict,
   saveUpdateStatus,
+  sizeProblem,
   takePendingInstall,
   type InstallDecision,
+  type UpdateInfoLike,
+  updateSupport,
 } from './core/update';
 
-/** What electron-updater reports about a release (UpdateInfo, reduced). */
-export interface UpdateInfoLike {
-  readonly version: string;
-  readonly stagingPercentage?: number;
-  /** The release's files with their checksums and sizes, from the feed's latest*.yml. */
-  readonly files?: readonly { readonly url: string; readonly sha512?: string; readonly size?: number }[];
-  readonly sha512?: string;
-  /** Where electron-updater put the download ('update-downloaded' only). */
-  readonly downloadedFile?: string;
-}
+// The words live in core/update (said.ts); these names are the controller's to its callers and tests.
+export { describeUpdateError, feedChannel, hasChecksums, notNewerMessage, redactUrlCredentials, sizeProblem, updateSupport, type UpdateInfoLike };
+
 
 /** electron-updater's logger interface. */
 export interface UpdaterLogger {
@@ -112,19 +116,6 @@ export interface UpdateControllerOptions {
   readonly statusFile?: string;
 }
 
-/**
- * Whether this installation updates itself. Windows (NSIS) and the Linux AppImage replace
- * themselves without asking anyone; a .deb install would need root (electron-updater runs pkexec,
- * which puts a password prompt in front of a packer), so it is left to the system's package
- * manager. Unpackaged runs have no feed.
- */
-export function updateSupport(env: { platform: NodeJS.Platform; isPackaged: boolean; appImage: string | undefined }): string | null {
-  if (!env.isPackaged) return 'Updates are off in development builds.';
-  if (env.platform === 'win32') return null;
-  if (env.platform === 'linux') return env.appImage ? null : "This installation (.deb) is updated through the system's package manager.";
-  return `Updates are not supported on ${env.platform}.`;
-}
-
 /** The controller the host and the shell use (matches the host's UpdateController). */
 export interface ElectronUpdateController {
   status(): UpdateStatus;
@@ -140,84 +131,6 @@ export interface ElectronUpdateController {
   considerInstall(managerRequested?: boolean): Promise<InstallDecision>;
 }
 
-/** electron-updater's channel file for a settings channel: stable reads latest.yml. */
-export function feedChannel(channel: 'stable' | 'beta'): string {
-  return channel === 'beta' ? 'beta' : 'latest';
-}
-
-const KEEPS_WORKING = 'This version keeps working.';
-
-/** True when the feed gave a sha512 for the release (top level or every file), which electron-updater verifies the download against. */
-export function hasChecksums(info: UpdateInfoLike): boolean {
-  const files = info.files ?? [];
-  if (files.length > 0) return files.every((f) => typeof f.sha512 === 'string' && f.sha512.length > 0);
-  return typeof info.sha512 === 'string' && info.sha512.length > 0;
-}
-
-/** Plain words for an updater error, with nothing secret in them (URLs may carry tokens). */
-export function describeUpdateError(err: unknown): string {
-  const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
-  const message = err instanceof Error ? err.message : String(err);
-  if (code === 'ERR_UPDATER_INVALID_SIGNATURE' || /not signed by the application owner|signature/i.test(message)) {
-    return `The downloaded update failed its signature check and was not installed. ${KEEPS_WORKING}`;
-  }
-  if (code === 'ERR_CHECKSUM_MISMATCH' || /sha512 checksum mismatch|checksum/i.test(message)) {
-    return `The downloaded update was damaged (its checksum does not match the feed), so it was deleted and not installed; the next check downloads it again. ${KEEPS_WORKING}`;
-  }
-  if (code === 'ERR_UPDATER_CHANNEL_FILE_NOT_FOUND' || /Cannot find channel/i.test(message)) {
-    return `The update feed has no release for this channel. ${KEEPS_WORKING}`;
-  }
-  if (statusOf(err) === 404 || /HttpError: 404|\bstatus 404\b/i.test(message)) {
-    return `The update feed names a file that is not on the server (404), so nothing was downloaded; the next check tries again. ${KEEPS_WORKING}`;
-  }
-  if (/aborted|premature close|ECONNRESET|socket hang up/i.test(message)) {
-    return `The download was cut off before the end, so nothing was installed; the next check downloads it again. ${KEEPS_WORKING}`;
-  }
-  if (/net::|ENOTFOUND|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|getaddrinfo|timed out|timeout/i.test(message)) {
-    return `Could not reach the update server; trying again later. ${KEEPS_WORKING}`;
-  }
-  const first = (message.split('\n')[0] ?? '').slice(0, 160);
-  return `Update failed: ${redactUrlCredentials(secrets.redactText(first))}. ${KEEPS_WORKING}`;
-}
-
-/** The HTTP status an updater error carries (builder-util-runtime's HttpError), or null. */
-function statusOf(err: unknown): number | null {
-  const value = typeof err === 'object' && err !== null && 'statusCode' in err ? (err as { statusCode: unknown }).statusCode : null;
-  return typeof value === 'number' ? value : null;
-}
-
-/**
- * Why a finished download does not match the size the feed gave for it, or null. electron-updater
- * checks only the sha512; a feed whose size disagrees with its own file is a broken release.
- */
-export function sizeProblem(info: UpdateInfoLike, actualSize: number): string | null {
-  const file = info.downloadedFile;
-  if (!file) return null;
-  const name = path.basename(file);
-  const files = info.files ?? [];
-  const entry = files.find((f) => path.basename(decodeURIComponent(f.url.split('?')[0] ?? '')) === name) ?? (files.length === 1 ? files[0] : undefined);
-  if (entry?.size === undefined || entry.size === actualSize) return null;
-  return `The update feed says version ${info.version} is ${entry.size} bytes but the file is ${actualSize} bytes, so it was deleted and not installed; the next check tries again. ${KEEPS_WORKING}`;
-}
-
-/** Masks user:password@ and query strings in URLs, which feeds sometimes use for access keys. */
-export function redactUrlCredentials(text: string): string {
-  return text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, '$1[redacted]@').replace(/(\bhttps?:\/\/[^\s?#]+)\?[^\s#]*/gi, '$1?[redacted]');
-}
-
-/** What the status says when the feed offers nothing newer. */
-export function notNewerMessage(feedVersion: string, currentVersion: string): string {
-  return feedVersion === currentVersion
-    ? `Version ${currentVersion} is the newest on the update feed; nothing to install.`
-    : `The update feed offers version ${feedVersion}, not newer than this ${currentVersion}; nothing to install (no downgrades).`;
-}
-
-/** What the status says when the staged rollout keeps a release from this terminal. */
-function heldBackMessage(held: { version: string; percentage: number }): string {
-  return held.percentage <= 0
-    ? `The rollout of version ${held.version} is stopped; it is not installed on this terminal. ${KEEPS_WORKING}`
-    : `Version ${held.version} is being released to ${held.percentage} % of terminals first (staged rollout); this terminal gets it when the rollout widens. ${KEEPS_WORKING}`;
-}
 
 /** Creates the update controller around an electron-updater instance. */
 export function createUpdateController(options: UpdateControllerOptions): ElectronUpdateController {
@@ -239,8 +152,11 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
   let failedInstallOf: string | null = null;
   let started = false;
   let wired = false;
-  /** The last release the staged rollout kept from this terminal (electron-updater then reports "not available"). */
-  let heldBack: { version: string; percentage: number } | null = null;
+  /**
+   * The last release kept from this terminal before its download (electron-updater then reports
+   * "not available"): the staged rollout ('idle'), or a feed entry cut short ('error'), in words.
+   */
+  let heldBack: { version: string; state: 'idle' | 'error'; message: string } | null = null;
 
   const setStatus = (patch: Partial<UpdateStatus>): void => {
     const next = { ...status, ...patch };
@@ -322,7 +238,7 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
           downloadedVersion = null;
         }
         if (downloadedVersion === null) {
-          setStatus({ state: 'idle', availableVersion: null, message: heldBackMessage(heldBack) });
+          setStatus({ state: heldBack.state, availableVersion: heldBack.state === 'error' ? info.version : null, message: heldBack.message });
           return;
         }
       }
@@ -544,12 +460,22 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
       }
       updater.logger = adapterLog;
       const bucket = rolloutBucket(ctx().terminalId);
+      // electron-updater asks this before it downloads anything: the feed's entry is judged here.
       updater.isUserWithinRollout = (info) => {
-        const inside = isWithinRollout(bucket, info.stagingPercentage);
-        heldBack = inside ? null : { version: info.version, percentage: info.stagingPercentage ?? 0 };
-        log.info('staged rollout', { version: info.version, percentage: info.stagingPercentage ?? 100, bucket, inside });
-        return inside;
+        const cut = feedEntryProblem(info);
+        if (cut !== null) {
+          // Its checksum could only fail: said as the feed cut short, not as a damaged download.
+          heldBack = { version: info.version, state: 'error', message: `${cut} ${KEEPS_WORKING}` };
+          log.error('update feed entry cut short or damaged', { version: info.version });
+          return false;
+        }
+        const verdict = rolloutVerdict(bucket, info.stagingPercentage);
+        heldBack = verdict.inside ? null : { version: info.version, state: 'idle', message: heldBackMessage(info.version, verdict) };
+        log.info('staged rollout', { version: info.version, percentage: info.stagingPercentage === undefined ? 100 : String(info.stagingPercentage), bucket, inside: verdict.inside });
+        return verdict.inside;
       };
+      // A channel file is read whole by electron-updater: never more than 1 MB of one.
+      capChannelFileReads(updater);
       configure(ctx());
       wire();
       const first = timers.setTimeout(() => void checkNow(), options.firstCheckDelayMs ?? 30_000);

@@ -56,8 +56,54 @@ export const SharedTapSchema = z.object({
   state: SharedTapStateSchema,
   queuedAt: z.number(),
   sentAt: z.number().nullable(),
+  /** Who made it (the packer signed in there); null: nobody was, the counter stands in. Absent from a counter before issue 39. */
+  packer: z.string().max(60).nullable().optional(),
+  /** Made while that counter could not ask the hub whether another counter had the order (the hub away, or no answer in time). */
+  unchecked: z.boolean().optional(),
+  /**
+   * The other counters' taps on the order that counter had heard of when it made this one (request
+   * ids); null or absent: not known (made before it joined a hub, or by a counter before issue 39).
+   * Two taps neither of which had heard of the other were made apart (conflicts.ts).
+   */
+  seen: z.array(z.string().min(1).max(128)).max(256).nullable().optional(),
+  /** A unit cut's count of its item before the cut ("was 3"), so every counter can print it. */
+  unitsBefore: z.number().int().min(0).nullable().optional(),
 });
 export type SharedTap = z.infer<typeof SharedTapSchema>;
+
+/** One counter in a conflict: who worked on the order there while the counters could not see each other. */
+export const ConflictPartySchema = z.object({
+  counterId: CounterIdSchema,
+  counterName: CounterNameSchema,
+  /** The packers whose taps were made apart there (none: nobody was signed in, the counter stands in). */
+  packers: z.array(z.string().min(1).max(60)).max(8),
+});
+export type ConflictParty = z.infer<typeof ConflictPartySchema>;
+
+/**
+ * "Packed twice": an order that more than one counter tapped or claimed while they could not see
+ * each other, found when they find each other again (core/hub/conflicts.ts). One record an order
+ * in the hub, kept by every counter involved in its own file until a person settles it.
+ */
+export const ConflictRecordSchema = z.object({
+  orderId: OrderIdSchema,
+  parties: z.array(ConflictPartySchema).min(2).max(8),
+  /** The taps made apart that make the conflict (request ids), so one found again is known as the same. */
+  taps: z.array(z.string().min(1).max(128)).max(256),
+  /** When it was first found (the finding counter's clock). */
+  raisedAt: z.number(),
+  /** Who keeps the order, as a person settled it at one of the counters; null until then. */
+  settled: z
+    .object({
+      keeperId: CounterIdSchema,
+      keeperName: CounterNameSchema,
+      byCounter: CounterNameSchema,
+      byPacker: z.string().max(60).nullable(),
+      at: z.number(),
+    })
+    .nullable(),
+});
+export type ConflictRecord = z.infer<typeof ConflictRecordSchema>;
 
 /** A counter's presence and health, written every few seconds and on change. */
 export const CounterPresenceSchema = z.object({

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { ActionSchema, FULFILLMENT_STATES, ORDER_STATES, OrderIdSchema, OrderSchema } from './protocol/schemas';
-import { ClaimSchema, CounterNameSchema, HubStatusSchema, SharedTapStateSchema } from './hub';
+import { ClaimSchema, CounterIdSchema, CounterNameSchema, HubStatusSchema, SharedTapStateSchema } from './hub';
 import { CHAIN_FILE_MAX_CHARS, ChainStatusSchema } from './chain';
 import { idFault } from './protocol/builders';
 import { LANGUAGE_CODES } from './languages';
@@ -82,6 +82,13 @@ export const OutboxEntryViewSchema = z.object({
   sentAt: z.number().nullable(),
   /** Who made the tap: the packer signed in at the counter then; null: nobody was (the counter's name stands in). */
   packer: z.string().nullable(),
+  /** A unit cut's count of its item before it; absent for other taps. */
+  unitsBefore: z.number().int().min(0).optional(),
+  /**
+   * With a store hub: whether other counters could not be checked when the tap was made, and which
+   * of their taps on the order this counter had heard of then (request ids). Absent: no hub.
+   */
+  hub: z.object({ unchecked: z.boolean(), seen: z.array(z.string()) }).optional(),
 });
 export type OutboxEntryView = z.infer<typeof OutboxEntryViewSchema>;
 
@@ -97,10 +104,36 @@ export const OrderAlarmSchema = z.object({
 });
 export type OrderAlarm = z.infer<typeof OrderAlarmSchema>;
 
+/** An item to put back at a counter that did not keep an order packed twice: what it scanned, cut, or (neither known) the whole line. */
+export const PutBackItemSchema = z.object({
+  itemId: z.string(),
+  units: z.number().int().min(0),
+  why: z.enum(['scanned', 'cut', 'picked']),
+});
+export type PutBackItem = z.infer<typeof PutBackItemSchema>;
+
+/**
+ * "Packed twice": this counter and another (or more) worked on the order while they could not see
+ * each other. Shown loudly until a person settles who keeps it; then, at a counter that does not
+ * keep it, what to put back until a person there says it is done. Absent otherwise.
+ */
+export const OrderConflictSchema = z.object({
+  parties: z.array(z.object({ counterId: CounterIdSchema, counterName: CounterNameSchema, packers: z.array(z.string()), here: z.boolean() })),
+  raisedAt: z.number(),
+  settled: z
+    .object({ keeperName: CounterNameSchema, keeperHere: z.boolean(), byCounter: CounterNameSchema, byPacker: z.string().nullable(), at: z.number() })
+    .nullable(),
+  /** At a counter that does not keep the order: what to put back. */
+  putBack: z.array(PutBackItemSchema).optional(),
+});
+export type OrderConflict = z.infer<typeof OrderConflictSchema>;
+
 /** Another counter's tap on an order, as this counter shows it. */
 export const ElsewhereTapSchema = z.object({
   counterName: CounterNameSchema,
+  /** The other counter's own words for it (English); `action` is worded here, in this counter's language, with the items' names. */
   summary: z.string(),
+  action: ActionSchema.optional(),
   state: SharedTapStateSchema,
   queuedAt: z.number(),
 });
@@ -139,6 +172,13 @@ export const OrderViewSchema = z.object({
   claim: ClaimSchema.extend({ here: z.boolean() }).optional(),
   /** With a store hub: other counters' taps on this order that their outboxes have not sent yet (already laid over `order`). */
   elsewhere: z.array(ElsewhereTapSchema).optional(),
+  /** With a store hub: packed twice while the counters could not see each other, until settled and put right here. */
+  conflict: OrderConflictSchema.optional(),
+  /**
+   * With a store hub: another counter packing this order has its alarm raised (cancelled or changed
+   * by someone else) and not yet acknowledged there: every other counter shows a red line.
+   */
+  alarmElsewhere: z.object({ kind: z.enum(['cancelled', 'items']), changedAt: z.number(), counterName: CounterNameSchema, packer: z.string().nullable() }).optional(),
 
   /** Items this terminal cut ("was 3: Item unavailable"); absent when none, and on the queue's rows. */
   cuts: z.array(ItemCutSchema).optional(),
@@ -426,8 +466,10 @@ export type ShiftFigures = z.infer<typeof ShiftFiguresSchema>;
 /** A day's shift in one picture. */
 export const ShiftReportSchema = z.object({
   day: DaySchema,
-  /** The counter that reports (this terminal's id). */
+  /** The counter that reports (this terminal's id: its figures are kept under it; never shown, see shared/shift.ts). */
   terminal: z.string(),
+  /** This counter's name in its store hub; null or absent: none (a one-counter store), said as "this counter". */
+  counterName: z.string().nullable().optional(),
   from: z.number(),
   to: z.number(),
   /** Worked out from the terminal's records now, or read from the day's figures kept before pruning. */
@@ -447,14 +489,51 @@ export const ShiftReportSchema = z.object({
    * `missingSince`: the hub has not answered since then, so other counters' taps made since may be
    * missing here; null while it answers.
    */
-  hub: z.object({ missingSince: z.number().nullable() }).optional(),
+  hub: z
+    .object({
+      missingSince: z.number().nullable(),
+      /** Orders packed twice while the counters could not see each other, found this day (issue 39). */
+      packedTwice: Count.optional(),
+    })
+    .optional(),
 });
 export type ShiftReport = z.infer<typeof ShiftReportSchema>;
+
+/** The shift's CSV tables, one a file: the day's totals, by packer, by counter, by hour. */
+export const SHIFT_CSV_TABLES = ['day', 'packers', 'counters', 'hours'] as const;
+export const ShiftCsvTableSchema = z.enum(SHIFT_CSV_TABLES);
+export type ShiftCsvTable = z.infer<typeof ShiftCsvTableSchema>;
+
+/** A column's heading in the terminal's language: plain words, one line. */
+const CsvHeading = z.string().trim().min(1).max(80).regex(/^[^\r\n]*$/);
+export const SHIFT_CSV_COLUMNS = [
+  'day', 'packer', 'counter', 'hour', 'received', 'accepted', 'rejected', 'cancelled', 'packed', 'handedOver', 'late',
+  'toAcceptMedian', 'toAcceptP90', 'toPackMedian', 'toPackP90',
+] as const;
+/** The CSV's words, from the renderer (which holds the languages): each column's heading, the name of a tap without a packer, this counter's when it has none, the save dialog's title. */
+export const ShiftCsvWordsSchema = z
+  .object({
+    columns: z.object(Object.fromEntries(SHIFT_CSV_COLUMNS.map((c) => [c, CsvHeading])) as Record<(typeof SHIFT_CSV_COLUMNS)[number], typeof CsvHeading>).strict(),
+    noName: CsvHeading,
+    /** This counter, when it has no name of its own from the store hub. */
+    thisCounter: CsvHeading,
+    dialogTitle: CsvHeading,
+  })
+  .strict();
+export type ShiftCsvWords = z.infer<typeof ShiftCsvWordsSchema>;
+
+/** What saving a CSV came to: saved where the manager chose, the dialog closed, or (the browser harness) the text for the page to download. */
+export const CsvSavedSchema = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('saved'), path: z.string() }),
+  z.object({ outcome: z.literal('cancelled') }),
+  z.object({ outcome: z.literal('download'), fileName: z.string(), text: z.string() }),
+]);
+export type CsvSaved = z.infer<typeof CsvSavedSchema>;
 
 /** One moment in an order's life on this terminal. */
 export const TimelineEventSchema = z.object({
   at: z.number(),
-  kind: z.enum(['arrived', 'tap', 'confirmed', 'attempt', 'undo', 'retry', 'discard', 'recover', 'alarm', 'print', 'left']),
+  kind: z.enum(['arrived', 'tap', 'confirmed', 'attempt', 'undo', 'retry', 'discard', 'recover', 'alarm', 'print', 'left', 'conflict', 'settled', 'putBack']),
   /** The tap's action (tap, confirmed, undo, retry, discard). */
   action: ActionSchema.optional(),
   entryId: z.number().int().optional(),
@@ -466,6 +545,10 @@ export const TimelineEventSchema = z.object({
   /** The tap's state now (tap). */
   state: EntryStateSchema.optional(),
   document: z.enum(['packingSlip', 'pickList']).optional(),
+  /** Packed twice (conflict): every counter and packer involved. */
+  parties: z.array(z.object({ counterName: CounterNameSchema, packers: z.array(z.string()) })).optional(),
+  /** Packed twice, settled: the counter that keeps the order. */
+  keeper: CounterNameSchema.optional(),
 });
 export type TimelineEvent = z.infer<typeof TimelineEventSchema>;
 
@@ -504,10 +587,12 @@ export type PackerStatus = z.infer<typeof PackerStatusSchema>;
 export const PackStateSchema = z.object({
   orderId: z.string(),
   items: z.array(z.object({ itemId: z.string(), scanned: z.number().int().min(0) })),
-  /** The packer of the order's PACKED tap on this counter; null when nobody was signed in, or it was not packed here. */
+  /** The packer of the order's PACKED tap, at this counter or (heard through the store hub) another; null when nobody was signed in, or not packed. */
   packedBy: z.string().nullable(),
   /** The order was marked packed at this counter (by `packedBy`, or by the counter when that is null). */
   packedHere: z.boolean(),
+  /** With a store hub: the name of the counter where it was marked packed (this one's or another's); null: not known, or no hub. */
+  packedAt: z.string().nullable().optional(),
 });
 export type PackState = z.infer<typeof PackStateSchema>;
 
@@ -515,6 +600,8 @@ export type PackState = z.infer<typeof PackStateSchema>;
 export const PackScanSchema = z.object({
   outcome: z.enum(['ticked', 'tooMany', 'notInOrder', 'unknown']),
   itemId: z.string().optional(),
+  /** notInOrder: the product's name and the orders on the terminal that hold it (at most three). */
+  product: z.object({ name: z.string().max(500).nullable(), orderIds: z.array(z.string().max(128)).min(1).max(3) }).optional(),
   state: PackStateSchema,
 });
 export type PackScanAnswer = z.infer<typeof PackScanSchema>;
@@ -637,6 +724,10 @@ export const COMMANDS = builtOnFirstUse({
   'hub.status': () => ({ payload: Empty, result: HubStatusSchema }),
   /** Takes over an order another counter is packing (a confirmed act; that counter is told). */
   'orders.takeOver': () => ({ payload: z.object({ orderId: OrderId }).strict(), result: ClaimSchema }),
+  /** An order packed twice while the counters were apart: a person chose which counter keeps it. */
+  'orders.settleConflict': () => ({ payload: z.object({ orderId: OrderId, keeperId: CounterIdSchema }).strict(), result: Ok }),
+  /** At a counter that did not keep an order packed twice: its items are back on the shelf. */
+  'orders.putBack': () => ({ payload: z.object({ orderId: OrderId }).strict(), result: Ok }),
   /** Makes this counter the store's hub (manager); answers the join code other counters need. */
   'hub.create': () => ({ payload: z.object({ pin: Pin, name: CounterNameSchema.optional() }).strict(), result: HubJoinSchema }),
   /** The join code again, to show or print on a join slip (manager, on the hub). */
@@ -672,8 +763,11 @@ export const COMMANDS = builtOnFirstUse({
   'chain.unlink': () => ({ payload: z.object({ pin: Pin }).strict(), result: ChainStatusSchema }),
   /** A day's shift in one picture, from the terminal's own records (today when no day is given). */
   'shift.report': () => ({ payload: z.object({ day: DaySchema.optional() }).strict(), result: ShiftReportSchema }),
-  /** Writes the day's figures as a CSV file for the manager; answers where. */
-  'shift.exportCsv': () => ({ payload: z.object({ day: DaySchema }).strict(), result: z.object({ path: z.string() }) }),
+  /**
+   * One table of the day's figures as a CSV file, saved where the manager chooses (the app's save
+   * dialog; in the browser harness the page downloads the text it answers).
+   */
+  'shift.exportCsv': () => ({ payload: z.object({ day: DaySchema, table: ShiftCsvTableSchema, words: ShiftCsvWordsSchema }).strict(), result: CsvSavedSchema }),
   /** What happened to an order on this terminal, oldest first. */
   'orders.timeline': () => ({ payload: z.object({ orderId: OrderId }).strict(), result: OrderTimelineSchema }),
   /** A slip or pick list went to the printer (or the browser's print dialog): kept for the order's timeline. */
@@ -747,6 +841,8 @@ export const EVENTS = builtOnFirstUse({
    * (this counter's own taps come as `outbox.changed`).
    */
   'shift.changed': () => z.object({}).strict(),
+  /** A store setting (scan to pack, how long an order stays with its counter) was changed at another counter and taken here. */
+  'settings.changed': () => SettingsSchema,
 });
 
 export type EventName = keyof typeof EVENTS;

@@ -1,66 +1,42 @@
 /**
- * Builds the page side of the harness: the bridge (bridge.ts, a classic script the page's parser
- * runs before the renderer's module) and the contract it checks every frame with (contract.ts:
- * the shared IPC contract and zod, an ES module the bridge imports). Apart, the bridge the parser
- * waits for is a few kilobytes, and the contract's 200 kB are fetched and compiled off the page's
- * thread meanwhile.
+ * The page side of the harness, bundled at build time (build/page-scripts.mts, part of `npm run
+ * build`) into out/web/: the bridge (bridge.ts, a classic script the page's parser runs before the
+ * renderer's module) and the contract it checks every frame with (contract.ts: the shared IPC
+ * contract and zod, an ES module the bridge imports). Apart, the bridge the parser waits for is a
+ * few kilobytes, and the contract's 200 kB are fetched and compiled off the page's thread meanwhile.
+ * Read once per process; no build tool runs when the harness does.
  */
-import { dirname, join, sep } from 'node:path';
-import type { Plugin } from 'esbuild';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+
+/** Where `npm run build` puts the page-side scripts of this checkout. */
+export const WEB_SCRIPTS_DIR = resolve(__dirname, '..', '..', 'out', 'web');
 
 let cachedBridge: Promise<string> | null = null;
 let cachedContract: Promise<string> | null = null;
 
-/** The bridge script's text; built once per process with esbuild (a dependency of tsx and vite). */
+/** The bridge script's text. */
 export function bridgeScript(): Promise<string> {
-  cachedBridge ??= build('bridge.ts', 'iife').catch((err: unknown) => {
+  cachedBridge ??= read('bridge.js').catch((err: unknown) => {
     cachedBridge = null;
     throw err;
   });
   return cachedBridge;
 }
 
-/** The contract module's text (an ES module exporting ./contract's names); built once per process. */
+/** The contract module's text (an ES module exporting ./contract's names). */
 export function contractScript(): Promise<string> {
-  cachedContract ??= build('contract.ts', 'esm').catch((err: unknown) => {
+  cachedContract ??= read('contract.js').catch((err: unknown) => {
     cachedContract = null;
     throw err;
   });
   return cachedContract;
 }
 
-async function build(entry: string, format: 'iife' | 'esm'): Promise<string> {
-  const esbuild = await import('esbuild');
-  const result = await esbuild.build({
-    entryPoints: [join(__dirname, entry)],
-    bundle: true,
-    // The bridge is a classic (non-module) script: it runs while the page is parsed, before the
-    // renderer's module script (deferred by nature). The contract is imported as a module.
-    format,
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    legalComments: 'none',
-    write: false,
-    logLevel: 'silent',
-    plugins: [zodEnglishOnly],
-  });
-  const file = result.outputFiles[0];
-  if (!file) throw new Error(`esbuild produced no output for ${entry}`);
-  return file.text;
+async function read(file: string): Promise<string> {
+  try {
+    return await readFile(join(WEB_SCRIPTS_DIR, file), 'utf8');
+  } catch {
+    throw new Error(`The harness's page scripts are not built (${join(WEB_SCRIPTS_DIR, file)} is missing): run \`npm run build\` first.`);
+  }
 }
-
-/**
- * `import { z } from 'zod'` is a namespace object, and esbuild keeps all of it, including
- * `z.locales`: every language's messages, 300 of the contract's 472 kB. The contract speaks English (the renderer words problems itself),
- * which zod sets up from its `en` module anyway; `z.locales` becomes that alone. (Rolldown, which
- * bundles the preload, drops the unused locales by itself.)
- */
-const zodEnglishOnly: Plugin = {
-  name: 'zod-english-only',
-  setup(build) {
-    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      args.importer.includes(`${sep}node_modules${sep}zod${sep}`) ? { path: join(dirname(args.importer), '..', 'locales', 'en.js') } : undefined,
-    );
-  },
-};

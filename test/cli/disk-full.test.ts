@@ -67,3 +67,20 @@ it.skipIf(!canMountTmpfs)('a disk that fills during a drain is a storage failure
   const outbox = await cli.run(['outbox', '--all', '--json'], env);
   expect((JSON.parse(outbox.stdout) as { state: string }[]).map((e) => e.state)).toEqual(['sent', 'sent', 'sent', 'sent']);
 });
+
+it.skipIf(!canMountTmpfs)('enqueue and intake on a disk already full say "free disk space" and exit 6, not "cannot open ... disk I/O error" and 5', { timeout: 60_000 }, async () => {
+  const box = await sandbox(cleanup, { orderCount: 5, arrivalEveryMs: 0, changesMinIntervalMs: 0 });
+  const disk = smallDisk(cleanup, '4m');
+  const env = envFor(box, path.join(disk.dir, 'data'));
+  expect((await cli.run(['intake', '--once'], env)).code).toBe(0);
+  const id = newDeliveryOrderIds(box)[0]!;
+  box.placeOrder();
+  expect(disk.fill()).toBeGreaterThan(0);
+  for (const args of [['enqueue', 'order-state', id, 'ACCEPTED'], ['intake', '--once']]) {
+    const r = await cli.run(args, env);
+    const said = r.stdout + r.stderr;
+    expect(r.code, said).toBe(6);
+    expect(said).toMatch(/free disk space/i);
+    expect(said).not.toMatch(/disk I\/O error|cannot be used/);
+  }
+});

@@ -122,7 +122,7 @@ describe.skipIf(!keyring)(`packdesk hub${why}`, () => {
     let out = '';
     const withReader = await runHub(
       { name: 'hub', action: 'status', json: true },
-      { dataDir: counterEnv.PACKDESK_DATA_DIR, authUrl: null, baseUrl: null, environment: 'training', terminalId: 'till-2', credentialsFrom: 'keychain', serviceProviderId: null },
+      { folder: counterEnv.PACKDESK_DATA_DIR, dataDir: counterEnv.PACKDESK_DATA_DIR, strayDataFile: null, authUrl: null, baseUrl: null, environment: 'training', terminalId: 'till-2', credentialsFrom: 'keychain', serviceProviderId: null },
       { env: counterEnv, write: (t) => (out += t), writeError: (t) => (out += t) },
       {
         readStatus: async (nc, self) => {

@@ -111,7 +111,7 @@ describe('the queue drawn into the page', () => {
     await expect(page.locator('link[rel="preload"][as="font"]').count()).resolves.toBe(1);
     await expect(page.locator('link[rel="preload"][as="font"]').getAttribute('data-weight')).resolves.toBe('700');
     // However late that face comes (held back here until the drawing is on screen), no top-bar
-    // button moves when it does: "हिन्दी" is as wide before it as after (layout.css). Without that,
+    // button moves when it does: "हिन्दी" is as wide before it as after (topbar.css). Without that,
     // the button shrank by 31 px and every other one moved.
     await afterNextFrame(page);
     const boldFaceIn = () => page.evaluate(() => document.fonts.check('700 16px "Noto Sans Devanagari"', 'हिन्दी'));
@@ -125,7 +125,7 @@ describe('the queue drawn into the page', () => {
     await until('the Devanagari font in', boldFaceIn);
     await afterNextFrame(page);
     expect(await topBarButtons(page)).toEqual(before);
-    // That width is the name's own in its face (layout.css's 2.05em): not cut, no gap beside it.
+    // That width is the name's own in its face (topbar.css's 2.05em): not cut, no gap beside it.
     const fit = await page.locator('.first-screen .language-name').evaluate((name) => {
       const text = document.createRange();
       text.selectNodeContents(name);

@@ -176,6 +176,17 @@ export function crowdedControls(page: Page, within: string): Promise<string[]> {
         const r = el.getBoundingClientRect();
         if (r.left < -0.5 || r.right > window.innerWidth + 0.5) out.push(`${name(el)} past the window's edge (${Math.round(r.left)}-${Math.round(r.right)} px)`);
         if (el.scrollWidth > el.clientWidth + 1) out.push(`${name(el)} cut (${el.scrollWidth} px of words in ${el.clientWidth})`);
+        // An empty field's placeholder says what it is for: cut, it says less (scrollWidth does not count it).
+        if (el instanceof HTMLInputElement && el.value === '' && el.placeholder) {
+          const style = getComputedStyle(el);
+          const pen = document.createElement('canvas').getContext('2d');
+          if (pen) {
+            pen.font = style.font;
+            const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+            const words = pen.measureText(el.placeholder).width;
+            if (words > room + 1) out.push(`${name(el)} placeholder cut (${Math.round(words)} px of words in ${Math.round(room)})`);
+          }
+        }
         for (const other of shown.slice(i + 1)) {
           const o = other.getBoundingClientRect();
           const across = Math.min(r.right, o.right) - Math.max(r.left, o.left);
@@ -187,4 +198,92 @@ export function crowdedControls(page: Page, within: string): Promise<string[]> {
     },
     { within, controls: CONTROLS },
   );
+}
+
+/**
+ * How many rows the visible controls inside `within` lie on: controls whose middles are less than
+ * half a control apart share a row.
+ */
+export function controlRows(page: Page, within: string): Promise<number> {
+  return page.evaluate(
+    ({ within, controls }) => {
+      const middles = [...document.querySelectorAll<HTMLElement>(`${within} :is(${controls})`)]
+        .map((el) => el.getBoundingClientRect())
+        .filter((r) => r.width > 2 && r.height > 2)
+        .map((r) => r.top + r.height / 2)
+        .sort((a, b) => a - b);
+      let rows = 0;
+      let last = -Infinity;
+      for (const m of middles) {
+        if (m - last > 28) rows += 1;
+        last = m;
+      }
+      return rows;
+    },
+    { within, controls: CONTROLS },
+  );
+}
+
+/**
+ * The first `count` elements `selector` finds that are not wholly in view without scrolling: cut
+ * by a scroll box around them or by the window, or covered where they are drawn. Fewer than
+ * `count` found is a problem too.
+ */
+export function notWhollyInView(page: Page, selector: string, count: number): Promise<string[]> {
+  return page.evaluate(
+    ({ selector, count }) => {
+      const all = [...document.querySelectorAll<HTMLElement>(selector)].slice(0, count);
+      const out: string[] = [];
+      if (all.length < count) out.push(`${all.length} of ${count} "${selector}" on the page`);
+      all.forEach((el, i) => {
+        const r = el.getBoundingClientRect();
+        const what = `${selector} #${i + 1} "${(el.textContent ?? '').trim().slice(0, 30)}" (${Math.round(r.top)}-${Math.round(r.bottom)} px)`;
+        let top = 0;
+        let bottom = window.innerHeight;
+        for (let p = el.parentElement; p; p = p.parentElement) {
+          const style = getComputedStyle(p);
+          if (style.overflowY === 'visible') continue;
+          const c = p.getBoundingClientRect();
+          top = Math.max(top, c.top);
+          bottom = Math.min(bottom, c.bottom);
+        }
+        if (r.top < top - 0.5 || r.bottom > bottom + 0.5) {
+          out.push(`${what} not in view (${Math.round(top)}-${Math.round(bottom)} px shown)`);
+          return;
+        }
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        if (hit && hit !== el && !el.contains(hit)) out.push(`${what} under ${hit.tagName.toLowerCase()}.${hit.className}`);
+      });
+      return out;
+    },
+    { selector, count },
+  );
+}
+
+/**
+ * Lists (select) inside `within` whose chosen words do not fit their box: a closed list shows
+ * only what fits, so "Only when I press “Install now”" read "Only when I press “Ins". Each named
+ * by its label, with the words' width and the room.
+ */
+export function cutSelects(page: Page, within: string): Promise<string[]> {
+  return page.evaluate((within) => {
+    const out: string[] = [];
+    const pen = document.createElement('canvas').getContext('2d');
+    if (!pen) return ['no canvas to measure with'];
+    for (const el of document.querySelectorAll<HTMLSelectElement>(`${within} select`)) {
+      const r = el.getBoundingClientRect();
+      if (r.width <= 2 || r.height <= 2) continue;
+      const style = getComputedStyle(el);
+      pen.font = style.font;
+      const words = el.selectedOptions[0]?.textContent ?? '';
+      // The box less its padding and the list's arrow (about 1em in Chromium's drawing).
+      const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - parseFloat(style.fontSize);
+      const width = pen.measureText(words).width;
+      if (width > room + 1) {
+        const label = (el.labels?.[0]?.textContent ?? el.getAttribute('aria-label') ?? '').trim().slice(0, 40);
+        out.push(`"${label}": "${words}" is ${Math.round(width)} px in ${Math.round(room)}`);
+      }
+    }
+    return out;
+  }, within);
 }

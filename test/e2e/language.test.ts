@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { acceptOrder, MANAGER_PIN, openTerminal, orderPool, reloadTerminal, scan, setPin, shot, tapStep, type Terminal, until, openSettings } from './support';
+import { acceptOrder, MANAGER_PIN, openFromTopBar, openTerminal, orderPool, reloadTerminal, scan, setPin, shot, tapStep, type Terminal, until, openSettings } from './support';
 
 const WIDTHS = [1024, 1366] as const;
 
@@ -76,10 +76,10 @@ async function visitScreens(page: Page, language: 'en' | 'hi', orderId: string):
     for (const [name, ready] of screens) {
       if (name === 'queue') await page.locator('.top-nav .nav-button').nth(0).click();
       if (name === 'order') await page.locator(`[data-testid="order-row"][data-order-id="${orderId}"]`).click();
-      if (name === 'outbox') await page.locator('.top-nav .nav-button').nth(1).click();
+      if (name === 'outbox') await openFromTopBar(page, 'outbox');
       if (name === 'settings') {
         // Settings lock again when left: the manager PIN each time.
-        await page.locator('.top-nav .nav-button').nth(2).click();
+        await openFromTopBar(page, 'settings');
         await page.getByTestId('settings-pin').fill(MANAGER_PIN);
         await page.getByTestId('settings-pin').press('Enter');
       }
@@ -200,7 +200,7 @@ describe('the staff in their own language', () => {
     await page.getByTestId('settings-save').click();
     await page.locator('html[lang="hi-IN"]').waitFor({ state: 'attached' });
     await shot(page, '63-hi-settings-saved');
-    await page.getByTestId('terminal-form').getByRole('status').filter({ hasText: 'सेव हो गया।' }).waitFor();
+    await page.getByTestId('terminal-form').getByRole('status').filter({ hasText: 'सहेजा गया।' }).waitFor();
     const saved = await harness.host.handle('settings.get', {});
     expect(saved.ok && (saved.value as { language?: string }).language).toBe('hi');
     // The settings schema refuses a language the terminal does not offer.
@@ -209,7 +209,7 @@ describe('the staff in their own language', () => {
 
     await reloadTerminal(page);
     await page.locator('html[lang="hi-IN"]').waitFor({ state: 'attached' });
-    await page.locator('.top-nav .nav-button').nth(2).filter({ hasText: 'सेटिंग्स' }).waitFor();
+    await page.getByTestId('nav-settings').filter({ hasText: 'सेटिंग्स' }).waitFor({ state: 'attached' });
     await shot(page, '64-hi-after-restart');
     // Right after a load the outbox knows only pending taps: "recently finished" still agrees with
     // the sync bar on when the last tap went.

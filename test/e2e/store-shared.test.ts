@@ -17,7 +17,7 @@ import type { TrainingStore } from '../../src/web/store';
 import { launchChromium } from '../support/chromium';
 import { scanUntilSeen } from './screens';
 import { readyTrainingStore } from './store';
-import { axe, orderPool, scan, shot, tapStep, until, openCounterPage, openSettings } from './support';
+import { axe, orderPool, scan, shot, tapStep, until, openCounterPage, openSettings, openFromTopBar } from './support';
 
 const PACKER = 'Ravi Kumar';
 /** An EAN-13 (its check digit right: a product barcode) no seeded item has as its code. */
@@ -138,7 +138,7 @@ describe('two counters share the staff list, taught barcodes and the shift', () 
     for (const n of [0, 1] as const) await until(`Counter ${n + 1}'s figures hold both counters' taps`, async () => JSON.stringify(byCounter(await report(n))) === JSON.stringify(expected), 15_000);
 
     for (const page of [one, two]) {
-      await page.getByTestId('nav-shift').click();
+      await openFromTopBar(page, 'shift');
       const screen = page.getByTestId('shift-screen');
       await screen.getByTestId('shift-body').waitFor();
       const counters = screen.getByTestId('shift-counters');
@@ -156,7 +156,7 @@ describe('two counters share the staff list, taught barcodes and the shift', () 
     const wide = await counterPage(1, 1920);
     await wide.getByTestId('language-hi').click();
     await wide.locator('html[lang="hi-IN"]').waitFor({ state: 'attached' });
-    await wide.getByTestId('nav-shift').click();
+    await openFromTopBar(wide, 'shift');
     await wide.getByTestId('shift-body').waitFor();
     await wide.locator('[data-testid="shift-counters"] tr[data-name="Counter 1"]').waitFor();
     expect(await wide.getByTestId('shift-hub').innerText()).toContain('स्टोर');

@@ -199,11 +199,12 @@ function keyOf(ch: string): { code: string; vk: number } {
  * keys reached the page 40-120 ms apart on a loaded two-core machine, a person's pace, which the
  * terminal rightly does not take for a scan.
  */
-export async function scannerKeys(page: Page, code: string): Promise<void> {
+export async function scannerKeys(page: Page, code: string, options: { enter?: boolean } = {}): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   try {
     const keys = [...code].map((ch) => ({ key: ch, text: ch, ...keyOf(ch) }));
-    keys.push({ key: 'Enter', text: '\r', code: 'Enter', vk: 13 });
+    // Without its Enter: a test sends that itself, as a busy machine delivers it late.
+    if (options.enter !== false) keys.push({ key: 'Enter', text: '\r', code: 'Enter', vk: 13 });
     await Promise.all(
       keys.flatMap((k) => [
         cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key: k.key, code: k.code, text: k.text, unmodifiedText: k.text, windowsVirtualKeyCode: k.vk }),
@@ -270,6 +271,25 @@ export function freshOrders(sandbox: Sandbox): Order[] {
  * code, not a find, and the order never opened.)
  */
 export const PERSON_KEY_MS = DEFAULT_SCAN_OPTIONS.maxMeanGapMs * 2;
+
+/**
+ * Opens the Outbox, Settings or Shift screen from the top bar as a person would: its own button on a
+ * wide screen, or "More" and then it up to 1400 px wide, where the three share one button.
+ */
+export async function openFromTopBar(page: Page, screen: 'outbox' | 'settings' | 'shift'): Promise<void> {
+  const own = page.getByTestId(`nav-${screen}`);
+  if (await own.isVisible()) return own.click();
+  await page.getByTestId('nav-more').click();
+  await page.getByTestId(`nav-more-${screen}`).click();
+}
+
+/** Shows `language` from the top bar, as a packer switches for the shift (it offers the other language only); resolves with its fonts in. */
+export async function showLanguage(page: Page, language: 'en' | 'hi'): Promise<void> {
+  const switchTo = page.getByTestId(`language-${language}`);
+  if ((await switchTo.count()) > 0) await switchTo.click();
+  await page.locator(`html[lang="${language}-IN"]`).waitFor({ state: 'attached' });
+  await page.evaluate(() => document.fonts.ready);
+}
 
 /** Opens Settings as a manager would: F9, the manager PIN, Enter. */
 export async function openSettings(page: Page): Promise<void> {

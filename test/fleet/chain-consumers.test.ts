@@ -9,7 +9,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFleet } from '../../src/fleet/central';
 import { readOpenOrders } from '../../src/fleet/drill';
-import { CHAIN_CONSUMER_IDLE_MAX_MS, consumerRefusal } from '../../src/main/core/hub/chain/keeper';
+import { CHAIN_CONSUMER_IDLE_MAX_MS, consumerRefusal, sweepChainConsumers } from '../../src/main/core/hub/chain/keeper';
 import { startOpenOrdersSender } from '../../src/main/core/hub/chain/open-orders';
 import { CHAIN_LIMITS } from '../../src/main/core/hub/server/accounts';
 import { systemTimers } from '../../src/main/core/time';
@@ -43,7 +43,7 @@ describe('consumers from the chain on a store', () => {
       return `refused: ${String(error).slice(0, 60)}`;
     }
   };
-  const consumers = async (): Promise<string[]> => (await (await jetstreamManager(store.chainNc)).consumers.list('PACKDESK_OPEN').next()).map((c) => c.name);
+  const consumers = async (): Promise<string[]> => (await (await jetstreamManager(store.chainNc)).consumers.list('PACKDESK_OPEN').next()).filter((c) => c !== null).map((c) => c.name);
 
   it('refuses a durable in every form the JetStream API has for one', async () => {
     const durable = { durable_name: 'pile', deliver_subject: 'centre.pile', ack_policy: 'none' };
@@ -75,5 +75,18 @@ describe('consumers from the chain on a store', () => {
     expect(consumerRefusal({ config: { ack_policy: 'explicit' } as never })).toBe('pull');
     expect(consumerRefusal({ config: { deliver_subject: 'd', inactive_threshold: nanos(CHAIN_CONSUMER_IDLE_MAX_MS + 1) } as never })).toBe('kept idle too long');
     expect(consumerRefusal({ config: { deliver_subject: 'd', inactive_threshold: nanos(5_000) } as never })).toBeNull();
+  });
+
+  it('sweeps past a consumer the server lists as null while it is being deleted', async () => {
+    const deleted: string[] = [];
+    const jsm = {
+      consumers: {
+        list: () => ({ next: async () => [null, { name: 'kept', config: { durable_name: 'kept' } }] }),
+        delete: async (_stream: string, name: string) => { deleted.push(name); return true; },
+      },
+    };
+    const log = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
+    expect(await sweepChainConsumers(jsm as never, log as never)).toBeGreaterThan(0);
+    expect(new Set(deleted)).toEqual(new Set(['kept']));
   });
 });

@@ -8,137 +8,36 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemorySink, createLogger } from '../../src/main/core/log';
-import { isWithinRollout, readUpdateStatus, rolloutBucket, updateHealth } from '../../src/main/core/update';
-import { createUpdateController, type UpdateContext, type UpdateControllerOptions } from '../../src/main/updater';
-import type { UpdateStatus } from '../../src/shared/ipc';
+import { createLogger } from '../../src/main/core/log';
+import { isWithinRollout, rolloutBucket } from '../../src/main/core/update';
+import { createUpdateController, type UpdateContext } from '../../src/main/updater';
 import { manualTimers } from '../support/clock';
-import { Cleanup, newOrderIds, sandbox, serviceEngine, tempDir } from '../support/engine';
+import { Cleanup, newOrderIds, sandbox, serviceEngine } from '../support/engine';
+import { installerBody, pendingDir, realUpdater, sha512Of, terminalFolders } from '../support/update-feed';
 import {
-  installerBody,
-  pendingDir,
-  provideElectronAutoUpdaterEvent,
-  realUpdater,
-  sha512Of,
-  startUpdateFeed,
-  terminalFolders,
-  type TerminalFolders,
-  type UpdateFeed,
-  type UpdaterKind,
-} from '../support/update-feed';
+  APPIMAGE_NAME,
+  cached,
+  doctorLine,
+  EXE_NAME,
+  expectNothingInstalled,
+  idle,
+  markerLine,
+  NOW,
+  publishAppImage,
+  quitEvents,
+  settled,
+  setup as feedSetup,
+  type Setup,
+  terminal as feedTerminal,
+  type Terminal,
+  until,
+} from '../support/update-terminal';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
 
-const NOW = Date.UTC(2025, 0, 10, 12, 0);
-const APPIMAGE_NAME = (v: string) => `Packdesk-${v}-x86_64.AppImage`;
-const EXE_NAME = (v: string) => `Packdesk-Setup-${v}.exe`;
-const quitEvents = provideElectronAutoUpdaterEvent();
-
-// Nobody tapped for long, nothing waiting: the policy installs a ready update at once.
-const idle: UpdateContext = { terminalId: 'store-1-t1', channel: 'stable', quietHour: null, sendingCount: 0, waitingCount: 0, lastTapAt: null, environment: 'production' };
-
-interface Setup {
-  readonly root: string;
-  readonly feed: UpdateFeed;
-  readonly folders: TerminalFolders;
-  /** The running AppImage (APPIMAGE), and the file its replacement's script writes when started. */
-  readonly appImage: string;
-  readonly marker: string;
-}
-
-/** A feed on 127.0.0.1 and a terminal's folders, its running AppImage 1.0.0 in `apps/`. */
-async function setup(): Promise<Setup> {
-  const root = tempDir(cleanup, 'packdesk-update-');
-  const feed = await startUpdateFeed();
-  cleanup.add(() => feed.close());
-  const folders = terminalFolders(path.join(root, 'terminal'), feed.url);
-  const marker = path.join(root, 'started');
-  const appImage = path.join(root, 'apps', APPIMAGE_NAME('1.0.0'));
-  fs.mkdirSync(path.dirname(appImage), { recursive: true });
-  fs.writeFileSync(appImage, installerBody('1.0.0', marker), { mode: 0o755 });
-  const before = process.env['APPIMAGE'];
-  process.env['APPIMAGE'] = appImage;
-  cleanup.add(() => (before === undefined ? delete process.env['APPIMAGE'] : (process.env['APPIMAGE'] = before)));
-  return { root, feed, folders, appImage, marker };
-}
-
-/**
- * What the started installer wrote to the marker, once it has written a whole line (the shell
- * creates the file before it writes to it) and `also` holds; '' after 2 s without.
- */
-async function markerLine(s: Setup, also: () => boolean = () => true): Promise<string> {
-  for (let i = 0; i < 200; i++) {
-    const text = fs.existsSync(s.marker) ? fs.readFileSync(s.marker, 'utf8') : '';
-    if (text.endsWith('\n') && also()) return text.trim();
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return fs.existsSync(s.marker) ? fs.readFileSync(s.marker, 'utf8').trim() : '';
-}
-
-/** One start of Packdesk: electron-updater's real class for `kind` and the controller around it. */
-function terminal(
-  s: Setup,
-  options: { kind?: UpdaterKind; version?: string; context?: UpdateContext; folders?: TerminalFolders; controller?: Partial<UpdateControllerOptions> } = {},
-) {
-  const version = options.version ?? '1.0.0';
-  const { updater, app } = realUpdater(options.kind ?? 'AppImage', version, options.folders ?? s.folders);
-  const sink = new MemorySink();
-  const clock = manualTimers();
-  // The test changes what the terminal is doing between decisions.
-  const ctx: { -readonly [K in keyof UpdateContext]: UpdateContext[K] } = { ...(options.context ?? idle) };
-  const controller = createUpdateController({
-    updater,
-    currentVersion: version,
-    log: createLogger([sink], { minLevel: 'debug' }),
-    now: () => NOW,
-    timers: clock.timers,
-    hourOf: (ms) => new Date(ms).getUTCHours(),
-    statusFile: path.join(s.root, 'data', 'update-status.json'),
-    pendingInstallFile: path.join(s.root, 'data', 'update-pending.json'),
-    ...options.controller,
-  });
-  const seen: UpdateStatus[] = [];
-  controller.onStatus((st) => seen.push(st));
-  controller.start(() => ctx);
-  cleanup.add(() => controller.stop());
-  return { updater, app, controller, ctx, clock, sink, seen, states: () => [...new Set(seen.map((x) => x.state))] };
-}
-
-/** Waits until the status satisfies `done` (downloads run in the background). */
-async function until(t: ReturnType<typeof terminal>, done: (s: UpdateStatus) => boolean, what: string): Promise<UpdateStatus> {
-  for (let i = 0; i < 1500; i++) {
-    if (done(t.controller.status())) return t.controller.status();
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`status never became ${what}: ${JSON.stringify(t.controller.status())}`);
-}
-const settled = (s: UpdateStatus) => s.state === 'ready' || s.state === 'error' || s.state === 'installing' || s.state === 'idle';
-
-/** What `packdesk doctor` says about updates, from the data folder. */
-function doctorLine(s: Setup) {
-  return updateHealth(readUpdateStatus(path.join(s.root, 'data', 'update-status.json')), NOW);
-}
-
-/** The pending download folder's files (electron-updater's cache), without its bookkeeping. */
-function cached(folders: TerminalFolders): string[] {
-  const dir = pendingDir(folders);
-  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f !== 'update-info.json') : [];
-}
-
-function publishAppImage(s: Setup, version: string, extra: { stagingPercentage?: number; sha512?: string; size?: number } = {}) {
-  const file = { name: APPIMAGE_NAME(version), body: installerBody(version, s.marker) };
-  s.feed.publish('latest-linux', { version, file, ...extra });
-  return file;
-}
-
-/** Nothing was installed: the running AppImage is untouched, nothing started, no quit. */
-function expectNothingInstalled(s: Setup, t: ReturnType<typeof terminal>) {
-  expect(fs.readFileSync(s.appImage)).toEqual(installerBody('1.0.0', s.marker));
-  expect(fs.readdirSync(path.dirname(s.appImage))).toEqual([APPIMAGE_NAME('1.0.0')]);
-  expect(fs.existsSync(s.marker)).toBe(false);
-  expect(t.app.quits).toBe(0);
-}
+const setup = (): Promise<Setup> => feedSetup(cleanup);
+const terminal = (s: Setup, options?: Parameters<typeof feedTerminal>[2]): Terminal => feedTerminal(cleanup, s, options);
 
 describe('AppImageUpdater against a feed on 127.0.0.1', () => {
   it('finds 1.1.0, downloads it in the background, verifies it, replaces the AppImage and starts it; each step in the status and in doctor', async () => {

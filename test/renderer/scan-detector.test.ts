@@ -39,16 +39,25 @@ describe('scan detector', () => {
     expect(feed(d, 'ORD-1000123', 1000, [90, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5])).toMatchObject({ kind: 'scan', code: 'ORD-1000123' });
   });
 
-  it('refuses short bursts: a key chord is not a barcode', () => {
+  it('refuses short bursts: a key chord is not a barcode, and its Enter is the person\'s', () => {
     const d = createScanDetector();
-    expect(feed(d, 'abc', 1000, 5).kind).toBe('none');
+    expect(feed(d, 'abc', 1000, 5)).toEqual({ kind: 'none', swallow: false });
   });
 
-  it('refuses a burst whose Enter comes late (a person pressed Enter)', () => {
+  it('takes the Enter of a scanner-paced burst that is no code, so it presses nothing', () => {
     const d = createScanDetector();
-    expect(feed(d, 'ORD-1000123', 1000, [5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 400]).kind).toBe('none');
-    // ...but an Enter delayed by a busy machine still ends the scan.
+    // Too short for a code, but four keys at 5 ms are a scanner's (a clump cut off the rest).
+    expect(feed(d, 'A12B', 1000, 5)).toEqual({ kind: 'unread', swallow: true });
+  });
+
+  it('ends a scan with an Enter a busy machine held back, and leaves a later Enter to the person', () => {
+    const d = createScanDetector();
+    // The keys at the scanner's pace, the Enter 150 ms, 400 ms, 900 ms later: still the scan's.
     expect(feed(d, 'ORD-1000456', 5000, [5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 150]).kind).toBe('scan');
+    expect(feed(d, 'ORD-1000123', 1000, [5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 400])).toMatchObject({ kind: 'scan', code: 'ORD-1000123', swallow: true });
+    expect(feed(d, 'ORD-1000789', 9000, [5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 900]).kind).toBe('scan');
+    // Over a second after the last key: a person pressed Enter.
+    expect(feed(d, 'ORD-1000999', 20_000, [5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 1_200])).toEqual({ kind: 'none', swallow: false });
   });
 
   it('keeps only the last burst when a person typed before the scan', () => {
@@ -112,7 +121,10 @@ describe('scan detector', () => {
   it('requires and strips a configured prefix', () => {
     const d = createScanDetector({ prefix: '~' });
     expect(feed(d, '~ORD-1000123', 0, 5)).toMatchObject({ kind: 'scan', code: 'ORD-1000123' });
-    expect(feed(d, 'ORD-1000999', 5000, 5).kind).toBe('none');
+    // Without it, at a scanner's pace: no code, and its Enter presses nothing.
+    expect(feed(d, 'ORD-1000999', 5000, 5)).toEqual({ kind: 'unread', swallow: true });
+    // A person typing without it: their Enter.
+    expect(feed(d, 'ORD-1000999', 9000, 120).kind).toBe('none');
   });
 
   it('does not swallow a plain Enter, so buttons and forms still work', () => {

@@ -47,6 +47,7 @@ describe('sandbox admin API', () => {
       changesRequests: 0,
       statusRequests: 0,
       probeRequests: 0,
+      updateArrivals: 2,
     });
   });
 

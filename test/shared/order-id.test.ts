@@ -44,6 +44,17 @@ describe('the one order id rule', () => {
     // In --json output the escape is JSON's own: the exact id parses back.
     expect(JSON.parse(printableText(JSON.stringify({ id: BAD.bidi }))).id).toBe(BAD.bidi);
   });
+
+  it('shows outside text (names, invoice numbers) with every direction control written out, and Devanagari joiners kept (issue 38)', () => {
+    const codes = [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069, 0x200e, 0x200f, 0x061c];
+    const raw = codes.map((c) => String.fromCharCode(c)).join('x');
+    expect(printableText(raw)).toBe(codes.map((c) => `\\u${c.toString(16).toUpperCase().padStart(4, '0')}`).join('x'));
+    // ZWJ and ZWNJ shape Indic scripts and emoji; they cannot reorder text.
+    expect(printableText('\u0915\u094D\u200D\u0937 \u0930\u200C\u094D')).toBe('\u0915\u094D\u200D\u0937 \u0930\u200C\u094D');
+    // Once escaped, escaped no further (i18next escapes what a screen already did).
+    expect(printableText(printableText('Ravi \u202Eabc'))).toBe('Ravi \\u202Eabc');
+    expect(printableText('Asha Verma')).toBe('Asha Verma');
+  });
 });
 
 describe('numbers and dates of an order, checked where they enter', () => {

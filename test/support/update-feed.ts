@@ -103,7 +103,8 @@ export interface ReleaseFile {
 export interface Release {
   readonly version: string;
   readonly file: ReleaseFile;
-  readonly stagingPercentage?: number;
+  /** A number, or a string written into the YAML as it is (`stop`, `"stop"`, `null`, `0%`). */
+  readonly stagingPercentage?: number | string;
   /** Publishes this sha512 instead of the file's own (a feed that does not match its file). */
   readonly sha512?: string;
   /** Publishes this size instead of the file's own (a feed that lies about the size). */
@@ -149,6 +150,11 @@ export interface UpdateFeed {
   readonly requests: string[];
   /** Publishes `release` as the channel file `channel` (e.g. 'latest-linux', 'latest'). */
   publish(channel: string, release: Release, mode?: FileMode): void;
+  /**
+   * Serves `text` as the channel file `channel`: 'ok' whole, 'cut' half of it and then the
+   * connection dropped (Content-Length promises all of it).
+   */
+  publishText(channel: string, text: string, mode?: 'ok' | 'cut'): void;
   /** Changes how a published file is served. */
   serve(fileName: string, mode: FileMode): void;
   /** Full GETs of `fileName` (not range requests). */
@@ -158,7 +164,7 @@ export interface UpdateFeed {
 
 /** The feed server on 127.0.0.1. */
 export async function startUpdateFeed(): Promise<UpdateFeed> {
-  const channels = new Map<string, string>();
+  const channels = new Map<string, { text: string; mode: 'ok' | 'cut' }>();
   const files = new Map<string, { body: Buffer; mode: FileMode }>();
   const requests: string[] = [];
   const server = http.createServer((req, res) => {
@@ -167,8 +173,10 @@ export async function startUpdateFeed(): Promise<UpdateFeed> {
     requests.push(`${req.method} /${name}${ranged ? ' (range)' : ''}`);
     const yml = name.endsWith('.yml') ? channels.get(name.slice(0, -4)) : undefined;
     if (yml !== undefined) {
-      res.writeHead(200, { 'content-type': 'text/yaml' });
-      res.end(yml);
+      const body = Buffer.from(yml.text);
+      res.writeHead(200, { 'content-type': 'text/yaml', 'content-length': body.length });
+      if (yml.mode === 'cut') res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.destroy());
+      else res.end(body);
       return;
     }
     const file = files.get(name);
@@ -198,8 +206,11 @@ export async function startUpdateFeed(): Promise<UpdateFeed> {
     url: `http://127.0.0.1:${port}/`,
     requests,
     publish(channel, release, mode = 'ok') {
-      channels.set(channel, channelYaml(release));
+      channels.set(channel, { text: channelYaml(release), mode: 'ok' });
       files.set(release.file.name, { body: release.file.body, mode });
+    },
+    publishText(channel, text, mode = 'ok') {
+      channels.set(channel, { text, mode });
     },
     serve(fileName, mode) {
       const file = files.get(fileName);

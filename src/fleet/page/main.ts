@@ -3,6 +3,7 @@
  * open store's drill-down every 5 s), draws the table with its filters, three SVG charts and the
  * drill-down. Built from the DOM with textContent only (no HTML from data) under a strict CSP.
  */
+import { printableText } from '../../shared/protocol/orderId';
 import { ago, PROBLEM_WORDS } from '../format';
 import type { FleetSeries } from '../history';
 import type { StoreDrill } from '../serve';
@@ -18,16 +19,18 @@ const COLOURS = ['#0b57d0', '#b3261e', '#1d7a3a', '#8a4fbf', '#b05f00', '#00707a
 const SVG = 'http://www.w3.org/2000/svg';
 
 type Child = Node | string | null | false;
+// Every text the page shows goes through printableText: store, counter and packer names come from
+// the stores, and a direction control in one is shown as \uXXXX, not obeyed (issue 38).
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  for (const c of children) if (c !== null && c !== false) node.append(c);
+  for (const c of children) if (c !== null && c !== false) node.append(typeof c === 'string' ? printableText(c) : c);
   return node;
 }
 function svg(tag: string, attrs: Record<string, string | number> = {}, text?: string): SVGElement {
   const node = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  if (text !== undefined) node.textContent = text;
+  if (text !== undefined) node.textContent = printableText(text);
   return node;
 }
 const byId = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
@@ -251,7 +254,7 @@ function renderDrill(): void {
     return;
   }
   aside.hidden = false;
-  byId('drill-title').textContent = `Store ${state.openStore}`;
+  byId('drill-title').textContent = printableText(`Store ${state.openStore}`);
   const body = byId('drill-body');
   const d = state.drill;
   if (!d) {
@@ -314,7 +317,7 @@ function openStore(storeId: string): void {
 function showProblem(words: string | null): void {
   const p = byId('problem');
   p.hidden = words === null;
-  p.textContent = words ?? '';
+  p.textContent = printableText(words ?? '');
 }
 
 async function refreshStatus(): Promise<void> {

@@ -9,6 +9,7 @@ import { GlobalKeys } from './components/GlobalKeys';
 import { NewOrderAlert } from './components/intake/NewOrderAlert';
 import { NoticeLine } from './components/NoticeLine';
 import { AlarmBanner, OrderAlarmSound } from './components/OrderAlarm';
+import { StoreAlarmLines } from './components/hub/StoreAlarmLines';
 import { ScannerListener } from './components/ScannerListener';
 import { ScreenFocus } from './components/ScreenFocus';
 import { SyncBar } from './components/SyncBar';
@@ -99,6 +100,7 @@ export function Shell() {
       {/* Messages and the undo bar have their own strip under the screen: they never cover a control.
           A footer, so what it says between taps sits in a landmark like the rest of the page. */}
       <footer className="dock">
+        <StoreAlarmLines />
         <AlarmBanner />
         <NoticeLine />
         <UndoBar />

@@ -99,6 +99,8 @@ function subscribe(api: PackdeskApi): void {
   api.on('intake.status', (s) => useStatus.getState().setIntake(s));
   api.on('updates.status', (s) => useStatus.getState().setUpdates(s));
   api.on('hub.status', (s) => useHub.getState().setStatus(s));
+  // A store setting changed at another counter (scan to pack, claims' quiet period): this counter packs as the store does.
+  api.on('settings.changed', (s) => useStatus.getState().setSettings(s));
   watchPacker(api);
 }
 

@@ -11,6 +11,7 @@
 import './styles/fonts.css';
 import './styles/base.css';
 import './styles/layout.css';
+import './styles/topbar.css';
 import './styles/controls.css';
 import './styles/queue.css';
 import './styles/order.css';

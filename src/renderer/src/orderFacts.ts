@@ -4,6 +4,7 @@
  */
 import type { TFunction } from 'i18next';
 import type { OrderFacts, OutboxEntryView } from '../../shared/ipc';
+import { printableText } from '../../shared/protocol/orderId';
 import { formatClock } from './format';
 import type { Action, Order } from '../../shared/protocol/schemas';
 import { reasonWords, stateWord, STEP_LABEL_KEY } from './i18n/words';
@@ -11,7 +12,7 @@ import { reasonWords, stateWord, STEP_LABEL_KEY } from './i18n/words';
 /** Who the order is for (the name its facts carry), or why nobody is named. */
 export function customerName(t: TFunction, facts: OrderFacts | null): string {
   if (!facts) return t('common:order.newNoDetails');
-  return facts.customer ?? t('common:order.noCustomer');
+  return facts.customer !== null ? printableText(facts.customer) : t('common:order.noCustomer');
 }
 
 /** "3 items · 7 units". */

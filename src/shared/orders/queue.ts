@@ -28,8 +28,8 @@ export function countSteps(rows: Iterable<OrderSummary>): StepCounts {
  * then packed orders waiting for delivery steps, then finished ones.
  */
 function band(view: OrderSummary): number {
-  // Cancelled or changed elsewhere and not yet acknowledged: at the top, where it cannot be missed.
-  if (view.alarm) return -1;
+  // Cancelled or changed elsewhere and not yet acknowledged, or packed twice: at the top, where it cannot be missed.
+  if (view.alarm || view.conflict) return -1;
   if (!view.facts) return 0;
   const key = view.nextStep?.key;
   if (key === 'ACCEPT' || key === 'PACKING' || key === 'PACKED') return 0;

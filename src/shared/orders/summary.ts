@@ -68,5 +68,8 @@ export function summarize(view: OrderView): OrderSummary {
   // With a store hub: the row says who packs it and what waits to be sent from another counter.
   if (view.claim) row.claim = view.claim;
   if (view.elsewhere) row.elsewhere = view.elsewhere;
+  // Packed twice while the counters were apart: the row and the dock say so, the alarm sounds.
+  if (view.conflict) row.conflict = view.conflict;
+  if (view.alarmElsewhere) row.alarmElsewhere = view.alarmElsewhere;
   return row;
 }

@@ -61,7 +61,26 @@ export function printableId(value: string): string {
   return escaped.length > MAX_ID_LENGTH ? `${escaped.slice(0, MAX_ID_LENGTH - 1)}…` : escaped;
 }
 
-/** Text for a terminal (the CLI's output): the same characters escaped as in `printableId`, line breaks and tabs kept. */
+// In text, line breaks and tabs stay, and so do the joiners (U+200C, U+200D): Devanagari and emoji
+// need them, and they can neither reorder nor hide what follows.
+// eslint-disable-next-line no-control-regex
+const UNSHOWABLE_IN_TEXT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\uFFFD\u2028\u2029]|(?![\u200C\u200D])\p{Cf}|[\uD800-\uDFFF]/gu;
+
+/**
+ * Text from outside (names of customers, items, packers and counters, invoice numbers, the
+ * service's words) as every screen, slip, pick list, summary, CSV, the fleet page and the CLI show
+ * it: controls, broken characters and invisible format characters written as `\uXXXX`, the
+ * bidirectional controls above all (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C). A right-to-left
+ * override in a customer's name turned the rest of the queue row around. The one function for
+ * this: the CLI escapes its whole output with it, the screens each outside string they show, and
+ * i18next every value it puts into a sentence. Plain text comes back unchanged, and text once
+ * escaped is escaped no further.
+ */
 export function printableText(text: string): string {
-  return text.replace(UNSHOWABLE, (c) => (c === '\n' || c === '\t' ? c : escape(c)));
+  return PLAIN_ASCII.test(text) ? text : text.replace(UNSHOWABLE_IN_TEXT, escape);
+}
+
+/** printableText for a value that may be absent: null and undefined stay as they are. */
+export function printableOrNull<T extends string | null | undefined>(text: T): T {
+  return (typeof text === 'string' ? printableText(text) : text) as T;
 }

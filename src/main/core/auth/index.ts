@@ -4,6 +4,7 @@ export * from './stored-tokens';
 export * from './memory-vault';
 export * from './env-vault';
 export * from './keytar-vault';
+export * from './keychain-binding';
 export * from './expiry';
 export * from './token-endpoint';
 export * from './token-manager';

@@ -1,6 +1,6 @@
 /**
- * The OS keychain vault (keytar: Secret Service on Linux, Credential Manager on Windows, Keychain on
- * macOS). Each environment has its own service name so training, staging and production
+ * The OS keychain vault (through keychain-binding.ts: Secret Service on Linux, Credential Manager
+ * on Windows, Keychain on macOS). Each environment has its own service name so training, staging and production
  * credentials never mix. Where no keychain works, every call fails with one clear message; there
  * is deliberately no plain-file fallback.
  */
@@ -11,21 +11,16 @@ import { silentLogger, type Logger } from '../log/logger';
 import { secrets as processSecrets, type SecretRegistry } from '../log/redact';
 import { ClientCredentialsSchema, StoredTokensSchema } from './stored-tokens';
 import type { ClientCredentials, CredentialVault, StoredTokens, VaultHealth } from './vault';
+import { type KeychainBinding, loadKeychainBinding } from './keychain-binding';
 
-/** The part of keytar this vault uses. */
-export interface KeytarApi {
-  getPassword(service: string, account: string): Promise<string | null>;
-  setPassword(service: string, account: string, password: string): Promise<void>;
-  deletePassword(service: string, account: string): Promise<boolean>;
-}
 
 export interface KeytarVaultOptions {
   /** training, staging or production: part of the service name. */
   readonly environment: string;
   /** Base service name. Default `Packdesk`. */
   readonly service?: string;
-  /** Loads keytar; injected by tests. Default: a lazy import, so a missing libsecret is a message, not a crash. */
-  readonly loadKeytar?: () => Promise<KeytarApi>;
+  /** Loads the keychain binding; injected by tests. Default: keytar, lazily, so a missing libsecret is a message, not a crash. */
+  readonly loadBinding?: () => Promise<KeychainBinding>;
   /** How long to wait for the keychain (a locked keyring may never answer). Default 10 s. */
   readonly timeoutMs?: number;
   readonly timers?: Timers;
@@ -43,11 +38,6 @@ const ACCOUNT_HEALTH = 'health-check';
 export const NO_SECRET_SERVICE_MESSAGE =
   'No keychain (Secret Service) is available on this machine; credentials cannot be stored. Install and unlock gnome-keyring.';
 
-/** Loads keytar only when first needed: importing it fails where libsecret is missing. */
-export async function loadKeytar(): Promise<KeytarApi> {
-  const mod = (await import('keytar')) as unknown as KeytarApi & { default?: KeytarApi };
-  return mod.default ?? mod;
-}
 
 /** The keychain service name for an environment, e.g. `Packdesk-production`. */
 export function keychainService(environment: string, service = 'Packdesk'): string {
@@ -60,7 +50,7 @@ export function keychainService(environment: string, service = 'Packdesk'): stri
 export class KeytarVault implements CredentialVault {
   /** The keychain service name used for this environment. */
   readonly service: string;
-  private keytar: Promise<KeytarApi> | null = null;
+  private binding: Promise<KeychainBinding> | null = null;
   private readonly timeoutMs: number;
   private readonly timers: Timers;
   private readonly platform: NodeJS.Platform;
@@ -148,7 +138,7 @@ export class KeytarVault implements CredentialVault {
   }
 
   /** Runs one keychain call with a deadline, turning every failure into the one clear message. */
-  private async run<T>(doing: string, call: (keytar: KeytarApi) => Promise<T>): Promise<T> {
+  private async run<T>(doing: string, call: (keytar: KeychainBinding) => Promise<T>): Promise<T> {
     let handle: unknown;
     const timeout = new Promise<never>((_, reject) => {
       handle = this.timers.setTimeout(
@@ -157,13 +147,13 @@ export class KeytarVault implements CredentialVault {
       );
     });
     try {
-      this.keytar ??= (this.options.loadKeytar ?? loadKeytar)();
-      const keytar = await Promise.race([this.keytar, timeout]);
+      this.binding ??= (this.options.loadBinding ?? loadKeychainBinding)();
+      const keytar = await Promise.race([this.binding, timeout]);
       return await Promise.race([call(keytar), timeout]);
     } catch (error) {
       if (error instanceof ProblemError) throw error;
       // Forget a failed load so a later call (after gnome-keyring is installed/started) tries again.
-      this.keytar = null;
+      this.binding = null;
       const detail = this.registry.redactText(error instanceof Error ? error.message : String(error)).slice(0, 300);
       this.log.warn('keychain call failed', { doing, detail });
       throw this.unavailable(doing, detail);

@@ -28,7 +28,36 @@ export interface IntakeState {
   readonly windowProblem: string | null;
   /** How many listed ids are not stored yet. */
   readonly stillToFetch: number;
+  /** When this terminal last asked `changes` for a first page (the call the service rate-limits), and with which settings; null: never. */
+  readonly changesAsked: { readonly at: number; readonly settings: string } | null;
+  /** The service asked not to be called before this (Retry-After); null: no such word. */
+  readonly changesNotBefore: number | null;
+  /** The last answer to `changes`; null: none recorded (or unreadable). */
+  readonly lastRead: LastRead | null;
 }
+
+/** The last answer to `changes` this data file knows of: a pass's result or doctor's access check. */
+export interface LastRead {
+  /** When it ended (this terminal's clock). */
+  readonly at: number;
+  readonly by: 'pass' | 'check';
+  /** The service let this client read (a pass that completed or read pages, an access check that passed). */
+  readonly ok: boolean;
+  /** The pass report's or access check's kind. */
+  readonly kind: string;
+  readonly message: string | null;
+  /** The settings (address, provider id) it was asked with. */
+  readonly settings: string;
+}
+
+const LastReadSchema = z.object({
+  at: z.number().int(),
+  by: z.enum(['pass', 'check']),
+  ok: z.boolean(),
+  kind: z.string().max(40),
+  message: z.string().max(4000).nullable(),
+  settings: z.string().max(4000),
+});
 
 /** An id `changes` listed whose body is not stored yet. */
 export interface PendingId {
@@ -50,7 +79,22 @@ const RowSchema = z.object({
   window_pages: z.number().int(),
   window_problem: z.string().nullable(),
   still_to_fetch: z.number().int(),
+  changes_asked_at: z.number().int().nullable(),
+  changes_settings: z.string().nullable(),
+  changes_not_before: z.number().int().nullable(),
+  last_read: z.string().nullable(),
 });
+
+/** The stored last answer, or null when there is none or it cannot be read (it only informs doctor). */
+function lastReadOf(text: string | null): LastRead | null {
+  if (text === null) return null;
+  try {
+    const parsed = LastReadSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
 
 const PendingRowSchema = z.object({
   order_id: z.string(),
@@ -67,7 +111,7 @@ export function createIntakeTable(db: Database) {
   const s = {
     get: db.prepare(
       `SELECT cursor_to, last_pass_at, no_access, no_access_settings, window_from, window_to, window_next_page, window_pages, window_problem,
-              (SELECT COUNT(*) FROM intake_pending) AS still_to_fetch
+              changes_asked_at, changes_settings, changes_not_before, last_read, (SELECT COUNT(*) FROM intake_pending) AS still_to_fetch
        FROM intake WHERE id = 1`,
     ),
     commit: db.prepare(`UPDATE intake SET cursor_to = @to, window_from = NULL, window_to = NULL, window_next_page = NULL, window_pages = 0, window_problem = NULL WHERE id = 1`),
@@ -77,6 +121,8 @@ export function createIntakeTable(db: Database) {
     page: db.prepare(`UPDATE intake SET window_next_page = @nextPage, window_pages = window_pages + 1 WHERE id = 1`),
     drop: db.prepare(`UPDATE intake SET window_from = NULL, window_to = NULL, window_next_page = NULL, window_pages = 0 WHERE id = 1`),
     problem: db.prepare(`UPDATE intake SET window_problem = @problem WHERE id = 1`),
+    asked: db.prepare(`UPDATE intake SET changes_asked_at = @at, changes_settings = @settings WHERE id = 1`),
+    read: db.prepare(`UPDATE intake SET last_read = @read, changes_not_before = @notBefore WHERE id = 1`),
     // Listed again while pending: its backoff stands (a change does not make a failing answer good).
     list: db.prepare(`INSERT INTO intake_pending (order_id, listed_at) VALUES (@id, @at) ON CONFLICT (order_id) DO NOTHING`),
     stored: db.prepare(`DELETE FROM intake_pending WHERE order_id = ?`),
@@ -99,7 +145,18 @@ export function createIntakeTable(db: Database) {
         window: r.window_from !== null && r.window_to !== null ? { from: r.window_from, to: r.window_to, nextPage: r.window_next_page, pages: r.window_pages } : null,
         windowProblem: r.window_problem,
         stillToFetch: r.still_to_fetch,
+        changesAsked: r.changes_asked_at !== null ? { at: r.changes_asked_at, settings: r.changes_settings ?? '' } : null,
+        changesNotBefore: r.changes_not_before,
+        lastRead: lastReadOf(r.last_read),
       };
+    },
+    /** `changes` is asked for a first page now, with these settings. */
+    changesAsked(at: number, settings: string): void {
+      s.asked.run({ at, settings });
+    },
+    /** The last answer to `changes`, and when the service asked to be called again (null: no word). */
+    readEnded(read: LastRead, notBefore: number | null): void {
+      s.read.run({ read: JSON.stringify(read), notBefore });
     },
     /** Moves the cursor: every id of the window up to `to` is stored or kept as still to fetch. */
     commit(to: number): void {

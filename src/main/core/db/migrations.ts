@@ -402,6 +402,63 @@ export const MIGRATIONS: readonly Migration[] = [
       DROP TABLE daily_figures;
     `,
   },
+  {
+    version: 15,
+    sql: `
+      -- When this terminal last asked \`changes\` for a window's first page (the call the service
+      -- rate-limits), the time before which the service asked not to be called again (Retry-After),
+      -- and the last answer to \`changes\` (a pass's result or doctor's access check, JSON: at, by,
+      -- ok, kind, message, settings): doctor says that rather than make a call the service would
+      -- refuse. changes_settings: the settings (address, provider id) that call was made with.
+      ALTER TABLE intake ADD COLUMN changes_asked_at INTEGER;
+      ALTER TABLE intake ADD COLUMN changes_settings TEXT;
+      ALTER TABLE intake ADD COLUMN changes_not_before INTEGER;
+      ALTER TABLE intake ADD COLUMN last_read TEXT;
+    `,
+  },
+  {
+    version: 16,
+    sql: `
+      -- With a store hub (issue 39): whether the tap was made while other counters could not be
+      -- checked (the hub away or slow): 1 until this counter, back with the hub, has looked for
+      -- another counter holding the order (core/hub/conflicts.ts), 2 after; 0 checked; NULL no hub.
+      -- hub_seen: JSON array of the other counters' taps on the order heard of when it was made.
+      ALTER TABLE outbox ADD COLUMN hub_unchecked INTEGER;
+      ALTER TABLE outbox ADD COLUMN hub_seen TEXT;
+      CREATE INDEX outbox_hub_unchecked ON outbox (order_id) WHERE hub_unchecked = 1;
+      -- Other counters' taps heard through the store hub, all of them: an order's timeline, a slip's
+      -- "packed by" and cuts, and finding taps made apart read them here, hub or no hub.
+      CREATE TABLE hub_taps (
+        counter_id TEXT NOT NULL,
+        request_id TEXT NOT NULL,
+        order_id TEXT NOT NULL,
+        counter_name TEXT NOT NULL,
+        packer TEXT,
+        action TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        state TEXT NOT NULL,
+        queued_at INTEGER NOT NULL,
+        sent_at INTEGER,
+        unchecked INTEGER NOT NULL,
+        seen TEXT,
+        units_before INTEGER,
+        heard_at INTEGER NOT NULL,
+        PRIMARY KEY (counter_id, request_id)
+      ) STRICT;
+      CREATE INDEX hub_taps_order ON hub_taps (order_id);
+      CREATE INDEX hub_taps_time ON hub_taps (queued_at);
+      -- Orders packed twice while counters could not see each other: the record as the hub carries
+      -- it (JSON), when this counter first raised it, when a person here said the items are back,
+      -- and whether the hub holds this counter's latest word on it.
+      CREATE TABLE order_conflicts (
+        order_id TEXT PRIMARY KEY,
+        record TEXT NOT NULL,
+        raised_at INTEGER NOT NULL,
+        put_back_at INTEGER,
+        shared INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -24,6 +24,8 @@ export interface NewEntry {
   readonly unitsBefore?: number | null;
   /** The packer signed in when the tap was made, or null. */
   readonly packer?: string | null;
+  /** With a store hub: whether other counters could not be checked, and their taps on the order heard of (migration 15). */
+  readonly hub?: { readonly unchecked: boolean; readonly seen: readonly string[] } | null;
 }
 
 /** A unit cut this terminal made that was not taken back: its item, the count before it, its reason. */
@@ -93,9 +95,9 @@ export function createOutboxTable(db: Database) {
     // a temporary table when a table is read and written in one statement).
     lastId: db.prepare(`SELECT MAX(id) FROM outbox`).pluck(),
     insert: db.prepare(
-      `INSERT INTO outbox (id, request_id, order_id, seq, action, state, created_at, send_after, attempts, updated_at, terminal_id, units_before, packer)
+      `INSERT INTO outbox (id, request_id, order_id, seq, action, state, created_at, send_after, attempts, updated_at, terminal_id, units_before, packer, hub_unchecked, hub_seen)
        VALUES (@id, @requestId, @orderId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM outbox WHERE order_id = @orderId),
-               @action, 'queued', @createdAt, @sendAfter, 0, @createdAt, @terminalId, @unitsBefore, @packer)
+               @action, 'queued', @createdAt, @sendAfter, 0, @createdAt, @terminalId, @unitsBefore, @packer, @hubUnchecked, @hubSeen)
        RETURNING seq`,
     ).pluck(),
     get: db.prepare(`SELECT * FROM outbox WHERE id = ?`),
@@ -163,6 +165,9 @@ export function createOutboxTable(db: Database) {
          LIMIT @limit)`,
     ),
     inState: db.prepare(`SELECT * FROM outbox WHERE state = ? ORDER BY id`),
+    // On the partial index of migration 15: a handful after the hub was away, none otherwise.
+    uncheckedWork: db.prepare(`SELECT * FROM outbox WHERE hub_unchecked = 1 ORDER BY order_id, seq`),
+    markReconciled: db.prepare(`UPDATE outbox SET hub_unchecked = 2 WHERE order_id = ? AND hub_unchecked = 1`),
     backedOff: db.prepare(`SELECT * FROM outbox WHERE state = 'queued' AND next_attempt_at IS NOT NULL ORDER BY id`),
     networkBackedOff: db.prepare(
       `SELECT * FROM outbox WHERE state = 'queued' AND next_attempt_at > @now AND json_extract(last_error, '$.code') = 'NETWORK' ORDER BY id`,
@@ -188,6 +193,8 @@ export function createOutboxTable(db: Database) {
         terminalId: entry.terminalId,
         unitsBefore: entry.unitsBefore ?? null,
         packer: entry.packer ?? null,
+        hubUnchecked: entry.hub ? (entry.hub.unchecked ? 1 : 0) : null,
+        hubSeen: entry.hub ? JSON.stringify(entry.hub.seen) : null,
       });
       if (typeof seq !== 'number') throw new Error('the new outbox row has no seq');
       // Everything else is what was just written; no need to read it back.
@@ -210,6 +217,9 @@ export function createOutboxTable(db: Database) {
         updatedAt: entry.createdAt,
         terminalId: entry.terminalId,
         packer: entry.packer ?? null,
+        unitsBefore: entry.unitsBefore ?? null,
+        hubUnchecked: entry.hub ? (entry.hub.unchecked ? 1 : 0) : null,
+        hubSeen: entry.hub ? [...entry.hub.seen] : null,
       };
     },
     get(id: number): EntryRow | null {
@@ -316,6 +326,14 @@ export function createOutboxTable(db: Database) {
      */
     prune(before: number, limit: number): number {
       return s.prune.run({ before, limit }).changes;
+    },
+    /** Taps made while other counters could not be checked, not yet looked at with the store hub back. */
+    uncheckedWork(): EntryRow[] {
+      return rows(s.uncheckedWork.all());
+    },
+    /** Those taps of these orders were looked at. */
+    markReconciled(orderIds: readonly string[]): void {
+      for (const id of orderIds) s.markReconciled.run(id);
     },
     /** Every entry in `state`, by id. */
     inState(state: EntryState): EntryRow[] {

@@ -65,6 +65,10 @@ const EntryRowSchema = z.object({
   terminal_id: z.string(),
   // Absent in rows read by a SELECT of older columns (salvage of a file before schema 10).
   packer: z.string().nullable().optional(),
+  units_before: Int.nullable().optional(),
+  // Absent before schema 15 (salvage of an older file).
+  hub_unchecked: z.union([z.literal(0), z.literal(1), z.literal(2)]).nullable().optional(),
+  hub_seen: jsonColumn(z.array(z.string())).nullable().optional(),
 });
 
 /** One outbox entry, typed. */
@@ -88,6 +92,12 @@ export interface EntryRow {
   readonly terminalId: string;
   /** Who made the tap: the packer signed in at the counter, or null (nobody signed in, or the CLI). */
   readonly packer: string | null;
+  /** A unit cut's count of its item before the cut; null for other taps. */
+  readonly unitsBefore: number | null;
+  /** With a store hub: 0 checked, 1 made unchecked and not yet looked at with the hub back, 2 looked at; null: no hub. */
+  readonly hubUnchecked: 0 | 1 | 2 | null;
+  /** With a store hub: the other counters' taps on the order heard of when this one was made; null: no hub. */
+  readonly hubSeen: readonly string[] | null;
 }
 
 /**
@@ -137,6 +147,9 @@ export function parseEntryRow(raw: unknown): EntryRow {
     updatedAt: r.updated_at,
     terminalId: r.terminal_id,
     packer: r.packer ?? null,
+    unitsBefore: r.units_before ?? null,
+    hubUnchecked: r.hub_unchecked ?? null,
+    hubSeen: r.hub_seen ?? null,
   };
 }
 

@@ -65,7 +65,7 @@ export function giveBackFreePages(db: Db, maxPages: number): number {
 }
 
 /** Bytes free for this user on the file system holding `dir`; null where it cannot be told. */
-function freeBytesAt(dir: string): number | null {
+export function freeBytesAt(dir: string): number | null {
   try {
     const s = fs.statfsSync(dir);
     return Number(s.bavail) * Number(s.bsize);

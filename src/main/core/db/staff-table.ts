@@ -46,8 +46,10 @@ export function createStaffTable(db: Database) {
     byBadge: db.prepare(`SELECT * FROM staff WHERE badge = ?`),
     byPinHash: db.prepare(`SELECT * FROM staff WHERE pin_hash = ?`),
     byName: db.prepare(`SELECT * FROM staff WHERE name = ? COLLATE NOCASE`),
-    pinSalts: db.prepare(`SELECT DISTINCT pin_salt FROM staff WHERE pin_hash IS NOT NULL`).pluck(),
+    // The most used first: a store's own salts cover many packers, an entry with a salt of its own one.
+    pinSalts: db.prepare(`SELECT pin_salt FROM staff WHERE pin_hash IS NOT NULL GROUP BY pin_salt ORDER BY COUNT(*) DESC, pin_salt LIMIT ?`).pluck(),
     count: db.prepare(`SELECT COUNT(*) FROM staff`).pluck(),
+    usesSalt: db.prepare(`SELECT EXISTS (SELECT 1 FROM staff WHERE pin_hash IS NOT NULL AND pin_salt IS ?)`).pluck(),
     add: db.prepare(
       `INSERT INTO staff (uid, name, badge, pin_hash, pin_salt, added_at, updated_at)
        VALUES (@uid, @name, @badge, @pinHash, @pinSalt, @addedAt, @updatedAt) RETURNING *`,
@@ -77,9 +79,11 @@ export function createStaffTable(db: Database) {
     byPinHash: (hash: string): StaffRow | null => one(s.byPinHash.get(hash)),
     /** The packer of that name, whatever its case, or null. */
     byName: (name: string): StaffRow | null => one(s.byName.get(name)),
-    /** The salts the list's PIN hashes were made with (null: this file's own). */
-    pinSalts: (): (string | null)[] => s.pinSalts.all() as (string | null)[],
+    /** The `limit` salts the most of the list's PIN hashes were made with, the most used first (null: this file's own). */
+    pinSalts: (limit: number): (string | null)[] => s.pinSalts.all(limit) as (string | null)[],
     count: (): number => Number(s.count.get()),
+    /** Whether some PIN hash was made with `salt` (null: this file's own, as rows before version 13 hold it). */
+    usesPinSalt: (salt: string | null): boolean => Number(s.usesSalt.get(salt)) === 1,
     add: (row: Omit<StaffRow, 'id'>): StaffRow => parse(s.add.get(row)),
     rename: (id: number, name: string, at: number): StaffRow | null => one(s.rename.get(name, at, id)),
     setPin: (id: number, pinHash: string | null, pinSalt: string | null, at: number): StaffRow | null => one(s.setPin.get(pinHash, pinSalt, at, id)),

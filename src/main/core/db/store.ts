@@ -19,10 +19,12 @@ import { createOutboxTable, type OutboxTable } from './outbox-table';
 import { createPackingTable, type PackingTable } from './packing-table';
 import { createStaffTable, type StaffTable } from './staff-table';
 import { createStoreTapsTable, type StoreTapsTable } from './store-taps-table';
+import { createHubTapsTable, type HubTapsTable } from './hub-taps-table';
+import { createConflictsTable, type ConflictsTable } from './conflicts-table';
 import { CHECK_MMAP_BYTES, damageMarkPath, readDamageMark } from './later-check';
 import { salvageInto, type SalvageReport } from './salvage';
-import { fileSpace, type FileSpace, giveBackFreePages, incrementalIfEmpty, switchToIncremental, type SwitchOutcome } from './space';
-import { damageIn } from './storage-error';
+import { fileSpace, type FileSpace, freeBytesAt, giveBackFreePages, incrementalIfEmpty, switchToIncremental, type SwitchOutcome } from './space';
+import { damageIn, storageProblem } from './storage-error';
 
 export const DATA_FILE_NAME = 'packdesk.sqlite';
 
@@ -51,6 +53,10 @@ export interface Store {
   readonly packing: PackingTable;
   /** Other counters' counted taps, heard through the store hub (the store's shift figures). */
   readonly storeTaps: StoreTapsTable;
+  /** Every tap of other counters heard through the store hub (an order's timeline, slips, taps made apart). */
+  readonly hubTaps: HubTapsTable;
+  /** Orders packed twice while counters could not see each other (issue 39). */
+  readonly conflicts: ConflictsTable;
   /** Runs `fn` in one IMMEDIATE transaction; when it returns, the changes are committed and fsync'd. */
   transaction<T>(fn: () => T): T;
   /**
@@ -132,7 +138,8 @@ function describe(e: unknown): string {
 /**
  * Opens (creating if needed) `<dataDir>/packdesk.sqlite`. Failure codes:
  * STORE_BROKEN (damaged; the file was set aside, the message says where), STORE_TOO_NEW,
- * STORE_UNAVAILABLE (cannot open: permissions, disk; nothing was moved).
+ * STORE_UNAVAILABLE (cannot open: permissions, disk; nothing was moved), STORE_FULL (the disk is full;
+ * nothing was moved).
  */
 export function openStore(options: OpenStoreOptions): Result<Store> {
   const file = dataFilePath(options.dataDir);
@@ -202,6 +209,8 @@ export function openStore(options: OpenStoreOptions): Result<Store> {
         'STORE_BROKEN',
       );
     }
+    if (diskFull(e, options.dataDir))
+      return fail('storage', `The disk holding the data file ${file} is full, so it cannot be opened. Free disk space, then try again: nothing was changed`, 'STORE_FULL');
     return fail('permanent', `Cannot open the data file ${file}: ${describe(e)}`, 'STORE_UNAVAILABLE');
   }
 }
@@ -316,6 +325,18 @@ export function brokenFiles(dataDir: string): string[] {
   }
 }
 
+/** Below this, an I/O error opening the file is the disk being full (SQLite says only "disk I/O error" when the -shm cannot be made). */
+const FULL_BELOW_BYTES = 1024 * 1024;
+
+/** Whether a failure to open is a full disk: SQLite said so, or it could not write and the disk has (almost) no room. */
+function diskFull(e: unknown, dir: string): boolean {
+  const storage = storageProblem(e);
+  if (storage === null) return false;
+  if (storage.code === 'STORE_FULL') return true;
+  const free = freeBytesAt(dir);
+  return free !== null && free < FULL_BELOW_BYTES;
+}
+
 /** Moves the file and its -wal/-shm companions to `<file>.broken-<timestamp>`, keeping them openable together. */
 function setAside(file: string, now: number): Result<string> {
   const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
@@ -376,6 +397,8 @@ function assemble(db: Db, file: string, bodies: number | undefined): Store {
     staff: createStaffTable(db),
     packing: createPackingTable(db),
     storeTaps: createStoreTapsTable(db),
+    hubTaps: createHubTapsTable(db),
+    conflicts: createConflictsTable(db),
     transaction: <T>(fn: () => T): T => run.immediate(fn) as T,
     scrubbing: <T>(fn: () => T): T => withPragma('secure_delete', 1, () => run.immediate(fn) as T),
     emptyWal,

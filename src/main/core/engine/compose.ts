@@ -220,6 +220,13 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
     onStatus: (status) => tell({ kind: 'status', status }),
     onReachable: (reachable) => reachability.report(reachable),
   });
+  // The service answering again (the sync bar turns Online): intake checks at once rather than after its backoff.
+  let wasOnline = engine.status().connectivity === 'online';
+  const offServiceBack = engine.on('sync.status', (status) => {
+    const online = status.connectivity === 'online';
+    if (online && !wasOnline) intake.serviceBack();
+    wasOnline = online;
+  });
   return {
     engine,
     tokens,
@@ -241,6 +248,7 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
     heldOrders: (orderIds) => orderIds.map((id) => intakeStore.orders.held(id)).filter((o) => o !== null),
     reportReachable: (reachable) => reachability.report(reachable),
     async close() {
+      offServiceBack();
       await intake.stop();
       listeners.clear();
       await engine.stop();

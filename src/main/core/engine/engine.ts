@@ -44,13 +44,15 @@ import {
   reclaimSpace,
   retireFinished,
   type StatusCheck,
+  type TapHubContext,
 } from '../outbox';
 import { searchOrders, type SearchHit, type SearchQuery } from '../search';
 import { createShiftReader, keepDays, orderTimeline } from '../shift';
 import { createSync, type OnlineSignal, type Sync } from '../sync';
-import { createPacking, itemsNamed, type TaughtCodesSharing } from '../packing';
+import { createPacking, itemsNamed, type ProductElsewhere, type TaughtCodesSharing } from '../packing';
 import { createStaff, type Staff, type StaffSharing } from '../staff';
 import { sharedRecords, type SharedRecords } from './shared-records';
+import { createEngineConflicts, type EngineConflicts } from './conflicts';
 import { systemTimers, type Timers, TimerSlot } from '../time';
 import { EventHub } from './events';
 
@@ -118,8 +120,8 @@ export interface Engine {
   addOrder(orderId: string): Result<OrderView>;
   /** Takes an order none of whose taps reached the service off the terminal (its unsent taps are discarded). */
   removeOrder(orderId: string): Result<true>;
-  /** Validates a tap against the projected order and queues it durably. */
-  submitTap(orderId: string, input: ActionInput): Result<OutboxEntryView>;
+  /** Validates a tap against the projected order and queues it durably; with a store hub, `hub` says whether other counters could be checked. */
+  submitTap(orderId: string, input: ActionInput, hub?: TapHubContext | null): Result<OutboxEntryView>;
   /** Takes a tap back, only inside the undo window and while queued. */
   undo(entryId: number): Result<true>;
   /** A person has seen the order's alarm (cancelled or changed elsewhere): it is no longer raised. */
@@ -159,6 +161,8 @@ export interface Engine {
   setCounterName(name: string | null): void;
   /** The store hub's side of what the counters share (core/hub/store-records.ts): staff, taught barcodes, shift taps. */
   readonly shared: SharedRecords;
+  /** Orders packed twice while counters could not see each other, and other counters' taps heard (engine/conflicts.ts). */
+  readonly conflicts: EngineConflicts;
   /** What happened to an order on this terminal, oldest first; null when it never had it. */
   timeline(orderId: string): OrderTimeline | null;
   /** A slip or pick list of an order went to the printer: kept for its timeline. */
@@ -325,7 +329,7 @@ export function createEngine(options: EngineOptions): Engine {
   const viewOf = (orderId: string): OrderView | null => {
     const row = store.orders.get(orderId);
     return row
-      ? orderView(row, store.outbox.projectedForOrder(orderId), now(), projectWith, store.alarms.get(orderId), store.outbox.cutsForOrder(orderId))
+      ? orderView(row, store.outbox.projectedForOrder(orderId), now(), projectWith, store.alarms.get(orderId), [...store.hubTaps.cutsForOrder(orderId), ...store.outbox.cutsForOrder(orderId)])
       : null;
   };
 
@@ -365,26 +369,26 @@ export function createEngine(options: EngineOptions): Engine {
     else if (lockHeld) say(lockHeld, 'LOCK_HELD');
     // A certificate this computer refuses: the network is fine, and a person must look at the address or the certificate.
     else if (tokenProblem?.code === CERTIFICATE_UNTRUSTED)
-      say(`${tokenProblem.message}. ${counts.waiting} tap(s) are kept`, 'CERTIFICATE', { count: counts.waiting });
+      say(`${tokenProblem.message}. ${kept(counts.waiting)}`, 'CERTIFICATE', { count: counts.waiting });
     else if (serviceCertificate !== null)
-      say(`${serviceCertificate}. ${counts.waiting} tap(s) are kept`, 'SERVICE_CERTIFICATE', { count: counts.waiting });
+      say(`${serviceCertificate}. ${kept(counts.waiting)}`, 'SERVICE_CERTIFICATE', { count: counts.waiting });
     // The token server answered but gave nothing usable: say so, rather than "no connection" or "rejected credentials".
     else if (tokenProblem && (tokenProblem.code === TOKEN_SERVER_FAULT || tokenProblem.code === TOKEN_UNUSABLE))
-      say(`${tokenProblem.message}. ${counts.waiting} tap(s) are kept`, 'TOKEN_SERVER', { count: counts.waiting });
+      say(`${tokenProblem.message}. ${kept(counts.waiting)}`, 'TOKEN_SERVER', { count: counts.waiting });
     else if (credentials === 'missing')
       say(
-        `No credentials are saved for the order service. ${counts.waiting} tap(s) are kept; a manager must enter the client id and secret in Settings`,
+        `No credentials are saved for the order service. ${kept(counts.waiting)}; a manager must enter the client id and secret in Settings`,
         'CREDENTIALS_MISSING',
         { count: counts.waiting },
       );
     else if (credentials === 'rejected')
       say(
-        `The order service rejected this terminal's credentials. ${counts.waiting} tap(s) are kept; a manager must enter new credentials in Settings`,
+        `The order service rejected this terminal's credentials. ${kept(counts.waiting)}; a manager must enter new credentials in Settings`,
         'CREDENTIALS_REJECTED',
         { count: counts.waiting },
       );
     else if (connectivity === 'offline')
-      say(`No connection to the order service. ${counts.waiting} tap(s) are kept and will be sent when it is back`, 'OFFLINE', {
+      say(`No connection to the order service. ${kept(counts.waiting)} and will be sent when it is back`, 'OFFLINE', {
         count: counts.waiting,
       });
     else if (counts.mayBeApplied > 0)
@@ -492,6 +496,9 @@ export function createEngine(options: EngineOptions): Engine {
       return fn();
     } catch (e) {
       if (e instanceof ProblemError) return { ok: false, problem: e.problem };
+      // A full disk is said as one (the CLI's exit 6), not as a data file support must look at.
+      const storage = storageProblem(e);
+      if (storage) return fail('storage', storage.code === 'STORE_FULL' ? 'The disk holding the data file is full: this was not saved. Free disk space, then try again' : storage.message, storage.code);
       if (damaged(e))
         return fail('permanent', 'The data file is damaged: Packdesk sets it aside and starts a new one with the taps it can read', 'STORE_BROKEN');
       log.error('engine call failed', { error: e });
@@ -535,6 +542,7 @@ export function createEngine(options: EngineOptions): Engine {
       }
       store.audit.prune(now() - HISTORY_KEEP_MS);
       store.storeTaps.prune(now() - HISTORY_KEEP_MS);
+      store.hubTaps.prune(now() - HISTORY_KEEP_MS);
     } catch (e) {
       log.error('recovery failed', { error: e });
     }
@@ -722,9 +730,9 @@ export function createEngine(options: EngineOptions): Engine {
       });
     },
 
-    submitTap(orderId, input) {
+    submitTap(orderId, input, hubContext = null) {
       return guard(() => {
-        const r = outbox.enqueue(orderId, input);
+        const r = outbox.enqueue(orderId, input, hubContext);
         if (!r.ok) return r;
         lastTap = now();
         afterChange(r.value.entry);
@@ -804,7 +812,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     shift(day) {
-      return shiftOf({ day, terminal: options.terminalId, counterName });
+      return { ...shiftOf({ day, terminal: options.terminalId, counterName }), counterName };
     },
 
     setCounterName(name) {
@@ -813,9 +821,11 @@ export function createEngine(options: EngineOptions): Engine {
 
     shared: sharedRecords({ store, staff, packing, now, log }),
 
+    conflicts: createEngineConflicts({ store, packing, now, order: (id) => viewOf(id)?.order ?? null }),
+
     timeline(orderId) {
       if (stopped) return null;
-      return orderTimeline(store, orderId.trim());
+      return orderTimeline(store, orderId.trim(), { terminal: options.terminalId, counterName });
     },
 
     recordPrint(orderId, document, outcome) {
@@ -907,7 +917,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     packScan(orderId, code) {
-      return packWith(orderId, (order) => packing.scan(order, code, itemCodeOnTerminal));
+      return packWith(orderId, (order) => packing.scan(order, code, (c) => productOnTerminal(c, order.id)));
     },
 
     packTeach(orderId, code, itemId) {
@@ -927,9 +937,18 @@ export function createEngine(options: EngineOptions): Engine {
     });
   }
 
-  /** True when `code` is an item code of some order on the terminal (a walk over the held bodies: a scan, not a tap). */
-  function itemCodeOnTerminal(code: string): boolean {
-    return store.orders.list().some((row) => row.body !== null && itemsNamed(row.body, code, null).length > 0);
+  /** The product `code` is an item code of in other orders on the terminal, and up to three of them (a walk over the held bodies: a scan, not a tap). */
+  function productOnTerminal(code: string, except: string): ProductElsewhere | null {
+    let name: string | null = null;
+    const orderIds: string[] = [];
+    for (const row of store.orders.list()) {
+      if (row.body === null || row.body.id === except) continue;
+      const item = itemsNamed(row.body, code, null)[0];
+      if (!item) continue;
+      name ??= item.name ?? null;
+      if (orderIds.length < 3) orderIds.push(row.body.id);
+    }
+    return orderIds.length > 0 ? { name, orderIds } : null;
   }
 
   /** The order as the screen shows it (taps waiting applied), when it has details to pack. */
@@ -940,7 +959,12 @@ export function createEngine(options: EngineOptions): Engine {
   }
 
   function scanAnswer(orderId: string, scan: ReturnType<typeof packing.scan> extends Result<infer S> ? S : never): PackScanAnswer {
-    return { outcome: scan.kind, ...('itemId' in scan ? { itemId: scan.itemId } : {}), state: packStateOf(orderId) };
+    return {
+      outcome: scan.kind,
+      ...('itemId' in scan ? { itemId: scan.itemId } : {}),
+      ...(scan.kind === 'notInOrder' && scan.product ? { product: { name: scan.product.name, orderIds: [...scan.product.orderIds] } } : {}),
+      state: packStateOf(orderId),
+    };
   }
 
   /** Counts, and the packer of the order's latest PACKED tap on this counter that was not taken back or discarded. */
@@ -950,7 +974,15 @@ export function createEngine(options: EngineOptions): Engine {
       .filter((e) => e.state !== 'discarded' && e.action.type === 'ORDER_FULFILMENT_STATE_UPDATE' && e.action.fulfillmentState === 'PACKED')
       .at(-1);
     const counts = packing.counts(orderId);
-    return { orderId, items: [...counts.items], packedBy: packed?.packer ?? null, packedHere: packed !== undefined };
+    // Packed at another counter of the store: who and where, as heard through the hub (a slip reprinted here says so too).
+    const elsewhere = packed === undefined ? store.hubTaps.packedBy(orderId) : null;
+    return {
+      orderId,
+      items: [...counts.items],
+      packedBy: packed?.packer ?? elsewhere?.packer ?? null,
+      packedHere: packed !== undefined,
+      packedAt: packed !== undefined ? counterName : (elsewhere?.counterName ?? null),
+    };
   }
 }
 
@@ -1010,6 +1042,11 @@ function openOrReplace(
 
 function damagedWords(reason: string): string {
   return `The data file is damaged (${reason}). Packdesk sets it aside and starts a new one with the taps it can read`;
+}
+
+/** What is kept while taps cannot go: never "0 tap(s) are kept" (the words for nothing waiting say what a tap made now does). */
+function kept(waiting: number): string {
+  return waiting === 0 ? 'Taps made meanwhile are kept' : `${waiting} tap(s) are kept`;
 }
 
 /** A span in words, the backlog threshold or a clock difference ("15 minutes", "45 seconds"): never "0 minutes". */

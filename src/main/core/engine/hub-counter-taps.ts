@@ -34,6 +34,11 @@ export function sharedTapOf(entry: OutboxEntryView, counter: { readonly counterI
     state: SHARED_STATE[entry.state],
     queuedAt: entry.createdAt,
     sentAt: entry.sentAt,
+    packer: entry.packer?.slice(0, 60) ?? null,
+    unchecked: entry.hub?.unchecked ?? false,
+    // A tap made before this counter joined a hub says nothing of what it had heard: never counted as made apart.
+    seen: entry.hub ? entry.hub.seen.slice(0, 256) : null,
+    unitsBefore: entry.unitsBefore ?? null,
   };
 }
 

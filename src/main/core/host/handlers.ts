@@ -6,11 +6,12 @@
  */
 import type { HostListener } from './events';
 import { withSettingsNotice } from './settings-notice';
-import { SEARCH_LIMIT, type AppInfo, type IntakeStatus, type PackerStatus, type SyncStatus, type UpdateStatus } from '../../../shared/ipc';
+import { SEARCH_LIMIT, type AppInfo, type CsvSaved, type IntakeStatus, type PackerStatus, type ShiftCsvTable, type ShiftCsvWords, type SyncStatus, type UpdateStatus } from '../../../shared/ipc';
 import { CANCEL_REASONS, ITEM_UNIT_REASONS, findReason, type ActionInput } from '../../../shared/protocol';
 import { FIND_LIMIT, queueHead, summarize } from '../../../shared/orders';
 import { fail, ok, type Problem, type Result } from '../../../shared/result';
 import type { Engine } from '../engine';
+import { storeSettingsOf } from '../hub/store-settings';
 import type { Logger } from '../log';
 import type { PinStore } from '../pin';
 import type { PrintPort } from '../print';
@@ -42,7 +43,7 @@ export interface HandlerDeps {
   readonly saveCredentials: (request: CredentialsRequest) => Promise<Result<CredentialsAnswer>>;
   readonly exportBundle: () => Promise<Result<{ path: string }>>;
   /** Writes a day's shift as CSV where the manager finds it; answers the file's path. */
-  readonly exportShiftCsv: (day: string) => Promise<Result<{ path: string }>>;
+  readonly exportShiftCsv: (day: string, table: ShiftCsvTable, words: ShiftCsvWords) => Promise<Result<CsvSaved>>;
   /** Today's local day (YYYY-MM-DD), on the host's clock. */
   readonly today: () => string;
   /** The queue's rows for orders.head and orders.list (kept while nothing changes; listed ahead of a page's first ask, when the shell says one is coming). */
@@ -196,7 +197,7 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
         // With a store hub, the order is claimed for this counter first: never two counters packing one order.
         const claimed = await hub.beforeTap(orderId, input);
         if (!claimed.ok) return claimed;
-        return engineOr((e) => e.submitTap(orderId, input));
+        return engineOr((e) => e.submitTap(orderId, input, claimed.value));
       };
       return needsManager(input) ? withPin(pin, tap) : tap();
     },
@@ -227,6 +228,8 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
         // The engine's own status did not change, so it would not say so: the settings sentence goes now.
         if (hadProblem) deps.emit?.('sync.status', runtime.engine()?.status() ?? statusWithoutEngine());
         runtime.engine()?.setOptions({ undoWindowMs: next.undoWindowMs, concurrency: next.concurrency });
+        // The store's settings (scan to pack, how long an order stays with its counter) go to every counter of its hub.
+        hub.storeSettingsChanged(storeSettingsOf(patch));
         // A new provider id or interval: forget a refusal of access and check again at once.
         if (patch.serviceProviderId !== undefined || patch.intakeIntervalMs !== undefined) runtime.service()?.intake.settingsChanged();
         log.info('settings changed', { keys: Object.keys(patch) });
@@ -273,6 +276,8 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
     'chain.link': async ({ pin, link }) => withPin(pin, () => hub.linkChain(link)),
     'chain.unlink': async ({ pin }) => withPin(pin, () => hub.unlinkChain()),
     'orders.takeOver': async ({ orderId }) => hub.takeOver(orderId),
+    'orders.settleConflict': async ({ orderId, keeperId }) => done(hub.settleConflict(orderId, keeperId)),
+    'orders.putBack': async ({ orderId }) => done(hub.putBack(orderId)),
     'hub.create': async ({ pin, name }) => withPin(pin, () => hub.create(name ?? null)),
     'hub.joinCode': async ({ pin }) => withPin(pin, () => hub.joinCode()),
     'hub.join': async ({ pin, code, name }) => withPin(pin, () => hub.join(code, name ?? null)),
@@ -293,7 +298,7 @@ export function createHandlers(deps: HandlerDeps): HandlerTable {
     // The shift's figures are open to everyone at the counter: they name no customer, and a packer
     // sees how the shift goes as the manager does. The same for the CSV of them.
     'shift.report': async ({ day }) => engineOr((e) => ok(hub.shift(e, day ?? deps.today()))),
-    'shift.exportCsv': async ({ day }) => deps.exportShiftCsv(day),
+    'shift.exportCsv': async ({ day, table, words }) => deps.exportShiftCsv(day, table, words),
     'orders.timeline': async ({ orderId }) =>
       engineOr((e) => {
         const timeline = e.timeline(orderId);

@@ -8,17 +8,19 @@
  */
 import type { Environment, HubJoin, OrderSummary, OrderView, ShiftReport } from '../../../shared/ipc';
 import { summarize } from '../../../shared/orders';
+import { dayBounds } from '../../../shared/days';
 import type { Claim, HubStatus } from '../../../shared/hub';
 import type { ActionInput } from '../../../shared/protocol';
+import { claimBeforeTap } from './hub-claims';
 import { fail, ok, type Result } from '../../../shared/result';
 import type { Engine, IntakeEvent, ServiceEngine } from '../engine';
 import { shiftTapOf } from '../engine/shared-records';
-import type { StaffSharing } from '../staff';
+import { type StaffSharing, storeSaltOf } from '../staff';
 import type { TaughtCodesSharing } from '../packing';
 import { intakeCounterPorts } from '../engine/hub-counter';
 import { ownTaps, presenceFigures, sharedTapOf } from '../engine/hub-counter-taps';
 import { connectHub } from '../hub/connection';
-import { loadHubConfig, type HubConfig } from '../hub/hub-config';
+import { counterIdOf, loadHubConfig, type HubConfig } from '../hub/hub-config';
 import { createHub, DEFAULT_HUB_PORT, freeLocalPort, joinCodeOf, joinHub, leaveHub, localTargetOf, type MembershipPlace } from '../hub/membership';
 import type { CounterIdentity, HubSession } from '../hub/ports';
 import { type HubSecretStore, type HubSupervisor, keychainHubSecrets, memoryHubSecrets, prepareHubServer } from '../hub/server';
@@ -27,7 +29,7 @@ import { openOrdersOf } from '../hub/chain/open-orders';
 import { storeSummary } from '../hub/chain/store-summary';
 import { withHub } from '../hub/views';
 import type { Logger } from '../log';
-import { awaitWithin, every, systemTimers } from '../time';
+import { every, systemTimers } from '../time';
 import type { HostListener } from './events';
 import { oneAtATime } from '../serial';
 import { type ChainStatus, NO_CHAIN } from '../../../shared/chain';
@@ -39,9 +41,12 @@ import { KEEPER_INBOX_PREFIX, KEEPER_USER } from '../hub/server/accounts';
 import { newKeeperPassword, startChainKeeper } from '../hub/chain/keeper';
 import { visitHub } from '../hub/snapshot';
 import { diskLook, storageWarnings } from './storage-warnings';
+import { conflictPorts, settleConflict, withConflict } from './hub-conflicts';
+import { bindStoreWord, type StoreSettingsPort, storeWordPorts, withAlarmElsewhere } from './hub-store-word';
+import type { StoreSettingValues } from '../hub/store-settings';
+import type { TapHubContext } from '../outbox';
 
-/** The longest a tap waits on the hub to learn whether another counter has the order; after it the tap goes on, unchecked. */
-export const CLAIM_PATIENCE_MS = 400;
+export { CLAIM_PATIENCE_MS } from './hub-claims';
 
 export interface HubLinkDeps {
   readonly terminalId: string;
@@ -63,6 +68,8 @@ export interface HubLinkDeps {
   readonly rows?: () => readonly OrderSummary[];
   /** Where the store's secret is kept, by environment (default: the keychain; training hubs in memory for the run). */
   readonly secrets?: (environment: Environment) => HubSecretStore;
+  /** This counter's settings, for those that are the store's (scan to pack, claims' quiet period); absent: not shared. */
+  readonly storeSettings?: StoreSettingsPort;
   /** Tests: how soon a silent hub counts as away, and the lease's timing. */
   readonly tuning?: { readonly awayAfterMs?: number; readonly lease?: { readonly leaseMs?: number; readonly renewMs?: number } };
 }
@@ -81,8 +88,17 @@ export interface HubLink {
   status(): HubStatus;
   /** An order view with the hub's word laid over it. */
   decorate(view: OrderView): OrderView;
-  /** Before this counter's tap on an order: claims it; refused in words when another counter has it. */
-  beforeTap(orderId: string, input: ActionInput): Promise<Result<true>>;
+  /**
+   * Before this counter's tap on an order: claims it; refused in words when another counter has it.
+   * With a hub, what the tap's record keeps: whether other counters could be checked (null: no hub).
+   */
+  beforeTap(orderId: string, input: ActionInput): Promise<Result<TapHubContext | null>>;
+  /** A person settled who keeps an order packed twice while the counters were apart. */
+  settleConflict(orderId: string, keeperId: string): Result<true>;
+  /** A person at a counter that did not keep an order packed twice put its items back. */
+  putBack(orderId: string): Result<true>;
+  /** A manager changed settings here: those that are the store's go to every counter. */
+  storeSettingsChanged(patch: Partial<StoreSettingValues>): void;
   takeOver(orderId: string): Promise<Result<Claim>>;
   create(name: string | null, listen?: string): Promise<Result<HubJoin>>;
   joinCode(): Promise<Result<HubJoin>>;
@@ -162,7 +178,8 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
   const status = (): HubStatus => member?.session.status() ?? { ...SOLO, problem: configProblem };
 
   function decorate(view: OrderView): OrderView {
-    return member ? withHub(view, member.session, member.config.counterId, deps.now()) : view;
+    const shown = member ? withAlarmElsewhere(withHub(view, member.session, member.config.counterId, deps.now()), member.session) : view;
+    return withConflict(shown, engaged?.service.engine ?? null, counterIdOf(deps.terminalId));
   }
 
   const emitOrders = (orderIds: Iterable<string>): void => {
@@ -241,6 +258,7 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
     const engine = service.engine;
     const rows = deps.rows ?? ((): OrderSummary[] => engine.listOrders().map(summarize));
     const disk = diskLook(e.place.dataDir, deps.now);
+    const word = storeWordPorts(deps.storeSettings, rows, me);
     const session = startHubSession({
       me,
       role: config.role,
@@ -249,6 +267,8 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
         heldOrderIds: () => rows().flatMap((r) => (r.facts !== null ? [r.id] : [])),
         ownTaps: () => ownTaps(engine, me, deps.now()),
         records: engine.shared,
+        conflicts: conflictPorts(engine, me),
+        ...word,
         presence: () => presenceFigures(engine),
       },
       connect: async () => {
@@ -280,6 +300,17 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
     engine.setCounterName(config.counterName);
     const unsubscribes: (() => void)[] = [
       ...chainStops,
+      ...bindStoreWord({
+        session,
+        engine,
+        me,
+        emit: deps.emit,
+        emitOrders,
+        settings: deps.storeSettings,
+        openAlarms: word.openAlarms!,
+        onStored: (listener) => service.onIntake((event) => event.kind === 'stored' && listener(event.orderIds)),
+        now: deps.now,
+      }),
       () => engine.setCounterName(null),
       session.on((event) => {
         if (event.kind === 'status') {
@@ -288,8 +319,14 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
           if (holder) service.reportReachable(holder.online);
         }
         else if (event.kind === 'claim' || event.kind === 'claimTaken') emitOrders([event.orderId]);
-        else if (event.kind === 'tap') emitOrders([event.tap.orderId]);
+        else if (event.kind === 'tap') {
+          emitOrders([event.tap.orderId]);
+          // Handed over to the end at another counter: this counter's claim on it ends too.
+          const view = engine.getOrder(event.tap.orderId);
+          if (view && session.claimOf(view.id)?.counterId === me.counterId && decorate(view).nextStep === null) void session.release(view.id);
+        }
         else if (event.kind === 'shiftHeard') deps.emit('shift.changed', {});
+        else if (event.kind === 'conflict') emitOrders(event.orderIds);
         // 'stored': the engine told the screens already (storeOrders raises intake's stored event).
       }),
       // Every tap of this counter is shown to the others; an order it finished is released.
@@ -355,22 +392,23 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
     decorate,
     async beforeTap(orderId, input) {
       const m = member;
-      if (!m) return ok(true);
-      const held = m.session.claimOf(orderId);
-      if (held && held.counterId === m.config.counterId) {
-        void m.session.renew(orderId);
-        return ok(true);
-      }
-      // An invoice number may be written whoever packs; every other tap is packing work.
-      if (input.kind === 'invoice' && held === null) return ok(true);
-      // "Being packed by Ravi at Counter 2": the packer signed in here, when the store names its packers.
-      const packer = engaged?.service.engine.staff.packerName() ?? null;
-      const outcome = await awaitWithin(m.session.claim(orderId, { packer }), CLAIM_PATIENCE_MS, null, systemTimers, { keepAlive: true });
-      if (outcome?.kind !== 'taken') return ok(true);
-      return fail('invalid', `Order ${orderId} is being packed at ${outcome.by.counterName}. Take it over there, or with "Take over" here.`, 'CLAIMED_ELSEWHERE', {
-        orderId,
-        counter: outcome.by.counterName,
-      });
+      return m ? claimBeforeTap(m.session, m.config.counterId, engaged?.service.engine.staff.packerName() ?? null, orderId, input) : ok(null);
+    },
+    settleConflict(orderId, keeperId) {
+      const me = { counterId: counterIdOf(deps.terminalId), counterName: member?.config.counterName ?? null };
+      const result = settleConflict(engaged?.service.engine ?? null, member?.session ?? null, me, { orderId, keeperId }, log);
+      if (result.ok) emitOrders([orderId]);
+      return result;
+    },
+    putBack(orderId) {
+      const engine = engaged?.service.engine;
+      if (!engine) return noEngine();
+      const done = engine.conflicts.putBack(orderId);
+      if (done.ok) emitOrders([orderId]);
+      return done;
+    },
+    storeSettingsChanged(patch) {
+      if (Object.keys(patch).length > 0) member?.session.shareStoreSettings(patch);
     },
     async takeOver(orderId) {
       const m = member;
@@ -409,7 +447,8 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
       return ok(status());
     },
     sharing: {
-      staffSharing: { changed: (m) => member?.session.shareStaff(m) },
+      // Every counter of the hub makes PINs with one salt, so a sign-in derives once (core/staff).
+      staffSharing: { changed: (m) => member?.session.shareStaff(m), storeSalt: () => (member ? storeSaltOf(member.config.fingerprint) : null) },
       taughtSharing: { taught: (code) => member?.session.shareTaught(code) },
     },
     shift(engine, day) {
@@ -417,7 +456,9 @@ export function createHubLink(deps: HubLinkDeps): HubLink {
       const m = member;
       if (!m) return report;
       const s = m.session.status();
-      return { ...report, hub: { missingSince: s.mode === 'connected' ? null : (s.since ?? null) } };
+      const { from, to } = dayBounds(day);
+      const packedTwice = engine.conflicts.raisedBetween(from, to).length;
+      return { ...report, hub: { missingSince: s.mode === 'connected' ? null : (s.since ?? null), packedTwice } };
     },
     async leave() {
       const e = engaged;

@@ -13,7 +13,7 @@ import { createLogger, createRotatingFileSink, logFilesIn, type LogSink } from '
 import { openPinStore } from '../pin';
 import { openSettingsStore } from '../settings';
 import { exportSupportBundle } from './bundle';
-import { writeShiftCsv } from './shift-export';
+import { exportShiftCsv } from './shift-export';
 import { dayOf } from '../shift';
 import { fail } from '../../../shared/result';
 import { createDispatcher } from './dispatch';
@@ -69,6 +69,8 @@ export async function createAppHost<S extends TrainingService = TrainingService>
     log: rootLog,
     now,
     claimQuietMs: () => settings.get().claimQuietMs,
+    // Scan to pack and the claims' quiet period are the store's: shared through its hub (hub/store-settings.ts).
+    storeSettings: { get: () => settings.get(), apply: (patch) => settings.update(patch) },
     // Made below, with the hub's word on each row; read only once the engine runs.
     rows: () => queue.rows(),
     ...(process.env.PACKDESK_NATS_SERVER ? { explicitProgram: process.env.PACKDESK_NATS_SERVER } : {}),
@@ -135,10 +137,10 @@ export async function createAppHost<S extends TrainingService = TrainingService>
     saveCredentials: (request) =>
       saveCredentials({ runtime, settings, vault, log, now, switched: (env) => keychain.refresh(env) }, request),
     today: () => dayOf(now()),
-    exportShiftCsv: async (day) => {
+    exportShiftCsv: async (day, table, words) => {
       const engine = runtime.engine();
       if (!engine) return fail('transient', runtime.problem() ?? 'The terminal is starting; try again in a moment.', 'ENGINE_UNAVAILABLE');
-      return writeShiftCsv({ dir: join(dataDir, 'exports'), report: hub.shift(engine, day), log });
+      return exportShiftCsv({ report: hub.shift(engine, day), table, words, files: options.files, log });
     },
     exportBundle: () =>
       exportSupportBundle({

@@ -1,29 +1,44 @@
-/** `shift.exportCsv`: a day's shift written as a CSV file in the data folder's exports, for the manager to take. */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { ShiftReport } from '../../../shared/ipc';
-import { fail, ok, type Result } from '../../../shared/result';
+/**
+ * `shift.exportCsv`: one table of a day's shift as a CSV file, saved where the manager chooses.
+ * The Electron shell asks with its save dialog (`SaveFilePort`, src/main/files.ts); the browser
+ * harness has none, so the page is handed the file to download (its browser asks where).
+ */
+import type { CsvSaved, ShiftCsvTable, ShiftCsvWords, ShiftReport } from '../../../shared/ipc';
+import { ok, type Result } from '../../../shared/result';
 import type { Logger } from '../log';
 import { shiftCsv } from '../shift';
 
-/** A counter's id as a file name's part: letters, digits, dot, dash and underscore only. */
-function fileSafe(text: string): string {
-  return text.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 64) || 'counter';
+/** A file to save: its suggested name, its text, the save dialog's title. */
+export interface FileToSave {
+  readonly fileName: string;
+  readonly text: string;
+  readonly title: string;
 }
 
-/** Writes `report` as `<dir>/shift-<day>-<counter>.csv` (whole, or not at all); answers its path. */
-export function writeShiftCsv(options: { readonly dir: string; readonly report: ShiftReport; readonly log: Logger }): Result<{ path: string }> {
-  const { dir, report, log } = options;
-  const file = join(dir, `shift-${report.day}-${fileSafe(report.terminal)}.csv`);
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    // UTF-8 with a byte order mark, so a spreadsheet reads a Hindi name as Hindi.
-    writeFileSync(`${file}.part`, `\uFEFF${shiftCsv(report, { noName: '-' })}`, { mode: 0o600 });
-    renameSync(`${file}.part`, file);
-  } catch (e) {
-    log.warn('the shift could not be exported', { error: e });
-    return fail('storage', `The shift's CSV could not be written to ${dir}: ${e instanceof Error ? e.message : String(e)}`, 'EXPORT_FAILED', { dir });
-  }
-  log.info('shift exported', { day: report.day, path: file });
-  return ok({ path: file });
+/** Saving a file where the person at the counter chooses (the Electron shell's save dialog). */
+export interface SaveFilePort {
+  saveAs(file: FileToSave): Promise<Result<CsvSaved>>;
+}
+
+/** `shift-2026-11-28-packers.csv`: the day and the table, letters a file name may hold anywhere. */
+export function shiftCsvFileName(day: string, table: ShiftCsvTable): string {
+  return `shift-${day}-${table}.csv`;
+}
+
+export async function exportShiftCsv(options: {
+  readonly report: ShiftReport;
+  readonly table: ShiftCsvTable;
+  readonly words: ShiftCsvWords;
+  readonly files: SaveFilePort | undefined;
+  readonly log: Logger;
+}): Promise<Result<CsvSaved>> {
+  const { report, table, words, files, log } = options;
+  const fileName = shiftCsvFileName(report.day, table);
+  // UTF-8 with a byte order mark, so a spreadsheet reads a Hindi heading or name as Hindi.
+  const text = `\uFEFF${shiftCsv(report, table, words)}`;
+  if (!files) return ok({ outcome: 'download', fileName, text });
+  const saved = await files.saveAs({ fileName, text, title: words.dialogTitle });
+  if (saved.ok && saved.value.outcome === 'saved') log.info('shift exported', { day: report.day, table, path: saved.value.path });
+  else if (!saved.ok) log.warn('the shift could not be exported', { day: report.day, table, problem: saved.problem.message });
+  return saved;
 }

@@ -6,6 +6,7 @@ import type { Engine, ServiceEngineOptions } from '../engine';
 import type { Logger } from '../log';
 import type { PrintPort } from '../print';
 import type { HubLink } from './hub';
+import type { SaveFilePort } from './shift-export';
 
 /** The OS's online/offline signal, when the shell has one (one definition, in sync). */
 export type { OnlineSignal } from '../sync/connectivity';
@@ -63,6 +64,8 @@ export interface HostOptions<S extends TrainingService = TrainingService> {
   kiosk?: { leave(): void };
   /** The shell's printing (Electron: webContents.print). Absent (web): the page uses the browser's print dialog. */
   printing?: PrintPort;
+  /** The shell's save dialog (Electron). Absent (web): the page downloads the file it is handed. */
+  files?: SaveFilePort;
   /** Starts training mode's service when training begins; absent, training mode cannot start. */
   startTraining?: (log: Logger) => Promise<S>;
   /** The client id and secret the training service accepts (default training / training-secret). */

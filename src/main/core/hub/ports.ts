@@ -3,12 +3,15 @@
  * counter, and what they offer it. Kept narrow, like intake's ports: the hub never reads the data
  * file itself, and the engine never speaks NATS. See docs/store-hub.md.
  */
-import type { Claim, ClaimOutcome, CounterPresence, HubStatus, SharedTap } from '../../../shared/hub';
+import type { Claim, ClaimOutcome, ConflictRecord, CounterPresence, HubStatus, SharedTap } from '../../../shared/hub';
 import type { Order } from '../../../shared/protocol/schemas';
 import type { SharedRecords, ShiftTap } from '../engine/shared-records';
 import type { TaughtCode } from '../db';
 import type { SharedMember } from '../staff';
 import type { HubConnection } from './connection';
+import type { ConflictPorts } from './conflicts';
+import type { StoreAlarm } from './store-alarms';
+import type { StoreSettingValues, StoreSettingsPorts } from './store-settings';
 
 /** This counter's staff list, taught barcodes and shift taps, read and kept for the store hub (store-records.ts). */
 export type RecordPorts = SharedRecords;
@@ -38,6 +41,12 @@ export interface CounterPorts {
   presence(): Omit<CounterPresence, 'counterId' | 'counterName' | 'version' | 'at'>;
   /** The staff list, taught barcodes and shift taps shared store-wide (absent: not shared, as in tests of other rules). */
   readonly records?: RecordPorts;
+  /** Other counters' taps kept, and orders packed twice while apart (absent: not looked for, as in tests of other rules). */
+  readonly conflicts?: ConflictPorts;
+  /** This counter's settings that are the store's (absent: not shared, as in `packdesk run`). */
+  readonly storeSettings?: StoreSettingsPorts;
+  /** This counter's open alarms (an order cancelled or changed elsewhere while it packed it), shown on the other counters. */
+  readonly openAlarms?: () => readonly StoreAlarm[];
 }
 
 /** What the hub tells this counter. */
@@ -52,7 +61,13 @@ export type HubEvent =
   /** Another counter took this counter's claim over. */
   | { readonly kind: 'claimTaken'; readonly orderId: string; readonly by: Claim }
   /** Other counters' shift taps were kept in this counter's file: its Shift screen's figures changed. */
-  | { readonly kind: 'shiftHeard' };
+  | { readonly kind: 'shiftHeard' }
+  /** The conflict of these orders (packed twice while apart) was found, heard or settled. */
+  | { readonly kind: 'conflict'; readonly orderIds: readonly string[] }
+  /** A store setting changed at another counter and was taken into this counter's settings. */
+  | { readonly kind: 'storeSettings'; readonly patch: Partial<StoreSettingValues> }
+  /** Another counter's alarm on these orders was raised or acknowledged. */
+  | { readonly kind: 'alarmElsewhere'; readonly orderIds: readonly string[] };
 
 /** The hub as the engine's host uses it (one per counter that has joined a hub). */
 export interface HubSession {
@@ -77,6 +92,14 @@ export interface HubSession {
   shareTaught(code: TaughtCode): void;
   /** Puts one of this counter's shift taps (made, sent, taken back) into the hub. */
   shareShiftTap(tap: ShiftTap): void;
+  /** A person here settled who keeps an order packed twice (kept in the file): into the hub, now or when it is back. */
+  settleConflict(record: ConflictRecord): void;
+  /** A manager changed the store's settings here: into the hub, now or when it is back. */
+  shareStoreSettings(patch: Partial<StoreSettingValues>): void;
+  /** This counter's alarm on an order raised or acknowledged: to every other counter. */
+  shareAlarm(alarm: StoreAlarm): void;
+  /** Another counter's open alarm on an order, as last heard. */
+  alarmElsewhere(orderId: string): StoreAlarm | null;
   /**
    * Runs `use` over the session's own connection while the hub answers; null when it does not (the
    * caller then says so or makes a connection of its own). Saves a connection, and the hub's

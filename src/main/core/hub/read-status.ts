@@ -10,6 +10,9 @@ import { CounterPresenceSchema, type CounterView, type HubStatus } from '../../.
 import { DEFAULT_LEASE_MS, LEASE_BUCKET, LEASE_KEY, LeaseValueSchema } from './lease';
 import { PRESENCE_BUCKET, PRESENCE_WINDOW_MS } from './presence';
 
+/** What `hub status` reads from the hub besides the connection itself: the lease holder and the counters' presence (readHubStatus, or a test's seam). */
+export type HubStatusReader = (nc: NatsConnection, self: { readonly counterId: string; readonly counterName: string }) => Promise<Pick<HubStatus, 'intakeHolder' | 'counters'>>;
+
 /** The lease holder and the counters as the hub holds them now. */
 export async function readHubStatus(
   nc: NatsConnection,

@@ -18,6 +18,9 @@ import { openSharedTaps, type SharedTaps } from './shared-taps';
 import { startSharedOrders, type SharedOrders } from './shared-orders';
 import { openPresence, type Presence } from './presence';
 import { openStoreRecords, type StoreRecords } from './store-records';
+import { openConflicts, type SharedConflicts } from './conflicts';
+import { openStoreSettings, type StoreSettings, storeSettingsOf } from './store-settings';
+import { openStoreAlarms, type StoreAlarms } from './store-alarms';
 import { type NorthOptions, startCounterNorth } from './chain/counter-north';
 
 /** A hub silent this long: this counter takes in orders and rings alerts on its own (the issue allows 15 s). */
@@ -60,6 +63,12 @@ interface Rules {
   readonly presence: Presence;
   /** The staff list, taught barcodes and shift taps (null when this counter shares none). */
   readonly records: StoreRecords | null;
+  /** Orders packed twice while apart (null when this counter does not look for them). */
+  readonly conflicts: SharedConflicts | null;
+  /** The store's settings (null when this counter shares none). */
+  readonly settings: StoreSettings | null;
+  /** Every counter's alarms on orders changed elsewhere. */
+  readonly alarms: StoreAlarms;
   /** Stops sending north (a no-op when the store is not in a chain). */
   readonly stopNorth: () => void;
 }
@@ -80,6 +89,8 @@ export function startHubSession(options: HubSessionOptions): HubSession {
   let awayTimer: unknown = null;
   let retryTimer: unknown = null;
   let polling: boolean | null = null;
+  /** Store settings a manager changed here before the hub first answered: put over the hub's word once it does. */
+  const settingsMeanwhile: Record<string, unknown> = {};
   /** Orders this counter's intake stored while the hub could not take them: published once it is back. */
   const unpublished = new Set<string>();
   const unsubscribes: (() => void)[] = [];
@@ -143,13 +154,24 @@ export function startHubSession(options: HubSessionOptions): HubSession {
       if (what === 'shift') tell({ kind: 'shiftHeard' });
     };
     const records = ports.records ? await openStoreRecords(conn.nc, { me, ports: ports.records, now, timers, log: log.child('records'), onHeard }) : null;
+    const conflicts = ports.conflicts
+      ? await openConflicts(conn.nc, { me, ports: ports.conflicts, claims, now, timers, log: log.child('conflicts'), onChanged: (orderIds) => tell({ kind: 'conflict', orderIds }) })
+      : null;
+    const settings = ports.storeSettings
+      ? await openStoreSettings(conn.nc, { me, ports: ports.storeSettings, now, timers, log: log.child('settings'), onApplied: (patch) => tell({ kind: 'storeSettings', patch }) })
+      : null;
+    if (settings && Object.keys(settingsMeanwhile).length > 0) settings.changed(storeSettingsOf(settingsMeanwhile));
+    const alarms = await openStoreAlarms(conn.nc, { me, now, timers, log, mine: () => ports.openAlarms?.() ?? [], onChanged: (orderIds) => tell({ kind: 'alarmElsewhere', orderIds }) });
     unsubscribes.push(
       lease.on(() => {
         decideIntake();
         tellStatus();
       }),
       claims.on((event) => tell(event)),
-      taps.on((event) => tell(event)),
+      taps.on((event) => {
+        conflicts?.heard(event.tap);
+        tell(event);
+      }),
       presence.on(() => tellStatus()),
     );
     // North is figures for the chain's support: started beside the rules, never delaying them, and a
@@ -166,7 +188,7 @@ export function startHubSession(options: HubSessionOptions): HubSession {
       northStopped = true;
       northStop?.();
     };
-    return { lease, orders, claims, taps, presence, records, stopNorth };
+    return { lease, orders, claims, taps, presence, records, conflicts, settings, alarms, stopNorth };
   };
 
   /** The hub answered (first time or after being away): publish what was done meanwhile, then one intake. */
@@ -184,6 +206,11 @@ export function startHubSession(options: HubSessionOptions): HubSession {
     await current.taps.republish().catch((e: unknown) => log.warn('taps made meanwhile could not be shown yet', { error: e }));
     // Staff, barcodes and shift taps: merged with the hub's (what this counter did alone is kept).
     await current.records?.republish();
+    // Store settings changed here meanwhile, and this counter's alarms, to the others.
+    await current.settings?.republish();
+    await current.alarms.republish();
+    // What this counter did without asking the hub, looked at now that it answers: packed twice meanwhile?
+    await current.conflicts?.reconcile().catch((e: unknown) => log.warn('work done while the hub was away could not be looked at yet', { error: e }));
   };
 
   const onLink = (link: HubLinkStatus): void => {
@@ -305,6 +332,23 @@ export function startHubSession(options: HubSessionOptions): HubSession {
     shareShiftTap(tap) {
       live()?.records?.shareShiftTap(tap);
     },
+    shareStoreSettings(patch) {
+      // Kept while the hub is away: put when it is back (hubBack); before the hub first answered, when it does.
+      if (rules?.settings) rules.settings.changed(patch);
+      else Object.assign(settingsMeanwhile, patch);
+    },
+    shareAlarm(alarm) {
+      rules?.alarms.share(alarm);
+    },
+    alarmElsewhere(orderId) {
+      return rules?.alarms.elsewhere(orderId) ?? null;
+    },
+    settleConflict(record) {
+      // While the hub is away the record stays unshared in the file and goes when it is back (hubBack).
+      const r = live();
+      if (r?.conflicts) void r.conflicts.settled(record);
+      else tell({ kind: 'conflict', orderIds: [record.orderId] });
+    },
     overConnection(use) {
       const c = connection;
       return live() && c ? use(c) : null;
@@ -329,6 +373,9 @@ export function startHubSession(options: HubSessionOptions): HubSession {
         r.stopNorth();
         r.taps.close();
         r.records?.close();
+        r.conflicts?.close();
+        r.settings?.close();
+        r.alarms.close();
         r.claims.close();
         await r.orders.close();
       }

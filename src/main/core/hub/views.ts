@@ -46,5 +46,5 @@ export function withHub(view: OrderView, hub: HubView, counterId: string, now: n
 }
 
 function elsewhereTap(t: SharedTap): ElsewhereTap {
-  return { counterName: t.counterName, summary: t.summary, state: t.state, queuedAt: t.queuedAt };
+  return { counterName: t.counterName, summary: t.summary, action: t.action, state: t.state, queuedAt: t.queuedAt };
 }

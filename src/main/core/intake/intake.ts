@@ -12,7 +12,8 @@ import { type IntakeState, type PendingId, storageProblem } from '../db';
 import { type BackoffPolicy, backoffDelay } from '../outbox/backoff';
 import type { Logger } from '../log';
 import { type Timers, TimerSlot } from '../time';
-import { DEFAULT_MAX_PAGES_PER_PASS, type PassCounts, type PassResult, runPass } from './pass';
+import { DEFAULT_MAX_PAGES_PER_PASS, type PassResult, runPass } from './pass';
+import { accessOf, type AccessReport, type FetchReport, type PassReport, STORE_FULL_SAID, stillToFetchSaid } from './reports';
 import type { IntakeReader, IntakeStore } from './ports';
 import type { IntakeStatus } from '../../../shared/ipc';
 import type { ServiceNow } from '../time/service-clock';
@@ -71,34 +72,6 @@ export interface IntakeOptions {
   readonly onReachable: (reachable: boolean) => void;
 }
 
-/** The result of one pass as the CLI reports it. */
-export type PassReport =
-  | { readonly kind: 'completed'; readonly counts: PassCounts }
-  /** Every page read and the cursor moved, but some listed ids are still to fetch (asked again with backoff). */
-  | { readonly kind: 'incomplete'; readonly counts: PassCounts; readonly message: string; readonly stillToFetch: readonly PendingId[] }
-  /** The window's pages did not end in this pass (a page cap, or a nextPage given before). */
-  | { readonly kind: 'unfinished'; readonly counts: PassCounts; readonly reason: 'pageCap' | 'repeatedPage'; readonly message: string }
-  /** The data file stopped taking writes (a full disk): nothing read since is lost; the pass runs again later. */
-  | { readonly kind: 'storage'; readonly message: string }
-  | { readonly kind: 'unreachable'; readonly counts: PassCounts; readonly message: string; readonly certificate?: true }
-  | { readonly kind: 'noAccess'; readonly call: 'changes' | 'status'; readonly message: string }
-  | { readonly kind: 'notConfigured'; readonly message: string }
-  /** Credentials missing or rejected (after the single-flight refresh). */
-  | { readonly kind: 'auth'; readonly counts: PassCounts; readonly message: string }
-  | { readonly kind: 'failed'; readonly counts: PassCounts; readonly message: string };
-
-/** A scanned or typed id fetched at once. */
-export type FetchReport =
-  | { readonly kind: 'stored'; readonly result: 'new' | 'updated' | 'unchanged' }
-  | { readonly kind: 'notFound'; readonly message: string }
-  | { readonly kind: 'unreachable'; readonly message: string; readonly certificate?: true }
-  | { readonly kind: 'storage'; readonly message: string }
-  | { readonly kind: 'failed'; readonly message: string };
-
-/** What a one-request access check found. */
-export type AccessReport =
-  | { readonly kind: 'ok' }
-  | { readonly kind: 'noAccess' | 'unreachable' | 'notConfigured' | 'failed'; readonly message: string };
 
 export interface Intake {
   /** Starts polling: the first pass at once, or after `firstInMs` (when one was just run). */
@@ -124,6 +97,11 @@ export interface Intake {
   checkAccess(): Promise<AccessReport>;
   /** The settings changed: a refusal of access is forgotten and polling resumes. */
   settingsChanged(): void;
+  /**
+   * The order service answers again (a tap went through, or a probe): a pass soon, not at the end of
+   * the backoff the outage built up, so new orders are checked within one poll interval of it.
+   */
+  serviceBack(): void;
   status(): IntakeStatus;
   /** Ids `changes` listed whose bodies are not stored yet (up to `limit`), the longest waiting first. */
   stillToFetch(limit?: number): readonly PendingId[];
@@ -155,15 +133,18 @@ export function createIntake(o: IntakeOptions): Intake {
 
   const timer = new TimerSlot(o.timers, o.now, () => void tick());
 
+  // A pass's waits hold the process open: `intake --once` awaits the pass, and a Retry-After waited
+  // out on an unref'd timer let the process end mid-pass, printing nothing, exit 0. stop() and
+  // pause() abort them, so the app never waits on one for long.
   const wait = (ms: number): Promise<void> =>
     new Promise((resolve) => {
-      o.timers.setTimeout(resolve, ms);
+      o.timers.setTimeout(resolve, ms, { keepAlive: true });
     });
   /** Waits `ms`, or less when `signal` aborts (stop() must not wait out a Retry-After). */
   const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
     new Promise((resolve) => {
       if (signal.aborted) return resolve();
-      const handle = o.timers.setTimeout(done, ms);
+      const handle = o.timers.setTimeout(done, ms, { keepAlive: true });
       function done(): void {
         o.timers.clearTimeout(handle);
         signal.removeEventListener('abort', done);
@@ -259,6 +240,7 @@ export function createIntake(o: IntakeOptions): Intake {
           reader: o.reader,
           store: o.store,
           serviceProviderId: provider,
+          settingsKey: o.settingsKey(),
           now: o.now,
           serviceNow,
           newRequestId: o.newRequestId,
@@ -275,7 +257,7 @@ export function createIntake(o: IntakeOptions): Intake {
           sleep: (ms) => sleep(ms, signal),
           retryDelayMs: (attempts) => backoffDelay(attempts, FETCH_RETRY, o.random) + FETCH_RETRY.baseMs / 2,
         });
-        return report(result);
+        return remember(report(result));
       } catch (e) {
         return thrown(e);
       } finally {
@@ -290,6 +272,22 @@ export function createIntake(o: IntakeOptions): Intake {
       }
     });
     return passing;
+  };
+
+  /** Keeps how the pass ended in the data file (doctor says it instead of asking the service too soon). */
+  const remember = (r: PassReport): PassReport => {
+    const reading = r.kind === 'completed' || r.kind === 'incomplete' || r.kind === 'unfinished';
+    const notBefore = r.kind === 'unreachable' && r.retryAfterMs !== undefined ? o.now() + r.retryAfterMs : null;
+    keep(() => o.store.readEnded({ at: o.now(), by: 'pass', ok: reading, kind: r.kind, message: 'message' in r ? r.message : null, settings: o.settingsKey() }, notBefore));
+    return r;
+  };
+  /** A note for doctor written, or not: a data file that stopped taking writes is said elsewhere. */
+  const keep = (write: () => void): void => {
+    try {
+      write();
+    } catch (e) {
+      log.warn('a note on the last call to changes could not be kept', { error: e });
+    }
   };
 
   /** A pass that threw: a storage failure said as such (and tried again at the next tick), anything else as a failure. */
@@ -341,7 +339,14 @@ export function createIntake(o: IntakeOptions): Intake {
     problem = failure.message;
     retryAfterMs = failure.kind === 'transient' ? failure.retryAfterMs : undefined;
     log.warn('pass stopped; the cursor stays', { call, kind: failure.kind, message: failure.message, ...counts });
-    if (failure.kind === 'transient') return { kind: 'unreachable', counts, message: failure.message, ...(failure.certificate ? { certificate: true as const } : {}) };
+    if (failure.kind === 'transient')
+      return {
+        kind: 'unreachable',
+        counts,
+        message: failure.message,
+        ...(failure.certificate ? { certificate: true as const } : {}),
+        ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
+      };
     if (failure.kind === 'auth') return { kind: 'auth', counts, message: failure.message };
     return { kind: 'failed', counts, message: failure.message };
   };
@@ -440,21 +445,25 @@ export function createIntake(o: IntakeOptions): Intake {
     async checkAccess() {
       const provider = o.serviceProviderId();
       if (!provider) return { kind: 'notConfigured', message: 'no service provider id is set' };
+      const held = readState();
+      const at = o.now();
+      const settings = o.settingsKey();
+      // The service limits `changes` (decisions.md): a check right after a pass (with these settings) would only be refused.
+      const asked = held.changesAsked?.settings === settings ? held.changesAsked : null;
+      const last = held.lastRead?.settings === settings ? held.lastRead : null;
+      if (asked !== null && held.changesNotBefore !== null && at < held.changesNotBefore)
+        return { kind: 'notNow', message: `the order service asked for no calls until ${new Date(held.changesNotBefore).toISOString()}`, last, pausedUntil: held.changesNotBefore };
+      if (asked !== null && at - asked.at < minInterval && at >= asked.at)
+        return { kind: 'notNow', message: `this terminal asked ${Math.round((at - asked.at) / 1000)} s ago, and the service takes one such call every ${Math.round(minInterval / 1000)} s`, last, pausedUntil: null };
       const to = (await serviceNow()).latest;
+      keep(() => o.store.changesAsked(o.now(), settings));
       const outcome = await o.reader.changes(
         buildChangesRequest({ requestId: o.newRequestId(), serviceProviderId: provider, fromTimestamp: to - 1_000, toTimestamp: to, size: 1 }),
       );
-      switch (outcome.kind) {
-        case 'ok':
-        case 'accepted':
-          return { kind: 'ok' };
-        case 'noAccess':
-          return { kind: 'noAccess', message: outcome.message };
-        case 'transient':
-          return { kind: 'unreachable', message: outcome.message };
-        default:
-          return { kind: 'failed', message: outcome.message };
-      }
+      const access = accessOf(outcome);
+      const notBefore = outcome.kind === 'transient' && outcome.retryAfterMs !== undefined ? o.now() + outcome.retryAfterMs : null;
+      keep(() => o.store.readEnded({ at: o.now(), by: 'check', ok: access.kind === 'ok', kind: access.kind, message: 'message' in access ? access.message : null, settings }, notBefore));
+      return access;
     },
     settingsChanged() {
       o.store.setNoAccess(null);
@@ -462,19 +471,14 @@ export function createIntake(o: IntakeOptions): Intake {
       publish();
       if (running) schedule(0);
     },
+    serviceBack() {
+      if (!running || paused || passing) return;
+      if (reachable !== false && failures === 0) return;
+      if (nextAt !== null && nextAt - o.now() <= RESUME_DELAY_MS) return;
+      log.info('the order service answers again: checking for new orders now');
+      schedule(RESUME_DELAY_MS);
+    },
     status: computeStatus,
     stillToFetch: (limit = PENDING_SHOWN) => o.store.stillToFetch(limit),
   };
-}
-
-const STORE_FULL_SAID =
-  'The disk holding the data file is full: new orders cannot be saved, so checking for them is paused. Free disk space: nothing is lost, and checking resumes by itself';
-
-/** "3 orders still to fetch: ORD-1 (…), …" for the status, doctor and the CLI. */
-function stillToFetchSaid(count: number, pending: readonly PendingId[] = []): string {
-  const named = pending
-    .slice(0, 3)
-    .map((p) => `${p.orderId}${p.lastError ? ` (${p.lastError})` : ''}`)
-    .join('; ');
-  return `${count} order${count === 1 ? '' : 's'} listed by the service could not be fetched yet and will be asked for again${named ? `: ${named}` : ''}`;
 }

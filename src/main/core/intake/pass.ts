@@ -2,7 +2,7 @@
  * One intake pass (decisions.md, "Order intake"): read the pages of `changes` for the window from
  * the cursor minus the overlap to now, keeping each page's ids as still to fetch and its `nextPage`
  * in SQLite, so a pass stopped by a rate limit resumes at the page it stopped at; once the last page
- * is kept, the cursor moves. Then every id still to fetch that is due is read with `status` (a few at
+ * is kept, the cursor moves, and a resumed window is followed by one from there to now. Then every id still to fetch that is due is read with `status` (a few at
  * a time, after the outbox) and stored unless a newer body is held; an id whose answer fails stays
  * still to fetch and is asked again with backoff. No id leaves that list before its body is stored.
  */
@@ -16,9 +16,9 @@ import { intakeWindow } from './window';
 
 const BATCH_SIZE = 200;
 const BATCH_WAIT_MS = 500;
-/** A 429 between pages asking for at most this long is waited out in the pass, at that pace from then on. */
+/** A 429 (between pages, or on a `status`) asking for at most this long is waited out in the pass, at that pace from then on. */
 const MAX_PAGE_WAIT_MS = 5_000;
-/** 429s in a row for one page before the pass stops (it resumes at that page later). */
+/** 429s in a row for one page (or for the `status` calls) before the pass stops (it resumes at that page later). */
 const MAX_PAGE_WAITS = 3;
 /** Ids asked with `status` in one pass at most; the rest at the next pass. */
 const MAX_FETCH_PER_PASS = 5_000;
@@ -29,6 +29,8 @@ export interface PassOptions {
   readonly reader: IntakeReader;
   readonly store: IntakeStore;
   readonly serviceProviderId: string;
+  /** The settings the pass reads with (address, provider id), kept with the time `changes` was asked. */
+  readonly settingsKey: string;
   readonly now: () => number;
   /** The order service's clock, which windows are read on (IntakeOptions.serviceNow). */
   readonly serviceNow: () => Promise<ServiceNow>;
@@ -82,30 +84,37 @@ export async function runPass(o: PassOptions): Promise<PassResult> {
   const counts = { new: 0, updated: 0, unchanged: 0, failed: 0, unreadable: 0 };
   const state = o.store.state();
   // The window's ends on the service's clock as its witnesses read it (window.ts decides them).
-  const fresh = intakeWindow({
-    serviceNow: await o.serviceNow(),
-    own: o.now(),
-    cursor: state.cursorTo,
-    overlapMs: o.overlapMs,
-    initialLookbackMs: o.initialLookbackMs,
-  });
+  const reading = { serviceNow: await o.serviceNow(), own: o.now(), overlapMs: o.overlapMs, initialLookbackMs: o.initialLookbackMs };
+  const fresh = intakeWindow({ ...reading, cursor: state.cursorTo });
   // A window a stopped pass left is read on from its page; one ending after now (a clock that ran ahead) is not trusted.
   let window = state.window;
-  if (window === null || window.to > fresh.to) {
+  const resumed = window !== null && window.to <= fresh.to;
+  if (window === null || !resumed) {
     o.store.beginWindow(fresh.from, fresh.to);
     window = { ...fresh, nextPage: null, pages: 0 };
   }
-  const paging = await readPages(o, window, counts);
+  const from = window.from;
+  const budget = { pages: o.maxPages };
+  let paging = await readPages(o, window, counts, budget);
+  if (resumed && paging.kind === 'complete' && window.to < fresh.to) {
+    // The resumed window ends where the stopped pass's now was: the orders placed since are read
+    // too before the pass calls itself complete, not left for the next pass (or none, from the CLI).
+    const onward = intakeWindow({ ...reading, cursor: o.store.state().cursorTo });
+    o.store.beginWindow(onward.from, onward.to);
+    window = { ...onward, nextPage: null, pages: 0 };
+    const further = await readPages(o, window, counts, budget);
+    paging = further.kind === 'stopped' ? { ...further, progressed: true } : further;
+  }
   if (paging.kind === 'stopped' && paging.failure.kind !== 'refused') return paging;
   const fetching = await fetchDue(o, counts);
   if (fetching !== null) return { ...fetching, progressed: fetching.progressed || paging.kind !== 'stopped' || paging.progressed };
   if (paging.kind !== 'complete') return paging;
   o.store.passCompleted(o.now());
-  return { kind: 'completed', counts, window: { from: window.from, to: window.to } };
+  return { kind: 'completed', counts, window: { from, to: window.to } };
 }
 
-/** Reads the window's pages from where it stands, each kept before the next is asked for. */
-async function readPages(o: PassOptions, window: IntakeWindow, counts: PassCounts): Promise<Paging> {
+/** Reads the window's pages from where it stands, each kept before the next is asked for; `budget` is the pass's pages left. */
+async function readPages(o: PassOptions, window: IntakeWindow, counts: PassCounts, budget: { pages: number }): Promise<Paging> {
   let nextPage = window.nextPage;
   const seen = new Set<string>(nextPage !== null ? [nextPage] : []);
   let pages = 0;
@@ -113,13 +122,15 @@ async function readPages(o: PassOptions, window: IntakeWindow, counts: PassCount
   let waits = 0;
   const when = `the window from ${new Date(window.from).toISOString()} to ${new Date(window.to).toISOString()}`;
   for (;;) {
-    if (pages >= o.maxPages) {
-      const message = `The order service's changed-orders call has given ${window.pages + pages} pages for ${when} and not ended: this pass stopped after ${pages}, and the next one reads on from there`;
+    if (budget.pages <= 0) {
+      const message = `The order service's changed-orders call has given ${window.pages + pages} pages for ${when} and not ended: this pass stopped after ${o.maxPages}, and the next one reads on from there`;
       o.store.setWindowProblem(message);
       return { kind: 'unfinished', counts, reason: 'pageCap', message };
     }
     await o.yieldToOutbox();
     if (gap > 0) await o.sleep(gap);
+    // A first page is what the service rate-limits: doctor keeps clear of the interval from here.
+    if (nextPage === null) o.store.changesAsked(o.now(), o.settingsKey);
     const outcome: ChangesOutcome = await o.reader.changes(
       buildChangesRequest({ requestId: o.newRequestId(), serviceProviderId: o.serviceProviderId, fromTimestamp: window.from, toTimestamp: window.to, size: o.pageSize, nextPage }),
       o.signal,
@@ -147,6 +158,7 @@ async function readPages(o: PassOptions, window: IntakeWindow, counts: PassCount
     const next = outcome.value.nextPage;
     o.store.savePage(outcome.value.orderIds, next, o.now());
     pages++;
+    budget.pages--;
     if (next === null) return { kind: 'complete' };
     if (seen.has(next)) {
       const message = `The order service's changed-orders call gave a next page it had given before (page ${window.pages + pages} of ${when}): the pass stopped rather than ask for the same pages again; the window is read again from its first page after a pause`;
@@ -197,13 +209,24 @@ async function fetchDue(o: PassOptions, counts: { -readonly [K in keyof PassCoun
   };
 
   const queue = o.store.due(o.askAllNow ? Number.MAX_SAFE_INTEGER : o.now(), MAX_FETCH_PER_PASS);
+  /** 429s in a row waited out; the workers share the service's pace. */
+  const limit = { waits: 0, until: 0 };
   const worker = async (): Promise<void> => {
     while (halt.failure === null && halt.error === null && queue.length > 0) {
       await o.yieldToOutbox();
+      if (limit.until > o.now()) await o.sleep(limit.until - o.now());
       const p = queue.shift();
       if (p === undefined) return;
       const outcome: StatusOutcome = await o.reader.status(p.orderId, o.signal);
       o.onReachable(!(outcome.kind === 'transient' && outcome.network));
+      if (outcome.kind === 'transient' && outcome.status === 429 && limit.waits < MAX_PAGE_WAITS && !o.signal?.aborted && (outcome.retryAfterMs ?? 1_000) <= MAX_PAGE_WAIT_MS) {
+        // As between pages: a short Retry-After is waited out and the id asked again, not the pass ended.
+        limit.waits++;
+        limit.until = Math.max(limit.until, o.now() + (outcome.retryAfterMs ?? 1_000));
+        queue.unshift(p);
+        continue;
+      }
+      if (outcome.kind !== 'transient') limit.waits = 0;
       switch (outcome.kind) {
         case 'order':
           if (outcome.order.id !== p.orderId) failed(p, `The service answered with order ${outcome.order.id} instead of ${p.orderId}`);

@@ -6,7 +6,7 @@
 import type { ChangesRequest } from '../../../shared/protocol/intake';
 import type { Order } from '../../../shared/protocol/schemas';
 import type { ChangesOutcome, StatusOutcome } from '../api/read-outcome';
-import type { IntakeState, PendingId } from '../db';
+import type { IntakeState, LastRead, PendingId } from '../db';
 
 /** The order service's read calls (the OrderServiceClient implements them). */
 export interface IntakeReader {
@@ -45,4 +45,8 @@ export interface IntakeStore {
   /** Every pending id (up to `limit`), the longest waiting first. */
   stillToFetch(limit: number): PendingId[];
   setNoAccess(value: { message: string; settings: string } | null): void;
+  /** `changes` is asked for a window's first page (the call the service rate-limits) at `at`, with these settings. */
+  changesAsked(at: number, settings: string): void;
+  /** How the last pass or access check ended, and when the service asked to be called again (null: no word). */
+  readEnded(read: LastRead, notBefore: number | null): void;
 }

@@ -47,5 +47,7 @@ export function storeForIntake(store: Store, serviceNow?: () => number, terminal
     fetchFailed: (orderId, error, nextAt) => store.transaction(() => store.intake.fetchFailed(orderId, error, nextAt)),
     stillToFetch: (limit) => store.intake.stillToFetch(limit),
     setNoAccess: (value) => store.transaction(() => store.intake.setNoAccess(value)),
+    changesAsked: (at, settings) => store.transaction(() => store.intake.changesAsked(at, settings)),
+    readEnded: (read, notBefore) => store.transaction(() => store.intake.readEnded(read, notBefore)),
   };
 }

@@ -1,5 +1,5 @@
 /** The outbox: a persisted queue of taps that owns its entries' lifecycle, claims, settles, recovers and holds the sender lease. */
-export { createOutbox, type Answered, type Committed, type Outbox, type OutboxContext, type Settlement } from './outbox';
+export { createOutbox, type Answered, type Committed, type Outbox, type OutboxContext, type Settlement, type TapHubContext } from './outbox';
 export { attemptEntry, type AttemptDeps, type AttemptOutcome, type CheckNote } from './attempt';
 export { ENTRY_TRANSITIONS, allows, move, type TransitionName } from './lifecycle';
 export { takeSenderLease, processAlive, type IsAlive, type LeaseOptions, type LeaseResult } from './lease';

@@ -2,9 +2,10 @@
  * One process at a time sends a data file's queue (the app, or the CLI when the app is closed):
  * two senders would each treat the other's in-flight entries as crashed. The holder is a row in
  * the data file, read and taken inside one IMMEDIATE transaction, so of several processes that
- * all find a dead holder exactly one takes it over. A holder whose process is gone is dead.
+ * all find a dead holder exactly one takes it over. A holder whose process is gone (or a zombie) is dead.
  */
 import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Store } from '../db';
 
 export type LeaseResult = { readonly ok: true; readonly release: () => void } | { readonly ok: false; readonly holderPid: number };
@@ -16,13 +17,32 @@ export type IsAlive = (pid: number) => boolean;
 // same file must not take a lease the first one holds.
 const heldHere = new Map<string, string>();
 
-/** process.kill(pid, 0): alive, or alive under another user (EPERM). */
+/**
+ * process.kill(pid, 0) (alive, or alive under another user: EPERM), and not a zombie. A process
+ * killed while sending stays a zombie until its parent reaps it, and a zombie's pid still answers
+ * kill(pid, 0): a counter SIGKILLed under a supervisor that had not reaped it held the lease, and
+ * every restart left the queue unsent ("another process sends") until the zombie went.
+ */
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  return !zombie(pid);
+}
+
+/** Linux says a process's state in /proc (Z: zombie, X: dead); elsewhere kill(pid, 0) already says it (Windows) or cannot tell. */
+function zombie(pid: number): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (name) S ...": the name may hold spaces and parentheses; the state follows the last ')'.
+    const state = stat.slice(stat.lastIndexOf(')') + 2).charAt(0);
+    return state === 'Z' || state === 'X';
+  } catch {
+    // Gone between the two looks (dead), or /proc unreadable (then kill's word stands).
+    return !existsSync(`/proc/${pid}`) && existsSync('/proc/self');
   }
 }
 

@@ -20,6 +20,11 @@ import { Projector } from './projection';
 import { TapReads } from './tap-reads';
 import { checkTap, isPending, project, type ProjectFn } from './validate';
 
+/** With a store hub, what a tap's record keeps of it: whether other counters could be checked when it was made. */
+export interface TapHubContext {
+  readonly unchecked: boolean;
+}
+
 export interface OutboxContext {
   readonly store: Store;
   readonly terminalId: string;
@@ -109,7 +114,7 @@ export function createOutbox(ctx: OutboxContext) {
     },
 
     /** Validates a tap against the projected order and commits it as a queued entry (returned with the cached order), or refuses it. */
-    enqueue(rawOrderId: string, input: ActionInput): Result<{ entry: EntryRow; order: Order | null }> {
+    enqueue(rawOrderId: string, input: ActionInput, hub: TapHubContext | null = null): Result<{ entry: EntryRow; order: Order | null }> {
       const id = checkId('Order id', rawOrderId);
       if (!id.ok) return id;
       const orderId = id.value;
@@ -138,6 +143,8 @@ export function createOutbox(ctx: OutboxContext) {
           terminalId,
           unitsBefore: unitsBefore(action, () => projectWith(orderId, row?.body ?? null, entries, now) ?? row?.body ?? null),
           packer: ctx.packer?.() ?? null,
+          // The other counters' taps heard of now: a tap none of them heard of, and that heard of none of theirs, was made apart.
+          hub: hub ? { unchecked: hub.unchecked, seen: store.hubTaps.requestIdsOf(orderId) } : null,
         });
         projector.extend(orderId, row?.body ?? null, entries, entry.id, check.value);
         // An order added just now is read again by its next tap.

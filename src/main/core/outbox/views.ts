@@ -24,6 +24,8 @@ export function entryView(entry: EntryRow, order: Order | null): OutboxEntryView
     mayBeApplied: entry.mayBeApplied,
     sentAt: entry.sentAt,
     packer: entry.packer,
+    ...(entry.unitsBefore !== null ? { unitsBefore: entry.unitsBefore } : {}),
+    ...(entry.hubUnchecked !== null ? { hub: { unchecked: entry.hubUnchecked !== 0, seen: [...(entry.hubSeen ?? [])] } } : {}),
   };
 }
 

@@ -16,10 +16,19 @@ export type PackScan =
   | { readonly kind: 'ticked'; readonly itemId: string; readonly scanned: number; readonly want: number }
   /** Every unit of `itemId` was already scanned. */
   | { readonly kind: 'tooMany'; readonly itemId: string; readonly want: number }
-  /** The code names a product this order does not hold. */
-  | { readonly kind: 'notInOrder' }
+  /** The code names a product this order does not hold: which, when an order on the terminal holds it. */
+  | { readonly kind: 'notInOrder'; readonly product: ProductElsewhere | null }
   /** Nothing the store knows: teach it ("Which item is this?") or, when it is no product, leave it. */
   | { readonly kind: 'unknown' };
+
+/**
+ * A product of other orders: its name and the orders on the terminal holding it. A packer told "not
+ * in this order: PH-DIGENE" knew neither what the product was nor whose bag it belonged in.
+ */
+export interface ProductElsewhere {
+  readonly name: string | null;
+  readonly orderIds: readonly string[];
+}
 
 /** Units scanned per item of one order. */
 export interface PackCounts {
@@ -97,10 +106,10 @@ export function createPacking(options: PackingOptions) {
 
     /**
      * A code scanned on an order being packed (the order as the screen shows it, taps waiting
-     * applied). `elsewhere` says whether the code is an item code of another order on the terminal:
-     * a product the store sells, so not in this order rather than unknown.
+     * applied). `elsewhere` finds an item code among the other orders on the terminal: a product
+     * the store sells, so not in this order rather than unknown, named with the orders holding it.
      */
-    scan(order: Order, rawCode: string, elsewhere: (code: string) => boolean = () => false): Result<PackScan> {
+    scan(order: Order, rawCode: string, elsewhere: (code: string) => ProductElsewhere | null = () => null): Result<PackScan> {
       const code = rawCode.trim();
       if (code.length === 0 || isBadgeCode(code)) return fail('invalid', 'That is no product code.', 'PACK_NOT_PRODUCT');
       return ok(
@@ -108,7 +117,8 @@ export function createPacking(options: PackingOptions) {
           const taught = store.packing.taught(code);
           const items = itemsNamed(order, code, taught?.itemCode ?? null);
           if (items.length > 0) return tick(order, items);
-          return taught || elsewhere(code) ? { kind: 'notInOrder' } : { kind: 'unknown' };
+          const product = elsewhere(code) ?? (taught ? elsewhere(taught.itemCode) : null);
+          return taught || product ? { kind: 'notInOrder', product } : { kind: 'unknown' };
         }),
       );
     },

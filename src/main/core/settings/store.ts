@@ -226,6 +226,18 @@ export function salvageEnvironment(text: string): Environment | null {
   return parsed.success ? parsed.data : null;
 }
 
+/**
+ * The environment the app's settings file names, as the app would start with it (the file, else its
+ * copy, else what a damaged file still names), or null when neither says; never changes a file.
+ */
+export function savedEnvironment(file: string): Environment | null {
+  const read = readJsonFile(file, SettingsFileSchema);
+  if (read.kind === 'ok') return read.value.environment;
+  const backup = readJsonFile(backupOf(file), SettingsFileSchema);
+  if (backup.kind === 'ok') return backup.value.environment;
+  return read.kind === 'unreadable' ? salvageEnvironment(readText(file)) : null;
+}
+
 /** What is wrong with the settings file in `dataDir` (unreadable, or rebuilt and not yet checked by a manager), or null; never changes it. */
 export function settingsFileProblem(file: string): string | null {
   const read = readJsonFile(file, SettingsFileSchema);

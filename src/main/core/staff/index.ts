@@ -3,16 +3,21 @@
  * and who is packing at this counter now. Every tap and audited move is stamped with that name
  * (outbox `packer`); a store that keeps no list runs on the counter's name, as before.
  *
- * A personal PIN is stored only as scrypt(PIN, the counter's salt): one salt for what this counter
- * set, so a typed PIN finds its packer with one derivation per salt on the list (a per-packer salt
- * would mean one slow derivation per packer for every sign-in). With a store hub the list is the
- * store's (`merge`, `sharedList`): a packer set at another counter keeps that counter's salt, so a
- * store of N counters costs at most N derivations a sign-in. A packer's PIN may never be the
+ * A personal PIN is stored only as scrypt(PIN, a salt shared by many packers), so a typed PIN finds
+ * its packer by deriving once per salt and looking the hash up: a per-packer salt would mean one
+ * slow derivation per packer for every sign-in. A sign-in derives with at most MAX_PIN_DERIVATIONS
+ * salts, however many the list holds: the store's salt (in a store hub, one made from the hub's
+ * pinned certificate fingerprint, the same on every counter: storeSaltOf), this file's own salt,
+ * then the most used others. New PINs are made with the store's salt (this file's own without a
+ * hub); a PIN that signs in with another salt is made again with the store's (the PIN is known
+ * then) and shared, so a store's PINs come to one salt. Before, every distinct salt cost one
+ * derivation: 150 entries written into the hub, each with a salt of its own, made a sign-in (or a
+ * wrong PIN) take 7.4 s. With a store hub the list is the store's (`merge`, `sharedList`). A packer's PIN may never be the
  * manager's (asked of the PIN store without counting a wrong guess: only a manager, PIN already
  * given, sets packers' PINs), nor another packer's. No PIN reaches a log or the screen; PIN hashes
  * travel only inside the store hub (TLS, the store's secret), never to the renderer or north.
  */
-import { randomBytes as nodeRandomBytes, randomUUID, scrypt } from 'node:crypto';
+import { createHash, randomBytes as nodeRandomBytes, randomUUID, scrypt } from 'node:crypto';
 import { z } from 'zod';
 import { BADGE_ALPHABET, BADGE_PREFIX, isBadgeCode, normalBadge, PACKER_NAME_MAX } from '../../../shared/staff';
 import { fail, ok, type Result } from '../../../shared/result';
@@ -57,6 +62,13 @@ export type SharedMember = z.infer<typeof SharedMemberSchema>;
 export interface StaffSharing {
   /** A member was added, renamed, given a PIN or a badge, or removed at this counter (or renamed here to settle a clash of names). */
   changed(member: SharedMember): void;
+  /** The store's PIN salt (storeSaltOf the hub's fingerprint), or null while this counter is in no hub. */
+  storeSalt?(): string | null;
+}
+
+/** A store's PIN salt: the same on every counter of a store hub, from the hub certificate's fingerprint its join code pins. */
+export function storeSaltOf(fingerprint: string): string {
+  return createHash('sha256').update(`packdesk-pin-salt\u0000${fingerprint}`).digest().subarray(0, 16).toString('base64');
 }
 
 export interface StaffOptions {
@@ -71,6 +83,9 @@ export interface StaffOptions {
   /** Told whenever the signed-in packer changes, and when the list gains or loses a packer (whether the store keeps names). */
   readonly onChange?: (packer: Packer | null) => void;
 }
+
+/** Key derivations a typed PIN costs at most (a sign-in, a wrong PIN, a PIN checked before it is given). */
+export const MAX_PIN_DERIVATIONS = 3;
 
 /** Wrong personal PINs in a row before sign-in by PIN pauses. */
 export const PIN_TRIES = 5;
@@ -113,20 +128,37 @@ export function createStaff(options: StaffOptions) {
 
   /** This file's PIN salt (base64), made the first time it is needed. */
   const ownSalt = (): string => store.transaction(() => store.staff.salt(() => random(16).toString('base64')));
-  const hashOf = (pin: string, salt: string = ownSalt()): Promise<string> =>
+  /** The salt new PINs are made with: the store's in a store hub, else this file's own. */
+  const preferredSalt = (): string => options.sharing?.storeSalt?.() ?? ownSalt();
+  const hashOf = (pin: string, salt: string): Promise<string> =>
     new Promise((resolve, reject) =>
       scrypt(pin, Buffer.from(salt, 'base64'), 32, { ...cost, maxmem: 256 * cost.N * cost.r }, (err, key) => (err ? reject(err) : resolve(key.toString('base64')))),
     );
-  /** Every packer whose PIN is `pin`, one derivation per salt on the list. */
-  const holdersOf = async (pin: string): Promise<StaffRow[]> => {
+  /** Every packer whose PIN is `pin` among the salts worth a derivation: at most MAX_PIN_DERIVATIONS, however many the list holds. */
+  const holdersOf = async (pin: string): Promise<{ row: StaffRow; salt: string }[]> => {
     const own = ownSalt();
-    const salts = new Set(store.staff.pinSalts().map((x) => x ?? own));
-    const found = new Map<number, StaffRow>();
+    // Only salts some PIN was made with: once a store's PINs are on its salt, one derivation.
+    const used = (salt: string): boolean => store.staff.usesPinSalt(salt) || (salt === own && store.staff.usesPinSalt(null));
+    const candidates = [preferredSalt(), own, ...store.staff.pinSalts(MAX_PIN_DERIVATIONS).map((x) => x ?? own)];
+    const salts = [...new Set(candidates)].filter(used).slice(0, MAX_PIN_DERIVATIONS);
+    const found = new Map<number, { row: StaffRow; salt: string }>();
     for (const salt of salts) {
       const row = store.staff.byPinHash(await hashOf(pin, salt));
-      if (row) found.set(row.id, row);
+      if (row) found.set(row.id, { row, salt });
     }
     return [...found.values()];
+  };
+  /** A PIN that signed in with a salt other than the store's is made again with it (the PIN is known now) and shared. */
+  const toStoreSalt = async (pin: string, found: { row: StaffRow; salt: string }): Promise<void> => {
+    const salt = preferredSalt();
+    if (found.salt === salt) return;
+    const hash = await hashOf(pin, salt);
+    const moved = store.transaction(() => {
+      const now = store.staff.get(found.row.id);
+      // Changed meanwhile (another PIN given, the packer removed): left as it is.
+      return now && now.pinHash === found.row.pinHash ? store.staff.setPin(now.id, hash, salt, Math.max(options.now(), now.updatedAt + 1)) : null;
+    });
+    if (moved) share(moved);
   };
 
   const newBadge = (): string => {
@@ -157,8 +189,8 @@ export function createStaff(options: StaffOptions) {
     if (!PIN_FORMAT.test(pin)) return fail('invalid', 'A PIN is 4 to 8 digits.', 'PIN_FORMAT');
     if (options.isManagerPin && (await options.isManagerPin(pin)))
       return fail('invalid', "A packer's PIN cannot be the manager PIN. Choose another.", 'STAFF_PIN_IS_MANAGER');
-    if ((await holdersOf(pin)).some((h) => h.id !== except)) return fail('invalid', 'Another packer has this PIN. Choose another.', 'STAFF_PIN_TAKEN');
-    return ok(await hashOf(pin));
+    if ((await holdersOf(pin)).some((h) => h.row.id !== except)) return fail('invalid', 'Another packer has this PIN. Choose another.', 'STAFF_PIN_TAKEN');
+    return ok(await hashOf(pin, preferredSalt()));
   };
 
   return {
@@ -190,7 +222,7 @@ export function createStaff(options: StaffOptions) {
           name: n.value,
           badge: newBadge(),
           pinHash,
-          pinSalt: pinHash === null ? null : ownSalt(),
+          pinSalt: pinHash === null ? null : preferredSalt(),
           addedAt: at,
           updatedAt: at,
         });
@@ -223,7 +255,7 @@ export function createStaff(options: StaffOptions) {
         const at = options.now();
         let r = store.staff.get(id);
         if (r && name !== undefined) r = store.staff.rename(id, name, at);
-        if (r && pinHash !== undefined) r = store.staff.setPin(id, pinHash, pinHash === null ? null : ownSalt(), at);
+        if (r && pinHash !== undefined) r = store.staff.setPin(id, pinHash, pinHash === null ? null : preferredSalt(), at);
         if (r && patch.newBadge) r = store.staff.setBadge(id, newBadge(), at);
         return r;
       });
@@ -266,8 +298,8 @@ export function createStaff(options: StaffOptions) {
       const rows = PIN_FORMAT.test(pin) ? await holdersOf(pin) : [];
       // Two lists kept apart, then joined in one store hub, may give two packers one PIN: say so.
       if (rows.length > 1) return fail('auth', 'Two packers have this PIN. Scan your badge; a manager gives one of them another PIN.', 'STAFF_PIN_SHARED');
-      const row = rows[0];
-      if (!row) {
+      const found = rows[0];
+      if (!found) {
         wrongPins += 1;
         if (wrongPins >= PIN_TRIES) {
           wrongPins = 0;
@@ -276,7 +308,8 @@ export function createStaff(options: StaffOptions) {
         return fail('auth', 'No packer has this PIN.', 'STAFF_PIN_WRONG');
       }
       wrongPins = 0;
-      setCurrent({ id: row.id, name: row.name });
+      setCurrent({ id: found.row.id, name: found.row.name });
+      await toStoreSalt(pin, found).catch(() => undefined);
       return ok(current as Packer);
     },
 

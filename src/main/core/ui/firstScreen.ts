@@ -133,9 +133,9 @@ const FONT_PRELOAD = /[ \t]*<link rel="preload"[^>]*\bas="font"[^>]*>\n?/g;
 
 /**
  * The preload of the face the language buttons name each language in: the bold one (the buttons
- * are semi-bold, layout.css). Kept on every drawing, so "हिन्दी" on an English screen shows in the
+ * are semi-bold, topbar.css). Kept on every drawing, so "हिन्दी" on an English screen shows in the
  * first paint (Chromium holds the first paint for a preloaded font, up to 50 ms). Whenever the face
- * comes, the button keeps its width (`.language-name` in layout.css): nothing in the top bar moves.
+ * comes, the button keeps its width (`.language-name` in topbar.css): nothing in the top bar moves.
  */
 const LANGUAGE_NAMES_FACE = 'data-weight="700"';
 

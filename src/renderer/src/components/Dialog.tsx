@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { useWords } from '../i18n/useWords';
-import { useUi } from '../store/ui';
+import { lastNoticeId, useUi } from '../store/ui';
 import { NoticeError } from './NoticeLine';
 import { focusScreenStart } from './ScreenFocus';
 
@@ -23,6 +23,8 @@ export function Dialog({ title, onClose, children, actions, tone = 'normal', tes
   const { t } = useWords();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useRef(`dialog-title-${Math.random().toString(36).slice(2)}`).current;
+  // Opens clean: a refusal said before it opened is not its own.
+  const openedAfter = useRef(lastNoticeId()).current;
 
   useEffect(() => {
     const el = ref.current;
@@ -74,7 +76,7 @@ export function Dialog({ title, onClose, children, actions, tone = 'normal', tes
       </div>
       <div className="dialog-body">{children}</div>
       <div className="dialog-foot">
-        <NoticeError inDialog />
+        <NoticeError inDialog after={openedAfter} />
         <div className="dialog-actions">{actions}</div>
       </div>
     </dialog>

@@ -27,6 +27,8 @@ export function GlobalKeys() {
       } else if (e.key === 'Escape') {
         // An open dialog handles its own Escape (the browser closes it).
         if (document.querySelector('dialog[open]')) return;
+        // So does an open menu (the top bar's More): the browser closes it, and the screen stays.
+        if (document.querySelector(':popover-open')) return;
         // A refusal is acknowledged first; short confirmations fade by themselves.
         if (ui.notice?.tone === 'error') ui.clearNotice();
         else if (ui.screen.name !== 'queue') ui.back();

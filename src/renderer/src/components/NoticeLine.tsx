@@ -35,14 +35,17 @@ export function NoticeLine() {
 
 /**
  * Why something was refused, until acknowledged. While a dialog is open the page behind it is
- * dimmed and out of reach, so the message shows inside the dialog instead.
+ * dimmed and out of reach, so the message shows inside the dialog instead: only one said since the
+ * dialog opened (`after`, the last notice id then). A refusal from before ("Too many: Savlon…"
+ * in "Which item is this?", a refused take-over in the next one's confirm) belongs to the screen,
+ * and shows there again once the dialog closes.
  */
-export function NoticeError({ inDialog }: { inDialog: boolean }) {
+export function NoticeError({ inDialog, after = 0 }: { inDialog: boolean; after?: number }) {
   const { t } = useWords();
   const notice = useUi((s) => s.notice);
   const dialogOpen = useUi((s) => s.dialogs > 0);
   const clear = useUi((s) => s.clearNotice);
-  const shown = notice?.tone === 'error' && inDialog === dialogOpen ? notice : null;
+  const shown = notice?.tone === 'error' && inDialog === dialogOpen && notice.id > after ? notice : null;
   return (
     <div role="alert" aria-relevant="additions" className={shown ? 'notice notice-error' : 'notice-empty'} data-testid="notice-error">
       {shown && (

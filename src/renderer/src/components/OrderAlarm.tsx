@@ -18,6 +18,7 @@ import { useOutbox } from '../store/outbox';
 import { useStatus } from '../store/status';
 import { useUi } from '../store/ui';
 import type { Order } from '../../../shared/protocol/schemas';
+import { conflictWho } from './hub/conflictWords';
 
 /** How often the alarm sounds again until it is acknowledged. */
 export const ORDER_ALARM_REPEAT_MS = 4_000;
@@ -28,12 +29,14 @@ export const ORDER_ALARM_REPEAT_MS = 4_000;
 export const ACK_ARMS_AFTER_MS = 1_200;
 
 let cached: { version: number; ids: string } = { version: -1, ids: '' };
+const raisedAt = (v: OrderSummary): number => v.alarm?.raisedAt ?? v.conflict?.raisedAt ?? 0;
 /** Ids of the orders with an open alarm, oldest raised first, as one string (selectors compare it by value). */
 function alarmedIds(s: OrdersSnapshot): string {
   if (s.version === cached.version) return cached.ids;
   const alarmed: OrderSummary[] = [];
-  for (const v of s.byId.values()) if (v.alarm) alarmed.push(v);
-  alarmed.sort((a, b) => (a.alarm?.raisedAt ?? 0) - (b.alarm?.raisedAt ?? 0));
+  // An order packed twice sounds until a person settles who keeps it.
+  for (const v of s.byId.values()) if (v.alarm || (v.conflict && !v.conflict.settled)) alarmed.push(v);
+  alarmed.sort((a, b) => raisedAt(a) - raisedAt(b));
   cached = { version: s.version, ids: alarmed.map((v) => v.id).join('\n') };
   return cached.ids;
 }
@@ -60,11 +63,15 @@ export function AlarmBanner() {
   const onScreen = screen.name === 'order' ? screen.orderId : null;
   const id = ids.find((x) => x !== onScreen);
   const alarm = useOrders((s) => (id === undefined ? undefined : s.byId.get(id)?.alarm));
-  if (id === undefined || !alarm) return null;
+  const conflict = useOrders((s) => (id === undefined ? undefined : s.byId.get(id)?.conflict));
+  if (id === undefined || (!alarm && !conflict)) return null;
+  const text = alarm
+    ? t(`common:alarmBanner.${alarm.kind}`, { orderId: id, time: formatClock(alarm.changedAt, locale) })
+    : t('hub:conflict.banner', { orderId: id, who: conflictWho(t, locale, conflict!) });
   return (
-    <div className="alarm-banner" role="alert" data-testid="alarm-banner" data-order-id={id}>
+    <div className="alarm-banner" role="alert" data-testid="alarm-banner" data-order-id={id} data-kind={alarm ? alarm.kind : 'conflict'}>
       <span aria-hidden="true">⚠</span>
-      <span className="alarm-banner-text">{t(`common:alarmBanner.${alarm.kind}`, { orderId: id, time: formatClock(alarm.changedAt, locale) })}</span>
+      <span className="alarm-banner-text">{text}</span>
       <button type="button" className="button button-danger" onClick={() => openOrder(id)}>
         {t('common:alarmBanner.open')}
       </button>

@@ -6,20 +6,22 @@ export function OrderMarks({
   view,
   compact = false,
 }: {
-  view: Pick<OrderSummary, 'waiting' | 'failed' | 'mayBeApplied' | 'needsRefresh' | 'alarm' | 'claim' | 'elsewhere'>;
+  view: Pick<OrderSummary, 'waiting' | 'failed' | 'mayBeApplied' | 'needsRefresh' | 'alarm' | 'claim' | 'elsewhere' | 'conflict'>;
   compact?: boolean;
 }) {
   const { t } = useWords();
-  const claimedElsewhere = view.claim !== undefined && !view.claim.here ? view.claim.counterName : null;
+  // "Ravi · Counter 1": who and where, on every counter but the one that holds it.
+  const claimedElsewhere = view.claim !== undefined && !view.claim.here ? (view.claim.packer ? t('hub:marks.claimedBy', { packer: view.claim.packer, counter: view.claim.counterName }) : t('hub:marks.claimed', { counter: view.claim.counterName })) : null;
   const waitingElsewhere = view.elsewhere?.find((e) => e.state === 'waiting')?.counterName ?? null;
   // A queue row has room for one of the two: "To sync at Counter 1" names the counter too.
   const showClaim = claimedElsewhere !== null && !(compact && waitingElsewhere !== null);
   return (
     <>
       {view.alarm && !compact && <AlarmMark alarm={view.alarm} />}
+      {view.conflict && !compact && <ConflictMark conflict={view.conflict} />}
       {showClaim && (
         <span className="mark mark-claimed" data-testid="mark-claimed">
-          <span aria-hidden="true">●</span> {t('hub:marks.claimed', { counter: claimedElsewhere })}
+          <span aria-hidden="true">●</span> {claimedElsewhere}
         </span>
       )}
       {compact && waitingElsewhere !== null && (
@@ -57,6 +59,16 @@ export function AlarmMark({ alarm }: { alarm: NonNullable<OrderSummary['alarm']>
   return (
     <span className="mark mark-alarm" data-testid="mark-alarm">
       <span aria-hidden="true">⚠</span> {alarm.kind === 'cancelled' ? t('common:marks.alarmCancelled') : t('common:marks.alarmItems')}
+    </span>
+  );
+}
+
+/** Packed twice at two counters: until settled, then (where the order is not kept) until its items are back. */
+export function ConflictMark({ conflict }: { conflict: NonNullable<OrderSummary['conflict']> }) {
+  const { t } = useWords();
+  return (
+    <span className="mark mark-alarm" data-testid="mark-conflict">
+      <span aria-hidden="true">⚠</span> {conflict.settled ? t('hub:conflict.markPutBack') : t('hub:conflict.mark')}
     </span>
   );
 }

@@ -9,7 +9,8 @@
  * field that does not (settings) keeps the typed code and gets its Enter as usual.
  *
  * Outside fields, a code that looks like an order id opens that order; any other code, while an
- * order is open, is offered as that order's invoice number, never added as a new order.
+ * order is open, is offered as that order's invoice number, never added as a new order. A burst at
+ * the scanner's pace that is no code still takes its Enter there (detector.ts: `unread`).
  */
 import { useEffect, useMemo } from 'react';
 import { refuse, scanned, scanPacksProduct } from '../intents';
@@ -47,6 +48,8 @@ export function ScannerListener() {
       start = null;
 
       if (field) {
+        // A field keeps a burst that is no code, and its Enter, as typed (the invoice field records what it holds).
+        if (verdict.kind === 'unread') return;
         const restore = () => {
           if (burst?.field === field) setFieldValue(field, burst.value);
         };
@@ -67,8 +70,11 @@ export function ScannerListener() {
         return;
       }
 
+      // Outside a field the scanner's Enter never reaches the focused control (the big button has
+      // focus on an order): a scan, a repeat, or a burst that is no code, which is said.
       e.preventDefault();
       e.stopPropagation();
+      if (verdict.kind === 'unread') useUi.getState().say('info', (t) => t('shift:scan.unread'));
       if (verdict.kind !== 'scan') return;
       if (document.querySelector('dialog[open]')) {
         refuse((t) => t('common:refusals.dialogOpen'));

@@ -12,7 +12,11 @@ export const STEP_ICON: Record<StepKey, string> = {
   COMPLETE: '★',
 };
 
-export function StepPill({ step, waitingForDetails = false }: { step: StepKey | null; waitingForDetails?: boolean }) {
+/**
+ * `held`: another counter is packing the order, so its step is shown (how far it got) but is not
+ * this counter's to take: greyed, and said so in words.
+ */
+export function StepPill({ step, waitingForDetails = false, held = false }: { step: StepKey | null; waitingForDetails?: boolean; held?: boolean }) {
   const { t } = useWords();
   if (waitingForDetails)
     return (
@@ -29,8 +33,8 @@ export function StepPill({ step, waitingForDetails = false }: { step: StepKey | 
       </span>
     );
   return (
-    <span className={`step-pill step-${step}`}>
-      <span className="step-pill-caption">{t('common:steps.next')}</span>
+    <span className={held ? 'step-pill step-held' : `step-pill step-${step}`} data-held={held ? 'true' : undefined}>
+      <span className="step-pill-caption">{held ? t('hub:claim.stepThere') : t('common:steps.next')}</span>
       <span>
         <span aria-hidden="true">{STEP_ICON[step]}</span> {t(STEP_LABEL_KEY[step])}
       </span>

@@ -32,6 +32,8 @@ export function SyncBar() {
   const show = useUi((s) => s.show);
   const now = useNow(1_000);
   const hubMode = useHub((s) => (s.status && s.status.role !== 'none' ? s.status.mode : null));
+  const hereName = useHub((s) => (s.status && s.status.role !== 'none' ? s.status.counterName : null));
+  const hereIsHub = useHub((s) => s.status?.role === 'hub');
 
   if (!sync) return null;
   const link = CONNECTIVITY[sync.connectivity];
@@ -84,6 +86,12 @@ export function SyncBar() {
           taps last sent. A tap that makes the first line longer then never pushes the second
           line's items down, which would move the whole screen under the packer's finger. */}
       <span className="sync-break" aria-hidden="true" />
+      {/* Which counter this is, in a store of several: what other counters' screens call it. */}
+      {hereName && (
+        <span className="sync-item sync-counter" data-testid="sync-counter">
+          {hereIsHub ? t('hub:thisCounter.hub', { name: hereName }) : t('hub:thisCounter.counter', { name: hereName })}
+        </span>
+      )}
       <IntakeLine now={now} />
       <span className="sync-item sync-last" data-testid="sync-last">
         {sync.lastSuccessAt === null

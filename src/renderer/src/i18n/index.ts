@@ -9,6 +9,7 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { FALLBACK_LANGUAGE, LANGUAGES, type LanguageCode } from '../../../shared/languages';
+import { printableText } from '../../../shared/protocol/orderId';
 import { formatNumber } from '../format/number';
 import { loadScriptFonts } from './fonts';
 
@@ -100,7 +101,9 @@ export async function startI18n(language: string = FALLBACK_LANGUAGE): Promise<I
     fallbackLng: FALLBACK_LANGUAGE,
     ns: Object.keys(resources[FALLBACK_LANGUAGE] ?? {}),
     defaultNS: 'common',
-    interpolation: { escapeValue: false }, // React escapes what it renders.
+    // React escapes HTML; what i18next escapes is what comes from outside in a value (a customer's,
+    // packer's or counter's name): its direction controls are shown, not obeyed (printableText).
+    interpolation: { escapeValue: true, escape: printableText },
     returnNull: false,
     // An empty translation is a missing one: the English word shows instead of a blank.
     returnEmptyString: false,
@@ -111,8 +114,21 @@ export async function startI18n(language: string = FALLBACK_LANGUAGE): Promise<I
   i18next.services.formatter?.add('num', (value: unknown, lng: string | undefined) =>
     typeof value === 'number' ? formatNumber(value, intlLocale(lng ?? FALLBACK_LANGUAGE)) : String(value),
   );
+  // A counter's name inside a sentence: the hub's own names ("Counter 2") in the sentence's language.
+  i18next.services.formatter?.add('counter', (value: unknown, lng: string | undefined) => counterName(String(value), lng));
   setDocumentLanguage(lng);
   return i18next;
+}
+
+/**
+ * A counter's name as the language says it: the hub names counters "Counter 1", "Counter 2"… (in
+ * English, core/hub/counter-names.ts), which a Hindi sentence says "काउंटर 2"; a name a manager
+ * gave ("Billing") is said as given. Sentences take it through `{{counter, counter}}`.
+ */
+export function counterName(name: string, lng: string = i18next.language): string {
+  const numbered = /^Counter (\d{1,3})$/.exec(name.trim());
+  // A name given on another counter is text from outside: its direction controls are shown, not obeyed.
+  return numbered ? i18next.t('hub:numbered', { lng, n: numbered[1] }) : printableText(name);
 }
 
 /** Shows the terminal in `language` from now on (words, numbers, the page's lang for fonts and readers). */

@@ -3,6 +3,7 @@
  * its item. A product that is not in the order is said loudly; one the store does not know is
  * taught once ("Which item is this?"). A product is never taken for an invoice.
  */
+import type { TFunction } from 'i18next';
 import type { OrderView, PackScanAnswer } from '../../../shared/ipc';
 import type { Item, Order } from '../../../shared/protocol/schemas';
 import { command, refuse } from '../intents';
@@ -10,11 +11,13 @@ import { playConfirm } from '../feedback/sound';
 import { isProductBarcode } from '../scanner/productCode';
 import { useStatus } from '../store/status';
 import { useUi } from '../store/ui';
-import { scannedOf, usePacking } from './store';
+import { scannedOf, usePacking, type Stranger } from './store';
 
 /** True when scanning products packs this order now: the setting is on, and it is accepted and not yet packed. */
 export function packsByScan(view: OrderView | undefined | null): boolean {
   if (!view?.order || useStatus.getState().settings?.scanToPack !== true) return false;
+  // Another counter is packing it (its claim): scans are its packer's, not this counter's.
+  if (view.claim && !view.claim.here) return false;
   return view.nextStep?.key === 'PACKING' || view.nextStep?.key === 'PACKED';
 }
 
@@ -62,11 +65,22 @@ export async function teachCode(view: OrderView, code: string, itemId: string): 
   return true;
 }
 
-/** "None of these": the product is not in this order, said as loudly as a scan of a known one. */
-export function notInOrder(orderId: string, code: string): void {
+/**
+ * "None of these", or a product of other orders: not in this order, said as loudly as a scan of a
+ * known one, by the product's name and the orders that hold it when the terminal knows them.
+ */
+export function notInOrder(orderId: string, code: string, product: Stranger['product'] = null): void {
   usePacking.getState().ask(null);
-  usePacking.getState().strange({ orderId, code });
-  refuse((t) => t('staff:pack.notInOrder', { code }));
+  const stranger: Stranger = { orderId, code, product };
+  usePacking.getState().strange(stranger);
+  refuse((t) => strangerWords(t, stranger));
+}
+
+/** "NOT IN THIS ORDER: Digene Gel (PH-DIGENE) is in order ORD-1. Take it out of the bag." */
+export function strangerWords(t: TFunction, stranger: Stranger): string {
+  const { code, product } = stranger;
+  if (!product) return t('staff:pack.notInOrder', { code });
+  return t('staff:pack.notInOrderOf', { name: product.name ?? code, code, orders: product.orderIds.join(', '), count: product.orderIds.length });
 }
 
 /** The order's items with units still to scan (what Mark packed asks about). */
@@ -97,7 +111,7 @@ function said(order: Order | null, code: string, answer: PackScanAnswer): void {
       return;
     }
     case 'notInOrder':
-      if (order) notInOrder(order.id, code);
+      if (order) notInOrder(order.id, code, answer.product ?? null);
       return;
     case 'unknown':
       return;

@@ -4,6 +4,7 @@
  */
 import type { OrderView } from '../../../shared/ipc';
 import type { Item } from '../../../shared/protocol/schemas';
+import { printableOrNull } from '../../../shared/protocol/orderId';
 import { withDetails } from './slip';
 
 /** One order's share of a pick line. */
@@ -47,8 +48,8 @@ export function pickListOf(views: readonly (OrderView | undefined)[]): PickList 
       if (item.quantity.count <= 0) continue;
       const key = pickKey(item);
       const line = lines.get(key) ?? {
-        name: item.name?.trim() || null,
-        measurement: item.displayMeasurement?.trim() || null,
+        name: printableOrNull(item.name?.trim() || null),
+        measurement: printableOrNull(item.displayMeasurement?.trim() || null),
         prescription: false,
         shares: new Map<string, number>(),
       };

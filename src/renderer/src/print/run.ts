@@ -40,12 +40,16 @@ export function printJoinSlip(code: string, barcodeSvg: string, now: () => numbe
   return printJob({ document: 'joinSlip', code, barcodeSvg, at: now() });
 }
 
-/** Who marked the order packed at this counter, as the engine recorded it (null: not packed here, or not known). */
+/**
+ * Who marked the order packed, here or at another counter of the store, as the engine recorded it:
+ * the packer, else the counter by its name; null when neither is known (never a terminal id).
+ */
 async function packedByOf(orderId: string): Promise<PackedBy | null> {
   const reply = await command('packing.get', { orderId });
-  if (!reply.ok || !reply.value.packedHere) return null;
+  if (!reply.ok) return null;
   if (reply.value.packedBy !== null) return { kind: 'packer', name: reply.value.packedBy };
-  return { kind: 'counter', counter: useStatus.getState().info?.terminalId ?? '' };
+  const at = reply.value.packedAt ?? null;
+  return at !== null ? { kind: 'counter', counter: at } : null;
 }
 
 /** Prints packers' badges: each a name and the badge code as a Code 128 barcode the scanner reads. */

@@ -4,6 +4,7 @@
  */
 import type { OrderView } from '../../../shared/ipc';
 import type { Address, Fulfillment, Order } from '../../../shared/protocol/schemas';
+import { printableText } from '../../../shared/protocol/orderId';
 import { invoiceOf } from '../orderFacts';
 
 /** One item line on a slip. */
@@ -75,7 +76,7 @@ export function packingSlipOf(
     items,
     totalUnits: items.reduce((sum, i) => sum + i.units, 0),
     prescription: items.some((i) => i.prescription),
-    invoiceId: invoiceOf(order),
+    invoiceId: nonBlank(invoiceOf(order) ?? undefined),
     promisedPackedAt: view.promisedPackedAt,
     promisedDeliveryAt: promised(delivery, 'DELIVERED'),
     packedBy,
@@ -109,9 +110,10 @@ function promised(f: Fulfillment | null, state: string): number | null {
   return f?.fulfilmentStatusHistory?.[state]?.promised?.endTime ?? null;
 }
 
+/** Text from the order as the slip prints it, or null when there is none (printableText: a direction control is shown, not obeyed). */
 function nonBlank(s: string | undefined): string | null {
   const t = s?.trim();
-  return t ? t : null;
+  return t ? printableText(t) : null;
 }
 
 /** Orders whose details are known, for a caller holding several views. */

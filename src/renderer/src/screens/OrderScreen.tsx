@@ -7,7 +7,8 @@ import { useState } from 'react';
 import type { OrderView } from '../../../shared/ipc';
 import type { Order } from '../../../shared/protocol/schemas';
 import { AlarmPanel } from '../components/OrderAlarm';
-import { ClaimBanner, claimedElsewhere, ElsewhereLines } from '../components/hub/ClaimBanner';
+import { ClaimBanner, claimedElsewhere, ElsewhereLines, HeldNote, PackedElsewhere, useTakeOverFirst } from '../components/hub/ClaimBanner';
+import { ConflictPanel } from '../components/hub/ConflictPanel';
 import { OrderMarks } from '../components/OrderMarks';
 import { PrescriptionBadge } from '../components/PrescriptionBadge';
 import { CancelDialog } from '../components/order/CancelDialog';
@@ -75,16 +76,19 @@ export function OrderScreen({ orderId }: { orderId: string }) {
     <main className="screen order-screen" aria-labelledby="order-title" data-testid="order-screen" data-order-id={orderId} data-predicted={predicted}>
       <OrderHeader view={view} onBack={back} />
       {view.alarm && <AlarmPanel orderId={view.id} alarm={view.alarm} order={view.order} />}
+      {view.conflict && <ConflictPanel orderId={view.id} conflict={view.conflict} order={view.order} />}
       <HeldWarning view={view} />
       <ElsewhereLines view={view} />
+      <PackedElsewhere view={view} />
       <div className="next-step-row">
-        {claimedElsewhere(view) ? <ClaimBanner view={view} /> : <NextStepButton view={view} key={view.id} />}
+        {/* Packed twice: who keeps it is settled (or its items put back) before anyone goes on with it. */}
+        {view.conflict ? null : claimedElsewhere(view) ? <ClaimBanner view={view} /> : <NextStepButton view={view} key={view.id} />}
         {view.nextStep?.key === 'ACCEPT' && view.order !== null && <RejectButton order={view.order} />}
         {isNew && <SeenButton orderId={orderId} />}
       </div>
       {view.nextStep === null && view.order !== null && <FinishedPanel cancelled={orderPhase(view.order) === 'CANCELLED'} />}
       {view.order && packs && <PackChecklist view={view} order={view.order} />}
-      {view.order ? <OrderBody order={view.order} open={view.nextStep !== null} cuts={view.cuts} /> : <AwaitingServiceCard view={view} />}
+      {view.order ? <OrderBody view={view} order={view.order} /> : <AwaitingServiceCard view={view} />}
     </main>
   );
 }
@@ -127,20 +131,21 @@ function OrderHeader({ view, onBack }: { view: OrderView; onBack: () => void }) 
           <span>{itemSummary(t, facts)}</span>
         </div>
         {/* Always one line tall, marks or none, so a tap that adds or clears "Waiting to sync"
-            never moves the big button under the packer's finger. */}
+            never moves the big button under the packer's finger. The time left to pack leads it:
+            in a box of its own beside Print it made the header three buttons tall at 1024 px, and
+            no item was in view (docs/ui.md, "Who it is for"). */}
         <div className="order-marks" data-testid="order-marks">
+          {packing && view.promisedPackedAt !== null && (
+            <div className="order-deadline">
+              <Countdown deadline={view.promisedPackedAt} />
+            </div>
+          )}
           {facts?.prescription && <PrescriptionBadge />}
           <OrderMarks view={view} />
         </div>
       </div>
-      {/* Side by side on a wide screen, one above the other on a narrow one (order.css), so the
-          heading keeps the width its title, state and marks need on one line each. */}
+      {/* One row at every width: the heading keeps the width its title, state and marks need on one line each. */}
       <div className="order-aside">
-        {packing && view.promisedPackedAt !== null && (
-          <div className="order-deadline">
-            <Countdown deadline={view.promisedPackedAt} />
-          </div>
-        )}
         {view.order && <PrintSlipButton orderId={view.id} />}
         <OrderHistoryButton orderId={view.id} order={view.order} />
       </div>
@@ -209,24 +214,34 @@ function AwaitingServiceCard({ view }: { view: OrderView }) {
   );
 }
 
-/** Items and fulfilments; `open` when the order still has steps, so it can still change. */
-function OrderBody({ order, open, cuts }: { order: Order; open: boolean; cuts: OrderView['cuts'] }) {
+/**
+ * Items and fulfilments; changeable while the order still has steps. On an order another counter
+ * holds, Change units, Cancel and the invoice say why they wait, and ask Take over before any
+ * dialog opens (ClaimBanner.tsx useTakeOverFirst).
+ */
+function OrderBody({ view, order }: { view: OrderView; order: Order }) {
   const { t } = useWords();
+  const open = view.nextStep !== null;
   const [cancelling, setCancelling] = useState(false);
+  const units = useTakeOverFirst(view, t('hub:claim.whyChangeUnits'));
+  const cancel = useTakeOverFirst(view, t('hub:claim.whyCancel'));
   return (
     <div className="order-body">
-      <ItemList order={order} editable={open} cuts={cuts} />
+      <ItemList order={order} editable={open} cuts={view.cuts} beforeEdit={units.guard} held={open ? <HeldNote view={view} what={t('hub:claim.toChangeUnits')} /> : null} />
+      {units.dialog}
       <div className="order-side">
         <FulfilmentList fulfilments={order.fulfillments} />
-        <InvoiceForm orderId={order.id} current={invoiceOf(order)} />
+        <InvoiceForm view={view} orderId={order.id} current={invoiceOf(order)} />
         {open && (
           <div className="panel danger-zone">
-            <button type="button" className="button button-danger-outline" onClick={() => setCancelling(true)} data-testid="cancel-order">
+            <HeldNote view={view} what={t('hub:claim.toCancel')} />
+            <button type="button" className="button button-danger-outline" onClick={() => cancel.guard(() => setCancelling(true))} data-testid="cancel-order">
               {t('order:cancel.open')}
             </button>
           </div>
         )}
       </div>
+      {cancel.dialog}
       {cancelling && <CancelDialog order={order} onClose={() => setCancelling(false)} />}
     </div>
   );

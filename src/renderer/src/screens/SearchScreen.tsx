@@ -9,6 +9,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { SEARCH_STANDINGS, type OrdersSearched } from '../../../shared/ipc';
 import { dayOf } from '../../../shared/days';
+import { DayField } from '../components/DayField';
 import { HitList } from '../components/search/HitList';
 import { dayOfChoice, useSearchQuery } from '../components/search/query';
 import { dayText } from '../components/shift/days';
@@ -33,7 +34,12 @@ export default function SearchScreen() {
   const chosenDay = dayOfChoice(day, today);
   const key = JSON.stringify([text.trim(), standing, chosenDay ?? '']);
 
-  useEffect(() => field.current?.focus(), []);
+  // The last search is kept (query.ts) and selected: what the packer types next replaces it, rather
+  // than running on after it ("INV-BLR" then "Patel" searched for "INV-BLRPatel").
+  useEffect(() => {
+    field.current?.focus();
+    field.current?.select();
+  }, []);
   // Typing settles before it becomes the query.
   useEffect(() => {
     if (typed === text) return;
@@ -115,16 +121,15 @@ export default function SearchScreen() {
           <button type="button" className="filter-chip" aria-pressed={day.kind === 'today'} onClick={() => set({ day: { kind: 'today' } })} data-testid="search-day-today">
             {t('search:day.today')}
           </button>
-          <label className="search-day-field">
-            <span className="visually-hidden">{t('search:day.pick')}</span>
-            <input
-              type="date"
-              value={day.kind === 'day' ? day.day : ''}
-              max={today}
-              onChange={(e) => set({ day: e.target.value ? { kind: 'day', day: e.target.value } : { kind: 'any' } })}
-              data-testid="search-day"
-            />
-          </label>
+          <DayField
+            label={t('search:day.pick')}
+            value={day.kind === 'day' ? day.day : null}
+            max={today}
+            optional
+            years={1}
+            onChange={(picked) => set({ day: picked ? { kind: 'day', day: picked } : { kind: 'any' } })}
+            testId="search-day"
+          />
         </div>
       </div>
       <div className="search-result" aria-live="polite">

@@ -7,16 +7,16 @@
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ShiftReport } from '../../../shared/ipc';
+import { ExportDialog } from '../components/shift/ExportDialog';
 import { HourChart } from '../components/shift/HourChart';
 import { CancelledBy, Counts, Shares, shareRows, Timings } from '../components/shift/ShiftParts';
 import { dayText, shiftDayOf, shiftedDay } from '../components/shift/days';
-import { problemWording } from '../i18n/words';
 import { type Said, saidRefused } from '../i18n/said';
+import { DayField } from '../components/DayField';
 import { useWords } from '../i18n/useWords';
 import { bridge } from '../api';
 import { command } from '../intents';
 import { printShiftSummary } from '../print/run';
-import { useUi } from '../store/ui';
 
 /** How long after a change today's report is read again (changes meanwhile join that reading). */
 const REFRESH_AFTER_MS = 1_000;
@@ -26,7 +26,8 @@ export default function ShiftScreen() {
   const [day, setDay] = useState(() => shiftDayOf(Date.now()));
   const [report, setReport] = useState<ShiftReport | null>(null);
   const [problem, setProblem] = useState<Said | null>(null);
-  const [busy, setBusy] = useState<'print' | 'export' | null>(null);
+  const [busy, setBusy] = useState<'print' | null>(null);
+  const [exporting, setExporting] = useState(false);
   const today = shiftDayOf(Date.now());
   // Bumped to read today's report again: the figures change while the screen is open.
   const [asked, setAsked] = useState(0);
@@ -64,16 +65,6 @@ export default function ShiftScreen() {
     };
   }, [day, asked]);
 
-  const exportCsv = async () => {
-    setBusy('export');
-    const reply = await command('shift.exportCsv', { day });
-    setBusy(null);
-    const ui = useUi.getState();
-    if (reply.ok) {
-      const { path } = reply.value;
-      ui.say('success', (t) => t('shiftReport:export.saved', { path }));
-    } else ui.say('error', problemWording(reply.problem));
-  };
   const print = async () => {
     if (!report) return;
     setBusy('print');
@@ -94,10 +85,7 @@ export default function ShiftScreen() {
           <button type="button" className="button" onClick={() => setDay(shiftedDay(day, -1))} data-testid="shift-previous">
             {t('shiftReport:day.previous')}
           </button>
-          <label className="shift-day-field">
-            <span className="visually-hidden">{t('shiftReport:day.pick')}</span>
-            <input type="date" value={day} max={today} onChange={(e) => e.target.value && setDay(e.target.value)} data-testid="shift-day" />
-          </label>
+          <DayField label={t('shiftReport:day.pick')} value={day} max={today} onChange={(picked) => picked && setDay(picked)} testId="shift-day" />
           <button type="button" className="button" disabled={day >= today} onClick={() => setDay(shiftedDay(day, 1))} data-testid="shift-next">
             {t('shiftReport:day.next')}
           </button>
@@ -109,10 +97,11 @@ export default function ShiftScreen() {
           <button type="button" className="button" disabled={!shown || busy !== null} onClick={() => void print()} data-testid="shift-print">
             {busy === 'print' ? t('print:action.printing') : t('shiftReport:print')}
           </button>
-          <button type="button" className="button" disabled={busy !== null} onClick={() => void exportCsv()} data-testid="shift-export">
+          <button type="button" className="button" disabled={busy !== null} onClick={() => setExporting(true)} data-testid="shift-export">
             {t('shiftReport:export.action')}
           </button>
         </div>
+        {exporting && <ExportDialog day={day} onClose={() => setExporting(false)} />}
       </div>
       {problem && (
         <p className="shift-problem" role="alert">
@@ -149,11 +138,33 @@ function HubNote({ report }: { report: ShiftReport }) {
   const { t, locale } = useWords();
   if (!report.hub) return null;
   const since = report.hub.missingSince;
-  if (since === null) return <p className="muted" data-testid="shift-hub">{t('shiftReport:hub.store')}</p>;
+  const twice = <PackedTwice count={report.hub.packedTwice ?? 0} />;
+  if (since === null)
+    return (
+      <>
+        {twice}
+        <p className="muted" data-testid="shift-hub">
+          {t('shiftReport:hub.store')}
+        </p>
+      </>
+    );
   const time = new Date(since).toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' });
   return (
-    <p className="shift-problem" role="status" data-testid="shift-hub" data-missing-since={since}>
-      {t('shiftReport:hub.missing', { time })}
+    <>
+      {twice}
+      <p className="shift-problem" role="status" data-testid="shift-hub" data-missing-since={since}>
+        {t('shiftReport:hub.missing', { time })}
+      </p>
+    </>
+  );
+}
+
+/** Orders packed twice while the counters could not see each other: a figure of its own, red when any. */
+function PackedTwice({ count }: { count: number }) {
+  const { t } = useWords();
+  return (
+    <p className={count > 0 ? 'shift-problem' : 'muted'} data-testid="shift-packed-twice" data-count={count}>
+      {t('shiftReport:hub.packedTwice', { count })}
     </p>
   );
 }

@@ -75,6 +75,11 @@ interface UiStore {
 
 let noticeIds = 0;
 
+/** The id the next notice will be above: a dialog opened now shows only refusals said after it (Dialog). */
+export function lastNoticeId(): number {
+  return noticeIds;
+}
+
 export const useUi = create<UiStore>()((set) => ({
   screen: { name: 'queue' },
   previous: { name: 'queue' },

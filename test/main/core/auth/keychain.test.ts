@@ -124,7 +124,7 @@ describe.skipIf(!keyring)(`keytar vault on gnome-keyring${why}`, () => {
   });
 
   it('rejects with a ProblemError the shell can show', async () => {
-    const broken = new KeytarVault({ environment, platform: 'linux', loadKeytar: () => Promise.reject(new Error('no libsecret')) });
+    const broken = new KeytarVault({ environment, platform: 'linux', loadBinding: () => Promise.reject(new Error('no libsecret')) });
     await expect(broken.getTokens()).rejects.toBeInstanceOf(ProblemError);
   });
 });

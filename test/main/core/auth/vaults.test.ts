@@ -5,7 +5,7 @@ import {
   KeytarVault,
   MemoryVault,
   NO_SECRET_SERVICE_MESSAGE,
-  type KeytarApi,
+  type KeychainBinding,
 } from '../../../../src/main/core/auth';
 import { SecretRegistry } from '../../../../src/main/core/log';
 import { ProblemError } from '../../../../src/shared/result';
@@ -55,7 +55,7 @@ describe('KeytarVault without a working keychain', () => {
     const vault = new KeytarVault({
       environment: 'training',
       platform: 'linux',
-      loadKeytar: () => Promise.reject(new Error('libsecret-1.so.0: cannot open shared object file')),
+      loadBinding: () => Promise.reject(new Error('libsecret-1.so.0: cannot open shared object file')),
     });
     const health = await vault.health();
     expect(health.ok).toBe(false);
@@ -68,23 +68,23 @@ describe('KeytarVault without a working keychain', () => {
   });
 
   it('times out on a keychain that never answers (e.g. locked with no prompt)', async () => {
-    const never: KeytarApi = {
+    const never: KeychainBinding = {
       getPassword: () => new Promise(() => undefined),
       setPassword: () => new Promise(() => undefined),
       deletePassword: () => new Promise(() => undefined),
     };
-    const vault = new KeytarVault({ environment: 'staging', platform: 'linux', timeoutMs: 20, loadKeytar: async () => never });
+    const vault = new KeytarVault({ environment: 'staging', platform: 'linux', timeoutMs: 20, loadBinding: async () => never });
     await expect(vault.getCredentials()).rejects.toThrow(/did not answer/);
   });
 
   it('ignores saved tokens that do not parse instead of using them', async () => {
     const store = new Map<string, string>([['Packdesk-training/tokens', '{"accessToken":42}']]);
-    const api: KeytarApi = {
+    const api: KeychainBinding = {
       getPassword: async (s, a) => store.get(`${s}/${a}`) ?? null,
       setPassword: async (s, a, p) => void store.set(`${s}/${a}`, p),
       deletePassword: async (s, a) => store.delete(`${s}/${a}`),
     };
-    const vault = new KeytarVault({ environment: 'training', loadKeytar: async () => api });
+    const vault = new KeytarVault({ environment: 'training', loadBinding: async () => api });
     expect(await vault.getTokens()).toBeNull();
   });
 

@@ -111,13 +111,16 @@ describe('store', () => {
     expect(store.integrity()).toBe('ok');
     const raw = new Database(dataFilePath(dir), { readonly: true });
     try {
-      // Every row as it was, with the columns later migrations added empty (units_before: not a unit cut; packer: made before schema 12).
-      expect(raw.prepare(`SELECT * FROM outbox ORDER BY id`).all()).toEqual(before.map((r) => ({ ...(r as object), units_before: null, packer: null })));
+      // Every row as it was, with the columns later migrations added empty (units_before: not a unit cut; packer: made before
+      // schema 12; hub_unchecked and hub_seen: made before schema 15, in no store hub).
+      expect(raw.prepare(`SELECT * FROM outbox ORDER BY id`).all()).toEqual(
+        before.map((r) => ({ ...(r as object), units_before: null, packer: null, hub_unchecked: null, hub_seen: null })),
+      );
       const indexes = (raw.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'outbox' ORDER BY name`).all() as { name: string }[]).map(
         (r) => r.name,
       );
       // (order_id, seq) stays unique; request_id has no index of its own any more.
-      expect(indexes).toEqual(['outbox_awaiting', 'outbox_state', 'sqlite_autoindex_outbox_1']);
+      expect(indexes).toEqual(['outbox_awaiting', 'outbox_hub_unchecked', 'outbox_state', 'sqlite_autoindex_outbox_1']);
       expect(raw.prepare(`PRAGMA index_info('sqlite_autoindex_outbox_1')`).all().map((r) => (r as { name: string }).name)).toEqual(['order_id', 'seq']);
     } finally {
       raw.close();
@@ -179,6 +182,7 @@ describe('store', () => {
       [/ORDER BY id DESC LIMIT \?\) ORDER BY id$/, 'the newest rows: stops after LIMIT'],
       [/FROM orders WHERE removed_at IS NULL/, "the queue's listing: the covering index of orders on the terminal"],
       [/FROM outbox WHERE awaiting_refresh = 1/, 'the partial index of sent entries whose answer was unreadable (rarely any)'],
+      [/FROM outbox WHERE hub_unchecked = 1/, 'the partial index of taps made while other counters could not be checked (a handful after the hub was away)'],
       [/FROM outbox WHERE request_id = \?/, 'support looks an entry up by requestId (no index: it would be one more page per tap)'],
       [/FROM audit WHERE kind = \? AND outcome = \? ORDER BY id DESC LIMIT 1/, 'the health check after a salvage: newest first'],
       [/FROM audit WHERE entry_id = \?/, "support reads one entry's audit lines"],

@@ -508,7 +508,7 @@ describe('without a working keychain', () => {
     const { KeytarVault, MemoryVault, NO_SECRET_SERVICE_MESSAGE } = await import('../../../../src/main/core/auth');
     const staging = await startSandbox({ clientId: 'c', clientSecret: 'keychainless-secret', orderCount: 2 });
     const broken = (env: 'staging' | 'production'): InstanceType<typeof KeytarVault> =>
-      new KeytarVault({ environment: env, platform: 'linux', loadKeytar: () => Promise.reject(new Error('libsecret-1.so.0: cannot open shared object file')) });
+      new KeytarVault({ environment: env, platform: 'linux', loadBinding: () => Promise.reject(new Error('libsecret-1.so.0: cannot open shared object file')) });
     const t = await startTestHost({
       vaultFor: (env) => (env === 'training' ? new MemoryVault({ credentials: { clientId: 'training', clientSecret: 'training-secret' } }) : broken(env)),
     });

@@ -120,7 +120,7 @@ describe('store-wide staff, barcodes and shift through a real hub', () => {
     };
     for (const x of [one, two]) await until(`${x.name}'s Shift screen shows both counters`, async () => wanted(await x.t.call('shift.report', {})), 10_000);
     const report = await two.t.call('shift.report', {});
-    expect(report.hub).toEqual({ missingSince: null });
+    expect(report.hub).toEqual({ missingSince: null, packedTwice: 0 });
     expect(report.byCounter.map((r) => r.counter)).toEqual(['Counter 1', 'Counter 2']);
 
     // The hub away: the screen still shows what this counter holds, and says since when it may be missing taps.

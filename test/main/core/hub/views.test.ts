@@ -35,7 +35,7 @@ describe('an order as a counter of a store with a hub shows it', () => {
     const shown = withHub(viewOf(), hub([tap({})]), 'counter-2', NOW);
     expect(viewOf().nextStep?.key).toBe('ACCEPT');
     expect(shown.nextStep?.key).toBe('PACKING');
-    expect(shown.elsewhere).toEqual([{ counterName: 'Counter 1', summary: 'Accept order', state: 'waiting', queuedAt: NOW - 100 }]);
+    expect(shown.elsewhere).toEqual([{ counterName: 'Counter 1', summary: 'Accept order', action: { type: 'ORDER_STATE_UPDATE', orderState: 'ACCEPTED' }, state: 'waiting', queuedAt: NOW - 100 }]);
   });
 
   it("never lays this counter's own taps over again (its engine already did)", () => {

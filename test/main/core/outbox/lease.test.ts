@@ -3,9 +3,10 @@
  * a live holder is respected, a dead one is taken over, and the take-over is atomic: a second
  * process that also found the holder dead cannot take it while the first is taking it.
  */
+import { spawn } from 'node:child_process';
 import { afterEach, expect, it } from 'vitest';
 import { openStore, type Store } from '../../../../src/main/core/db';
-import { takeSenderLease } from '../../../../src/main/core/outbox';
+import { processAlive, takeSenderLease } from '../../../../src/main/core/outbox';
 import { Cleanup, tempDir } from '../../../support/engine';
 
 const cleanup = new Cleanup();
@@ -62,5 +63,24 @@ it('two processes that both find the holder dead: the second cannot take it whil
   expect(second.lease.get()).toMatchObject({ pid: 5001 });
   // Asked again afterwards, it sees a live holder.
   expect(takeSenderLease(second, { now, pid: 5002, isAlive: (p) => p === 5001 })).toMatchObject({ ok: false });
+  if (taken.ok) taken.release();
+});
+
+it.skipIf(process.platform !== 'linux')('a holder killed and not yet reaped (a zombie) is dead: its lease is taken over at once', async () => {
+  // A shell that starts `sleep` and becomes another `sleep`: it never reaps the first.
+  const parent = spawn('sh', ['-c', 'sleep 60 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  cleanup.add(() => void parent.kill('SIGKILL'));
+  const pid = await new Promise<number>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))));
+  expect(processAlive(pid)).toBe(true);
+  process.kill(pid, 'SIGKILL');
+  for (let i = 0; i < 100 && processAlive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  // Still a pid kill(pid, 0) answers for, but a zombie.
+  expect(() => process.kill(pid, 0)).not.toThrow();
+  expect(processAlive(pid)).toBe(false);
+
+  const store = open(tempDir(cleanup));
+  holdBy(store, pid);
+  const taken = takeSenderLease(store, { now, pid: 5001 });
+  expect(taken.ok).toBe(true);
   if (taken.ok) taken.release();
 });

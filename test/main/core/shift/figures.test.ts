@@ -170,6 +170,17 @@ function expected(orders: ScriptOrder[], mine: (o: ScriptOrder) => boolean, with
   };
 }
 
+/** The CSV's headings, as the renderer sends them in the terminal's language. */
+const CSV_WORDS = {
+  columns: {
+    day: 'Day', packer: 'Packer', counter: 'Counter', hour: 'Hour', received: 'Received', accepted: 'Accepted', rejected: 'Rejected', cancelled: 'Cancelled', packed: 'Packed',
+    handedOver: 'Handed to rider', late: 'Packed late', toAcceptMedian: 'Arrival to Accept half (s)', toAcceptP90: 'Arrival to Accept 9 in 10 (s)', toPackMedian: 'Accept to Packed half (s)', toPackP90: 'Accept to Packed 9 in 10 (s)',
+  },
+  noName: '-',
+  thisCounter: 'this counter',
+  dialogTitle: 'Save',
+};
+
 describe('the shift in figures', () => {
   it("works out a scripted day's figures, by hour, per counter and per packer, as the script says", () => {
     const store = openedStore(cleanup, tempDir(cleanup), () => TO);
@@ -203,13 +214,40 @@ describe('the shift in figures', () => {
       s.orders.filter((o) => o.cancel !== undefined).length,
     );
 
-    // The CSV says the same: the whole day's row, one per packer and counter, one per hour.
-    const csv = shiftCsv(report, { noName: '-' }).split('\r\n');
-    expect(csv[1]).toBe(
-      [DAY, 'total', 'Counter-1', all.received, all.accepted, all.rejected, all.cancelled, all.packed, all.handedOver, all.late,
-        Math.round(all.toAccept.medianMs! / 1000), Math.round(all.toAccept.p90Ms! / 1000), Math.round(all.toPack.medianMs! / 1000), Math.round(all.toPack.p90Ms! / 1000)].join(','),
+    // The CSV says the same, one table a file, headed in the words given; each table splits the
+    // day once, so a spreadsheet's sum of a column is the day's figure (the total is not a row).
+    const table = (t: 'day' | 'packers' | 'counters' | 'hours') =>
+      shiftCsv(report, t, CSV_WORDS)
+        .trimEnd()
+        .split('\r\n')
+        .map((l) => l.split(','));
+    const [dayHead, dayRow] = table('day');
+    expect(dayHead).toEqual(['Day', 'Received', 'Accepted', 'Rejected', 'Cancelled', 'Packed', 'Handed to rider', 'Packed late', 'Arrival to Accept half (s)', 'Arrival to Accept 9 in 10 (s)', 'Accept to Packed half (s)', 'Accept to Packed 9 in 10 (s)']);
+    expect(dayRow).toEqual(
+      [DAY, all.received, all.accepted, all.rejected, all.cancelled, all.packed, all.handedOver, all.late,
+        Math.round(all.toAccept.medianMs! / 1000), Math.round(all.toAccept.p90Ms! / 1000), Math.round(all.toPack.medianMs! / 1000), Math.round(all.toPack.p90Ms! / 1000)].map(String),
     );
-    expect(csv.filter((l) => l.includes(',hour,'))).toHaveLength(24);
+    const sum = (rows: string[][], column: number) => rows.slice(1).reduce((n, r) => n + Number(r[column]), 0);
+    for (const t of ['packers', 'counters'] as const) {
+      const rows = table(t);
+      expect(rows[0]!.slice(0, 8)).toEqual(['Day', t === 'packers' ? 'Packer' : 'Counter', 'Accepted', 'Rejected', 'Cancelled', 'Packed', 'Handed to rider', 'Packed late']);
+      // Cancelled: the marketplace's own cancels are no packer's or counter's, so they are the day's
+      // only (cancelledBy "here" counts this counter's cancels and rejects together).
+      const cancelledHere = report.cancelledBy.filter((c) => c.by === 'here').reduce((n, c) => n + c.count, 0) - all.rejected;
+      expect([2, 3, 4, 5, 6, 7].map((c) => sum(rows, c))).toEqual([all.accepted, all.rejected, cancelledHere, all.packed, all.handedOver, all.late]);
+    }
+    // This counter by its name (or "this counter"), never its terminal id.
+    const counterNames = table('counters').slice(1).map((r) => r[1]);
+    expect(counterNames).toContain(report.counterName ?? 'this counter');
+    expect(counterNames).not.toContain(report.terminal);
+    const byHour = table('hours');
+    expect(byHour[0]).toEqual(['Day', 'Hour', 'Received', 'Packed']);
+    expect(byHour).toHaveLength(25);
+    expect([sum(byHour, 2), sum(byHour, 3)]).toEqual([all.received, all.packed]);
+    // A packer's name from outside with a right-to-left override: written out in the CSV, not obeyed by the spreadsheet.
+    const named = shiftCsv({ ...report, byPacker: [{ packer: '=Asha \u202Eraj', figures: report.total }] }, 'packers', CSV_WORDS);
+    expect(named).toContain("'=Asha \\u202Eraj");
+    expect(named).not.toMatch(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/);
   });
 
   it('keeps the day as figures, so they outlive the taps and orders that history pruning takes', () => {
@@ -255,7 +293,8 @@ describe("an order's timeline", () => {
       store.history.addPrint({ orderId: o.id, document: 'packingSlip', time: o.packed! + 5000, terminal: o.counter, outcome: 'printed' });
     });
 
-    const timeline = orderTimeline(store, o.id)!;
+    // This counter's rows carry its terminal id: the timeline names it by its hub name instead.
+    const timeline = orderTimeline(store, o.id, { terminal: o.counter, counterName: 'Counter 1' })!;
     expect(timeline.reprintable).toBe(true);
     const says = timeline.events.map((e) => [e.kind, e.action?.type === 'ORDER_STATE_UPDATE' ? e.action.orderState : e.action && 'fulfillmentState' in e.action ? e.action.fulfillmentState : e.document ?? null]);
     expect(says[0]).toEqual(['arrived', null]);
@@ -263,9 +302,10 @@ describe("an order's timeline", () => {
     expect(says).toContainEqual(['undo', 'ACCEPTED']);
     expect(says).toContainEqual(['print', 'packingSlip']);
     const accept = timeline.events.find((e) => e.kind === 'tap' && e.state !== 'discarded' && e.action?.type === 'ORDER_STATE_UPDATE')!;
-    expect(accept).toMatchObject({ at: o.accept, counter: o.counter, packer: null });
+    expect(accept).toMatchObject({ at: o.accept, counter: 'Counter 1', packer: null });
+    expect(timeline.events.some((e) => e.counter === o.counter)).toBe(false);
     const times = timeline.events.map((e) => e.at);
     expect(times).toEqual([...times].sort((a, b) => a - b));
-    expect(orderTimeline(store, 'NEVER-HERE')).toBeNull();
+    expect(orderTimeline(store, 'NEVER-HERE', { terminal: o.counter, counterName: null })).toBeNull();
   });
 });

@@ -99,3 +99,22 @@ it.skipIf(!canMountTmpfs)('starting on a full disk says so, sends nothing, and s
   expect(engine.status().message).toBeNull();
   expect(box.appliedLog().map((a) => a.orderId).sort()).toEqual([...ids].sort());
 });
+
+it.skipIf(!canMountTmpfs)('a tap on a disk that filled after the file opened is refused as a full disk (STORE_FULL, "free disk space"), not "call support"', { timeout: 60_000 }, async () => {
+  const box = await sandbox(cleanup);
+  const disk = smallDisk(cleanup, '4m');
+  const dataDir = path.join(disk.dir, 'data');
+  const { engine } = serviceEngine(cleanup, box, dataDir, { pollMs: 200 });
+  const [first, second] = newDeliveryOrderIds(box);
+  expect(engine.submitTap(first!, { kind: 'orderState', state: 'ACCEPTED' }).ok).toBe(true);
+  // A reader on an old snapshot keeps the write-ahead log growing: the next commit needs new bytes.
+  const pin = new Database(path.join(dataDir, 'packdesk.sqlite'), { readonly: true });
+  pin.prepare('BEGIN').run();
+  pin.prepare('SELECT COUNT(*) FROM outbox').get();
+  cleanup.add(() => pin.close());
+  disk.fill();
+  const refused = engine.submitTap(second!, { kind: 'orderState', state: 'ACCEPTED' });
+  expect(refused).toMatchObject({ ok: false, problem: { kind: 'storage', code: 'STORE_FULL', message: expect.stringMatching(/Free disk space/) } });
+  disk.free();
+  expect(engine.submitTap(second!, { kind: 'orderState', state: 'ACCEPTED' }).ok).toBe(true);
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isWithinRollout, rolloutBucket } from '../../../../src/main/core/update';
+import { isWithinRollout, rolloutBucket, rolloutVerdict } from '../../../../src/main/core/update';
 
 describe('rolloutBucket', () => {
   it('is stable for the same terminal id', () => {
@@ -53,10 +53,18 @@ describe('rolloutBucket', () => {
 });
 
 describe('isWithinRollout', () => {
-  it('treats a missing or unreadable percentage as a full rollout', () => {
+  it('treats a missing percentage as a full rollout, and one that is not a number from 0 to 100 as stopped (fail closed)', () => {
     expect(isWithinRollout(9_999, undefined)).toBe(true);
-    expect(isWithinRollout(9_999, null)).toBe(true);
-    expect(isWithinRollout(9_999, 'lots')).toBe(true);
+    // Each of these installed on every terminal before (issue 38).
+    for (const value of [null, 'lots', 'stop', 'O', '0%', Number.NaN, {}, [50], true]) {
+      expect(isWithinRollout(0, value)).toBe(false);
+      expect(rolloutVerdict(0, value)).toMatchObject({ inside: false, invalid: expect.any(String) });
+    }
+    expect(rolloutVerdict(0, 'stop')).toMatchObject({ invalid: '"stop"' });
+    expect(rolloutVerdict(0, 150)).toEqual({ inside: true });
+    expect(rolloutVerdict(0, Number.POSITIVE_INFINITY)).toEqual({ inside: true });
+    expect(rolloutVerdict(0, -5)).toEqual({ inside: false, percentage: -5 });
+    expect(rolloutVerdict(9_999, ' 30 ')).toEqual({ inside: false, percentage: 30 });
   });
 
   it('honours the bounds', () => {

@@ -63,8 +63,10 @@ export function consumerRefusal(info: Pick<ConsumerInfo, 'config'>): string | nu
 export async function sweepChainConsumers(jsm: JetStreamManager, log: Logger): Promise<number> {
   let cleared = 0;
   for (const stream of Object.values(CHAIN_STREAMS)) {
-    const consumers = await jsm.consumers.list(stream.name).next();
+    // The server lists a consumer being deleted at that moment as null (seen under a flood).
+    const consumers = (await jsm.consumers.list(stream.name).next()) as (ConsumerInfo | null)[];
     for (const consumer of consumers) {
+      if (!consumer) continue;
       const why = consumerRefusal(consumer);
       if (!why) continue;
       await jsm.consumers.delete(stream.name, consumer.name).catch(() => false);

@@ -53,7 +53,8 @@ export interface OrphanOptions {
 
 export type OrphanOutcome = { readonly kind: 'none' } | { readonly kind: 'cleared'; readonly pid: number } | { readonly kind: 'notOurs'; readonly pid: number };
 
-const sleep = (timers: Timers, ms: number): Promise<void> => new Promise((resolve) => timers.setTimeout(resolve, ms));
+// Held open: `packdesk hub leave` awaits this, and an unref'd wait let the process end mid-way.
+const sleep = (timers: Timers, ms: number): Promise<void> => new Promise((resolve) => timers.setTimeout(resolve, ms, { keepAlive: true }));
 
 /** Stops the nats-server the pid file names if it is ours and still running; removes the pid file. */
 export async function clearOrphan(options: OrphanOptions): Promise<OrphanOutcome> {

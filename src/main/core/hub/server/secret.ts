@@ -3,7 +3,8 @@
  * counters alike), in no file. nats.conf holds only its bcrypt hash; the join code carries it.
  */
 import { randomBytes } from 'node:crypto';
-import { loadKeytar, type KeytarApi, keychainService } from '../../auth/keytar-vault';
+import { type KeychainBinding, loadKeychainBinding } from '../../auth/keychain-binding';
+import { keychainService } from '../../auth/keytar-vault';
 import { secrets as processSecrets, type SecretRegistry } from '../../log/redact';
 
 /** The keychain account the store's secret is kept under (beside the order service's credentials). */
@@ -27,7 +28,7 @@ export interface HubSecretStore {
 export interface KeychainHubSecretsOptions {
   /** training, staging or production: the same keychain entry family as the order service's credentials. */
   readonly environment: string;
-  readonly loadKeytar?: () => Promise<KeytarApi>;
+  readonly loadBinding?: () => Promise<KeychainBinding>;
   readonly secrets?: SecretRegistry;
 }
 
@@ -35,13 +36,13 @@ export interface KeychainHubSecretsOptions {
 export function keychainHubSecrets(options: KeychainHubSecretsOptions): HubSecretStore {
   const service = keychainService(options.environment);
   const registry = options.secrets ?? processSecrets;
-  let keytar: Promise<KeytarApi> | null = null;
-  const run = async <T>(doing: string, call: (k: KeytarApi) => Promise<T>): Promise<T> => {
+  let binding: Promise<KeychainBinding> | null = null;
+  const run = async <T>(doing: string, call: (k: KeychainBinding) => Promise<T>): Promise<T> => {
     try {
-      keytar ??= (options.loadKeytar ?? loadKeytar)();
-      return await call(await keytar);
+      binding ??= (options.loadBinding ?? loadKeychainBinding)();
+      return await call(await binding);
     } catch (error) {
-      keytar = null;
+      binding = null;
       throw new Error(`The store's secret could not be ${doing} in the system keychain: ${registry.redactText(error instanceof Error ? error.message : String(error)).slice(0, 200)}`);
     }
   };

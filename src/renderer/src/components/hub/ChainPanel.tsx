@@ -13,6 +13,7 @@ import { SaidLine } from '../SaidLine';
 import { type Said, saidOk, saidRefused } from '../../i18n/said';
 import { command } from '../../intents';
 import { isTraining, useStatus } from '../../store/status';
+import { printableText } from '../../../../shared/protocol/orderId';
 
 /** How often the panel asks for the link's state while it is open. */
 const LOOK_EVERY_MS = 2_000;
@@ -241,7 +242,7 @@ function Linked({ status, pin, onUnlinked, onSay }: { status: ChainStatus; pin: 
     <>
       <dl className="facts" data-testid="chain-facts">
         <dt>{t('hub:chain.storeId')}</dt>
-        <dd>{status.storeId}</dd>
+        <dd>{printableText(status.storeId ?? '')}</dd>
         <dt>{t('hub:chain.url')}</dt>
         <dd>{status.centre}</dd>
         <dt>{t('hub:chain.credentials')}</dt>

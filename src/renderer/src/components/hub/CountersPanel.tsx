@@ -10,6 +10,8 @@ import type { Problem } from '../../../../shared/result';
 import { formatAge, formatClock } from '../../format';
 import { useNow } from '../../hooks/useNow';
 import { useWords } from '../../i18n/useWords';
+import { counterName } from '../../i18n';
+import { StoreWide } from './StoreWide';
 import { SaidLine } from '../SaidLine';
 import { type Said, saidOk, saidRefused } from '../../i18n/said';
 import { command } from '../../intents';
@@ -132,19 +134,19 @@ function HubFacts({ status }: { status: HubStatus }) {
   return (
     <dl className="facts" data-testid="hub-facts">
       <dt>{t('hub:panel.thisCounter')}</dt>
-      <dd>{status.role === 'hub' ? t('hub:panel.isHub', { name: status.counterName ?? '' }) : (status.counterName ?? '')}</dd>
+      <dd>{status.role === 'hub' ? t('hub:panel.isHub', { name: status.counterName ?? '' }) : counterName(status.counterName ?? '')}</dd>
       <dt>{t('hub:panel.link')}</dt>
       <dd data-testid="hub-mode">
         {t(`hub:mode.${status.mode}`)}
         {status.since !== null && ` · ${formatClock(status.since, locale)}`}
       </dd>
       <dt>{t('hub:panel.intake')}</dt>
-      <dd>{status.intakeHolder ? status.intakeHolder.counterName : t('hub:panel.intakeNobody')}</dd>
+      <dd>{status.intakeHolder ? counterName(status.intakeHolder.counterName) : t('hub:panel.intakeNobody')}</dd>
       {server && (
         <>
           <dt>{t('hub:panel.server')}</dt>
           <dd data-testid="hub-server">
-            {server.running ? t('hub:panel.serverRunning', { listen: server.listen, restarts: server.restarts }) : t('hub:panel.serverStopped')}
+            {server.running ? t('hub:panel.serverRunning', { listen: server.listen, count: server.restarts }) : t('hub:panel.serverStopped')}
             {server.problem && <> · {server.problem}</>}
           </dd>
         </>
@@ -179,6 +181,7 @@ function ClaimQuietForm({ pin }: { pin: string }) {
           value={minutes}
           onChange={(e) => change({ claimQuietMs: Math.min(240, Math.max(1, Math.round(Number(e.target.value) || 1))) * 60_000 })}
         />
+        <StoreWide />
       </div>
       <div className="form-foot">
         <button type="submit" className="button" disabled={busy}>
@@ -212,7 +215,7 @@ function CountersTable({ counters }: { counters: readonly CounterView[] }) {
         {counters.map((c) => (
           <tr key={c.counterId} data-testid="counter-row" data-present={c.present}>
             <th scope="row">
-              {c.counterName}
+              {counterName(c.counterName)}
               {c.isThisCounter && ` (${t('hub:table.thisOne')})`}
               {c.holdsIntake && ` · ${t('hub:table.intake')}`}
             </th>

@@ -10,6 +10,17 @@ export function IntakeLine({ now }: { now: number }) {
   const offline = useStatus((s) => s.sync?.connectivity === 'offline');
   // With a store hub, another counter may take in orders for the store: this one's own checks then rest.
   const elsewhere = useHub((s) => (s.status?.mode === 'connected' && s.status.intakeHolder && s.status.intakeHolder.counterId !== s.status.counterId ? s.status.intakeHolder.counterName : null));
+  // Whether that counter reaches the order service, as its presence says: every counter tells the same story.
+  const holderAway = useHub((s) => {
+    const holder = s.status?.intakeHolder;
+    return holder ? s.status?.counters.find((c) => c.counterId === holder.counterId)?.online === false : false;
+  });
+  if (elsewhere !== null && (offline || holderAway))
+    return (
+      <span className="sync-item sync-problem" data-testid="sync-intake" data-hub="elsewhere-away">
+        {t('hub:intakeElsewhereAway', { counter: elsewhere })}
+      </span>
+    );
   if (elsewhere !== null)
     return (
       <span className="sync-item" data-testid="sync-intake" data-hub="elsewhere">

@@ -13,13 +13,14 @@ export function NewOrdersBadge() {
       type="button"
       className="new-orders-badge"
       data-testid="new-order-count"
-      aria-label={t('intake:newOrders.badgeLabel')}
+      // Its name starts with the words it shows ("2 new orders", "2 new"), as speech input expects.
+      aria-label={t('intake:newOrders.badgeLabel', { count: ids.length })}
       aria-live="polite"
       onClick={() => ids[0] !== undefined && openOrder(ids[0])}
     >
       <span className="dot" aria-hidden="true" />
       <span className="wide-words">{t('intake:newOrders.count', { count: ids.length })}</span>
-      {/* A 1024 px top bar has room for "2 new" beside the nav, not "2 new orders" (layout.css). */}
+      {/* A 1024 px top bar has room for "2 new" beside the nav, not "2 new orders" (topbar.css). */}
       <span className="narrow-words" aria-hidden="true">
         {t('intake:newOrders.short', { count: ids.length })}
       </span>

@@ -4,6 +4,7 @@ import type { TFunction } from 'i18next';
 import { formatClock, formatDayClock } from '../../format';
 import { useWords } from '../../i18n/useWords';
 import { stateWord } from '../../i18n/words';
+import { printableText } from '../../../../shared/protocol/orderId';
 
 /** History keys in the order they happen; others the service adds follow, as sent. */
 const KEY_ORDER = ['PACKING', 'PACKED', 'SEARCHING_FOR_AGENT', 'AGENT_ASSIGNED', 'OUT_FOR_DELIVERY', 'DELIVERED'];
@@ -59,9 +60,9 @@ function FulfilmentCard({ f }: { f: Fulfillment }) {
       </div>
       {isDelivery && f.end && (
         <p className="fulfilment-end">
-          {f.end.person?.name && <strong>{f.end.person.name}</strong>}
+          {f.end.person?.name && <strong>{printableText(f.end.person.name)}</strong>}
           {f.end.contact?.phone && <> · {f.end.contact.phone}</>}
-          {f.end.address?.formattedAddress && <span className="fulfilment-address">{f.end.address.formattedAddress}</span>}
+          {f.end.address?.formattedAddress && <span className="fulfilment-address">{printableText(f.end.address.formattedAddress)}</span>}
         </p>
       )}
       {history.length > 0 && (

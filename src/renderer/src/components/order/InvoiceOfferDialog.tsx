@@ -11,6 +11,7 @@ import { shownView, useOrders } from '../../store/orders';
 import { useUi, type InvoiceOffer } from '../../store/ui';
 import { Dialog } from '../Dialog';
 import { useWords } from '../../i18n/useWords';
+import { printableText } from '../../../../shared/protocol/orderId';
 
 export function InvoiceOfferDialog({ offer }: { offer: InvoiceOffer }) {
   const { t } = useWords();
@@ -40,11 +41,11 @@ export function InvoiceOfferDialog({ offer }: { offer: InvoiceOffer }) {
       >
         <p>{t('shift:invoiceReplace.recorded', values)}</p>
         <p className="invoice-offer-code" data-testid="invoice-offer-old">
-          {current}
+          {printableText(current ?? '')}
         </p>
         <p>{t('shift:invoiceReplace.question', values)}</p>
         <p className="invoice-offer-code" data-testid="invoice-offer-code">
-          {offer.code}
+          {printableText(offer.code)}
         </p>
       </Dialog>
     );
@@ -67,7 +68,7 @@ export function InvoiceOfferDialog({ offer }: { offer: InvoiceOffer }) {
     >
       <p>{t('shift:invoiceOffer.notAnOrder', { code: offer.code })}</p>
       <p className="invoice-offer-code" data-testid="invoice-offer-code">
-        {offer.code}
+        {printableText(offer.code)}
       </p>
       <p>{t('shift:invoiceOffer.question', { orderId: offer.orderId })}</p>
     </Dialog>

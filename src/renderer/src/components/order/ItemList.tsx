@@ -1,5 +1,5 @@
 /** The items to pack: picture, name, measurement, units and price, with a way to cut units. */
-import { useRef, useState } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import type { ItemCut } from '../../../../shared/ipc';
 import type { Item, Order } from '../../../../shared/protocol/schemas';
 import { formatPrice } from '../../format';
@@ -9,8 +9,23 @@ import { PrescriptionBadge } from '../PrescriptionBadge';
 import { ItemPicture } from './ItemPicture';
 import { ItemsBelow } from './ItemsBelow';
 import { UnitsDialog } from './UnitsDialog';
+import { printableText } from '../../../../shared/protocol/orderId';
 
-export function ItemList({ order, editable, cuts = [] }: { order: Order; editable: boolean; cuts?: readonly ItemCut[] | undefined }) {
+export function ItemList({
+  order,
+  editable,
+  cuts = [],
+  beforeEdit = (run) => run(),
+  held = null,
+}: {
+  order: Order;
+  editable: boolean;
+  cuts?: readonly ItemCut[] | undefined;
+  /** Runs before the units dialog opens: with a store hub, Take over is asked first on an order held elsewhere. */
+  beforeEdit?: (run: () => void) => void;
+  /** Why changing units waits (the order is held at another counter), shown above the items. */
+  held?: ReactNode;
+}) {
   const { t, locale } = useWords();
   const [editing, setEditing] = useState<Item | null>(null);
   const total = order.quote?.price?.value;
@@ -26,6 +41,7 @@ export function ItemList({ order, editable, cuts = [] }: { order: Order; editabl
         </h2>
         <ItemsBelow list={list} rows={order.items.length} />
       </div>
+      {held}
       <ul className="item-list" ref={list}>
         {order.items.map((item) => {
           const cut = cuts.find((c) => c.itemId === item.itemId);
@@ -33,7 +49,7 @@ export function ItemList({ order, editable, cuts = [] }: { order: Order; editabl
           <li key={item.itemId} className="item-row" data-testid="item-row" data-item-id={item.itemId}>
             <ItemPicture item={item} />
             <div className="item-main">
-              <div className="item-name">{item.name ?? item.itemId}</div>
+              <div className="item-name">{printableText(item.name ?? item.itemId)}</div>
               <div className="item-facts">
                 {item.displayMeasurement && <span>{item.displayMeasurement}</span>}
                 {item.prescriptionRequired && <PrescriptionBadge />}
@@ -59,7 +75,7 @@ export function ItemList({ order, editable, cuts = [] }: { order: Order; editabl
                 <button
                   type="button"
                   className="button button-small"
-                  onClick={() => setEditing(item)}
+                  onClick={() => beforeEdit(() => setEditing(item))}
                   disabled={item.quantity.count === 0}
                   data-testid="change-units"
                 >

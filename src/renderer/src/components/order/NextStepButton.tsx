@@ -52,6 +52,15 @@ export function NextStepButton({ view }: { view: OrderView }) {
     button.current?.focus();
   }, [focusRequests]);
 
+  // The units Mark packed asked about were all cut (UnscannedDialog): Mark packed goes on, once.
+  const packAfterCut = usePacking((s) => (s.packAfterCut?.orderId === view.id ? s.packAfterCut.n : 0));
+  const goOn = useRef(packAfterCut);
+  useEffect(() => {
+    if (packAfterCut === goOn.current) return;
+    goOn.current = packAfterCut;
+    if (step?.key === 'PACKED') void onTap();
+  });
+
   useEffect(() => {
     if (phase.name !== 'done') return;
     const t = setTimeout(() => {

@@ -13,6 +13,8 @@ import { command } from '../../intents';
 import { actionSummary } from '../../orderFacts';
 import { printPackingSlip, printPickList } from '../../print';
 import { Dialog } from '../Dialog';
+import { printableText } from '../../../../shared/protocol/orderId';
+import { conflictWho } from '../hub/conflictWords';
 
 /** The History button and its window. */
 export function OrderHistoryButton({ orderId, order }: { orderId: string; order: Order | null }) {
@@ -77,9 +79,12 @@ export function OrderHistory({ orderId, order, onClose }: { orderId: string; ord
           {timeline.events.map((e, i) => (
             <li key={i} className={`timeline-event timeline-${e.kind}`} data-kind={e.kind} data-state={e.state ?? ''}>
               <time dateTime={new Date(e.at).toISOString()}>{formatDayClock(e.at, locale)}</time>{' '}
-              <span className="timeline-what">{eventWords(e, t, order)}</span>
+              <span className="timeline-what">{eventWords(e, t, order, locale)}</span>
               {(e.packer || e.counter) && (
-                <span className="timeline-who muted"> · {e.packer ? t('timeline:who', { packer: e.packer, counter: e.counter ?? '' }) : e.counter}</span>
+                <span className="timeline-who muted" data-testid="timeline-who">
+                  {' '}
+                  · {e.packer && e.counter ? t('timeline:who', { packer: e.packer, counter: e.counter }) : printableText(e.packer ?? e.counter ?? '')}
+                </span>
               )}
             </li>
           ))}
@@ -90,7 +95,7 @@ export function OrderHistory({ orderId, order, onClose }: { orderId: string; ord
 }
 
 /** One moment in words. */
-function eventWords(e: TimelineEvent, t: ReturnType<typeof useWords>['t'], order: Order | null): string {
+function eventWords(e: TimelineEvent, t: ReturnType<typeof useWords>['t'], order: Order | null, locale: string): string {
   const what = e.action ? actionSummary(t, e.action, order) : '';
   switch (e.kind) {
     case 'arrived':
@@ -115,5 +120,11 @@ function eventWords(e: TimelineEvent, t: ReturnType<typeof useWords>['t'], order
       return e.document === 'pickList' ? t('timeline:event.printPickList') : t('timeline:event.printSlip');
     case 'left':
       return t('timeline:event.left');
+    case 'conflict':
+      return t('timeline:event.conflict', { who: conflictWho(t, locale, { parties: (e.parties ?? []).map((p) => ({ ...p, counterId: p.counterName, here: false })) }) });
+    case 'settled':
+      return t('timeline:event.settled', { keeper: e.keeper ?? '' });
+    case 'putBack':
+      return t('timeline:event.putBack');
   }
 }

@@ -8,15 +8,16 @@ import { useEffect } from 'react';
 import type { OrderView } from '../../../../shared/ipc';
 import type { Order } from '../../../../shared/protocol/schemas';
 import { useWords } from '../../i18n/useWords';
-import { loadPack } from '../../packing/intents';
+import { loadPack, strangerWords } from '../../packing/intents';
 import { scannedOf, usePacking } from '../../packing/store';
 import { TeachDialog } from './TeachDialog';
 import { UnscannedDialog } from './UnscannedDialog';
+import { printableText } from '../../../../shared/protocol/orderId';
 
 export function PackChecklist({ view, order }: { view: OrderView; order: Order }) {
   const { t } = useWords();
   const state = usePacking((s) => s.states.get(order.id));
-  const stranger = usePacking((s) => (s.stranger?.orderId === order.id ? s.stranger.code : null));
+  const stranger = usePacking((s) => (s.stranger?.orderId === order.id ? s.stranger : null));
   const question = usePacking((s) => (s.question?.orderId === order.id ? s.question : null));
   useEffect(() => {
     void loadPack(order.id);
@@ -25,13 +26,17 @@ export function PackChecklist({ view, order }: { view: OrderView; order: Order }
   const left = items.reduce((n, i) => n + Math.max(0, i.quantity.count - scannedOf(state, i.itemId)), 0);
   return (
     <section className="panel pack-panel" aria-labelledby="pack-title" data-testid="pack-checklist" data-left={left}>
-      <h2 id="pack-title">{t('staff:pack.title')}</h2>
-      <p className="hint" role="status">
-        {left === 0 ? t('staff:pack.allScanned') : t('staff:pack.left', { count: left })}
-      </p>
+      {/* The title and what is left share a line: three lines of the list stay in view at 768 px tall. */}
+      <div className="pack-head">
+        <h2 id="pack-title">{t('staff:pack.title')}</h2>
+        <p className="hint" role="status" data-testid="pack-left">
+          {/* What to tap next, as the big button says it: Start packing comes before Mark packed. */}
+          {left > 0 ? t('staff:pack.left', { count: left }) : view.nextStep?.key === 'PACKING' ? t('staff:pack.allScannedStart') : t('staff:pack.allScanned')}
+        </p>
+      </div>
       {stranger !== null && (
         <p className="pack-stranger" role="alert" data-testid="pack-stranger">
-          {t('staff:pack.notInOrder', { code: stranger })}
+          {strangerWords(t, stranger)}
         </p>
       )}
       <ul className="pack-list">
@@ -43,7 +48,7 @@ export function PackChecklist({ view, order }: { view: OrderView; order: Order }
               <span className="pack-mark" aria-hidden="true">
                 {done ? '✓' : '○'}
               </span>
-              <span className="pack-name">{item.name ?? item.itemId}</span>
+              <span className="pack-name">{printableText(item.name ?? item.itemId)}</span>
               <span className="pack-count">{t('staff:pack.count', { scanned, count: item.quantity.count })}</span>
             </li>
           );

@@ -5,6 +5,7 @@ import { useWords } from '../../i18n/useWords';
 import { notInOrder, teachCode } from '../../packing/intents';
 import { usePacking } from '../../packing/store';
 import { Dialog } from '../Dialog';
+import { printableText } from '../../../../shared/protocol/orderId';
 
 export function TeachDialog({ view, order, code }: { view: OrderView; order: Order; code: string }) {
   const { t } = useWords();
@@ -27,7 +28,7 @@ export function TeachDialog({ view, order, code }: { view: OrderView; order: Ord
           .map((item) => (
             <li key={item.itemId}>
               <button type="button" className="button teach-item" onClick={() => void teachCode(view, code, item.itemId)} data-testid="teach-item" data-item-id={item.itemId}>
-                {item.name ?? item.itemId}
+                {printableText(item.name ?? item.itemId)}
                 {item.displayMeasurement ? ` · ${item.displayMeasurement}` : ''}
               </button>
             </li>

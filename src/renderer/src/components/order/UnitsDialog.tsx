@@ -11,8 +11,11 @@ import { Dialog } from '../Dialog';
 import { PIN_PATTERN, PinField } from '../PinField';
 import { ReasonPicker } from '../ReasonPicker';
 
-/** `startAt`: the count the stepper starts at (scan to pack: the units scanned); one less than now by default. */
-export function UnitsDialog({ orderId, item, onClose, startAt }: { orderId: string; item: Item; onClose: () => void; startAt?: number }) {
+/**
+ * `startAt`: the count the stepper starts at (scan to pack: the units scanned); one less than now by
+ * default. `onSaved`, when given, is called instead of `onClose` once the cut is taken.
+ */
+export function UnitsDialog({ orderId, item, onClose, onSaved, startAt }: { orderId: string; item: Item; onClose: () => void; onSaved?: () => void; startAt?: number }) {
   const { t } = useWords();
   const current = item.quantity.count;
   const [units, setUnits] = useState(Math.min(current, Math.max(0, startAt ?? current - 1)));
@@ -28,7 +31,7 @@ export function UnitsDialog({ orderId, item, onClose, startAt }: { orderId: stri
     setBusy(true);
     const taken = await tap(orderId, { kind: 'units', itemId: item.itemId, units, reason }, needsManager ? pin : undefined);
     setBusy(false);
-    if (taken) onClose();
+    if (taken) (onSaved ?? onClose)();
   };
 
   return (

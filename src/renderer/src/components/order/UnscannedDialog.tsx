@@ -1,6 +1,8 @@
 /**
  * Mark packed with units still unscanned: scan the rest, or cut the missing units (the unit cut as
- * anywhere else, with its reason), item by item.
+ * anywhere else, with its reason), item by item. Once a cut leaves nothing unscanned, Mark packed
+ * goes on by itself (the packer asked for it; before, it had to be tapped a second time); while
+ * other items are still missing units, the list shows again.
  */
 import { useState } from 'react';
 import type { Item, Order } from '../../../../shared/protocol/schemas';
@@ -21,8 +23,15 @@ export function UnscannedDialog({ order }: { order: Order }) {
         orderId={order.id}
         item={cutting.item}
         startAt={cutting.to}
-        // Back to the order: Mark packed asks again if other units are still unscanned.
-        onClose={close}
+        onClose={() => setCutting(null)}
+        onSaved={() => {
+          setCutting(null);
+          // The cut is on screen at once (the tap's foreseen view): what is still missing, if anything.
+          if (missing.length <= 1) {
+            close();
+            usePacking.getState().goOnPacking(order.id);
+          }
+        }}
       />
     );
   return (

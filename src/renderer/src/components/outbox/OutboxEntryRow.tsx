@@ -13,6 +13,7 @@ import { actionSummary, CANCELLED_ELSEWHERE, DONE_ELSEWHERE, elsewhereWords } fr
 import { useOrderView } from '../../hooks/useOrderView';
 import { useUi } from '../../store/ui';
 import { SupportDetails } from '../SupportDetails';
+import { printableText } from '../../../../shared/protocol/orderId';
 
 function stateWords(t: TFunction, e: OutboxEntryView, now: number, locale: string): { word: string; tone: string } {
   switch (e.state) {
@@ -101,7 +102,7 @@ export function OutboxEntryRow({ entry: e, onDiscard }: { entry: OutboxEntryView
         )}
         {e.lastError && e.state !== 'sent' && (
           <SupportDetails testId="outbox-details">
-            <p>{e.lastError.message}</p>
+            <p>{printableText(e.lastError.message)}</p>
             {e.lastError.code && <p>{e.lastError.code}</p>}
             <p>requestId {e.requestId}</p>
           </SupportDetails>

@@ -25,7 +25,9 @@ export default function ShiftSummary({ report, at }: { report: ShiftReport; at: 
         <h1>{t('shiftReport:paper.title')}</h1>
         <p className="print-order-id">{dayText(report.day, locale)}</p>
         <p>
-          {t('shiftReport:paper.counter', { counter: report.terminal })} · {t('print:pick.printedAt', { time: paperTime(at, i18next.language) })}
+          {/* The counter by its name in the store hub; a one-counter store's summary needs none (never its terminal id). */}
+          {report.counterName ? `${report.counterName} · ` : ''}
+          {t('print:pick.printedAt', { time: paperTime(at, i18next.language) })}
         </p>
       </header>
       {report.hub && (
@@ -35,6 +37,7 @@ export default function ShiftSummary({ report, at }: { report: ShiftReport; at: 
             : t('shiftReport:hub.missing', { time: paperTime(report.hub.missingSince, i18next.language) })}
         </p>
       )}
+      {report.hub && <p data-testid="paper-packed-twice">{t('shiftReport:hub.packedTwice', { count: report.hub.packedTwice ?? 0 })}</p>}
       <Counts figures={report.total} />
       <CancelledBy report={report} />
       <Timings figures={report.total} />

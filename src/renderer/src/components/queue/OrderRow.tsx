@@ -6,10 +6,11 @@ import { useNewOrders } from '../../store/newOrders';
 import { useOrders } from '../../store/orders';
 import { useStatus } from '../../store/status';
 import { Countdown } from '../Countdown';
-import { AlarmMark, OrderMarks } from '../OrderMarks';
+import { AlarmMark, ConflictMark, OrderMarks } from '../OrderMarks';
 import { PickSelect } from '../print/PickSelect';
 import { PrescriptionBadge } from '../PrescriptionBadge';
 import { StepPill } from '../StepPill';
+import { claimedElsewhere } from '../hub/ClaimBanner';
 import { customerName, itemSummary, orderStateWord } from '../../orderFacts';
 import { printableId } from '../../../../shared/protocol/orderId';
 
@@ -46,7 +47,7 @@ export const OrderRow = memo(function OrderRow({ id, domId, top, index, total, a
       aria-selected={active}
       aria-posinset={index + 1}
       aria-setsize={total}
-      className={`order-row${active ? ' active' : ''}${isNew ? ' new-order' : ''}${view.alarm ? ' alarm' : ''}`}
+      className={`order-row${active ? ' active' : ''}${isNew ? ' new-order' : ''}${view.alarm || view.conflict ? ' alarm' : ''}`}
       data-new={isNew ? 'true' : undefined}
       style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
       onClick={onOpen}
@@ -60,6 +61,7 @@ export const OrderRow = memo(function OrderRow({ id, domId, top, index, total, a
           <span className="row-id">{printableId(id)}</span>
           {isNew && <span className="row-new-mark">{t('intake:newOrders.rowMark')}</span>}
           {view.alarm && <AlarmMark alarm={view.alarm} />}
+          {view.conflict && <ConflictMark conflict={view.conflict} />}
           {view.facts && <span className="row-customer">{customerName(t, view.facts)}</span>}
         </div>
         <div className="row-facts">
@@ -75,7 +77,7 @@ export const OrderRow = memo(function OrderRow({ id, domId, top, index, total, a
           <OrderMarks view={view} compact />
         </div>
       </div>
-      {!view.nextStep && !view.facts ? <StepPill step={null} waitingForDetails /> : <StepPill step={view.nextStep?.key ?? null} />}
+      {!view.nextStep && !view.facts ? <StepPill step={null} waitingForDetails /> : <StepPill step={view.nextStep?.key ?? null} held={claimedElsewhere(view)} />}
     </div>
   );
 });

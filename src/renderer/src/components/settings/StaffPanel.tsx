@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { StaffMember } from '../../../../shared/ipc';
 import { useWords } from '../../i18n/useWords';
+import { StoreWide } from '../hub/StoreWide';
 import { SaidLine } from '../SaidLine';
 import { type Said, saidOk, saidRefused } from '../../i18n/said';
 import type { Wording } from '../../i18n/words';
@@ -15,6 +16,8 @@ import { PIN_PATTERN, PinField } from '../PinField';
 import { useSettingsDraft } from './useSettingsDraft';
 import { SaveResultLine } from './SaveResultLine';
 import { usePacker } from '../../staff/store';
+import { printableText } from '../../../../shared/protocol/orderId';
+import { NewBadgeDialog } from './NewBadgeDialog';
 
 export function StaffPanel({ pin }: { pin: string }) {
   const { t } = useWords();
@@ -25,6 +28,7 @@ export function StaffPanel({ pin }: { pin: string }) {
   const [said, setSaid] = useState<Said | null>(null);
   const [busy, setBusy] = useState(false);
   const [pinFor, setPinFor] = useState<StaffMember | null>(null);
+  const [badgeFor, setBadgeFor] = useState<StaffMember | null>(null);
 
   const reload = useCallback(async () => {
     const reply = await command('staff.list', { pin });
@@ -78,26 +82,25 @@ export function StaffPanel({ pin }: { pin: string }) {
           <ul className="staff-list">
             {members.map((m) => (
               <li key={m.id} className="staff-row" data-testid="staff-row" data-name={m.name} data-badge={m.badge}>
-                <span className="staff-name">{m.name}</span>
+                <span className="staff-name">{printableText(m.name)}</span>
                 <span className="staff-badge">{m.badge}</span>
                 <span className="staff-pin">{m.hasPin ? t('staff:settings.hasPin') : t('staff:settings.noPin')}</span>
+                {/* The badge's two buttons together, then the PIN; Remove apart at the end. A new badge
+                    is asked first (NewBadgeDialog): it sat between Change PIN and Remove and
+                    replaced the badge at once. */}
                 <span className="staff-actions">
                   <button type="button" className="button button-small" onClick={() => void printBadges([m])} data-testid="staff-print">
                     {t('staff:settings.printBadge')}
+                  </button>
+                  <button type="button" className="button button-small" onClick={() => setBadgeFor(m)} data-testid="staff-new-badge">
+                    {t('staff:settings.newBadge')}
                   </button>
                   <button type="button" className="button button-small" onClick={() => setPinFor(m)}>
                     {m.hasPin ? t('staff:settings.changePin') : t('staff:settings.setPin')}
                   </button>
                   <button
                     type="button"
-                    className="button button-small"
-                    onClick={() => void run(() => command('staff.update', { pin, id: m.id, newBadge: true }), (t) => t('staff:settings.newBadgeDone', { name: m.name }))}
-                  >
-                    {t('staff:settings.newBadge')}
-                  </button>
-                  <button
-                    type="button"
-                    className="button button-small button-danger-outline"
+                    className="button button-small button-danger-outline staff-remove"
                     onClick={() => void run(() => command('staff.remove', { pin, id: m.id }), (t) => t('staff:settings.removed', { name: m.name }))}
                   >
                     {t('staff:settings.remove')}
@@ -136,6 +139,14 @@ export function StaffPanel({ pin }: { pin: string }) {
         </button>
       </form>
       {said && <SaidLine said={said} look="inline" testId="staff-said" />}
+      {badgeFor && (
+        <NewBadgeDialog
+          member={badgeFor}
+          pin={pin}
+          onMade={() => void reload()}
+          onClose={() => setBadgeFor(null)}
+        />
+      )}
       {pinFor && (
         <PinEditor
           member={pinFor}
@@ -187,6 +198,7 @@ function ScanToPackSwitch({ pin }: { pin: string }) {
         <span className="toggle-box" aria-hidden="true" />
         <span>{t('staff:settings.scanToPack')}</span>
       </label>
+      <StoreWide />
       <button type="submit" className="button" disabled={busy} data-testid="scan-to-pack-save">
         {t('settings:form.save')}
       </button>
@@ -194,3 +206,4 @@ function ScanToPackSwitch({ pin }: { pin: string }) {
     </form>
   );
 }
+

@@ -2,6 +2,9 @@
 import type { DurationSpread, ShiftFigures, ShiftReport } from '../../../../shared/ipc';
 import { formatNumber, formatSpan } from '../../format';
 import { useWords } from '../../i18n/useWords';
+import { printableText } from '../../../../shared/protocol/orderId';
+import { counterName } from '../../i18n';
+import { counterShown } from '../../../../shared/shift';
 
 const COUNTS = ['received', 'accepted', 'rejected', 'cancelled', 'packed', 'handedOver', 'late'] as const;
 
@@ -61,7 +64,7 @@ export function Timings({ figures }: { figures: ShiftFigures }) {
 }
 
 /** Each packer's or counter's share of the day. */
-export function Shares({ title, rows, testId }: { title: string; rows: { name: string; figures: ShiftFigures }[]; testId: string }) {
+export function Shares({ title, rows, testId }: { title: string; rows: { name: string; label?: string; figures: ShiftFigures }[]; testId: string }) {
   const { t, locale } = useWords();
   return (
     <table className="shift-table shift-shares" data-testid={testId}>
@@ -77,14 +80,15 @@ export function Shares({ title, rows, testId }: { title: string; rows: { name: s
         </tr>
       </thead>
       <tbody>
-        {rows.map(({ name, figures }) => (
+        {rows.map(({ name, label, figures }) => (
           <tr key={name} data-name={name} data-packed={figures.packed}>
-            <th scope="row">{name}</th>
-            <td>{formatNumber(figures.accepted, locale)}</td>
-            <td>{formatNumber(figures.packed, locale)}</td>
-            <td>{formatNumber(figures.late, locale)}</td>
-            <td>{formatNumber(figures.cancelled + figures.rejected, locale)}</td>
-            <td>{spreadWords(figures.toPack, t).median}</td>
+            <th scope="row">{label ?? name}</th>
+            {/* Each figure carries its column's word: the 80 mm roll prints a row as a block (shift.css). */}
+            <td data-label={t('shiftReport:count.accepted')}>{formatNumber(figures.accepted, locale)}</td>
+            <td data-label={t('shiftReport:count.packed')}>{formatNumber(figures.packed, locale)}</td>
+            <td data-label={t('shiftReport:count.late')}>{formatNumber(figures.late, locale)}</td>
+            <td data-label={t('shiftReport:count.cancelledOrRejected')}>{formatNumber(figures.cancelled + figures.rejected, locale)}</td>
+            <td data-label={t('shiftReport:timing.toPackMedian')}>{spreadWords(figures.toPack, t).median}</td>
           </tr>
         ))}
       </tbody>
@@ -95,8 +99,13 @@ export function Shares({ title, rows, testId }: { title: string; rows: { name: s
 /** The rows of the packer and counter tables: a tap without a name is the counter's. */
 export function shareRows(report: ShiftReport, t: ReturnType<typeof useWords>['t']) {
   return {
-    packers: report.byPacker.map((p) => ({ name: p.packer ?? t('shiftReport:share.noName'), figures: p.figures })),
-    counters: report.byCounter.map((c) => ({ name: c.counter, figures: c.figures })),
+    packers: report.byPacker.map((p) => ({ name: p.packer !== null ? printableText(p.packer) : t('shiftReport:share.noName'), figures: p.figures })),
+    // The hub's own names in the language shown ("काउंटर 2"; counterName shows a given name's direction controls); this
+    // counter by its name, never its terminal id; data-name keeps the name as given.
+    counters: report.byCounter.map((c) => {
+      const name = counterShown(report, c.counter, t('shiftReport:thisCounter'));
+      return { name, label: counterName(name), figures: c.figures };
+    }),
   };
 }
 
@@ -110,7 +119,7 @@ export function CancelledBy({ report }: { report: ShiftReport }) {
         <li key={`${c.by}:${c.packer ?? ''}:${c.counter ?? ''}`}>
           {c.by === 'elsewhere'
             ? t('shiftReport:cancelledBy.elsewhere', { n: formatNumber(c.count, locale) })
-            : t('shiftReport:cancelledBy.here', { n: formatNumber(c.count, locale), who: c.packer ?? c.counter ?? t('shiftReport:share.noName') })}
+            : t('shiftReport:cancelledBy.here', { n: formatNumber(c.count, locale), who: c.packer ?? (c.counter !== null ? counterShown(report, c.counter, t('shiftReport:thisCounter')) : t('shiftReport:share.noName')) })}
         </li>
       ))}
     </ul>

@@ -2,6 +2,7 @@
 import type { BadgeCard } from '../../print';
 import { useWords } from '../../i18n/useWords';
 import { Barcode } from '../print/Barcode';
+import { printableText } from '../../../../shared/protocol/orderId';
 
 export function BadgeSheet({ badges }: { badges: readonly BadgeCard[] }) {
   const { t } = useWords();
@@ -9,7 +10,7 @@ export function BadgeSheet({ badges }: { badges: readonly BadgeCard[] }) {
     <article className="print-doc badge-sheet" data-print-document="badges">
       {badges.map((b) => (
         <section key={b.badge} className="badge-card" data-badge={b.badge}>
-          <h1 className="badge-name">{b.name}</h1>
+          <h1 className="badge-name">{printableText(b.name)}</h1>
           <p className="badge-role">{t('staff:badges.role')}</p>
           <Barcode value={b.badge} pattern={b.barcode} label={t('staff:badges.barcodeLabel', { name: b.name })} />
         </section>

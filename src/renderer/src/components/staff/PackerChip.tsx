@@ -7,6 +7,7 @@ import { useWords } from '../../i18n/useWords';
 import { usePacker } from '../../staff/store';
 import { signOut } from '../../staff/intents';
 import { SignInDialog } from './SignInDialog';
+import { printableText } from '../../../../shared/protocol/orderId';
 
 export function PackerChip() {
   const { t } = useWords();
@@ -15,7 +16,7 @@ export function PackerChip() {
   // A store that runs without names (no staff list) sees no chip: taps are the counter's, as before,
   // and the top bar keeps its room for the find field at 1024 px.
   if (!status || !status.named) return null;
-  const name = status.packer?.name ?? null;
+  const name = status.packer ? printableText(status.packer.name) : null;
   const words = name ? t('staff:chip.packing', { name }) : status.named ? t('staff:chip.nobody') : t('staff:chip.counter');
   return (
     <div className="packer-chip" data-testid="packer-chip" data-packer={name ?? ''}>
@@ -31,7 +32,7 @@ export function PackerChip() {
           </button>
         ) : (
           <button type="button" className="button button-small" onClick={() => setSigningIn(true)} data-testid="packer-sign-in">
-            {/* The short words on a 1024 px screen (layout.css), where the whole sentence lay over the nav. */}
+            {/* The short words on a 1024 px screen (topbar.css), where the whole sentence lay over the nav. */}
             <span className="wide-words">{t('staff:chip.signIn')}</span>
             <span className="narrow-words">{t('staff:chip.signInShort')}</span>
           </button>

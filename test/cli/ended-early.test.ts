@@ -1,0 +1,31 @@
+/**
+ * No packdesk command ends silently before it settles (issue 38): a command left waiting on a timer
+ * that does not hold the process open used to end with nothing printed and exit 0. The entry point's
+ * guard says so and exits 1; a command that settles keeps its own exit code.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENDED_EARLY_SAID } from '../../src/cli/exit-guard';
+import { bundle, runNode } from '../support/bundle';
+import { Cleanup, tempDir } from '../support/engine';
+
+const cleanup = new Cleanup();
+let script = '';
+beforeAll(() => {
+  script = bundle('test/cli/ended-early.child.ts', path.join(tempDir(cleanup, 'packdesk-guard-'), 'child.cjs'));
+});
+afterAll(() => cleanup.run());
+
+describe('the CLI exit guard', () => {
+  it('a command the event loop leaves unsettled is said on stderr and exits 1, not 0', async () => {
+    const r = await runNode(script, ['unref'], {});
+    expect(r.stderr).toBe(ENDED_EARLY_SAID);
+    expect(r.code).toBe(1);
+  });
+
+  it('a command that settles exits with its own code and says nothing more', async () => {
+    const r = await runNode(script, ['ref'], {});
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(4);
+  });
+});
