@@ -266,7 +266,7 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
  */
 export const INTAKE_MEMORY = { pageCacheKib: 2_048, bodies: 64 } as const;
 
-function openIntakeStore(dataDir: string, now: () => number): Store {
+export function openIntakeStore(dataDir: string, now: () => number): Store {
   const opened = openStore({ dataDir, now, openingCheck: 'later', memory: INTAKE_MEMORY });
   if (!opened.ok) throw new ProblemError(opened.problem);
   return opened.value;

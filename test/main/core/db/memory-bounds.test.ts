@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type OpenStoreOptions, type Store } from '../../../../src/main/core/db';
 import { BODY_CACHE_SIZE } from '../../../../src/main/core/db/orders-table';
 import { DEFAULT_PAGE_CACHE_KIB } from '../../../../src/main/core/db/store';
-import { INTAKE_MEMORY } from '../../../../src/main/core/engine/compose';
+import { INTAKE_MEMORY, openIntakeStore } from '../../../../src/main/core/engine/compose';
 import type { Order } from '../../../../src/shared/protocol';
 import { Cleanup, tempDir } from '../../../support/engine';
 
@@ -66,5 +66,19 @@ describe('what a connection to the data file keeps in memory', () => {
     expect(DEFAULT_PAGE_CACHE_KIB).toBeLessThanOrEqual(8_192);
     expect(cacheOf(INTAKE_MEMORY)).toBe(2_048);
     expect(INTAKE_MEMORY.bodies).toBeLessThanOrEqual(64);
+  });
+
+  it("opens intake's own connection with SQLite's 2 MB and a few parsed bodies, however many orders it stores", () => {
+    const dir = tempDir(cleanup);
+    open(undefined, dir);
+    const intake = openIntakeStore(dir, () => NOW);
+    cleanup.add(() => intake.close());
+    expect(intake.pageCacheKib()).toBe(2_048);
+    intake.transaction(() => {
+      for (let n = 0; n < 300; n++) intake.orders.saveIfNewer(order(n), NOW);
+    });
+    // A newer answer for each is compared with the body held: read, then let go.
+    for (let n = 0; n < 300; n++) intake.orders.get(`ORD-${1000 + n}`);
+    expect(intake.orders.bodiesKept()).toBeLessThanOrEqual(64);
   });
 });

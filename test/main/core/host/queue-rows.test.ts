@@ -56,20 +56,45 @@ describe("the queue's rows kept between pages", () => {
     expect(reads).toEqual(['C']);
   });
 
-  it("read again at a hub status only where the hub's word is on a row; listed afresh after orders.listed", () => {
-    const claim = { orderId: 'A', counterId: 'c2', counterName: 'Counter 2', packer: null, claimedAt: 1, renewedAt: 1, expiresAt: 2, here: false };
-    const views = new Map([view('A', 1, { claim }), view('B', 2)].map((v) => [v.id, v]));
+  it("at a hub status, read again only where a claim's expiry passed; listed afresh when the hub's word changes (joined, left, away, back) and after orders.listed", () => {
+    const claimUntil = (expiresAt: number) => ({ orderId: 'A', counterId: 'c2', counterName: 'Counter 2', packer: null, claimedAt: 1, renewedAt: 1, expiresAt, here: false });
+    const views = new Map([view('A', 1, { claim: claimUntil(1_000) }), view('B', 2, { claim: { ...claimUntil(5_000), orderId: 'B' } }), view('C', 3)].map((v) => [v.id, v]));
     const { engine, listings, reads } = engineOf(views);
-    const queue = createQueueRows({ engine: () => engine });
+    let now = 500;
+    let word = 'counter:c1:claims';
+    const queue = createQueueRows({ engine: () => engine, hubWord: () => word, now: () => now });
     queue.prepare();
-    // The claim lapsed: the hub's next status has the row read again without it.
+    // A counter's presence, every few seconds: nothing read again.
+    queue.noteEvent('hub.status', {});
+    expect(reads).toEqual([]);
+    // A's claim expired: its row is read again without it (its lapse event may come a second later).
+    now = 2_000;
     views.set('A', view('A', 1));
     queue.noteEvent('hub.status', {});
     expect(reads).toEqual(['A']);
     expect(queue.rows().find((r) => r.id === 'A')?.claim).toBeUndefined();
+    expect(queue.rows().find((r) => r.id === 'B')?.claim?.expiresAt).toBe(5_000);
+    expect(listings()).toBe(1);
+    // The hub away: no claim shows anywhere, and no order has an event of its own: listed again.
+    word = 'counter:c1:';
+    views.set('B', view('B', 2));
+    queue.noteEvent('hub.status', {});
+    expect(queue.rows().find((r) => r.id === 'B')?.claim).toBeUndefined();
+    expect(listings()).toBe(2);
     queue.noteEvent('orders.listed', { orders: [] });
     queue.rows();
-    expect(listings()).toBe(2);
+    expect(listings()).toBe(3);
+  });
+
+  it("keep the engine's listing order (when added, then id) whatever order events bring rows in", () => {
+    const views = new Map([view('B', 1), view('D', 2)].map((v) => [v.id, v]));
+    const { engine } = engineOf(views);
+    const queue = createQueueRows({ engine: () => engine });
+    queue.prepare();
+    // Intake's batch, stored together (one added time), told in the service's order; B taken off and added back later.
+    queue.noteEvent('orders.changed', { orders: [view('Z', 3), view('C', 3), view('A', 3)] });
+    queue.noteEvent('orders.changed', { orders: [view('B', 4)] });
+    expect(queue.rows().map((r) => r.id)).toEqual(['D', 'A', 'C', 'Z', 'B']);
   });
 
   it('lists afresh for another engine (a switch of service), and nothing before one asks', () => {
