@@ -2,22 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../../../src/main/core/engine';
 import { createQueueRows } from '../../../../src/main/core/host/queueRows';
 import type { OrderView } from '../../../../src/shared/ipc';
+import { bareView } from '../../../support/orders';
 
-/** A view as the engine gives one for an order it knows only by id (no body yet). */
-const view = (id: string, addedAt: number, extra: Partial<OrderView> = {}): OrderView =>
-  ({
-    id,
-    order: null,
-    nextStep: { key: 'ACCEPT', label: 'Accept order' },
-    waiting: 0,
-    failed: 0,
-    mayBeApplied: false,
-    needsRefresh: false,
-    promisedPackedAt: null,
-    syncedAt: null,
-    addedAt,
-    ...extra,
-  }) as OrderView;
+/** A view as the engine gives one for an order it knows only by id, added at `addedAt`. */
+const view = (id: string, addedAt: number, extra: Partial<OrderView> = {}): OrderView => bareView(id, { addedAt, ...extra });
 
 /** An engine holding `views`, counting its listings of every order and its reads of one. */
 function engineOf(views: Map<string, OrderView>): { engine: Engine; listings: () => number; reads: string[] } {

@@ -11,25 +11,15 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OrderSummary } from '../../../../src/shared/ipc';
 import { summarize } from '../../../../src/shared/orders';
-import type { ActionInput } from '../../../../src/shared/protocol';
-import { accept, faults, mode, startStoreOnHub, type StoreCounter, type StoreOnHub, until, viewOf } from './store-fixture';
+import { accept, faults, mode, startStoreOnHub, type StoreCounter, type StoreOnHub, until, viewOf, newOrderIds, storeFulfilmentOf, tapAt, hubFreezer } from './store-fixture';
 
 let store: StoreOnHub | null = null;
-let frozen: number | null = null;
+const hub = hubFreezer();
 afterEach(async () => {
-  if (frozen !== null) process.kill(frozen, 'SIGCONT');
-  frozen = null;
+  hub.thaw();
   await store?.close();
   store = null;
 });
-
-const fresh = (s: StoreOnHub): string[] => s.sandbox.orders().filter((o) => o.orderState === 'Created').map((o) => o.id);
-const storeOf = (s: StoreOnHub, orderId: string): string => s.sandbox.orders().find((o) => o.id === orderId)!.fulfillments.find((f) => f.type === 'STORE')!.fulfillmentId;
-
-async function tap(c: StoreCounter, orderId: string, input: ActionInput): Promise<void> {
-  const reply = await c.t.host.handle('taps.submit', { orderId, input });
-  if (!reply.ok) throw new Error(`${c.name}: ${reply.problem.message}`);
-}
 
 /** The rows the counter keeps, as a page gets them. */
 const kept = (c: StoreCounter): Promise<OrderSummary[]> => c.t.call('orders.list', {});
@@ -69,7 +59,7 @@ describe("the queue's rows kept at counters of one store", () => {
     store = await startStoreOnHub({ counters: 2, awayAfterMs: 2_000, settings: { undoWindowMs: 0 } });
     const s = store;
     const [one, two] = s.counters as [StoreCounter, StoreCounter];
-    const [a, b, c] = fresh(s) as [string, string, string];
+    const [a, b, c] = newOrderIds(s) as [string, string, string];
     // Both pages loaded: the rows listed once, then patched.
     for (const counter of s.counters) await kept(counter);
     await sameAsListed(s, 'the first listing');
@@ -82,7 +72,7 @@ describe("the queue's rows kept at counters of one store", () => {
     await two.t.call('orders.takeOver', { orderId: a });
     await until('Counter 1 sees Counter 2 holding it', async () => (await viewOf(one, a))?.claim?.counterName === 'Counter 2');
     await until("Counter 1's Accept answered at Counter 2", () => two.t.host.engine()!.getOrder(a)?.nextStep?.key === 'PACKING', 30_000);
-    await tap(two, a, { kind: 'fulfilment', fulfilmentId: storeOf(s, a), state: 'PACKING' });
+    await tapAt(two, a, { kind: 'fulfilment', fulfilmentId: storeFulfilmentOf(s, a), state: 'PACKING' });
     await sameAsListed(s, "Counter 2's take-over and Packing");
 
     // An alarm at Counter 2 (it accepted an order the marketplace then cancelled), laid over Counter 1's row.
@@ -93,16 +83,13 @@ describe("the queue's rows kept at counters of one store", () => {
     await sameAsListed(s, 'the cancellation at the marketplace');
 
     // Packed twice while the hub was frozen: raised at both when it answers, then settled.
-    const pid = s.hub.supervisor.status().pid!;
-    process.kill(pid, 'SIGSTOP');
-    frozen = pid;
+    hub.freeze(s);
     await until('both counters on their own', () => s.counters.every((x) => mode(x) === 'away'), 20_000);
     // Away, no claim shows (nobody can tell who holds what): the claimed rows lose theirs, with no event per order.
     await sameAsListed(s, 'the hub frozen');
     await accept(one, c);
     await accept(two, c);
-    process.kill(pid, 'SIGCONT');
-    frozen = null;
+    hub.thaw();
     for (const x of s.counters) await until(`${x.name} raises it`, async () => (await viewOf(x, c))?.conflict !== undefined, 30_000);
     await sameAsListed(s, 'an order packed twice raised');
     await two.t.call('orders.settleConflict', { orderId: c, keeperId: one.t.host.hub.status().counterId! });
