@@ -68,24 +68,24 @@ function flag(name: string, fallback: number, least = 1): number {
  * The child bundled with Vite, as electron-vite bundles the app's main process (tree-shaken: zod's
  * unused locales stay out, as they do in out/main), native modules left outside.
  */
-export async function bundleChild(outDir: string): Promise<string> {
+export async function bundleChild(outDir: string, entry = 'engine-start-child', extraExternal: readonly string[] = []): Promise<string> {
   const { build } = await import('vite');
-  const external = ['better-sqlite3', 'keytar', 'electron'];
+  const external = ['better-sqlite3', 'keytar', 'electron', ...extraExternal];
   await build({
     configFile: false,
     logLevel: 'silent',
     root: path.join(__dirname, '..'),
     ssr: { noExternal: true, external },
     build: {
-      ssr: path.join(__dirname, 'engine-start-child.ts'),
+      ssr: path.join(__dirname, `${entry}.ts`),
       outDir,
       emptyOutDir: false,
       minify: false,
       target: 'node20',
-      rollupOptions: { external, output: { format: 'cjs', entryFileNames: 'engine-start-child.cjs' } },
+      rollupOptions: { external, output: { format: 'cjs', entryFileNames: `${entry}.cjs` } },
     },
   });
-  return path.join(outDir, 'engine-start-child.cjs');
+  return path.join(outDir, `${entry}.cjs`);
 }
 
 /**

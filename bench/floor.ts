@@ -52,23 +52,45 @@ export interface Floor {
 }
 
 /** Loads the trivial page `loads` times (after one warm-up load not counted) in each kind of profile. */
+/** The trivial page, served by the harness's own server (its headers, its CSP) on 127.0.0.1. */
+export interface FloorServer {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export async function startFloorServer(): Promise<FloorServer> {
+  const root = mkdtempSync(join(tmpdir(), 'packdesk-bench-floor-'));
+  // /floor.html, not index.html: the harness gives index.html the bridge and the contract's preload.
+  writeFileSync(join(root, 'floor.html'), FLOOR_PAGE);
+  try {
+    const server = await startWebServer({
+      rendererDir: root,
+      handle: () => Promise.resolve({ ok: false, problem: { kind: 'invalid', message: 'The floor page asks for nothing' } }),
+      subscribe: () => () => undefined,
+      bridge: () => Promise.resolve(''),
+      log: createLogger([]),
+    });
+    return {
+      url: `${server.origin}/floor.html`,
+      async close() {
+        await server.close();
+        rmSync(root, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(root, { recursive: true, force: true });
+    throw error;
+  }
+}
+
 export async function measureFloor(
   browser: Browser,
   launch: Parameters<typeof chromium.launchPersistentContext>[1],
   loads: number,
   slowdown = 1,
 ): Promise<Floor[]> {
-  const root = mkdtempSync(join(tmpdir(), 'packdesk-bench-floor-'));
-  // /floor.html, not index.html: the harness gives index.html the bridge and the contract's preload.
-  writeFileSync(join(root, 'floor.html'), FLOOR_PAGE);
-  const server = await startWebServer({
-    rendererDir: root,
-    handle: () => Promise.resolve({ ok: false, problem: { kind: 'invalid', message: 'The floor page asks for nothing' } }),
-    subscribe: () => () => undefined,
-    bridge: () => Promise.resolve(''),
-    log: createLogger([]),
-  });
-  const url = `${server.origin}/floor.html`;
+  const server = await startFloorServer();
+  const url = server.url;
   try {
     const out: Floor[] = [];
     for (const profile of ['cold', 'kept'] as const) {
@@ -102,7 +124,6 @@ export async function measureFloor(
     return out;
   } finally {
     await server.close();
-    rmSync(root, { recursive: true, force: true });
   }
 }
 

@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
 /** Modules here that are not benchmarks. */
-const HELPERS = new Set(['run.ts', 'stats.ts', 'engine-start-child.ts']);
+const HELPERS = new Set(['run.ts', 'stats.ts', 'engine-start-child.ts', 'floor.ts', 'memory-host.ts', 'memory-processes.ts', 'procfs.ts', 'cores.ts', 'ui-packer-report.ts']);
 const dir = __dirname;
 const all = readdirSync(dir)
   .filter((f) => f.endsWith('.ts') && !HELPERS.has(f))

@@ -29,15 +29,20 @@
  * times slower (Chromium's CPU throttling): how much room the bound leaves on a slower terminal.
  * Only the page's thread is slowed (not the browser process, raster or font decoding), so read it
  * as a rough margin, and always beside the floor measured with the same slowdown.
- * Run: npm run build && npx tsx bench/ui-packer.ts [--orders 5000] [--taps 100] [--loads 8] [--frames 600] [--language en|hi] [--only first-render|floor] [--floor] [--slowdown N]
+ * With --cores N (bench/cores.ts), everything runs pinned to the first N cores with taskset (a counter
+ * PC with one core or two), the floor measured the same way, and each first render is also read
+ * against the floor: its p95 at most the floor's p95 + 150 ms (issue 41), printed as a ratio.
+ * Run: npm run build && npx tsx bench/ui-packer.ts [--cores N] [--orders 5000] [--taps 100] [--loads 8] [--frames 600] [--language en|hi] [--only first-render|floor] [--floor] [--slowdown N]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startWebHarness, type WebHarness } from '../src/web';
-import { floorReport, measureFloor, slowPageThread } from './floor';
-import { type Spread, spread } from './stats';
+import { allowedCores, coresWanted, pinningReport, runPinned } from './cores';
+import { type Floor, floorReport, measureFloor, slowPageThread } from './floor';
+import { spread } from './stats';
+import { type FirstRender, firstRenderReport, line, type Profile, type TapSample, tapReport } from './ui-packer-report';
 
 const PIN = '2468';
 /**
@@ -47,7 +52,7 @@ const PIN = '2468';
  * loaded (seen in a trace). An Electron window has no browser UI; with them, a fresh-profile load's
  * first contentful paint was 632 / 1,296 ms against 396 / 620 without (12 loads each, alternating).
  */
-const LAUNCH = {
+export const LAUNCH = {
   executablePath: '/usr/bin/chromium',
   args: [
     '--no-sandbox',
@@ -60,23 +65,6 @@ const LAUNCH = {
   ],
 };
 const FRAME_MS = 1000 / 60;
-/** Issue 21: navigation to the first screenful of rows painted, at p95. */
-const FIRST_RENDER_BOUND_MS = 400;
-
-/**
- * A measure against its bound. `slack` is for frame intervals only: an interval is the display's
- * tick give or take the clock's jitter, so 2% over is still one frame. Latencies get none.
- */
-function line(title: string, s: Spread, bound: number, boundWord: string, slack = 0): string {
-  const ms = (v: number) => `${v.toFixed(1)} ms`;
-  const ratio = (v: number) => `${(v / bound).toFixed(2)}x`;
-  const verdict = s.p95 <= bound * (1 + slack) ? 'within' : 'OVER';
-  return [
-    `${title} (n=${s.n})`,
-    `  median ${ms(s.median)}  p95 ${ms(s.p95)}  p99 ${ms(s.p99)}  max ${ms(s.max)}`,
-    `  vs ${boundWord} ${ms(bound)}: median ${ratio(s.median)}  p95 ${ratio(s.p95)} (${verdict})  p99 ${ratio(s.p99)}`,
-  ].join('\n');
-}
 
 /** The languages to measure: --language en|hi, else both. */
 function languagesWanted(): string[] {
@@ -245,34 +233,6 @@ const IDLE_RUN = `new Promise((resolve) => {
   requestAnimationFrame(step);
 })`;
 
-interface FirstRender {
-  /** Navigation start to the app's script running (HTML, harness bridge, bundle). */
-  readonly script: number;
-  /** ... to the first command for the queue leaving the page. */
-  readonly asked: number;
-  /** ... to the queue's head arriving at the page (the host's answer on the socket). */
-  readonly answered: number;
-  /** ... to the queue's head and the settings in the store (answers checked, words started). */
-  readonly data: number;
-  /** ... to the first screenful of rows in the DOM. */
-  readonly dom: number;
-  /** ... to the first screenful of rows painted (the first contentful paint when they were in it; see FIRST_SCREEN_PROBE). */
-  readonly rows: number;
-  /** ... to the page's thread free after that first frame (requestAnimationFrame, then a task). */
-  readonly frameTask: number;
-  /** Whether those rows were the host's drawing in the page's HTML (firstScreen), not the app's. */
-  readonly drawn: boolean;
-  /** ... to the app's own rows in the DOM (a drawing replaced; the same as `dom` without one): a tap works from here. */
-  readonly live: number;
-  /** ... to those painted (the page's thread free after their frame). */
-  readonly livePainted: number;
-  /** Rows drawn in that first screen (those in view and the list's overscan). */
-  readonly rowCount: number;
-  /** Within "asked to answered": the host answering orders.head, wall time and the process's CPU over it. */
-  readonly hostList: number;
-  readonly hostListCpu: number;
-}
-
 /**
  * Times the host's orders.list while `run` loads pages: wall time, and the Node process's CPU over
  * it (the page, Chromium and this process share the machine's cores).
@@ -300,15 +260,6 @@ async function timingHostList<T>(harness: WebHarness, run: (taken: () => { wall:
     host.handle = handle;
   }
 }
-
-/**
- * Where each load's tab opens: `cold`, in a browser profile of its own (nothing kept: a new
- * renderer process, the bundle downloaded and compiled: a terminal's first start after an
- * install or update); `kept`, in one profile for all loads (the browser's cache and V8's code
- * cache of the bundle as the load before left them: every later start of a terminal, whose
- * Electron keeps both on disk, and every reload of the harness page).
- */
-type Profile = 'cold' | 'kept';
 
 async function measureFirstRender(browser: Browser, harness: WebHarness, loads: number, profile: Profile, slowdown: number): Promise<FirstRender[]> {
   // A profile on disk, as Electron's: Chromium keeps no compiled code for an in-memory one.
@@ -362,26 +313,6 @@ async function measureScroll(page: Page, frames: number): Promise<number[]> {
   return (await page.evaluate(SCROLL_RUN(frames))) as number[];
 }
 
-interface TapSample {
-  /** Click event to the new state painted: the page's foreseen view, or the engine's if it came first. */
-  readonly total: number;
-  /** Whether that first new state was the page's foreseen view. */
-  readonly foreseen: boolean;
-  /** Click event to the page's own acknowledgement painted (the big button resting). */
-  readonly ack: number;
-  /** The new state in the DOM to painted (waiting for the next frame, then painting). */
-  readonly frame: number;
-  /** Of which the frame's own work: style, layout, paint (from its animation frame callback). */
-  readonly render: number;
-  /** Click event to the engine's own view of the order painted (the tap confirmed). */
-  readonly confirmed: number;
-  /** Click event to the command leaving the page. */
-  readonly toSend: number;
-  /** Command sent to the engine's orders.changed event arriving. */
-  readonly engine: number;
-  /** Event arrived to the engine's view in the DOM (validation, store, React). */
-  readonly page: number;
-}
 
 /**
  * Opens each order by typing its number, taps the big button with a real click, and measures
@@ -442,51 +373,6 @@ async function measureTaps(page: Page, ids: readonly string[], step: string): Pr
   return samples;
 }
 
-function tapReport(title: string, samples: readonly TapSample[]): string {
-  const part = (k: Exclude<keyof TapSample, 'foreseen'>) => {
-    const s = spread(samples.map((x) => x[k]));
-    return `median ${s.median.toFixed(1)} / p95 ${s.p95.toFixed(1)} ms`;
-  };
-  const foreseen = samples.filter((x) => x.foreseen).length;
-  return [
-    line(title, spread(samples.map((x) => x.total)), 16, 'one frame'),
-    `  the new state first drawn from the page's foreseen view in ${foreseen} of ${samples.length} taps (else the engine's view came first)`,
-    `  the tap acknowledged on screen by the page alone (button resting): ${part('ack')}; new state in the DOM to painted ${part('frame')},`,
-    `                       of which the frame's style, layout and paint ${part('render')}`,
-    `  the engine's own view painted (tap confirmed): ${part('confirmed')}`,
-    `  where that time goes: click to command sent ${part('toSend')}; engine round trip (command to orders.changed) ${part('engine')};`,
-    `                       page (event to DOM: validation, store, React) ${part('page')}; then the next frame`,
-  ].join('\n');
-}
-
-/** The first render against its bound, and each step's own spread: which one the slow loads lost their time in. */
-function firstRenderReport(firstRender: readonly FirstRender[], profile: Profile): string {
-  type Moment = Exclude<keyof FirstRender, 'drawn'>;
-  const fr = (k: Moment) => spread(firstRender.map((f) => f[k])).median.toFixed(0);
-  const step = (k: Moment, from: Moment | null) => {
-    const s = spread(firstRender.map((f) => f[k] - (from ? f[from] : 0)));
-    return `${s.median.toFixed(0)} / ${s.p95.toFixed(0)}`;
-  };
-  const hostWall = spread(firstRender.map((f) => f.hostList));
-  return [
-    line(
-      `First render of the queue, navigation to the first screenful of rows painted, ${profile === 'kept' ? "browser's caches kept from the load before (a terminal's every later start)" : 'fresh browser profile each load (first start after an install)'}`,
-      spread(firstRender.map((f) => f.rows)),
-      FIRST_RENDER_BOUND_MS,
-      "issue 21's bound",
-    ),
-    `  ${fr('rowCount')} rows, ${firstRender.filter((f) => f.drawn).length} of ${firstRender.length} loads the host's drawing in the HTML; medians from navigation: rows in the DOM ${fr('dom')} ms; painted ${fr('rows')} ms;`,
-    `    the page's thread free after that frame ${fr('frameTask')} ms`,
-    line('  The app live (its own rows in the DOM, painted: a tap works from here)', spread(firstRender.map((f) => f.livePainted)), FIRST_RENDER_BOUND_MS, 'the same bound').replace(/\n/g, '\n  '),
-    `  the app's steps, medians from navigation: app script starts ${fr('script')} ms; queue asked for ${fr('asked')} ms; its head arrives ${fr('answered')} ms;`,
-    `    head and settings in the store ${fr('data')} ms; its rows in the DOM ${fr('live')} ms`,
-    `  steps, median / p95 ms: HTML and scripts to the app's script ${step('script', null)}; app script to the queue asked for ${step('asked', 'script')};`,
-    `    asked to answered (host, socket) ${step('answered', 'asked')}; answer to store (checks, words) ${step('data', 'answered')};`,
-    `    store to its rows in the DOM (React) ${step('live', 'data')}; rows in the DOM to painted ${step('rows', 'dom')}`,
-    `  within asked to answered, the host answering orders.head: median ${hostWall.median.toFixed(0)} / p95 ${hostWall.p95.toFixed(0)} ms, using median ${fr('hostListCpu')} ms of the host process's CPU`,
-  ].join('\n');
-}
-
 async function main(): Promise<void> {
   const orderCount = flag('orders', 5000);
   const tapCount = flag('taps', 100);
@@ -495,15 +381,22 @@ async function main(): Promise<void> {
   const slowdown = flag('slowdown', 1);
   const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
   const firstRenderOnly = only === 'first-render';
-  if (only === 'floor' || process.argv.includes('--floor')) {
+  const cores = coresWanted();
+  if (cores !== null) console.log(`On ${cores} core${cores > 1 ? 's' : ''} (cores ${allowedCores()}): host, harness, sandbox and Chromium pinned with taskset, the floor measured the same way`);
+  // With --cores the floor is always measured: the first render is read against it (issue 41).
+  let floors: Floor[] = [];
+  if (only === 'floor' || process.argv.includes('--floor') || cores !== null) {
     const floorBrowser = await chromium.launch(LAUNCH);
     try {
-      console.log(floorReport(await measureFloor(floorBrowser, LAUNCH, loads, slowdown), slowdown));
+      floors = await measureFloor(floorBrowser, LAUNCH, loads, slowdown);
+      console.error(pinningReport());
+      console.log(floorReport(floors, slowdown));
     } finally {
       await floorBrowser.close();
     }
     if (only === 'floor') return;
   }
+  const floorOf = (profile: Profile): Floor | undefined => floors.find((f) => f.profile === profile);
   const dataDir = mkdtempSync(join(tmpdir(), 'packdesk-bench-ui-'));
   let harness: WebHarness | undefined;
   let browser: Browser | undefined;
@@ -537,6 +430,7 @@ async function main(): Promise<void> {
     const onTerminal = (await ok<unknown[]>(harness, 'orders.list', {})).length;
 
     browser = await chromium.launch(LAUNCH);
+    console.error(pinningReport());
     for (const [i, language] of languages.entries()) {
       const { known, unknown } = pools[i]!;
       await ok(harness, 'settings.update', { pin: PIN, patch: { language } });
@@ -547,8 +441,8 @@ async function main(): Promise<void> {
       const about = `(${process.platform}, ${onTerminal} orders on the terminal, viewport 1366x768, software rendering${slowed})`;
       if (firstRenderOnly) {
         console.log(`Packer UI in Chromium, language ${language} ${about}`);
-        console.log(firstRenderReport(firstRender, 'cold'));
-        console.log(firstRenderReport(firstRenderKept, 'kept'));
+        console.log(firstRenderReport(firstRender, 'cold', floorOf('cold')));
+        console.log(firstRenderReport(firstRenderKept, 'kept', floorOf('kept')));
         continue;
       }
 
@@ -569,8 +463,8 @@ async function main(): Promise<void> {
       console.log(tapReport('Tap to screen, Start packing on a known order', packing));
       console.log(tapReport('Tap to screen, Accept on an order new to the terminal', accept));
       console.log(tapReport('Tap to screen, all taps', [...packing, ...accept]));
-      console.log(firstRenderReport(firstRender, 'cold'));
-      console.log(firstRenderReport(firstRenderKept, 'kept'));
+      console.log(firstRenderReport(firstRender, 'cold', floorOf('cold')));
+      console.log(firstRenderReport(firstRenderKept, 'kept', floorOf('kept')));
       console.log(line(`Scroll frame intervals, fling through ${onTerminal} rows`, spread(scroll), FRAME_MS, 'a 60 Hz frame', 0.02));
       const long = scroll.filter((v) => v > FRAME_MS * 1.5).length;
       console.log(`  frames over 1.5x the frame time: ${long} of ${scroll.length}; idle frame interval here (the clock): median ${spread(idle).median.toFixed(1)} ms`);
@@ -583,7 +477,10 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[1]?.endsWith('ui-packer.ts')) {
-  main().catch((error: unknown) => {
+  // --cores N: this run again under taskset, and nothing more here.
+  const pinned = runPinned();
+  if (pinned !== null) process.exitCode = pinned;
+  else main().catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
     process.exitCode = 1;
   });

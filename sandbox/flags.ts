@@ -31,7 +31,7 @@ const FlagsSchema = z.strictObject({
   port: int(0, 65_535).optional(),
   'admin-port': int(0, 65_535).optional(),
   seed: int(-2_147_483_648, 4_294_967_295).optional(),
-  orders: int(1, 10_000).optional(),
+  orders: int(1, 100_000).optional(),
   'client-id': z.string().min(1).optional(),
   'client-secret': z.string().min(1).optional(),
   'token-ttl': int(1, 30 * 86_400).optional(),

@@ -28,7 +28,7 @@ const OptionsSchema = z.object({
   port: z.number().int().min(0).max(65_535).default(0),
   adminPort: z.number().int().min(0).max(65_535).default(0),
   seed: z.number().int().default(1),
-  orderCount: z.number().int().min(1).max(10_000).default(40),
+  orderCount: z.number().int().min(1).max(100_000).default(40),
   clientId: z.string().min(1).default('training'),
   clientSecret: z.string().min(1).default('training-secret'),
   tokenTtlSeconds: z.number().int().min(1).max(30 * 86_400).default(3600),

@@ -20,6 +20,7 @@ packdesk_programs=(
   "nats-server:nats-server"
   "zip:zip"
   "tar:tar"
+  "taskset:util-linux"
 )
 # Libraries and certificates that no program name stands for.
 packdesk_libraries=(libsecret-1-dev ca-certificates)

@@ -2,20 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { storeSummary } from '../../src/main/core/hub/chain/store-summary';
 import type { OrderView } from '../../src/shared/ipc';
+import { bareView } from '../support/orders';
 
-const view = (id: string, key: string | null, extra: Partial<OrderView> = {}): OrderView => ({
-  id,
-  order: null,
-  nextStep: key ? ({ key, label: key } as OrderView['nextStep']) : null,
-  waiting: 0,
-  failed: 0,
-  mayBeApplied: false,
-  needsRefresh: false,
-  promisedPackedAt: null,
-  syncedAt: null,
-  addedAt: 0,
-  ...extra,
-});
+const view = (id: string, key: string | null, extra: Partial<OrderView> = {}): OrderView =>
+  bareView(id, { nextStep: key ? ({ key, label: key } as OrderView['nextStep']) : null, ...extra });
 
 describe('store summary', () => {
   it('counts orders waiting for Accept, being packed, late and open cancelled alarms', () => {

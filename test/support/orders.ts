@@ -47,3 +47,20 @@ export function fulfilmentId(of: Order | OrderView, type: 'STORE' | 'DELIVERY'):
   if (!f) throw new Error(`order ${of.id} has no ${type} fulfilment`);
   return f.fulfillmentId;
 }
+
+/** The view the engine gives of an order it knows only by id (no body yet): Accept next, nothing waiting. */
+export function bareView(id: string, extra: Partial<OrderView> = {}): OrderView {
+  return {
+    id,
+    order: null,
+    nextStep: { key: 'ACCEPT', label: 'Accept order' },
+    waiting: 0,
+    failed: 0,
+    mayBeApplied: false,
+    needsRefresh: false,
+    promisedPackedAt: null,
+    syncedAt: null,
+    addedAt: 0,
+    ...extra,
+  } as OrderView;
+}

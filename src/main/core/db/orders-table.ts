@@ -9,11 +9,13 @@ import { ORDERS_LISTING_COLUMNS, type OrderRow, parseOrderBody, parseOrderListin
 /** Unreadable answers are kept for support, but not without bound. */
 const MAX_RAW_CHARS = 64 * 1024;
 /**
- * Parsed bodies kept in memory: every tap is checked against its order, and parsing is most of a
- * tap's cost; the queue lists every order. Room for a busy store's whole queue (at 512, a queue of
- * 5,000 orders parsed every body again on each list and most taps missed).
+ * Parsed bodies kept in memory: every tap is checked against its order, and parsing (zod) is most
+ * of a tap's cost. Room for the orders being worked on, not for the whole queue: a parsed body
+ * takes about 7.7 kB, so 5,000 of them were 38 MB of the engine's settled heap (bench/memory.ts).
+ * The queue's rows are kept apart, as rows (host/queueRows.ts), and patched from events, so the
+ * whole queue is listed (every body parsed) once an engine starts, not after every change.
  */
-const BODY_CACHE_SIZE = 10_000;
+export const BODY_CACHE_SIZE = 500;
 /**
  * How far past the order service's now an `updatedAt` is still believed: room for the clock
  * difference the token measured being a little off. A body stamped later than that (9999-12-31,
@@ -23,8 +25,11 @@ export const FUTURE_STAMP_MARGIN_MS = 15 * 60_000;
 
 export type OrdersTable = ReturnType<typeof createOrdersTable>;
 
-/** Prepared statements for the orders cache, wrapped in typed functions. */
-export function createOrdersTable(db: Database) {
+/**
+ * Prepared statements for the orders cache, wrapped in typed functions; `bodyCacheSize` parsed
+ * bodies are kept (the most recently used).
+ */
+export function createOrdersTable(db: Database, bodyCacheSize = BODY_CACHE_SIZE) {
   const s = {
     // Adding an order that was removed brings it back as new.
     ensure: db.prepare(
@@ -104,12 +109,16 @@ export function createOrdersTable(db: Database) {
     const text = s.body.get(id) as string | null | undefined;
     const body = typeof text === 'string' ? parseOrderBody(text) : null;
     bodies.set(id, { rev, body });
-    if (bodies.size > BODY_CACHE_SIZE) bodies.delete(bodies.keys().next().value as string);
+    if (bodies.size > bodyCacheSize) bodies.delete(bodies.keys().next().value as string);
     return body;
   };
   const parse = (raw: unknown): OrderRow => parseOrderListing(raw, bodyFor);
 
   return {
+    /** How many parsed bodies are kept now (at most the cache's size). */
+    bodiesKept(): number {
+      return bodies.size;
+    },
     /** Takes an order off the terminal (its row stays for its outbox history); true when it was there. */
     remove(id: string, now: number): boolean {
       return s.remove.run(now, id).changes === 1;

@@ -75,6 +75,8 @@ export interface Store {
    * Equal generations mean nothing was written in between; read it inside a transaction.
    */
   generation(): string;
+  /** The most SQLite keeps of this connection's pages in memory, KiB (its cache_size). */
+  pageCacheKib(): number;
   /** `PRAGMA integrity_check`: 'ok' or what it found. */
   integrity(): 'ok' | string;
   /** Copies the outbox and orders rows SQLite can still read from a damaged file into this one. */
@@ -109,7 +111,23 @@ export interface OpenStoreOptions {
    * file marked damaged by an earlier check is set aside at once.
    */
   readonly openingCheck?: 'now' | 'later';
+  /**
+   * What this connection keeps in memory: SQLite's page cache, KiB (default DEFAULT_PAGE_CACHE_KIB),
+   * and parsed order bodies (default orders-table's BODY_CACHE_SIZE). A second connection that
+   * only writes what it reads once (intake's) needs little of either.
+   */
+  readonly memory?: { readonly pageCacheKib?: number; readonly bodies?: number };
 }
+
+/**
+ * SQLite's page cache of the engine's connection, KiB (SQLite's default is 2 MB). A tap reads its
+ * order's row and waiting taps: with 2 MB those pages were mostly gone again by the order's next tap
+ * (bench/tap-durable.ts: tap p99 0.58-0.69 ms, 0.43-0.48 ms with 32 MB). Pages are held once read,
+ * and listing the queue reads every body, so 32 MB a connection was held for good on a terminal
+ * with 5,000 orders (its C heap settled at 35 MB with two connections; bench/memory.ts). 8 MB
+ * holds a busy store's working set of orders and taps, not the whole file.
+ */
+export const DEFAULT_PAGE_CACHE_KIB = 8_192;
 
 class BrokenFile extends Error {}
 
@@ -152,11 +170,8 @@ export function openStore(options: OpenStoreOptions): Result<Store> {
     // triggers of the row it replaces only with this on: the order finder's index (migration 7)
     // would otherwise keep the old row's trigrams, the customer's name and phone among them.
     db.pragma('recursive_triggers = ON');
-    // Room for a busy store's working set (SQLite's default is 2 MB): a tap reads its order's row
-    // and waiting taps, and with 2 MB those pages were mostly gone again by the order's next tap
-    // (bench/tap-durable.ts, three runs each: tap p99 0.58-0.69 ms, 0.43-0.48 ms with this). Pages
-    // are only held once read, at most this much per connection.
-    db.pragma('cache_size = -32000');
+    // Room for a busy store's working set (DEFAULT_PAGE_CACHE_KIB); pages are only held once read.
+    db.pragma(`cache_size = -${Math.max(64, Math.round(options.memory?.pageCacheKib ?? DEFAULT_PAGE_CACHE_KIB))}`);
     // The engine folds the WAL back when idle (Store.checkpoint), so a tap does not pay for it;
     // SQLite's own checkpoint stays as a backstop for a process that never idles.
     db.pragma('wal_autocheckpoint = 10000');
@@ -174,7 +189,7 @@ export function openStore(options: OpenStoreOptions): Result<Store> {
       );
     }
     migrate(db, version);
-    return ok(assemble(db, file));
+    return ok(assemble(db, file, options.memory?.bodies));
   } catch (e) {
     try {
       db?.close();
@@ -341,7 +356,7 @@ function setAside(file: string, now: number): Result<string> {
   }
 }
 
-function assemble(db: Db, file: string): Store {
+function assemble(db: Db, file: string, bodies: number | undefined): Store {
   const run = db.transaction((fn: () => unknown) => fn());
   // Rewrites the schema version with its own value: one page, no change.
   const version = Number(db.pragma('user_version', { simple: true }));
@@ -372,7 +387,7 @@ function assemble(db: Db, file: string): Store {
     file,
     schemaVersion: version,
     outbox: createOutboxTable(db),
-    orders: createOrdersTable(db),
+    orders: createOrdersTable(db, bodies),
     search: createOrderSearch(db),
     audit: createAuditTable(db),
     lease: createLeaseTable(db),
@@ -388,6 +403,11 @@ function assemble(db: Db, file: string): Store {
     scrubbing: <T>(fn: () => T): T => withPragma('secure_delete', 1, () => run.immediate(fn) as T),
     emptyWal,
     generation: () => `${String(totalChanges.get())}:${String(dataVersion.get())}`,
+    pageCacheKib: () => {
+      const size = Number(db.pragma('cache_size', { simple: true }));
+      // Negative: KiB; positive: pages.
+      return size < 0 ? -size : (size * Number(db.pragma('page_size', { simple: true }))) / 1024;
+    },
     integrity: () => runIntegrityCheck(db),
     salvageFrom: (damagedFile, now) => salvageInto(damagedFile, db, now),
     checkpoint: () => {

@@ -259,9 +259,15 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
   };
 }
 
-/** Intake's own connection to the data file the engine has just opened (and checked, or checks). */
-function openIntakeStore(dataDir: string, now: () => number): Store {
-  const opened = openStore({ dataDir, now, openingCheck: 'later' });
+/**
+ * Intake's own connection to the data file the engine has just opened (and checks). It writes each
+ * body once and reads a held one only to compare it with a newer answer: SQLite's default page
+ * cache, and a few parsed bodies (at the engine's size it came to hold every order ever updated).
+ */
+export const INTAKE_MEMORY = { pageCacheKib: 2_048, bodies: 64 } as const;
+
+export function openIntakeStore(dataDir: string, now: () => number): Store {
+  const opened = openStore({ dataDir, now, openingCheck: 'later', memory: INTAKE_MEMORY });
   if (!opened.ok) throw new ProblemError(opened.problem);
   return opened.value;
 }

@@ -101,8 +101,17 @@ export async function createAppHost<S extends TrainingService = TrainingService>
     sharing: hub.sharing,
   });
 
-  const queue = createQueueRows({ engine: () => runtime.engine(), decorate: (view) => hub.decorate(view) });
-  events.subscribe((event) => queue.noteEvent(event));
+  const queue = createQueueRows({
+    engine: () => runtime.engine(),
+    decorate: (view) => hub.decorate(view),
+    // Claims show only while the hub answers (hub/session.ts): away and back changes every claimed row.
+    hubWord: () => {
+      const s = hub.status();
+      return `${s.role}:${s.counterId ?? ''}:${s.mode === 'connected' ? 'claims' : ''}`;
+    },
+    now,
+  });
+  events.subscribe((event, body) => queue.noteEvent(event, body));
 
   const info = (): AppInfo => {
     const health = keychain.current();

@@ -8,7 +8,7 @@ import { COMMANDS, type CommandName, type EventName, type OrderView, type Update
 import { startTestHost, type TestHost } from '../../../support/host';
 import { firstIntakePass } from '../../../support/intake';
 import { malformedPayloads } from '../../../support/payloads';
-import { countSteps, inQueueOrder } from '../../../../src/shared/orders';
+import { countSteps, inQueueOrder, summarize } from '../../../../src/shared/orders';
 
 const names = Object.keys(COMMANDS) as CommandName[];
 
@@ -76,26 +76,47 @@ describe('the app host in training mode', () => {
       return listOrders();
     };
     try {
+      // Listed now, or kept from the tests before (rows are patched, not listed again, after a change).
       const first = await t.call('orders.list', {});
-      expect(listings).toBe(1);
+      expect(listings).toBeLessThanOrEqual(1);
+      const listed = listings;
       // The page connects again (a reload): nothing changed, so no listing runs while it loads.
       t.host.prepareQueue();
       const head = await t.call('orders.head', { rows: 5 });
       const again = await t.call('orders.list', {});
-      expect(listings).toBe(1);
+      expect(listings).toBe(listed);
       expect(head.ids).toEqual(inQueueOrder(first).map((o) => o.id));
       expect(again).toEqual(first);
-      // A change (a tap) and the next page lists afresh, and shows it.
+      // A change (a tap): the next page shows it, from the rows patched by its events, without a
+      // listing of every order (which parsed every order's body again once the engine stopped keeping them all).
       const order = first.find(awaitsAccept)!;
       await t.call('taps.submit', { orderId: order.id, input: { kind: 'orderState', state: 'ACCEPTED' } });
       t.host.prepareQueue();
-      expect(listings).toBe(2);
       const row = (await t.call('orders.list', {})).find((r) => r.id === order.id);
       expect(row?.waiting === 1 || row?.nextStep?.key === 'PACKING').toBe(true);
+      expect(listings).toBe(listed);
     } finally {
       engine.listOrders = listOrders;
     }
     await engine.drain({ untilEmpty: true, timeoutMs: 10_000 });
+  });
+
+  it('the rows kept and patched from events are the rows a fresh listing gives, after taps sent and an order added', async () => {
+    const engine = t.host.engine()!;
+    const rows = await t.call('orders.list', {});
+    const [a, b] = rows.filter(awaitsAccept);
+    await t.call('taps.submit', { orderId: a!.id, input: { kind: 'orderState', state: 'ACCEPTED' } });
+    await t.call('taps.submit', { orderId: b!.id, input: { kind: 'orderState', state: 'ACCEPTED' } });
+    await engine.drain({ untilEmpty: true, timeoutMs: 10_000 });
+    await t.call('taps.submit', { orderId: a!.id, input: { kind: 'fulfilment', fulfilmentId: (await t.call('orders.get', { orderId: a!.id }))!.nextStep!.fulfilmentId!, state: 'PACKING' } });
+    // An order just placed, typed in before intake brings it.
+    const added = t.host.sandbox!.placeOrder();
+    await t.call('orders.add', { orderId: added.id });
+    await engine.drain({ untilEmpty: true, timeoutMs: 10_000 });
+    const kept = await t.call('orders.list', {});
+    expect(kept.map((r) => r.id)).toContain(added.id);
+    // Row for row, in the listing's order (the same rows at counters of a store: test/main/core/hub/kept-rows.test.ts).
+    expect(kept).toEqual(engine.listOrders().map(summarize));
   });
 
   it('sends a tap to the sandbox and forwards the engine events', async () => {

@@ -7,25 +7,15 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OrderView } from '../../../../src/shared/ipc';
-import type { ActionInput } from '../../../../src/shared/protocol';
-import { mode, startStoreOnHub, type StoreCounter, type StoreOnHub, until, viewOf } from './store-fixture';
+import { mode, startStoreOnHub, type StoreCounter, type StoreOnHub, until, viewOf, newOrderIds, storeFulfilmentOf, tapAt, hubFreezer } from './store-fixture';
 
 let store: StoreOnHub | null = null;
-let frozen: number | null = null;
+const hub = hubFreezer();
 afterEach(async () => {
-  if (frozen !== null) process.kill(frozen, 'SIGCONT');
-  frozen = null;
+  hub.thaw();
   await store?.close();
   store = null;
 });
-
-const fresh = (s: StoreOnHub): string[] => s.sandbox.orders().filter((o) => o.orderState === 'Created').map((o) => o.id);
-const storeOf = (s: StoreOnHub, orderId: string): string => s.sandbox.orders().find((o) => o.id === orderId)!.fulfillments.find((f) => f.type === 'STORE')!.fulfillmentId;
-
-async function tap(c: StoreCounter, orderId: string, input: ActionInput): Promise<void> {
-  const reply = await c.t.host.handle('taps.submit', { orderId, input });
-  if (!reply.ok) throw new Error(`${c.name}: ${reply.problem.message}`);
-}
 
 /** Signs a packer in at a counter (added to its staff list first), as a badge would. */
 async function signIn(c: StoreCounter, name: string): Promise<void> {
@@ -37,18 +27,6 @@ async function signIn(c: StoreCounter, name: string): Promise<void> {
   if (!signed.ok) throw new Error(signed.problem.message);
 }
 
-function freeze(s: StoreOnHub): void {
-  const pid = s.hub.supervisor.status().pid;
-  if (!pid) throw new Error('the hub is not running');
-  process.kill(pid, 'SIGSTOP');
-  frozen = pid;
-}
-
-function thaw(): void {
-  if (frozen !== null) process.kill(frozen, 'SIGCONT');
-  frozen = null;
-}
-
 const parties = (v: OrderView | null): string[] => (v?.conflict?.parties ?? []).map((p) => `${p.packers.join('+') || '-'} at ${p.counterName}`).sort();
 
 describe('an order worked on at two counters while the hub was frozen', () => {
@@ -58,18 +36,18 @@ describe('an order worked on at two counters while the hub was frozen', () => {
     const [one, two] = s.counters as [StoreCounter, StoreCounter];
     await signIn(one, 'Ravi');
     await signIn(two, 'Priya');
-    const orderId = fresh(s)[0]!;
+    const orderId = newOrderIds(s)[0]!;
 
-    freeze(s);
+    hub.freeze(s);
     await until('both counters on their own', () => s.counters.every((c) => mode(c) === 'away'), 20_000);
     // Both packers take the same new order and start packing it; neither counter can check the other.
-    await tap(one, orderId, { kind: 'orderState', state: 'ACCEPTED' });
-    await tap(two, orderId, { kind: 'orderState', state: 'ACCEPTED' });
+    await tapAt(one, orderId, { kind: 'orderState', state: 'ACCEPTED' });
+    await tapAt(two, orderId, { kind: 'orderState', state: 'ACCEPTED' });
     await until('Counter 1 accepted at the service', () => s.sandbox.orders().find((o) => o.id === orderId)?.orderState === 'Accepted');
-    await tap(one, orderId, { kind: 'fulfilment', fulfilmentId: storeOf(s, orderId), state: 'PACKING' });
+    await tapAt(one, orderId, { kind: 'fulfilment', fulfilmentId: storeFulfilmentOf(s, orderId), state: 'PACKING' });
     expect((await viewOf(one, orderId))?.conflict).toBeUndefined();
 
-    thaw();
+    hub.thaw();
     for (const c of s.counters) await until(`${c.name} raises it`, async () => (await viewOf(c, orderId))?.conflict !== undefined, 30_000);
     for (const c of s.counters) {
       const v = await viewOf(c, orderId);

@@ -10,6 +10,7 @@ import type { FaultsPatch } from '../../../../sandbox/faults';
 import { formatJoinCode } from '../../../../src/main/core/hub/join-code';
 import type { HubMode } from '../../../../src/shared/hub';
 import type { OrderView, OutboxEntryView, Settings } from '../../../../src/shared/ipc';
+import type { ActionInput } from '../../../../src/shared/protocol';
 import { Cleanup } from '../../../support/engine';
 import { startTestHost, type TestHost } from '../../../support/host';
 import { makeTestHub, type TestHub } from './hub-fixture';
@@ -118,4 +119,33 @@ export async function until(what: string, check: () => boolean | Promise<boolean
     if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms: ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** The orders still new at the marketplace (Created), by id. */
+export const newOrderIds = (s: StoreOnHub): string[] => s.sandbox.orders().filter((o) => o.orderState === 'Created').map((o) => o.id);
+
+/** The order's STORE fulfilment, as the sandbox has it. */
+export const storeFulfilmentOf = (s: StoreOnHub, orderId: string): string => s.sandbox.orders().find((o) => o.id === orderId)!.fulfillments.find((f) => f.type === 'STORE')!.fulfillmentId;
+
+/** A packer's tap at this counter (the order claimed first, as the screen's tap does); fails the test when refused. */
+export async function tapAt(c: StoreCounter, orderId: string, input: ActionInput): Promise<void> {
+  const reply = await c.t.host.handle('taps.submit', { orderId, input });
+  if (!reply.ok) throw new Error(`${c.name}: ${reply.problem.message}`);
+}
+
+/** Freezes a store's hub (SIGSTOP, as a hub PC that hangs or a switch that drops) and thaws it (SIGCONT); thaw in afterEach too. */
+export function hubFreezer(): { freeze(s: StoreOnHub): void; thaw(): void } {
+  let frozen: number | null = null;
+  return {
+    freeze(s) {
+      const pid = s.hub.supervisor.status().pid;
+      if (!pid) throw new Error('the hub is not running');
+      process.kill(pid, 'SIGSTOP');
+      frozen = pid;
+    },
+    thaw() {
+      if (frozen !== null) process.kill(frozen, 'SIGCONT');
+      frozen = null;
+    },
+  };
 }

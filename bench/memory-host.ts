@@ -1,0 +1,143 @@
+/**
+ * The host process bench/memory.ts measures: the browser harness (the app host, its engine and the
+ * server that hands the page its renderer), pointed at an order service in another process (the
+ * sandbox, run by the benchmark) as staging, so nothing but the host is in this process. The
+ * benchmark bundles it first, as electron-vite bundles the app's main process, so the figures are
+ * of the code the app runs, not of a TypeScript loader.
+ *
+ * Argv: one JSON object (HostConfig). Prints one line, `{"url": ..., "pid": ...}`, once the harness
+ * serves; then answers the benchmark's messages over the IPC channel (MemoryHostRequest). It does
+ * nothing of its own between messages, so an idle host's CPU is the app's own.
+ */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { writeHeapSnapshot } from 'node:v8';
+import { MemoryVault } from '../src/main/core/auth';
+import { systemTimers, type TimerOptions, type Timers } from '../src/main/core/time';
+import { startWebHarness } from '../src/web';
+
+export interface HostConfig {
+  readonly dataDir: string;
+  readonly rendererDir: string;
+  /** The order service and token server (the sandbox in a process of its own). */
+  readonly serviceUrl: string;
+  readonly serviceProviderId: string;
+  /** How long a finished order stays on the terminal (the engine's keep period, compressed for the busy hour). */
+  readonly finishedKeepMs: number;
+}
+
+export type MemoryHostRequest =
+  | { readonly id: number; readonly kind: 'memory' }
+  | { readonly id: number; readonly kind: 'handle'; readonly command: string; readonly payload: unknown }
+  | { readonly id: number; readonly kind: 'snapshot'; readonly file: string }
+  /** Samples where the heap is allocated (V8's sampling heap profiler), freed objects included, until `stopSampling`. */
+  | { readonly id: number; readonly kind: 'startSampling' }
+  /** Writes the samples since `startSampling` to `file` (a .heapprofile, for Chromium's DevTools) and returns its path. */
+  | { readonly id: number; readonly kind: 'stopSampling'; readonly file: string }
+  /** The busy hour begins: the engine's six-hourly walk for finished orders runs every `everyMs`. */
+  | { readonly id: number; readonly kind: 'compressWalks'; readonly everyMs: number }
+  | { readonly id: number; readonly kind: 'stop' };
+
+/** The engine's walk for finished orders runs every six hours (engine.ts RETIRE_EVERY_MS). */
+const RETIRE_EVERY_MS = 6 * 60 * 60 * 1000;
+
+/**
+ * Node's timers, with the six-hourly walk for finished orders brought forward once `compress` is
+ * called (the busy hour: a busy day's walks within it); before that, every timer is the engine's
+ * own, so the idle figures are the app's. A walk already armed is armed again at the new pace.
+ */
+function walkTimers(): { timers: Timers; compress(everyMs: number): void } {
+  let every: number | null = null;
+  const walks = new Map<object, { fn: () => void; handle: unknown; options: TimerOptions | undefined }>();
+  const arm = (key: object, fn: () => void, ms: number, options: TimerOptions | undefined): void => {
+    const handle = systemTimers.setTimeout(() => {
+      walks.delete(key);
+      fn();
+    }, ms, options);
+    walks.set(key, { fn, handle, options });
+  };
+  return {
+    timers: {
+      setTimeout(fn, ms, options) {
+        if (ms !== RETIRE_EVERY_MS) return systemTimers.setTimeout(fn, ms, options);
+        const key = {};
+        arm(key, fn, every ?? ms, options);
+        return key;
+      },
+      clearTimeout(handle) {
+        const walk = handle !== null && typeof handle === 'object' ? walks.get(handle) : undefined;
+        if (!walk) return systemTimers.clearTimeout(handle);
+        systemTimers.clearTimeout(walk.handle);
+        walks.delete(handle as object);
+      },
+    },
+    compress(everyMs) {
+      every = everyMs;
+      for (const [key, walk] of [...walks]) {
+        systemTimers.clearTimeout(walk.handle);
+        arm(key, walk.fn, everyMs, walk.options);
+      }
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const config = JSON.parse(process.argv[2] ?? '') as HostConfig;
+  const walks = walkTimers();
+  const harness = await startWebHarness({
+    dataDir: config.dataDir,
+    rendererDir: config.rendererDir,
+    host: {
+      settingsOverride: {
+        environment: 'staging',
+        authUrl: config.serviceUrl,
+        baseUrl: config.serviceUrl,
+        serviceProviderId: config.serviceProviderId,
+      },
+      vaultFor: () => new MemoryVault({ credentials: { clientId: 'training', clientSecret: 'training-secret' } }),
+      engineOptions: { finishedKeepMs: config.finishedKeepMs, timers: walks.timers },
+    },
+  });
+  process.on('message', (message: MemoryHostRequest) => {
+    void answer(message).then(
+      (result) => process.send?.({ id: message.id, ok: true, result }),
+      (error: unknown) => process.send?.({ id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
+    );
+  });
+  let inspector: Session | null = null;
+  async function answer(m: MemoryHostRequest): Promise<unknown> {
+    switch (m.kind) {
+      case 'memory':
+        return process.memoryUsage();
+      case 'handle':
+        return harness.host.handle(m.command, m.payload);
+      case 'snapshot':
+        return writeHeapSnapshot(m.file);
+      case 'startSampling':
+        inspector ??= new Session();
+        inspector.connect();
+        await inspector.post('HeapProfiler.startSampling', { samplingInterval: 32_768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+        return null;
+      case 'stopSampling': {
+        if (!inspector) throw new Error('not sampling');
+        const { profile } = await inspector.post('HeapProfiler.stopSampling');
+        inspector.disconnect();
+        writeFileSync(m.file, JSON.stringify(profile));
+        return m.file;
+      }
+      case 'compressWalks':
+        walks.compress(m.everyMs);
+        return null;
+      case 'stop':
+        await harness.close();
+        setImmediate(() => process.exit(0));
+        return null;
+    }
+  }
+  process.stdout.write(`${JSON.stringify({ url: harness.url, pid: process.pid })}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,170 @@
+/**
+ * The two processes bench/memory.ts measures beside: the sandbox order service (`npm run sandbox`,
+ * its CLI) and the host (bench/memory-host.ts, bundled as electron-vite bundles the main process).
+ * Each is started here, spoken to, and stopped by its pid.
+ */
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Reply } from '../src/shared/ipc';
+import { bundleChild } from './engine-start';
+import type { HostConfig, MemoryHostRequest } from './memory-host';
+
+const ROOT = join(__dirname, '..');
+/** The sandbox's store (sandbox/catalogue.ts): intake polls `changes` for it. */
+const SERVICE_PROVIDER_ID = 'SP-BLR-0142';
+
+/** Resolves with the child's first `count` lines of stdout; rejects if it ends first. */
+function firstLines(child: ChildProcess, count: number, what: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const lines: string[] = [];
+    let stderr = '';
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr = (stderr + d.toString()).slice(-4_000);
+    });
+    const reader = createInterface({ input: child.stdout! });
+    reader.on('line', (line) => {
+      lines.push(line);
+      if (lines.length === count) {
+        reader.close();
+        resolve(lines);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${what} ended (${code}) before it was ready: ${stderr.trim()}`)));
+  });
+}
+
+/** Stops a child by its pid: SIGTERM, then SIGKILL after `graceMs`. */
+async function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  child.kill('SIGTERM');
+  const late = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(late);
+}
+
+export interface SandboxProcess {
+  readonly url: string;
+  readonly adminUrl: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+/** `npm run sandbox -- --port 0 --orders N`, no orders arriving by themselves (the busy hour places them). */
+export async function startSandboxProcess(orders: number): Promise<SandboxProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'sandbox', 'cli.ts'), '--port', '0', '--orders', String(orders), '--arrival-every', '0', '--seed', '41'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    const [listening, admin] = await firstLines(child, 2, 'the sandbox');
+    const url = /^listening on (\S+)$/.exec(listening ?? '')?.[1];
+    const adminUrl = /^admin on (\S+)$/.exec(admin ?? '')?.[1];
+    if (!url || !adminUrl) throw new Error(`the sandbox said ${JSON.stringify([listening, admin])}`);
+    // Its log lines go nowhere from here on.
+    child.stdout?.resume();
+    child.stderr?.resume();
+    return { url, adminUrl, pid: child.pid!, stop: () => stopChild(child) };
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  }
+}
+
+export interface HostProcess {
+  readonly url: string;
+  readonly pid: number;
+  request(message: DistributiveOmit<MemoryHostRequest, 'id'>): Promise<unknown>;
+  /** The host's command through its validating door; throws on a refusal. */
+  handle<T>(command: string, payload: unknown): Promise<T>;
+  memory(): Promise<NodeJS.MemoryUsage>;
+  stop(): Promise<void>;
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/**
+ * Bundles and starts the host, its data folder in `workDir`, pointed at `serviceUrl`. The bundle is
+ * written under the checkout's node_modules/.cache: the harness imports esbuild when it builds the
+ * page's bridge, and an import() from a bundle elsewhere would not find it (NODE_PATH is for require).
+ */
+export async function startHostProcess(workDir: string, serviceUrl: string, finishedKeepMs: number): Promise<HostProcess> {
+  const cache = join(ROOT, 'node_modules', '.cache');
+  mkdirSync(cache, { recursive: true });
+  const bundleDir = mkdtempSync(join(cache, 'packdesk-bench-memory-'));
+  try {
+    return await startBundled(bundleDir, workDir, serviceUrl, finishedKeepMs);
+  } catch (error) {
+    rmSync(bundleDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function startBundled(bundleDir: string, workDir: string, serviceUrl: string, finishedKeepMs: number): Promise<HostProcess> {
+  const bundle = await bundleChild(bundleDir, 'memory-host', ['esbuild']);
+  // The harness builds the page's bridge and contract from its own folder's sources (src/web/bundle.ts,
+  // by __dirname): the bundle's folder names them, and esbuild follows the links to src/web.
+  for (const name of ['bridge.ts', 'contract.ts']) symlinkSync(join(ROOT, 'src', 'web', name), join(bundleDir, name));
+  const config: HostConfig = {
+    dataDir: join(workDir, 'data'),
+    rendererDir: join(ROOT, 'out', 'renderer'),
+    serviceUrl,
+    serviceProviderId: SERVICE_PROVIDER_ID,
+    finishedKeepMs,
+  };
+  const child = fork(bundle, [JSON.stringify(config)], {
+    execArgv: [],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let ready: { url: string; pid: number };
+  try {
+    const [line] = await firstLines(child, 1, 'the host');
+    ready = JSON.parse(line ?? '') as { url: string; pid: number };
+    child.stdout?.resume();
+    child.stderr?.on('data', (d: Buffer) => process.stderr.write(`[host] ${d.toString()}`));
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  }
+  let next = 1;
+  const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  child.on('message', (m: { id: number; ok: boolean; result?: unknown; error?: string }) => {
+    const w = waiting.get(m.id);
+    waiting.delete(m.id);
+    if (m.ok) w?.resolve(m.result);
+    else w?.reject(new Error(m.error));
+  });
+  child.once('exit', (code) => {
+    for (const w of waiting.values()) w.reject(new Error(`the host ended (${code})`));
+    waiting.clear();
+  });
+  const request = (message: DistributiveOmit<MemoryHostRequest, 'id'>): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      const id = next++;
+      waiting.set(id, { resolve, reject });
+      child.send({ ...message, id });
+    });
+  return {
+    url: ready.url,
+    pid: ready.pid,
+    request,
+    async handle<T>(command: string, payload: unknown): Promise<T> {
+      const reply = (await request({ kind: 'handle', command, payload })) as Reply<T>;
+      if (!reply.ok) throw new Error(`${command}: ${reply.problem.message}`);
+      return reply.value;
+    },
+    memory: () => request({ kind: 'memory' }) as Promise<NodeJS.MemoryUsage>,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise<void>((r) => child.once('exit', () => r()));
+        await Promise.race([request({ kind: 'stop' }).catch(() => undefined), exited]);
+        const late = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        await exited;
+        clearTimeout(late);
+      }
+      rmSync(bundleDir, { recursive: true, force: true });
+    },
+  };
+}

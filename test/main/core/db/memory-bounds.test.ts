@@ -1,0 +1,84 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore, type OpenStoreOptions, type Store } from '../../../../src/main/core/db';
+import { BODY_CACHE_SIZE } from '../../../../src/main/core/db/orders-table';
+import { DEFAULT_PAGE_CACHE_KIB } from '../../../../src/main/core/db/store';
+import { INTAKE_MEMORY, openIntakeStore } from '../../../../src/main/core/engine/compose';
+import type { Order } from '../../../../src/shared/protocol';
+import { Cleanup, tempDir } from '../../../support/engine';
+
+const cleanup = new Cleanup();
+afterEach(() => cleanup.run());
+
+const NOW = Date.UTC(2025, 0, 15, 9, 30);
+
+function open(memory?: OpenStoreOptions['memory'], dataDir = tempDir(cleanup)): Store {
+  const r = openStore({ dataDir, now: () => NOW, ...(memory ? { memory } : {}) });
+  if (!r.ok) throw new Error(r.problem.message);
+  cleanup.add(() => r.value.close());
+  return r.value;
+}
+
+const order = (n: number): Order => ({
+  id: `ORD-${1000 + n}`,
+  orderState: 'Created',
+  items: [{ itemId: `I-${n}`, name: `Item ${n}`, quantity: { count: 1 } }],
+  fulfillments: [{ fulfillmentId: `F-${n}`, type: 'STORE' }],
+});
+
+describe('what a connection to the data file keeps in memory', () => {
+  it('keeps at most its share of parsed bodies however many orders it lists, the most recently used', () => {
+    const store = open({ bodies: 3 });
+    store.transaction(() => {
+      for (let n = 0; n < 10; n++) store.orders.saveIfNewer(order(n), NOW);
+    });
+    // Every body read (the queue listed), each one right.
+    expect(store.orders.list().map((r) => r.body?.items[0]?.name)).toEqual(Array.from({ length: 10 }, (_, n) => `Item ${n}`));
+    expect(store.orders.bodiesKept()).toBe(3);
+    // The order tapped now is read again from the cache or the file, the same either way.
+    expect(store.orders.get('ORD-1002')?.body?.id).toBe('ORD-1002');
+    expect(store.orders.bodiesKept()).toBe(3);
+  });
+
+  it("keeps the engine's default share: room for the orders being worked on, not every order of a large queue", () => {
+    const store = open();
+    const count = BODY_CACHE_SIZE + 50;
+    store.transaction(() => {
+      for (let n = 0; n < count; n++) store.orders.saveIfNewer(order(n), NOW);
+    });
+    expect(store.orders.list()).toHaveLength(count);
+    expect(store.orders.bodiesKept()).toBe(BODY_CACHE_SIZE);
+    expect(BODY_CACHE_SIZE).toBeLessThanOrEqual(500);
+  });
+
+  it("gives SQLite's page cache its size: the engine's 8 MB unless told, intake's connection SQLite's own 2 MB", () => {
+    const dir = tempDir(cleanup);
+    open(undefined, dir);
+    // The page cache is the connection's own setting: read back through a connection opened the same way.
+    const cacheOf = (memory?: OpenStoreOptions['memory']): number => {
+      const file = `${dir}/cache-${memory?.pageCacheKib ?? 'default'}`;
+      const r = openStore({ dataDir: file, now: () => NOW, ...(memory ? { memory } : {}) });
+      if (!r.ok) throw new Error(r.problem.message);
+      cleanup.add(() => r.value.close());
+      // The setting is the connection's own: the store reads it back from SQLite.
+      return r.value.pageCacheKib();
+    };
+    expect(cacheOf()).toBe(DEFAULT_PAGE_CACHE_KIB);
+    expect(DEFAULT_PAGE_CACHE_KIB).toBeLessThanOrEqual(8_192);
+    expect(cacheOf(INTAKE_MEMORY)).toBe(2_048);
+    expect(INTAKE_MEMORY.bodies).toBeLessThanOrEqual(64);
+  });
+
+  it("opens intake's own connection with SQLite's 2 MB and a few parsed bodies, however many orders it stores", () => {
+    const dir = tempDir(cleanup);
+    open(undefined, dir);
+    const intake = openIntakeStore(dir, () => NOW);
+    cleanup.add(() => intake.close());
+    expect(intake.pageCacheKib()).toBe(2_048);
+    intake.transaction(() => {
+      for (let n = 0; n < 300; n++) intake.orders.saveIfNewer(order(n), NOW);
+    });
+    // A newer answer for each is compared with the body held: read, then let go.
+    for (let n = 0; n < 300; n++) intake.orders.get(`ORD-${1000 + n}`);
+    expect(intake.orders.bodiesKept()).toBeLessThanOrEqual(64);
+  });
+});
