@@ -132,6 +132,8 @@ async function main(): Promise<void> {
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop());
+  // The soak gone (killed, crashed): a counter left behind would hold its data file and the hub.
+  process.on('disconnect', () => void stop());
   process.send?.({ id: 0, kind: 'state', waiting: 0, mode: 'started' });
 }
 

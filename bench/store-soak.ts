@@ -5,13 +5,17 @@
  * the sandbox order service over HTTP without requestId de-duplication. For about 20 minutes
  * orders arrive (600 by default) and packers tap at random on random counters (a packer refused
  * because another counter holds the order walks over to it half the time; one who finds an order
- * packed twice settles it). Meanwhile: the hub frozen (SIGSTOP, 25 s) or killed 5 times, the service
- * down 3 times (40 s), a counter SIGKILLed 10 times (back 3 s later on the same data folder). Then
- * the store works every open order to its end, every counter sends what it holds, and the checker
- * (bench/store-soak-check.ts), reading only the service's log and each counter's data file, prints
- * taps lost, taps applied twice, orders left unhandled, orders tapped at two counters while apart
- * and how many of those both counters raised; and each counter's memory after warm-up and at the end.
- * Targets: 0, 0, 0, all raised, memory growth under 10%.
+ * packed twice settles it). Meanwhile, each kind in turn (never two of a kind at once): the hub
+ * frozen (SIGSTOP, 25 s) or killed 5 times, the service down 3 times (40 s), a counter SIGKILLed 10
+ * times (back 3 s later on the same data folder; never Counter 1, whose process lives the whole run
+ * so one memory figure spans it). Then the store works every open order to its end, every counter
+ * sends what it holds, and the checker (bench/store-soak-check.ts), reading only the service's log
+ * and each counter's data file, prints taps lost, taps applied twice, orders left unhandled, orders
+ * tapped at two counters while apart and how many of those both counters raised; and each counter's
+ * memory once its process has warmed up (a minute, or a tenth of the run) and when the random phase
+ * ends. Targets: 0, 0, 0, all raised, memory growth under 10% (judged on processes that warmed up
+ * before the run's midpoint). Everything it starts is stopped at the end, on a failure, and on
+ * Ctrl+C or SIGTERM.
  * Run: npx tsx bench/store-soak.ts [--minutes 20] [--orders N] [--seed 1] [--keep]
  */
 import { type ChildProcess, fork } from 'node:child_process';
@@ -21,6 +25,7 @@ import { join } from 'node:path';
 import { startSandbox } from '../sandbox';
 import { formatJoinCode } from '../src/main/core/hub/join-code';
 import { nextStep } from '../src/shared/fulfilment';
+import type { Order } from '../src/shared/protocol';
 import { makeTestHub } from '../test/main/core/hub/hub-fixture';
 import type { SoakAnswer, SoakAsk, SoakReply } from './store-soak-counter';
 import { checkSoak } from './store-soak-check';
@@ -31,6 +36,7 @@ const arg = (name: string, fallback: number): number => {
 };
 const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const log = (text: string): void => console.log(`${new Date().toISOString().slice(11, 19)} ${text}`);
+const mb = (n: number | null): string => (n === null ? '-' : `${(n / 2 ** 20).toFixed(1)} MB`);
 
 const MINUTES = Math.max(1, arg('minutes', 20));
 const ORDERS = Math.max(10, arg('orders', Math.round((600 * MINUTES) / 20)));
@@ -51,6 +57,10 @@ const pick = <T>(list: readonly T[]): T | undefined => list[Math.floor(random() 
 class Counter {
   child: ChildProcess | null = null;
   incarnation = 0;
+  ready = false;
+  startedAt = 0;
+  /** This process's memory once it had warmed up (rss), or null before. */
+  memoryWarm: number | null = null;
   private next = 1;
   private readonly waiting = new Map<number, (answer: SoakReply | null) => void>();
   constructor(
@@ -59,33 +69,46 @@ class Counter {
     private readonly env: Record<string, string>,
   ) {}
 
-  start(): Promise<void> {
+  /** Starts the process; true once it is ready, false when it died first (killed while starting). */
+  start(): Promise<boolean> {
     this.incarnation += 1;
+    this.ready = false;
+    this.startedAt = Date.now();
+    this.memoryWarm = null;
     const child = fork(join(__dirname, 'store-soak-counter.ts'), [], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...this.env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.child = child;
-    return new Promise((resolve, reject) => {
+    return new Promise((resolve) => {
       child.on('message', (m: SoakAnswer) => {
-        if (m.id === 0) return resolve();
+        if (m.id === 0) {
+          if (this.child === child) this.ready = true;
+          return resolve(true);
+        }
         this.waiting.get(m.id)?.(m);
         this.waiting.delete(m.id);
       });
       child.on('exit', (code, signal) => {
-        if (this.child === child) this.child = null;
+        if (this.child === child) {
+          this.child = null;
+          this.ready = false;
+        }
         for (const done of this.waiting.values()) done(null);
         this.waiting.clear();
-        if (code !== 0 && signal === null) reject(new Error(`${this.name} exited with ${code}`));
+        // A counter that ends on its own (not killed here) is a crash the soak must show.
+        if (signal === null && code !== 0) log(`${this.name} exited by itself with code ${code}`);
+        resolve(false);
       });
     });
   }
 
+  /** Started and answering (not between a SIGKILL and its restart). */
   get alive(): boolean {
-    return this.child !== null;
+    return this.child !== null && this.ready;
   }
 
   /** Asks the counter; null when it died meanwhile or did not answer within 15 s. */
   ask(request: SoakAsk): Promise<SoakReply | null> {
     const child = this.child;
-    if (!child?.connected) return Promise.resolve(null);
+    if (!this.alive || !child?.connected) return Promise.resolve(null);
     const id = this.next++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
@@ -103,6 +126,7 @@ class Counter {
   kill(): void {
     this.child?.kill('SIGKILL');
     this.child = null;
+    this.ready = false;
   }
 
   async stop(): Promise<void> {
@@ -116,11 +140,9 @@ class Counter {
   }
 }
 
-async function memoryOf(counters: readonly Counter[]): Promise<(number | null)[]> {
-  return Promise.all(counters.map(async (c) => {
-    const m = await c.ask({ kind: 'memory' });
-    return m?.kind === 'memory' ? m.rss : null;
-  }));
+async function memoryOf(counter: Counter): Promise<number | null> {
+  const m = await counter.ask({ kind: 'memory' });
+  return m?.kind === 'memory' ? m.rss : null;
 }
 
 async function main(): Promise<void> {
@@ -128,7 +150,7 @@ async function main(): Promise<void> {
   console.log(`Store soak: ${COUNTERS} counters on one hub, ${ORDERS} orders over ${MINUTES} min; the hub frozen or killed 5 times, the service down 3 times, a counter SIGKILLed 10 times`);
   const work = mkdtempSync(join(tmpdir(), 'packdesk-soak-'));
   const sandbox = await startSandbox({ orderCount: 10, arrivalEveryMs: 0, changesMinIntervalMs: 500, seed: 7 });
-  sandbox.faults.set({ dedupe: false });
+  await sandbox.faults.set({ dedupe: false });
   const hub = await makeTestHub({ supervisor: { backoff: { initialMs: 500, maxMs: 2_000 } } });
   const code = formatJoinCode({ host: '127.0.0.1', port: hub.port, secret: hub.secret, fingerprint: hub.fingerprint });
   const counters = Array.from({ length: COUNTERS }, (_, i) => {
@@ -146,78 +168,94 @@ async function main(): Promise<void> {
   });
   let frozen: number | null = null;
   const counts = { taps: 0, refused: 0, walkedOver: 0, settled: 0, hubFrozen: 0, hubKilled: 0, outages: 0, counterKills: 0 };
+  const refusals = new Map<string, number>();
+  let cleaned: Promise<void> | null = null;
+  /** Stops everything the soak started; once, whether it ends, fails or is interrupted. */
+  const cleanup = (): Promise<void> =>
+    (cleaned ??= (async () => {
+      if (frozen !== null) process.kill(frozen, 'SIGCONT');
+      for (const c of counters) c.kill();
+      await hub.dispose();
+      await sandbox.close();
+      if (process.argv.includes('--keep')) console.log(`counters' data kept in ${work}`);
+      else rmSync(work, { recursive: true, force: true });
+    })());
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      log(`${signal}: stopping the hub, the counters and the service`);
+      void cleanup().finally(() => process.exit(130));
+    });
   try {
     // One at a time: each joins the hub by its code, as a manager joins them.
-    for (const c of counters) await c.start();
+    for (const c of counters) if (!(await c.start())) throw new Error(`${c.name} did not start`);
     const connected = async (): Promise<boolean> => (await Promise.all(counters.map((c) => c.ask({ kind: 'state' })))).every((s) => s?.kind === 'state' && s.mode === 'connected');
     for (let i = 0; i < 120 && !(await connected()); i++) await pause(500);
     log('every counter on the hub');
 
-    // The incidents, at random moments of the middle of the run.
-    const at = (): number => durationMs * (0.1 + 0.75 * random());
-    const incidents: { at: number; run: () => Promise<void> }[] = [];
-    for (let i = 0; i < 5; i++) {
-      const freeze = i % 2 === 0;
-      incidents.push({
-        at: at(),
-        run: async () => {
-          const pid = hub.supervisor.status().pid;
-          if (!pid || frozen !== null) return;
-          if (freeze) {
-            process.kill(pid, 'SIGSTOP');
-            frozen = pid;
-            counts.hubFrozen += 1;
-            log('hub frozen (SIGSTOP) for 25 s');
-            await pause(25_000);
-            process.kill(pid, 'SIGCONT');
-            frozen = null;
-            log('hub thawed (SIGCONT)');
-          } else {
-            process.kill(pid, 'SIGKILL');
-            counts.hubKilled += 1;
-            log('hub killed (SIGKILL); its supervisor starts it again');
-          }
-        },
-      });
-    }
-    for (let i = 0; i < 3; i++)
-      incidents.push({
-        at: at(),
-        run: async () => {
-          sandbox.faults.set({ outage: 'refuse' });
-          counts.outages += 1;
-          log('order service down for 40 s');
-          await pause(40_000);
-          sandbox.faults.set({ outage: 'none' });
-          log('order service back');
-        },
-      });
-    for (let i = 0; i < 10; i++)
-      incidents.push({
-        at: at(),
-        run: async () => {
-          const victim = pick(counters.filter((c) => c.alive));
-          if (!victim) return;
-          victim.kill();
-          counts.counterKills += 1;
-          log(`${victim.name} SIGKILLed; back in 3 s`);
-          await pause(3_000);
-          await victim.start().catch((e: unknown) => log(`${victim.name} did not start again: ${String(e)}`));
-        },
-      });
+    /**
+     * Each kind of incident in turn, never two of a kind at once: the n-th of `count` at a random
+     * moment of the first half of its n-th share of the run's middle (10% to 85%), or when the one
+     * before it is over.
+     */
+    const inTurn = async (count: number, run: (n: number) => Promise<void>): Promise<void> => {
+      const share = (0.75 * durationMs) / count;
+      for (let n = 0; n < count; n++) {
+        const at = 0.1 * durationMs + n * share + random() * share * 0.5;
+        await pause(Math.max(0, started + at - Date.now()));
+        await run(n);
+      }
+    };
+    const hubIncident = async (n: number): Promise<void> => {
+      const pid = hub.supervisor.status().pid;
+      if (!pid) return log('hub not running at its incident: skipped');
+      if (n % 2 === 0) {
+        process.kill(pid, 'SIGSTOP');
+        frozen = pid;
+        counts.hubFrozen += 1;
+        log('hub frozen (SIGSTOP) for 25 s');
+        await pause(25_000);
+        process.kill(pid, 'SIGCONT');
+        frozen = null;
+        log('hub thawed (SIGCONT)');
+      } else {
+        process.kill(pid, 'SIGKILL');
+        counts.hubKilled += 1;
+        log('hub killed (SIGKILL); its supervisor starts it again');
+      }
+      await pause(10_000);
+    };
+    const serviceOutage = async (): Promise<void> => {
+      await sandbox.faults.set({ outage: 'refuse' });
+      counts.outages += 1;
+      log('order service down for 40 s');
+      await pause(40_000);
+      await sandbox.faults.set({ outage: 'none' });
+      log('order service back');
+    };
+    // Counter 1 is never killed: one counter's process lives the whole run, to read its memory.
+    const counterKill = async (): Promise<void> => {
+      const victim = pick(counters.slice(1).filter((c) => c.alive));
+      if (!victim) return log('no counter to kill: skipped');
+      victim.kill();
+      counts.counterKills += 1;
+      log(`${victim.name} SIGKILLed; back in 3 s`);
+      await pause(3_000);
+      if (!(await victim.start())) log(`${victim.name} did not start again`);
+    };
     const started = Date.now();
-    const running = incidents.map((i) => pause(i.at).then(i.run));
+    const running = [inTurn(5, hubIncident), inTurn(3, serviceOutage), inTurn(10, counterKill)];
 
+    const openOrders = (): Order[] => sandbox.orders().filter((o) => nextStep(o) !== null);
     /** A packer's tap: a random open order at a random counter (walking over to the holder half the time). */
     const tapSomewhere = async (finishing: boolean): Promise<void> => {
-      const open = sandbox.orders().filter((o) => nextStep(o) !== null);
-      const order = pick(open);
+      const order = pick(openOrders());
       const counter = pick(counters.filter((c) => c.alive));
       if (!order || !counter) return;
       const answer = await counter.ask({ kind: 'tap', orderId: order.id });
       if (answer?.kind === 'tapped') counts.taps += 1;
       else if (answer?.kind === 'refused') {
         counts.refused += 1;
+        refusals.set(answer.code, (refusals.get(answer.code) ?? 0) + 1);
         if (answer.code === 'PACKED_TWICE' && (finishing || random() < 0.5) && (await counter.ask({ kind: 'settle', orderId: order.id }))?.kind === 'settled') counts.settled += 1;
         const holder = counters.find((c) => c.name === answer.holder);
         if (answer.holder && holder?.alive && (finishing || random() < 0.5)) {
@@ -228,27 +266,40 @@ async function main(): Promise<void> {
     };
 
     let placed = 0;
-    let memoryWarm: (number | null)[] | null = null;
     const warmUpMs = Math.max(60_000, durationMs * 0.1);
+    /** Each counter's memory once its process has run warmUpMs (again after each restart). */
+    const sampleWarm = async (): Promise<void> => {
+      for (const c of counters)
+        if (c.alive && c.memoryWarm === null && Date.now() - c.startedAt >= warmUpMs) {
+          c.memoryWarm = await memoryOf(c);
+          if (c.incarnation === 1) log(`${c.name}: memory after warm-up ${mb(c.memoryWarm)}`);
+        }
+    };
     while (Date.now() - started < durationMs) {
       const due = Math.min(ORDERS, Math.floor(((Date.now() - started) / durationMs) * ORDERS) + 1);
       for (; placed < due; placed++) sandbox.placeOrder();
-      if (memoryWarm === null && Date.now() - started >= warmUpMs) {
-        memoryWarm = await memoryOf(counters);
-        log(`memory after warm-up: ${memoryWarm.map((m) => (m === null ? '-' : `${(m / 2 ** 20).toFixed(0)} MB`)).join(', ')}`);
-      }
+      await sampleWarm();
       await Promise.all([tapSomewhere(false), tapSomewhere(false)]);
       await pause(300);
     }
     for (; placed < ORDERS; placed++) sandbox.placeOrder();
     await Promise.all(running);
-    const memoryEnd = await memoryOf(counters);
-    const incarnations = counters.map((c) => c.incarnation);
-    log(`random phase over: ${counts.taps} taps taken, ${counts.refused} refused, ${counts.walkedOver} walked over, ${counts.settled} settled; working every open order to its end`);
+    await sampleWarm();
+    const memoryEnd = await Promise.all(counters.map(memoryOf));
+    const tally = (): string => [...refusals].sort((x, y) => y[1] - x[1]).map(([code, n]) => `${code} ${n}`).join(', ');
+    log(`random phase over: ${counts.taps} taps taken, ${counts.refused} refused (${tally()}), ${counts.walkedOver} walked over, ${counts.settled} settled; working every open order to its end`);
 
     // Every open order worked to its end, with the hub and the service up; then every counter sends what it holds.
     const sweepUntil = Date.now() + 8 * 60_000;
-    while (Date.now() < sweepUntil && sandbox.orders().some((o) => nextStep(o) !== null)) await Promise.all([tapSomewhere(true), tapSomewhere(true), tapSomewhere(true)]);
+    let said = Date.now();
+    for (let open = openOrders().length; Date.now() < sweepUntil && open > 0; open = openOrders().length) {
+      if (Date.now() - said >= 30_000) {
+        said = Date.now();
+        log(`${open} orders still open (${openOrders().slice(0, 5).map((o) => `${o.id} next ${nextStep(o)?.key}`).join(', ')}); refusals so far: ${tally()}`);
+      }
+      await Promise.all([tapSomewhere(true), tapSomewhere(true), tapSomewhere(true)]);
+      await pause(100);
+    }
     const drainUntil = Date.now() + 3 * 60_000;
     const waiting = async (): Promise<number> => (await Promise.all(counters.map((c) => c.ask({ kind: 'state' })))).reduce((n, s) => n + (s?.kind === 'state' ? s.waiting : 1), 0);
     while (Date.now() < drainUntil && (await waiting()) > 0) await pause(1_000);
@@ -257,7 +308,6 @@ async function main(): Promise<void> {
     for (const c of counters) await c.stop();
 
     const figures = await checkSoak(sandbox.adminUrl, counters.map((c) => ({ name: c.name, file: join(c.dataDir, 'packdesk.sqlite') })));
-    const mb = (n: number | null): string => (n === null ? '-' : `${(n / 2 ** 20).toFixed(1)} MB`);
     console.log('');
     console.log(`incidents: hub frozen ${counts.hubFrozen}, hub killed ${counts.hubKilled}, service down ${counts.outages}, counters SIGKILLed ${counts.counterKills}`);
     console.log(`orders placed ${placed + 10} (10 seeded), taps in the counters' files ${figures.taps}`);
@@ -267,23 +317,21 @@ async function main(): Promise<void> {
     console.log(`orders tapped at two counters apart: ${figures.ordersApart}; raised on both counters: ${figures.apartRaisedOnBoth}   (target all)`);
     let grew = false;
     counters.forEach((c, i) => {
-      const start = memoryWarm?.[i] ?? null;
+      const start = c.memoryWarm;
       const end = memoryEnd[i] ?? null;
-      const growth = start !== null && end !== null && incarnations[i] === 1 ? (end - start) / start : null;
-      if (growth !== null && growth > MEMORY_GROWTH_BOUND) grew = true;
-      console.log(`${c.name}: memory after warm-up ${mb(start)}, at the end ${mb(end)}${growth !== null ? `, growth ${(growth * 100).toFixed(1)}%` : ` (SIGKILLed ${incarnations[i]! - 1} times: this process started after warm-up)`}`);
+      // Judged on a process that ran at least half the run after its warm-up; a younger one is shown only.
+      const judged = start !== null && end !== null && c.startedAt + warmUpMs <= started + durationMs / 2;
+      const growth = start !== null && end !== null ? (end - start) / start : null;
+      if (judged && growth !== null && growth > MEMORY_GROWTH_BOUND) grew = true;
+      const life = c.incarnation > 1 ? ` (SIGKILLed ${c.incarnation - 1} times; its last process ran ${((started + durationMs - c.startedAt) / 60_000).toFixed(1)} min${judged ? '' : ', too short to judge'})` : '';
+      console.log(`${c.name}: memory after warm-up ${mb(start)}, at the end ${mb(end)}${growth !== null ? `, growth ${(growth * 100).toFixed(1)}%` : ''}${life}`);
     });
     for (const [what, list] of Object.entries(figures.examples)) if (list.length > 0) console.log(`${what}: ${list.join('; ')}`);
     const met = figures.tapsLost === 0 && figures.tapsAppliedTwice === 0 && figures.ordersUnhandled === 0 && figures.apartRaisedOnBoth === figures.ordersApart && !grew;
     console.log(met ? 'every target met' : 'TARGETS NOT MET');
     process.exitCode = met ? 0 : 1;
   } finally {
-    if (frozen !== null) process.kill(frozen, 'SIGCONT');
-    for (const c of counters) c.kill();
-    await hub.dispose();
-    await sandbox.close();
-    if (process.argv.includes('--keep')) console.log(`counters' data kept in ${work}`);
-    else rmSync(work, { recursive: true, force: true });
+    await cleanup();
   }
 }
 
