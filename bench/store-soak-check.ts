@@ -4,7 +4,10 @@
  * data file (read-only SQL), and says what a store must never see:
  *  - taps lost: a tap in a counter's file that never reached the service (no request with its
  *    requestId), or still waiting after the drain. Taps a counter set aside on purpose and said so
- *    (taken back, done elsewhere, the order cancelled) are not lost;
+ *    (taken back, done elsewhere, the order cancelled) are not lost. Nor is a tap its counter
+ *    settled as sent because a status check found the order already at its step after a try that
+ *    got no answer (the counter SIGKILLed mid-send): its step is done; it is counted on its own
+ *    (`confirmedUnsent`) when no try of it answered 2xx, since another counter made that step;
  *  - taps applied twice: one requestId applied more than once (the service does not de-duplicate);
  *  - orders left unhandled: an order of the service with a step still to take after the sweep, or
  *    one that some counter's file never held;
@@ -13,6 +16,8 @@
  *    of them made without asking the hub; and of those, how many both counters raised as a conflict.
  * The definitions are the checker's own, read off the raw rows, not the product's functions.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { nextStep } from '../src/shared/fulfilment';
 import type { Order } from '../src/shared/protocol';
@@ -36,6 +41,8 @@ export interface CounterFile {
 export interface SoakFigures {
   readonly taps: number;
   readonly tapsLost: number;
+  /** Settled as sent by a status check (the order showed the step) though no try of it was applied. */
+  readonly confirmedUnsent: number;
   readonly tapsAppliedTwice: number;
   readonly ordersUnhandled: number;
   readonly ordersApart: number;
@@ -53,6 +60,8 @@ interface Tap {
   readonly code: string | null;
   readonly unchecked: number | null;
   readonly seen: readonly string[] | null;
+  /** Settled as sent by a status check ("confirmed" in the counter's audit). */
+  readonly confirmed: boolean;
 }
 
 /** Packing, handing over, or neither (an invoice): only work of one kind can be done twice. */
@@ -69,7 +78,8 @@ const SET_ASIDE = new Set(['UNDONE', 'ORDER_CANCELLED_ELSEWHERE', 'DONE_ELSEWHER
 function readCounter(c: CounterFile): { taps: Tap[]; orders: Set<string>; conflicts: Map<string, Set<string>> } {
   const db = new Database(c.file, { readonly: true, fileMustExist: true });
   try {
-    const taps = (db.prepare(`SELECT request_id, order_id, action, state, last_error, hub_unchecked, hub_seen FROM outbox`).all() as Record<string, unknown>[]).map((r) => ({
+    const confirmed = new Set((db.prepare(`SELECT entry_id FROM audit WHERE outcome = 'confirmed'`).all() as { entry_id: number }[]).map((r) => r.entry_id));
+    const taps = (db.prepare(`SELECT id, request_id, order_id, action, state, last_error, hub_unchecked, hub_seen FROM outbox`).all() as Record<string, unknown>[]).map((r) => ({
       counter: c.name,
       requestId: String(r.request_id),
       orderId: String(r.order_id),
@@ -78,6 +88,7 @@ function readCounter(c: CounterFile): { taps: Tap[]; orders: Set<string>; confli
       code: r.last_error ? ((JSON.parse(String(r.last_error)) as { code?: string }).code ?? null) : null,
       unchecked: typeof r.hub_unchecked === 'number' ? r.hub_unchecked : null,
       seen: typeof r.hub_seen === 'string' ? (JSON.parse(r.hub_seen) as string[]) : null,
+      confirmed: confirmed.has(Number(r.id)),
     }));
     const orders = new Set((db.prepare(`SELECT id FROM orders`).all() as { id: string }[]).map((r) => r.id));
     const conflicts = new Map<string, Set<string>>();
@@ -97,13 +108,27 @@ async function getJson<T>(url: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-/** The figures, from the service at `adminUrl` and the counters' files. */
-export async function checkSoak(adminUrl: string, counters: readonly CounterFile[]): Promise<SoakFigures> {
-  const applied = await getJson<Applied[]>(`${adminUrl}/__sandbox/log`);
-  const requests = await getJson<Requested[]>(`${adminUrl}/__sandbox/requests`);
-  const orders = await getJson<Order[]>(`${adminUrl}/__sandbox/orders`);
+/** The order service's own record, as its admin API gives it. */
+export interface ServiceRecord {
+  readonly applied: readonly Applied[];
+  readonly requests: readonly Requested[];
+  readonly orders: readonly Order[];
+}
+
+/** Reads the service's record from the sandbox at `adminUrl`. */
+export async function readService(adminUrl: string): Promise<ServiceRecord> {
+  return {
+    applied: await getJson<Applied[]>(`${adminUrl}/__sandbox/log`),
+    requests: await getJson<Requested[]>(`${adminUrl}/__sandbox/requests`),
+    orders: await getJson<Order[]>(`${adminUrl}/__sandbox/orders`),
+  };
+}
+
+/** The figures, from the service's record and the counters' files. */
+export function checkSoak(service: ServiceRecord, counters: readonly CounterFile[]): SoakFigures {
+  const { applied, requests, orders } = service;
   const files = counters.map((c) => ({ name: c.name, ...readCounter(c) }));
-  const examples: Record<string, string[]> = { lost: [], twice: [], unhandled: [], apart: [], notRaised: [] };
+  const examples: Record<string, string[]> = { lost: [], confirmedUnsent: [], twice: [], unhandled: [], apart: [], notRaised: [] };
   const note = (what: string, text: string): void => {
     if (examples[what]!.length < 10) examples[what]!.push(text);
   };
@@ -112,11 +137,17 @@ export async function checkSoak(adminUrl: string, counters: readonly CounterFile
   for (const r of requests) requested.set(r.requestId, [...(requested.get(r.requestId) ?? []), r.status]);
   const taps = files.flatMap((f) => f.taps);
   let lost = 0;
+  let confirmedUnsent = 0;
   for (const t of taps) {
     if (t.state === 'discarded' && (t.code === null || SET_ASIDE.has(t.code))) continue;
     const statuses = requested.get(t.requestId) ?? [];
     const gone = t.state === 'queued' || t.state === 'sending' || statuses.length === 0 || (t.state === 'sent' && !statuses.some((s) => s >= 200 && s < 300));
     if (!gone) continue;
+    if (t.state === 'sent' && t.confirmed) {
+      confirmedUnsent += 1;
+      note('confirmedUnsent', `${t.counter} ${t.orderId} ${t.action.fulfillmentState ?? t.action.orderState ?? t.action.type} (${statuses.length === 0 ? 'no request reached the service' : `answered ${statuses.join(', ')}`})`);
+      continue;
+    }
     lost += 1;
     note('lost', `${t.counter} ${t.orderId} ${t.action.type} ${t.action.fulfillmentState ?? t.action.orderState ?? ''} (${t.state}${t.code ? ` ${t.code}` : ''})`);
   }
@@ -169,5 +200,20 @@ export async function checkSoak(adminUrl: string, counters: readonly CounterFile
     note('apart', `${orderId} (${[...pairs].join(', ')})`);
   }
 
-  return { taps: taps.length, tapsLost: lost, tapsAppliedTwice: twice, ordersUnhandled: unhandled, ordersApart: apart, apartRaisedOnBoth: raisedOnBoth, examples };
+  return { taps: taps.length, tapsLost: lost, confirmedUnsent, tapsAppliedTwice: twice, ordersUnhandled: unhandled, ordersApart: apart, apartRaisedOnBoth: raisedOnBoth, examples };
+}
+
+/**
+ * Run alone on a soak's kept folder (--keep), to read it again:
+ *   npx tsx bench/store-soak-check.ts /tmp/packdesk-soak-XXXX
+ */
+if (process.argv[1]?.endsWith('store-soak-check.ts')) {
+  const dir = process.argv[2];
+  if (!dir) throw new Error('usage: store-soak-check.ts <the soak folder kept by --keep>');
+  const service = JSON.parse(readFileSync(join(dir, 'service.json'), 'utf8')) as ServiceRecord;
+  const counters = readdirSync(dir)
+    .filter((d) => d.startsWith('counter-'))
+    .sort()
+    .map((d) => ({ name: `Counter ${d.slice('counter-'.length)}`, file: join(dir, d, 'packdesk.sqlite') }));
+  console.log(JSON.stringify(checkSoak(service, counters), null, 2));
 }

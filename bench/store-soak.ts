@@ -19,7 +19,7 @@
  * Run: npx tsx bench/store-soak.ts [--minutes 20] [--orders N] [--seed 1] [--keep]
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '../sandbox';
@@ -28,7 +28,7 @@ import { nextStep } from '../src/shared/fulfilment';
 import type { Order } from '../src/shared/protocol';
 import { makeTestHub } from '../test/main/core/hub/hub-fixture';
 import type { SoakAnswer, SoakAsk, SoakReply } from './store-soak-counter';
-import { checkSoak } from './store-soak-check';
+import { checkSoak, readService } from './store-soak-check';
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -307,11 +307,15 @@ async function main(): Promise<void> {
     await pause(5_000);
     for (const c of counters) await c.stop();
 
-    const figures = await checkSoak(sandbox.adminUrl, counters.map((c) => ({ name: c.name, file: join(c.dataDir, 'packdesk.sqlite') })));
+    const service = await readService(sandbox.adminUrl);
+    // Kept beside the counters' folders, so the checker can read a kept soak again (store-soak-check.ts).
+    if (process.argv.includes('--keep')) writeFileSync(join(work, 'service.json'), JSON.stringify(service));
+    const figures = checkSoak(service, counters.map((c) => ({ name: c.name, file: join(c.dataDir, 'packdesk.sqlite') })));
     console.log('');
     console.log(`incidents: hub frozen ${counts.hubFrozen}, hub killed ${counts.hubKilled}, service down ${counts.outages}, counters SIGKILLed ${counts.counterKills}`);
     console.log(`orders placed ${placed + 10} (10 seeded), taps in the counters' files ${figures.taps}`);
     console.log(`taps lost:                         ${figures.tapsLost}   (target 0)`);
+    console.log(`  (settled as sent by a status check after a try with no answer, though another counter made the step: ${figures.confirmedUnsent})`);
     console.log(`taps applied twice:                ${figures.tapsAppliedTwice}   (target 0)`);
     console.log(`orders left unhandled:             ${figures.ordersUnhandled}   (target 0)`);
     console.log(`orders tapped at two counters apart: ${figures.ordersApart}; raised on both counters: ${figures.apartRaisedOnBoth}   (target all)`);
