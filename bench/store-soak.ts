@@ -247,7 +247,7 @@ async function main(): Promise<void> {
 
     const openOrders = (): Order[] => sandbox.orders().filter((o) => nextStep(o) !== null);
     /** A packer's tap: a random open order at a random counter (walking over to the holder half the time). */
-    const tapSomewhere = async (finishing: boolean): Promise<void> => {
+    const tapSomewhere = async (): Promise<void> => {
       const order = pick(openOrders());
       const counter = pick(counters.filter((c) => c.alive));
       if (!order || !counter) return;
@@ -256,9 +256,9 @@ async function main(): Promise<void> {
       else if (answer?.kind === 'refused') {
         counts.refused += 1;
         refusals.set(answer.code, (refusals.get(answer.code) ?? 0) + 1);
-        if (answer.code === 'PACKED_TWICE' && (finishing || random() < 0.5) && (await counter.ask({ kind: 'settle', orderId: order.id }))?.kind === 'settled') counts.settled += 1;
+        if (answer.code === 'PACKED_TWICE' && random() < 0.5 && (await counter.ask({ kind: 'settle', orderId: order.id }))?.kind === 'settled') counts.settled += 1;
         const holder = counters.find((c) => c.name === answer.holder);
-        if (answer.holder && holder?.alive && (finishing || random() < 0.5)) {
+        if (answer.holder && holder?.alive && random() < 0.5) {
           counts.walkedOver += 1;
           if ((await holder.ask({ kind: 'tap', orderId: order.id }))?.kind === 'tapped') counts.taps += 1;
         }
@@ -279,7 +279,7 @@ async function main(): Promise<void> {
       const due = Math.min(ORDERS, Math.floor(((Date.now() - started) / durationMs) * ORDERS) + 1);
       for (; placed < due; placed++) sandbox.placeOrder();
       await sampleWarm();
-      await Promise.all([tapSomewhere(false), tapSomewhere(false)]);
+      await Promise.all([tapSomewhere(), tapSomewhere()]);
       await pause(300);
     }
     for (; placed < ORDERS; placed++) sandbox.placeOrder();
@@ -289,17 +289,62 @@ async function main(): Promise<void> {
     const tally = (): string => [...refusals].sort((x, y) => y[1] - x[1]).map(([code, n]) => `${code} ${n}`).join(', ');
     log(`random phase over: ${counts.taps} taps taken, ${counts.refused} refused (${tally()}), ${counts.walkedOver} walked over, ${counts.settled} settled; working every open order to its end`);
 
-    // Every open order worked to its end, with the hub and the service up; then every counter sends what it holds.
-    const sweepUntil = Date.now() + 8 * 60_000;
-    let said = Date.now();
-    for (let open = openOrders().length; Date.now() < sweepUntil && open > 0; open = openOrders().length) {
-      if (Date.now() - said >= 30_000) {
-        said = Date.now();
-        log(`${open} orders still open (${openOrders().slice(0, 5).map((o) => `${o.id} next ${nextStep(o)?.key}`).join(', ')}); refusals so far: ${tally()}`);
+    // Every open order worked to its end, with the hub and the service up, as a store closing its
+    // shift would: six packers, each taking an open order nobody works on and tapping it to its end
+    // (at the counter that holds it; an order packed twice settled where it is met). Then every
+    // counter sends what it holds.
+    const sweepUntil = Date.now() + 12 * 60_000;
+    const working = new Set<string>();
+    const alive = (): Counter | undefined => pick(counters.filter((c) => c.alive));
+    const finish = async (orderId: string): Promise<void> => {
+      let counter = alive();
+      for (let i = 0; i < 30 && Date.now() < sweepUntil; i++) {
+        const now = sandbox.order(orderId);
+        if (!now || nextStep(now) === null) return;
+        if (!counter?.alive) counter = alive();
+        const answer = counter ? await counter.ask({ kind: 'tap', orderId }) : null;
+        if (answer?.kind === 'tapped') {
+          counts.taps += 1;
+          continue;
+        }
+        if (answer?.kind !== 'refused') {
+          counter = alive();
+          await pause(500);
+          continue;
+        }
+        counts.refused += 1;
+        refusals.set(answer.code, (refusals.get(answer.code) ?? 0) + 1);
+        const holder = counters.find((c) => c.name === answer.holder);
+        if (answer.code === 'PACKED_TWICE') {
+          if ((await counter!.ask({ kind: 'settle', orderId }))?.kind === 'settled') counts.settled += 1;
+        } else if (holder?.alive) {
+          counts.walkedOver += 1;
+          counter = holder;
+        } else {
+          // Its taps still on their way to the service, or the order not here yet: a moment, maybe elsewhere.
+          if (answer.code === 'NOT_HERE') counter = alive();
+          await pause(500);
+        }
       }
-      await Promise.all([tapSomewhere(true), tapSomewhere(true), tapSomewhere(true)]);
-      await pause(100);
-    }
+    };
+    const packer = async (): Promise<void> => {
+      while (Date.now() < sweepUntil) {
+        const open = openOrders();
+        if (open.length === 0) return;
+        const order = open.find((o) => !working.has(o.id));
+        if (!order) {
+          await pause(500);
+          continue;
+        }
+        working.add(order.id);
+        await finish(order.id).finally(() => working.delete(order.id));
+      }
+    };
+    const telling = setInterval(() => {
+      const open = openOrders();
+      log(`${open.length} orders still open (${open.slice(0, 5).map((o) => `${o.id} next ${nextStep(o)?.key}`).join(', ')}); refusals so far: ${tally()}`);
+    }, 30_000);
+    await Promise.all(Array.from({ length: 6 }, packer)).finally(() => clearInterval(telling));
     const drainUntil = Date.now() + 3 * 60_000;
     const waiting = async (): Promise<number> => (await Promise.all(counters.map((c) => c.ask({ kind: 'state' })))).reduce((n, s) => n + (s?.kind === 'state' ? s.waiting : 1), 0);
     while (Date.now() < drainUntil && (await waiting()) > 0) await pause(1_000);
