@@ -2,13 +2,20 @@
  * `npm run bench`: runs every benchmark under bench/ one after the other, each in its own process so
  * one's memory and timers cannot colour the next's figures. Extra arguments name a subset:
  *   npm run bench -- drain tap-durable
+ * The store soak and the memory bench (each about half an hour) run only when named:
+ *   npm run bench -- store-soak memory
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
 /** Modules here that are not benchmarks. */
-const HELPERS = new Set(['run.ts', 'stats.ts', 'engine-start-child.ts', 'floor.ts', 'memory-host.ts', 'memory-processes.ts', 'procfs.ts', 'cores.ts', 'ui-packer-report.ts']);
+const HELPERS = new Set([
+  'run.ts', 'stats.ts', 'engine-start-child.ts', 'floor.ts', 'memory-host.ts', 'memory-processes.ts', 'procfs.ts', 'cores.ts', 'ui-packer-report.ts',
+  'store-soak-counter.ts', 'store-soak-check.ts',
+]);
+/** Benchmarks too long for every run: only when named. */
+const LONG = new Set(['store-soak', 'memory']);
 const dir = __dirname;
 const all = readdirSync(dir)
   .filter((f) => f.endsWith('.ts') && !HELPERS.has(f))
@@ -21,7 +28,7 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 let failed = 0;
-for (const name of wanted.length > 0 ? wanted : all) {
+for (const name of wanted.length > 0 ? wanted : all.filter((n) => !LONG.has(n))) {
   console.log(`\n=== ${name} ===`);
   const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(dir, `${name}.ts`)], { stdio: 'inherit' });
   if (r.status !== 0) {

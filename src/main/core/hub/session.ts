@@ -14,7 +14,7 @@ import type { HubConnectResult, HubConnection, HubLinkStatus } from './connectio
 import type { CounterIdentity, CounterPorts, HubEvent, HubSession } from './ports';
 import { openClaims, type Claims } from './claims';
 import { startIntakeLease, type IntakeLease } from './lease';
-import { openSharedTaps, type SharedTaps } from './shared-taps';
+import { openSharedTaps, type SharedTaps, type TapEvent } from './shared-taps';
 import { startSharedOrders, type SharedOrders } from './shared-orders';
 import { openPresence, type Presence } from './presence';
 import { openStoreRecords, type StoreRecords } from './store-records';
@@ -148,6 +148,11 @@ export function startHubSession(options: HubSessionOptions): HubSession {
     });
     const claims = await openClaims(conn.nc, { counter: me, now, timers, ...(options.claimQuietMs ? { quietMs: options.claimQuietMs } : {}) });
     const taps = await openSharedTaps(conn.nc, { counter: me, ownTaps: () => ports.ownTaps(), now, timers });
+    // The bucket's taps arrive while the rest opens: held until the listener below is on, or a
+    // counter (re)started after another's tap was put would never keep it nor look at it for taps
+    // made apart (the store soak: an order handed over twice while apart, raised on neither).
+    const early: TapEvent[] = [];
+    const stopEarly = taps.on((event) => early.push(event));
     const presence = await openPresence(conn.nc, { identity: me, figures: () => ports.presence(), now, timers, ...options.presence });
     // Other counters' shift taps kept: the Shift screen's figures changed.
     const onHeard = (what: 'staff' | 'taught' | 'shift'): void => {
@@ -162,18 +167,21 @@ export function startHubSession(options: HubSessionOptions): HubSession {
       : null;
     if (settings && Object.keys(settingsMeanwhile).length > 0) settings.changed(storeSettingsOf(settingsMeanwhile));
     const alarms = await openStoreAlarms(conn.nc, { me, now, timers, log, mine: () => ports.openAlarms?.() ?? [], onChanged: (orderIds) => tell({ kind: 'alarmElsewhere', orderIds }) });
+    const onTap = (event: TapEvent): void => {
+      conflicts?.heard(event.tap);
+      tell(event);
+    };
     unsubscribes.push(
       lease.on(() => {
         decideIntake();
         tellStatus();
       }),
       claims.on((event) => tell(event)),
-      taps.on((event) => {
-        conflicts?.heard(event.tap);
-        tell(event);
-      }),
+      taps.on(onTap),
       presence.on(() => tellStatus()),
     );
+    stopEarly();
+    for (const event of early.splice(0)) onTap(event);
     // North is figures for the chain's support: started beside the rules, never delaying them, and a
     // store hub that cannot take it never stops the counter.
     let northStop: (() => void) | null = null;

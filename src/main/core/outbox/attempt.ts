@@ -9,8 +9,13 @@ import type { EntryRow } from '../db';
 import type { Logger } from '../log';
 import type { StatusCheck, StatusCheckResult } from './status-check';
 
-/** Refusals that may mean the action is already applied (a repeat the service does not de-duplicate). */
-const MAYBE_APPLIED = new Set(['ALREADY_IN_STATE', 'ACTION_NOT_ALLOWED']);
+/**
+ * Refusals that may mean the action is already applied (a repeat the service does not de-duplicate),
+ * or that someone else took the order past it: another counter packed it first (BACKWARD_TRANSITION)
+ * or finished it (ORDER_COMPLETED) before this counter's hand-over tap went. Left failed, such a tap
+ * held every later tap of the order until a manager discarded it (the store soak, issue 39).
+ */
+const MAYBE_APPLIED = new Set(['ALREADY_IN_STATE', 'ACTION_NOT_ALLOWED', 'BACKWARD_TRANSITION', 'ORDER_COMPLETED']);
 
 /** What a status check decided before the update went out anyway (for the audit log). */
 export type CheckNote = 'not-applied' | 'unavailable';

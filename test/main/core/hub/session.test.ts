@@ -190,4 +190,14 @@ describe('three counters and one store hub', () => {
     // Not doubled: one tap of each request id on each counter.
     expect(three.session.tapsOf('ORD-SESSION-1').filter((t) => t.requestId === 'req-away')).toHaveLength(1);
   });
+
+  it('tell a counter that opens later of the taps already in the hub as taps heard, as the others were told (what keeps them in its History and finds taps made apart)', async () => {
+    const four = startCounter(4);
+    await waitFor(() => four.session.status().mode === 'connected', 10_000, 'counter 4 connected');
+    await waitFor(() => four.session.tapsOf('ORD-SESSION-1').length === 2, 5_000, 'the earlier taps listed on counter 4');
+    // Told, not only listed: the store soak's counters restarted after another's tap was put never looked at it.
+    await waitFor(() => four.events.filter((e) => e.kind === 'tap' && e.tap.orderId === 'ORD-SESSION-1').length === 2, 2_000, 'the earlier taps told on counter 4');
+    const told = four.events.flatMap((e) => (e.kind === 'tap' ? [e.tap.requestId] : []));
+    expect(told.sort()).toEqual(['req-1', 'req-away']);
+  });
 });

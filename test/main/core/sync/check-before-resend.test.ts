@@ -10,7 +10,7 @@ import { OrderServiceClient } from '../../../../src/main/core/api';
 import { MemoryVault, TokenManager } from '../../../../src/main/core/auth';
 import { openStore } from '../../../../src/main/core/db';
 import type { StatusCheck } from '../../../../src/main/core/outbox';
-import type { OutboxEntryView } from '../../../../src/shared/ipc';
+import type { OrderView, OutboxEntryView } from '../../../../src/shared/ipc';
 import { type ActionInput, buildUpdateRequest } from '../../../../src/shared/protocol';
 import {
   acceptAndLoad,
@@ -209,6 +209,59 @@ describe('refusals that may mean "already done"', () => {
     expect(await engine.drain({ untilEmpty: true, timeoutMs: 10_000 })).toEqual({ sent: 1, failed: 0, remaining: 0 });
     expect(engine.listOutbox({ includeDone: true }).at(-1)).toMatchObject({ requestId: tap.requestId, state: 'sent', mayBeApplied: false });
     expect(engine.status()).toMatchObject({ failed: 0, toCheck: 0 });
+  });
+});
+
+describe('refusals that say someone else took the order past the tap (the store soak, issue 39)', () => {
+  const fulfilment = (order: OrderView, type: 'STORE' | 'DELIVERY', state: string) =>
+    ({ kind: 'fulfilment', fulfilmentId: fulfilmentId(order, type), state }) as ActionInput;
+
+  it('a Packing tap refused because another counter already packed the order is done elsewhere, not a failure a manager must discard', async () => {
+    const box = await sandbox(cleanup);
+    const dir = tempDir(cleanup);
+    const { engine } = serviceEngine(cleanup, box, dir, { statusCheck: sandboxStatusCheck(box) });
+    engine.start();
+    const order = await acceptAndLoad(engine, newDeliveryOrderIds(box)[0]!);
+    const store = fulfilmentId(order, 'STORE');
+    const other = marketplace(cleanup, box);
+    await other.apply(order.id, { type: 'ORDER_FULFILMENT_STATE_UPDATE', fulfilmentId: store, fulfillmentState: 'PACKING' });
+    await other.apply(order.id, { type: 'ORDER_FULFILMENT_STATE_UPDATE', fulfilmentId: store, fulfillmentState: 'PACKED' });
+
+    const tap = engine.submitTap(order.id, fulfilment(order, 'STORE', 'PACKING'));
+    if (!tap.ok) throw new Error(tap.problem.message);
+    expect(await engine.drain({ untilEmpty: true, timeoutMs: 10_000 })).toEqual({ sent: 0, failed: 0, remaining: 0 });
+    expect(box.requestLog().find((r) => r.requestId === tap.value.requestId)).toMatchObject({ errorCode: 'BACKWARD_TRANSITION' });
+    expect(engine.listOutbox({ includeDone: true }).find((e) => e.id === tap.value.id)).toMatchObject({
+      state: 'discarded',
+      lastError: { code: 'DONE_ELSEWHERE', values: { state: 'PACKED' } },
+    });
+    expect(engine.getOrder(order.id)).toMatchObject({ failed: 0, nextStep: { key: 'OUT_FOR_DELIVERY' } });
+  });
+
+  it('hand-over taps on an order another counter finished first are done elsewhere, and the one behind them is not held', async () => {
+    const box = await sandbox(cleanup);
+    const dir = tempDir(cleanup);
+    const { engine } = serviceEngine(cleanup, box, dir, { statusCheck: sandboxStatusCheck(box) });
+    engine.start();
+    const order = await acceptAndLoad(engine, newDeliveryOrderIds(box)[0]!);
+    for (const [type, state] of [['STORE', 'PACKING'], ['STORE', 'PACKED'], ['DELIVERY', 'OUT_FOR_DELIVERY']] as const)
+      expect(engine.submitTap(order.id, fulfilment(order, type, state)).ok).toBe(true);
+    expect(await engine.drain({ untilEmpty: true, timeoutMs: 10_000 })).toMatchObject({ sent: 3, failed: 0 });
+    // Another counter hands it over and finishes it before this counter's taps go.
+    const other = marketplace(cleanup, box);
+    await other.apply(order.id, { type: 'ORDER_FULFILMENT_STATE_UPDATE', fulfilmentId: fulfilmentId(order, 'DELIVERY'), fulfillmentState: 'DELIVERED' });
+    await other.apply(order.id, { type: 'ORDER_STATE_UPDATE', orderState: 'COMPLETED' });
+
+    const delivered = engine.submitTap(order.id, fulfilment(order, 'DELIVERY', 'DELIVERED'));
+    const completed = engine.submitTap(order.id, { kind: 'orderState', state: 'COMPLETED' });
+    if (!delivered.ok || !completed.ok) throw new Error('taps refused here');
+    expect(await engine.drain({ untilEmpty: true, timeoutMs: 10_000 })).toEqual({ sent: 0, failed: 0, remaining: 0 });
+    expect(box.requestLog().find((r) => r.requestId === delivered.value.requestId)).toMatchObject({ errorCode: 'ORDER_COMPLETED' });
+    const done = engine.listOutbox({ includeDone: true });
+    for (const tap of [delivered.value, completed.value])
+      expect(done.find((e) => e.id === tap.id)).toMatchObject({ state: 'discarded', lastError: { code: 'DONE_ELSEWHERE' } });
+    expect(engine.status()).toMatchObject({ failed: 0, waiting: 0 });
+    expect(engine.getOrder(order.id)).toMatchObject({ failed: 0, nextStep: null });
   });
 });
 
