@@ -10,20 +10,14 @@
  *   delivery there, and the tap is sent), with a line saying where it was packed; the claim stays.
  * English at 1024, Hindi at 1366.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrainingStore } from '../../src/web/store';
 import type { OrderView } from '../../src/shared/ipc';
-import { launchChromium } from '../support/chromium';
-import { readyTrainingStore } from './store';
+import { type TwoCountersOnScreens, twoCountersOnScreens } from './store';
 import { appliedTo, axe, openCounterPage, orderPool, scan, shot, tapStep, until } from './support';
 
 let store: TrainingStore;
-let browser: Browser;
-let dataDir: string;
 let one: Page;
 let two: Page;
 let take: ReturnType<typeof orderPool>;
@@ -31,30 +25,15 @@ let take: ReturnType<typeof orderPool>;
 const serious = (findings: Awaited<ReturnType<typeof axe>>) => findings.filter((f) => f.impact === 'serious' || f.impact === 'critical');
 const row = (page: Page, id: string) => page.locator(`[data-testid="order-row"][data-order-id="${id}"]`);
 
+let screens: TwoCountersOnScreens;
+
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'packdesk-e2e-held-'));
-  store = await readyTrainingStore({
-    counters: 2,
-    dataDir,
-    sandboxOptions: { orderCount: 24 },
-    host: { settingsOverride: { undoWindowMs: 0 }, engineOptions: { backoff: { baseMs: 200, capMs: 1_000 }, pollMs: 500 } },
-  });
-  const engine = store.counters[0]!.host.engine()!;
-  const added = await engine.staff.add('Ravi');
-  if (!added.ok) throw new Error(added.problem.message);
-  const signed = engine.staff.signInByBadge(added.value.badge);
-  if (!signed.ok) throw new Error(signed.problem.message);
+  screens = await twoCountersOnScreens({ name: 'held', sandboxOptions: { orderCount: 24 }, packer: 'Ravi' });
+  ({ store, one, two } = screens);
   take = orderPool(store.sandbox);
-  browser = await launchChromium();
-  one = await openCounterPage(browser, store.counters[0]!.url, 1024);
-  two = await openCounterPage(browser, store.counters[1]!.url, 1024);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close().catch(() => undefined);
-  await store?.close().catch(() => undefined);
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => screens?.close());
 
 describe('an order another counter holds', () => {
   it('being packed there: the row says who and where, the step is shown but not offered, and every other step asks Take over before its dialog', async () => {
@@ -126,17 +105,18 @@ describe('an order another counter holds', () => {
   }, 90_000);
 
   it('in Hindi at 1366: the row, the banner and why a step waits', async () => {
-    const wide = await openCounterPage(browser, store.counters[1]!.url, 1366);
+    const wide = await openCounterPage(screens.browser, store.counters[1]!.url, 1366);
     await wide.getByTestId('language-hi').click();
     await wide.locator('html[lang="hi-IN"]').waitFor({ state: 'attached' });
     const order = take((o) => o.orderState === 'Created');
     await scan(one, order.id);
     await tapStep(one, 'ACCEPT');
-    await row(wide, order.id).getByTestId('mark-claimed').filter({ hasText: 'Ravi · Counter 1' }).waitFor({ timeout: 10_000 });
+    // The hub's counter names in Hindi inside Hindi words ("काउंटर 1"), as every Hindi sentence says them.
+    await row(wide, order.id).getByTestId('mark-claimed').filter({ hasText: 'Ravi · काउंटर 1' }).waitFor({ timeout: 10_000 });
     await scan(wide, order.id);
-    await wide.getByTestId('claim-banner').filter({ hasText: 'Counter 1 पर Ravi पैक कर रहे हैं' }).waitFor();
+    await wide.getByTestId('claim-banner').filter({ hasText: 'काउंटर 1 पर Ravi पैक कर रहे हैं' }).waitFor();
     expect(await wide.getByTestId('claim-step').innerText()).toContain('अगला, उस काउंटर पर');
-    expect(await wide.getByTestId('held-note').first().innerText()).toContain('Counter 1 पर Ravi के पास है');
+    expect(await wide.getByTestId('held-note').first().innerText()).toContain('काउंटर 1 पर Ravi के पास है');
     await shot(wide, '93-held-hi-1366');
     expect(serious(await axe(wide))).toEqual([]);
     await wide.close();

@@ -106,7 +106,7 @@ describe('an order taken at two counters while the hub PC hangs', () => {
     // In Hindi on Counter 2.
     await two.getByTestId('language-hi').click();
     await two.locator('[data-testid="conflict-panel"]').getByText('दो बार पैक हुआ', { exact: false }).waitFor();
-    expect(await two.getByTestId('conflict-panel').innerText()).toContain('Counter 1 पर Ravi और Counter 2 पर Priya');
+    expect(await two.getByTestId('conflict-panel').innerText()).toContain('काउंटर 1 पर Ravi और काउंटर 2 पर Priya');
     await shot(two, '90-packed-twice-hi-1024');
     await two.getByTestId('language-en').click();
 

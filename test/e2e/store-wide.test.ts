@@ -8,20 +8,14 @@
  *   Counter 2 shows a solid red line about it on every screen (the queue, the outbox), in English
  *   and Hindi, until Counter 1 acknowledges the alarm.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrainingStore } from '../../src/web/store';
 import type { Order } from '../../src/shared/protocol';
-import { launchChromium } from '../support/chromium';
-import { readyTrainingStore } from './store';
-import { appliedTo, axe, openCounterPage, openSettings, orderPool, scan, shot, tapStep, until } from './support';
+import { type TwoCountersOnScreens, twoCountersOnScreens } from './store';
+import { appliedTo, axe, openSettings, orderPool, scan, shot, tapStep, until } from './support';
 
 let store: TrainingStore;
-let browser: Browser;
-let dataDir: string;
 let one: Page;
 let two: Page;
 let take: ReturnType<typeof orderPool>;
@@ -29,29 +23,20 @@ let take: ReturnType<typeof orderPool>;
 const serious = (findings: Awaited<ReturnType<typeof axe>>) => findings.filter((f) => f.impact === 'serious' || f.impact === 'critical');
 const storeOf = (o: Order): string => o.fulfillments.find((f) => f.type === 'STORE')!.fulfillmentId;
 
+let screens: TwoCountersOnScreens;
+
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'packdesk-e2e-storewide-'));
-  store = await readyTrainingStore({
-    counters: 2,
-    dataDir,
+  screens = await twoCountersOnScreens({
+    name: 'storewide',
     sandboxOptions: { orderCount: 20, changesMinIntervalMs: 0 },
     host: { settingsOverride: { undoWindowMs: 0, intakeIntervalMs: 1_000, scanToPack: false }, engineOptions: { backoff: { baseMs: 200, capMs: 1_000 }, pollMs: 500, intakeMinIntervalMs: 200 } },
+    packer: 'Ravi',
   });
-  const engine = store.counters[0]!.host.engine()!;
-  const added = await engine.staff.add('Ravi');
-  if (!added.ok) throw new Error(added.problem.message);
-  if (!engine.staff.signInByBadge(added.value.badge).ok) throw new Error('Ravi could not sign in');
+  ({ store, one, two } = screens);
   take = orderPool(store.sandbox);
-  browser = await launchChromium();
-  one = await openCounterPage(browser, store.counters[0]!.url, 1024);
-  two = await openCounterPage(browser, store.counters[1]!.url, 1024);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close().catch(() => undefined);
-  await store?.close().catch(() => undefined);
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => screens?.close());
 
 describe('the store, alike at every counter', () => {
   it('scan to pack turned on at Counter 1 is on at Counter 2 at once, and Settings says it is the store’s', async () => {

@@ -7,41 +7,25 @@
  * took a third line) (item 12); the hub PC's Counters panel keeps room between its two buttons
  * (item 11). English and Hindi.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrainingStore } from '../../src/web/store';
-import { launchChromium } from '../support/chromium';
 import { spillingRows } from './geometry';
-import { readyTrainingStore } from './store';
-import { openCounterPage, openSettings, orderPool, scan, shot, tapStep, showLanguage } from './support';
+import { type TwoCountersOnScreens, twoCountersOnScreens } from './store';
+import { openSettings, orderPool, scan, shot, tapStep, showLanguage } from './support';
 
 let store: TrainingStore;
-let browser: Browser;
-let dataDir: string;
 let one: Page;
 let two: Page;
 
+let screens: TwoCountersOnScreens;
+
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'packdesk-e2e-store-words-'));
-  store = await readyTrainingStore({
-    counters: 2,
-    dataDir,
-    sandboxOptions: { orderCount: 20 },
-    host: { settingsOverride: { undoWindowMs: 0 }, engineOptions: { backoff: { baseMs: 200, capMs: 1_000 }, pollMs: 500 } },
-  });
-  browser = await launchChromium();
-  one = await openCounterPage(browser, store.counters[0]!.url, 1024);
-  two = await openCounterPage(browser, store.counters[1]!.url, 1024);
+  screens = await twoCountersOnScreens({ name: 'store-words', sandboxOptions: { orderCount: 20 } });
+  ({ store, one, two } = screens);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close().catch(() => undefined);
-  await store?.close().catch(() => undefined);
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => screens?.close());
 
 describe("the sync bar names this counter", () => {
   it('says "Counter 1 · store hub" on the hub PC and "Counter 2" on the other, whole, in two lines, at every size and language', async () => {
