@@ -24,12 +24,15 @@ export async function openBucket(nc: NatsConnection, bucket: BucketDeclaration):
   return new Kvm(js).create(bucket.name, { history: bucket.history, ttl: bucket.maxAgeMs });
 }
 
-/** The hub refused a revision-checked write because the key moved on (another counter wrote first). */
+/**
+ * The hub refused a revision-checked write because the key moved on (another counter wrote first).
+ * The one such check for every bucket (claims, conflicts, the lease, shared orders); a client error
+ * that only says so in words counts too.
+ */
 export function isRevisionConflict(error: unknown): boolean {
-  return (
-    error instanceof JetStreamApiError &&
-    (error.code === JetStreamApiCodes.StreamWrongLastSequence || error.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown)
-  );
+  if (error instanceof JetStreamApiError)
+    return error.code === JetStreamApiCodes.StreamWrongLastSequence || error.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown;
+  return error instanceof Error && /wrong last sequence/i.test(error.message);
 }
 
 /** A watch that stops when asked. */

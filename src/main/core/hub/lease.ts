@@ -10,13 +10,14 @@
  * A write whose answer never came may still have landed: the hub may hold a key naming this counter
  * that it does not know it holds. A clean quit then deletes that key too, at the revision it has.
  */
-import { type JetStreamClient, JetStreamApiError, JetStreamApiCodes } from '@nats-io/jetstream';
+import type { JetStreamClient } from '@nats-io/jetstream';
 import { type KV, type KvEntry, Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { z } from 'zod';
 import { CounterIdSchema, CounterNameSchema } from '../../../shared/hub';
 import { type Logger, silentLogger } from '../log';
 import { awaitWithin, every, type Timers } from '../time';
+import { isRevisionConflict } from './buckets';
 import type { CounterIdentity } from './ports';
 import { LEASE_BUCKET } from './registry';
 
@@ -73,12 +74,6 @@ export interface IntakeLease {
   on(listener: (state: LeaseState) => void): () => void;
   /** Stops renewing and, when holding, deletes the key at its revision so another counter takes it at once. */
   close(): Promise<void>;
-}
-
-/** Whether a write lost a revision race (another counter wrote first). */
-export function isWrongRevision(e: unknown): boolean {
-  if (e instanceof JetStreamApiError) return e.code === JetStreamApiCodes.StreamWrongLastSequence;
-  return e instanceof Error && /wrong last sequence/i.test(e.message);
 }
 
 /** A KV manager over a connection, a JetStream client, or one already made. */
@@ -170,7 +165,7 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
       heldRevision = next;
       renewedAt = sentAt;
     } catch (e) {
-      letGo(isWrongRevision(e) ? 'another counter holds it' : `renewal failed: ${describe(e)}`);
+      letGo(isRevisionConflict(e) ? 'another counter holds it' : `renewal failed: ${describe(e)}`);
     }
   };
 
@@ -198,7 +193,7 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
     try {
       took(await write(), sentAt);
     } catch (e) {
-      if (isWrongRevision(e)) return; // another counter won: the next look reads its revision
+      if (isRevisionConflict(e)) return; // another counter won: the next look reads its revision
       mayBeNamed = true;
       log.debug('lease write failed', { error: e });
     }

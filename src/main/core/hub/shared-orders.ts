@@ -15,7 +15,8 @@ import { type Order, OrderSchema } from '../../../shared/protocol/schemas';
 import { supersedes } from '../db/orders-table';
 import { type Logger, silentLogger } from '../log';
 import type { Timers } from '../time';
-import { isWrongRevision, kvmOf } from './lease';
+import { isRevisionConflict } from './buckets';
+import { kvmOf } from './lease';
 import type { CounterPorts } from './ports';
 import { HUB_BUCKETS, ORDERS_BUCKET } from './registry';
 
@@ -206,7 +207,7 @@ export function startSharedOrders(
         await store.update(key, text, entry.revision, writeTimeoutMs);
         return 'updated';
       } catch (e) {
-        if (!isWrongRevision(e)) throw e;
+        if (!isRevisionConflict(e)) throw e;
         // Another counter wrote this order just now: read what it wrote and judge again.
       }
     }
