@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../src/shared/protocol';
-import { MANAGER_PIN, openTerminal, shot, type Terminal, typeOrderId } from './support';
+import { MANAGER_PIN, openTerminal, shot, type Terminal, typeOrderId, openFromTopBar } from './support';
 
 const POLL_MS = 1_000;
 const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
@@ -90,7 +90,7 @@ describe('direction controls from outside are shown, not obeyed', () => {
     expect(pickText).not.toMatch(BIDI);
 
     // The shift screen names the packer who accepted it; its printed summary too.
-    await page.getByTestId('nav-shift').click();
+    await openFromTopBar(page, 'shift');
     await page.getByTestId('shift-body').filter({ hasText: 'Asha \\u202Eraj' }).waitFor({ timeout: 15_000 });
     expect(await pageText(page)).not.toMatch(BIDI);
     await shot(page, '38-direction-marks-shift');
