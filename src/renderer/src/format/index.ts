@@ -1,4 +1,5 @@
-/** Numbers, money and times in the staff's locale (Intl, en-IN and hi-IN), and spans in their words. */
+/** Numbers, money, times and lists in the staff's locale (Intl, en-IN and hi-IN), and spans in their words. */
+export { formatList } from './list';
 export { formatNumber } from './number';
 export { formatPrice } from './money';
 export { countdown, formatAge, formatClock, formatDayClock, formatSpan, secondsLeft, SOON_MS, type Say, type Urgency } from './time';

@@ -5,6 +5,7 @@
  * with their presence through the store hub (names are one per store).
  */
 import type { HubStatus } from '../../../../shared/hub';
+import { formatList } from '../../format';
 import { counterName } from '../../i18n';
 import { useWords } from '../../i18n/useWords';
 import { useHub } from '../../store/hub';
@@ -25,7 +26,7 @@ export function SignedInTwiceLine() {
   const packer = usePacker((s) => s.status?.packer?.name ?? null);
   const elsewhere = useHub((s) => alsoSignedInAt(s.status, packer));
   if (packer === null || elsewhere === '') return null;
-  const counters = new Intl.ListFormat(locale, { style: 'long', type: 'conjunction' }).format(elsewhere.split('\n').map((c) => counterName(c)));
+  const counters = formatList(elsewhere.split('\n').map((c) => counterName(c)), locale);
   return (
     <div className="signed-in-twice" role="alert" data-testid="signed-in-twice" data-packer={packer}>
       <span aria-hidden="true">⚠ </span>
