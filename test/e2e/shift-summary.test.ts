@@ -188,8 +188,12 @@ describe('find, timeline and the shift', () => {
     await expect(screen.getByTestId('timing-toPack').getAttribute('data-median-ms')).resolves.toBe(String(rank(toPack, 0.5)));
     expect(report.byCounter.map((c) => c.counter)).toEqual([info.terminalId]);
     await expect(screen.getByTestId('shift-counters').locator('tbody tr').first().getAttribute('data-packed')).resolves.toBe('3');
-    // The chart drew a bar for the hour the orders were packed in.
-    await expect(screen.getByTestId('shift-chart').locator('.recharts-bar-rectangle').count()).resolves.toBeGreaterThan(0);
+    // The chart drew a bar for the hour the orders were packed in: its bars add up to the report's figures.
+    const barSum = (kind: string): Promise<number> =>
+      screen.getByTestId('shift-chart').locator(`rect.hour-chart-${kind}`).evaluateAll((rs) => rs.reduce((n, r) => n + Number(r.getAttribute('data-value')), 0));
+    await expect(barSum('packed')).resolves.toBe(report.byHour.reduce((n, h) => n + h.packed, 0));
+    await expect(barSum('received')).resolves.toBe(report.byHour.reduce((n, h) => n + h.received, 0));
+    expect(report.byHour.reduce((n, h) => n + h.packed, 0)).toBeGreaterThan(0);
     await shot(page, 'shift-03-screen-1024-en');
     expect(await axe(page)).toEqual([]);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);

@@ -3,6 +3,7 @@
  * open store's drill-down every 5 s), draws the table with its filters, three SVG charts and the
  * drill-down. Built from the DOM with textContent only (no HTML from data) under a strict CSP.
  */
+import { barSlots, type ChartBox, niceMax, yOf, yTicks } from '../../shared/chart';
 import { printableText } from '../../shared/protocol/orderId';
 import { ago, PROBLEM_WORDS } from '../format';
 import type { FleetSeries } from '../history';
@@ -167,18 +168,11 @@ function measure(figure: HTMLElement): void {
 }
 const PAD = { left: 34, right: 8, top: 8, bottom: 20 };
 
-/** A round top for the y axis, so its labels are whole numbers. */
-function niceMax(max: number): number {
-  if (max <= 4) return Math.max(1, Math.ceil(max));
-  const step = 10 ** Math.floor(Math.log10(max));
-  return Math.ceil(max / step) * step;
-}
+const box = (): ChartBox => ({ width: W, height: H, pad: PAD });
 
 function axes(chart: SVGElement, max: number, xLabels: { x: number; text: string }[]): void {
-  const y0 = H - PAD.bottom;
-  // Whole numbers on the axis: the middle line only when it is one.
-  for (const v of max % 2 === 0 ? [0, max / 2, max] : [0, max]) {
-    const y = y0 - (v / max) * (y0 - PAD.top);
+  for (const v of yTicks(max)) {
+    const y = yOf(box(), max, v);
     chart.append(svg('line', { class: v === 0 ? 'axis' : 'grid', x1: PAD.left, x2: W - PAD.right, y1: y, y2: y }));
     chart.append(svg('text', { x: PAD.left - 4, y: y + 4, 'text-anchor': 'end' }, String(Math.round(v * 10) / 10)));
   }
@@ -195,7 +189,7 @@ function lineChart(figure: HTMLElement, times: readonly number[], lines: { name:
   }
   const max = niceMax(Math.max(0, ...lines.flatMap((l) => l.values)));
   const x = (i: number): number => PAD.left + (i / Math.max(1, times.length - 1)) * (W - PAD.left - PAD.right);
-  const y = (v: number): number => H - PAD.bottom - (v / max) * (H - PAD.top - PAD.bottom);
+  const y = (v: number): number => yOf(box(), max, v);
   const latest = lines.map((l) => `${l.name} ${l.values.at(-1) ?? 0}`).join(', ');
   const chart = svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': `${caption}, ${hhmm(times[0]!)} to ${hhmm(times.at(-1)!)}; now: ${latest} ${unit}` });
   const step = Math.floor((times.length - 1) / 3);
@@ -221,14 +215,15 @@ function barChart(figure: HTMLElement, bars: readonly { hour: number; late: numb
   figure.querySelectorAll('svg, .legend, .empty').forEach((n) => n.remove());
   measure(figure);
   const max = niceMax(Math.max(0, ...bars.map((b) => b.late)));
-  const slot = (W - PAD.left - PAD.right) / bars.length;
+  const slots = barSlots(box(), bars.length);
   const total = bars.reduce((n, b) => n + b.late, 0);
   const worst = bars.reduce((a, b) => (b.late > a.late ? b : a), bars[0] ?? { hour: 0, late: 0 });
   const chart = svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': `Late orders per hour over the last 24 hours: ${total} in all, most ${worst.late} in the hour from ${hhmm(worst.hour)}` });
-  axes(chart, max, bars.flatMap((b, i) => (i % 6 === 0 || i === bars.length - 1 ? [{ x: PAD.left + slot * (i + 0.5), text: hhmm(b.hour) }] : [])));
+  axes(chart, max, bars.flatMap((b, i) => (i % 6 === 0 || i === bars.length - 1 ? [{ x: slots.slotMiddle(i), text: hhmm(b.hour) }] : [])));
   bars.forEach((b, i) => {
-    const h = (b.late / max) * (H - PAD.top - PAD.bottom);
-    chart.append(svg('rect', { x: PAD.left + slot * i + 1, y: H - PAD.bottom - h, width: Math.max(1, slot - 2), height: h, fill: '#b3261e', 'data-late': b.late }));
+    const y = yOf(box(), max, b.late);
+    const { x, width } = slots.bar(i, 0);
+    chart.append(svg('rect', { x, y, width, height: H - PAD.bottom - y, fill: '#b3261e', 'data-late': b.late }));
   });
   figure.append(chart);
 }

@@ -1,12 +1,12 @@
 /**
- * Orders by hour as a bar chart (recharts: SVG, drawn offline, printed as it is shown): orders
- * received and orders packed in each hour of the day. Only the hours from the first to the last
- * with anything in them, so a counter open 9 to 21 gets wide bars. No animation: the picture is
- * there at once, on screen and on paper. Drawn in one pass: no recharts Legend (it measures itself
- * and draws the chart again), no measured tick labels.
+ * Orders by hour as a bar chart, drawn by hand in SVG (the geometry is shared with the fleet page:
+ * shared/chart.ts; why no chart library: docs/decisions.md "Charts"): orders received and orders
+ * packed in each hour of the day. Only the hours from the first to the last with anything in them,
+ * so a counter open 9 to 21 gets wide bars. No animation and no measuring: the picture is there in
+ * one render, on screen and on paper.
  */
-import { Bar, BarChart, CartesianGrid, XAxis, YAxis } from 'recharts';
 import type { ShiftReport } from '../../../../shared/ipc';
+import { barSlots, type ChartBox, niceMax, yOf, yTicks } from '../../../../shared/chart';
 import { formatNumber } from '../../format';
 import { useWords } from '../../i18n/useWords';
 
@@ -17,27 +17,47 @@ export function busyHours(byHour: ShiftReport['byHour']): ShiftReport['byHour'] 
   return byHour.filter((h) => h.hour >= Math.min(...busy) && h.hour <= Math.max(...busy));
 }
 
+const SERIES = ['received', 'packed'] as const;
+
 export function HourChart({ byHour, width, height, print = false }: { byHour: ShiftReport['byHour']; width: number; height: number; print?: boolean }) {
   const { t, locale } = useWords();
-  const data = busyHours(byHour).map((h) => ({ hour: String(h.hour).padStart(2, '0'), received: h.received, packed: h.packed }));
+  const hours = busyHours(byHour);
   const fontSize = print ? 10 : 14;
-  const colours = { received: print ? '#555' : '#1d5fbf', packed: print ? '#000' : '#1a7f37' };
-  // The legend is plain HTML under the chart: recharts' own Legend measures itself after the first
-  // render and draws the whole chart a second time to make room (a third of the screen's first paint).
-  // Its height and colours are in shift.css (no inline styles), the same as the bars' here.
+  // The legend is plain HTML under the chart; its height and the bars' colours are in shift.css.
   const legendHeight = Math.round(fontSize * 1.8);
+  const box: ChartBox = { width, height: height - legendHeight, pad: { left: print ? 24 : 36, right: 8, top: 8, bottom: fontSize + 10 } };
+  const max = niceMax(Math.max(0, ...hours.map((h) => Math.max(h.received, h.packed))));
+  const slots = barSlots(box, hours.length, SERIES.length, print ? 28 : 40);
+  const className = print ? 'hour-chart hour-chart-print' : 'hour-chart';
   return (
-    <div className="hour-chart">
-      <BarChart width={width} height={height - legendHeight} data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
-        <CartesianGrid strokeDasharray="3 3" vertical={false} stroke={print ? '#999' : '#c8cdd3'} />
-        <XAxis dataKey="hour" tick={{ fontSize, fill: '#1f2328' }} interval={0} tickLine={false} />
-        {/* Every tick (interval 0): the default thins them by measuring each label's text first. */}
-        <YAxis allowDecimals={false} interval={0} width={print ? 24 : 36} tick={{ fontSize, fill: '#1f2328' }} tickFormatter={(n: number) => formatNumber(n, locale)} />
-        <Bar dataKey="received" fill={colours.received} isAnimationActive={false} />
-        <Bar dataKey="packed" fill={colours.packed} isAnimationActive={false} />
-      </BarChart>
-      <ul className={print ? 'hour-chart-legend hour-chart-print' : 'hour-chart-legend'}>
-        {(['received', 'packed'] as const).map((key) => (
+    <div className={className}>
+      <svg width={box.width} height={box.height} viewBox={`0 0 ${box.width} ${box.height}`} fontSize={fontSize}>
+        {yTicks(max).map((v) => {
+          const y = yOf(box, max, v);
+          return (
+            <g key={v}>
+              <line className={v === 0 ? 'hour-chart-axis' : 'hour-chart-grid'} x1={box.pad.left} x2={box.width - box.pad.right} y1={y} y2={y} />
+              <text className="hour-chart-label" x={box.pad.left - 4} y={y + fontSize / 3} textAnchor="end">
+                {formatNumber(v, locale)}
+              </text>
+            </g>
+          );
+        })}
+        {hours.map((h, i) => (
+          <g key={h.hour}>
+            {SERIES.map((key, k) => {
+              const { x, width: w } = slots.bar(i, k);
+              const y = yOf(box, max, h[key]);
+              return <rect key={key} className={`hour-chart-bar hour-chart-${key}`} x={x} y={y} width={w} height={box.height - box.pad.bottom - y} data-value={h[key]} />;
+            })}
+            <text className="hour-chart-label" x={slots.slotMiddle(i)} y={box.height - 4} textAnchor="middle">
+              {String(h.hour).padStart(2, '0')}
+            </text>
+          </g>
+        ))}
+      </svg>
+      <ul className="hour-chart-legend">
+        {SERIES.map((key) => (
           <li key={key}>
             <span className={`hour-chart-swatch hour-chart-${key}`} />
             {t(`shiftReport:chart.${key}`)}
