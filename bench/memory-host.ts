@@ -34,8 +34,8 @@ export type MemoryHostRequest =
   | { readonly id: number; readonly kind: 'startSampling' }
   /** Writes the samples since `startSampling` to `file` (a .heapprofile, for Chromium's DevTools) and returns its path. */
   | { readonly id: number; readonly kind: 'stopSampling'; readonly file: string }
-  /** The busy hour begins: the engine's six-hourly walk for finished orders runs every `everyMs`. */
-  | { readonly id: number; readonly kind: 'compressWalks'; readonly everyMs: number }
+  /** The busy hour begins: the engine's six-hourly walk for finished orders runs every `everyMs`; null: it ends, back to six hours. */
+  | { readonly id: number; readonly kind: 'compressWalks'; readonly everyMs: number | null }
   | { readonly id: number; readonly kind: 'stop' };
 
 /** The engine's walk for finished orders runs every six hours (engine.ts RETIRE_EVERY_MS). */
@@ -46,7 +46,7 @@ const RETIRE_EVERY_MS = 6 * 60 * 60 * 1000;
  * called (the busy hour: a busy day's walks within it); before that, every timer is the engine's
  * own, so the idle figures are the app's. A walk already armed is armed again at the new pace.
  */
-function walkTimers(): { timers: Timers; compress(everyMs: number): void } {
+function walkTimers(): { timers: Timers; compress(everyMs: number | null): void } {
   let every: number | null = null;
   const walks = new Map<object, { fn: () => void; handle: unknown; options: TimerOptions | undefined }>();
   const arm = (key: object, fn: () => void, ms: number, options: TimerOptions | undefined): void => {
@@ -75,7 +75,7 @@ function walkTimers(): { timers: Timers; compress(everyMs: number): void } {
       every = everyMs;
       for (const [key, walk] of [...walks]) {
         systemTimers.clearTimeout(walk.handle);
-        arm(key, walk.fn, everyMs, walk.options);
+        arm(key, walk.fn, everyMs ?? RETIRE_EVERY_MS, walk.options);
       }
     },
   };

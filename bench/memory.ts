@@ -423,6 +423,9 @@ async function main(): Promise<void> {
     console.log(
       `Busy hour compressed into ${busyMinutes} min (ten times a busy store's rate): ${counts.taps} taps (${counts.refused} refused), ${counts.placed} orders placed at the marketplace, ${counts.cancelled} cancelled there, ${counts.finished} worked to the end`,
     );
+    // The hour is over: the walk goes back to its own six hours, so the idle figures after it are an
+    // idle terminal's, not a walk every few seconds.
+    await host.request({ kind: 'compressWalks', everyMs: null });
     await sleep(Math.max(0, settleS * 1_000 - 9_000));
     const after = await readSettled(host, b);
     await snapshot('busy');
