@@ -90,19 +90,20 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
  * written under the checkout's node_modules/.cache: the harness imports esbuild when it builds the
  * page's bridge, and an import() from a bundle elsewhere would not find it (NODE_PATH is for require).
  */
-export async function startHostProcess(workDir: string, serviceUrl: string, finishedKeepMs: number): Promise<HostProcess> {
+/** `v8Flags`: V8's own flags for the host (`--max-semi-space-size=2`, say), as Electron's `--js-flags` would give its main process. */
+export async function startHostProcess(workDir: string, serviceUrl: string, finishedKeepMs: number, v8Flags: readonly string[] = []): Promise<HostProcess> {
   const cache = join(ROOT, 'node_modules', '.cache');
   mkdirSync(cache, { recursive: true });
   const bundleDir = mkdtempSync(join(cache, 'packdesk-bench-memory-'));
   try {
-    return await startBundled(bundleDir, workDir, serviceUrl, finishedKeepMs);
+    return await startBundled(bundleDir, workDir, serviceUrl, finishedKeepMs, v8Flags);
   } catch (error) {
     rmSync(bundleDir, { recursive: true, force: true });
     throw error;
   }
 }
 
-async function startBundled(bundleDir: string, workDir: string, serviceUrl: string, finishedKeepMs: number): Promise<HostProcess> {
+async function startBundled(bundleDir: string, workDir: string, serviceUrl: string, finishedKeepMs: number, v8Flags: readonly string[]): Promise<HostProcess> {
   const bundle = await bundleChild(bundleDir, 'memory-host', ['esbuild']);
   // The harness builds the page's bridge and contract from its own folder's sources (src/web/bundle.ts,
   // by __dirname): the bundle's folder names them, and esbuild follows the links to src/web.
@@ -115,7 +116,7 @@ async function startBundled(bundleDir: string, workDir: string, serviceUrl: stri
     finishedKeepMs,
   };
   const child = fork(bundle, [JSON.stringify(config)], {
-    execArgv: [],
+    execArgv: [...v8Flags],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let ready: { url: string; pid: number };

@@ -27,7 +27,7 @@
  * included): open them in Chromium's DevTools, Memory tab. Writing a snapshot takes hundreds of
  * MB of the host's C heap that stay in its RSS, so every figure read after the first is not the
  * app's: a run with --snapshots is for finding where the memory goes, not for the figures.
- * Run: npm run build && npx tsx bench/memory.ts [--orders 5000] [--busy-minutes 20] [--settle 60] [--idle 60] [--idle-runs 3] [--intake-minutes 30] [--snapshots DIR]
+ * Run: npm run build && npx tsx bench/memory.ts [--orders 5000] [--busy-minutes 20] [--settle 60] [--idle 60] [--idle-runs 3] [--intake-minutes 30] [--snapshots DIR] [--v8-flags '--max-semi-space-size=2']
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -340,6 +340,8 @@ async function main(): Promise<void> {
   // 50,000 orders took over 30 minutes on two cores shared with other work (about 1,000 a minute).
   const intakeMinutes = flag('intake-minutes', 30);
   const snapshots = textFlag('snapshots');
+  // V8's flags for the host, space-separated: what a young generation of another size does, say.
+  const v8Flags = (textFlag('v8-flags') ?? '').split(' ').filter((f) => f.startsWith('--'));
   if (snapshots) mkdirSync(snapshots, { recursive: true });
   const hostScale = orders > 5_000 ? 2 : 1;
   const work = mkdtempSync(join(tmpdir(), 'packdesk-bench-memory-'));
@@ -348,7 +350,8 @@ async function main(): Promise<void> {
   let browser: Browser | undefined;
   const floor = await startFloorServer();
   try {
-    host = await startHostProcess(work, sandbox.url, FINISHED_KEEP_MS);
+    host = await startHostProcess(work, sandbox.url, FINISHED_KEEP_MS, v8Flags);
+    if (v8Flags.length > 0) console.log(`The host runs with V8's flags ${v8Flags.join(' ')}`);
     // A manager PIN, so the page opens on the queue rather than on the first start's PIN screen.
     await host.handle('pin.set', { newPin: '2468' });
     const snapshot = async (name: string): Promise<void> => {

@@ -20,6 +20,8 @@ import type { Addresses, SettingsStore } from '../settings';
 import type { HostListener } from './events';
 import type { EngineTuning, OnlineSignal, TrainingService } from './types';
 import { oneAtATime } from '../serial';
+import { systemTimers } from '../time';
+import { createHeapTrim, fullCollection, type HeapTrim } from './heap-trim';
 
 export interface RuntimeDeps<S extends TrainingService> {
   readonly dataDir: string;
@@ -42,6 +44,8 @@ export interface RuntimeDeps<S extends TrainingService> {
   readonly isManagerPin?: (pin: string) => Promise<boolean>;
   /** The store hub's ports for the staff list and taught barcodes (host/hub.ts HubLink.sharing). */
   readonly sharing?: Pick<ServiceEngineOptions, 'staffSharing' | 'taughtSharing'>;
+  /** V8's full collection, run once after a large intake (heap-trim.ts); null: never. Default: `fullCollection()`. */
+  readonly collectGarbage?: (() => void) | null;
 }
 
 export interface Runtime<S extends TrainingService = TrainingService> {
@@ -65,7 +69,7 @@ const ENGINE_EVENTS = ['orders.changed', 'orders.removed', 'outbox.changed', 'sy
  * go out as one orders.changed: one event per order would mean thousands of events, each one
  * validated and merged on its own, while a first pass fills the queue.
  */
-function intakeEvents(engine: Engine, emit: HostListener, live: () => boolean): (event: IntakeEvent) => void {
+function intakeEvents(engine: Engine, emit: HostListener, live: () => boolean, trim: HeapTrim): (event: IntakeEvent) => void {
   let pending = new Set<string>();
   const flush = (): void => {
     const ids = pending;
@@ -84,6 +88,7 @@ function intakeEvents(engine: Engine, emit: HostListener, live: () => boolean): 
     if (event.kind === 'status') return emit('intake.status', event.status);
     if (pending.size === 0 && event.orderIds.length > 0) queueMicrotask(flush);
     for (const id of event.orderIds) pending.add(id);
+    trim.stored(event.orderIds.length);
   };
 }
 
@@ -96,6 +101,7 @@ export function createRuntime<S extends TrainingService>(deps: RuntimeDeps<S>): 
   let unsubscribes: (() => void)[] = [];
   const serially = oneAtATime();
   const engineDir = (env: Environment): string => join(deps.dataDir, 'environments', env);
+  const trim = createHeapTrim({ timers: deps.engineOptions?.timers ?? systemTimers, now: deps.now, log, collect: deps.collectGarbage === undefined ? fullCollection() : deps.collectGarbage });
 
   const closeSandbox = async (): Promise<void> => {
     const closing = sandbox;
@@ -156,7 +162,7 @@ export function createRuntime<S extends TrainingService>(deps: RuntimeDeps<S>): 
       service = opened;
       problem = null;
       for (const name of ENGINE_EVENTS) unsubscribes.push(opened.engine.on(name, (body) => deps.emit(name, body)));
-      unsubscribes.push(opened.onIntake(intakeEvents(opened.engine, deps.emit, () => service === opened)));
+      unsubscribes.push(opened.onIntake(intakeEvents(opened.engine, deps.emit, () => service === opened, trim)));
       opened.engine.start();
       // Before intake's first pass: with a store hub, another counter may be the one that polls.
       deps.onActivated?.(opened, { environment: env, dataDir: engineDir(env) });
@@ -187,6 +193,7 @@ export function createRuntime<S extends TrainingService>(deps: RuntimeDeps<S>): 
     if (service) await deps.onDeactivating?.().catch((e: unknown) => log.error('the store hub did not let go of the engine', { error: e }));
     for (const u of unsubscribes) u();
     unsubscribes = [];
+    trim.stop();
     const closing = service;
     service = null;
     problem = 'The terminal is switching services; try again in a moment.';

@@ -1,0 +1,98 @@
+/**
+ * One full garbage collection once a burst of intake is over (issue 41). A first intake of
+ * thousands of orders makes V8 grow its heap for the garbage of the pass (about 175 MB committed
+ * for 40-60 MB live at 5,000 orders), and V8 keeps that memory long after the pass: a minute after
+ * a 5,000-order intake the host's RSS was still 254 MB, and it fell to 126 MB only when later work
+ * happened to run a compacting collection (bench/memory.ts). On an old counter PC that memory is
+ * taken from the browser the staff also use. So when intake has stored many bodies and then been
+ * quiet for a while, the host asks V8 for one full collection, which gives the empty pages back.
+ * Small passes (a few new orders a minute) never ask: V8's own pace is right for them.
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { Logger } from '../log';
+import { type Timers, TimerSlot } from '../time';
+
+/** Bodies stored since the last collection before one is worth asking for. */
+export const TRIM_AFTER_STORED = 1_000;
+/** How long intake stays quiet before the collection runs (it pauses the process for a moment). */
+export const TRIM_QUIET_MS = 20_000;
+
+/**
+ * V8's full collection, compacting, or null where it cannot be had. Node gives `gc` only to a
+ * process started with --expose-gc (which Electron's main process cannot be given once packaged);
+ * the flag set at run time exposes it in a new context (Jest's leak detector gets it the same way).
+ * A plain full collection frees the garbage but keeps its pages: the few live objects left on each
+ * keep it committed (measured: 138 MB committed for 18 MB used, before and after). Compacting moves
+ * them together so the pages go back (53 MB committed, RSS 191 -> 99 MB), so compaction is asked
+ * for this one collection and switched off again.
+ */
+export function fullCollection(): (() => void) | null {
+  let gc: unknown = (globalThis as { gc?: unknown }).gc;
+  try {
+    if (typeof gc !== 'function') {
+      setFlagsFromString('--expose-gc');
+      gc = runInNewContext('gc');
+    }
+  } catch {
+    return null;
+  }
+  if (typeof gc !== 'function') return null;
+  const collect = gc as () => void;
+  return () => {
+    setFlagsFromString('--compact-on-every-full-gc');
+    try {
+      collect();
+    } finally {
+      setFlagsFromString('--no-compact-on-every-full-gc');
+    }
+  };
+}
+
+export interface HeapTrim {
+  /** Intake stored `count` bodies: a collection is asked for once it has been quiet long enough. */
+  stored(count: number): void;
+  /** Forgets what was stored and clears the timer (the engine closes). */
+  stop(): void;
+}
+
+export function createHeapTrim(o: {
+  readonly timers: Timers;
+  readonly now: () => number;
+  readonly log: Logger;
+  /** The full collection (`fullCollection()`); null: nothing is done. */
+  readonly collect: (() => void) | null;
+  readonly afterStored?: number;
+  readonly quietMs?: number;
+}): HeapTrim {
+  const afterStored = o.afterStored ?? TRIM_AFTER_STORED;
+  const quietMs = o.quietMs ?? TRIM_QUIET_MS;
+  let since = 0;
+  const slot = new TimerSlot(
+    o.timers,
+    o.now,
+    () => {
+      // A burst is what was stored between two quiet spells: a trickle never adds up to one.
+      const stored = since;
+      since = 0;
+      if (stored < afterStored || o.collect === null) return;
+      const before = process.memoryUsage().rss;
+      o.collect();
+      o.log.info('memory given back after a large intake', { stored, rssMbBefore: Math.round(before / 1e6), rssMbAfter: Math.round(process.memoryUsage().rss / 1e6) });
+    },
+    { keepAlive: false },
+  );
+  return {
+    stored(count) {
+      if (count <= 0 || o.collect === null) return;
+      since += count;
+      // Quiet means quiet since the last batch: the timer moves with every batch.
+      slot.clear();
+      slot.arm(quietMs);
+    },
+    stop() {
+      slot.clear();
+      since = 0;
+    },
+  };
+}

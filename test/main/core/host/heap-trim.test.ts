@@ -1,0 +1,68 @@
+import { getHeapStatistics } from 'node:v8';
+import { describe, expect, it } from 'vitest';
+import { createHeapTrim, fullCollection, TRIM_AFTER_STORED, TRIM_QUIET_MS } from '../../../../src/main/core/host/heap-trim';
+import { silentLogger } from '../../../../src/main/core/log';
+import { manualClock, manualTimers } from '../../../support/clock';
+
+function trimmed() {
+  const clock = manualClock();
+  const t = manualTimers();
+  let collections = 0;
+  const trim = createHeapTrim({ timers: t.timers, now: clock.now, log: silentLogger, collect: () => collections++ });
+  const wait = (ms: number): void => {
+    clock.advance(ms);
+    t.advance(ms);
+  };
+  return { trim, wait, collections: () => collections, pending: t.pending };
+}
+
+describe('memory given back after a large intake (issue 41)', () => {
+  it('asks for one full collection once a large intake has been quiet, not while it still stores', () => {
+    const { trim, wait, collections } = trimmed();
+    // A first pass of 5,000 orders, in batches a few seconds apart.
+    for (let batch = 0; batch < 50; batch++) {
+      trim.stored(100);
+      wait(3_000);
+    }
+    expect(collections()).toBe(0);
+    wait(TRIM_QUIET_MS);
+    expect(collections()).toBe(1);
+    // Nothing more stored: no more collections, however long the terminal stays idle.
+    wait(10 * TRIM_QUIET_MS);
+    expect(collections()).toBe(1);
+  });
+
+  it('never collects for a trickle of new orders, however many add up over the day', () => {
+    const { trim, wait, collections, pending } = trimmed();
+    for (let minute = 0; minute < 8 * 60; minute++) {
+      trim.stored(3);
+      wait(60_000);
+    }
+    expect(3 * 8 * 60).toBeGreaterThan(TRIM_AFTER_STORED);
+    expect(collections()).toBe(0);
+    trim.stored(TRIM_AFTER_STORED);
+    trim.stop();
+    wait(TRIM_QUIET_MS);
+    expect(collections()).toBe(0);
+    expect(pending()).toEqual([]);
+  });
+
+  it("gets V8's full collection in a process not started with --expose-gc, and it gives the heap's pages back", () => {
+    const gc = fullCollection();
+    expect(typeof gc).toBe('function');
+    gc!();
+    const before = getHeapStatistics();
+    // A pass's garbage with a few survivors spread over every page, as intake leaves it.
+    let garbage: { i: number; text: string }[] | null = Array.from({ length: 300_000 }, (_, i) => ({ i, text: `order ${i} `.repeat(8) }));
+    const survivors = garbage.filter((_, i) => i % 8 === 0);
+    garbage = null;
+    const grown = getHeapStatistics().total_heap_size;
+    expect(grown).toBeGreaterThan(before.total_heap_size + 40_000_000);
+    gc!();
+    const after = getHeapStatistics();
+    expect(after.used_heap_size).toBeLessThan(before.used_heap_size + 20_000_000);
+    // Committed memory back to within a little of the survivors' share, not kept at the pass's size.
+    expect(after.total_heap_size).toBeLessThan(before.total_heap_size + (grown - before.total_heap_size) / 2);
+    expect(survivors).toHaveLength(37_500);
+  });
+});
