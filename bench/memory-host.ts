@@ -12,6 +12,7 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { writeHeapSnapshot } from 'node:v8';
+import { fullCollection } from '../src/main/core/host/heap-trim';
 import { MemoryVault } from '../src/main/core/auth';
 import { systemTimers, type TimerOptions, type Timers } from '../src/main/core/time';
 import { startWebHarness } from '../src/web';
@@ -28,6 +29,8 @@ export interface HostConfig {
 
 export type MemoryHostRequest =
   | { readonly id: number; readonly kind: 'memory' }
+  /** The live JS heap: heapUsed after one compacting full collection (what is held, not garbage yet to collect). */
+  | { readonly id: number; readonly kind: 'liveHeap' }
   | { readonly id: number; readonly kind: 'handle'; readonly command: string; readonly payload: unknown }
   | { readonly id: number; readonly kind: 'snapshot'; readonly file: string }
   /** Samples where the heap is allocated (V8's sampling heap profiler), freed objects included, until `stopSampling`. */
@@ -40,6 +43,8 @@ export type MemoryHostRequest =
 
 /** The engine's walk for finished orders runs every six hours (engine.ts RETIRE_EVERY_MS). */
 const RETIRE_EVERY_MS = 6 * 60 * 60 * 1000;
+/** The host's own compacting collection (host/heap-trim.ts), for reading the live heap. */
+const collectFully = fullCollection();
 
 /**
  * Node's timers, with the six-hourly walk for finished orders brought forward once `compress` is
@@ -109,6 +114,9 @@ async function main(): Promise<void> {
     switch (m.kind) {
       case 'memory':
         return process.memoryUsage();
+      case 'liveHeap':
+        collectFully?.();
+        return process.memoryUsage().heapUsed;
       case 'handle':
         return harness.host.handle(m.command, m.payload);
       case 'snapshot':

@@ -134,6 +134,8 @@ interface Settled {
   /** The host at the last reading: where its resident set lies, and V8's and Node's own counts. */
   readonly hostKinds: ResidentKinds;
   readonly hostUsage: NodeJS.MemoryUsage;
+  /** The host's JS heap after a compacting collection, MB: what it holds, garbage aside. */
+  readonly liveHeap: number;
 }
 
 /** Ten readings a second apart of every process's memory. */
@@ -153,7 +155,10 @@ async function readSettled(host: HostProcess, b: Browsing, readings = 10): Promi
   const head = await host.handle<QueueHead>('orders.head', { rows: 1 });
   const hostKinds = residentKinds(host.pid);
   const hostUsage = await host.memory();
+  // Read last: it collects (and compacts) the host's heap, so it must not come before the figures above.
+  const liveHeap = ((await host.request({ kind: 'liveHeap' })) as number) / MB;
   return {
+    liveHeap,
     hostKinds,
     hostUsage,
     hostRss: mb('hostRss'),
@@ -197,6 +202,7 @@ function settledReport(title: string, s: Settled, hostScale: number): string {
     `  ${againstBound('host RSS', s.hostRss, BOUND.settledRss * hostScale, 'MB')}`,
     `  ${againstBound('host JS heap (used)', s.hostHeap, BOUND.settledHeap * hostScale, 'MB')}`,
     `    ${whereItLies(s.hostKinds, s.hostUsage)}`,
+    `    live JS heap, after the bench asked for a compacting collection (read last): ${s.liveHeap.toFixed(1)} MB`,
     `  ${againstBound("page's renderer RSS", s.appRss, margin, 'MB')}  [the floor's ${s.floorRss.median.toFixed(1)} MB + ${BOUND.rendererOverFloor} MB]`,
     `    over the floor: ${(s.appRss.median - s.floorRss.median).toFixed(1)} MB RSS (bound ${BOUND.rendererOverFloor} MB: ${((s.appRss.median - s.floorRss.median) / BOUND.rendererOverFloor).toFixed(2)}x)`,
     `  ${figure("page's renderer PSS", s.appPss, 'MB')}; ${figure("the floor's renderer RSS", s.floorRss, 'MB')}; ${figure('PSS', s.floorPss, 'MB')}`,
@@ -231,6 +237,7 @@ function growthReport(before: Settled, after: Settled): string {
     `Growth after the busy hour, settled figures (orders on the terminal ${before.orders} -> ${after.orders})`,
     line('host RSS', before.hostRss, after.hostRss),
     line('host JS heap', before.hostHeap, after.hostHeap),
+    line('host live JS heap (after a compacting collection)', spread([before.liveHeap]), spread([after.liveHeap])),
     line("page's renderer RSS", before.appRss, after.appRss),
     line("page's renderer PSS", before.appPss, after.appPss),
   ].join('\n');

@@ -1,14 +1,14 @@
 import { getHeapStatistics } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { createHeapTrim, fullCollection, TRIM_AFTER_STORED, TRIM_QUIET_MS } from '../../../../src/main/core/host/heap-trim';
+import { createHeapTrim, fullCollection, TRIM_AFTER_STORED, TRIM_CEILING_BYTES, TRIM_QUIET_MS } from '../../../../src/main/core/host/heap-trim';
 import { silentLogger } from '../../../../src/main/core/log';
 import { manualClock, manualTimers } from '../../../support/clock';
 
-function trimmed() {
+function trimmed(heap: { committed: number } = { committed: 0 }) {
   const clock = manualClock();
   const t = manualTimers();
   let collections = 0;
-  const trim = createHeapTrim({ timers: t.timers, now: clock.now, log: silentLogger, collect: () => collections++ });
+  const trim = createHeapTrim({ timers: t.timers, now: clock.now, log: silentLogger, collect: () => collections++, heapCommitted: () => heap.committed });
   const wait = (ms: number): void => {
     clock.advance(ms);
     t.advance(ms);
@@ -30,6 +30,27 @@ describe('memory given back after a large intake (issue 41)', () => {
     // Nothing more stored: no more collections, however long the terminal stays idle.
     wait(10 * TRIM_QUIET_MS);
     expect(collections()).toBe(1);
+  });
+
+  it("does not wait for quiet once a long intake's heap passes the ceiling: one collection a thousand orders at most", () => {
+    const heap = { committed: 0 };
+    const { trim, wait, collections } = trimmed(heap);
+    trim.stored(TRIM_AFTER_STORED - 1);
+    heap.committed = TRIM_CEILING_BYTES + 1;
+    expect(collections()).toBe(0);
+    trim.stored(1);
+    expect(collections()).toBe(1);
+    // Still over the ceiling (the collection had little to free): not again for every batch.
+    for (let batch = 0; batch < 9; batch++) trim.stored(100);
+    expect(collections()).toBe(1);
+    trim.stored(100);
+    expect(collections()).toBe(2);
+    // Under the ceiling, the rest of the pass waits for quiet as before.
+    heap.committed = TRIM_CEILING_BYTES / 2;
+    trim.stored(TRIM_AFTER_STORED * 3);
+    expect(collections()).toBe(2);
+    wait(TRIM_QUIET_MS);
+    expect(collections()).toBe(3);
   });
 
   it('never collects for a trickle of new orders, however many add up over the day', () => {
