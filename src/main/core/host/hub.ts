@@ -19,7 +19,7 @@ import { type StaffSharing, storeSaltOf } from '../staff';
 import type { TaughtCodesSharing } from '../packing';
 import { intakeCounterPorts } from '../engine/hub-counter';
 import { ownTaps, presenceFigures, sharedTapOf } from '../engine/hub-counter-taps';
-import { connectHub } from '../hub/connection';
+import { connectHub } from '../hub/nats/connection';
 import { counterIdOf, loadHubConfig, type HubConfig } from '../hub/hub-config';
 import { createHub, DEFAULT_HUB_PORT, freeLocalPort, joinCodeOf, joinHub, leaveHub, localTargetOf, type MembershipPlace } from '../hub/membership';
 import type { CounterIdentity, HubSession } from '../hub/ports';

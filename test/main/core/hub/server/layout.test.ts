@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectHub, type HubConnection } from '../../../../../src/main/core/hub/connection';
+import { connectHub, type HubConnection } from '../../../../../src/main/core/hub/nats/connection';
 import { HUB_BUCKETS, NORTH_STREAM } from '../../../../../src/main/core/hub/registry';
 import { KEEPER_INBOX_PREFIX, KEEPER_USER } from '../../../../../src/main/core/hub/server/accounts';
 import { configuredPasswordHash, hashSecret, HubSupervisor, writeHubConfig } from '../../../../../src/main/core/hub/server';

@@ -9,9 +9,9 @@ import { createHash, X509Certificate } from 'node:crypto';
 import net from 'node:net';
 import tls from 'node:tls';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { HUB_INBOX_PREFIX } from '../../../shared/hub';
-import { every, systemTimers, type Timers } from '../time';
-import { HUB_USER } from './server/hub-files';
+import { HUB_INBOX_PREFIX } from '../../../../shared/hub';
+import { every, systemTimers, type Timers } from '../../time';
+import { HUB_USER } from '../server/hub-files';
 
 /** Where a hub is and how to prove who both sides are (what a join code carries). */
 export interface HubTarget {
