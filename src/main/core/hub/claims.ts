@@ -14,7 +14,8 @@
  */
 import { type Claim, type ClaimOutcome, ClaimSchema } from '../../../shared/hub';
 import { every, systemTimers, type Timers } from '../time';
-import { type Bucket, type BucketEntry, type BucketWatch, connectionState, isRevisionConflict, type NatsConnection, openBucket, watchBucket } from './nats/buckets';
+import { type Bucket, type BucketEntry, type BucketWatch, isRevisionConflict, type NatsConnection, openBucket, watchBucket } from './nats/buckets';
+import { connectionState } from './nats/connection';
 import { idOfKey, keyOf } from './keys';
 import type { HubEvent } from './ports';
 import { CLAIMS_BUCKET, HUB_BUCKETS } from './registry';

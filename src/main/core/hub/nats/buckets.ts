@@ -1,8 +1,8 @@
 /**
- * Opening a hub bucket and watching it: the one place the store's rules (claims, taps, presence,
- * the lease, shared orders, names, records ...) reach a KV bucket from. They hold a `Bucket` and its
- * `BucketEntry`s and never the client's managers, so a change of client or of how buckets are made
- * is made here. A watch on the hub ends for good only when asked to: the client's ordered consumer
+ * Opening a hub bucket and watching it, and the one revision-conflict check: the one place the
+ * store's rules (claims, taps, presence, the lease, shared orders, names, records ...) reach a KV
+ * bucket from. They hold a `Bucket` and its `BucketEntry`s and never the client's managers, so a
+ * change of client or of how buckets are made is made here. A watch on the hub ends for good only when asked to: the client's ordered consumer
  * survives a restarted hub by itself, and should its iterator end anyway the watch is opened again
  * after a pause.
  */
@@ -14,8 +14,12 @@ import type { BucketDeclaration } from '../registry';
 
 /** The hub connection as the rules pass it around (they only hand it back to this folder). */
 export type { NatsConnection };
-/** A KV bucket on the hub: get, create, update (revision-checked), put, delete, keys, status, watch. */
-export type Bucket = KV;
+/**
+ * A KV bucket on the hub, as far as the rules use one: read, create (only if absent), update at a
+ * revision, put, delete, its keys and status, a watch. Nothing else of the client (purge, destroy,
+ * history) is within their reach.
+ */
+export type Bucket = Pick<KV, 'get' | 'create' | 'update' | 'put' | 'delete' | 'keys' | 'status' | 'watch'>;
 /** One value of a bucket as read or watched: its key, revision, operation, the hub's stamp, its text. */
 export type BucketEntry = KvEntry;
 /**
@@ -125,17 +129,4 @@ export function watchBucket(kv: Bucket, onEntry: (entry: BucketEntry, isUpdate: 
       current?.stop();
     },
   };
-}
-
-/** Whether the connection is up, as its last status said; followed until the connection closes. */
-export function connectionState(nc: NatsConnection): { connected(): boolean } {
-  let up = !nc.isClosed();
-  void (async () => {
-    for await (const status of nc.status()) {
-      if (status.type === 'disconnect') up = false;
-      if (status.type === 'reconnect') up = true;
-    }
-    up = false;
-  })();
-  return { connected: () => up && !nc.isClosed() };
 }

@@ -262,3 +262,16 @@ function watchConnection(nc: NatsConnection, target: HubTarget, fingerprint: str
     },
   };
 }
+
+/** Whether the connection is up, as its last status said; followed until the connection closes. */
+export function connectionState(nc: NatsConnection): { connected(): boolean } {
+  let up = !nc.isClosed();
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === 'disconnect') up = false;
+      if (status.type === 'reconnect') up = true;
+    }
+    up = false;
+  })();
+  return { connected: () => up && !nc.isClosed() };
+}
