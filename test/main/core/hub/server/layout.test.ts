@@ -68,7 +68,16 @@ describe('a hub made before accounts', () => {
     const link = { storeId: 'store-m', url: `nats-leaf://127.0.0.1:${await freePort()}`, credentialsPath: null, caPath: null, training: true };
     writeHubConfig(hub.files, hub.listen, hash, link, null, hashSecret(keeperPassword));
     const again = new HubSupervisor({ program: hub.program, version: hub.version, files: hub.files, listen: hub.listen, stopGraceMs: 3000 });
-    hub = { ...hub, supervisor: again };
+    // Its dispose stops this supervisor too: the one makeTestHub made is stopped already, and this one's nats-server outlived the test.
+    const made = hub;
+    hub = {
+      ...made,
+      supervisor: again,
+      dispose: async () => {
+        await again.stop();
+        await made.dispose();
+      },
+    };
     expect(await again.start()).toMatchObject({ running: true });
 
     const after = await counter(hub);
