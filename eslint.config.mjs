@@ -15,8 +15,11 @@ const noElectron = {
 
 // A dev dependency is never needed at run time: esbuild bundles the pages at build time (build/page-scripts.mts).
 const noBuildTools = { group: ['esbuild', 'esbuild/*'], message: 'esbuild runs at build time only (build/page-scripts.mts).' };
-// NATS is the store hub's and the chain's business: only src/main/core/hub and src/fleet speak it.
-const noNats = { group: ['@nats-io/*'], message: 'Only src/main/core/hub and src/fleet import @nats-io: ask core/hub for what you need.' };
+// NATS is spoken in one place, core/hub/nats (the connection, buckets, messages): the store's rules
+// ask it for a bucket and never meet the client's managers. Besides it only the chain's keeper, which
+// makes the chain's streams and clears their consumers on the hub PC, and the fleet tool (src/fleet).
+const NATS_SPEAKERS = ['src/main/core/hub/nats/**', 'src/main/core/hub/chain/keeper.ts'];
+const noNats = { group: ['@nats-io/*'], message: 'Only src/main/core/hub/nats (and the chain keeper, src/fleet) import @nats-io: use what core/hub/nats offers.' };
 
 // The engine runs against whatever service it is given; training's sandbox is started by the
 // shells (src/main/index.ts, src/web) and handed to the host, as the credential vaults are. The
@@ -60,15 +63,19 @@ export default tseslint.config(
   },
   {
     files: ['src/main/core/**'],
-    ignores: ['src/main/core/hub/**'],
+    ignores: NATS_SPEAKERS,
     rules: { 'no-restricted-imports': ['error', coreRules([noNats])] },
   },
   {
-    files: ['src/main/core/hub/**'],
+    files: NATS_SPEAKERS,
     rules: { 'no-restricted-imports': ['error', coreRules([])] },
   },
   {
-    files: ['src/fleet/**', 'src/main/*.ts', 'src/preload/**'],
+    files: ['src/main/*.ts', 'src/preload/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noBuildTools, noNats] }] },
+  },
+  {
+    files: ['src/fleet/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noBuildTools] }] },
   },
   {

@@ -8,7 +8,7 @@ import type os from 'node:os';
 import { type HubStatus, HubStatusSchema } from '../shared/hub';
 import type { HubStatusReader } from '../main/core/hub/read-status';
 import type { Problem } from '../shared/result';
-import { connectHub } from '../main/core/hub/connection';
+import { connectHub } from '../main/core/hub/nats/connection';
 import { type HubConfig, loadHubConfig } from '../main/core/hub/hub-config';
 import { createHub, joinHub, leaveHub, localTargetOf } from '../main/core/hub/membership';
 import { findNatsServer, type HubSecretStore, hubFiles, keychainHubSecrets, processAlive, readNatsVersion, type ServerHealth, systemCommandLine, versionRefusal } from '../main/core/hub/server';

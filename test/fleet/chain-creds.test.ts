@@ -18,7 +18,7 @@ import { KEEPER_INBOX_PREFIX, KEEPER_USER } from '../../src/main/core/hub/server
 import { silentLogger } from '../../src/main/core/log/logger';
 import { chainFiles, removeChainLink, saveChainLink } from '../../src/main/core/hub/chain/files';
 import { type ChainMonitor, startChainMonitor } from '../../src/main/core/hub/chain/monitor';
-import { connectHub, type HubTarget } from '../../src/main/core/hub/connection';
+import { connectHub, type HubTarget } from '../../src/main/core/hub/nats/connection';
 import { createHubFiles, hashSecret, HubSupervisor, hubFiles, makeCertificate, newHubSecret, writeHubConfig } from '../../src/main/core/hub/server';
 import { systemTimers } from '../../src/main/core/time';
 import { chainLine, credentialsParts } from '../../src/shared/chain';

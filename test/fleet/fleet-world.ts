@@ -15,7 +15,7 @@ import { type ChainKeeper, newKeeperPassword, startChainKeeper } from '../../src
 import { KEEPER_INBOX_PREFIX, KEEPER_USER } from '../../src/main/core/hub/server/accounts';
 import { silentLogger } from '../../src/main/core/log/logger';
 import { systemTimers } from '../../src/main/core/time';
-import { connectHub, type HubConnection, type HubTarget } from '../../src/main/core/hub/connection';
+import { connectHub, type HubConnection, type HubTarget } from '../../src/main/core/hub/nats/connection';
 import { createHubFiles, hashSecret, HubSupervisor, hubFiles, type HubFiles, newHubSecret, writeHubConfig } from '../../src/main/core/hub/server';
 import { natsProgram } from '../main/core/hub/hub-fixture';
 import type { Cleanup } from '../support/engine';

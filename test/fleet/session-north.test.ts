@@ -9,7 +9,7 @@ import { runFleet } from '../../src/fleet/cli';
 import { readOpenOrders } from '../../src/fleet/drill';
 import type { OpenOrder } from '../../src/main/core/hub/chain/open-orders';
 import type { CounterHealth } from '../../src/main/core/hub/chain/north';
-import { connectHub } from '../../src/main/core/hub/connection';
+import { connectHub } from '../../src/main/core/hub/nats/connection';
 import type { CounterPorts, HubSession } from '../../src/main/core/hub/ports';
 import { startHubSession } from '../../src/main/core/hub/session';
 import { systemTimers } from '../../src/main/core/time';

@@ -13,7 +13,7 @@ import { type KV, Kvm } from '@nats-io/kv';
 import { connect, createInbox, type NatsConnection } from '@nats-io/transport-node';
 import { readFleet } from '../../../src/fleet/central';
 import { runFleet } from '../../../src/fleet/cli';
-import { connectHub } from '../../../src/main/core/hub/connection';
+import { connectHub } from '../../../src/main/core/hub/nats/connection';
 import { parseJoinCode } from '../../../src/main/core/hub/join-code';
 import { type HubDeclaration } from '../../../src/main/core/hub/registry';
 import { configuredMonitorPort, hubFiles } from '../../../src/main/core/hub/server';

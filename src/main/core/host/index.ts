@@ -103,12 +103,9 @@ export async function createAppHost<S extends TrainingService = TrainingService>
 
   const queue = createQueueRows({
     engine: () => runtime.engine(),
+    // The hub's facts over each row, and what they all hang on, both from the one read path (hub/overlay.ts).
     decorate: (view) => hub.decorate(view),
-    // Claims show only while the hub answers (hub/session.ts): away and back changes every claimed row.
-    hubWord: () => {
-      const s = hub.status();
-      return `${s.role}:${s.counterId ?? ''}:${s.mode === 'connected' ? 'claims' : ''}`;
-    },
+    hubWord: () => hub.overlayWord(),
     now,
   });
   events.subscribe((event, body) => queue.noteEvent(event, body));

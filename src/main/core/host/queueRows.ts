@@ -24,7 +24,7 @@ export interface QueueRows {
 
 export interface QueueRowsDeps {
   readonly engine: () => Engine | null;
-  /** The view with the hub's word laid over (host/hub.ts). */
+  /** The view with the hub's facts laid over: the one read path (host/hub/overlay.ts). */
   readonly decorate?: (view: OrderView) => OrderView;
   /**
    * What of the hub's word can be laid over the rows: which hub this counter is part of, as what,

@@ -42,7 +42,7 @@ export interface RuntimeDeps<S extends TrainingService> {
   readonly onDeactivating?: () => Promise<void>;
   /** Whether a PIN is the manager's, counting no wrong guess (a packer's PIN may not be it). */
   readonly isManagerPin?: (pin: string) => Promise<boolean>;
-  /** The store hub's ports for the staff list and taught barcodes (host/hub.ts HubLink.sharing). */
+  /** The store hub's ports for the staff list and taught barcodes (host/hub/ HubLink.sharing). */
   readonly sharing?: Pick<ServiceEngineOptions, 'staffSharing' | 'taughtSharing'>;
   /** V8's full collection, run once after a large intake (heap-trim.ts); null: never. Default: `fullCollection()`. */
   readonly collectGarbage?: (() => void) | null;

@@ -12,11 +12,10 @@
  * counter reads the hub's clock off the hub's stamps on its own writes (when it opens, and each
  * claim it writes), set against the middle of each write's round trip.
  */
-import type { KV, KvEntry } from '@nats-io/kv';
-import type { NatsConnection } from '@nats-io/transport-node';
 import { type Claim, type ClaimOutcome, ClaimSchema } from '../../../shared/hub';
 import { every, systemTimers, type Timers } from '../time';
-import { type BucketWatch, connectionState, isRevisionConflict, openBucket, watchBucket } from './buckets';
+import { type Bucket, type BucketEntry, type BucketWatch, isRevisionConflict, type NatsConnection, openBucket, watchBucket } from './nats/buckets';
+import { connectionState } from './nats/connection';
 import { idOfKey, keyOf } from './keys';
 import type { HubEvent } from './ports';
 import { CLAIMS_BUCKET, HUB_BUCKETS } from './registry';
@@ -79,7 +78,7 @@ export async function openClaims(nc: NatsConnection, options: ClaimsOptions): Pr
  * (a key no order id can have: order keys hold no dot), so claims found already there are judged
  * right from the start, before any change is heard.
  */
-async function hubOffsetOf(kv: KV, options: ClaimsOptions): Promise<number> {
+async function hubOffsetOf(kv: Bucket, options: ClaimsOptions): Promise<number> {
   const key = `clock.${options.counter.counterId}`;
   const sentAt = options.now();
   await kv.put(key, String(sentAt));
@@ -89,7 +88,7 @@ async function hubOffsetOf(kv: KV, options: ClaimsOptions): Promise<number> {
 }
 
 /** Claims over an open bucket; `hubOffsetMs` is the hub's clock minus this counter's, as far as known. */
-export function claimsOver(kv: KV, options: ClaimsOptions, hubOffsetMs = 0): Claims {
+export function claimsOver(kv: Bucket, options: ClaimsOptions, hubOffsetMs = 0): Claims {
   const { counter, now } = options;
   const quietMs = options.quietMs ?? (() => DEFAULT_CLAIM_QUIET_MS);
   const timers = options.timers ?? systemTimers;
@@ -108,7 +107,7 @@ export function claimsOver(kv: KV, options: ClaimsOptions, hubOffsetMs = 0): Cla
   const live = (held: Held | undefined): Claim | null =>
     held?.claim && held.hubAt + (held.claim.expiresAt - held.claim.renewedAt) > hubNow() ? held.claim : null;
 
-  const parse = (entry: KvEntry): Claim | null => {
+  const parse = (entry: BucketEntry): Claim | null => {
     if (entry.operation !== 'PUT') return null;
     try {
       const parsed = ClaimSchema.safeParse(entry.json());
@@ -119,7 +118,7 @@ export function claimsOver(kv: KV, options: ClaimsOptions, hubOffsetMs = 0): Cla
   };
 
   /** Takes in what the hub says of a key (from the watch or a read), announcing what changed. */
-  const heard = (entry: KvEntry): void => {
+  const heard = (entry: BucketEntry): void => {
     const writtenAt = ownWrites.get(entry.revision);
     if (writtenAt !== undefined) {
       ownWrites.delete(entry.revision);
@@ -158,7 +157,7 @@ export function claimsOver(kv: KV, options: ClaimsOptions, hubOffsetMs = 0): Cla
   });
 
   /** The hub's current entry for an order, taken into the view; null when no claim (or deleted). */
-  const read = async (orderId: string): Promise<{ entry: KvEntry | null; claim: Claim | null; lapsed: boolean }> => {
+  const read = async (orderId: string): Promise<{ entry: BucketEntry | null; claim: Claim | null; lapsed: boolean }> => {
     const entry = await kv.get(keyOf(orderId));
     if (entry) heard(entry);
     const claim = entry ? parse(entry) : null;

@@ -19,13 +19,11 @@
  * first settlement to reach the hub stands; the counter that keeps the order takes its claim, and
  * the others let theirs go.
  */
-import type { KV, KvEntry } from '@nats-io/kv';
-import type { NatsConnection } from '@nats-io/transport-node';
 import { type ConflictRecord, ConflictRecordSchema, type SharedTap } from '../../../shared/hub';
 import type { Logger } from '../log';
 import { type Timers, TimerSlot } from '../time';
 import { canonical, findApart, mergeConflict, sameConflict, type WorkTap } from './apart';
-import { type BucketWatch, isRevisionConflict, openBucket, watchBucket } from './buckets';
+import { type Bucket, type BucketEntry, type BucketWatch, isRevisionConflict, type NatsConnection, openBucket, watchBucket } from './nats/buckets';
 import type { Claims } from './claims';
 import { keyOf } from './keys';
 import type { CounterIdentity } from './ports';
@@ -87,7 +85,7 @@ export interface SharedConflicts {
   close(): void;
 }
 
-function parse(entry: KvEntry): ConflictRecord | null {
+function parse(entry: BucketEntry): ConflictRecord | null {
   if (entry.operation !== 'PUT') return null;
   try {
     const r = ConflictRecordSchema.safeParse(entry.json());
@@ -104,7 +102,7 @@ export async function openConflicts(nc: NatsConnection, options: ConflictsOption
 }
 
 /** The conflicts over an open bucket. */
-export function conflictsOver(kv: KV, options: ConflictsOptions): SharedConflicts {
+export function conflictsOver(kv: Bucket, options: ConflictsOptions): SharedConflicts {
   const { me, ports, claims, now, timers, log } = options;
   let closed = false;
   const waiting: SharedTap[] = [];

@@ -3,10 +3,9 @@
  * for each counter that joins without a name of its own. Each name is a KV key created with
  * `create`, so two counters joining at once can never get the same name.
  */
-import { Kvm, type KV } from '@nats-io/kv';
-import type { NatsConnection } from '@nats-io/transport-node';
 import { CounterNameSchema } from '../../../shared/hub';
-import { COUNTER_NAMES_BUCKET } from './registry';
+import { type Bucket, CLIENT_TIMEOUT_MS, type NatsConnection, openBucket } from './nats/buckets';
+import { COUNTER_NAMES_BUCKET, HUB_BUCKETS } from './registry';
 
 /** The hub's bucket of names: `name.<hex of the name>` -> counter id, `id.<counter id>` -> name. */
 export { COUNTER_NAMES_BUCKET };
@@ -16,11 +15,11 @@ export type NameClaim = { readonly ok: true; readonly counterName: string } | { 
 const nameKey = (name: string): string => `name.${Buffer.from(name.trim().toLowerCase(), 'utf8').toString('hex')}`;
 const idKey = (counterId: string): string => `id.${counterId}`;
 
-async function bucket(nc: NatsConnection): Promise<KV> {
-  return new Kvm(nc).create(COUNTER_NAMES_BUCKET, { history: 1 });
+async function bucket(nc: NatsConnection): Promise<Bucket> {
+  return openBucket(nc, HUB_BUCKETS.counterNames, CLIENT_TIMEOUT_MS);
 }
 
-async function valueOf(kv: KV, key: string): Promise<string | null> {
+async function valueOf(kv: Bucket, key: string): Promise<string | null> {
   const entry = await kv.get(key);
   return entry && entry.operation === 'PUT' ? entry.string() : null;
 }

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import bwipjs from 'bwip-js/node';
 import { z } from 'zod';
-import type { HubTarget } from './connection';
+import type { HubTarget } from './nats/connection';
 
 /** The version prefix of the codes this Packdesk makes. */
 export const JOIN_CODE_PREFIX = 'PD1';

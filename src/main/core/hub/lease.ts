@@ -10,16 +10,13 @@
  * A write whose answer never came may still have landed: the hub may hold a key naming this counter
  * that it does not know it holds. A clean quit then deletes that key too, at the revision it has.
  */
-import type { JetStreamClient } from '@nats-io/jetstream';
-import { type KV, type KvEntry, Kvm } from '@nats-io/kv';
-import type { NatsConnection } from '@nats-io/nats-core';
 import { z } from 'zod';
 import { CounterIdSchema, CounterNameSchema } from '../../../shared/hub';
 import { type Logger, silentLogger } from '../log';
 import { awaitWithin, every, type Timers } from '../time';
-import { isRevisionConflict } from './buckets';
+import { type Bucket, type BucketEntry, type BucketSource, isRevisionConflict, reopeningBucket } from './nats/buckets';
 import type { CounterIdentity } from './ports';
-import { LEASE_BUCKET } from './registry';
+import { HUB_BUCKETS, LEASE_BUCKET } from './registry';
 
 /** The bucket of the intake lease (nothing else lives in it, so its watch filter is its one key). */
 export { LEASE_BUCKET };
@@ -76,23 +73,15 @@ export interface IntakeLease {
   close(): Promise<void>;
 }
 
-/** A KV manager over a connection, a JetStream client, or one already made. */
-export function kvmOf(source: Kvm | NatsConnection | JetStreamClient): Kvm {
-  return source instanceof Kvm ? source : new Kvm(source);
-}
-
 /** Starts taking part in the store's intake lease; nothing is awaited: the bucket is opened (again) on each tick until it answers. */
-export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient, me: CounterIdentity, options: IntakeLeaseOptions): IntakeLease {
-  const kvm = kvmOf(source);
+export function startIntakeLease(source: BucketSource, me: CounterIdentity, options: IntakeLeaseOptions): IntakeLease {
   const log = (options.log ?? silentLogger).child('lease');
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const renewMs = options.renewMs ?? DEFAULT_RENEW_MS;
   const writeTimeoutMs = options.writeTimeoutMs ?? renewMs * 2;
-  const bucket = options.bucket ?? LEASE_BUCKET;
   const self: LeaseHolder = { counterId: me.counterId, counterName: me.counterName };
   const listeners = new Set<(state: LeaseState) => void>();
 
-  let kv: Promise<KV> | null = null;
   let closed = false;
   /** The tick in flight, awaited by close() so a write it makes is released too. */
   let ticking: Promise<void> | null = null;
@@ -135,13 +124,7 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
     log.warn('intake lease lost: this counter stops polling', { why });
   };
 
-  const bucketKv = (): Promise<KV> => {
-    kv ??= kvm.create(bucket, { history: 1, timeout: writeTimeoutMs }).catch((e: unknown) => {
-      kv = null;
-      throw e;
-    });
-    return kv;
-  };
+  const bucketKv = reopeningBucket(source, HUB_BUCKETS.lease, { ...(options.bucket ? { name: options.bucket } : {}), timeoutMs: writeTimeoutMs });
   const value = (): string => JSON.stringify({ ...self, at: options.now() } satisfies LeaseValue);
 
   const took = (revision: number, sentAt: number): void => {
@@ -154,7 +137,7 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
     log.info('intake lease taken: this counter polls for the store', { revision });
   };
 
-  const renew = async (store: KV): Promise<void> => {
+  const renew = async (store: Bucket): Promise<void> => {
     const revision = heldRevision;
     if (revision === null) return;
     // Counted from when it was sent: the hub may have written it at any moment until the answer came.
@@ -169,7 +152,7 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
     }
   };
 
-  const observe = async (store: KV): Promise<void> => {
+  const observe = async (store: Bucket): Promise<void> => {
     const entry = await store.get(LEASE_KEY);
     if (closed || heldRevision !== null) return;
     if (entry === null || entry.operation !== 'PUT') {
@@ -221,7 +204,7 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
   };
 
   /** The key's revision when it names this counter (a write whose answer was lost landed), else null. */
-  const namedRevision = async (store: KV): Promise<number | null> => {
+  const namedRevision = async (store: Bucket): Promise<number | null> => {
     const entry = await store.get(LEASE_KEY);
     return entry?.operation === 'PUT' && holderOf(entry, log)?.counterId === self.counterId ? entry.revision : null;
   };
@@ -271,7 +254,7 @@ export function startIntakeLease(source: Kvm | NatsConnection | JetStreamClient,
   };
 }
 
-function holderOf(entry: KvEntry, log: Logger): LeaseHolder | null {
+function holderOf(entry: BucketEntry, log: Logger): LeaseHolder | null {
   try {
     const parsed = LeaseValueSchema.safeParse(entry.json());
     if (parsed.success) return { counterId: parsed.data.counterId, counterName: parsed.data.counterName };

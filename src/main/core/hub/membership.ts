@@ -10,7 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import { fail, ok, type Result } from '../../../shared/result';
 import { systemTimers } from '../time';
-import { connectHub, type HubProblemKind, type HubTarget } from './connection';
+import { connectHub, type HubProblemKind, type HubTarget } from './nats/connection';
 import { claimCounterName, forgetCounterName } from './counter-names';
 import { clearHubConfig, counterIdOf, type HubConfig, loadHubConfig, saveHubConfig } from './hub-config';
 import { formatJoinCode, joinCodeBarcodeSvg, type JoinCodeProblemKind, parseJoinCode } from './join-code';

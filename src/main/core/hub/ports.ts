@@ -8,7 +8,7 @@ import type { Order } from '../../../shared/protocol/schemas';
 import type { SharedRecords, ShiftTap } from '../engine/shared-records';
 import type { TaughtCode } from '../db';
 import type { SharedMember } from '../staff';
-import type { HubConnection } from './connection';
+import type { HubConnection } from './nats/connection';
 import type { ConflictPorts } from './conflicts';
 import type { StoreAlarm } from './store-alarms';
 import type { StoreSettingValues, StoreSettingsPorts } from './store-settings';

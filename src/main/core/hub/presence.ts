@@ -5,11 +5,9 @@
  * is on its clock, and counters' clocks may differ by minutes. How long ago an entry was written
  * is measured on the hub's clock (its stamp on each write), read off this counter's own writes.
  */
-import type { KV, KvEntry } from '@nats-io/kv';
-import type { NatsConnection } from '@nats-io/transport-node';
 import { type CounterPresence, CounterPresenceSchema, type CounterView } from '../../../shared/hub';
 import { every, systemTimers, type Timers } from '../time';
-import { type BucketWatch, openBucket, watchBucket } from './buckets';
+import { type Bucket, type BucketEntry, type BucketWatch, type NatsConnection, openBucket, watchBucket } from './nats/buckets';
 import type { CounterIdentity, CounterPorts } from './ports';
 import { HUB_BUCKETS, PRESENCE_BUCKET } from './registry';
 
@@ -59,7 +57,7 @@ export async function openPresence(nc: NatsConnection, options: PresenceOptions)
 }
 
 /** Presence over an open bucket. */
-export async function presenceOver(kv: KV, options: PresenceOptions): Promise<Presence> {
+export async function presenceOver(kv: Bucket, options: PresenceOptions): Promise<Presence> {
   const { identity, now } = options;
   const timers = options.timers ?? systemTimers;
   const windowMs = options.windowMs ?? PRESENCE_WINDOW_MS;
@@ -95,7 +93,7 @@ export async function presenceOver(kv: KV, options: PresenceOptions): Promise<Pr
     }
   };
 
-  const heard = (entry: KvEntry): void => {
+  const heard = (entry: BucketEntry): void => {
     if (entry.operation !== 'PUT') {
       if (counters.delete(entry.key)) notify();
       return;

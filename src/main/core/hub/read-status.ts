@@ -4,10 +4,9 @@
  * the app or `packdesk run` does the work. Ages are judged by the hub's own stamps against this
  * PC's clock, which is close enough for "heard from within 15 s".
  */
-import { Kvm } from '@nats-io/kv';
-import type { NatsConnection } from '@nats-io/transport-node';
 import { CounterPresenceSchema, type CounterView, type HubStatus } from '../../../shared/hub';
 import { DEFAULT_LEASE_MS, LEASE_BUCKET, LEASE_KEY, LeaseValueSchema } from './lease';
+import { CLIENT_TIMEOUT_MS, isMissingBucket, type NatsConnection, openExistingBucket } from './nats/buckets';
 import { PRESENCE_BUCKET, PRESENCE_WINDOW_MS } from './presence';
 
 /** What `hub status` reads from the hub besides the connection itself: the lease holder and the counters' presence (readHubStatus, or a test's seam). */
@@ -19,11 +18,9 @@ export async function readHubStatus(
   self: { readonly counterId: string },
   now: () => number = Date.now,
 ): Promise<Pick<HubStatus, 'intakeHolder' | 'counters'>> {
-  const kvm = new Kvm(nc);
   let intakeHolder: HubStatus['intakeHolder'] = null;
   // A bucket no counter has made yet (no session ran on this hub) holds nothing: not an error.
-  const lease = await kvm
-    .open(LEASE_BUCKET)
+  const lease = await openExistingBucket(nc, LEASE_BUCKET, CLIENT_TIMEOUT_MS)
     .then((kv) => kv.get(LEASE_KEY))
     .catch(() => null);
   if (lease && lease.operation === 'PUT' && now() - lease.created.getTime() < DEFAULT_LEASE_MS * 2) {
@@ -32,7 +29,7 @@ export async function readHubStatus(
   }
   const counters: CounterView[] = [];
   try {
-    const presence = await kvm.open(PRESENCE_BUCKET);
+    const presence = await openExistingBucket(nc, PRESENCE_BUCKET, CLIENT_TIMEOUT_MS);
     for await (const key of await presence.keys()) {
       const entry = await presence.get(key).catch(() => null);
       if (!entry || entry.operation !== 'PUT') continue;
@@ -50,9 +47,4 @@ export async function readHubStatus(
   }
   counters.sort((a, b) => Number(b.isThisCounter) - Number(a.isThisCounter) || a.counterName.localeCompare(b.counterName));
   return { intakeHolder, counters };
-}
-
-/** No counter has made this bucket yet: it holds nothing. */
-function isMissingBucket(error: unknown): boolean {
-  return error instanceof Error && /stream not found/i.test(error.message);
 }

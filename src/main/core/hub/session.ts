@@ -1,5 +1,5 @@
 /**
- * One counter's session with its store hub: the connection (connection.ts) and the store's rules
+ * One counter's session with its store hub: the connection (nats/connection.ts) and the store's rules
  * over it (the intake lease, shared orders, claims, shared taps, presence), put together as the
  * `HubSession` the host uses. It decides the one thing none of the rules can alone: whether this
  * counter's own intake polls. It does while this counter holds the lease, and whenever the hub has
@@ -10,7 +10,7 @@
 import type { Claim, ClaimOutcome, CounterView, HubMode, HubStatus, SharedTap } from '../../../shared/hub';
 import { type Logger, silentLogger } from '../log';
 import type { Timers } from '../time';
-import type { HubConnectResult, HubConnection, HubLinkStatus } from './connection';
+import type { HubConnectResult, HubConnection, HubLinkStatus } from './nats/connection';
 import type { CounterIdentity, CounterPorts, HubEvent, HubSession } from './ports';
 import { openClaims, type Claims } from './claims';
 import { startIntakeLease, type IntakeLease } from './lease';

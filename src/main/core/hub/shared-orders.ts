@@ -8,15 +8,11 @@
  * is logged and skipped. A body the hub could not take is put again until it does, since a KV write
  * while the hub is away is never replayed by the client.
  */
-import type { JetStreamClient } from '@nats-io/jetstream';
-import type { KV, KvEntry, Kvm } from '@nats-io/kv';
-import type { NatsConnection } from '@nats-io/nats-core';
 import { type Order, OrderSchema } from '../../../shared/protocol/schemas';
 import { supersedes } from '../db/orders-table';
 import { type Logger, silentLogger } from '../log';
 import type { Timers } from '../time';
-import { isRevisionConflict } from './buckets';
-import { kvmOf } from './lease';
+import { type BucketEntry, type BucketSource, isRevisionConflict, reopeningBucket } from './nats/buckets';
 import type { CounterPorts } from './ports';
 import { HUB_BUCKETS, ORDERS_BUCKET } from './registry';
 
@@ -96,17 +92,14 @@ export interface SharedOrders {
 
 /** Starts watching the hub's order bodies into this counter; the bucket is opened (again) until it answers. */
 export function startSharedOrders(
-  source: Kvm | NatsConnection | JetStreamClient,
+  source: BucketSource,
   ports: Pick<CounterPorts, 'saveOrders' | 'bodies'>,
   options: SharedOrdersOptions,
 ): SharedOrders {
-  const kvm = kvmOf(source);
   const log = (options.log ?? silentLogger).child('shared-orders');
   const serviceNow = options.serviceNow ?? options.now;
   const writeTimeoutMs = options.writeTimeoutMs ?? 2_000;
-  const bucket = options.bucket ?? ORDERS_BUCKET;
   let closed = false;
-  let kv: Promise<KV> | null = null;
   let watching: { stop(): void } | null = null;
   let watchFailures = 0;
   let heard = new Map<string, Order>();
@@ -119,13 +112,7 @@ export function startSharedOrders(
     markCaughtUp = resolve;
   });
 
-  const bucketKv = (): Promise<KV> => {
-    kv ??= kvm.create(bucket, { history: ORDERS_HISTORY, ttl: ORDERS_MAX_AGE_MS, timeout: writeTimeoutMs }).catch((e: unknown) => {
-      kv = null;
-      throw e;
-    });
-    return kv;
-  };
+  const bucketKv = reopeningBucket(source, HUB_BUCKETS.orders, { ...(options.bucket ? { name: options.bucket } : {}), timeoutMs: writeTimeoutMs });
 
   const later = (fn: () => void, ms: number): unknown => options.timers.setTimeout(fn, ms);
 
@@ -154,7 +141,7 @@ export function startSharedOrders(
     }
   };
 
-  const hear = (entry: KvEntry): void => {
+  const hear = (entry: BucketEntry): void => {
     if (entry.operation !== 'PUT') return;
     const order = readBody(entry, log);
     if (!order) return;
@@ -254,7 +241,7 @@ export function startSharedOrders(
 }
 
 /** The order a hub entry holds, or null (logged) when its key or value is not one. */
-function readBody(entry: KvEntry, log: Logger): Order | null {
+function readBody(entry: BucketEntry, log: Logger): Order | null {
   const id = orderIdOfKey(entry.key);
   let value: unknown;
   try {

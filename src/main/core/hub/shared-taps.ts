@@ -6,11 +6,9 @@
  * whenever the connection comes back, the counter's own taps (its outbox's word, `ownTaps`) are put
  * again until the hub takes them. Puts are keyed, so putting again never doubles a tap.
  */
-import type { KV, KvEntry } from '@nats-io/kv';
-import type { NatsConnection } from '@nats-io/transport-node';
 import { type SharedTap, SharedTapSchema } from '../../../shared/hub';
 import { every, systemTimers, type Timers, TimerSlot } from '../time';
-import { type BucketWatch, openBucket, watchBucket } from './buckets';
+import { type Bucket, type BucketEntry, type BucketWatch, type NatsConnection, openBucket, watchBucket } from './nats/buckets';
 import { keyOf } from './keys';
 import type { HubEvent } from './ports';
 import { HUB_BUCKETS, TAPS_BUCKET } from './registry';
@@ -85,7 +83,7 @@ export async function openSharedTaps(nc: NatsConnection, options: SharedTapsOpti
 }
 
 /** Shared taps over an open bucket. */
-export function sharedTapsOver(kv: KV, options: SharedTapsOptions): SharedTaps {
+export function sharedTapsOver(kv: Bucket, options: SharedTapsOptions): SharedTaps {
   const { counter, now, ownTaps } = options;
   const timers = options.timers ?? systemTimers;
   const listeners = new Set<(event: TapEvent) => void>();
@@ -103,7 +101,7 @@ export function sharedTapsOver(kv: KV, options: SharedTapsOptions): SharedTaps {
 
   const retry = new TimerSlot(timers, now, () => void republish(), { keepAlive: false });
 
-  const heard = (entry: KvEntry): void => {
+  const heard = (entry: BucketEntry): void => {
     const [counterId] = entry.key.split('.');
     if (counterId === counter.counterId) return;
     if (entry.operation !== 'PUT') {

@@ -5,13 +5,10 @@
  * A claim's age is judged on the hub's stamp against this PC's clock, which is enough for a look
  * (a running session reads the hub's clock properly; see claims.ts).
  */
-import { jetstream } from '@nats-io/jetstream';
-import { type KV, Kvm } from '@nats-io/kv';
-import type { NatsConnection } from '@nats-io/transport-node';
 import { type Claim, ClaimSchema } from '../../../shared/hub';
-import { WRITE_TIMEOUT_MS } from './buckets';
+import { type Bucket, type NatsConnection, openExistingBucket } from './nats/buckets';
 import { CLAIMS_BUCKET } from './claims';
-import { connectHub, type HubConnection, type HubProblem } from './connection';
+import { connectHub, type HubConnection, type HubProblem } from './nats/connection';
 import type { HubConfig } from './hub-config';
 import { keyOf } from './keys';
 import { localTargetOf } from './membership';
@@ -41,9 +38,9 @@ export async function visitHub<T>(config: HubConfig, secrets: HubSecretStore, na
 }
 
 /** A bucket as it is on the hub, or null when no counter has made it yet: a look makes nothing. */
-async function existing(nc: NatsConnection, name: string): Promise<KV | null> {
+async function existing(nc: NatsConnection, name: string): Promise<Bucket | null> {
   try {
-    const kv = await new Kvm(jetstream(nc, { timeout: WRITE_TIMEOUT_MS })).open(name);
+    const kv = await openExistingBucket(nc, name);
     await kv.status();
     return kv;
   } catch {

@@ -5,14 +5,12 @@
  * counter puts its own alarms into `packdesk-alarms` (one key per counter and order: raised, then
  * acknowledged) and watches the others'. A counter puts its open alarms again when the hub is back.
  */
-import type { KV, KvEntry } from '@nats-io/kv';
-import type { NatsConnection } from '@nats-io/transport-node';
 import { z } from 'zod';
 import { CounterIdSchema, CounterNameSchema } from '../../../shared/hub';
 import { OrderIdSchema } from '../../../shared/protocol/schemas';
 import type { Logger } from '../log';
 import { type Timers, TimerSlot } from '../time';
-import { type BucketWatch, openBucket, watchBucket } from './buckets';
+import { type Bucket, type BucketEntry, type BucketWatch, type NatsConnection, openBucket, watchBucket } from './nats/buckets';
 import { keyOf } from './keys';
 import type { CounterIdentity } from './ports';
 import { HUB_BUCKETS, STORE_ALARMS_BUCKET } from './registry';
@@ -59,7 +57,7 @@ export async function openStoreAlarms(nc: NatsConnection, options: StoreAlarmsOp
   return storeAlarmsOver(kv, options);
 }
 
-export function storeAlarmsOver(kv: KV, options: StoreAlarmsOptions): StoreAlarms {
+export function storeAlarmsOver(kv: Bucket, options: StoreAlarmsOptions): StoreAlarms {
   const { me, now, timers } = options;
   /** Other counters' alarms by order, then by counter. */
   const heard = new Map<string, Map<string, StoreAlarm>>();
@@ -69,7 +67,7 @@ export function storeAlarmsOver(kv: KV, options: StoreAlarmsOptions): StoreAlarm
   let closed = false;
   const retry = new TimerSlot(timers, now, () => void putUnsent(), { keepAlive: false });
 
-  const onEntry = (entry: KvEntry): void => {
+  const onEntry = (entry: BucketEntry): void => {
     if (entry.operation !== 'PUT') return;
     let alarm: StoreAlarm;
     try {

@@ -18,8 +18,6 @@
  * A write while the hub is away is not replayed by the client (the store-hub spec): a failed write
  * arms a republish, and the session republishes whenever the hub comes back.
  */
-import type { KV, KvEntry } from '@nats-io/kv';
-import type { NatsConnection } from '@nats-io/transport-node';
 import type { TaughtCode } from '../db';
 import type { ShiftTap } from '../engine/shared-records';
 import { ShiftTapSchema } from '../engine/shared-records';
@@ -27,7 +25,7 @@ import type { Logger } from '../log';
 import { SharedTaughtSchema } from '../packing';
 import { type SharedMember, SharedMemberSchema } from '../staff';
 import { type Timers, TimerSlot } from '../time';
-import { type BucketWatch, openBucket, watchBucket } from './buckets';
+import { type Bucket, type BucketEntry, type BucketWatch, type NatsConnection, openBucket, watchBucket } from './nats/buckets';
 import { keyOf } from './keys';
 import type { CounterIdentity, RecordPorts } from './ports';
 import { HUB_BUCKETS, SHIFT_BUCKET, STAFF_BUCKET, TAUGHT_BUCKET } from './registry';
@@ -63,7 +61,7 @@ const staffKey = (uid: string): string => keyOf(uid);
 const taughtKey = (code: string): string => keyOf(code);
 const shiftKey = (counterId: string, requestId: string): string => `${counterId}.${keyOf(requestId)}`;
 
-function parse<T>(entry: KvEntry | null, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }): T | null {
+function parse<T>(entry: BucketEntry | null, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }): T | null {
   if (!entry || entry.operation !== 'PUT') return null;
   try {
     const r = schema.safeParse(entry.json());
@@ -97,7 +95,7 @@ export async function openStoreRecords(nc: NatsConnection, options: StoreRecords
 }
 
 /** The store's records over open buckets. */
-export function storeRecordsOver(kv: { staff: KV; taught: KV; shift: KV }, options: StoreRecordsOptions): StoreRecords {
+export function storeRecordsOver(kv: { staff: Bucket; taught: Bucket; shift: Bucket }, options: StoreRecordsOptions): StoreRecords {
   const { me, ports, now, timers, log } = options;
   let closed = false;
   /** Each of this counter's shift taps as the hub last held it (from a put, or the watch): republish skips those unchanged. */

@@ -8,13 +8,11 @@
  * first counter's. Each counter's settings file keeps its copy, so a counter without its hub goes
  * on as the store last said.
  */
-import type { KV, KvEntry } from '@nats-io/kv';
-import type { NatsConnection } from '@nats-io/transport-node';
 import { z } from 'zod';
 import { CounterNameSchema } from '../../../shared/hub';
 import type { Logger } from '../log';
 import { type Timers, TimerSlot } from '../time';
-import { type BucketWatch, openBucket, watchBucket } from './buckets';
+import { type Bucket, type BucketEntry, type BucketWatch, type NatsConnection, openBucket, watchBucket } from './nats/buckets';
 import type { CounterIdentity } from './ports';
 import { HUB_BUCKETS, STORE_SETTINGS_BUCKET } from './registry';
 
@@ -52,7 +50,7 @@ export interface StoreSettings {
   close(): void;
 }
 
-function parse(entry: KvEntry): StoreSetting | null {
+function parse(entry: BucketEntry): StoreSetting | null {
   if (entry.operation !== 'PUT') return null;
   try {
     const r = StoreSettingSchema.safeParse(entry.json());
@@ -79,7 +77,7 @@ export async function openStoreSettings(
 }
 
 export function storeSettingsOver(
-  kv: KV,
+  kv: Bucket,
   options: { me: CounterIdentity; ports: StoreSettingsPorts; now: () => number; timers: Timers; log: Logger; onApplied: (patch: Partial<StoreSettingValues>) => void },
 ): StoreSettings {
   const { me, ports, now, timers, log } = options;
@@ -88,7 +86,7 @@ export function storeSettingsOver(
   let closed = false;
   const retry = new TimerSlot(timers, now, () => void putPending(), { keepAlive: false });
 
-  const heard = (entry: KvEntry): void => {
+  const heard = (entry: BucketEntry): void => {
     const word = parse(entry);
     if (!word || pending.has(word.name)) return;
     if (ports.current()[word.name] === word.value) return;

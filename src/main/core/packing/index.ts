@@ -37,7 +37,7 @@ export interface PackCounts {
 }
 
 /**
- * The port through which the store hub shares taught barcodes between counters (host/hub.ts):
+ * The port through which the store hub shares taught barcodes between counters (host/hub/):
  * taught once, known at every counter. One counter needs none: its data file remembers them.
  */
 export interface TaughtCodesSharing {

@@ -56,7 +56,7 @@ export const SharedMemberSchema = z.object({
 export type SharedMember = z.infer<typeof SharedMemberSchema>;
 
 /**
- * The port through which the store hub shares the staff list between counters (host/hub.ts). One
+ * The port through which the store hub shares the staff list between counters (host/hub/). One
  * counter needs none: the list is this counter's data file.
  */
 export interface StaffSharing {

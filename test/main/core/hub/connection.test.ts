@@ -8,7 +8,7 @@ import net from 'node:net';
 import { Kvm } from '@nats-io/kv';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHub, HUB_PROBLEM_WORDS, type HubConnection, type HubLinkStatus } from '../../../../src/main/core/hub/connection';
+import { connectHub, HUB_PROBLEM_WORDS, type HubConnection, type HubLinkStatus } from '../../../../src/main/core/hub/nats/connection';
 import { freePort, startTestNats, type TestNatsServer } from '../../../support/nats';
 import { createHubFiles, HubSupervisor } from '../../../../src/main/core/hub/server';
 import { makeTestHub, type TestHub, until } from './hub-fixture';

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CounterPresence, HubMode, SharedTap } from '../../../../src/shared/hub';
 import type { Order } from '../../../../src/shared/protocol/schemas';
-import { connectHub } from '../../../../src/main/core/hub/connection';
+import { connectHub } from '../../../../src/main/core/hub/nats/connection';
 import type { CounterPorts, HubEvent, HubSession } from '../../../../src/main/core/hub/ports';
 import { startHubSession } from '../../../../src/main/core/hub/session';
 import { readHubStatus } from '../../../../src/main/core/hub/read-status';

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HUB_PROBLEM_WORDS, type HubProblemKind } from '../../../../src/main/core/hub/connection';
+import { HUB_PROBLEM_WORDS, type HubProblemKind } from '../../../../src/main/core/hub/nats/connection';
 import { JOIN_CODE_WORDS, type JoinCodeProblemKind } from '../../../../src/main/core/hub/join-code';
 import { REPO_ROOT } from '../../../support/paths';
 

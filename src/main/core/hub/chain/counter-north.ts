@@ -5,10 +5,10 @@
  * store's domain (its store id), one without has none. The figures come from the counter's own
  * ports, never an order body.
  */
-import { jetstreamManager } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/transport-node';
 import type { CounterPresence } from '../../../../shared/hub';
 import { every, type Timers } from '../../time';
+import type { NatsConnection } from '../nats/buckets';
+import { jetStreamDomain } from '../nats/messages';
 import { type CounterHealth, type StoreSummary, StoreIdSchema } from './north';
 import { type OpenOrder, startOpenOrdersSender } from './open-orders';
 import { type NorthBuilder, type NorthSender, startNorthSender } from './north-sender';
@@ -48,8 +48,7 @@ function onChange(timers: Timers, sender: NorthSender, figures: () => unknown): 
 
 /** The store id when this hub is in a chain (its JetStream domain), else null. */
 export async function storeIdOfHub(nc: NatsConnection): Promise<string | null> {
-  const jsm = await jetstreamManager(nc, { timeout: 2_000 });
-  const parsed = StoreIdSchema.safeParse((await jsm.getAccountInfo()).domain);
+  const parsed = StoreIdSchema.safeParse(await jetStreamDomain(nc, 2_000));
   return parsed.success ? parsed.data : null;
 }
 

@@ -11,7 +11,7 @@ import { type ConsumerInfo, jetstreamManager, type JetStreamManager, StorageType
 import { nanos } from '@nats-io/transport-node';
 import type { Logger } from '../../log';
 import { every, type Timers } from '../../time';
-import type { HubConnection, HubConnectResult } from '../connection';
+import type { HubConnection, HubConnectResult } from '../nats/connection';
 import { CHAIN_STREAMS, type ChainStreamDeclaration, feedSubject } from '../registry';
 
 /** A consumer of the chain idle longer than this is not one the centre needs (its source and drill-downs use seconds). */

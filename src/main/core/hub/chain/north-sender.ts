@@ -7,8 +7,9 @@
  * that stream, so a publish is not answered: a message the hub did not take is said again by the
  * next one (health is a heartbeat, not a record to keep).
  */
-import { headers, type NatsConnection } from '@nats-io/transport-node';
 import { every, systemTimers, type Timers } from '../../time';
+import type { NatsConnection } from '../nats/buckets';
+import { publishWithHeaders } from '../nats/messages';
 import { NORTH_EVERY_MS, type NorthMessage, NorthMessageSchema, northMessageId, northSubject } from './north';
 
 /** Builds the next message; `seq` counts up from 1 for this sender, `runAt` is when it started. */
@@ -33,16 +34,8 @@ export interface NorthSender {
 
 /** Publishes a north message with its id, by which the north stream drops a message sent twice. */
 export function publishNorth(nc: NatsConnection, message: NorthMessage, extra: Readonly<Record<string, string>> = {}): boolean {
-  const h = headers();
-  h.set('Nats-Msg-Id', northMessageId(message));
-  for (const [name, value] of Object.entries(extra)) h.set(name, value);
-  try {
-    nc.publish(northSubject(message), JSON.stringify(message), { headers: h });
-    return true;
-  } catch {
-    // The connection closed: the sender is being stopped.
-    return false;
-  }
+  // False when the connection closed: the sender is being stopped.
+  return publishWithHeaders(nc, northSubject(message), JSON.stringify(message), { 'Nats-Msg-Id': northMessageId(message), ...extra });
 }
 
 /** Starts sending: one message at once, then every `everyMs`. */

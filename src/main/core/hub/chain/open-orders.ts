@@ -7,11 +7,11 @@
  * through the store's domain, never a copy: it is not sourced north, so a store's order ids are not
  * kept at the centre (src/fleet/drill.ts reads it). See docs/fleet.md.
  */
-import type { NatsConnection } from '@nats-io/transport-node';
 import { z } from 'zod';
 import { ClaimSchema, CounterIdSchema, CounterNameSchema } from '../../../../shared/hub';
 import { NextStepSchema, type OrderSummary } from '../../../../shared/ipc';
 import { every, type Timers } from '../../time';
+import type { NatsConnection } from '../nats/buckets';
 import { OPEN_PREFIX, OPEN_STREAM } from '../registry';
 import { StoreIdSchema } from './north';
 

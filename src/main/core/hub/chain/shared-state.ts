@@ -3,11 +3,8 @@
  * nats-server, puts it in a small hub bucket; a counter's Settings -> Chain and `doctor` read it
  * back. Only the words of ChainStatus travel (no credentials: the status has none).
  */
-import { jetstream } from '@nats-io/jetstream';
-import { Kvm } from '@nats-io/kv';
-import type { NatsConnection } from '@nats-io/transport-node';
 import { type ChainStatus, ChainStatusSchema } from '../../../../shared/chain';
-import { openBucket, WRITE_TIMEOUT_MS } from '../buckets';
+import { type NatsConnection, openBucket, openExistingBucket } from '../nats/buckets';
 import { CHAIN_BUCKET, HUB_BUCKETS } from '../registry';
 
 export { CHAIN_BUCKET };
@@ -23,7 +20,7 @@ export async function putChainState(nc: NatsConnection, status: ChainStatus): Pr
 /** The chain status the hub PC last put, or null (no hub PC has said anything: not in a chain, or never run). */
 export async function readChainState(nc: NatsConnection): Promise<ChainStatus | null> {
   try {
-    const kv = await new Kvm(jetstream(nc, { timeout: WRITE_TIMEOUT_MS })).open(CHAIN_BUCKET);
+    const kv = await openExistingBucket(nc, CHAIN_BUCKET);
     const entry = await kv.get(KEY);
     if (!entry || entry.operation !== 'PUT') return null;
     const parsed = ChainStatusSchema.safeParse(JSON.parse(entry.string()));

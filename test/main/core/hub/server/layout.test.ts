@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectHub, type HubConnection } from '../../../../../src/main/core/hub/connection';
+import { connectHub, type HubConnection } from '../../../../../src/main/core/hub/nats/connection';
 import { HUB_BUCKETS, NORTH_STREAM } from '../../../../../src/main/core/hub/registry';
 import { KEEPER_INBOX_PREFIX, KEEPER_USER } from '../../../../../src/main/core/hub/server/accounts';
 import { configuredPasswordHash, hashSecret, HubSupervisor, writeHubConfig } from '../../../../../src/main/core/hub/server';
@@ -68,7 +68,16 @@ describe('a hub made before accounts', () => {
     const link = { storeId: 'store-m', url: `nats-leaf://127.0.0.1:${await freePort()}`, credentialsPath: null, caPath: null, training: true };
     writeHubConfig(hub.files, hub.listen, hash, link, null, hashSecret(keeperPassword));
     const again = new HubSupervisor({ program: hub.program, version: hub.version, files: hub.files, listen: hub.listen, stopGraceMs: 3000 });
-    hub = { ...hub, supervisor: again };
+    // Its dispose stops this supervisor too: the one makeTestHub made is stopped already, and this one's nats-server outlived the test.
+    const made = hub;
+    hub = {
+      ...made,
+      supervisor: again,
+      dispose: async () => {
+        await again.stop();
+        await made.dispose();
+      },
+    };
     expect(await again.start()).toMatchObject({ running: true });
 
     const after = await counter(hub);

@@ -2,15 +2,16 @@
  * What the store says alike at every counter (issue 39, item 5), as the host binds it: the store's
  * settings (scan to pack, how long an order stays with its counter) between this counter's settings
  * file and the hub, and alarms on orders cancelled or changed elsewhere: this counter's put into the
- * hub, every other counter's laid over the order as a red line. Kept apart from hub.ts, which binds it.
+ * hub, every other counter's laid over the order as a red line (overlay.ts lays it). The member's
+ * session (session.ts) binds it.
  */
-import type { EventBody, OrderSummary, OrderView, Settings } from '../../../shared/ipc';
-import { orderPhase } from '../../../shared/fulfilment';
-import type { Engine } from '../engine';
-import type { CounterIdentity, CounterPorts, HubSession } from '../hub/ports';
-import type { StoreAlarm } from '../hub/store-alarms';
-import type { StoreSettingValues } from '../hub/store-settings';
-import type { HostListener } from './events';
+import type { EventBody, OrderSummary, Settings } from '../../../../shared/ipc';
+import { orderPhase } from '../../../../shared/fulfilment';
+import type { Engine } from '../../engine';
+import type { CounterIdentity, CounterPorts, HubSession } from '../../hub/ports';
+import type { StoreAlarm } from '../../hub/store-alarms';
+import type { StoreSettingValues } from '../../hub/store-settings';
+import type { HostListener } from '../events';
 
 /** This counter's settings, as the store's settings reach them (host/index.ts's settings store). */
 export interface StoreSettingsPort {
@@ -92,10 +93,4 @@ export function bindStoreWord(deps: {
       else if (event.kind === 'storeSettings' && deps.settings) deps.emit('settings.changed', deps.settings.get());
     }),
   ];
-}
-
-/** The view with another counter's open alarm on it, when there is one. */
-export function withAlarmElsewhere(view: OrderView, session: HubSession | null): OrderView {
-  const alarm = session?.alarmElsewhere(view.id);
-  return alarm ? { ...view, alarmElsewhere: { kind: alarm.kind, changedAt: alarm.changedAt, counterName: alarm.counterName, packer: alarm.packer } } : view;
 }

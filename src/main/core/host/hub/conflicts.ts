@@ -1,15 +1,14 @@
 /**
  * Orders packed twice while counters could not see each other (issue 39), as the host runs them:
  * the store hub's conflict rules (core/hub/conflicts.ts) given this counter's data file through
- * the engine (engine/conflicts.ts), each order view given its conflict, and a person's settling and
- * putting back taken to the engine and the hub. Kept apart from hub.ts, which binds it.
+ * the engine (engine/conflicts.ts), and a person's settling taken to the engine and the hub. Each
+ * order view is given its conflict in overlay.ts, with the rest of the hub's facts.
  */
-import type { OrderView } from '../../../shared/ipc';
-import { fail, ok, type Result } from '../../../shared/result';
-import type { Engine } from '../engine';
-import type { ConflictPorts } from '../hub/conflicts';
-import type { CounterIdentity, HubSession } from '../hub/ports';
-import type { Logger } from '../log';
+import { fail, ok, type Result } from '../../../../shared/result';
+import type { Engine } from '../../engine';
+import type { ConflictPorts } from '../../hub/conflicts';
+import type { CounterIdentity, HubSession } from '../../hub/ports';
+import type { Logger } from '../../log';
 
 /** The conflict rules' ports over this counter's engine. */
 export function conflictPorts(engine: Engine, me: CounterIdentity): ConflictPorts {
@@ -23,13 +22,6 @@ export function conflictPorts(engine: Engine, me: CounterIdentity): ConflictPort
     unshared: () => conflicts.unshared(),
     hasNextStep: (orderId) => (engine.getOrder(orderId)?.nextStep ?? null) !== null,
   };
-}
-
-/** The view with its conflict at this counter, when it has one (hub or not: a counter that left the hub still says so). */
-export function withConflict(view: OrderView, engine: Engine | null, counterId: string | null): OrderView {
-  if (!engine || counterId === null) return view;
-  const conflict = engine.conflicts.views(counterId).get(view.id);
-  return conflict ? { ...view, conflict } : view;
 }
 
 /** The order's conflict settled by a person at this counter (`me`: its id, and its name while it is in a hub): `keeperId` keeps it. */

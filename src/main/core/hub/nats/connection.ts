@@ -9,9 +9,9 @@ import { createHash, X509Certificate } from 'node:crypto';
 import net from 'node:net';
 import tls from 'node:tls';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { HUB_INBOX_PREFIX } from '../../../shared/hub';
-import { every, systemTimers, type Timers } from '../time';
-import { HUB_USER } from './server/hub-files';
+import { HUB_INBOX_PREFIX } from '../../../../shared/hub';
+import { every, systemTimers, type Timers } from '../../time';
+import { HUB_USER } from '../server/hub-files';
 
 /** Where a hub is and how to prove who both sides are (what a join code carries). */
 export interface HubTarget {
@@ -261,4 +261,17 @@ function watchConnection(nc: NatsConnection, target: HubTarget, fingerprint: str
       if (!nc.isClosed()) await nc.close();
     },
   };
+}
+
+/** Whether the connection is up, as its last status said; followed until the connection closes. */
+export function connectionState(nc: NatsConnection): { connected(): boolean } {
+  let up = !nc.isClosed();
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === 'disconnect') up = false;
+      if (status.type === 'reconnect') up = true;
+    }
+    up = false;
+  })();
+  return { connected: () => up && !nc.isClosed() };
 }

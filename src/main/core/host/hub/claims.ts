@@ -1,14 +1,14 @@
 /**
  * Claims as the host asks them before a tap (issue 23, issue 39): claimed for this counter first,
  * refused in words when another counter has it, the hand-over of a packed order left to anyone, and
- * what the tap's record keeps: whether other counters could be checked. Kept apart from hub.ts.
+ * what the tap's record keeps: whether other counters could be checked. Bound by index.ts (HubLink.beforeTap).
  */
-import type { TapHubContext } from '../outbox';
-import type { ActionInput } from '../../../shared/protocol';
-import { fail, ok, type Result } from '../../../shared/result';
-import { handsOver } from '../hub/apart';
-import type { HubSession } from '../hub/ports';
-import { awaitWithin, systemTimers } from '../time';
+import type { TapHubContext } from '../../outbox';
+import type { ActionInput } from '../../../../shared/protocol';
+import { fail, ok, type Result } from '../../../../shared/result';
+import { handsOver } from '../../hub/apart';
+import type { HubSession } from '../../hub/ports';
+import { awaitWithin, systemTimers } from '../../time';
 
 /** The longest a tap waits on the hub to learn whether another counter has the order; after it the tap goes on, unchecked. */
 export const CLAIM_PATIENCE_MS = 400;
