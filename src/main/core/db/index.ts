@@ -3,6 +3,7 @@ export { openStore, dataFilePath, brokenFiles, DATA_FILE_NAME, type Store, type 
 export { checkLater, markDamaged, readDamageMark, type LaterCheck, type LaterCheckResult } from './later-check';
 export { SCHEMA_VERSION } from './migrations';
 export { describeSalvage, type SalvageReport } from './salvage';
+export { fileHealth, openOrReplace, watchDamage, type DamageWatch, type Opened, type SalvageWords } from './open-or-replace';
 export type { EntryRow, OrderRow, AuditRow, AuditKind, ShapingEntry } from './rows';
 export { AUDIT_KINDS, deepFreeze } from './rows';
 export type { CutRow, EntryPatch, NewEntry, OutboxCounts, OutboxTable } from './outbox-table';

@@ -1,6 +1,11 @@
-/** A small typed event hub for the EVENTS of src/shared/ipc/; a throwing listener never breaks the engine. */
-import type { EventBody, EventName } from '../../../shared/ipc';
+/**
+ * A small typed event hub for the EVENTS of src/shared/ipc/ (a throwing listener never breaks the
+ * engine), and what the engine publishes on it when the queue changes.
+ */
+import type { EventBody, EventName, OrderView, SyncStatus } from '../../../shared/ipc';
+import type { EntryRow } from '../db';
 import type { Logger } from '../log';
+import type { StoreViews } from '../outbox';
 
 type Listener<E extends EventName> = (body: EventBody<E>) => void;
 
@@ -36,4 +41,58 @@ export class EventHub {
   clear(): void {
     this.listeners.clear();
   }
+}
+
+/** Sends what changed to whoever listens: the orders and taps moved, then the status if it changed. */
+export interface Publisher {
+  /** `entries` changed (claimed, settled, recovered, moved by a person); `alwaysOrders`: their orders changed even with no entry. */
+  changed(entries: readonly EntryRow[], alwaysOrders: boolean): void;
+  /** The status may have changed: sent only when it differs from the last one sent. */
+  status(): void;
+}
+
+export function createPublisher(o: {
+  hub: EventHub;
+  log: Logger;
+  stopped: () => boolean;
+  wrote: () => void;
+  views: Pick<StoreViews, 'viewOf' | 'entryViews'>;
+  damaged: (e: unknown) => boolean;
+  current: () => SyncStatus;
+}): Publisher {
+  const { hub, log, views } = o;
+  let lastStatusJson = '';
+
+  function status(): void {
+    if (o.stopped() || !hub.wanted('sync.status')) return;
+    try {
+      const now = o.current();
+      const json = JSON.stringify(now);
+      if (json === lastStatusJson) return;
+      lastStatusJson = json;
+      hub.emit('sync.status', now);
+    } catch (e) {
+      log.error('status failed', { error: e });
+    }
+  }
+
+  return {
+    status,
+    changed(entries, alwaysOrders) {
+      if (o.stopped()) return;
+      o.wrote();
+      try {
+        // Orders first: the order's new state is what the packer waits to see after a tap, and each
+        // event is its own message for the page to parse.
+        if (hub.wanted('orders.changed') && (entries.length > 0 || alwaysOrders)) {
+          const changed = [...new Set(entries.map((e) => e.orderId))].map(views.viewOf).filter((v): v is OrderView => v !== null);
+          if (changed.length > 0) hub.emit('orders.changed', { orders: changed });
+        }
+        if (hub.wanted('outbox.changed') && entries.length > 0) hub.emit('outbox.changed', { entries: views.entryViews(entries) });
+      } catch (e) {
+        if (!o.damaged(e)) log.error('publishing changes failed', { error: e });
+      }
+      status();
+    },
+  };
 }

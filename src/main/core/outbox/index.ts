@@ -7,7 +7,9 @@ export type { StatusCheck, StatusCheckResult } from './status-check';
 export { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
 export { checkTap, isPending, project, sameAction, type ProjectFn } from './validate';
 export { Projector, slimOrder } from './projection';
-export { entryView, orderView } from './views';
+export { entryView, orderView, storeViews, type StoreViews } from './views';
+export { createSenderLock, type SenderLock, type SenderLockOptions } from './sender-lock';
+export { createUpkeep, type Upkeep, type UpkeepOptions } from './upkeep';
 export { summarize } from './summary';
 export {
   FINISHED_KEEP_MS,

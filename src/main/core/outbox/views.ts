@@ -1,9 +1,12 @@
 /** Turns rows into the views the UI and the CLI show (src/shared/ipc/), so no shell recomputes them. */
 import { nextStep, promisedPackedAt } from '../../../shared/fulfilment';
 import { addCut, cutsShownOn } from '../../../shared/orders';
+import type { MatchKind } from '../../../shared/orders';
 import { type Order, orderIdProblem } from '../../../shared/protocol';
 import type { ItemCut, OrderView, OutboxEntryView } from '../../../shared/ipc';
-import type { AlarmRow, CutRow, EntryRow, OrderRow } from '../db';
+import type { AlarmRow, CutRow, EntryRow, OrderRow, Store } from '../db';
+import type { Logger } from '../log';
+import { Projector } from './projection';
 import { summarize } from './summary';
 import { isPending, project, type ProjectFn } from './validate';
 
@@ -79,4 +82,74 @@ function cutsShown(rows: readonly CutRow[], order: Order | null): { cuts?: ItemC
  */
 export function isUnreadable(row: OrderRow): boolean {
   return row.bodyUnreadable || (row.rawUnreadable ?? '') !== '' || orderIdProblem(row.id) !== null;
+}
+
+/** The views of what one data file holds, as the engine answers the screens and the CLI. */
+export interface StoreViews {
+  /** One order as shown, with its alarm and cuts; null when the terminal does not hold it. */
+  viewOf(orderId: string): OrderView | null;
+  /** Entries as shown, each naming items by its order's cached body. */
+  entryViews(entries: readonly EntryRow[]): OutboxEntryView[];
+  /** Every order on the terminal as shown; one that cannot be shown is set aside, never the list. */
+  listOrders(): OrderView[];
+  /** Orders that typed text finds (id, last digits, name, phone, invoice), most certain first. */
+  findOrders(text: string, limit: number): { matches: { view: OrderView; by: MatchKind }[]; more: boolean };
+}
+
+export function storeViews(o: { store: Store; now: () => number; log: Logger }): StoreViews {
+  const { store, now, log } = o;
+  // Full projections (not the outbox's slim ones): the screens show every field of an order.
+  const projector = new Projector();
+  const projectWith: ProjectFn = (id, body, entries, t) => projector.project(id, body, entries, t);
+
+  const ordersById = (ids: Iterable<string>): Map<string, Order | null> => {
+    const out = new Map<string, Order | null>();
+    for (const id of ids) if (!out.has(id)) out.set(id, store.orders.get(id)?.body ?? null);
+    return out;
+  };
+
+  const viewOf = (orderId: string): OrderView | null => {
+    const row = store.orders.get(orderId);
+    return row
+      ? orderView(row, store.outbox.projectedForOrder(orderId), now(), projectWith, store.alarms.get(orderId), [...store.hubTaps.cutsForOrder(orderId), ...store.outbox.cutsForOrder(orderId)])
+      : null;
+  };
+
+  return {
+    viewOf,
+
+    entryViews(entries) {
+      const orders = ordersById(entries.map((e) => e.orderId));
+      return entries.map((e) => entryView(e, orders.get(e.orderId) ?? null));
+    },
+
+    listOrders() {
+      const byOrder = new Map<string, EntryRow[]>();
+      for (const e of store.outbox.projectedAll()) {
+        const list = byOrder.get(e.orderId);
+        if (list) list.push(e);
+        else byOrder.set(e.orderId, [e]);
+      }
+      const t = now();
+      const alarms = store.alarms.open();
+      return store.orders.list().map((row) => {
+        try {
+          return orderView(row, byOrder.get(row.id) ?? [], t, projectWith, alarms.get(row.id));
+        } catch (e) {
+          // One order whose taps cannot be laid over its body is set aside, never the whole queue.
+          log.error('an order could not be shown', { orderId: row.id, error: e });
+          return orderView({ ...row, body: null, bodyUnreadable: true, needsRefresh: true }, [], t);
+        }
+      });
+    },
+
+    findOrders(text, limit) {
+      const { found, more } = store.search.find(text, limit);
+      const matches = found.flatMap(({ id, by }) => {
+        const view = viewOf(id);
+        return view ? [{ view, by }] : [];
+      });
+      return { matches, more };
+    },
+  };
 }
