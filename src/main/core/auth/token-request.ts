@@ -4,28 +4,18 @@
  * flight and its state; what an answer means lives here.
  */
 import { fail, ProblemError, type Problem, type Result } from '../../../shared/result';
-import type { Timers } from '../time';
 import { TOKEN_SERVER_FAULT, TOKEN_UNUSABLE } from '../api/token-source';
 import { CERTIFICATE_UNTRUSTED } from '../api/http';
 import type { Logger } from '../log/logger';
-import type { SecretRegistry } from '../log/redact';
 import { toEpochMs, tokenExpiry, type TokenTiming } from './expiry';
-import { requestToken, type TokenAnswer, type TokenGrant } from './token-endpoint';
+import { requestToken, type TokenAnswer, type TokenGrant, type TokenRequestContext } from './token-endpoint';
 import type { ClientCredentials, StoredTokens } from './vault';
 
 export type GrantedAnswer = Extract<TokenAnswer, { kind: 'granted' }>;
 export type TransientAnswer = Extract<TokenAnswer, { kind: 'transient' }>;
 
-export interface TokenRequestsOptions {
-  readonly authUrl: string;
-  readonly fetch: typeof fetch;
-  readonly timers: Timers;
-  readonly now: () => number;
-  readonly timeoutMs: number;
-  readonly secrets: SecretRegistry;
-  /** Aborted when the manager closes: a request in flight is abandoned. */
-  readonly signal: AbortSignal;
-}
+/** As for one token request, with the manager's lifecycle signal: closing abandons a request in flight. */
+export type TokenRequestsOptions = TokenRequestContext & { readonly signal: AbortSignal };
 
 /** Sends token requests and counts them (TokenStatus.tokenRequests). */
 export class TokenRequests {
