@@ -23,7 +23,6 @@ import {
   forgetPendingInstall,
   hasChecksums,
   INSTALL_FAILED_MESSAGE,
-  installDidNotCompleteMessage,
   installingMessage,
   noChecksumMessage,
   NOT_NOW,
@@ -33,12 +32,11 @@ import {
   redactUrlCredentials,
   rolloutBucket,
   sizeProblem,
-  takePendingInstall,
   type HeldBack,
   type InstallDecision,
   judgeRelease,
+  lastInstall,
   type UpdateInfoLike,
-  updatedMessage,
   updateSupport,
 } from './core/update';
 
@@ -354,26 +352,9 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
   /** Says at start what became of an install that ran after the last quit. */
   const readPendingInstall = (): void => {
     if (!options.pendingInstallFile) return;
-    let outcome: ReturnType<typeof takePendingInstall>;
-    try {
-      outcome = takePendingInstall(options.pendingInstallFile, currentVersion);
-    } catch (err) {
-      log.warn('could not read the note of the last install', { error: err instanceof Error ? err.message : String(err) });
-      return;
-    }
-    if (outcome.kind === 'installed') {
-      log.info('update installed', { from: outcome.from, to: currentVersion });
-      setStatus({ message: updatedMessage(outcome.from, currentVersion) });
-    } else if (outcome.kind === 'failed') {
-      // Not retried by the schedule: an installer that fails every time must not quit the app every few minutes.
-      failedInstallOf = outcome.to;
-      log.error('the update installer did not complete after the last quit', { version: outcome.to, running: currentVersion });
-      setStatus({
-        state: 'error',
-        availableVersion: outcome.to,
-        message: installDidNotCompleteMessage(outcome.to, currentVersion),
-      });
-    }
+    const last = lastInstall(options.pendingInstallFile, currentVersion, log);
+    if (last.failedOf !== null) failedInstallOf = last.failedOf;
+    if (last.said !== null) setStatus(last.said);
   };
 
   return {
