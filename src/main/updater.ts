@@ -1,34 +1,41 @@
 /**
  * Auto-update over electron-updater: check at start and every few hours, download in the
  * background, and install only when the pure policy (core/update) says so, after re-reading the
- * feed. The updater object is injected (structurally typed), so everything here runs under plain
- * Node in tests; src/main/index.ts passes electron-updater's real `autoUpdater`.
+ * feed. This file is the glue to electron-updater (its settings, its events, its install); the
+ * words, the status kept and the feed read live in core/update. The updater object is injected
+ * (structurally typed), so everything here runs under plain Node in tests; src/main/index.ts
+ * passes electron-updater's real `autoUpdater`.
  */
-import fs from 'node:fs';
 import type { Environment, UpdateStatus } from '../shared/ipc';
 import { fail, ok, type Result } from '../shared/result';
 import { secrets, type Logger } from './core/log';
 import { every, systemTimers, type Timers } from './core/time';
 import {
   capChannelFileReads,
+  createFeedReader,
+  createUpdateStatusKeeper,
   decideInstall,
   describeUpdateError,
-  feedAddressProblem,
+  downloadingMessage,
+  downloadSizeProblem,
+  failedBeforeMessage,
   feedChannel,
-  feedEntryProblem,
   forgetPendingInstall,
   hasChecksums,
-  heldBackMessage,
-  KEEPS_WORKING,
+  INSTALL_FAILED_MESSAGE,
+  installingMessage,
+  noChecksumMessage,
+  NOT_NOW,
   notePendingInstall,
   notNewerMessage,
+  readyMessage,
   redactUrlCredentials,
   rolloutBucket,
-  rolloutVerdict,
-  saveUpdateStatus,
   sizeProblem,
-  takePendingInstall,
+  type HeldBack,
   type InstallDecision,
+  judgeRelease,
+  lastInstall,
   type UpdateInfoLike,
   updateSupport,
 } from './core/update';
@@ -138,9 +145,8 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
   const log = options.log.child('update');
   const now = options.now ?? Date.now;
   const timers = options.timers ?? systemTimers;
-  const listeners = new Set<(s: UpdateStatus) => void>();
-
-  let status: UpdateStatus = { state: 'idle', currentVersion, availableVersion: null, message: null, lastCheckAt: null };
+  const kept = createUpdateStatusKeeper({ currentVersion, log, now, ...(options.statusFile ? { statusFile: options.statusFile } : {}) });
+  const setStatus = kept.set;
   let downloadedVersion: string | null = null;
   /** Whether the feed gave a sha512 for every file of the downloaded release (what electron-updater checks it against). */
   let downloadedChecked = false;
@@ -152,38 +158,13 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
   let failedInstallOf: string | null = null;
   let started = false;
   let wired = false;
-  /**
-   * The last release kept from this terminal before its download (electron-updater then reports
-   * "not available"): the staged rollout ('idle'), or a feed entry cut short ('error'), in words.
-   */
-  let heldBack: { version: string; state: 'idle' | 'error'; message: string } | null = null;
-
-  const setStatus = (patch: Partial<UpdateStatus>): void => {
-    const next = { ...status, ...patch };
-    // The policy is asked every minute; only changes reach the screen.
-    if ((Object.keys(next) as (keyof UpdateStatus)[]).every((k) => next[k] === status[k])) return;
-    const saveWorthy = next.state !== status.state || next.availableVersion !== status.availableVersion || next.lastCheckAt !== status.lastCheckAt || next.state !== 'downloading';
-    status = next;
-    if (options.statusFile && saveWorthy) {
-      try {
-        saveUpdateStatus(options.statusFile, status, now());
-      } catch (err) {
-        log.warn('the update status could not be saved for doctor', { error: err instanceof Error ? err.message : String(err) });
-      }
-    }
-    for (const cb of listeners) {
-      try {
-        cb(status);
-      } catch (err) {
-        log.error('an update status listener failed', { error: err instanceof Error ? err.message : String(err) });
-      }
-    }
-  };
+  /** The last release kept from this terminal before its download, with what the status says. */
+  let heldBack: HeldBack | null = null;
 
   const readyStatus = (message: string | null = null): Partial<UpdateStatus> => ({
     state: 'ready',
     availableVersion: downloadedVersion,
-    message: message ?? `Version ${downloadedVersion ?? '?'} is ready; it installs at a quiet moment.`,
+    message: message ?? readyMessage(downloadedVersion),
   });
 
   let errorsReported = 0;
@@ -191,7 +172,7 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
     errorsReported++;
     const text = err instanceof Error ? err.message : String(err);
     log.error('update failed', { error: redactUrlCredentials(secrets.redactText(text.slice(0, 500))) });
-    setStatus({ state: 'error', message: describeUpdateError(err), availableVersion: downloadedVersion ?? status.availableVersion });
+    setStatus({ state: 'error', message: describeUpdateError(err), availableVersion: downloadedVersion ?? kept.get().availableVersion });
   };
 
   const adapterLog: UpdaterLogger = {
@@ -205,16 +186,18 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
     if (wired) return;
     wired = true;
     updater.on('checking-for-update', () => {
-      if (status.state !== 'ready' && status.state !== 'downloading' && status.state !== 'installing') setStatus({ state: 'checking', message: null });
+      const { state } = kept.get();
+      if (state !== 'ready' && state !== 'downloading' && state !== 'installing') setStatus({ state: 'checking', message: null });
     });
     updater.on('update-available', (info) => {
       // A re-read of the feed before installing finds the version already downloaded: still ready.
       if (info.version === downloadedVersion) return;
-      setStatus({ state: 'downloading', availableVersion: info.version, message: `Downloading version ${info.version}.` });
+      setStatus({ state: 'downloading', availableVersion: info.version, message: downloadingMessage(info.version) });
     });
     updater.on('download-progress', (progress) => {
       const pct = Number.isFinite(progress.percent) ? Math.floor(progress.percent) : null;
-      if (status.state === 'downloading') setStatus({ message: `Downloading version ${status.availableVersion ?? ''}${pct === null ? '' : ` (${pct} %)`}.` });
+      const current = kept.get();
+      if (current.state === 'downloading') setStatus({ message: downloadingMessage(current.availableVersion ?? '', pct) });
     });
     updater.on('update-downloaded', (info) => {
       const refused = info.downloadedFile ? downloadSizeProblem(info, info.downloadedFile) : null;
@@ -259,76 +242,41 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
     updater.allowDowngrade = false;
   };
 
+  const feedReader = createFeedReader({
+    source: updater,
+    status: kept,
+    log,
+    now,
+    ...(options.feedUrl === undefined ? {} : { feedUrl: options.feedUrl }),
+    downloadedVersion: () => downloadedVersion,
+    reportError,
+  });
+
   /** Reads the feed; resolves to its latest version, or null when it could not be read. */
   const readFeed = async (): Promise<string | null> => {
     if (!context) return null;
     const ctx = context();
-    const refused = feedRefusal(ctx);
-    if (refused !== null) {
-      if (status.message !== refused) log.error('update feed refused', { reason: refused });
-      setStatus({ state: 'error', message: refused });
-      return null;
-    }
-    configure(ctx);
-    try {
-      const result = await updater.checkForUpdates();
-      setStatus({ lastCheckAt: now() });
-      // A failed download is reported through the 'error' event; this promise would otherwise
-      // reject with nobody listening (an unhandled rejection in the main process).
-      void result?.downloadPromise?.catch(() => undefined);
-      const latest = result?.updateInfo.version ?? null;
-      // With autoDownload, electron-updater re-validates the cached download of the same version;
-      // let that finish so quitAndInstall finds the installer where it expects it.
-      if (latest !== null && latest === downloadedVersion && result?.downloadPromise) await result.downloadPromise.catch(() => undefined);
-      return latest;
-    } catch (err) {
-      setStatus({ lastCheckAt: now() });
-      // electron-updater also emits 'error' for most failures; report once.
-      if (status.state !== 'error') reportError(err);
-      return null;
-    }
-  };
-
-  /** Why the feed address must not be read in this environment (in words), or null. */
-  const feedRefusal = (ctx: UpdateContext): string | null => {
-    if (options.feedUrl === undefined) return null;
-    const problem = feedAddressProblem(options.feedUrl ?? '', { localHttp: ctx.environment === 'training' });
-    if (problem === null) return null;
-    const where = ctx.environment === undefined ? '' : ` (${ctx.environment})`;
-    return `${problem}; updates are off on this terminal${where} until the feed address is fixed. ${KEEPS_WORKING}`;
-  };
-
-  /** The download's size against the feed's, deleting a download that does not match. */
-  const downloadSizeProblem = (info: UpdateInfoLike, file: string): string | null => {
-    let size: number;
-    try {
-      size = fs.statSync(file).size;
-    } catch {
-      return null;
-    }
-    const problem = sizeProblem(info, size);
-    if (problem !== null) fs.rmSync(file, { force: true });
-    return problem;
+    return feedReader(ctx.environment, () => configure(ctx));
   };
 
   const checkNow = async (): Promise<void> => {
-    if (options.disabledReason || !updater.isUpdaterActive() || status.state === 'installing') return;
+    if (options.disabledReason || !updater.isUpdaterActive() || kept.get().state === 'installing') return;
     await readFeed();
   };
 
   const considerInstall = async (managerRequested = false): Promise<InstallDecision> => {
-    if (status.state === 'installing') return { install: false, reason: 'Already installing.' };
-    if (!context) return { install: false, reason: 'Updates have not started yet.' };
-    if (deciding) return { install: false, reason: 'Already deciding; try again in a moment.' };
+    if (kept.get().state === 'installing') return { install: false, reason: NOT_NOW.installing };
+    if (!context) return { install: false, reason: NOT_NOW.notStarted };
+    if (deciding) return { install: false, reason: NOT_NOW.deciding };
     if (downloadedVersion !== null && !downloadedChecked) {
       // Without a sha512 electron-updater checks nothing, and an AppImage has no signature either.
-      const reason = `The update feed gives no sha512 checksum for version ${downloadedVersion}, so it is not installed. ${KEEPS_WORKING}`;
+      const reason = noChecksumMessage(downloadedVersion);
       setStatus({ state: 'error', availableVersion: downloadedVersion, message: reason });
       return { install: false, reason };
     }
     if (!managerRequested && failedInstallOf !== null && failedInstallOf === downloadedVersion) {
-      const reason = `Installing version ${failedInstallOf} failed before; a manager can try again from settings.`;
-      if (status.state === 'ready') setStatus(readyStatus(`Version ${failedInstallOf} is ready. ${reason}`));
+      const reason = failedBeforeMessage(failedInstallOf);
+      if (kept.get().state === 'ready') setStatus(readyStatus(readyMessage(failedInstallOf, reason)));
       return { install: false, reason };
     }
     deciding = true;
@@ -351,7 +299,7 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
       // First without the network: most of the time the answer is "not now".
       const early = decideInstall(inputs(downloadedVersion, managerRequested), policy);
       if (!early.install) {
-        if (downloadedVersion !== null && status.state === 'ready') setStatus(readyStatus(`Version ${downloadedVersion} is ready. ${early.reason}`));
+        if (downloadedVersion !== null && kept.get().state === 'ready') setStatus(readyStatus(readyMessage(downloadedVersion, early.reason)));
         return early;
       }
       // Then re-read the feed, so a superseded or withdrawn download is not installed.
@@ -359,10 +307,10 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
       const decision = decideInstall(inputs(latest, managerRequested), policy);
       log.info('install decision', { install: decision.install, reason: decision.reason, downloaded: downloadedVersion, latest });
       if (!decision.install) {
-        if (downloadedVersion !== null && status.state === 'ready') setStatus(readyStatus(`Version ${downloadedVersion} is ready. ${decision.reason}`));
+        if (downloadedVersion !== null && kept.get().state === 'ready') setStatus(readyStatus(readyMessage(downloadedVersion, decision.reason)));
         return decision;
       }
-      setStatus({ state: 'installing', availableVersion: downloadedVersion, message: `Installing version ${downloadedVersion ?? ''}: ${decision.reason}` });
+      setStatus({ state: 'installing', availableVersion: downloadedVersion, message: installingMessage(downloadedVersion, decision.reason) });
       try {
         await options.beforeInstall?.();
       } catch (err) {
@@ -393,7 +341,7 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
         } catch (err) {
           log.error('restarting after a failed install failed', { error: err instanceof Error ? err.message : String(err) });
         }
-        return { install: false, reason: status.message ?? `The update could not be installed. ${KEEPS_WORKING}` };
+        return { install: false, reason: kept.get().message ?? INSTALL_FAILED_MESSAGE };
       }
       return decision;
     } finally {
@@ -404,40 +352,18 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
   /** Says at start what became of an install that ran after the last quit. */
   const readPendingInstall = (): void => {
     if (!options.pendingInstallFile) return;
-    let outcome: ReturnType<typeof takePendingInstall>;
-    try {
-      outcome = takePendingInstall(options.pendingInstallFile, currentVersion);
-    } catch (err) {
-      log.warn('could not read the note of the last install', { error: err instanceof Error ? err.message : String(err) });
-      return;
-    }
-    if (outcome.kind === 'installed') {
-      log.info('update installed', { from: outcome.from, to: currentVersion });
-      setStatus({ message: `Updated from version ${outcome.from} to ${currentVersion}.` });
-    } else if (outcome.kind === 'failed') {
-      // Not retried by the schedule: an installer that fails every time must not quit the app every few minutes.
-      failedInstallOf = outcome.to;
-      log.error('the update installer did not complete after the last quit', { version: outcome.to, running: currentVersion });
-      setStatus({
-        state: 'error',
-        availableVersion: outcome.to,
-        message: `Installing version ${outcome.to} did not complete after Packdesk closed. This version (${currentVersion}) keeps working; a manager can try again from settings.`,
-      });
-    }
+    const last = lastInstall(options.pendingInstallFile, currentVersion, log);
+    if (last.failedOf !== null) failedInstallOf = last.failedOf;
+    if (last.said !== null) setStatus(last.said);
   };
 
   return {
-    status: () => status,
-    onStatus(cb) {
-      listeners.add(cb);
-      return () => {
-        listeners.delete(cb);
-      };
-    },
+    status: kept.get,
+    onStatus: kept.onStatus,
     async installNow() {
       if (options.disabledReason) return fail('invalid', options.disabledReason, 'UPDATES_DISABLED');
-      if (!updater.isUpdaterActive()) return fail('invalid', 'Updates are off in this build.', 'UPDATES_DISABLED');
-      if (downloadedVersion === null) return fail('invalid', 'No update is ready to install.', 'NO_UPDATE_READY');
+      if (!updater.isUpdaterActive()) return fail('invalid', NOT_NOW.offInBuild, 'UPDATES_DISABLED');
+      if (downloadedVersion === null) return fail('invalid', NOT_NOW.nothingReady, 'NO_UPDATE_READY');
       const decision = await considerInstall(true);
       return decision.install ? ok(true) : fail('invalid', decision.reason, 'UPDATE_NOT_NOW');
     },
@@ -455,24 +381,16 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
       }
       if (!updater.isUpdaterActive()) {
         // Unpackaged runs (npm run dev) have no app-update.yml: nothing to check.
-        setStatus({ state: 'disabled', message: 'Updates are off in development builds.' });
+        setStatus({ state: 'disabled', message: NOT_NOW.offInDevelopment });
         return;
       }
       updater.logger = adapterLog;
       const bucket = rolloutBucket(ctx().terminalId);
       // electron-updater asks this before it downloads anything: the feed's entry is judged here.
       updater.isUserWithinRollout = (info) => {
-        const cut = feedEntryProblem(info);
-        if (cut !== null) {
-          // Its checksum could only fail: said as the feed cut short, not as a damaged download.
-          heldBack = { version: info.version, state: 'error', message: `${cut} ${KEEPS_WORKING}` };
-          log.error('update feed entry cut short or damaged', { version: info.version });
-          return false;
-        }
-        const verdict = rolloutVerdict(bucket, info.stagingPercentage);
-        heldBack = verdict.inside ? null : { version: info.version, state: 'idle', message: heldBackMessage(info.version, verdict) };
-        log.info('staged rollout', { version: info.version, percentage: info.stagingPercentage === undefined ? 100 : String(info.stagingPercentage), bucket, inside: verdict.inside });
-        return verdict.inside;
+        const judged = judgeRelease(info, bucket, log);
+        heldBack = judged.heldBack;
+        return judged.inside;
       };
       // A channel file is read whole by electron-updater: never more than 1 MB of one.
       capChannelFileReads(updater);
@@ -484,7 +402,7 @@ export function createUpdateController(options: UpdateControllerOptions): Electr
         every(timers, options.checkEveryMs ?? 4 * 60 * 60_000, () => void checkNow()),
         every(timers, options.decideEveryMs ?? 60_000, () => {
           // 'error' too: a failed check must not strand a good download (the policy re-reads the feed).
-          if (downloadedVersion !== null && (status.state === 'ready' || status.state === 'error')) void considerInstall(false);
+          if (downloadedVersion !== null && (kept.get().state === 'ready' || kept.get().state === 'error')) void considerInstall(false);
         }),
       ];
     },

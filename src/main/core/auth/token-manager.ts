@@ -4,16 +4,28 @@
  * of waiting callers. Tokens live in memory and in the vault; every token and the client secret
  * are registered as secrets so no log line or message can carry them.
  */
-import { fail, ok, type Problem, ProblemError, type Result } from '../../../shared/result';
+import { fail, ok, type Problem, type Result } from '../../../shared/result';
 import { systemTimers, type Timers } from '../time';
-import { TOKEN_SERVER_FAULT, TOKEN_UNUSABLE, type TokenSource } from '../api/token-source';
-import { CERTIFICATE_UNTRUSTED } from '../api/http';
+import type { TokenSource } from '../api/token-source';
 import { silentLogger, type Logger } from '../log/logger';
 import { secrets as processSecrets, type SecretRegistry } from '../log/redact';
-import { refreshTime, toEpochMs, tokenExpiry, type TokenTiming } from './expiry';
+import { refreshTime, type TokenTiming } from './expiry';
+import { RefreshSchedule } from './refresh-schedule';
 import { ClientCredentialsSchema } from './stored-tokens';
-import { requestToken, type TokenAnswer, type TokenGrant } from './token-endpoint';
+import type { TokenGrant } from './token-endpoint';
+import { grantedTokens, TokenRequests, unavailable, vaultProblem, type GrantedAnswer } from './token-request';
+import {
+  CREDENTIALS_REJECTED_MESSAGE,
+  NO_CREDENTIALS_MESSAGE,
+  type CredentialsState,
+  type Held,
+  type SavedCredentials,
+  type TokenStatus,
+} from './token-status';
 import type { ClientCredentials, CredentialVault, StoredTokens } from './vault';
+
+// What the manager reports is its interface too: said where its callers have always found it.
+export { CREDENTIALS_REJECTED_MESSAGE, NO_CREDENTIALS_MESSAGE, type CredentialsState, type SavedCredentials, type TokenStatus };
 
 export interface TokenManagerOptions {
   /** `{auth_url}` of the token server. */
@@ -42,43 +54,6 @@ export interface TokenManagerOptions {
   readonly secrets?: SecretRegistry;
 }
 
-/** What the token server last said about the saved credentials. */
-export type CredentialsState = 'unknown' | 'ok' | 'missing' | 'rejected';
-
-/** A snapshot for `packdesk doctor` and the status bar; holds no secret. */
-export interface TokenStatus {
-  readonly credentials: CredentialsState;
-  readonly hasToken: boolean;
-  /** Local-clock epoch ms, or null without a token. */
-  readonly expiresAt: number | null;
-  readonly refreshAt: number | null;
-  /** Local clock minus the token server's clock (ms, network delay included), from the last token. */
-  readonly clockSkewMs: number | null;
-  readonly lastProblem: Problem | null;
-  /** Token requests sent by this manager since it started. */
-  readonly tokenRequests: number;
-}
-
-/** Result of saving new credentials: whether the token server accepted them. */
-export interface SavedCredentials {
-  /** False when they were saved without being checked (token server unreachable). */
-  readonly verified: boolean;
-  readonly message: string;
-}
-
-interface Held {
-  readonly tokens: StoredTokens;
-  readonly header: string;
-  readonly refreshAt: number;
-  /** The order service refused it; the refresh token may still be good. */
-  readonly invalid: boolean;
-}
-
-export const CREDENTIALS_REJECTED_MESSAGE =
-  "The token server refused this terminal's client id and secret; a manager must enter new ones.";
-export const NO_CREDENTIALS_MESSAGE =
-  'No credentials saved: a manager must enter the client id and secret from the e-mail in settings.';
-
 const sameCredentials = (a: ClientCredentials, b: ClientCredentials): boolean =>
   a.clientId === b.clientId && a.clientSecret === b.clientSecret;
 
@@ -94,36 +69,45 @@ export class TokenManager implements TokenSource {
   // As measured, believed or not: the token server's witness of the clock (core/time/service-clock).
   private issuedSkew: number | null = null;
   private lastProblem: Problem | null = null;
-  private nextBackgroundAttempt = 0;
-  private timer: unknown = null;
   private closed = false;
-  private requests = 0;
   private readonly lifecycle = new AbortController();
 
-  private readonly fetchImpl: typeof fetch;
   private readonly now: () => number;
   private readonly random: () => number;
-  private readonly timers: Timers;
-  private readonly timeoutMs: number;
   private readonly marginMs: number;
   private readonly jitterMs: number;
-  private readonly retryDelayMs: number;
-  private readonly proactive: boolean;
   private readonly log: Logger;
   private readonly secrets: SecretRegistry;
+  private readonly requests: TokenRequests;
+  private readonly refresh: RefreshSchedule;
 
   constructor(private readonly options: TokenManagerOptions) {
-    this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
-    this.timers = options.timers ?? systemTimers;
-    this.timeoutMs = options.requestTimeoutMs ?? 15_000;
+    const timers: Timers = options.timers ?? systemTimers;
     this.marginMs = options.refreshMarginMs ?? 5 * 60_000;
     this.jitterMs = options.refreshJitterMs ?? 2 * 60_000;
-    this.retryDelayMs = options.retryDelayMs ?? 30_000;
-    this.proactive = options.proactive ?? true;
     this.log = (options.logger ?? silentLogger).child('auth');
     this.secrets = options.secrets ?? processSecrets;
+    this.requests = new TokenRequests({
+      authUrl: options.authUrl,
+      fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+      timers,
+      now: this.now,
+      timeoutMs: options.requestTimeoutMs ?? 15_000,
+      secrets: this.secrets,
+      signal: this.lifecycle.signal,
+    });
+    this.refresh = new RefreshSchedule({
+      timers,
+      now: this.now,
+      retryDelayMs: options.retryDelayMs ?? 30_000,
+      proactive: options.proactive ?? true,
+      log: this.log,
+      held: () => this.held,
+      inFlight: () => this.flight !== null,
+      obtain: () => this.obtain(),
+    });
   }
 
   /** The `Authorization` header value for the order service, getting a token first if needed. */
@@ -134,7 +118,7 @@ export class TokenManager implements TokenSource {
       const now = this.now();
       if (now < held.tokens.expiresAt) {
         // Still valid: answer at once; a refresh ahead of expiry runs behind the caller's back.
-        if (now >= held.refreshAt) this.refreshInBackground(now);
+        if (now >= held.refreshAt) this.refresh.refreshInBackground(now);
         return ok(held.header);
       }
     }
@@ -191,7 +175,7 @@ export class TokenManager implements TokenSource {
     this.clockSkew = null;
     this.issuedSkew = null;
     this.tellClockSkew();
-    this.clearTimer();
+    this.refresh.clear();
     await this.persist(null);
   }
 
@@ -233,7 +217,7 @@ export class TokenManager implements TokenSource {
       refreshAt: held?.refreshAt ?? null,
       clockSkewMs: this.clockSkew,
       lastProblem: this.lastProblem,
-      tokenRequests: this.requests,
+      tokenRequests: this.requests.count,
     };
   }
 
@@ -245,7 +229,7 @@ export class TokenManager implements TokenSource {
   /** Stops the refresh timer and abandons a token request in flight. */
   async close(): Promise<void> {
     this.closed = true;
-    this.clearTimer();
+    this.refresh.stop();
     this.lifecycle.abort();
     await this.whenIdle();
   }
@@ -295,15 +279,15 @@ export class TokenManager implements TokenSource {
         accessToken: previous.tokens.accessToken,
         refreshToken: previous.tokens.refreshToken,
       };
-      const answer = await this.request(creds, grant);
+      const answer = await this.requests.send(creds, grant);
       if (answer.kind === 'granted') return this.adopt(answer, 'refresh_token', previous.tokens.refreshToken);
-      if (answer.kind === 'transient') return this.unavailable(answer);
+      if (answer.kind === 'transient') return unavailable(answer, this.log);
       this.log.info('token server refused the refresh; asking for a new token with the client credentials', { reason: answer.reason });
     }
 
-    const answer = await this.request(creds, { grantType: 'client_credentials' });
+    const answer = await this.requests.send(creds, { grantType: 'client_credentials' });
     if (answer.kind === 'granted') return this.adopt(answer, 'client_credentials');
-    if (answer.kind === 'transient') return this.unavailable(answer);
+    if (answer.kind === 'transient') return unavailable(answer, this.log);
     this.rejectedCredentials = creds;
     this.credentialsState = 'rejected';
     this.log.warn('token server refused the client credentials', { reason: answer.reason });
@@ -312,23 +296,23 @@ export class TokenManager implements TokenSource {
 
   /** The flight run by saveCredentials: one client_credentials request with the candidate. */
   private async check(candidate: ClientCredentials): Promise<{ saved: Result<SavedCredentials>; held: Result<Held> }> {
-    const answer = await this.request(candidate, { grantType: 'client_credentials' });
+    const answer = await this.requests.send(candidate, { grantType: 'client_credentials' });
     if (answer.kind === 'refused') {
       this.log.warn('token server refused the new client credentials; they were not saved', { reason: answer.reason });
       const problem = fail<never>('auth', "The token server refused this client id and secret; nothing was saved. Check them against the e-mail.", 'CREDENTIALS_REJECTED');
       return { saved: problem, held: fail('auth', 'New credentials were refused', 'CREDENTIALS_REJECTED') };
     }
     if (answer.kind === 'transient' && (answer.misdirected || answer.unusable))
-      return { saved: fail('auth', `${answer.message} Nothing was saved.`, 'TOKEN_SERVER_ADDRESS'), held: this.unavailable(answer) };
+      return { saved: fail('auth', `${answer.message} Nothing was saved.`, 'TOKEN_SERVER_ADDRESS'), held: unavailable(answer, this.log) };
     try {
       await this.options.vault.setCredentials(candidate);
     } catch (error) {
-      const problem = this.vaultProblem(error);
+      const problem = vaultProblem(error, (e) => this.scrub(e));
       return { saved: fail(problem.kind, problem.message, problem.code), held: fail(problem.kind, problem.message, problem.code) };
     }
     // The old tokens belong to the old credentials.
     this.held = null;
-    this.clearTimer();
+    this.refresh.clear();
     this.rejectedCredentials = null;
     this.credentialsState = 'unknown';
     if (answer.kind === 'transient') {
@@ -340,61 +324,19 @@ export class TokenManager implements TokenSource {
     return { saved: ok({ verified: true, message: 'Credentials saved; the token server accepted them.' }), held };
   }
 
-  /**
-   * No token now. A wrong token server address is an auth problem (a person must fix the settings;
-   * retrying will not help); anything else is transient.
-   */
-  private unavailable(answer: Extract<TokenAnswer, { kind: 'transient' }>): Result<never> {
-    if (answer.unusable) {
-      this.log.warn('token server issued a token that cannot be sent', { status: answer.status });
-      return fail('auth', answer.message, TOKEN_UNUSABLE);
-    }
-    // Said as what it is, not as the network: retrying cannot mend a certificate this computer refuses.
-    if (answer.certificate) return fail('transient', answer.message, CERTIFICATE_UNTRUSTED);
-    // The token server answered, just not with a token: the network is fine, so this must not read as "offline".
-    if (!answer.misdirected && answer.status !== undefined) return fail('transient', answer.message, TOKEN_SERVER_FAULT);
-    if (!answer.misdirected) return fail('transient', answer.message, 'TOKEN_SERVER_UNAVAILABLE');
-    this.log.warn('token server address answers like no token server', { status: answer.status });
-    return fail('auth', answer.message, 'TOKEN_SERVER_ADDRESS');
-  }
-
-  private async request(credentials: ClientCredentials, grant: TokenGrant): Promise<TokenAnswer> {
-    this.requests += 1;
-    return requestToken(credentials, grant, {
-      authUrl: this.options.authUrl,
-      fetch: this.fetchImpl,
-      timers: this.timers,
-      now: this.now,
-      timeoutMs: this.timeoutMs,
-      secrets: this.secrets,
-      signal: this.lifecycle.signal,
-    });
-  }
-
   /** Takes a granted token into use: memory, secrets registry, vault, refresh timer. */
-  private async adopt(answer: Extract<TokenAnswer, { kind: 'granted' }>, grant: TokenGrant['grantType'], previousRefresh?: string): Promise<Result<Held>> {
-    const { token, receivedAt } = answer;
-    this.secrets.add(token.access_token);
-    this.secrets.add(token.refresh_token);
-    const timing = tokenExpiry(token, receivedAt);
-    // Without a new refresh token, the old one stays valid (OAuth 2.0, section 6).
-    const refreshToken = token.refresh_token ?? previousRefresh;
-    const tokens: StoredTokens = {
-      accessToken: token.access_token,
-      tokenType: token.token_type,
-      expiresAt: timing.expiresAt,
-      ...(refreshToken ? { refreshToken } : {}),
-      ...(timing.clockSkewMs !== undefined ? { clockSkewMs: timing.clockSkewMs } : {}),
-    };
+  private async adopt(answer: GrantedAnswer, grant: TokenGrant['grantType'], previousRefresh?: string): Promise<Result<Held>> {
+    this.secrets.add(answer.token.access_token);
+    this.secrets.add(answer.token.refresh_token);
+    const { tokens, timing, issuedSkewMs } = grantedTokens(answer, previousRefresh);
     const held = this.hold(tokens, timing);
     this.clockSkew = timing.clockSkewMs ?? null;
-    const issued = token.issued_at === undefined ? Number.NaN : receivedAt - toEpochMs(token.issued_at);
-    this.issuedSkew = Number.isFinite(issued) ? issued : this.clockSkew;
+    this.issuedSkew = issuedSkewMs;
     this.tellClockSkew();
     this.credentialsState = 'ok';
     this.rejectedCredentials = null;
     this.lastProblem = null;
-    this.nextBackgroundAttempt = 0;
+    this.refresh.granted();
     this.log.info('token obtained', {
       grant,
       expiresInSeconds: Math.round(timing.lifetimeMs / 1000),
@@ -414,41 +356,8 @@ export class TokenManager implements TokenSource {
       invalid: false,
     };
     this.held = held;
-    this.schedule(held.refreshAt);
+    this.refresh.schedule(held.refreshAt);
     return held;
-  }
-
-  // ---- refresh ahead of expiry --------------------------------------------------------------
-
-  private refreshInBackground(now: number): void {
-    if (this.flight || this.closed || now < this.nextBackgroundAttempt) return;
-    this.nextBackgroundAttempt = now + this.retryDelayMs;
-    void this.obtain().then((result) => {
-      if (result.ok) return;
-      this.log.warn('refresh ahead of expiry failed; the current token is used until it expires', {
-        problem: result.problem.message,
-      });
-      const held = this.held;
-      if (held && !held.invalid && this.now() < held.tokens.expiresAt) this.schedule(this.nextBackgroundAttempt);
-    });
-  }
-
-  private schedule(at: number): void {
-    this.clearTimer();
-    if (!this.proactive || this.closed) return;
-    this.timer = this.timers.setTimeout(() => {
-      this.timer = null;
-      const held = this.held;
-      if (!held || held.invalid) return;
-      const now = this.now();
-      if (now >= held.refreshAt) this.refreshInBackground(now);
-      else this.schedule(held.refreshAt);
-    }, at - this.now());
-  }
-
-  private clearTimer(): void {
-    if (this.timer !== null) this.timers.clearTimeout(this.timer);
-    this.timer = null;
   }
 
   // ---- vault --------------------------------------------------------------------------------
@@ -469,7 +378,7 @@ export class TokenManager implements TokenSource {
           }
         }
       } catch (error) {
-        this.log.warn('saved tokens could not be read; a new token will be requested', { problem: this.vaultProblem(error).message });
+        this.log.warn('saved tokens could not be read; a new token will be requested', { problem: vaultProblem(error, (e) => this.scrub(e)).message });
       } finally {
         this.loaded = true;
       }
@@ -482,7 +391,7 @@ export class TokenManager implements TokenSource {
     try {
       credentials = await this.options.vault.getCredentials();
     } catch (error) {
-      const problem = this.vaultProblem(error);
+      const problem = vaultProblem(error, (e) => this.scrub(e));
       return fail(problem.kind, problem.message, problem.code);
     }
     if (!credentials) {
@@ -498,13 +407,8 @@ export class TokenManager implements TokenSource {
       await this.options.vault.setTokens(tokens);
     } catch (error) {
       // The token still works from memory; only a restart would need a new one.
-      this.log.warn('tokens could not be saved in the vault', { problem: this.vaultProblem(error).message });
+      this.log.warn('tokens could not be saved in the vault', { problem: vaultProblem(error, (e) => this.scrub(e)).message });
     }
-  }
-
-  private vaultProblem(error: unknown): Problem {
-    if (error instanceof ProblemError) return error.problem;
-    return { kind: 'auth', code: 'VAULT_UNAVAILABLE', message: `The credential store could not be used: ${this.scrub(error)}` };
   }
 
   // ---- helpers ------------------------------------------------------------------------------

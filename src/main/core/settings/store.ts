@@ -5,56 +5,29 @@
  * read is set aside under a new name and reported, loudly and until a manager saves settings; what
  * can be read is kept: the backup first, else the environment read from the damaged text. A
  * damaged file never stops the terminal from starting, and never moves a production terminal to
- * training by itself.
+ * training by itself. The file's own schema, and how it becomes the settings the screens see, are
+ * in settings-file.ts.
  */
-import { existsSync, readFileSync, renameSync } from 'node:fs';
-import { z } from 'zod';
-import { DEFAULT_ORDER_ID_PATTERN, EnvironmentSchema, SettingsSchema, type Environment, type Settings } from '../../../shared/ipc';
+import { existsSync, renameSync } from 'node:fs';
+import type { Environment, Settings } from '../../../shared/ipc';
 import { readJsonFile, writeFileAtomic } from './files';
+import { definedOnly, type Addresses, type Preferences } from './preferences';
+import {
+  backupOf,
+  EMPTY_SETTINGS_FILE,
+  fileFromHeld,
+  heldFromFile,
+  PreferencesSchema,
+  readText,
+  salvageEnvironment,
+  SettingsFileSchema,
+  viewOf,
+  type SettingsFile,
+} from './settings-file';
 
-/** The preferences a manager edits with `settings.update` (everything but environment and addresses). */
-export type Preferences = Omit<Settings, 'environment' | 'authUrl' | 'baseUrl'>;
-export type Addresses = { readonly authUrl: string; readonly baseUrl: string };
-
-export const DEFAULT_PREFERENCES: Preferences = {
-  undoWindowMs: 5_000,
-  concurrency: 4,
-  kiosk: false,
-  autoLaunch: false,
-  sounds: true,
-  updateChannel: 'stable',
-  scannerPrefix: '',
-  orderIdPattern: DEFAULT_ORDER_ID_PATTERN,
-  quietHour: null,
-  paper: 'thermal80',
-  printer: null,
-  autoPrintSlip: false,
-  slipWholePhone: false,
-  serviceProviderId: '',
-  intakeIntervalMs: 30_000,
-  alertRepeatMs: 20_000,
-  alertVolume: 1,
-  language: 'en',
-  // Off until a manager turns it on (Settings -> Staff): a store that packs by eye keeps doing so.
-  scanToPack: false,
-  claimQuietMs: 15 * 60_000,
-};
-
-const PreferencesSchema = SettingsSchema.omit({ environment: true, authUrl: true, baseUrl: true });
-const AddressesSchema = z.object({ authUrl: z.string(), baseUrl: z.string() });
-
-// Preferences are partial on disk, so a file from an older version (fewer keys) still loads;
-// unknown keys from a newer version are dropped rather than refused.
-const SettingsFileSchema = z.object({
-  version: z.literal(1),
-  environment: EnvironmentSchema,
-  preferences: PreferencesSchema.partial(),
-  addresses: z.object({ staging: AddressesSchema.optional(), production: AddressesSchema.optional() }),
-  // Set when the file was rebuilt from a damaged one; cleared when a manager saves settings, so the
-  // warning outlives a restart.
-  recovered: z.object({ at: z.number(), message: z.string().max(2000) }).optional(),
-});
-type SettingsFile = z.infer<typeof SettingsFileSchema>;
+// Where their callers have always found them.
+export { DEFAULT_PREFERENCES, type Addresses, type Preferences } from './preferences';
+export { salvageEnvironment, savedEnvironment, settingsFileProblem } from './settings-file';
 
 export interface SettingsStore {
   /** The effective settings; in training the addresses are the in-app sandbox's. */
@@ -84,7 +57,7 @@ export interface SettingsStoreOptions {
 export function openSettingsStore(options: SettingsStoreOptions): SettingsStore {
   const now = options.now ?? Date.now;
   let loadProblem: string | null = null;
-  let file: SettingsFile = { version: 1, environment: 'training', preferences: {}, addresses: {} };
+  let file: SettingsFile = EMPTY_SETTINGS_FILE;
 
   const backupFile = backupOf(options.file);
   const read = readJsonFile(options.file, SettingsFileSchema);
@@ -128,9 +101,10 @@ export function openSettingsStore(options: SettingsStoreOptions): SettingsStore 
   loadProblem = file.recovered?.message ?? null;
   let recovered = file.recovered;
 
-  let preferences: Preferences = { ...DEFAULT_PREFERENCES, ...definedOnly(file.preferences) };
-  let environment: Environment = file.environment;
-  const addresses: { staging?: Addresses; production?: Addresses } = { ...file.addresses };
+  const held = heldFromFile(file);
+  let preferences: Preferences = held.preferences;
+  let environment: Environment = held.environment;
+  const addresses: { staging?: Addresses; production?: Addresses } = held.addresses;
   let training: Addresses = { authUrl: '', baseUrl: '' };
 
   const override = options.override ?? {};
@@ -140,7 +114,7 @@ export function openSettingsStore(options: SettingsStoreOptions): SettingsStore 
     addresses[environment] = { authUrl: override.authUrl, baseUrl: override.baseUrl };
 
   const save = (): void => {
-    const out: SettingsFile = { version: 1, environment, preferences, addresses, ...(recovered ? { recovered } : {}) };
+    const out = fileFromHeld({ environment, preferences, addresses }, recovered);
     const text = `${JSON.stringify(out, null, 2)}\n`;
     writeFileAtomic(options.file, text);
     writeFileAtomic(backupFile, text);
@@ -158,8 +132,7 @@ export function openSettingsStore(options: SettingsStoreOptions): SettingsStore 
     loadProblem,
     problem: () => recovered?.message ?? null,
     get() {
-      const where = environment === 'training' ? training : (addresses[environment] ?? { authUrl: '', baseUrl: '' });
-      return SettingsSchema.parse({ environment, ...where, ...preferences });
+      return viewOf({ environment, preferences, addresses }, training);
     },
     update(patch) {
       preferences = PreferencesSchema.parse({ ...preferences, ...definedOnly(patch) });
@@ -190,10 +163,6 @@ function pickPreferences(s: Partial<Settings>): Partial<Preferences> {
   return rest;
 }
 
-function definedOnly<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
 /** Renames an unreadable file to `<name>.corrupt-<time>`; returns the new name, or null if that failed. */
 function setAside(file: string, at: number): string | null {
   const aside = `${file}.corrupt-${new Date(at).toISOString().replace(/[:.]/g, '-')}`;
@@ -204,44 +173,4 @@ function setAside(file: string, at: number): string | null {
   } catch {
     return null;
   }
-}
-
-/** Where the copy of a settings file is kept. */
-function backupOf(file: string): string {
-  return file.replace(/\.json$/, '') + '.backup.json';
-}
-
-function readText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
-}
-
-/** The environment a damaged settings file still names (its first `"environment": "…"`), or null. */
-export function salvageEnvironment(text: string): Environment | null {
-  const named = /"environment"\s*:\s*"([a-z]+)"/.exec(text)?.[1];
-  const parsed = EnvironmentSchema.safeParse(named);
-  return parsed.success ? parsed.data : null;
-}
-
-/**
- * The environment the app's settings file names, as the app would start with it (the file, else its
- * copy, else what a damaged file still names), or null when neither says; never changes a file.
- */
-export function savedEnvironment(file: string): Environment | null {
-  const read = readJsonFile(file, SettingsFileSchema);
-  if (read.kind === 'ok') return read.value.environment;
-  const backup = readJsonFile(backupOf(file), SettingsFileSchema);
-  if (backup.kind === 'ok') return backup.value.environment;
-  return read.kind === 'unreadable' ? salvageEnvironment(readText(file)) : null;
-}
-
-/** What is wrong with the settings file in `dataDir` (unreadable, or rebuilt and not yet checked by a manager), or null; never changes it. */
-export function settingsFileProblem(file: string): string | null {
-  const read = readJsonFile(file, SettingsFileSchema);
-  if (read.kind === 'missing') return null;
-  if (read.kind === 'unreadable') return `${file} could not be read (${read.message}); the app will set it aside and keep what it can`;
-  return read.value.recovered ? read.value.recovered.message : null;
 }
