@@ -4,7 +4,7 @@ import { isBehind } from '../../../shared/fulfilment';
 import type { Order } from '../../../shared/protocol';
 import { secrets } from '../log';
 import { PENDING } from './outbox-table';
-import { deepFreeze, ORDERS_LISTING_COLUMNS, type OrderRow, parseOrderBody, parseOrderListing } from './rows';
+import { ORDERS_LISTING_COLUMNS, type OrderRow, parseOrderBody, parseOrderListing } from './rows';
 
 /** Unreadable answers are kept for support, but not without bound. */
 const MAX_RAW_CHARS = 64 * 1024;
@@ -22,29 +22,6 @@ export const BODY_CACHE_SIZE = 500;
  * say) would otherwise outrank every real body that follows it.
  */
 export const FUTURE_STAMP_MARGIN_MS = 15 * 60_000;
-
-/**
- * Bodies just written by this process, with the text stored, for its other connections: intake
- * writes on a connection of its own, then the engine reads each body it stored for the screens
- * (and intake reads it again at the order's next answer). A reader whose stored text is the very
- * text written takes the parsed body rather than parsing it again (zod and JSON.parse were about
- * half of what intake's pass allocated an order, issue 41). Matched by the text, never by the
- * revision alone: a write that rolled back, or one to another file, is never taken for it.
- */
-const JUST_WRITTEN_SIZE = 128;
-const justWritten = new Map<string, { readonly text: string; readonly body: Order }>();
-
-function noteWritten(order: Order, text: string): void {
-  justWritten.delete(order.id);
-  justWritten.set(order.id, { text, body: deepFreeze(order) });
-  if (justWritten.size > JUST_WRITTEN_SIZE) justWritten.delete(justWritten.keys().next().value as string);
-}
-
-/** The body stored as `text`: the one just written as that text, or parsed from it. */
-function bodyOfText(id: string, text: string): Order | null {
-  const written = justWritten.get(id);
-  return written !== undefined && written.text === text ? written.body : parseOrderBody(text);
-}
 
 export type OrdersTable = ReturnType<typeof createOrdersTable>;
 
@@ -130,7 +107,7 @@ export function createOrdersTable(db: Database, bodyCacheSize = BODY_CACHE_SIZE)
       return hit.body;
     }
     const text = s.body.get(id) as string | null | undefined;
-    const body = typeof text === 'string' ? bodyOfText(id, text) : null;
+    const body = typeof text === 'string' ? parseOrderBody(text) : null;
     bodies.set(id, { rev, body });
     if (bodies.size > bodyCacheSize) bodies.delete(bodies.keys().next().value as string);
     return body;
@@ -199,9 +176,7 @@ export function createOrdersTable(db: Database, bodyCacheSize = BODY_CACHE_SIZE)
       const current = s.current.get(order.id) as { body: string | null; needs_refresh: number; body_rev: number | null } | undefined;
       const held = current?.body ? bodyFor(order.id, current.body_rev ?? 0) : null;
       if (held && current?.needs_refresh === 0 && !supersedes(order, held, serviceNow)) return false;
-      const text = JSON.stringify(order);
-      s.saveBody.run({ id: order.id, body: text, now });
-      noteWritten(order, text);
+      s.saveBody.run({ id: order.id, body: JSON.stringify(order), now });
       return true;
     },
     /**
@@ -215,7 +190,6 @@ export function createOrdersTable(db: Database, bodyCacheSize = BODY_CACHE_SIZE)
       const held = current?.body ? bodyFor(order.id, current.body_rev ?? 0) : null;
       if (held && current?.needs_refresh === 0 && !supersedes(order, held, serviceNow)) return 'unchanged';
       s.saveBody.run({ id: order.id, body: text, now });
-      noteWritten(order, text);
       return current?.body ? 'updated' : 'new';
     },
     /** Flags the order for a refresh and keeps the unreadable answer (secrets masked, size bounded). */

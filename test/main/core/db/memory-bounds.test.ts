@@ -39,28 +39,6 @@ describe('what a connection to the data file keeps in memory', () => {
     expect(store.orders.bodiesKept()).toBe(3);
   });
 
-  it("takes the body intake's connection just wrote, parsed, without parsing its text again; never a write that rolled back", () => {
-    const dir = tempDir(cleanup);
-    const engine = open(undefined, dir);
-    const intake = open({ bodies: 2, pageCacheKib: 2048 }, dir);
-    const written = order(1);
-    intake.transaction(() => intake.orders.saveIfNewer(written, NOW));
-    // The engine reads the very object intake validated and stored (frozen), not a second parse of it.
-    const read = engine.orders.get(written.id)?.body;
-    expect(read).toBe(written);
-    expect(Object.isFrozen(read)).toBe(true);
-    // A write that rolled back leaves the file as it was: the body read is the stored one, parsed.
-    const undone = { ...order(1), items: [{ itemId: 'I-1', name: 'Changed and rolled back', quantity: { count: 1 } }] };
-    expect(() =>
-      intake.transaction(() => {
-        intake.orders.saveIfNewer(undone, NOW + 1);
-        throw new Error('the disk is full');
-      }),
-    ).toThrow('the disk is full');
-    const other = open(undefined, dir);
-    expect(other.orders.get(written.id)?.body?.items[0]?.name).toBe('Item 1');
-  });
-
   it("keeps the engine's default share: room for the orders being worked on, not every order of a large queue", () => {
     const store = open();
     const count = BODY_CACHE_SIZE + 50;
