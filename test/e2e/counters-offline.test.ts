@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrainingStore } from '../../src/web/store';
-import { launchChromium } from '../support/chromium';
+import { connectChromium } from '../support/shared-chromium';
 import { readyTrainingStore } from './store';
 import { appliedTo, axe, orderPool, scan, shot, tapStep, until, openCounterPage } from './support';
 
@@ -33,7 +33,7 @@ beforeAll(async () => {
     sandboxOptions: { orderCount: 12 },
     host: { settingsOverride: { undoWindowMs: 0 }, engineOptions: { backoff: { baseMs: 200, capMs: 1_000 }, pollMs: 300 } },
   });
-  browser = await launchChromium();
+  browser = await connectChromium();
   one = await counterPage(0);
   two = await counterPage(1);
 }, 120_000);

@@ -13,7 +13,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../src/shared/protocol';
 import type { TrainingStore } from '../../src/web/store';
-import { launchChromium, recordPrintRequests } from '../support/chromium';
+import { recordPrintRequests } from '../support/chromium';
+import { connectChromium } from '../support/shared-chromium';
 import { pdfText, printToPdf } from './pdf';
 import { readyTrainingStore } from './store';
 import { appliedTo, openCounterPage, orderPool, scan, shot, until, openFromTopBar } from './support';
@@ -44,7 +45,7 @@ beforeAll(async () => {
   if (!added.ok) throw new Error(added.problem.message);
   if (!engine.staff.signInByBadge(added.value.badge).ok) throw new Error('Ravi could not sign in');
   terminals = store.counters.map((c) => c.host.info().terminalId);
-  browser = await launchChromium();
+  browser = await connectChromium();
   two = await openCounterPage(browser, store.counters[1]!.url, 1024, recordPrintRequests);
 }, 120_000);
 

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShiftReport } from '../../src/shared/ipc';
 import type { Item, Order } from '../../src/shared/protocol';
 import type { TrainingStore } from '../../src/web/store';
-import { launchChromium } from '../support/chromium';
+import { connectChromium } from '../support/shared-chromium';
 import { scanUntilSeen } from './screens';
 import { readyTrainingStore } from './store';
 import { axe, orderPool, scan, shot, tapStep, until, openCounterPage, openSettings, openFromTopBar } from './support';
@@ -55,7 +55,7 @@ beforeAll(async () => {
     host: { settingsOverride: { undoWindowMs: 0, scanToPack: true }, engineOptions: { backoff: { baseMs: 200, capMs: 1_000 }, pollMs: 500 }, hubTuning: { awayAfterMs: 3_000 } },
   });
   take = orderPool(store.sandbox);
-  browser = await launchChromium();
+  browser = await connectChromium();
   one = await counterPage(0, 1024);
   two = await counterPage(1, 1024);
 }, 120_000);

@@ -1,7 +1,8 @@
 /**
  * End-to-end plumbing: the browser harness (real host, engine and in-process training sandbox)
- * with the built renderer in Debian's Chromium. One browser and one terminal per test file; each
- * file cleans up its browser, harness and temporary folder.
+ * with the built renderer in Debian's Chromium. One terminal per test file, on its own connection to
+ * the run's one Chromium (test/support/chromium.ts); each file closes its pages, harness and
+ * temporary folder.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -14,7 +15,8 @@ import type { Settings } from '../../src/shared/ipc';
 import type { HostOptions } from '../../src/main/core/host';
 import { DEFAULT_RENDERER_DIR, IPC_PATH, startWebHarness, type WebHarness } from '../../src/web';
 import { DEFAULT_SCAN_OPTIONS } from '../../src/renderer/src/scanner/detector';
-import { launchChromium, recordPrintRequests } from '../support/chromium';
+import { recordPrintRequests } from '../support/chromium';
+import { connectChromium } from '../support/shared-chromium';
 import { firstIntakePass } from '../support/intake';
 import { until as waitUntil } from '../support/until';
 
@@ -100,7 +102,7 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
     // Training's seeded orders fill the queue in after the engine starts; a packer starts a
     // shift on a queue that has them all.
     if (harness.host.sandbox) await firstIntakePass(harness.host);
-    browser = await launchChromium({ scrollbars: options.scrollbars ?? false });
+    browser = await connectChromium({ scrollbars: options.scrollbars ?? false });
     const page = await browser.newPage({ viewport: options.viewport ?? { width: 1366, height: 768 }, hasTouch: options.touch ?? false });
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
