@@ -15,6 +15,7 @@ import type { Settings } from '../../src/shared/ipc';
 import type { HostOptions } from '../../src/main/core/host';
 import { DEFAULT_RENDERER_DIR, IPC_PATH, startWebHarness, type WebHarness } from '../../src/web';
 import { DEFAULT_SCAN_OPTIONS } from '../../src/renderer/src/scanner/detector';
+import { REPEAT_WINDOW_MS } from '../../src/renderer/src/scanner/repeat';
 import { recordPrintRequests } from '../support/chromium';
 import { connectChromium } from '../support/shared-chromium';
 import { firstIntakePass } from '../support/intake';
@@ -111,6 +112,7 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
       if (m.type() === 'error' && !m.text().includes('net::ERR_')) problems.push(m.text());
     });
     await recordPrintRequests(page);
+    await recordKeyTimes(page);
     await options.beforeOpen?.(page);
     if (!options.firstRun) {
       const pin = await harness.host.handle('pin.set', { newPin: MANAGER_PIN });
@@ -173,6 +175,7 @@ export async function reloadTerminal(page: Page): Promise<void> {
  */
 export async function openCounterPage(browser: Browser, url: string, width = 1024, beforeOpen?: (page: Page) => Promise<void>): Promise<Page> {
   const page = await browser.newPage({ viewport: { width, height: width >= 1920 ? 1080 : 768 } });
+  await recordKeyTimes(page);
   await beforeOpen?.(page);
   await page.goto(url);
   await page.getByTestId('order-row').first().waitFor({ timeout: 20_000 });
@@ -237,6 +240,30 @@ export async function scan(page: Page, code: string): Promise<void> {
     if (attempt === 3) throw new Error(`scanning ${code} three times did not open it`);
     console.warn(`scan of ${code} not taken (keys arrived too slowly on this busy machine); scanning again`);
   }
+}
+
+/** Keeps, on the page, the time stamp of the last key it was handed (see afterRepeatWindow). */
+async function recordKeyTimes(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    window.addEventListener('keydown', (e) => ((window as unknown as { __lastKeyAt: number }).__lastKeyAt = e.timeStamp), true);
+  });
+}
+
+/**
+ * Waits until the page's own clock is `windowMs` past the last key it was handed: the same code
+ * scanned after this is a new scan, not a repeat of the last (scanner/repeat.ts; 250 ms for a
+ * product being packed). The terminal tells a repeat by its key events' time stamps, on that clock;
+ * a sleep in this process only guessed at it, and fell short when keys reached a loaded page late.
+ */
+export async function afterRepeatWindow(page: Page, windowMs: number = REPEAT_WINDOW_MS): Promise<void> {
+  await page.waitForFunction(
+    (ms) => {
+      const at = (window as unknown as { __lastKeyAt?: number }).__lastKeyAt;
+      return at === undefined || performance.now() - at > ms;
+    },
+    windowMs,
+    { polling: 50, timeout: windowMs + 15_000 },
+  );
 }
 
 /** `until` (support/until.ts) at a browser's pace: 15 s by default, asking every 50 ms. */
