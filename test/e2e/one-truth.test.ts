@@ -6,7 +6,7 @@
  * worded in Counter 2's language; the printed shift summary and the CSV name counters by their
  * names, never by terminal ids.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -17,7 +17,7 @@ import { recordPrintRequests } from '../support/chromium';
 import { connectChromium } from '../support/shared-chromium';
 import { pdfText, printToPdf } from './pdf';
 import { readyTrainingStore } from './store';
-import { appliedTo, openCounterPage, orderPool, scan, shot, until, openFromTopBar } from './support';
+import { appliedTo, downloadText, openCounterPage, orderPool, scan, shot, until, openFromTopBar } from './support';
 
 let store: TrainingStore;
 let browser: Browser;
@@ -132,7 +132,7 @@ describe('an order packed at Counter 1, seen from Counter 2', () => {
     await screen.getByTestId('shift-export').click();
     const coming = two.waitForEvent('download');
     await two.getByTestId('export-counters').click();
-    const csv = readFileSync(await (await coming).path(), 'utf8');
+    const csv = await downloadText(await coming);
     const names = csv.replace(/^\uFEFF/, '').trimEnd().split('\r\n').slice(1).map((l) => l.split(',')[1]);
     // Only Counter 1 tapped today: its row, by name.
     expect(names).toEqual(['Counter 1']);

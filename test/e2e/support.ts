@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Download, Page } from 'playwright-core';
 import { TOKEN_PATH, UPDATE_PATH, type Sandbox, type SandboxOptions } from '../../sandbox';
 import type { Action, Order } from '../../src/shared/protocol/schemas';
 import type { Settings } from '../../src/shared/ipc';
@@ -181,6 +181,16 @@ export async function openCounterPage(browser: Browser, url: string, width = 102
   await page.getByTestId('order-row').first().waitFor({ timeout: 20_000 });
   await untilAppLive(page);
   return page;
+}
+
+/**
+ * The text of a file the page downloaded, read through Playwright's stream: the browser is the
+ * run's shared one, reached over a connection, so the file is not on a path this process may read.
+ */
+export async function downloadText(download: Download): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Saves a screenshot of the whole window to test-results/screenshots/<name>.png. */
