@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTrainingStore, type TrainingStore } from '../../src/web/store';
-import { launchChromium } from '../support/chromium';
+import { connectChromium } from '../support/shared-chromium';
 import { Cleanup } from '../support/engine';
 import { type Central, startCentral } from '../fleet/fleet-world';
 import { axe, MANAGER_PIN, shot, until, openCounterPage, openSettings } from './support';
@@ -43,7 +43,7 @@ beforeAll(async () => {
     if (!pin.ok) throw new Error(pin.problem.message);
   }
   await until('both counters connected', () => store.counters.every((c) => c.host.hub.status().mode === 'connected'), 20_000);
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 120_000);
 
 afterAll(async () => {

@@ -5,44 +5,27 @@
  * queue row, with no big button to accept it again; the internet back, Counter 1 sends it once and
  * Counter 2 stops showing it as waiting.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrainingStore } from '../../src/web/store';
-import { launchChromium } from '../support/chromium';
-import { readyTrainingStore } from './store';
-import { appliedTo, axe, orderPool, scan, shot, tapStep, until, openCounterPage } from './support';
+import { type TwoCountersOnScreens, twoCountersOnScreens } from './store';
+import { appliedTo, axe, orderPool, scan, shot, tapStep, until } from './support';
 
 let store: TrainingStore;
-let browser: Browser;
-let dataDir: string;
+let screens: TwoCountersOnScreens;
 let one: Page;
 let two: Page;
 
-function counterPage(n: 0 | 1): Promise<Page> {
-  return openCounterPage(browser, store.counters[n]!.url);
-}
-
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'packdesk-e2e-offline-'));
-  store = await readyTrainingStore({
-    counters: 2,
-    dataDir,
+  screens = await twoCountersOnScreens({
+    name: 'offline',
     sandboxOptions: { orderCount: 12 },
     host: { settingsOverride: { undoWindowMs: 0 }, engineOptions: { backoff: { baseMs: 200, capMs: 1_000 }, pollMs: 300 } },
   });
-  browser = await launchChromium();
-  one = await counterPage(0);
-  two = await counterPage(1);
+  ({ store, one, two } = screens);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close().catch(() => undefined);
-  await store?.close().catch(() => undefined);
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => screens?.close());
 
 describe('internet down, store network up', () => {
   it("shows Counter 1's Accept on Counter 2 as waiting to be sent from Counter 1, then sends it once when the internet is back", async () => {

@@ -13,7 +13,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTrainingStore, type TrainingStore } from '../../src/web/store';
 import { execFileSync } from 'node:child_process';
-import { launchChromium, recordPrintRequests, untilPrintRequests } from '../support/chromium';
+import { recordPrintRequests, untilPrintRequests } from '../support/chromium';
+import { connectChromium } from '../support/shared-chromium';
 import { pdfText, printToPdf } from './pdf';
 import { firstIntakePass } from '../support/intake';
 import { appliedTo, axe, MANAGER_PIN, orderPool, scan, shot, tapStep, until, openCounterPage, openSettings } from './support';
@@ -60,7 +61,7 @@ beforeAll(async () => {
   next = orderPool(store.sandbox);
   const expected = store.sandbox.orders().length;
   await until('every order on both counters', () => store.counters.every((c) => (c.host.engine()?.listOrders().length ?? 0) >= expected), 30_000);
-  browser = await launchChromium();
+  browser = await connectChromium();
   one = await counterPage(0, 1024);
   two = await counterPage(1, 1024);
 }, 120_000);

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item } from '../../src/shared/protocol';
 import { scanUntilSeen } from './screens';
-import { acceptOrder, openTerminal, orderPool, scannerKeys, shot, tapStep, type Terminal } from './support';
+import { afterRepeatWindow, acceptOrder, openTerminal, orderPool, scannerKeys, shot, tapStep, type Terminal } from './support';
+import { PACK_REPEAT_WINDOW_MS } from '../../src/renderer/src/scanner/repeat';
 
 /** An EAN-13 no seeded item has as its code: "Which item is this?". */
 const NEW_BARCODE = '8901234567890';
@@ -32,7 +33,7 @@ describe('a dialog opens clean', () => {
     // One unit wanted: the first scan ticks it, the second (half a second on) is one too many.
     const row = (n: number) => page.locator(`[data-testid="pack-row"][data-item-id="${single.itemId}"][data-scanned="${n}"]`);
     await scanUntilSeen(page, single.serviceProviderItemId as string, row(1));
-    await page.waitForTimeout(600);
+    await afterRepeatWindow(page, PACK_REPEAT_WINDOW_MS);
     await scanUntilSeen(page, single.serviceProviderItemId as string, page.getByTestId('notice-error').locator('.notice-text'));
     const tooMany = await page.getByTestId('notice-error').innerText();
     expect(tooMany).toContain('Too many');

@@ -6,17 +6,18 @@
  * worded in Counter 2's language; the printed shift summary and the CSV name counters by their
  * names, never by terminal ids.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../src/shared/protocol';
 import type { TrainingStore } from '../../src/web/store';
-import { launchChromium, recordPrintRequests } from '../support/chromium';
+import { recordPrintRequests } from '../support/chromium';
+import { connectChromium } from '../support/shared-chromium';
 import { pdfText, printToPdf } from './pdf';
 import { readyTrainingStore } from './store';
-import { appliedTo, openCounterPage, orderPool, scan, shot, until, openFromTopBar } from './support';
+import { appliedTo, downloadText, openCounterPage, orderPool, scan, shot, until, openFromTopBar } from './support';
 
 let store: TrainingStore;
 let browser: Browser;
@@ -44,7 +45,7 @@ beforeAll(async () => {
   if (!added.ok) throw new Error(added.problem.message);
   if (!engine.staff.signInByBadge(added.value.badge).ok) throw new Error('Ravi could not sign in');
   terminals = store.counters.map((c) => c.host.info().terminalId);
-  browser = await launchChromium();
+  browser = await connectChromium();
   two = await openCounterPage(browser, store.counters[1]!.url, 1024, recordPrintRequests);
 }, 120_000);
 
@@ -131,7 +132,7 @@ describe('an order packed at Counter 1, seen from Counter 2', () => {
     await screen.getByTestId('shift-export').click();
     const coming = two.waitForEvent('download');
     await two.getByTestId('export-counters').click();
-    const csv = readFileSync(await (await coming).path(), 'utf8');
+    const csv = await downloadText(await coming);
     const names = csv.replace(/^\uFEFF/, '').trimEnd().split('\r\n').slice(1).map((l) => l.split(',')[1]);
     // Only Counter 1 tapped today: its row, by name.
     expect(names).toEqual(['Counter 1']);

@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShiftReport } from '../../src/shared/ipc';
 import type { TrainingStore } from '../../src/web/store';
-import { launchChromium } from '../support/chromium';
+import { connectChromium } from '../support/shared-chromium';
 import { readyTrainingStore } from './store';
 import { axe, COUNT_TONES, orderPool, openCounterPage, scan, shot, tapStep, tones } from './support';
 
@@ -51,7 +51,7 @@ beforeAll(async () => {
   });
   await signIn(0, 'Ravi');
   await signIn(1, 'Priya');
-  browser = await launchChromium();
+  browser = await connectChromium();
   const counting = async (page: Page): Promise<void> => {
     await page.addInitScript(COUNT_TONES);
   };

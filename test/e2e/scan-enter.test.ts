@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item } from '../../src/shared/protocol';
-import { acceptOrder, appliedTo, nextStep, openTerminal, orderPool, scannerKeys, shot, until, type Terminal } from './support';
+import { afterRepeatWindow, acceptOrder, appliedTo, nextStep, openTerminal, orderPool, scannerKeys, shot, until, type Terminal } from './support';
 
 describe("a scanner's Enter on an order with the big button focused", () => {
   let t: Terminal;
@@ -59,7 +59,7 @@ describe("a scanner's Enter on an order with the big button focused", () => {
     await shot(page, 'scan-enter-late-mark-packed');
 
     // An Enter over a second after the scanner's keys is the person's own.
-    await page.waitForTimeout(2_100);
+    await afterRepeatWindow(page);
     await scanLateEnter(first.serviceProviderItemId as string, 1_300);
     await page.getByTestId('unscanned-dialog').or(page.locator('[data-testid="next-step"][data-step="resting"]')).first().waitFor();
     expect(t.problems).toEqual([]);

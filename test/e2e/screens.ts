@@ -3,7 +3,7 @@
  * each with a name, so one walk serves the size, covering and accessibility checks alike.
  */
 import type { Locator, Page } from 'playwright-core';
-import { appliedTo, MANAGER_PIN, orderPool, PERSON_KEY_MS, scannerKeys, tapStep, typeOrderId, until, type Terminal } from './support';
+import { afterRepeatWindow, appliedTo, MANAGER_PIN, orderPool, PERSON_KEY_MS, scannerKeys, tapStep, typeOrderId, until, type Terminal } from './support';
 
 export type Visit = (name: string) => Promise<void>;
 
@@ -31,7 +31,7 @@ export async function scanUntilSeen(page: Page, code: string, target: Locator): 
       );
     if (ok) return;
     if (attempt === 3) throw new Error(`three scans of ${code} did not show ${shown}`);
-    await page.waitForTimeout(2_100); // a repeat within 2 s is ignored
+    await afterRepeatWindow(page); // the same code again within the window is ignored
   }
 }
 

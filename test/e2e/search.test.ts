@@ -11,7 +11,7 @@ import { openStore } from '../../src/main/core/db';
 import type { OutboxEntryView } from '../../src/shared/ipc';
 import type { Order } from '../../src/shared/protocol';
 import { smallControls } from './geometry';
-import { acceptOrder, axe, invoicesAt, openTerminal, orderPool, PERSON_KEY_MS, scannerKeys, shot, until, type AxeFinding, type Terminal } from './support';
+import { afterRepeatWindow, acceptOrder, axe, invoicesAt, openTerminal, orderPool, PERSON_KEY_MS, scannerKeys, shot, until, type AxeFinding, type Terminal } from './support';
 
 const serious = (v: AxeFinding[]) => v.filter((f) => f.impact === 'serious' || f.impact === 'critical');
 const GONE_ID = 'ORD-8642097';
@@ -139,7 +139,7 @@ describe('the Orders search', () => {
       await scannerKeys(page, EAN);
       await page.getByTestId('notice-error').filter({ hasText: `${EAN} is a product's barcode` }).waitFor({ timeout: 8_000 });
       await page.getByTestId('search-field').focus();
-      await page.waitForTimeout(2_100); // the same code again within 2 s is one scan
+      await afterRepeatWindow(page); // the same code again within 2 s is one scan
       await scannerKeys(page, EAN);
       await page.getByTestId('search-nothing').filter({ hasText: EAN }).waitFor({ timeout: 8_000 });
       await expect(page.getByTestId('search-field').inputValue()).resolves.toBe(EAN);

@@ -7,19 +7,17 @@
  * mixed total, packer, counter and hour rows under code-word headings (to_pack_p90_s), and summing
  * "accepted" counted every accept several times.
  */
-import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShiftReport } from '../../src/shared/ipc';
-import { axe, MANAGER_PIN, openFromTopBar, openTerminal, orderPool, shot, tapStep, typeOrderId, type Terminal } from './support';
+import { axe, downloadText, MANAGER_PIN, openFromTopBar, openTerminal, orderPool, shot, tapStep, typeOrderId, type Terminal } from './support';
 
 /** Saves one table from the open export window and reads the file the browser got. */
 async function download(page: Page, table: string): Promise<{ name: string; text: string }> {
   const coming = page.waitForEvent('download');
   await page.getByTestId(`export-${table}`).click();
   const file = await coming;
-  const path = await file.path();
-  return { name: file.suggestedFilename(), text: readFileSync(path, 'utf8') };
+  return { name: file.suggestedFilename(), text: await downloadText(file) };
 }
 
 /** CSV rows, cells unquoted (these cells hold no quote marks). */

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrainingStore } from '../../src/web/store';
-import { launchChromium, recordPrintRequests } from '../support/chromium';
+import { recordPrintRequests } from '../support/chromium';
+import { connectChromium } from '../support/shared-chromium';
 import { keepAsPng, layoutText, pdfText, pdfWords, printToPdf } from './pdf';
 import { readyTrainingStore } from './store';
 import { MANAGER_PIN, openCounterPage, openFromTopBar, orderPool, scan, tapStep, showLanguage } from './support';
@@ -35,7 +36,7 @@ beforeAll(async () => {
     sandboxOptions: { orderCount: 20 },
     host: { settingsOverride: { undoWindowMs: 0, paper: 'thermal80' }, engineOptions: { backoff: { baseMs: 200, capMs: 1_000 }, pollMs: 500 } },
   });
-  browser = await launchChromium();
+  browser = await connectChromium();
   // Its window.print() recorded, not run: the test prints the same page to PDF.
   one = await openCounterPage(browser, store.counters[0]!.url, 1024, recordPrintRequests);
   const two = await openCounterPage(browser, store.counters[1]!.url, 1024);

@@ -6,7 +6,7 @@
  * it did, shown on the Shift screen, printed on 80 mm and A4 and read back with pdftotext, and
  * exported as CSV. Screenshots go to test-results/screenshots/.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { dayBounds, dayOf } from '../../src/shared/days';
 import type { OrderSummary, OrderView, OutboxEntryView, ShiftReport } from '../../src/shared/ipc';
 import type { Order } from '../../src/shared/protocol';
 import { keepAsPng, layoutText, pdfText, printToPdf } from './pdf';
-import { appliedTo, axe, MANAGER_PIN, openTerminal, orderPool, reloadTerminal, shot, tapStep, type Terminal, typeInFind, until, openFromTopBar } from './support';
+import { appliedTo, downloadText, axe, MANAGER_PIN, openTerminal, orderPool, reloadTerminal, shot, tapStep, type Terminal, typeInFind, until, openFromTopBar } from './support';
 
 const work = mkdtempSync(join(tmpdir(), 'packdesk-shift-'));
 
@@ -243,7 +243,7 @@ describe('find, timeline and the shift', () => {
     await screen.getByTestId('shift-export').click();
     const coming = page.waitForEvent('download');
     await page.getByTestId('export-day').click();
-    const csv = readFileSync(await (await coming).path(), 'utf8').replace(/^\uFEFF/, '').split('\r\n');
+    const csv = (await downloadText(await coming)).replace(/^\uFEFF/, '').split('\r\n');
     expect(csv[0]!.split(',').slice(0, 3)).toEqual(['Day', 'Received', 'Accepted']);
     expect(csv[1]!.split(',').slice(0, 8)).toEqual(
       [day, expected.received, expected.accepted, expected.rejected, expected.cancelled, expected.packed, expected.handedOver, expected.late].map(String),

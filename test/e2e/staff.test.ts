@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item, Order } from '../../src/shared/protocol';
 import { pdfText, printToPdf } from './pdf';
 import { scanUntilSeen } from './screens';
-import { acceptOrder, appliedTo, axe, invoicesAt, orderPool, scannerKeys, shot, tapStep, until, type Terminal, openTerminal, openSettings } from './support';
+import { afterRepeatWindow, acceptOrder, appliedTo, axe, invoicesAt, orderPool, scannerKeys, shot, tapStep, until, type Terminal, openTerminal, openSettings } from './support';
+import { PACK_REPEAT_WINDOW_MS } from '../../src/renderer/src/scanner/repeat';
 
 /** An EAN-13 with its check digit: a product barcode the terminal tells by its form. */
 function ean13(twelve: string): string {
@@ -87,7 +88,7 @@ for (const run of [
         await scannerKeys(page, badge);
         if (await signedIn.waitFor({ timeout: 3_000 }).then(() => true, () => false)) break;
         if (attempt === 3) throw new Error('three badge scans into the sign-in window did not sign in');
-        await page.waitForTimeout(2_100);
+        await afterRepeatWindow(page);
       }
       await page.getByTestId('sign-in-dialog').waitFor({ state: 'detached' });
       await page.getByTestId('packer-sign-out').click();
@@ -128,7 +129,7 @@ for (const run of [
         for (let n = item.itemId === first.itemId ? 2 : 1; n <= want; n++) {
           await scanFor(page, item.serviceProviderItemId as string, `[data-testid="pack-row"][data-item-id="${item.itemId}"][data-scanned="${n}"]`);
           // A packer's pace between identical units: each counts (only a double fire within 250 ms is one scan).
-          await page.waitForTimeout(600);
+          await afterRepeatWindow(page, PACK_REPEAT_WINDOW_MS);
         }
       }
       await shot(page, `staff-04-scanned-${tag}`);

@@ -6,17 +6,13 @@
  * either one has a row for each counter with its own count, and the packer's row counts what they
  * did at the other counter. English at 1024, the Shift screen in Hindi at 1920 too.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShiftReport } from '../../src/shared/ipc';
 import type { Item, Order } from '../../src/shared/protocol';
 import type { TrainingStore } from '../../src/web/store';
-import { launchChromium } from '../support/chromium';
 import { scanUntilSeen } from './screens';
-import { readyTrainingStore } from './store';
+import { type TwoCountersOnScreens, twoCountersOnScreens } from './store';
 import { axe, orderPool, scan, shot, tapStep, until, openCounterPage, openSettings, openFromTopBar } from './support';
 
 const PACKER = 'Ravi Kumar';
@@ -24,8 +20,7 @@ const PACKER = 'Ravi Kumar';
 const NEW_BARCODE = '8901234567890';
 
 let store: TrainingStore;
-let browser: Browser;
-let dataDir: string;
+let screens: TwoCountersOnScreens;
 let one: Page;
 let two: Page;
 let take: ReturnType<typeof orderPool>;
@@ -34,7 +29,7 @@ const serious = (findings: Awaited<ReturnType<typeof axe>>) => findings.filter((
 const scanFor = (page: Page, code: string, selector: string): Promise<void> => scanUntilSeen(page, code, page.locator(selector));
 
 function counterPage(n: 0 | 1, width: number): Promise<Page> {
-  return openCounterPage(browser, store.counters[n]!.url, width);
+  return openCounterPage(screens.browser, store.counters[n]!.url, width);
 }
 
 async function report(n: 0 | 1): Promise<ShiftReport> {
@@ -47,24 +42,16 @@ async function report(n: 0 | 1): Promise<ShiftReport> {
 const byCounter = (r: ShiftReport): Record<string, number> => Object.fromEntries(r.byCounter.map((c) => [c.counter, c.figures.accepted]));
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'packdesk-e2e-shared-'));
-  store = await readyTrainingStore({
-    counters: 2,
-    dataDir,
+  screens = await twoCountersOnScreens({
+    name: 'shared',
     sandboxOptions: { orderCount: 30 },
     host: { settingsOverride: { undoWindowMs: 0, scanToPack: true }, engineOptions: { backoff: { baseMs: 200, capMs: 1_000 }, pollMs: 500 }, hubTuning: { awayAfterMs: 3_000 } },
   });
+  ({ store, one, two } = screens);
   take = orderPool(store.sandbox);
-  browser = await launchChromium();
-  one = await counterPage(0, 1024);
-  two = await counterPage(1, 1024);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close().catch(() => undefined);
-  await store?.close().catch(() => undefined);
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => screens?.close());
 
 describe('two counters share the staff list, taught barcodes and the shift', () => {
   let badge = '';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startTrainingStore, type TrainingStore, type TrainingStoreOptions } from '../../src/web/store';
-import { launchChromium } from '../support/chromium';
+import { connectChromium } from '../support/shared-chromium';
 import { firstIntakePass } from '../support/intake';
 import { MANAGER_PIN, openCounterPage, until } from './support';
 
@@ -72,7 +72,7 @@ export async function twoCountersOnScreens(options: {
       const signed = engine.staff.signInByBadge(added.value.badge);
       if (!signed.ok) throw new Error(signed.problem.message);
     }
-    browser = await launchChromium();
+    browser = await connectChromium();
     const one = await openCounterPage(browser, store.counters[0]!.url, 1024);
     const two = await openCounterPage(browser, store.counters[1]!.url, 1024);
     return { store, browser, one, two, close };

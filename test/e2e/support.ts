@@ -1,20 +1,23 @@
 /**
  * End-to-end plumbing: the browser harness (real host, engine and in-process training sandbox)
- * with the built renderer in Debian's Chromium. One browser and one terminal per test file; each
- * file cleans up its browser, harness and temporary folder.
+ * with the built renderer in Debian's Chromium. One terminal per test file, on its own connection to
+ * the run's one Chromium (test/support/chromium.ts); each file closes its pages, harness and
+ * temporary folder.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Download, Page } from 'playwright-core';
 import { TOKEN_PATH, UPDATE_PATH, type Sandbox, type SandboxOptions } from '../../sandbox';
 import type { Action, Order } from '../../src/shared/protocol/schemas';
 import type { Settings } from '../../src/shared/ipc';
 import type { HostOptions } from '../../src/main/core/host';
 import { DEFAULT_RENDERER_DIR, IPC_PATH, startWebHarness, type WebHarness } from '../../src/web';
 import { DEFAULT_SCAN_OPTIONS } from '../../src/renderer/src/scanner/detector';
-import { launchChromium, recordPrintRequests } from '../support/chromium';
+import { REPEAT_WINDOW_MS } from '../../src/renderer/src/scanner/repeat';
+import { recordPrintRequests } from '../support/chromium';
+import { connectChromium } from '../support/shared-chromium';
 import { firstIntakePass } from '../support/intake';
 import { until as waitUntil } from '../support/until';
 
@@ -100,7 +103,7 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
     // Training's seeded orders fill the queue in after the engine starts; a packer starts a
     // shift on a queue that has them all.
     if (harness.host.sandbox) await firstIntakePass(harness.host);
-    browser = await launchChromium({ scrollbars: options.scrollbars ?? false });
+    browser = await connectChromium({ scrollbars: options.scrollbars ?? false });
     const page = await browser.newPage({ viewport: options.viewport ?? { width: 1366, height: 768 }, hasTouch: options.touch ?? false });
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
@@ -109,6 +112,7 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
       if (m.type() === 'error' && !m.text().includes('net::ERR_')) problems.push(m.text());
     });
     await recordPrintRequests(page);
+    await recordKeyTimes(page);
     await options.beforeOpen?.(page);
     if (!options.firstRun) {
       const pin = await harness.host.handle('pin.set', { newPin: MANAGER_PIN });
@@ -171,11 +175,22 @@ export async function reloadTerminal(page: Page): Promise<void> {
  */
 export async function openCounterPage(browser: Browser, url: string, width = 1024, beforeOpen?: (page: Page) => Promise<void>): Promise<Page> {
   const page = await browser.newPage({ viewport: { width, height: width >= 1920 ? 1080 : 768 } });
+  await recordKeyTimes(page);
   await beforeOpen?.(page);
   await page.goto(url);
   await page.getByTestId('order-row').first().waitFor({ timeout: 20_000 });
   await untilAppLive(page);
   return page;
+}
+
+/**
+ * The text of a file the page downloaded, read through Playwright's stream: the browser is the
+ * run's shared one, reached over a connection, so the file is not on a path this process may read.
+ */
+export async function downloadText(download: Download): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Saves a screenshot of the whole window to test-results/screenshots/<name>.png. */
@@ -235,6 +250,30 @@ export async function scan(page: Page, code: string): Promise<void> {
     if (attempt === 3) throw new Error(`scanning ${code} three times did not open it`);
     console.warn(`scan of ${code} not taken (keys arrived too slowly on this busy machine); scanning again`);
   }
+}
+
+/** Keeps, on the page, the time stamp of the last key it was handed (see afterRepeatWindow). */
+async function recordKeyTimes(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    window.addEventListener('keydown', (e) => ((window as unknown as { __lastKeyAt: number }).__lastKeyAt = e.timeStamp), true);
+  });
+}
+
+/**
+ * Waits until the page's own clock is `windowMs` past the last key it was handed: the same code
+ * scanned after this is a new scan, not a repeat of the last (scanner/repeat.ts; 250 ms for a
+ * product being packed). The terminal tells a repeat by its key events' time stamps, on that clock;
+ * a sleep in this process only guessed at it, and fell short when keys reached a loaded page late.
+ */
+export async function afterRepeatWindow(page: Page, windowMs: number = REPEAT_WINDOW_MS): Promise<void> {
+  await page.waitForFunction(
+    (ms) => {
+      const at = (window as unknown as { __lastKeyAt?: number }).__lastKeyAt;
+      return at === undefined || performance.now() - at > ms;
+    },
+    windowMs,
+    { polling: 50, timeout: windowMs + 15_000 },
+  );
 }
 
 /** `until` (support/until.ts) at a browser's pace: 15 s by default, asking every 50 ms. */

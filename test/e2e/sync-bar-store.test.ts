@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrainingStore } from '../../src/web/store';
-import { launchChromium } from '../support/chromium';
+import { connectChromium } from '../support/shared-chromium';
 import { readyTrainingStore } from './store';
 import { openCounterPage, shot, until } from './support';
 
@@ -42,7 +42,7 @@ beforeAll(async () => {
       engineOptions: { backoff: { baseMs: 200, capMs: 1_000 }, pollMs: 500, intakeMinIntervalMs: 200, random: () => 0.99 },
     },
   });
-  browser = await launchChromium();
+  browser = await connectChromium();
   pages = [await openCounterPage(browser, store.counters[0]!.url, 1024), await openCounterPage(browser, store.counters[1]!.url, 1024)];
 }, 120_000);
 

@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item, Order } from '../../src/shared/protocol';
 import { scanUntilSeen } from './screens';
-import { acceptOrder, appliedTo, MANAGER_PIN, nextStep, openTerminal, orderPool, shot, tapStep, until, type Terminal } from './support';
+import { afterRepeatWindow, acceptOrder, appliedTo, MANAGER_PIN, nextStep, openTerminal, orderPool, shot, tapStep, until, type Terminal } from './support';
+import { PACK_REPEAT_WINDOW_MS } from '../../src/renderer/src/scanner/repeat';
 
 for (const run of [
   { language: 'en', scanFirst: 'Tap Start packing, then Mark packed.', scanned: 'Mark the order packed.', signIn: 'Sign in', notIn: 'is for order' },
@@ -32,7 +33,7 @@ for (const run of [
       for (const item of items)
         for (let n = 1; n <= item.quantity.count; n++) {
           await scanUntilSeen(t.page, item.serviceProviderItemId as string, row(item, n));
-          await t.page.waitForTimeout(600);
+          await afterRepeatWindow(t.page, PACK_REPEAT_WINDOW_MS);
         }
     }
 

@@ -18,26 +18,36 @@ import { until } from '../support/until';
 import * as probe from './isolation/probes';
 import { type IsolationWorld, jsz, markEverything, type Role, startIsolationWorld } from './isolation/world';
 
-type OpName =
-  | 'read: consumer'
-  | 'read: durable'
-  | 'read: direct get'
-  | 'read: message get'
-  | 'read: subscription'
-  | 'write: put'
-  | 'write: put via domain'
-  | 'write: delete key'
-  | 'admin: info'
-  | 'admin: names'
-  | 'admin: list'
-  | 'consumers: list'
-  | 'consumers: delete'
-  | 'write: rollup'
-  | 'write: purge'
-  | 'admin: delete stream';
+type Probe = (p: probe.Principal, target: HubDeclaration, side: IsolationWorld['side']) => Promise<probe.Outcome>;
 
-const NON_DESTRUCTIVE: readonly OpName[] = ['read: consumer', 'read: durable', 'read: direct get', 'read: message get', 'read: subscription', 'write: put', 'write: put via domain', 'write: delete key', 'admin: info', 'admin: names', 'admin: list', 'consumers: list', 'consumers: delete'];
-const DESTRUCTIVE: readonly OpName[] = ['write: rollup', 'write: purge', 'admin: delete stream'];
+/**
+ * Every way to read, write and administer a bucket or stream: the probe that tries it, and whether
+ * it destroys what it meets (those run last, once the rest of the matrix is filled in). One table:
+ * the names, the two lists and the probes cannot drift apart.
+ */
+const OPS = {
+  'read: consumer': { destructive: false, run: (p, target) => probe.readByConsumer(p, target) },
+  'read: durable': { destructive: false, run: probe.durableConsumer },
+  'read: direct get': { destructive: false, run: probe.directGet },
+  'read: message get': { destructive: false, run: probe.messageGet },
+  'read: subscription': { destructive: false, run: probe.plainSubscription },
+  'write: put': { destructive: false, run: (p, target, side) => probe.put(p, target, side, 'subject') },
+  'write: put via domain': { destructive: false, run: (p, target, side) => probe.put(p, target, side, 'domain') },
+  'write: delete key': { destructive: false, run: probe.deleteKey },
+  'admin: info': { destructive: false, run: (p, target) => probe.streamAdminRead(p, target, 'info') },
+  'admin: names': { destructive: false, run: (p, target) => probe.streamAdminRead(p, target, 'names') },
+  'admin: list': { destructive: false, run: (p, target) => probe.streamAdminRead(p, target, 'list') },
+  'consumers: list': { destructive: false, run: (p, target) => probe.consumerList(p, target) },
+  'consumers: delete': { destructive: false, run: probe.consumerDelete },
+  'write: rollup': { destructive: true, run: probe.rollup },
+  'write: purge': { destructive: true, run: probe.purge },
+  'admin: delete stream': { destructive: true, run: probe.deleteStream },
+} satisfies Record<string, { destructive: boolean; run: Probe }>;
+
+type OpName = keyof typeof OPS;
+const opsWhere = (destructive: boolean): OpName[] => (Object.keys(OPS) as OpName[]).filter((op) => OPS[op].destructive === destructive);
+const NON_DESTRUCTIVE = opsWhere(false);
+const DESTRUCTIVE = opsWhere(true);
 
 /**
  * What each principal may do, from the registry's reach. A counter of the store: everything on the
@@ -56,42 +66,8 @@ function expected(role: Role, target: HubDeclaration, op: OpName): boolean | 'n/
   return false;
 }
 
-async function run(world: IsolationWorld, p: probe.Principal, target: HubDeclaration, op: OpName): Promise<probe.Outcome> {
-  const side = world.side;
-  switch (op) {
-    case 'read: consumer':
-      return probe.readByConsumer(p, target);
-    case 'read: durable':
-      return probe.durableConsumer(p, target, side);
-    case 'read: direct get':
-      return probe.directGet(p, target, side);
-    case 'read: message get':
-      return probe.messageGet(p, target, side);
-    case 'read: subscription':
-      return probe.plainSubscription(p, target, side);
-    case 'write: put':
-      return probe.put(p, target, side, 'subject');
-    case 'write: put via domain':
-      return probe.put(p, target, side, 'domain');
-    case 'write: delete key':
-      return probe.deleteKey(p, target, side);
-    case 'admin: info':
-      return probe.streamAdminRead(p, target, 'info');
-    case 'admin: names':
-      return probe.streamAdminRead(p, target, 'names');
-    case 'admin: list':
-      return probe.streamAdminRead(p, target, 'list');
-    case 'consumers: list':
-      return probe.consumerList(p, target);
-    case 'consumers: delete':
-      return probe.consumerDelete(p, target, side);
-    case 'write: rollup':
-      return probe.rollup(p, target, side);
-    case 'write: purge':
-      return probe.purge(p, target, side);
-    case 'admin: delete stream':
-      return probe.deleteStream(p, target, side);
-  }
+function run(world: IsolationWorld, p: probe.Principal, target: HubDeclaration, op: OpName): Promise<probe.Outcome> {
+  return (OPS[op].run as Probe)(p, target, world.side);
 }
 
 interface Cell {

@@ -52,8 +52,17 @@ export interface OperatorCentral {
   readonly op: Operator;
 }
 
-export async function startOperatorCentral(cleanup: Cleanup, dir: string): Promise<OperatorCentral> {
-  const op = await makeOperator('CHAIN-OP');
+/**
+ * The centre's nats-server in operator mode: the accounts' JWTs preloaded (`preload`: public key,
+ * JWT) and a TLS leaf port whose certificate (the centre's own, self-signed) is written to `dir`.
+ */
+async function startCentreServer(
+  cleanup: Cleanup,
+  dir: string,
+  operatorJwt: string,
+  systemAccount: string,
+  preload: Iterable<readonly [string, string]>,
+): Promise<{ server: TestNatsServer; leafUrl: string; caPem: string; certPath: string }> {
   const cert = await makeCertificate({ ips: [], now: new Date(), commonName: 'chain centre' });
   const certPath = path.join(dir, 'centre-cert.pem');
   const keyPath = path.join(dir, 'centre-key.pem');
@@ -63,17 +72,26 @@ export async function startOperatorCentral(cleanup: Cleanup, dir: string): Promi
   const server = await startTestNats({
     extraConfig: [
       'server_name: central',
-      `operator: ${op.operatorJwt}`,
-      `system_account: ${op.system.getPublicKey()}`,
+      `operator: ${operatorJwt}`,
+      `system_account: ${systemAccount}`,
       'resolver: MEMORY',
-      `resolver_preload: { ${op.account.getPublicKey()}: ${op.accountJwt}, ${op.system.getPublicKey()}: ${op.systemJwt} }`,
+      `resolver_preload: { ${[...preload].map(([key, jwt]) => `${key}: ${jwt}`).join(', ')} }`,
       `leafnodes { listen: "127.0.0.1:${leafPort}", tls { cert_file: ${JSON.stringify(certPath)}, key_file: ${JSON.stringify(keyPath)} } }`,
     ].join('\n'),
   });
   cleanup.add(() => server.stop());
+  return { server, leafUrl: `tls://127.0.0.1:${leafPort}`, caPem: cert.certPem, certPath };
+}
+
+export async function startOperatorCentral(cleanup: Cleanup, dir: string): Promise<OperatorCentral> {
+  const op = await makeOperator('CHAIN-OP');
+  const { server, leafUrl, caPem } = await startCentreServer(cleanup, dir, op.operatorJwt, op.system.getPublicKey(), [
+    [op.account.getPublicKey(), op.accountJwt],
+    [op.system.getPublicKey(), op.systemJwt],
+  ]);
   const nc = await connect({ servers: server.url, authenticator: credsAuthenticator(new TextEncoder().encode(await credsFor(op, 'support'))), maxReconnectAttempts: -1, reconnectTimeWait: 200 });
   cleanup.add(() => nc.close());
-  return { server, leafUrl: `tls://127.0.0.1:${leafPort}`, caPem: cert.certPem, nc, op };
+  return { server, leafUrl, caPem, nc, op };
 }
 
 /**
@@ -134,26 +152,10 @@ export async function startStoreAccountsCentral(cleanup: Cleanup, dir: string, s
     stores.push({ storeId, account, leafCreds: await user(`${storeId}-leaf`), opsCreds: await user(`${storeId}-ops`) });
   }
   jwts.set(fleet.getPublicKey(), await encodeAccount('FLEET', fleet, { limits: JS_LIMITS, imports }, { signer: operator }));
-  const cert = await makeCertificate({ ips: [], now: new Date(), commonName: 'chain centre' });
-  const certPath = path.join(dir, 'centre-cert.pem');
-  const keyPath = path.join(dir, 'centre-key.pem');
-  writeFileSync(certPath, cert.certPem);
-  writeFileSync(keyPath, cert.keyPem);
-  const leafPort = await freePort();
-  const server = await startTestNats({
-    extraConfig: [
-      'server_name: central',
-      `operator: ${operatorJwt}`,
-      `system_account: ${system.getPublicKey()}`,
-      'resolver: MEMORY',
-      `resolver_preload: { ${[...jwts].map(([key, jwt]) => `${key}: ${jwt}`).join(', ')} }`,
-      `leafnodes { listen: "127.0.0.1:${leafPort}", tls { cert_file: ${JSON.stringify(certPath)}, key_file: ${JSON.stringify(keyPath)} } }`,
-    ].join('\n'),
-  });
-  cleanup.add(() => server.stop());
+  const { server, leafUrl, caPem, certPath } = await startCentreServer(cleanup, dir, operatorJwt, system.getPublicKey(), jwts);
   const fleetUser = createUser();
   const support = new TextDecoder().decode(fmtCreds(await encodeUser('support', fleetUser, fleet), fleetUser));
   const nc = await connect({ servers: server.url, authenticator: credsAuthenticator(new TextEncoder().encode(support)), maxReconnectAttempts: -1, reconnectTimeWait: 200 });
   cleanup.add(() => nc.close());
-  return { server, leafUrl: `tls://127.0.0.1:${leafPort}`, caPem: cert.certPem, nc, stores, certPath };
+  return { server, leafUrl, caPem, nc, stores, certPath };
 }

@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureFleetStream } from '../../src/fleet/central';
 import { type FleetServer, startFleetServer } from '../../src/fleet/serve';
-import { launchChromium } from '../support/chromium';
+import { connectChromium } from '../support/shared-chromium';
 import { Cleanup } from '../support/engine';
 import { startCentral, startStore } from './fleet-world';
 
@@ -27,7 +27,7 @@ describe('the fleet page and what it is sent', () => {
     await ensureFleetStream(central.nc, [store.storeId]);
     server = await startFleetServer({ nc: central.nc, port: 0 });
     cleanup.add(() => server.close());
-    browser = await launchChromium();
+    browser = await connectChromium();
     cleanup.add(() => browser.close());
   }, 90_000);
   afterAll(() => cleanup.run(), 30_000);

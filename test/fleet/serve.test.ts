@@ -20,7 +20,7 @@ import type { FleetStatus } from '../../src/fleet/status';
 import { systemTimers } from '../../src/main/core/time';
 import type { OrderSummary } from '../../src/shared/ipc';
 import { axe } from '../support/axe';
-import { launchChromium } from '../support/chromium';
+import { connectChromium } from '../support/shared-chromium';
 import { Cleanup } from '../support/engine';
 import { type Central, startCentral, startStore, type TestStore, until } from './fleet-world';
 
@@ -210,7 +210,7 @@ describe('fleet serve', () => {
 
     beforeAll(async () => {
       mkdirSync(SHOTS, { recursive: true });
-      browser = await launchChromium();
+      browser = await connectChromium();
       page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
       page.on('console', (m) => {
         if (m.type() === 'error') consoleErrors.push(m.text());

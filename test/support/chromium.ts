@@ -1,20 +1,30 @@
 /** Debian's Chromium driven by playwright-core (never a downloaded browser). */
 import { execFileSync } from 'node:child_process';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserServer, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
+const LAUNCH_OPTIONS = {
+  executablePath: CHROMIUM_PATH,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+};
+
 /**
- * Launches the system Chromium headless with the flags that make it quiet and offline-friendly.
- * Playwright hides scrollbars by default; `scrollbars: true` shows them, as a terminal's window
- * does (classic ones, 15 px here), for a test of what they take up.
+ * Starts the one Chromium of an e2e run as a Playwright browser server (test/support/global-setup.ts
+ * starts it and closes it after the last file); every e2e file connects to it. Launching a browser
+ * per file cost a few seconds of the two cores each time, 60-odd times a run.
+ */
+export function launchChromiumServer(): Promise<BrowserServer> {
+  return chromium.launchServer(LAUNCH_OPTIONS);
+}
+
+/**
+ * Launches a Chromium of its own (benchmarks; e2e tests connect to the run's one browser instead,
+ * see test/support/shared-chromium.ts). Playwright hides scrollbars by default; `scrollbars: true`
+ * shows them, as a terminal's window does (classic ones, 15 px here), for a test of what they take up.
  */
 export function launchChromium(options: { scrollbars?: boolean } = {}): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    ...(options.scrollbars ? { ignoreDefaultArgs: ['--hide-scrollbars'] } : {}),
-  });
+  return chromium.launch({ ...LAUNCH_OPTIONS, ...(options.scrollbars ? { ignoreDefaultArgs: ['--hide-scrollbars'] } : {}) });
 }
 
 /** What `chromium --version` says, or why it could not be asked (Debian moves it under us). */

@@ -11,7 +11,7 @@ import { COMMANDS, type CommandName, type EventName } from '../../src/shared/ipc
 import { ok } from '../../src/shared/result';
 import { bridgeScript, contractScript } from '../../src/web/bundle';
 import { startWebServer, type WebServer } from '../../src/web/server';
-import { launchChromium } from '../support/chromium';
+import { connectChromium } from '../support/shared-chromium';
 
 // The page's module reads window.packdesk as soon as it runs, as the real renderer does.
 const APP = `
@@ -49,7 +49,7 @@ describe('the bridge in Chromium', () => {
         return () => undefined;
       },
     });
-    browser = await launchChromium();
+    browser = await connectChromium();
     // A page on another origin that knows the token still must not get in.
     foreign = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });

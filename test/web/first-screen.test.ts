@@ -18,7 +18,7 @@ import { countSteps, inQueueOrder } from '../../src/shared/orders';
 import { DEFAULT_RENDERER_DIR } from '../../src/web';
 import { bridgeScript } from '../../src/web/bundle';
 import { startWebServer, type WebServer } from '../../src/web/server';
-import { launchChromium } from '../support/chromium';
+import { connectChromium } from '../support/shared-chromium';
 import { firstIntakePass } from '../support/intake';
 
 const ORDERS = 200;
@@ -59,7 +59,7 @@ describe("the queue's first screen", () => {
       bridge: bridgeScript,
       log: host.log.child('web'),
     });
-    browser = await launchChromium();
+    browser = await connectChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

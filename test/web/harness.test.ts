@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RENDERER_DIR, startWebHarness, type WebHarness } from '../../src/web';
-import { launchChromium } from '../support/chromium';
+import { connectChromium } from '../support/shared-chromium';
 
 describe('the browser harness', () => {
   let dataDir: string;
@@ -22,7 +22,7 @@ describe('the browser harness', () => {
     harness = await startWebHarness({ dataDir, host: { settingsOverride: { environment: 'training' } } });
     // A manager PIN, so the app opens on the queue rather than on the first-run PIN screen.
     await harness.host.handle('pin.set', { newPin: '2468' });
-    browser = await launchChromium();
+    browser = await connectChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -15,7 +15,7 @@ import type { CommandName, CommandResult } from '../../src/shared/ipc';
 import { DEFAULT_RENDERER_DIR } from '../../src/web';
 import { bridgeScript } from '../../src/web/bundle';
 import { startWebServer, type WebServer } from '../../src/web/server';
-import { launchChromium } from '../support/chromium';
+import { connectChromium } from '../support/shared-chromium';
 import { firstIntakePass } from '../support/intake';
 
 describe('the bridge after a dropped socket', () => {
@@ -72,7 +72,7 @@ describe('the bridge after a dropped socket', () => {
     // A manager PIN, so the app opens on the queue rather than on the first-run PIN screen.
     await host.handle('pin.set', { newPin: '2468' });
     server = await serve();
-    browser = await launchChromium();
+    browser = await connectChromium();
   });
   afterAll(async () => {
     await browser?.close();
