@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Claim, ClaimOutcome } from '../../../../src/shared/hub';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { connectionState } from '../../../../src/main/core/hub/buckets';
+import { connectionState } from '../../../../src/main/core/hub/nats/connection';
 import { type ClaimEvent, type Claims, openClaims } from '../../../../src/main/core/hub/claims';
 import type { TestNatsServer } from '../../../support/nats';
 import { Cleanup, counterConnection, hub, waitFor } from './helpers';
