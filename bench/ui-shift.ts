@@ -116,7 +116,7 @@ const OPEN_SHIFT = `() => new Promise((resolve) => {
   button.addEventListener('click', (e) => { clickedAt = e.timeStamp; }, { once: true });
   const observer = new MutationObserver(() => {
     const body = document.querySelector('[data-testid="shift-body"]');
-    if (!body || !body.querySelector('.recharts-bar-rectangle')) return;
+    if (!body || !body.querySelector('rect.hour-chart-bar')) return;
     observer.disconnect();
     requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - clickedAt), 0));
   });
