@@ -77,18 +77,21 @@ export async function presenceOver(kv: Bucket, options: PresenceOptions): Promis
   };
 
   const write = async (): Promise<boolean> => {
-    const presence: CounterPresence = {
-      counterId: identity.counterId,
-      counterName: identity.counterName,
-      version: identity.version,
-      at: now(),
-      ...options.figures(),
-    };
     try {
+      // Read inside: the engine may have closed a moment before the hub link does (a switch of
+      // service, a damaged file), and a timer's write must not become an unhandled failure.
+      const presence: CounterPresence = {
+        counterId: identity.counterId,
+        counterName: identity.counterName,
+        version: identity.version,
+        at: now(),
+        ...options.figures(),
+      };
       await kv.put(identity.counterId, JSON.stringify(CounterPresenceSchema.parse(presence)));
       return true;
     } catch {
-      // The hub away: the next write says it again; other counters see this one go silent meanwhile.
+      // The hub away, or no figures to give: the next write says it again; other counters see this
+      // one go silent meanwhile.
       return false;
     }
   };

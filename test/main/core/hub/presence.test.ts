@@ -63,3 +63,27 @@ describe('presence through the hub', () => {
     await waitFor(() => !one.list().some((c) => c.counterId === 'c2'), 1_000, 'counter 2 off the list');
   });
 });
+
+describe('presence when its figures cannot be read', () => {
+  it('a write whose figures fail (the engine closed just before the hub link) is skipped, not an unhandled failure', async () => {
+    const server = await hub(cleanup);
+    const nc = await counterConnection(cleanup, server);
+    let engineOpen = true;
+    const presence = await openPresence(nc, {
+      identity: { counterId: 'c9', counterName: 'Counter 9', version: '0.1.0' },
+      figures: () => {
+        if (!engineOpen) throw new TypeError('The database connection is not open');
+        return { tapsWaiting: 0, oldestWaitingAt: null, lastSentAt: null, clockDifferenceMs: 0, online: true };
+      },
+      now: Date.now,
+      everyMs: 60_000,
+      windowMs: WINDOW,
+    });
+    cleanup.add(() => presence.close());
+    engineOpen = false;
+    // The timer's write is this same write: it says the hub did not take it, and the next one tries again.
+    await expect(presence.changed()).resolves.toBe(false);
+    engineOpen = true;
+    await expect(presence.changed()).resolves.toBe(true);
+  });
+});
