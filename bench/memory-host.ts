@@ -38,6 +38,10 @@ export type MemoryHostRequest =
   /** Writes the samples since `startSampling` to `file` (a .heapprofile, for Chromium's DevTools) and returns its path. */
   | { readonly id: number; readonly kind: 'stopSampling'; readonly file: string }
   /** The busy hour begins: the engine's six-hourly walk for finished orders runs every `everyMs`; null: it ends, back to six hours. */
+  /** Samples where the host spends its CPU (V8's CPU profiler) until `stopCpuProfile`. */
+  | { readonly id: number; readonly kind: 'startCpuProfile' }
+  /** Writes the CPU samples since `startCpuProfile` to `file` (a .cpuprofile, for Chromium's DevTools) and returns its path. */
+  | { readonly id: number; readonly kind: 'stopCpuProfile'; readonly file: string }
   | { readonly id: number; readonly kind: 'compressWalks'; readonly everyMs: number | null }
   | { readonly id: number; readonly kind: 'stop' };
 
@@ -129,6 +133,20 @@ async function main(): Promise<void> {
       case 'stopSampling': {
         if (!inspector) throw new Error('not sampling');
         const { profile } = await inspector.post('HeapProfiler.stopSampling');
+        inspector.disconnect();
+        writeFileSync(m.file, JSON.stringify(profile));
+        return m.file;
+      }
+      case 'startCpuProfile':
+        inspector ??= new Session();
+        inspector.connect();
+        await inspector.post('Profiler.enable');
+        await inspector.post('Profiler.setSamplingInterval', { interval: 1_000 });
+        await inspector.post('Profiler.start');
+        return null;
+      case 'stopCpuProfile': {
+        if (!inspector) throw new Error('not profiling');
+        const { profile } = await inspector.post('Profiler.stop');
         inspector.disconnect();
         writeFileSync(m.file, JSON.stringify(profile));
         return m.file;
