@@ -7,7 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appliedTo, COUNT_TONES, openTerminal, shot, type Terminal, tones, until } from './support';
+import { appliedTo, COUNT_TONES, openTerminal, shot, type Terminal, tones, until, untilTapsSettled } from './support';
 
 const POLL_MS = 1_000;
 let terminal: Terminal;
@@ -112,8 +112,9 @@ describe('orders arriving by themselves', () => {
     // The Accept's own confirmation tone comes with the engine's answer to the tap: counted before
     // listening for the chime, so only a chime could move the count after this.
     await until(`${second.id} accepted at the service`, () => appliedTo(terminal.sandbox, second.id).length >= 1);
-    await page.waitForTimeout(500);
+    await untilTapsSettled(terminal, second.id);
     const after = await tones(page);
+    // Longer than the chime's repeat (alertRepeatMs, 5 s above): time is what this checks.
     await page.waitForTimeout(6_000);
     expect(await tones(page)).toBe(after);
     await page.keyboard.press('Escape');

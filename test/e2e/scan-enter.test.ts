@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item } from '../../src/shared/protocol';
-import { afterRepeatWindow, acceptOrder, appliedTo, nextStep, openTerminal, orderPool, scannerKeys, shot, until, type Terminal } from './support';
+import { afterRepeatWindow, acceptOrder, appliedTo, nextStep, openTerminal, orderPool, scannerKeys, shot, until, untilTapsSettled, type Terminal } from './support';
 
 describe("a scanner's Enter on an order with the big button focused", () => {
   let t: Terminal;
@@ -39,7 +39,7 @@ describe("a scanner's Enter on an order with the big button focused", () => {
     await scanLateEnter(first.serviceProviderItemId as string, 400);
     await page.locator(`[data-testid="pack-row"][data-item-id="${first.itemId}"][data-scanned="1"]`).waitFor();
     // A pressed button would have said "Packing started" and sent the step.
-    await page.waitForTimeout(800);
+    await untilTapsSettled(t, order.id);
     await expect(page.locator('[data-testid="next-step"]').getAttribute('data-step')).resolves.toBe('PACKING');
     expect(appliedTo(sandbox, order.id).filter((a) => a.type === 'ORDER_FULFILMENT_STATE_UPDATE')).toEqual([]);
 
@@ -50,10 +50,10 @@ describe("a scanner's Enter on an order with the big button focused", () => {
     await until('PACKING at the service', () => appliedTo(sandbox, order.id).some((a) => a.type === 'ORDER_FULFILMENT_STATE_UPDATE'));
 
     // With Mark packed focused, the same late Enter counts the second item and marks nothing packed.
-    await page.waitForTimeout(1_000);
+    await afterRepeatWindow(page, 1_000); // a second after the person's Enter, as at a counter
     await scanLateEnter(second.serviceProviderItemId as string, 400);
     await page.locator(`[data-testid="pack-row"][data-item-id="${second.itemId}"][data-scanned="1"]`).waitFor();
-    await page.waitForTimeout(800);
+    await untilTapsSettled(t, order.id);
     await expect(page.locator('[data-testid="next-step"]').getAttribute('data-step')).resolves.toBe('PACKED');
     expect(await page.getByTestId('unscanned-dialog').count()).toBe(0);
     await shot(page, 'scan-enter-late-mark-packed');

@@ -7,7 +7,7 @@
 import type { OutboxEntryView } from '../../src/shared/ipc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanUntil, typeUnknownOffline } from './screens';
-import { acceptOrder, invoicesAt, openTerminal, orderPool, scannerKeys, shot, until, type Terminal } from './support';
+import { acceptOrder, invoicesAt, openTerminal, orderPool, scannerKeys, shot, until, untilTapsSettled, type Terminal } from './support';
 
 describe('safe scanning', () => {
   let t: Terminal;
@@ -43,7 +43,7 @@ describe('safe scanning', () => {
           () => true,
           () => false,
         );
-      await page.waitForTimeout(2_500); // anything a second burst would have sent is there by now
+      await untilTapsSettled(t, order.id); // anything a second burst sent is at the service now
       // Whatever the pace of the keys: the service has the code exactly once, whole.
       expect(invoicesAt(t.sandbox, order.id)).toEqual([code]);
       await expect(page.getByTestId('invoice-current').textContent()).resolves.toBe(`Recorded: ${code}`);

@@ -11,7 +11,7 @@ import { openStore } from '../../src/main/core/db';
 import type { OutboxEntryView } from '../../src/shared/ipc';
 import type { Order } from '../../src/shared/protocol';
 import { smallControls } from './geometry';
-import { afterRepeatWindow, acceptOrder, axe, invoicesAt, openTerminal, orderPool, PERSON_KEY_MS, scannerKeys, shot, until, type AxeFinding, type Terminal } from './support';
+import { afterRepeatWindow, acceptOrder, axe, invoicesAt, openTerminal, orderPool, PERSON_KEY_MS, scannerKeys, shot, until, untilSettled, type AxeFinding, type Terminal } from './support';
 
 const serious = (v: AxeFinding[]) => v.filter((f) => f.impact === 'serious' || f.impact === 'critical');
 const GONE_ID = 'ORD-8642097';
@@ -145,7 +145,7 @@ describe('the Orders search', () => {
       await expect(page.getByTestId('search-field').inputValue()).resolves.toBe(EAN);
       await page.getByTestId('search-screen').waitFor();
       expect(await page.getByTestId('invoice-offer').count()).toBe(0);
-      await page.waitForTimeout(1_000);
+      await untilSettled(t!);
       expect(invoicesAt(sandbox, invoiced.id)).toEqual(['INV-SRCH-0001']);
       expect(await taps()).toBe(tapsBefore);
 

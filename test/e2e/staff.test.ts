@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item, Order } from '../../src/shared/protocol';
 import { pdfText, printToPdf } from './pdf';
 import { scanUntilSeen } from './screens';
-import { afterRepeatWindow, acceptOrder, appliedTo, axe, invoicesAt, orderPool, scannerKeys, shot, tapStep, until, type Terminal, openTerminal, openSettings } from './support';
+import { afterRepeatWindow, acceptOrder, appliedTo, axe, invoicesAt, orderPool, scannerKeys, shot, tapStep, until, untilTapsSettled, type Terminal, openTerminal, openSettings } from './support';
 import { PACK_REPEAT_WINDOW_MS } from '../../src/renderer/src/scanner/repeat';
 
 /** An EAN-13 with its check digit: a product barcode the terminal tells by its form. */
@@ -166,7 +166,7 @@ for (const run of [
       await scannerKeys(page, first.serviceProviderItemId as string);
       await page.getByTestId('invoice-input').focus();
       await scannerKeys(page, NEW_BARCODE);
-      await page.waitForTimeout(1_000);
+      await untilTapsSettled(t, order.id);
       expect(await page.getByTestId('invoice-offer').count()).toBe(0);
       expect(invoicesAt(sandbox, order.id)).toEqual([]);
 

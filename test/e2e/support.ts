@@ -19,7 +19,10 @@ import { REPEAT_WINDOW_MS } from '../../src/renderer/src/scanner/repeat';
 import { recordPrintRequests } from '../support/chromium';
 import { connectChromium } from '../support/shared-chromium';
 import { firstIntakePass } from '../support/intake';
+import { countCalls } from './settled';
 import { until as waitUntil } from '../support/until';
+
+export { untilSettled, untilTapsSettled } from './settled';
 
 export const SCREENSHOT_DIR = resolve(__dirname, '..', '..', 'test-results', 'screenshots');
 export const MANAGER_PIN = '2468';
@@ -68,6 +71,8 @@ export interface Terminal {
   readonly dataDir: string;
   /** Console errors and page errors seen so far (item pictures that cannot load offline are left out). */
   readonly problems: string[];
+  /** Calls the host has in hand, from the page or the test (settled.ts). */
+  callsInFlight(): number;
   close(): Promise<void>;
 }
 
@@ -100,6 +105,7 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
     });
     const sandbox = harness.host.sandbox ?? options.sandbox;
     if (!sandbox) throw new Error('The harness did not start the training sandbox');
+    const callsInFlight = countCalls(harness);
     // Training's seeded orders fill the queue in after the engine starts; a packer starts a
     // shift on a queue that has them all.
     if (harness.host.sandbox) await firstIntakePass(harness.host);
@@ -131,6 +137,7 @@ export async function openTerminal(options: TerminalOptions = {}): Promise<Termi
       page,
       dataDir,
       problems,
+      callsInFlight,
       async close() {
         await b.close().catch(() => undefined);
         await h.close().catch(() => undefined);

@@ -17,6 +17,8 @@ import {
   shot,
   tapStep,
   until,
+  untilSettled,
+  untilTapsSettled,
   withPrescription,
   type Terminal,
 } from './support';
@@ -35,7 +37,6 @@ describe('taps', () => {
     await t?.close();
   });
 
-  const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   it('undo inside the window sends nothing, by button or by Ctrl+Z', async () => {
     const { page, sandbox } = t;
@@ -58,7 +59,7 @@ describe('taps', () => {
     await page.keyboard.press('Control+z');
     await page.getByTestId('undo-bar').waitFor({ state: 'detached' });
 
-    await wait(3_000); // well past the 1.5 s window
+    await untilTapsSettled(t, order.id);
     expect(appliedTo(sandbox, order.id)).toEqual([]);
     expect(sandbox.requestLog().filter((r) => r.orderId === order.id)).toEqual([]);
     await expect(page.getByTestId('order-marks').textContent()).resolves.not.toContain('Waiting');
@@ -76,7 +77,7 @@ describe('taps', () => {
     await page.locator('[data-testid="next-step"][data-step="PACKING"]').dblclick();
     await until('packing at the service', () => appliedTo(sandbox, order.id).length === 2);
     await page.locator('[data-testid="next-step"][data-step="PACKED"]').waitFor();
-    await wait(2_500);
+    await untilTapsSettled(t, order.id);
     expect(appliedTo(sandbox, order.id).map((a) => ('fulfillmentState' in a ? a.fulfillmentState : a.type))).toEqual([
       'ORDER_STATE_UPDATE',
       'PACKING',
@@ -105,7 +106,7 @@ describe('taps', () => {
     await page.locator('[data-testid="next-step"][data-step="OUT_FOR_DELIVERY"]').waitFor();
 
     await until('both taps at the service', () => appliedTo(sandbox, order.id).length === 3);
-    await wait(2_000);
+    await untilTapsSettled(t, order.id);
     expect(appliedTo(sandbox, order.id).slice(1)).toEqual([
       { type: 'ORDER_FULFILMENT_STATE_UPDATE', fulfilmentId: store, fulfillmentState: 'PACKING' },
       { type: 'ORDER_FULFILMENT_STATE_UPDATE', fulfilmentId: store, fulfillmentState: 'PACKED' },
@@ -160,7 +161,7 @@ describe('taps', () => {
       harness.host.handle = handle;
     }
     await page.getByTestId('notice-error').getByRole('button', { name: 'OK' }).click();
-    await wait(1_000);
+    await untilTapsSettled(t, order.id);
     expect(appliedTo(sandbox, order.id)).toHaveLength(2);
   }, 60_000);
 
@@ -213,7 +214,7 @@ describe('taps', () => {
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.keyboard.type(other.id, { delay: 90 });
     await page.keyboard.press('Enter');
-    await page.waitForTimeout(1_000);
+    await untilSettled(t);
     await expect(page.getByTestId('order-screen').count()).resolves.toBe(0);
     await page.getByTestId('queue-list').waitFor();
   }, 60_000);
