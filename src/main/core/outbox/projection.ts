@@ -45,9 +45,17 @@ export class Projector {
 
   /** `body` with `entries` (in seq order) applied; actions that no longer apply are skipped, as in projectOrder. */
   project(orderId: string, body: Order | null, entries: readonly ShapingEntry[], now: number): Order | null {
-    if (!body) return null;
+    if (!body) {
+      this.memos.delete(orderId);
+      return null;
+    }
     const base = this.base(body);
-    if (entries.length === 0) return base;
+    // No waiting tap shapes it: the body is the projection, and a memo kept for it would only hold
+    // an old body and its copy (a busy hour left 512 such, about 12 MB of the host's heap).
+    if (entries.length === 0) {
+      this.memos.delete(orderId);
+      return base;
+    }
     const ids = entries.map((e) => e.id);
     const memo = this.memos.get(orderId);
     let order: Order;
@@ -85,6 +93,11 @@ export class Projector {
     let slim = this.slims.get(body);
     if (!slim) this.slims.set(body, (slim = slimOrder(body)));
     return slim;
+  }
+
+  /** Orders whose projection is remembered now (kept only while taps wait on them). */
+  get remembered(): number {
+    return this.memos.size;
   }
 
   private remember(orderId: string, memo: Memo): void {

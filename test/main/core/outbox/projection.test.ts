@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { seedOrders } from '../../../../sandbox';
-import { slimOrder } from '../../../../src/main/core/outbox';
+import type { ShapingEntry } from '../../../../src/main/core/db';
+import { Projector, slimOrder } from '../../../../src/main/core/outbox';
 import { applyAction } from '../../../../src/shared/fulfilment';
 import { type Action, FULFILLMENT_STATES, type Order } from '../../../../src/shared/protocol';
 
@@ -63,5 +64,32 @@ describe('slim validation', () => {
       }
     }
     expect(compared).toBeGreaterThan(2000);
+  });
+});
+
+describe('remembered projections', () => {
+  const waiting = (id: number, order: Order): ShapingEntry => ({
+    id,
+    seq: id,
+    state: 'queued',
+    action: { type: 'ORDER_FULFILMENT_STATE_UPDATE', fulfilmentId: order.fulfillments[0]!.fulfillmentId, fulfillmentState: 'PACKING' },
+    awaitingRefresh: false,
+  });
+
+  it('are kept while taps wait on an order and let go once none does, so a busy hour does not leave hundreds behind', () => {
+    const projector = new Projector();
+    const orders = seedOrders(3, 40, NOW);
+    for (const order of orders) projector.project(order.id, order, [waiting(1, order)], NOW);
+    expect(projector.remembered).toBe(40);
+    // A second look with the same tap waiting is the remembered one, not a new copy.
+    const [first] = orders;
+    expect(projector.project(first!.id, first!, [waiting(1, first!)], NOW)).toBe(projector.project(first!.id, first!, [waiting(1, first!)], NOW));
+    // The service's answer is in and no tap waits: the body is the projection, nothing is kept for it.
+    for (const order of orders) expect(projector.project(order.id, { ...order }, [], NOW)).toEqual(order);
+    expect(projector.remembered).toBe(0);
+    // An order that left the terminal (no body) is let go too.
+    projector.project(first!.id, first!, [waiting(1, first!)], NOW);
+    expect(projector.project(first!.id, null, [waiting(1, first!)], NOW)).toBeNull();
+    expect(projector.remembered).toBe(0);
   });
 });
