@@ -37,11 +37,11 @@ export type MemoryHostRequest =
   | { readonly id: number; readonly kind: 'startSampling' }
   /** Writes the samples since `startSampling` to `file` (a .heapprofile, for Chromium's DevTools) and returns its path. */
   | { readonly id: number; readonly kind: 'stopSampling'; readonly file: string }
-  /** The busy hour begins: the engine's six-hourly walk for finished orders runs every `everyMs`; null: it ends, back to six hours. */
   /** Samples where the host spends its CPU (V8's CPU profiler) until `stopCpuProfile`. */
   | { readonly id: number; readonly kind: 'startCpuProfile' }
   /** Writes the CPU samples since `startCpuProfile` to `file` (a .cpuprofile, for Chromium's DevTools) and returns its path. */
   | { readonly id: number; readonly kind: 'stopCpuProfile'; readonly file: string }
+  /** The busy hour begins: the engine's six-hourly walk for finished orders runs every `everyMs`; null: it ends, back to six hours. */
   | { readonly id: number; readonly kind: 'compressWalks'; readonly everyMs: number | null }
   | { readonly id: number; readonly kind: 'stop' };
 

@@ -184,8 +184,6 @@ interface Idle {
   readonly app: Spread;
   readonly floor: Spread;
   readonly loads: string[];
-  /** Each window's length. */
-  readonly seconds: number;
 }
 
 /** CPU over `runs` windows of `seconds`, as % of one core; nothing from here touches the processes meanwhile. */
@@ -200,7 +198,7 @@ async function readIdle(host: HostProcess, b: Browsing, seconds: number, runs: n
     rows.push({ host: pct(cpuMs(host.pid), at.host), app: pct(cpuMs(b.appPid), at.app), floor: pct(cpuMs(b.floorPid), at.floor) });
     loads.push(load());
   }
-  return { host: spread(rows.map((r) => r.host)), app: spread(rows.map((r) => r.app)), floor: spread(rows.map((r) => r.floor)), loads, seconds };
+  return { host: spread(rows.map((r) => r.host)), app: spread(rows.map((r) => r.app)), floor: spread(rows.map((r) => r.floor)), loads };
 }
 
 function settledReport(title: string, s: Settled, hostScale: number): string {
@@ -458,9 +456,11 @@ async function main(): Promise<void> {
     // in its last minutes (decisions.md, "Order intake"): the terminal is still at work then, which
     // is shown apart; the bound is for the windows after it.
     const overlapOver = busyEnded + DEFAULT_OVERLAP_MS + DEFAULT_INTAKE_INTERVAL_MS + 10_000;
-    const catchingUp = await readIdle(host, b, Math.max(10, (overlapOver - performance.now()) / 1_000), 1);
+    const catchUpFrom = (performance.now() - busyEnded) / 1_000;
+    const catchUpS = Math.max(10, (overlapOver - performance.now()) / 1_000);
+    const catchingUp = await readIdle(host, b, catchUpS, 1);
     console.log(
-      `  for reference, from ${((performance.now() - busyEnded) / 1_000 - catchingUp.seconds).toFixed(0)} s after the hour until its changes are out of intake's overlap (${catchingUp.seconds.toFixed(0)} s): ` +
+      `  for reference, from ${catchUpFrom.toFixed(0)} s after the hour until its changes are out of intake's overlap (${catchUpS.toFixed(0)} s): ` +
         `host CPU ${catchingUp.host.median.toFixed(2)} % of a core, renderer ${catchingUp.app.median.toFixed(2)} %`,
     );
     if (cpuProfiles) await host.request({ kind: 'startCpuProfile' });

@@ -45,9 +45,10 @@ export function countCalls(harness: WebHarness): () => number {
 
 const WAITING: ReadonlySet<OutboxEntryView['state']> = new Set(['queued', 'sending']);
 
-/** The page's next frame and the task after it: its input handled, its effects run. */
-const nextFrame = (page: Page): Promise<void> =>
-  page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+/** Waits for the page's next frame and the task after it: what changed before is on screen, its effects run. */
+export async function afterNextFrame(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+}
 
 /** No call in the host's hands: every one the page or the test made has been answered. */
 async function untilNoCalls(t: Settling, what: string, more: () => Promise<boolean> = async () => true, timeoutMs = 20_000): Promise<void> {
@@ -56,7 +57,7 @@ async function untilNoCalls(t: Settling, what: string, more: () => Promise<boole
 
 /** Steps 1 to 3: the page's input handled and every call it made answered (see the file's comment). */
 async function untilCallsAnswered(t: Settling): Promise<void> {
-  await nextFrame(t.page);
+  await afterNextFrame(t.page);
   const probe = await t.page.evaluate(async () => {
     const api = (window as unknown as { packdesk: { invoke(c: string, p: unknown): Promise<{ ok: boolean }> } }).packdesk;
     return (await api.invoke('outbox.list', {})).ok;
@@ -72,7 +73,7 @@ async function untilCallsAnswered(t: Settling): Promise<void> {
  */
 export async function untilSettled(t: Settling): Promise<void> {
   await untilCallsAnswered(t);
-  await nextFrame(t.page);
+  await afterNextFrame(t.page);
 }
 
 /**
@@ -92,5 +93,5 @@ export async function untilTapsSettled(t: Settling, orderId: string, timeoutMs =
     },
     timeoutMs,
   );
-  await nextFrame(t.page);
+  await afterNextFrame(t.page);
 }

@@ -19,10 +19,10 @@ import { REPEAT_WINDOW_MS } from '../../src/renderer/src/scanner/repeat';
 import { recordPrintRequests } from '../support/chromium';
 import { connectChromium } from '../support/shared-chromium';
 import { firstIntakePass } from '../support/intake';
-import { countCalls } from './settled';
+import { afterNextFrame, countCalls } from './settled';
 import { until as waitUntil } from '../support/until';
 
-export { untilSettled, untilTapsSettled } from './settled';
+export { afterNextFrame, untilSettled, untilTapsSettled } from './settled';
 
 export const SCREENSHOT_DIR = resolve(__dirname, '..', '..', 'test-results', 'screenshots');
 export const MANAGER_PIN = '2468';
@@ -164,10 +164,6 @@ export async function untilAppLive(page: Page): Promise<void> {
   await afterNextFrame(page);
 }
 
-/** Waits for the page's next frame and the task after it: what changed before is on screen. */
-export async function afterNextFrame(page: Page): Promise<void> {
-  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
-}
 
 /** Loads the page again (a restart of the window) and waits for the app's own queue, not the host's drawing of it. */
 export async function reloadTerminal(page: Page): Promise<void> {
