@@ -11,6 +11,8 @@ import { systemTimers as nodeTimers } from '../../../../src/main/core/time';
 import type { IntakeStatus } from '../../../../src/shared/ipc';
 import { Cleanup, tempDir } from '../../../support/engine';
 import { TRAINING } from '../../../support/credentials';
+import type { manualTimers } from '../../../support/clock';
+import { until } from '../../../support/until';
 
 export { Cleanup };
 
@@ -91,3 +93,27 @@ export function terminal(
 
 /** A temp data folder removed at cleanup. */
 export const dataDir = (cleanup: Cleanup): string => tempDir(cleanup, 'packdesk-intake-');
+
+export type ManualTimers = ReturnType<typeof manualTimers>;
+
+/**
+ * The delay of the one intake timer armed on manual timers, once a pass (or a stopped one) has
+ * ended and the next is due: the intake arms its timer only then.
+ */
+export const nextArmed = (m: ManualTimers, what = 'the next pass armed'): Promise<number> =>
+  until(what, () => (m.pending().length === 1 ? m.pending()[0]! : false), 10_000);
+
+/**
+ * Runs `passes` passes on the intake's manual timeline, each when its timer is due; answers the
+ * delay armed after each of them (how long the intake waits before the next).
+ */
+export async function timedPasses(m: ManualTimers, passes: number): Promise<number[]> {
+  m.advance(await nextArmed(m, 'the first pass armed'));
+  const waits: number[] = [];
+  for (let i = 0; i < passes; i++) {
+    const wait = await nextArmed(m, `the pass after pass ${i + 1} armed`);
+    waits.push(wait);
+    if (i < passes - 1) m.advance(wait);
+  }
+  return waits;
+}

@@ -5,12 +5,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BadStatusAnswer } from '../../../../sandbox/types';
-import { Cleanup, dataDir, intakeSandbox, terminal } from './helpers';
+import { Cleanup, dataDir, intakeSandbox, terminal, timedPasses } from './helpers';
+import { manualTimers } from '../../../support/clock';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('intake never passes an order it has not stored', () => {
   it.each<[BadStatusAnswer, RegExp]>([
@@ -82,7 +81,9 @@ describe('intake never passes an order it has not stored', () => {
 
   it('a nextPage that never ends: a few pages per pass, said, and no stream of calls', async () => {
     const box = await intakeSandbox(cleanup);
-    const t = terminal(cleanup, box, dataDir(cleanup), { pageSize: 5, intervalMs: () => 10, minIntervalMs: 10 });
+    const m = manualTimers();
+    // Jitter fixed at half, so each pause is the backoff's middle: the growth is what is checked.
+    const t = terminal(cleanup, box, dataDir(cleanup), { pageSize: 5, intervalMs: () => 10, minIntervalMs: 10, timers: m.timers, random: () => 0.5 });
     box.faults.set({ changesNextPage: 'endless' });
     const report = await t.intake.passOnce();
     expect(report).toMatchObject({ kind: 'unfinished', reason: 'pageCap', message: expect.stringMatching(/has given 20 pages .* and not ended/) });
@@ -91,26 +92,35 @@ describe('intake never passes an order it has not stored', () => {
     expect(t.store.orders.list().filter((o) => o.body !== null)).toHaveLength(12);
     expect(t.intake.status()).toMatchObject({ condition: 'retrying', message: expect.stringMatching(/not ended/) });
 
+    // Before: thousands of calls in a few seconds. Now 20 pages a pass, and a pause between passes
+    // that is never short (not the 10 ms interval) and grows while the pages keep coming.
     t.intake.start();
-    await sleep(3_000);
+    const waits = await timedPasses(m, 4);
     await t.intake.stop();
-    // Before: thousands of calls in a few seconds. Now a pause that grows between passes of 20 pages.
-    expect(box.stats().changesRequests).toBeLessThan(100);
+    expect(box.stats().changesRequests).toBe(5 * 20);
+    expect(waits).toEqual([...waits].sort((a, b) => a - b));
+    expect(new Set(waits).size).toBe(4);
+    expect(Math.min(...waits)).toBeGreaterThanOrEqual(1_000);
     expect(t.store.intake.get().windowProblem).toMatch(/not ended/);
   });
 
   it('a nextPage given before stops the pass at once, is said, and the window is read again from its first page after a pause', async () => {
     const box = await intakeSandbox(cleanup);
-    const t = terminal(cleanup, box, dataDir(cleanup), { pageSize: 5, intervalMs: () => 10, minIntervalMs: 10 });
+    const m = manualTimers();
+    const t = terminal(cleanup, box, dataDir(cleanup), { pageSize: 5, intervalMs: () => 10, minIntervalMs: 10, timers: m.timers, random: () => 0.5 });
     box.faults.set({ changesNextPage: 'repeat' });
     expect(await t.intake.passOnce()).toMatchObject({ kind: 'unfinished', reason: 'repeatedPage', message: expect.stringMatching(/a next page it had given before/) });
     expect(box.stats().changesRequests).toBe(2);
     expect(t.store.intake.get()).toMatchObject({ window: null, cursorTo: null, windowProblem: expect.stringMatching(/given before/) });
 
+    // Each pass after a pause asks its two pages again from the first, and the pause grows.
     t.intake.start();
-    await sleep(3_000);
+    const waits = await timedPasses(m, 3);
     await t.intake.stop();
-    expect(box.stats().changesRequests).toBeLessThan(20);
+    expect(box.stats().changesRequests).toBe(4 * 2);
+    expect(waits).toEqual([...waits].sort((a, b) => a - b));
+    expect(Math.min(...waits)).toBeGreaterThanOrEqual(1_000);
+    expect(box.readLog().filter((r) => r.call === 'changes').map((r) => r.offset)).toEqual([0, 5, 0, 5, 0, 5, 0, 5]);
 
     box.faults.set({ changesNextPage: 'normal' });
     expect(await t.intake.passOnce()).toMatchObject({ kind: 'completed' });

@@ -1,17 +1,19 @@
 /**
  * Intake that can pause (issue 23: another counter of the store holds the intake lease): a paused
  * intake asks nothing of the order service, neither polls nor probes; resuming runs a pass soon.
- * Real sandbox over HTTP, real SQLite, real timers on a short interval.
+ * Real sandbox over HTTP, real SQLite; the intake's timers are manual, so "nothing happened while
+ * paused" is read from what the intake has armed, not from a wait that hopes.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IntakeReader } from '../../../../src/main/core/intake';
-import { Cleanup, dataDir, intakeSandbox, terminal } from './helpers';
+import { Cleanup, dataDir, intakeSandbox, nextArmed, terminal } from './helpers';
+import { manualTimers } from '../../../support/clock';
 import { until } from '../../../support/until';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const INTERVAL_MS = 100;
 
 /** Counts every call intake makes to the service, probes included. */
 function counting(calls: { n: number }): (r: IntakeReader) => IntakeReader {
@@ -26,35 +28,47 @@ describe('intake pause and resume', () => {
   it('asks nothing of the service while paused, and takes in what arrived meanwhile soon after resuming', async () => {
     const box = await intakeSandbox(cleanup);
     const calls = { n: 0 };
-    const t = terminal(cleanup, box, dataDir(cleanup), { intervalMs: () => 100, minIntervalMs: 50, wrapReader: counting(calls) });
+    const m = manualTimers();
+    const t = terminal(cleanup, box, dataDir(cleanup), { intervalMs: () => INTERVAL_MS, minIntervalMs: 50, timers: m.timers, wrapReader: counting(calls) });
     t.intake.start();
-    await until('the first pass', () => t.intake.status().lastCompleteAt !== null);
+    m.advance(await nextArmed(m, 'the first pass armed'));
+    expect(await nextArmed(m)).toBe(INTERVAL_MS);
+    expect(t.intake.status().lastCompleteAt).not.toBeNull();
     t.intake.pause();
     const before = calls.n;
     const reads = box.readLog().length;
     const placed = box.placeOrder();
-    await sleep(800); // eight intervals
+    // Nothing is armed while paused: eight intervals of the intake's time go by with no pass.
+    expect(m.pending()).toEqual([]);
+    expect(m.advance(8 * INTERVAL_MS)).toBe(0);
     expect(calls.n).toBe(before);
     expect(box.readLog().length).toBe(reads);
     expect(t.stored).not.toContain(placed.id);
     expect(t.intake.status().nextAt).toBeNull();
 
-    const resumedAt = Date.now();
     t.intake.resume();
-    await until('the order placed while paused', () => t.stored.includes(placed.id), 3_000);
-    expect(Date.now() - resumedAt).toBeLessThan(1_000);
+    // Resuming does not wait out an interval: the next pass is due sooner.
+    const soon = await nextArmed(m, 'a pass armed on resume');
+    expect(soon).toBeLessThan(INTERVAL_MS);
+    m.advance(soon);
+    await until('the order placed while paused', () => t.stored.includes(placed.id), 5_000);
   });
 
   it('a pause before start keeps a started intake quiet until it resumes', async () => {
     const box = await intakeSandbox(cleanup);
     const calls = { n: 0 };
-    const t = terminal(cleanup, box, dataDir(cleanup), { intervalMs: () => 100, minIntervalMs: 50, wrapReader: counting(calls) });
+    const m = manualTimers();
+    const t = terminal(cleanup, box, dataDir(cleanup), { intervalMs: () => INTERVAL_MS, minIntervalMs: 50, timers: m.timers, wrapReader: counting(calls) });
     t.intake.pause();
     t.intake.start();
-    await sleep(500);
+    expect(m.pending()).toEqual([]);
+    expect(m.advance(5 * INTERVAL_MS)).toBe(0);
     expect(calls.n).toBe(0);
+    expect(t.intake.status().nextAt).toBeNull();
     t.intake.resume();
-    await until('the first pass', () => t.intake.status().lastCompleteAt !== null, 3_000);
+    m.advance(await nextArmed(m, 'a pass armed on resume'));
+    await until('the first pass', () => t.intake.status().lastCompleteAt !== null, 5_000);
+    expect(calls.n).toBeGreaterThan(0);
   });
 
   it('a check asked for while a pass is in flight reads the service again once it ends: an order placed after that pass read its pages arrives', async () => {
@@ -75,12 +89,16 @@ describe('intake pause and resume', () => {
     const box = await intakeSandbox(cleanup, { orderCount: 30 });
     box.faults.set({ latencyMs: 150 });
     const calls = { n: 0 };
-    const t = terminal(cleanup, box, dataDir(cleanup), { intervalMs: () => 100, minIntervalMs: 50, concurrency: 1, wrapReader: counting(calls) });
+    const m = manualTimers();
+    const t = terminal(cleanup, box, dataDir(cleanup), { intervalMs: () => INTERVAL_MS, minIntervalMs: 50, concurrency: 1, timers: m.timers, wrapReader: counting(calls) });
     t.intake.start();
-    await until('reading bodies', () => box.readLog().some((r) => r.call === 'status'), 3_000);
+    m.advance(await nextArmed(m, 'the first pass armed'));
+    await until('reading bodies', () => box.readLog().some((r) => r.call === 'status'), 5_000);
     t.intake.pause();
     const asked = calls.n;
-    await sleep(700);
+    // Resuming arms the next pass only once the stopped one has ended: by then it has asked all it ever will.
+    t.intake.resume();
+    await nextArmed(m, 'the stopped pass ended and the next armed');
     expect(calls.n).toBe(asked);
     expect(t.stored.length).toBeLessThan(30);
   });
