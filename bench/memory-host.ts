@@ -31,6 +31,8 @@ export type MemoryHostRequest =
   | { readonly id: number; readonly kind: 'memory' }
   /** The live JS heap: heapUsed after one compacting full collection (what is held, not garbage yet to collect). */
   | { readonly id: number; readonly kind: 'liveHeap' }
+  /** What the engine keeps between calls, by count (Engine.held): parsed bodies, tap and view projections. */
+  | { readonly id: number; readonly kind: 'held' }
   | { readonly id: number; readonly kind: 'handle'; readonly command: string; readonly payload: unknown }
   | { readonly id: number; readonly kind: 'snapshot'; readonly file: string }
   /** Samples where the heap is allocated (V8's sampling heap profiler), freed objects included, until `stopSampling`. */
@@ -121,6 +123,8 @@ async function main(): Promise<void> {
       case 'liveHeap':
         collectFully?.();
         return process.memoryUsage().heapUsed;
+      case 'held':
+        return harness.host.engine()?.held() ?? null;
       case 'handle':
         return harness.host.handle(m.command, m.payload);
       case 'snapshot':

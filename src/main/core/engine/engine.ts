@@ -243,6 +243,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     lastTapAt: () => lastTap,
+    held: () => ({ bodies: store.orders.bodiesKept(), tapProjections: outbox.projectionsKept(), viewProjections: views.projectionsKept() }),
     sendingCount: () => sync.inFlight(),
     health: () => fileHealth(store, { dataDir: options.dataDir, notice: storeNotice, stopped }),
     on: (event, listener) => hub.on(event, listener),

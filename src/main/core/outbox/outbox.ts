@@ -166,6 +166,7 @@ export function createOutbox(ctx: OutboxContext) {
         });
         if (!undone.ok) return fail('invalid', `Too late to undo tap ${entryId}`, 'TOO_LATE', { orderId: entry.orderId });
         acted({ kind: 'undo', entryId, orderId: entry.orderId, outcome: 'undone', message: summarize(entry.action, null) });
+        projector.forget(entry.orderId);
         return undone;
       });
     },
@@ -209,6 +210,7 @@ export function createOutbox(ctx: OutboxContext) {
           outcome: 'discarded',
           message: `${summarize(entry.action, null)} (was ${entry.state}${entry.lastError ? `: ${entry.lastError.message}` : ''})`,
         });
+        projector.forget(entry.orderId);
         return ok(after);
       });
     },
@@ -301,13 +303,20 @@ export function createOutbox(ctx: OutboxContext) {
      * happened: the file and the caller's picture are as before.
      */
     commit(answered: readonly Answered[], plan: (settlements: readonly Settlement[]) => { claim: number; release: readonly EntryRow[] }): Committed {
-      return store.transaction(() => {
+      const committed = store.transaction(() => {
         const settlements = answered.map((a) => settleOne(ctx, a.entry, a.outcome, audit));
         const next = plan(settlements);
         const released = next.release.map((e) => mustMove(store.outbox, e, 'release', ctx.now()));
         const claimed = claimDueIn(next.claim);
         return { settlements, claimed, released };
       });
+      for (const a of answered) projector.forget(a.entry.orderId);
+      return committed;
+    },
+
+    /** Orders whose tap projection is kept in memory now (for the memory benchmark and its tests). */
+    projectionsKept(): number {
+      return projector.remembered;
     },
 
     /** When the earliest queued head becomes due, or null when no order has a queued head. */

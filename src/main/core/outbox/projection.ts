@@ -95,6 +95,21 @@ export class Projector {
     return slim;
   }
 
+  /**
+   * Lets the order's projection go: a tap of it was answered, taken back or given up, so the memo
+   * (keyed on the entries that waited) can never be used again, and it held the old body. Nothing
+   * else may look at the order again (a delivered order leaves the terminal), so without this a
+   * busy hour's orders stayed held, each with its body.
+   */
+  forget(orderId: string): void {
+    this.memos.delete(orderId);
+  }
+
+  /** Lets go every projection but those of `orderIds` (the orders taps wait on now). */
+  keepOnly(orderIds: ReadonlySet<string>): void {
+    for (const id of [...this.memos.keys()]) if (!orderIds.has(id)) this.memos.delete(id);
+  }
+
   /** Orders whose projection is remembered now (kept only while taps wait on them). */
   get remembered(): number {
     return this.memos.size;

@@ -94,6 +94,8 @@ export interface StoreViews {
   listOrders(): OrderView[];
   /** Orders that typed text finds (id, last digits, name, phone, invoice), most certain first. */
   findOrders(text: string, limit: number): { matches: { view: OrderView; by: MatchKind }[]; more: boolean };
+  /** Orders whose full projection is kept in memory now. */
+  projectionsKept(): number;
 }
 
 export function storeViews(o: { store: Store; now: () => number; log: Logger }): StoreViews {
@@ -132,6 +134,8 @@ export function storeViews(o: { store: Store; now: () => number; log: Logger }):
       }
       const t = now();
       const alarms = store.alarms.open();
+      // An order that left the terminal is never looked at again: its projection goes with it.
+      projector.keepOnly(new Set(byOrder.keys()));
       return store.orders.list().map((row) => {
         try {
           return orderView(row, byOrder.get(row.id) ?? [], t, projectWith, alarms.get(row.id));
@@ -151,5 +155,7 @@ export function storeViews(o: { store: Store; now: () => number; log: Logger }):
       });
       return { matches, more };
     },
+
+    projectionsKept: () => projector.remembered,
   };
 }

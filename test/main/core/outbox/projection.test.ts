@@ -92,4 +92,19 @@ describe('remembered projections', () => {
     expect(projector.project(first!.id, null, [waiting(1, first!)], NOW)).toBeNull();
     expect(projector.remembered).toBe(0);
   });
+
+  it('of orders no tap waits on any more are let go by a sweep, though no one looks at them again', () => {
+    const projector = new Projector();
+    const orders = seedOrders(5, 10, NOW);
+    for (const order of orders) projector.project(order.id, order, [waiting(1, order)], NOW);
+    const kept = new Set(orders.slice(0, 3).map((o) => o.id));
+    projector.keepOnly(kept);
+    expect(projector.remembered).toBe(3);
+    // The ones kept are still the remembered projections.
+    const [first] = orders;
+    const again = projector.project(first!.id, first!, [waiting(1, first!)], NOW);
+    expect(projector.project(first!.id, first!, [waiting(1, first!)], NOW)).toBe(again);
+    projector.forget(first!.id);
+    expect(projector.remembered).toBe(2);
+  });
 });
