@@ -15,10 +15,10 @@
  *    orders leaving the terminal at ten times a busy store's rate (a busy day is 1,500 orders and
  *    12,000 taps over 12 hours: bench/ui-shift.ts), for --busy-minutes (20); finished orders leave
  *    after 5 minutes instead of three days and the engine's six-hourly walk for them runs every
- *    2 minutes; then settled again, and the figures as growth from the first settled ones, and idle
- *    CPU again: first, for reference, while intake's passes still read again what the hour changed
- *    in its last minutes (the 2-minute overlap of its window, decisions.md "Order intake"), then,
- *    against the bound, once those changes are out of the overlap.
+ *    2 minutes; then, for reference, memory and CPU while intake's passes still read again what
+ *    the hour changed in its last minutes (the 2-minute overlap of its window, decisions.md "Order
+ *    intake"); once those changes are out of the overlap, settled again (the figures as growth
+ *    from the first settled ones, against the bound) and idle CPU again.
  * With --cpu-profile DIR, the host's CPU during those last idle windows is written there as a
  * .cpuprofile (open it in Chromium's DevTools, Performance tab); the profiler's own cost is then
  * in the figures.
@@ -451,23 +451,24 @@ async function main(): Promise<void> {
     // The hour is over: the walk goes back to its own six hours, so the idle figures after it are an
     // idle terminal's, not a walk every few seconds.
     await host.request({ kind: 'compressWalks', everyMs: null });
-    await sleep(Math.max(0, settleS * 1_000 - 9_000));
-    const after = await readSettled(host, b);
-    await snapshot('busy');
-    if (snapshots) await app.screenshot({ path: join(snapshots, `page-${orders}-busy.png`) });
-    console.log(settledReport(`Settled, ${settleS} s after the busy hour`, after, hostScale));
-    console.log(growthReport(settled, after));
+    await sleep(settleS * 1_000);
     // For the overlap after the hour, intake's every pass reads again the orders the hour changed
     // in its last minutes (decisions.md, "Order intake"): the terminal is still at work then, which
-    // is shown apart; the bound is for the windows after it.
+    // is shown apart; the settled figures and the idle bound are for the time after it.
+    const during = { rss: processMemory(host.pid).rss / MB, heap: (await host.memory()).heapUsed / MB };
     const overlapOver = busyEnded + DEFAULT_OVERLAP_MS + DEFAULT_INTAKE_INTERVAL_MS + 10_000;
     const catchUpFrom = (performance.now() - busyEnded) / 1_000;
     const catchUpS = Math.max(10, (overlapOver - performance.now()) / 1_000);
     const catchingUp = await readIdle(host, b, catchUpS, 1);
     console.log(
-      `  for reference, from ${catchUpFrom.toFixed(0)} s after the hour until its changes are out of intake's overlap (${catchUpS.toFixed(0)} s): ` +
-        `host CPU ${catchingUp.host.median.toFixed(2)} % of a core, renderer ${catchingUp.app.median.toFixed(2)} %`,
+      `For reference, ${catchUpFrom.toFixed(0)} s after the hour, intake still reading its changes again: host RSS ${during.rss.toFixed(1)} MB, JS heap ${during.heap.toFixed(1)} MB; ` +
+        `then, until they are out of intake's overlap (${catchUpS.toFixed(0)} s): host CPU ${catchingUp.host.median.toFixed(2)} % of a core, renderer ${catchingUp.app.median.toFixed(2)} %`,
     );
+    const after = await readSettled(host, b);
+    await snapshot('busy');
+    if (snapshots) await app.screenshot({ path: join(snapshots, `page-${orders}-busy.png`) });
+    console.log(settledReport(`Settled after the busy hour, once its changes are out of intake's overlap (${((performance.now() - busyEnded) / 1_000).toFixed(0)} s after it)`, after, hostScale));
+    console.log(growthReport(settled, after));
     if (cpuProfiles) await host.request({ kind: 'startCpuProfile' });
     console.log(idleReport(`Idle after the busy hour, once its changes are out of intake's overlap, ${idleRuns} windows of ${idleS} s`, await readIdle(host, b, idleS, idleRuns)));
     if (cpuProfiles) console.error(`  where the host's idle CPU went: ${String(await host.request({ kind: 'stopCpuProfile', file: join(cpuProfiles, `host-${orders}-idle-after-busy.cpuprofile`) }))}`);
