@@ -11,6 +11,7 @@ import { bundledCli } from '../support/bundle';
 import { Cleanup, newDeliveryOrderIds, sandbox } from '../support/engine';
 import { envFor } from '../support/cli-env';
 import { canMountTmpfs, smallDisk } from '../support/small-disk';
+import { until } from '../support/until';
 
 const cleanup = new Cleanup();
 const cli = bundledCli();
@@ -49,8 +50,9 @@ it.skipIf(!canMountTmpfs)('a disk that fills during a drain is a storage failure
   expect(said).toMatch(/disk holding the data file is full/);
   expect(said).not.toMatch(/could not be reached|No connection/);
   expect(said).toMatch(/failed 0/);
-  // The service did apply them: the updates went out before the disk filled.
-  await sleep(100);
+  // The service did apply them: the updates went out before the disk filled (the drain may end on
+  // the first answer it cannot record, before the service has answered the others).
+  await until('the service to have applied all four', () => ids.every((id) => box.appliedLog().some((a) => a.orderId === id)));
   expect(new Set(box.appliedLog().map((a) => a.orderId))).toEqual(new Set(ids));
 
   box.faults.set({ latencyMs: 0 });

@@ -5,6 +5,7 @@
  * a service of 2.5 s latency that does not de-duplicate.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { openStore } from '../../src/main/core/db';
@@ -12,6 +13,7 @@ import { bundle, runNode } from '../support/bundle';
 import { envFor } from '../support/cli-env';
 import { Cleanup, newDeliveryOrderIds, sandbox, tempDir } from '../support/engine';
 import { REPO_ROOT } from '../support/paths';
+import { until } from '../support/until';
 
 const cleanup = new Cleanup();
 afterAll(() => cleanup.run());
@@ -20,6 +22,17 @@ const TAPS = 26;
 const KILLS = 5;
 const SENDS_WITHIN_MS = 10_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Whether `pid` has died and not been reaped (its state in /proc is Z). */
+const zombie = (pid: number): boolean => {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  // The state follows the command name, which is in parentheses and may itself hold spaces or ')'.
+  return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+};
 
 it(`a counter SIGKILLed mid-send ${KILLS} times, left unreaped: every restart sends within 10 s; no tap lost or doubled`, { timeout: 170_000 }, async () => {
   const box = await sandbox(cleanup, { orderCount: 80, seed: 7, arrivalEveryMs: 0, changesMinIntervalMs: 0 });
@@ -48,17 +61,23 @@ it(`a counter SIGKILLed mid-send ${KILLS} times, left unreaped: every restart se
   };
 
   const waits: number[] = [];
+  const killed: number[] = [];
   for (let kill = 0; kill < KILLS; kill++) {
     const before = box.stats().updateArrivals;
     const startedAt = Date.now();
     const pid = await startUnreaped();
     while (box.stats().updateArrivals === before && Date.now() - startedAt < SENDS_WITHIN_MS + 5_000) await sleep(20);
     waits.push(Date.now() - startedAt);
-    // Mid-send: the update just arrived and its answer is 2.5 s away.
+    // Mid-send: the update just arrived and its answer is 2.5 s away. The pause is the scenario's
+    // input (each kill lands at another point of the send), not a wait for something to happen.
     await sleep(200 + kill * 300);
     process.kill(pid, 'SIGKILL');
-    await sleep(100);
+    killed.push(pid);
+    // Dead, and left unreaped by its supervisor: what the next counter starts beside.
+    await until(`the killed counter ${pid} to linger as a zombie`, () => zombie(pid));
   }
+  // Every killed counter lingers still, unreaped: each restart started beside all of them.
+  expect(killed.filter((pid) => !zombie(pid))).toEqual([]);
   console.log(`run kills: first update request after a start: ${waits.map((w) => `${w} ms`).join(', ')}`);
   for (const w of waits) expect(w).toBeLessThan(SENDS_WITHIN_MS);
 

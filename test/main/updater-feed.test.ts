@@ -184,11 +184,16 @@ describe('stopping a staged rollout', () => {
     await until(t, (x) => x.state === 'idle', 'idle');
     expect(t.controller.status().message).toBe('The rollout of version 1.1.0 is stopped; it is not installed on this terminal. This version keeps working.');
     expect(await t.controller.installNow()).toMatchObject({ ok: false, problem: { message: 'No update is ready to install.' } });
-    // The next scheduled check reads the feed again and still leaves it.
+    // The next scheduled check reads the feed again and still leaves it: once electron-updater's
+    // check has ended, the status went through checking back to idle, nothing downloaded between.
     const reads = s.feed.requests.length;
+    const checks = t.checks.length;
+    const heard = t.seen.length;
     t.clock.advance(4 * 60 * 60_000);
-    for (let i = 0; i < 500 && s.feed.requests.length === reads; i++) await new Promise((r) => setTimeout(r, 10));
-    await new Promise((r) => setTimeout(r, 100));
+    expect(t.checks.length).toBe(checks + 1);
+    await t.checks.at(-1);
+    expect(s.feed.requests.length).toBeGreaterThan(reads);
+    expect(t.seen.slice(heard).map((x) => x.state)).toEqual(['checking', 'idle']);
     expect(t.controller.status().state).toBe('idle');
     expectNothingInstalled(s, t);
     expect(doctorLine(s).detail).toMatch(/rollout of version 1\.1\.0 is stopped/);
@@ -242,6 +247,13 @@ describe('NsisUpdater against a feed on 127.0.0.1', () => {
   });
 });
 
+/** Moves the schedule on (`advance`) and waits until the controller said its decision (a new status). */
+async function decided(t: Terminal, advance: () => void): Promise<void> {
+  const heard = t.seen.length;
+  advance();
+  await until(t, () => t.seen.length > heard, 'a new decision');
+}
+
 describe('when the update installs', () => {
   it('a downloaded update waits across a restart while a packer is busy, is not downloaded again, and installs once the terminal is quiet', async () => {
     const s = await setup();
@@ -263,14 +275,12 @@ describe('when the update installs', () => {
     // A tap is being sent: not even the quiet hour installs.
     second.ctx.lastTapAt = NOW - 60 * 60_000;
     second.ctx.sendingCount = 1;
-    second.clock.advance(60_000);
-    await new Promise((r) => setTimeout(r, 50));
+    await decided(second, () => second.clock.advance(60_000));
     expect(second.controller.status().message).toMatch(/1 tap is being sent/);
     // Sent; one more is waiting to be sent: still not.
     second.ctx.sendingCount = 0;
     second.ctx.waitingCount = 1;
-    second.clock.advance(60_000);
-    await new Promise((r) => setTimeout(r, 50));
+    await decided(second, () => second.clock.advance(60_000));
     expect(second.controller.status().message).toMatch(/1 tap is waiting to be sent/);
     expectNothingInstalled(s, second);
     // All sent, nobody tapping: installed.

@@ -1,8 +1,10 @@
 /** Orders placed and changed in the sandbox, and the update switches intake tests rely on. */
 import { describe, expect, it } from 'vitest';
 import { ADMIN_PREFIX } from '../../sandbox';
+import { createLogger } from '../../src/main/core/log';
 import { postUpdate, sandbox, token, update, updateBody } from '../support/sandbox-http';
 import { manualClock } from '../support/clock';
+import { until } from '../support/until';
 
 const accept = { type: 'ORDER_STATE_UPDATE', orderState: 'ACCEPTED' } as const;
 
@@ -14,10 +16,14 @@ describe('sandbox arrivals and switches', () => {
   });
 
   it('places a new order on a timer and from the admin API, each with a fresh id and state Created', async () => {
-    const s = await sandbox({ arrivalEveryMs: 100 });
-    const before = s.orders().length;
-    await new Promise((r) => setTimeout(r, 350));
+    // The sandbox says each arrival in its log: the test waits for the second one.
+    const arrived: string[] = [];
+    const log = createLogger([{ write: (r) => void (r.msg === 'order placed' && arrived.push(String(r.fields?.['orderId']))) }]);
+    const s = await sandbox({ arrivalEveryMs: 100, log });
+    const before = s.orders().length - arrived.length;
+    await until('two orders placed on the timer', () => arrived.length >= 2);
     expect(s.orders().length).toBeGreaterThanOrEqual(before + 2);
+    for (const id of arrived.slice(0, 2)) expect(s.order(id)?.orderState).toBe('Created');
     const res = await fetch(`${s.adminUrl}${ADMIN_PREFIX}place-order`, { method: 'POST' });
     const placed = (await res.json()) as { id: string; orderState: string; items: unknown[] };
     expect(placed.orderState).toBe('Created');

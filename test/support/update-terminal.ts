@@ -95,9 +95,18 @@ export function terminal(
   });
   const seen: UpdateStatus[] = [];
   controller.onStatus((st) => seen.push(st));
+  // Every read of the feed electron-updater makes, as its own promise: a test waits for a scheduled
+  // check to have ended (its answer heard and handled) instead of sleeping.
+  const checks: Promise<unknown>[] = [];
+  const check = updater.checkForUpdates.bind(updater);
+  updater.checkForUpdates = () => {
+    const reading = check();
+    checks.push(reading.catch(() => undefined));
+    return reading;
+  };
   controller.start(() => ctx);
   cleanup.add(() => controller.stop());
-  return { updater, app, controller, ctx, clock, sink, seen, states: () => [...new Set(seen.map((x) => x.state))] };
+  return { updater, app, controller, ctx, clock, sink, seen, checks, states: () => [...new Set(seen.map((x) => x.state))] };
 }
 
 /** Waits until the status satisfies `done` (downloads run in the background). */

@@ -130,6 +130,8 @@ export function watchDamage(o: { file: string; log: Logger; stopped: () => boole
         if (o.stopped()) return;
         if (found.kind === 'unchecked') log.warn('the data file could not be checked', { reason: found.reason });
         else if (found.kind === 'damaged') foundDamage(found.reason);
+        // Said, so support can tell a sound file from one that was never checked.
+        else log.info('the data file was checked page by page: sound');
       });
     },
     cancel: () => pageCheck?.cancel(),

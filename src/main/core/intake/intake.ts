@@ -28,7 +28,8 @@ const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 2_000, capMs: 5 * 60_000 };
 const FETCH_RETRY: BackoffPolicy = { baseMs: 30_000, capMs: 10 * 60_000 };
 /** Ids still to fetch named in a report at most. */
 const PENDING_SHOWN = 20;
-const OUTBOX_WAIT_MS = 100;
+/** While the outbox is sending, a pass looks again this often before its next read. */
+export const OUTBOX_WAIT_MS = 100;
 /** A resumed intake (this counter took the store's intake lease) reads soon, after the hand-over settles. */
 const RESUME_DELAY_MS = 50;
 

@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Reply } from '../../../shared/ipc';
 import type { Logger } from '../log';
-import { awaitWithin, systemTimers } from '../time';
+import { awaitWithin, systemTimers, type Timers } from '../time';
 
 /** The drawn screen: markup for inside #root, and the page's language (an Intl locale). */
 export interface FirstScreen {
@@ -54,8 +54,8 @@ export interface FirstScreenDrawer {
   warm(): Promise<void>;
 }
 
-/** A drawer over the built module `file`; `ask` is the host's handler. */
-export function createFirstScreenDrawer(file: string, ask: HostAsk, log: Logger, budgetMs = FIRST_SCREEN_BUDGET_MS): FirstScreenDrawer {
+/** A drawer over the built module `file`; `ask` is the host's handler; `timers` keep the budget. */
+export function createFirstScreenDrawer(file: string, ask: HostAsk, log: Logger, budgetMs = FIRST_SCREEN_BUDGET_MS, timers: Timers = systemTimers): FirstScreenDrawer {
   let module: FirstScreenModule | null | undefined;
   const load = (): FirstScreenModule | null => {
     if (module !== undefined) return module;
@@ -78,7 +78,7 @@ export function createFirstScreenDrawer(file: string, ask: HostAsk, log: Logger,
     const drawing = load();
     if (!drawing) return null;
     try {
-      const drawn = await awaitWithin(drawing.renderFirstScreen(ask), budgetMs, 'late' as const, systemTimers, { keepAlive: true });
+      const drawn = await awaitWithin(drawing.renderFirstScreen(ask), budgetMs, 'late' as const, timers, { keepAlive: true });
       if (drawn === 'late') {
         log.info('served the page without its first screen: drawing it took longer than the budget', { budgetMs });
         return null;

@@ -1,7 +1,8 @@
 /** Order intake against the sandbox over HTTP: every rule of decisions.md's intake section. */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { IntakeReader } from '../../../../src/main/core/intake';
+import { type IntakeReader, OUTBOX_WAIT_MS } from '../../../../src/main/core/intake';
 import type { Timers } from '../../../../src/main/core/time';
+import { manualTimers } from '../../../support/clock';
 import { Cleanup, dataDir, intakeSandbox, terminal } from './helpers';
 import { until } from '../../../support/until';
 
@@ -181,11 +182,27 @@ describe('order intake', () => {
   it('waits for the outbox: no read goes out while an update is being sent', async () => {
     const box = await intakeSandbox(cleanup);
     let sending = 1;
-    const t = terminal(cleanup, box, dataDir(cleanup), { outboxSending: () => sending });
+    const time = manualTimers();
+    const t = terminal(cleanup, box, dataDir(cleanup), { outboxSending: () => sending, timers: time.timers });
+    // Should the test fail half way, a pass left waiting on these timers still ends before the terminal closes.
+    cleanup.add(() => {
+      sending = 0;
+      time.fire(0);
+    });
     const pass = t.intake.passOnce();
-    await new Promise((r) => setTimeout(r, 300));
+    // The pass waits on the outbox (its one timer is that short wait), and no read has gone out.
+    await until('the pass to wait for the outbox', () => time.pending().length > 0);
+    expect(time.pending()).toEqual([OUTBOX_WAIT_MS]);
     expect(box.stats().changesRequests).toBe(0);
+    // Its wait ends while the update is still being sent: it waits again, still reading nothing.
+    expect(time.advance(OUTBOX_WAIT_MS)).toBe(1);
+    await until('the pass to wait for the outbox again', () => time.pending().length > 0);
+    expect(time.pending()).toEqual([OUTBOX_WAIT_MS]);
+    expect(box.stats().changesRequests).toBe(0);
+    // Sent: at its next look the pass reads.
     sending = 0;
+    expect(time.advance(OUTBOX_WAIT_MS)).toBe(1);
     expect((await pass).kind).toBe('completed');
+    expect(box.stats().changesRequests).toBeGreaterThan(0);
   });
 });

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { afterEach, expect, it } from 'vitest';
 import { Cleanup, newDeliveryOrderIds, sandbox, serviceEngine } from '../../../support/engine';
 import { canMountTmpfs, smallDisk } from '../../../support/small-disk';
+import { until } from '../../../support/until';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -53,7 +54,8 @@ it.skipIf(!canMountTmpfs)('keeps what listeners hear in step with the file when 
     if (i > 300) throw new Error('the second tap was never answered');
     await sleep(10);
   }
-  await sleep(300);
+  // The refused answer's commit fails on the full disk: from then on the answer waits for room.
+  await until('the refused answer to meet the full disk', () => engine.storage()?.code === 'STORE_FULL');
   // What the listeners heard last is what the file says, for the refused one and the ready one.
   expect(taps.slice(1).map((t) => told.get(t.id))).toEqual(taps.slice(1).map((t) => fileState(t.id)));
   expect(engine.storage()).toMatchObject({ kind: 'storage', code: 'STORE_FULL' });
