@@ -11,7 +11,8 @@
  * Node, unlike a browser's page, has no idle-time collection: after a compressed busy hour the
  * host's heap stood 13 MB above its settled figure a minute later, nearly all of it garbage (its
  * live heap grew 1.5 MB), and V8 had committed 23 MB more than after the last collection for 5 MB
- * more in use. So a quiet spell also collects when V8's committed heap has grown by
+ * more in use. So a quiet spell (after a store or after any pass: the passes reading a busy spell's
+ * orders again store nothing) also collects when V8's committed heap has grown by
  * TRIM_GROWTH_BYTES since the last collection; reading the heap's size is all a quiet spell costs
  * otherwise.
  */
@@ -25,7 +26,7 @@ export const TRIM_AFTER_STORED = 1_000;
 /** How long intake stays quiet before the collection runs (it pauses the process for a moment). */
 export const TRIM_QUIET_MS = 20_000;
 /** Growth of V8's committed heap since the last collection that a quiet spell collects for, whatever was stored. */
-export const TRIM_GROWTH_BYTES = 8 * 1024 * 1024;
+export const TRIM_GROWTH_BYTES = 4 * 1024 * 1024;
 /**
  * V8's committed heap past which a long intake does not wait for quiet: the collection runs between
  * two batches (each about 0.1 s at 5,000 orders), so the pass's peak stays under the 250 MB bound.
@@ -66,6 +67,12 @@ export function fullCollection(): (() => void) | null {
 export interface HeapTrim {
   /** Intake stored `count` bodies: a collection is asked for once it has been quiet long enough. */
   stored(count: number): void;
+  /**
+   * Intake's status moved (a pass ended, stored anything or not): a quiet spell after it looks at
+   * the heap's growth. After a busy spell, each pass for the next few minutes reads its orders
+   * again and stores nothing (the overlap of intake's window), and those reads' garbage stayed.
+   */
+  passed(): void;
   /** Forgets what was stored and clears the timer (the engine closes). */
   stop(): void;
 }
@@ -94,10 +101,12 @@ export function createHeapTrim(o: {
   const collect = (stored: number, why: 'quiet' | 'ceiling' | 'grown'): void => {
     if (o.collect === null) return;
     const before = process.memoryUsage().rss;
+    const startedAt = performance.now();
     o.collect();
+    const pauseMs = Math.round(performance.now() - startedAt);
     floor = heapCommitted();
     const message = why === 'grown' ? 'memory given back after a busy spell' : 'memory given back after a large intake';
-    o.log.info(message, { why, stored, rssMbBefore: Math.round(before / 1e6), rssMbAfter: Math.round(process.memoryUsage().rss / 1e6) });
+    o.log.info(message, { why, stored, rssMbBefore: Math.round(before / 1e6), rssMbAfter: Math.round(process.memoryUsage().rss / 1e6), pauseMs });
   };
   const slot = new TimerSlot(
     o.timers,
@@ -122,6 +131,11 @@ export function createHeapTrim(o: {
         collect(since, 'ceiling');
         since = 0;
       }
+    },
+    passed() {
+      if (o.collect === null) return;
+      slot.clear();
+      slot.arm(quietMs);
     },
     stop() {
       slot.clear();

@@ -85,7 +85,10 @@ function intakeEvents(engine: Engine, emit: HostListener, live: () => boolean, t
     engine.tapsChangedElsewhere();
   };
   return (event) => {
-    if (event.kind === 'status') return emit('intake.status', event.status);
+    if (event.kind === 'status') {
+      trim.passed();
+      return emit('intake.status', event.status);
+    }
     if (pending.size === 0 && event.orderIds.length > 0) queueMicrotask(flush);
     for (const id of event.orderIds) pending.add(id);
     trim.stored(event.orderIds.length);

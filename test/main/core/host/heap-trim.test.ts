@@ -93,6 +93,27 @@ describe('memory given back after a large intake (issue 41)', () => {
     expect(collections()).toBe(2);
   });
 
+  it("collects after passes that stored nothing but left the heap grown (intake reading a busy spell's orders again), and never for idle passes", () => {
+    const heap = { committed: 0 };
+    const { trim, wait, collections, pending } = trimmed(heap);
+    // An idle terminal: a pass every 30 s, nothing stored, the heap as it was: it never collects.
+    for (let pass = 0; pass < 20; pass++) {
+      trim.passed();
+      wait(30_000);
+    }
+    expect(collections()).toBe(0);
+    // The overlap after a busy spell: passes read orders again, store nothing, and the heap grows.
+    for (let pass = 0; pass < 5; pass++) {
+      trim.passed();
+      heap.committed += TRIM_GROWTH_BYTES / 4;
+      wait(10_000);
+    }
+    expect(collections()).toBe(0);
+    wait(TRIM_QUIET_MS);
+    expect(collections()).toBe(1);
+    expect(pending()).toEqual([]);
+  });
+
   it("gets V8's full collection in a process not started with --expose-gc, and it gives the heap's pages back", () => {
     const gc = fullCollection();
     expect(typeof gc).toBe('function');
