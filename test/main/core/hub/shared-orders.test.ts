@@ -17,6 +17,7 @@ import { systemTimers } from '../../../../src/main/core/time';
 import type { Order } from '../../../../src/shared/protocol/schemas';
 import { Cleanup, openedStore, tempDir } from '../../../support/engine';
 import { startTestNats, type TestNatsServer } from '../../../support/nats';
+import { isMarkerBody, putMarkerBody } from '../../../support/hub-store';
 import { sampleOrder } from '../../../support/orders';
 import { until } from '../../../support/until';
 
@@ -64,8 +65,8 @@ async function counter(s: TestNatsServer): Promise<Counter> {
       log,
       // The test's markers (heardAll) are left out: they are not what a counter reports.
       onStored: (orderIds, newIds) => {
-        const ids = orderIds.filter((id) => !isMark(id));
-        if (ids.length > 0) reports.push({ orderIds: ids, newIds: newIds.filter((id) => !isMark(id)) });
+        const ids = orderIds.filter((id) => !isMarkerBody(id));
+        if (ids.length > 0) reports.push({ orderIds: ids, newIds: newIds.filter((id) => !isMarkerBody(id)) });
       },
     },
   );
@@ -82,20 +83,10 @@ async function counter(s: TestNatsServer): Promise<Counter> {
 
 const order = (id: string, updatedAt: string, orderState = 'Created'): Order => sampleOrder({ id, updatedAt, orderState });
 
-let marks = 0;
-const isMark = (id: string): boolean => id.startsWith('MARK-');
-
-/**
- * Waits until each counter has stored everything the hub held before now, so that what it reports
- * is final: the test puts a marker body after every write it awaited, and a counter's watch
- * delivers the bucket's writes in order and stores them in order, so once a counter holds the
- * marker it has stored (and reported) every body before it.
- */
+/** Waits until each counter has stored, and reported, every body written before now (putMarkerBody), so what it reports is final. */
 async function heardAll(s: TestNatsServer, ...counters: Counter[]): Promise<void> {
-  const kv = await new Kvm(await connection(s)).open(ORDERS_BUCKET);
-  const mark = order(`MARK-${++marks}`, '2026-11-25T10:00:00.000Z');
-  await kv.put(orderKey(mark.id), JSON.stringify(mark));
-  await until(`the marker ${mark.id} stored on every counter`, () => counters.every((c) => c.store.orders.held(mark.id) !== null));
+  const mark = await putMarkerBody(await connection(s));
+  await until(`the marker ${mark} stored on every counter`, () => counters.every((c) => c.store.orders.held(mark) !== null));
 }
 
 describe('shared orders', () => {
