@@ -5,12 +5,9 @@
  * counters rejoin by themselves, publish what they did meanwhile, and one intake resumes.
  * Each counter's ports are kept in memory here: the engine's side of them has tests of its own.
  */
-import { KvWatchInclude } from '@nats-io/kv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CounterPresence, HubMode, SharedTap } from '../../../../src/shared/hub';
 import type { Order } from '../../../../src/shared/protocol/schemas';
-import { LEASE_BUCKET, LEASE_KEY, LeaseValueSchema } from '../../../../src/main/core/hub/lease';
-import { openExistingBucket } from '../../../../src/main/core/hub/nats/buckets';
 import { connectHub } from '../../../../src/main/core/hub/nats/connection';
 import type { CounterPorts, HubEvent, HubSession } from '../../../../src/main/core/hub/ports';
 import { startHubSession } from '../../../../src/main/core/hub/session';
@@ -18,7 +15,7 @@ import { readHubStatus } from '../../../../src/main/core/hub/read-status';
 import { systemTimers } from '../../../../src/main/core/time';
 import { sampleOrder } from '../../../support/orders';
 import { waitFor } from './helpers';
-import { makeTestHub, type TestHub } from './hub-fixture';
+import { hubTarget, leaseWrites, makeTestHub, type TestHub } from './hub-fixture';
 
 interface Counter {
   readonly name: string;
@@ -71,7 +68,7 @@ function startCounter(n: number): Counter {
     me: { counterId: `counter-${n}`, counterName: name, version: '0.1.0' },
     role: n === 1 ? 'hub' : 'counter',
     ports,
-    connect: () => connectHub(hubTarget(), { name, pingIntervalMs: 1000 }),
+    connect: () => connectHub(hubTarget(hub), { name, pingIntervalMs: 1000 }),
     now: Date.now,
     timers: systemTimers,
     awayAfterMs: 1_500,
@@ -96,39 +93,8 @@ function startCounter(n: number): Counter {
   return counter;
 }
 
-const hubTarget = (): Parameters<typeof connectHub>[0] => ({ host: '127.0.0.1', port: hub.port, secret: hub.secret, fingerprint: hub.fingerprint });
 const modes = (): HubMode[] => counters.map((c) => c.session.status().mode);
 const pollers = (): string[] => counters.filter((c) => c.polling()).map((c) => c.name);
-
-/**
- * Watches the lease key, from a connection that takes no part, until it has been written `n` more
- * times (the holder's renewals, or a take-over); calls `each` as each write arrives and returns the
- * counter each one named.
- */
-async function leaseWrites(n: number, each: () => void): Promise<string[]> {
-  const look = await connectHub(hubTarget(), { name: 'lease watch' });
-  if (!look.ok) throw new Error(look.problem.message);
-  const named: string[] = [];
-  try {
-    const kv = await openExistingBucket(look.connection.nc, LEASE_BUCKET);
-    const watch = await kv.watch({ key: LEASE_KEY, include: KvWatchInclude.UpdatesOnly });
-    const hang = setTimeout(() => watch.stop(), 10_000);
-    try {
-      for await (const entry of watch) {
-        named.push(entry.operation === 'PUT' ? LeaseValueSchema.parse(entry.json()).counterId : entry.operation);
-        each();
-        if (named.length === n) break;
-      }
-    } finally {
-      clearTimeout(hang);
-      watch.stop();
-    }
-  } finally {
-    await look.connection.close();
-  }
-  if (named.length < n) throw new Error(`only ${named.length} of ${n} lease writes within 10 s`);
-  return named;
-}
 
 function tapOn(c: Counter, orderId: string, requestId: string): SharedTap {
   return {
@@ -163,7 +129,9 @@ describe('three counters and one store hub', () => {
     // started or stopped meanwhile, not even for an instant.
     const [poller] = counters.filter((c) => c.polling());
     const turned = counters.map((c) => c.turns());
-    const named = await leaseWrites(5, () => expect(pollers()).toHaveLength(1));
+    const named = await leaseWrites(hub, 5, () => {
+      expect(pollers()).toHaveLength(1);
+    });
     expect(named).toEqual(Array(5).fill(poller!.session.status().counterId));
     expect(counters.map((c) => c.turns())).toEqual(turned);
     await waitFor(() => counters.every((c) => c.session.status().counters.filter((v) => v.present).length === 3), 5_000, 'all three listed');
@@ -172,7 +140,7 @@ describe('three counters and one store hub', () => {
   });
 
   it('are seen the same way by a look from a shell (packdesk hub status), which takes no part', async () => {
-    const look = await connectHub(hubTarget(), { name: 'status' });
+    const look = await connectHub(hubTarget(hub), { name: 'status' });
     if (!look.ok) throw new Error(look.problem.message);
     try {
       const seen = await readHubStatus(look.connection.nc, { counterId: 'counter-2' });
