@@ -9,8 +9,10 @@ import type { NatsConnection } from '@nats-io/nats-core';
 import type { ServiceEngine } from '../../src/main/core/engine';
 import { intakeCounterPorts } from '../../src/main/core/engine/hub-counter';
 import { type IntakeLease, startIntakeLease } from '../../src/main/core/hub/lease';
-import { type SharedOrders, startSharedOrders } from '../../src/main/core/hub/shared-orders';
+import { openExistingBucket } from '../../src/main/core/hub/nats/buckets';
+import { ORDERS_BUCKET, orderKey, type SharedOrders, startSharedOrders } from '../../src/main/core/hub/shared-orders';
 import { systemTimers } from '../../src/main/core/time';
+import { sampleOrder } from './orders';
 
 export interface HubCounter {
   readonly counterId: string;
@@ -22,6 +24,8 @@ export interface HubCounter {
   readonly hubNew: string[];
   /** Ids this counter's own intake stored. */
   readonly ownStored: string[];
+  /** Puts of what its own intake stored that the hub has not answered yet. */
+  publishing(): number;
   /** Gone as a crash would look to the hub: the connection dropped, the lease key left to lapse, the engine closed. */
   vanish(): Promise<void>;
   /** A clean quit: the lease released at once, then everything closed. */
@@ -34,6 +38,7 @@ export async function joinHub(url: string, counterId: string, service: ServiceEn
   const ports = intakeCounterPorts(service);
   const hubNew: string[] = [];
   const ownStored: string[] = [];
+  let publishing = 0;
   ports.pauseIntake();
   const shared = startSharedOrders(nc, ports, { now: Date.now, timers: systemTimers, onStored: (_ids, newIds) => hubNew.push(...newIds) });
   const lease = startIntakeLease(
@@ -45,7 +50,8 @@ export async function joinHub(url: string, counterId: string, service: ServiceEn
   const unsubscribe = service.onIntake((event) => {
     if (event.kind !== 'stored' || event.from === 'hub') return;
     ownStored.push(...event.orderIds);
-    void shared.publish(event.orderIds);
+    publishing += 1;
+    void shared.publish(event.orderIds).finally(() => (publishing -= 1));
   });
   service.intake.start();
   let gone = false;
@@ -59,5 +65,22 @@ export async function joinHub(url: string, counterId: string, service: ServiceEn
     if (!clean) await lease.close(); // its renewals already failed: nothing is deleted
     await service.close();
   };
-  return { counterId, service, nc, lease, shared, hubNew, ownStored, vanish: () => end(false), quit: () => end(true) };
+  return { counterId, service, nc, lease, shared, hubNew, ownStored, publishing: () => publishing, vanish: () => end(false), quit: () => end(true) };
+}
+
+let markers = 0;
+/** Whether an order id is a marker body's (putMarkerBody): counters store and report it like any order, so tests leave it out. */
+export const isMarkerBody = (orderId: string): boolean => orderId.startsWith('MARK-');
+
+/**
+ * Puts a marker order body into the hub's orders bucket (made by a counter already) and returns
+ * its id: "every body written before now has been stored" as a signal. A counter's watch delivers
+ * the bucket's writes in order and stores them in that order, so once a counter holds the marker
+ * it has stored, and reported, every body whose write was answered before the marker was put.
+ */
+export async function putMarkerBody(nc: NatsConnection): Promise<string> {
+  const marker = sampleOrder({ id: `MARK-${++markers}`, orderState: 'Created', updatedAt: new Date().toISOString() });
+  const kv = await openExistingBucket(nc, ORDERS_BUCKET);
+  await kv.put(orderKey(marker.id), JSON.stringify(marker));
+  return marker.id;
 }

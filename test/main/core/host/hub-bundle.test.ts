@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseJoinCode } from '../../../../src/main/core/hub/join-code';
 import type { HubStatus } from '../../../../src/shared/hub';
 import { startTestHost, type TestHost } from '../../../support/host';
+import { until } from '../../../support/until';
 
 let t: TestHost | null = null;
 afterEach(async () => {
@@ -33,12 +34,14 @@ describe('support bundle: the hub section', () => {
     const parsed = parseJoinCode(made.code);
     if (!parsed.ok) throw new Error('the join code does not parse');
     const secret = parsed.code.secret;
-    const deadline = Date.now() + 20_000;
-    let status: HubStatus = await host.call('hub.status', {});
-    while (!(status.mode === 'connected' && status.intakeHolder && status.counters.some((c) => c.present)) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
-      status = await host.call('hub.status', {});
-    }
+    const status = await until(
+      'the hub connected, taking in orders, with this counter present',
+      async () => {
+        const now = await host.call('hub.status', {});
+        return now.mode === 'connected' && now.intakeHolder !== null && now.counters.some((c) => c.present) && now;
+      },
+      20_000,
+    );
     expect(status.mode).toBe('connected');
 
     const { path } = await host.call('support.exportBundle', { pin: '1357' });

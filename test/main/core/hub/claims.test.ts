@@ -9,7 +9,11 @@ import type { Claim, ClaimOutcome } from '../../../../src/shared/hub';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { connectionState } from '../../../../src/main/core/hub/nats/connection';
 import { type ClaimEvent, type Claims, openClaims } from '../../../../src/main/core/hub/claims';
+import { keyOf } from '../../../../src/main/core/hub/keys';
+import { type Bucket, openBucket } from '../../../../src/main/core/hub/nats/buckets';
+import { HUB_BUCKETS } from '../../../../src/main/core/hub/registry';
 import type { TestNatsServer } from '../../../support/nats';
+import { until } from '../../../support/until';
 import { Cleanup, counterConnection, hub, waitFor } from './helpers';
 
 const cleanup = new Cleanup();
@@ -47,6 +51,21 @@ function asksOf(nc: NatsConnection): () => number {
     };
   }
   return () => asked;
+}
+
+/**
+ * The hub's clock now (epoch ms): its stamp on a write of the test's own, as the claims read it (a
+ * `clock.` key, which no order has). A lapse is judged on the hub's stamps, so its timing is
+ * checked on them too, not on this process's clock.
+ */
+async function hubClock(kv: Bucket): Promise<number> {
+  const revision = await kv.put('clock.test', '');
+  return (await kv.get('clock.test', { revision }))!.created.getTime();
+}
+
+/** The hub's stamp on the last write of an order's claim. */
+async function stampOf(kv: Bucket, orderId: string): Promise<number> {
+  return (await kv.get(keyOf(orderId)))!.created.getTime();
 }
 
 const holder = (outcome: ClaimOutcome): string | null => (outcome.kind === 'held' ? outcome.claim.counterId : outcome.kind === 'taken' ? outcome.by.counterId : null);
@@ -97,12 +116,15 @@ describe('claims through the hub', () => {
 
   it('an unrenewed claim lapses after the quiet period and another counter may claim it; renewing keeps it; clocks that differ change neither', async () => {
     const server = await hub(cleanup);
-    // A quiet period of 1.5 s stands in for 15 min. Counter 2's clock runs 20 min ahead, counter 1's 5 min behind.
+    // A quiet period of 1.5 s stands in for 15 min. It is real time: a lapse is judged on the hub's
+    // own stamps (nats-server's clock), which no test clock moves. Counter 2's clock runs 20 min
+    // ahead, counter 1's 5 min behind.
     const quiet = 1_500;
     const [one, two] = [await counter(server, 1, -5 * 60_000, quiet), await counter(server, 2, 20 * 60_000, quiet)];
-    const claimed = performance.now();
+    const kv = await openBucket(await counterConnection(cleanup, server), HUB_BUCKETS.claims);
     await one.claims.claim('L-1');
     await one.claims.claim('L-2');
+    const [claimedL1, claimedL2] = [await stampOf(kv, 'L-1'), await stampOf(kv, 'L-2')];
     await waitFor(() => two.claims.claimOf('L-1') !== null && two.claims.claimOf('L-2') !== null, 1_000, 'claims seen');
     // A clock 20 minutes ahead does not make a live claim lapse, nor does it on a counter that opens
     // now and has heard no change yet.
@@ -110,10 +132,16 @@ describe('claims through the hub', () => {
     const late = await counter(server, 3, 20 * 60_000, quiet);
     await waitFor(() => late.claims.claimOf('L-1') !== null, 500, 'live claim on a counter opened late');
     expect(await late.claims.claim('L-1')).toMatchObject({ kind: 'taken', by: { counterId: 'c1' } });
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    // L-2 renewed halfway through its quiet period, by the hub's clock, and before it ran out.
+    await until("the hub's clock halfway through L-2's quiet period", async () => (await hubClock(kv)) >= claimedL2 + quiet / 2, 5_000, 50);
     expect(await one.claims.renew('L-2')).toMatchObject({ kind: 'held', claim: { counterId: 'c1' } });
+    expect((await stampOf(kv, 'L-2')) - claimedL2, 'L-2 renewed before its first quiet period ran out').toBeLessThan(quiet);
     await waitFor(() => two.claims.claimOf('L-1') === null, 3_000, 'L-1 lapsed on counter 2');
-    expect(performance.now() - claimed).toBeGreaterThan(quiet - 100);
+    // Not early: the hub's stamp on a write made after counter 2 let L-1 go is a quiet period (less
+    // the error of counter 2's reading of the hub's clock) after L-1's. A loaded machine only makes it later.
+    expect((await hubClock(kv)) - claimedL1, "ms on the hub's clock from L-1's claim to a write after its lapse").toBeGreaterThan(quiet - 100);
+    // Renewing kept L-2: past the end of the quiet period it was first claimed for, it is still held.
+    await until("the hub's clock past L-2's first quiet period", async () => (await hubClock(kv)) >= claimedL2 + quiet + 100, 5_000, 50);
     expect(two.claims.claimOf('L-2')?.counterId).toBe('c1');
     expect(await two.claims.claim('L-1')).toMatchObject({ kind: 'held', claim: { counterId: 'c2' } });
     expect(await two.claims.claim('L-2')).toMatchObject({ kind: 'taken', by: { counterId: 'c1' } });

@@ -5,6 +5,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { KvWatchInclude } from '@nats-io/kv';
+import { LEASE_BUCKET, LEASE_KEY, LeaseValueSchema } from '../../../../src/main/core/hub/lease';
+import { openExistingBucket } from '../../../../src/main/core/hub/nats/buckets';
+import { connectHub } from '../../../../src/main/core/hub/nats/connection';
 import { createHubFiles, findNatsServer, HubSupervisor, hubFiles, type HubFiles, newHubSecret, readNatsVersion, type SupervisorOptions } from '../../../../src/main/core/hub/server';
 import { freePort } from '../../../support/nats';
 
@@ -69,4 +73,37 @@ export async function until(check: () => boolean, timeoutMs = 15_000): Promise<v
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** How a counter (or a look from a shell) reaches this hub: 127.0.0.1, its port, the store's secret and its certificate. */
+export const hubTarget = (hub: TestHub): Parameters<typeof connectHub>[0] => ({ host: '127.0.0.1', port: hub.port, secret: hub.secret, fingerprint: hub.fingerprint });
+
+/**
+ * Watches the intake lease key, from a connection that takes no part, until it has been written
+ * `n` more times (the holder's renewals, or a take-over); awaits `each` as each write arrives and
+ * returns the counter each one named. Rounds of the lease, counted, for "held steady" checks.
+ */
+export async function leaseWrites(hub: TestHub, n: number, each: () => void | Promise<void>, timeoutMs = 15_000): Promise<string[]> {
+  const look = await connectHub(hubTarget(hub), { name: 'lease watch' });
+  if (!look.ok) throw new Error(look.problem.message);
+  const named: string[] = [];
+  try {
+    const kv = await openExistingBucket(look.connection.nc, LEASE_BUCKET);
+    const watch = await kv.watch({ key: LEASE_KEY, include: KvWatchInclude.UpdatesOnly });
+    const hang = setTimeout(() => watch.stop(), timeoutMs);
+    try {
+      for await (const entry of watch) {
+        named.push(entry.operation === 'PUT' ? LeaseValueSchema.parse(entry.json()).counterId : entry.operation);
+        await each();
+        if (named.length === n) break;
+      }
+    } finally {
+      clearTimeout(hang);
+      watch.stop();
+    }
+  } finally {
+    await look.connection.close();
+  }
+  if (named.length < n) throw new Error(`only ${named.length} of ${n} lease writes within ${timeoutMs} ms`);
+  return named;
 }

@@ -7,13 +7,14 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { connect } from '@nats-io/transport-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../../sandbox';
 import type { ReadLogEntry } from '../../../../sandbox/types';
 import { bundle } from '../../../support/bundle';
 import { Cleanup, sandbox, serviceEngine, tempDir } from '../../../support/engine';
 import { REPO_ROOT } from '../../../support/paths';
-import { type HubCounter, joinHub } from '../../../support/hub-store';
+import { type HubCounter, joinHub, putMarkerBody } from '../../../support/hub-store';
 import { startTestNats, type TestNatsServer } from '../../../support/nats';
 import { until } from '../../../support/until';
 
@@ -57,11 +58,27 @@ async function reads(box: Sandbox): Promise<ReadLogEntry[]> {
   return (await res.json()) as ReadLogEntry[];
 }
 const changesCalls = async (box: Sandbox): Promise<number> => (await reads(box)).filter((r) => r.call === 'changes').length;
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** How many times the sandbox was asked for an order's body. */
+const bodyReads = async (box: Sandbox, orderId: string): Promise<number> => (await reads(box)).filter((r) => r.call === 'status' && r.orderId === orderId).length;
 
 const holds = (cs: readonly HubCounter[]): HubCounter[] => cs.filter((c) => c.lease.holding());
 const hasAll = (c: HubCounter, ids: readonly string[]): boolean => ids.every((id) => c.service.engine.getOrder(id)?.order != null);
+
+/**
+ * Waits until what the counters make of the orders read so far is over, so what they stored and
+ * rang is final: a pass of each poller has completed since (the one that read them, or a later
+ * one), no put of what their intakes stored is left unanswered, and every counter holds a marker
+ * body put into the hub after all of it (putMarkerBody).
+ */
+async function untilSettled(nats: TestNatsServer, cs: readonly HubCounter[], pollers: readonly HubCounter[]): Promise<void> {
+  const from = Date.now();
+  await until('a pass of each poller completed', () => pollers.every((c) => (c.service.intake.status().lastCompleteAt ?? 0) > from), 10_000);
+  await until('every put into the hub answered', () => cs.every((c) => c.publishing() === 0), 10_000);
+  const nc = await connect({ servers: nats.url });
+  cleanup.add(() => nc.close());
+  const marker = await putMarkerBody(nc);
+  await until('the marker body on every counter', () => cs.every((c) => hasAll(c, [marker])), 10_000);
+}
 
 describe('one intake per store', () => {
   it('new orders reach all three counters from one poller, with the changes calls of one counter alone', async () => {
@@ -77,12 +94,13 @@ describe('one intake per store', () => {
     const before = [await changesCalls(box), await changesCalls(solo)] as const;
     const placed: string[] = [];
     for (let i = 0; i < 6; i++) {
+      // One at a time: each taken in by a pass of the poller and on every counter before the next.
       placed.push(box.placeOrder().id);
-      await sleep(500);
+      await until(`new order ${i + 1} everywhere`, () => cs.every((c) => hasAll(c, placed)), 10_000);
     }
-    await until('the new orders everywhere', () => cs.every((c) => hasAll(c, placed)), 10_000);
-    const runFor = 1_500;
-    await sleep(runFor);
+    // And a while longer with nothing new, measured in the lone engine's passes rather than by a clock.
+    const soloSoFar = await changesCalls(solo);
+    await until('four more passes of the lone engine', async () => (await changesCalls(solo)) >= soloSoFar + 4, 10_000);
     const hubCalls = (await changesCalls(box)) - before[0];
     const soloCalls = (await changesCalls(solo)) - before[1];
 
@@ -175,12 +193,17 @@ describe('one intake per store', () => {
     await until('the seeded orders everywhere', () => cs.every((c) => hasAll(c, box.orders().map((o) => o.id))), 10_000);
     const [holder] = holds(cs);
     const [other, watcher] = cs.filter((c) => c !== holder);
+    // Once every counter has heard who holds the lease: a counter hearing it later pauses its own
+    // intake then (the lease's listener), which would end the overlap unseen.
+    await until('every counter knows the holder', () => cs.every((c) => c.lease.holder()?.counterId === holder!.counterId), 10_000);
     // As if `other` believed it held the lease while the holder still polled: both intakes run.
     other!.service.intake.resume();
     const placed: string[] = [];
     for (let i = 0; i < 10; i++) {
-      placed.push(box.placeOrder().id);
-      await sleep(150);
+      // Each arrives once a pass has read the one before: spread over the two intakes' passes.
+      const id = box.placeOrder().id;
+      placed.push(id);
+      await until(`order ${i + 1} read`, async () => (await bodyReads(box, id)) >= 1, 10_000);
     }
     // Both really polled: the sandbox was asked each order's body twice, once by each intake.
     await until('both pollers read every order', async () => {
@@ -188,7 +211,7 @@ describe('one intake per store', () => {
       return placed.every((id) => asked.filter((r) => r.orderId === id).length >= 2);
     }, 10_000);
     await until('the watcher has them all', () => hasAll(watcher!, placed), 10_000);
-    await sleep(500);
+    await untilSettled(nats, cs, [holder!, other!]);
     for (const c of cs) {
       const rung = c.hubNew.filter((id) => placed.includes(id));
       expect(new Set(rung).size).toBe(rung.length); // no order rang twice on any counter

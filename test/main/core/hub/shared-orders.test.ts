@@ -17,6 +17,7 @@ import { systemTimers } from '../../../../src/main/core/time';
 import type { Order } from '../../../../src/shared/protocol/schemas';
 import { Cleanup, openedStore, tempDir } from '../../../support/engine';
 import { startTestNats, type TestNatsServer } from '../../../support/nats';
+import { isMarkerBody, putMarkerBody } from '../../../support/hub-store';
 import { sampleOrder } from '../../../support/orders';
 import { until } from '../../../support/until';
 
@@ -58,7 +59,16 @@ async function counter(s: TestNatsServer): Promise<Counter> {
       saveOrders: (orders, now) => intakeStore.saveAllIfNewer(orders, now),
       bodies: (ids) => ids.map((id) => store.orders.held(id)).filter((o) => o !== null),
     },
-    { now: Date.now, timers: systemTimers, log, onStored: (orderIds, newIds) => reports.push({ orderIds, newIds }) },
+    {
+      now: Date.now,
+      timers: systemTimers,
+      log,
+      // The test's markers (heardAll) are left out: they are not what a counter reports.
+      onStored: (orderIds, newIds) => {
+        const ids = orderIds.filter((id) => !isMarkerBody(id));
+        if (ids.length > 0) reports.push({ orderIds: ids, newIds: newIds.filter((id) => !isMarkerBody(id)) });
+      },
+    },
   );
   cleanup.add(() => shared.close());
   return {
@@ -71,9 +81,13 @@ async function counter(s: TestNatsServer): Promise<Counter> {
   };
 }
 
-const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 300));
-
 const order = (id: string, updatedAt: string, orderState = 'Created'): Order => sampleOrder({ id, updatedAt, orderState });
+
+/** Waits until each counter has stored, and reported, every body written before now (putMarkerBody), so what it reports is final. */
+async function heardAll(s: TestNatsServer, ...counters: Counter[]): Promise<void> {
+  const mark = await putMarkerBody(await connection(s));
+  await until(`the marker ${mark} stored on every counter`, () => counters.every((c) => c.store.orders.held(mark) !== null));
+}
 
 describe('shared orders', () => {
   it('puts a body once and every other counter stores it, new exactly once; putting it again changes nothing', async () => {
@@ -84,13 +98,13 @@ describe('shared orders', () => {
     expect(await a.shared.publish([body.id])).toEqual(new Map([[body.id, 'created']]));
     await until('b and c have it', () => b.store.orders.held(body.id) !== null && c.store.orders.held(body.id) !== null);
     expect(b.store.orders.held(body.id)).toEqual(body);
-    await settle();
+    await heardAll(s, a, b, c);
     expect(b.newIds()).toEqual([body.id]);
     expect(c.newIds()).toEqual([body.id]);
     expect(a.newIds()).toEqual([]); // its own intake stored it first: the watch brings nothing new
 
     expect(await a.shared.publish([body.id])).toEqual(new Map([[body.id, 'kept']]));
-    await settle();
+    await heardAll(s, b);
     expect(b.reports).toHaveLength(1);
   });
 
@@ -104,12 +118,12 @@ describe('shared orders', () => {
     const [fromA, fromB] = await Promise.all([a.shared.publish(ids), b.shared.publish(ids)]);
     for (const id of ids) expect([fromA.get(id), fromB.get(id)].sort()).toEqual(['created', 'kept']);
     await until('c has them all', () => ids.every((id) => c.store.orders.held(id) !== null));
-    await settle();
+    const kv = await new Kvm(await connection(s)).open(ORDERS_BUCKET);
+    expect((await kv.status()).values).toBe(30);
+    await heardAll(s, a, b, c);
     expect(c.newIds().sort()).toEqual([...ids].sort());
     expect(a.newIds()).toEqual([]);
     expect(b.newIds()).toEqual([]);
-    const kv = await new Kvm(await connection(s)).open(ORDERS_BUCKET);
-    expect((await kv.status()).values).toBe(30);
   });
 
   it('never replaces a newer body with an older one, and takes a newer one', async () => {
@@ -124,7 +138,7 @@ describe('shared orders', () => {
     const c = await counter(s);
     c.intakeStores([older]);
     expect(await c.shared.publish([older.id])).toEqual(new Map([[older.id, 'kept']]));
-    await settle();
+    await heardAll(s, b);
     expect(b.store.orders.held(newer.id)).toEqual(newer);
     const kv = await new Kvm(await connection(s)).open(ORDERS_BUCKET);
     expect((await kv.get(orderKey(newer.id)))?.json()).toEqual(newer);
@@ -148,7 +162,7 @@ describe('shared orders', () => {
     await kv.put(orderKey('ORD-B2'), JSON.stringify(order('ORD-OTHER', '2026-11-25T10:00:00.000Z'))); // key and id disagree
     await kv.put(orderKey(good.id), JSON.stringify(good));
     await until('the good one stored', () => a.store.orders.held(good.id) !== null);
-    await settle();
+    await heardAll(s, a);
     expect(a.newIds()).toEqual([good.id]);
     for (const id of ['ORD-B1', 'ORD-B2', 'ORD-OTHER']) expect(a.store.orders.get(id)).toBeNull();
     expect(a.logs.filter((r) => r.level === 'warn' && /not a believable order/.test(r.msg))).toHaveLength(3);
@@ -184,7 +198,7 @@ describe('shared orders', () => {
     expect(await a.shared.publish([body.id])).toEqual(new Map([[body.id, 'failed']]));
     await s.restart();
     await until('b has the body put while the hub was away', () => b.store.orders.held(body.id) !== null, 15_000);
-    await settle();
+    await heardAll(s, b);
     expect(b.newIds()).toEqual([body.id]);
   }, 30_000);
 

@@ -91,7 +91,10 @@ describe('every tap seen everywhere', () => {
     const republished = one.taps.republish();
     await one.tap('P-1', 199, 'sent');
     expect(await republished).toMatchObject({ failed: false });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Every put above was answered; counter 2's watch delivers the hub's writes in order, so once it
+    // has a tap counter 1 put after them, it has heard all of them.
+    await one.tap('P-2', 0);
+    await waitFor(() => two.taps.tapsOf('P-2').length === 1, 2_000, "counter 1's later tap on counter 2");
     expect(two.taps.tapsOf('P-1').find((t) => t.requestId === 'c1-P-1-199')?.state).toBe('sent');
   });
 

@@ -7,8 +7,9 @@
  * every counter's own when it is away.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { OrderView } from '../../../../src/shared/ipc';
-import { accept, faults, killHub, mode, outboxOf, pollers, startStoreOnHub, type StoreCounter, type StoreOnHub, until, viewOf } from './store-fixture';
+import type { IntakeStatus, OrderView } from '../../../../src/shared/ipc';
+import { leaseWrites } from './hub-fixture';
+import { accept, faults, killHub, mode, outboxOf, pollers, startStoreOnHub, type StoreCounter, type StoreOnHub, until, untilNothingToSend, viewOf } from './store-fixture';
 
 /** The supervisor's restart pause: longer than any test, so the test says when the hub comes back. */
 const HELD_BACK = { initialMs: 600_000, maxMs: 600_000 };
@@ -100,7 +101,7 @@ describe('a store on a real hub', () => {
     store = await startStoreOnHub({ counters: 2 });
     const s = store;
     const [one, two] = s.counters as [StoreCounter, StoreCounter];
-    const [a] = fresh(s) as [string];
+    const [a, later] = fresh(s) as [string, string];
     await faults(s.sandbox, { outage: 'refuse', dedupe: false });
     const tap = await accept(one, a);
     const seenIn = await until('Counter 2 shows the tap waiting', async () => waitingElsewhere(await viewOf(two, a)).includes('Counter 1'), 3_000);
@@ -111,8 +112,16 @@ describe('a store on a real hub', () => {
     expect(there?.nextStep?.key).not.toBe('ACCEPT');
     expect(there?.elsewhere).toEqual([expect.objectContaining({ counterName: 'Counter 1', summary: tap.summary, state: 'waiting' })]);
     expect(two.shown.some((v) => v.id === a && v.elsewhere?.some((e) => e.state === 'waiting'))).toBe(true);
-    // Still waiting while the internet stays down: nothing reached the service.
-    await new Promise((r) => setTimeout(r, 1_500));
+    // Still waiting while the internet stays down: nothing reached the service. Counter 1 tried to
+    // send it and was turned away, and sends nothing more while the service is unreachable (it only
+    // probes); Counter 2 has heard all Counter 1 said of the tap since once it shows a later tap of
+    // Counter 1's (put after them on the same connection, delivered in order).
+    await until("Counter 1's try refused, and Counter 1 offline", async () => {
+      const entry = (await outboxOf(one)).find((e) => e.requestId === tap.requestId);
+      return entry?.state === 'queued' && entry.attempts >= 1 && entry.lastError !== null && (await one.t.call('sync.status', {})).connectivity === 'offline';
+    }, 10_000);
+    await accept(one, later);
+    await until(`Counter 2 shows Counter 1's later tap on ${later} waiting`, async () => waitingElsewhere(await viewOf(two, later)).includes('Counter 1'), 5_000);
     expect(waitingElsewhere(await viewOf(two, a))).toEqual(['Counter 1']);
     expect(accepts(s, a)).toBe(0);
 
@@ -122,8 +131,10 @@ describe('a store on a real hub', () => {
       const v = await viewOf(two, a);
       return waitingElsewhere(v).length === 0 && v?.order?.orderState === 'Accepted';
     }, 10_000);
-    await new Promise((r) => setTimeout(r, 1_500));
+    await untilNothingToSend(s);
     expect(s.sandbox.appliedLog().filter((e) => e.orderId === a).map((e) => e.requestId)).toEqual([tap.requestId]);
+    // Nor was it asked twice (a second Accept would be refused, not applied, so the log above cannot tell).
+    expect(s.sandbox.requestLog().filter((e) => e.orderId === a).map((e) => e.requestId)).toEqual([tap.requestId]);
     expect(await outboxOf(two)).toEqual([]);
   }, 90_000);
 
@@ -177,12 +188,28 @@ describe('a store on a real hub', () => {
       return s.counters.filter((_, i) => statuses[i]!.nextAt !== null).map((c) => c.name);
     };
     await until('one counter plans passes', async () => (await planned()).length === 1, 10_000);
-    const holder = pollers(s.counters)[0]!.name;
-    for (let i = 0; i < 10; i++) {
-      // The holder's plan is briefly empty while a pass runs; nobody else ever has one.
-      expect((await planned()).filter((n) => n !== holder)).toEqual([]);
-      await new Promise((r) => setTimeout(r, 300));
+    const holder = pollers(s.counters)[0]!;
+    // Held over three rounds of the lease (each a moment another counter could take it), looked at
+    // as each arrives (the holder's plan is briefly empty while a pass runs; nobody else ever has
+    // one), with every intake status the others told their screens meanwhile, and the others tried none.
+    const others = s.counters.filter((c) => c !== holder);
+    const othersTried = await Promise.all(others.map(lastTried));
+    const othersPlans: string[] = [];
+    const unsubscribes = others.map((c) =>
+      c.t.host.subscribe((event, body) => {
+        if (event === 'intake.status' && (body as IntakeStatus).nextAt !== null) othersPlans.push(c.name);
+      }),
+    );
+    try {
+      const named = await leaseWrites(s.hub, 3, async () => {
+        expect((await planned()).filter((n) => n !== holder.name)).toEqual([]);
+      });
+      expect(named).toEqual(Array(3).fill(holder.t.host.hub.status().counterId));
+    } finally {
+      for (const unsubscribe of unsubscribes) unsubscribe();
     }
+    expect(othersPlans, 'passes planned by the others').toEqual([]);
+    expect(await Promise.all(others.map(lastTried)), 'when the others last asked for orders').toEqual(othersTried);
 
     const ids = s.sandbox.orders().map((o) => o.id).sort();
     for (const c of s.counters) {

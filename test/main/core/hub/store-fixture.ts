@@ -93,6 +93,20 @@ export async function outboxOf(c: StoreCounter): Promise<OutboxEntryView[]> {
   return c.t.call('outbox.list', {});
 }
 
+/**
+ * Waits until no counter will send anything more: none has an outbox entry queued or sending, nor
+ * a send in its engine's hands (looked at before and after the list). After that the service has
+ * had every request the terminals will make for the taps made so far, so what it applied is final.
+ */
+export async function untilNothingToSend(s: StoreOnHub, timeoutMs = 15_000): Promise<void> {
+  const idle = (): boolean => s.counters.every((c) => (c.t.host.engine()?.sendingCount() ?? 0) === 0);
+  await until(
+    'no counter with a tap queued, sending or in flight',
+    async () => idle() && (await Promise.all(s.counters.map(outboxOf))).flat().every((e) => e.state !== 'queued' && e.state !== 'sending') && idle(),
+    timeoutMs,
+  );
+}
+
 /** A packer's Accept on this counter (claims the order first, as the screen's tap does). */
 export async function accept(c: StoreCounter, orderId: string): Promise<OutboxEntryView> {
   return c.t.call('taps.submit', { orderId, input: { kind: 'orderState', state: 'ACCEPTED' } });

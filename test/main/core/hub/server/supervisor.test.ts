@@ -55,13 +55,17 @@ describe('hub supervisor', () => {
   });
 
   it('does not restart nats-server once stopped on quit', async () => {
-    const hub = await makeTestHub({ supervisor: { backoff: { initialMs: 100, maxMs: 100 } } });
+    // A restart could only come from a timer of the supervisor's: on manual timers, firing every
+    // one left after the stop is "any time later", without waiting for it.
+    const manual = manualTimers();
+    const hub = await makeTestHub({ supervisor: { backoff: { initialMs: 100, maxMs: 100 }, timers: manual.timers } });
     hubs.push(hub);
     const pid = hub.supervisor.status().pid!;
     await hub.supervisor.stop();
-    await new Promise((r) => setTimeout(r, 500));
     expect(processAlive(pid)).toBe(false);
-    expect(hub.supervisor.status()).toMatchObject({ running: false, restarts: 0 });
+    expect(manual.pending(), 'timers left by the stop').toEqual([]);
+    manual.fire(0);
+    expect(hub.supervisor.status()).toMatchObject({ running: false, restarts: 0, pid: null });
   });
 
   it('clears an orphan nats-server left by a crash (its pid file names it) and starts its own on the same port', async () => {
