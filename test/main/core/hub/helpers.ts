@@ -2,6 +2,7 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Cleanup } from '../../../support/engine';
 import { startTestNats, type TestNatsServer } from '../../../support/nats';
+import { timeUntil } from '../../../support/until';
 
 export { Cleanup };
 
@@ -20,11 +21,4 @@ export async function counterConnection(cleanup: Cleanup, server: TestNatsServer
 }
 
 /** Waits until `probe` holds, polling every few ms; returns the ms it took, or throws after `timeoutMs`. */
-export async function waitFor(probe: () => boolean, timeoutMs: number, what: string): Promise<number> {
-  const started = performance.now();
-  for (;;) {
-    if (probe()) return performance.now() - started;
-    if (performance.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
+export const waitFor = (probe: () => boolean, timeoutMs: number, what: string): Promise<number> => timeUntil(what, probe, timeoutMs, 2);

@@ -11,6 +11,7 @@ import { openExistingBucket } from '../../../../src/main/core/hub/nats/buckets';
 import { connectHub } from '../../../../src/main/core/hub/nats/connection';
 import { createHubFiles, findNatsServer, HubSupervisor, hubFiles, type HubFiles, newHubSecret, readNatsVersion, type SupervisorOptions } from '../../../../src/main/core/hub/server';
 import { freePort } from '../../../support/nats';
+import { timeUntil } from '../../../support/until';
 
 export interface TestHub {
   readonly dataDir: string;
@@ -68,11 +69,7 @@ export async function makeTestHub(options: { start?: boolean; supervisor?: Parti
 
 /** Waits until `check` holds, polling every 50 ms; fails after `timeoutMs`. */
 export async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await timeUntil('the condition', check, timeoutMs, 50);
 }
 
 /** How a counter (or a look from a shell) reaches this hub: 127.0.0.1, its port, the store's secret and its certificate. */

@@ -14,6 +14,7 @@ import type { ActionInput } from '../../../../src/shared/protocol';
 import { Cleanup } from '../../../support/engine';
 import { startTestHost, type TestHost } from '../../../support/host';
 import { makeTestHub, type TestHub } from './hub-fixture';
+import { timeUntil } from '../../../support/until';
 
 export interface StoreCounter {
   readonly name: string;
@@ -126,14 +127,7 @@ export function killHub(hub: TestHub): void {
 }
 
 /** Waits until `check` holds (polling every 20 ms); returns the ms it took. */
-export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    if (await check()) return Date.now() - started;
-    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+export const until = (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<number> => timeUntil(what, check, timeoutMs);
 
 /** The orders still new at the marketplace (Created), by id. */
 export const newOrderIds = (s: StoreOnHub): string[] => s.sandbox.orders().filter((o) => o.orderState === 'Created').map((o) => o.id);
