@@ -7,7 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, createInbox, nanos, type NatsConnection } from '@nats-io/transport-node';
+import { DELIVER_PREFIX } from '../../src/fleet/central';
 import type { ChainLink } from '../../src/main/core/hub/chain/link';
 import type { CounterHealth, StoreSummary } from '../../src/main/core/hub/chain/north';
 import { type NorthSender, startNorthSender } from '../../src/main/core/hub/chain/north-sender';
@@ -197,4 +198,19 @@ export async function until<T>(what: string, timeoutMs: number, probe: () => Pro
     if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms: ${what}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/**
+ * A round trip from `nc` at the centre through a store's link, with what the centre may do there
+ * (an ephemeral consumer on the store's north stream, made and deleted). Whatever `nc` sent the
+ * store before it (a subscription's interest, a message the link should refuse) has reached the
+ * store's hub by the time the answer is here: one connection and one link keep their order.
+ */
+export async function roundTripThrough(nc: NatsConnection, storeId: string): Promise<void> {
+  const inbox = `${DELIVER_PREFIX}.${storeId}.${createInbox().split('.').pop()!}`;
+  const config = { deliver_subject: inbox, deliver_policy: 'new', ack_policy: 'none', inactive_threshold: nanos(5_000) };
+  const reply = await nc.request(`$JS.${storeId}.API.CONSUMER.CREATE.PACKDESK_NORTH`, JSON.stringify({ stream_name: 'PACKDESK_NORTH', config }), { timeout: 5_000 });
+  const made = JSON.parse(new TextDecoder().decode(reply.data)) as { name?: string; error?: { description?: string } };
+  if (!made.name) throw new Error(`${storeId} did not make the consumer: ${made.error?.description ?? 'no reason given'}`);
+  nc.publish(`$JS.${storeId}.API.CONSUMER.DELETE.PACKDESK_NORTH.${made.name}`, '');
 }
