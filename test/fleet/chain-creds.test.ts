@@ -80,7 +80,11 @@ describe('a store hub linked to an operator-mode centre', () => {
     if (!listener.ok) throw new Error(listener.problem.message);
     cleanup.add(() => listener.connection.close());
     let heard = 0;
-    listener.connection.nc.subscribe(`packdesk.north.${storeId}.counter.${counterId}`, { callback: () => (heard += 1) });
+    listener.connection.nc.subscribe(`packdesk.north.${storeId}.counter.${counterId}`, {
+      callback: () => {
+        heard += 1;
+      },
+    });
     await listener.connection.nc.flush();
     const joined = await connectHub(target, { name: 'Counter 1' });
     if (!joined.ok) throw new Error(joined.problem.message);

@@ -151,9 +151,10 @@ describe('fleet serve', () => {
     // (A clock difference one millisecond off: no problem on any screen, put back at once.)
     const counter = stores[0]!.counters[0]!;
     const figures = counter.figures;
-    counter.figures = { ...figures, clockDifferenceMs: figures.clockDifferenceMs + 1 };
+    const nudged = (figures.clockDifferenceMs ?? 0) + 1;
+    counter.figures = { ...figures, clockDifferenceMs: nudged };
     counter.sender.changed();
-    const marked = `"clockDifferenceMs":${figures.clockDifferenceMs + 1}`;
+    const marked = `"clockDifferenceMs":${nudged}`;
     await until('the counter’s new figures heard at the centre', 15_000, async () => (seen.some((m) => m.includes(marked)) ? true : null));
     counter.figures = figures;
     counter.sender.changed();
