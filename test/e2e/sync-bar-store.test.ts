@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IntakeStatus } from '../../src/shared/ipc';
 import type { TrainingStore } from '../../src/web/store';
 import { connectChromium } from '../support/shared-chromium';
 import { readyTrainingStore } from './store';
@@ -82,7 +83,7 @@ describe('the sync bar of every counter', () => {
       await until('intake backed off more than 15 s', async () => {
         const status = await store.counters[holder]!.host.handle('intake.status', {});
         if (!status.ok) throw new Error(status.problem.message);
-        const { nextAt, lastTriedAt } = status.value;
+        const { nextAt, lastTriedAt } = status.value as IntakeStatus;
         return nextAt !== null && lastTriedAt !== null && nextAt - lastTriedAt > 15_000;
       }, 60_000);
     } finally {
