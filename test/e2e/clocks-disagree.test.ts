@@ -28,6 +28,7 @@ describe("a token server whose clock is 3 hours behind the order service's", () 
     };
     for (let i = 0; i < 10 && !(await stored()); i++) {
       await harness.host.handle('intake.checkNow', {});
+      // The scenario's input, not a wait for something: the sandbox lets a new changes poll through only so often.
       await new Promise((resolve) => setTimeout(resolve, 2_100));
     }
     await page.getByTestId('sync-message').filter({ hasText: "The token server's clock and the order service's disagree by 3" }).waitFor({ timeout: 10_000 });

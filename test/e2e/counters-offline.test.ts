@@ -9,12 +9,15 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrainingStore } from '../../src/web/store';
 import { type TwoCountersOnScreens, twoCountersOnScreens } from './store';
+import { countCalls, type Settling, untilTapsSettled } from './settled';
 import { appliedTo, axe, orderPool, scan, shot, tapStep, until } from './support';
 
 let store: TrainingStore;
 let screens: TwoCountersOnScreens;
 let one: Page;
 let two: Page;
+/** Each counter as untilTapsSettled needs it. */
+let counters: Settling[];
 
 beforeAll(async () => {
   screens = await twoCountersOnScreens({
@@ -23,6 +26,10 @@ beforeAll(async () => {
     host: { settingsOverride: { undoWindowMs: 0 }, engineOptions: { backoff: { baseMs: 200, capMs: 1_000 }, pollMs: 300 } },
   });
   ({ store, one, two } = screens);
+  counters = [one, two].map((page, i) => {
+    const harness = store.counters[i]!;
+    return { page, harness, callsInFlight: countCalls(harness) };
+  });
 }, 120_000);
 
 afterAll(() => screens?.close());
@@ -54,7 +61,8 @@ describe('internet down, store network up', () => {
     store.sandbox.faults.set({ outage: 'none' });
     await until(`${order.id} accepted at the service`, () => appliedTo(store.sandbox, order.id).length >= 1, 20_000);
     await row.getByTestId('mark-waiting-elsewhere').waitFor({ state: 'detached', timeout: 10_000 });
-    await new Promise((r) => setTimeout(r, 1_500));
+    // Both counters are done with the order's taps: neither has one queued or being sent, so the service has all it will get.
+    for (const counter of counters) await untilTapsSettled(counter, order.id);
     expect(appliedTo(store.sandbox, order.id)).toHaveLength(1);
   });
 });

@@ -12,11 +12,14 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../src/shared/protocol/schemas';
+import { ORDER_ALARM_REPEAT_MS } from '../../src/renderer/src/components/OrderAlarm';
 import {
   acceptOrder,
   appliedTo,
   axe,
   COUNT_TONES,
+  tonesBy,
+  untilPageClock,
   nextStep,
   openTerminal,
   orderPool,
@@ -183,10 +186,13 @@ describe('changes made elsewhere', () => {
     await page.getByTestId('alarm-ack').click();
     await panel.waitFor({ state: 'detached' });
     await page.getByTestId('alarm-banner').waitFor({ state: 'detached' });
-    // A burst already under way (six tones over 1.5 s) finishes; nothing starts after it.
-    await new Promise((r) => setTimeout(r, 2_000));
-    const quiet = await tones(page);
-    await new Promise((r) => setTimeout(r, 5_000));
+    // A burst already under way (six tones over 1.5 s) finishes; nothing starts after it. Timed on the
+    // page's own clock: the repeat interval is what is checked, so a repeat's time must pass, but it
+    // passes where the alarm's timers run. A burst began at the latest at the acknowledgement, so it
+    // is over 2 s after, and a repeat would have begun within ORDER_ALARM_REPEAT_MS.
+    const ackedAt = await page.evaluate(() => performance.now());
+    await untilPageClock(page, ackedAt + ORDER_ALARM_REPEAT_MS + 1_000);
+    const quiet = await tonesBy(page, ackedAt + 2_000);
     expect(await tones(page)).toBe(quiet);
     await expect(page.getByTestId('order-marks').getByTestId('mark-alarm').count()).resolves.toBe(0);
     expect(t.problems).toEqual([]);

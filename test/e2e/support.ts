@@ -418,14 +418,22 @@ export async function otherTerminalSends(sandbox: Sandbox, orderId: string, acti
 /** Counts every tone the page starts through Web Audio, before any app code runs (page.addInitScript). */
 export const COUNT_TONES = `
   window.__tones = 0;
+  window.__toneTimes = [];
   const original = AudioContext.prototype.createOscillator;
   AudioContext.prototype.createOscillator = function (...args) {
     window.__tones += 1;
+    window.__toneTimes.push(performance.now());
     return original.apply(this, args);
   };
 `;
 /** Tones started so far (COUNT_TONES). */
 export const tones = (page: Page): Promise<number> => page.evaluate(() => (window as unknown as { __tones: number }).__tones);
+/** Tones started up to `at` on the page's own clock (performance.now; COUNT_TONES). */
+export const tonesBy = (page: Page, at: number): Promise<number> => page.evaluate((t) => (window as unknown as { __toneTimes: number[] }).__toneTimes.filter((x) => x <= t).length, at);
+/** Waits until the page's own clock (the one its timers run on) is past `at`. */
+export async function untilPageClock(page: Page, at: number): Promise<void> {
+  await page.waitForFunction((t) => performance.now() > t, at, { polling: 50, timeout: 30_000 });
+}
 
 export { axe, type AxeFinding } from '../support/axe';
 

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IntakeStatus } from '../../src/shared/ipc';
 import type { TrainingStore } from '../../src/web/store';
 import { connectChromium } from '../support/shared-chromium';
 import { readyTrainingStore } from './store';
@@ -77,8 +78,14 @@ describe('the sync bar of every counter', () => {
       expect(await pages[other]!.getByTestId('sync-message').innerText()).toContain('अभी किए गए टैप सुरक्षित रहेंगे');
       await shot(pages[other]!, '100-sync-outage-elsewhere-hi-1024');
       await pages[other]!.getByTestId('language-en').click();
-      // Long enough for intake's backoff to grow past a few intervals.
-      await new Promise((r) => setTimeout(r, 15_000));
+      // Until intake's backoff has grown past a few intervals: its next try more than 15 s after its last
+      // (the holder's own intake status), far beyond the one interval the test allows once Online.
+      await until('intake backed off more than 15 s', async () => {
+        const status = await store.counters[holder]!.host.handle('intake.status', {});
+        if (!status.ok) throw new Error(status.problem.message);
+        const { nextAt, lastTriedAt } = status.value as IntakeStatus;
+        return nextAt !== null && lastTriedAt !== null && nextAt - lastTriedAt > 15_000;
+      }, 60_000);
     } finally {
       await outage('none');
     }

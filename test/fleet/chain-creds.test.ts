@@ -17,7 +17,7 @@ import { newKeeperPassword, startChainKeeper } from '../../src/main/core/hub/cha
 import { KEEPER_INBOX_PREFIX, KEEPER_USER } from '../../src/main/core/hub/server/accounts';
 import { silentLogger } from '../../src/main/core/log/logger';
 import { chainFiles, removeChainLink, saveChainLink } from '../../src/main/core/hub/chain/files';
-import { type ChainMonitor, startChainMonitor } from '../../src/main/core/hub/chain/monitor';
+import { type ChainMonitor, leafConnected, leafLine, startChainMonitor } from '../../src/main/core/hub/chain/monitor';
 import { connectHub, type HubTarget } from '../../src/main/core/hub/nats/connection';
 import { createHubFiles, hashSecret, HubSupervisor, hubFiles, makeCertificate, newHubSecret, writeHubConfig } from '../../src/main/core/hub/server';
 import { systemTimers } from '../../src/main/core/time';
@@ -65,11 +65,27 @@ describe('a store hub linked to an operator-mode centre', () => {
       log: silentLogger,
     });
     cleanup.add(() => keeper.stop());
-    return { files, monitor, target: { host: '127.0.0.1', port, secret, fingerprint } };
+    // Each time nats-server says the centre refused the link (it tries again by itself every second or so).
+    let refusals = 0;
+    cleanup.add(supervisor.onLine((line) => {
+      if (leafLine(line)?.kind === 'refused') refusals += 1;
+    }));
+    return { files, monitor, monitorPort, refusals: () => refusals, target: { host: '127.0.0.1', port, secret, fingerprint } };
   }
 
   /** A counter of the store sending its health north every 500 ms, as a hub session does. */
   async function counterSending(target: HubTarget, storeId: string, counterId: string): Promise<void> {
+    // Another counter of the store hears the health on the hub: it is there to cross the link, if the link would carry it.
+    const listener = await connectHub(target, { name: 'Counter 2' });
+    if (!listener.ok) throw new Error(listener.problem.message);
+    cleanup.add(() => listener.connection.close());
+    let heard = 0;
+    listener.connection.nc.subscribe(`packdesk.north.${storeId}.counter.${counterId}`, {
+      callback: () => {
+        heard += 1;
+      },
+    });
+    await listener.connection.nc.flush();
     const joined = await connectHub(target, { name: 'Counter 1' });
     if (!joined.ok) throw new Error(joined.problem.message);
     cleanup.add(() => joined.connection.close());
@@ -80,6 +96,7 @@ describe('a store hub linked to an operator-mode centre', () => {
       build: (stamp) => ({ kind: 'counter', storeId, counterId, counterName: 'Counter 1', version: '1.0.0', ...stamp, tapsWaiting: 3, oldestWaitingAt: null, lastSentAt: null, online: true, clockDifferenceMs: 0, lastIntakeAt: null, storageWarnings: ['disk-low'] }),
     });
     cleanup.add(() => sender.close());
+    await until('the counter’s health on its hub', () => heard > 0, 10_000, 50);
   }
 
   it('with good credentials: linked, and a counter’s health reaches the centre', async () => {
@@ -118,7 +135,10 @@ describe('a store hub linked to an operator-mode centre', () => {
     expect(chainLine(status)).not.toContain(credentialsParts(forged)!.seed);
     await counterSending(hub.target, 'store-bad', 'bad-c1');
     await ensureFleetStream(central.nc, ['store-bad']);
-    await new Promise((r) => setTimeout(r, 3_000));
+    // The health is on the hub; the hub tries the link twice more, and the centre refuses both: nothing had a way across.
+    const refusedSoFar = hub.refusals();
+    await until('two more refusals of the link', () => hub.refusals() >= refusedSoFar + 2, 15_000, 50);
+    expect(await leafConnected(hub.monitorPort)).toBe(false);
     expect(hub.monitor.status().state).toBe('refused');
     expect((await readFleet(central.nc)).latest.filter((a) => a.message.storeId === 'store-bad')).toEqual([]);
   }, 60_000);

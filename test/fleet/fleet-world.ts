@@ -7,7 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, createInbox, nanos, type NatsConnection } from '@nats-io/transport-node';
+import { DELIVER_PREFIX } from '../../src/fleet/central';
 import type { ChainLink } from '../../src/main/core/hub/chain/link';
 import type { CounterHealth, StoreSummary } from '../../src/main/core/hub/chain/north';
 import { type NorthSender, startNorthSender } from '../../src/main/core/hub/chain/north-sender';
@@ -60,6 +61,8 @@ export interface TestStore {
   summary: Omit<StoreSummary, 'kind' | 'storeId' | 'seq' | 'runAt' | 'at'>;
   /** The hub PC's connection (reads the store's own north stream). */
   readonly nc: NatsConnection;
+  /** nats-server's lines from the hub (the running one, across setLink); returns the function that stops listening. */
+  onLine(listener: (line: string) => void): () => void;
   /** Restarts the hub with its leaf remote pointed nowhere (the link cut) or back at the centre. */
   setLink(up: boolean): Promise<void>;
   /** The hub PC's keeper of the chain's account (the product's), with this run's password. */
@@ -103,7 +106,13 @@ export async function startStore(cleanup: Cleanup, central: Central, storeId: st
   const keeperPassword = newKeeperPassword();
   const keeperHash = hashSecret(keeperPassword);
   writeHubConfig(files, listen, hashSecret(secret), chain(central.leafUrl), null, keeperHash);
-  let supervisor = new HubSupervisor({ program, version, files, listen, stopGraceMs: 3000 });
+  const lineListeners = new Set<(line: string) => void>();
+  const supervise = (): HubSupervisor => {
+    const made = new HubSupervisor({ program, version, files, listen, stopGraceMs: 3000 });
+    made.onLine((line) => lineListeners.forEach((l) => l(line)));
+    return made;
+  };
+  let supervisor = supervise();
   const started = await supervisor.start();
   if (!started.running) throw new Error(`store hub did not start: ${started.problem}`);
   cleanup.add(() => supervisor.stop());
@@ -161,11 +170,16 @@ export async function startStore(cleanup: Cleanup, central: Central, storeId: st
     keeper,
     keeperPassword,
     chainNc: chainSide.connection.nc,
+    onLine: (listener) => {
+      // Held here, not on a supervisor: setLink starts a new one.
+      lineListeners.add(listener);
+      return () => lineListeners.delete(listener);
+    },
     setLink: async (up) => {
       const nowhere = `nats-leaf://127.0.0.1:${await freePort()}`;
       writeHubConfig(files, listen, hashSecret(secret), chain(up ? central.leafUrl : nowhere), null, keeperHash);
       await supervisor.stop();
-      supervisor = new HubSupervisor({ program, version, files, listen, stopGraceMs: 3000 });
+      supervisor = supervise();
       const again = await supervisor.start();
       if (!again.running) throw new Error(`store hub did not restart: ${again.problem}`);
     },
@@ -175,13 +189,28 @@ export async function startStore(cleanup: Cleanup, central: Central, storeId: st
   return store;
 }
 
-/** Asks `probe` every 500 ms until it gives a value (not null, not an error); fails after `timeoutMs`, naming `what`. */
+/** Asks `probe` every 200 ms until it gives a value (not null, not an error); fails after `timeoutMs`, naming `what`. */
 export async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | null>): Promise<{ value: T; ms: number }> {
   const started = Date.now();
   for (;;) {
     const value = await probe().catch(() => null);
     if (value !== null) return { value, ms: Date.now() - started };
     if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/**
+ * A round trip from `nc` at the centre through a store's link, with what the centre may do there
+ * (an ephemeral consumer on the store's north stream, made and deleted). Whatever `nc` sent the
+ * store before it (a subscription's interest, a message the link should refuse) has reached the
+ * store's hub by the time the answer is here: one connection and one link keep their order.
+ */
+export async function roundTripThrough(nc: NatsConnection, storeId: string): Promise<void> {
+  const inbox = `${DELIVER_PREFIX}.${storeId}.${createInbox().split('.').pop()!}`;
+  const config = { deliver_subject: inbox, deliver_policy: 'new', ack_policy: 'none', inactive_threshold: nanos(5_000) };
+  const reply = await nc.request(`$JS.${storeId}.API.CONSUMER.CREATE.PACKDESK_NORTH`, JSON.stringify({ stream_name: 'PACKDESK_NORTH', config }), { timeout: 5_000 });
+  const made = JSON.parse(new TextDecoder().decode(reply.data)) as { name?: string; error?: { description?: string } };
+  if (!made.name) throw new Error(`${storeId} did not make the consumer: ${made.error?.description ?? 'no reason given'}`);
+  nc.publish(`$JS.${storeId}.API.CONSUMER.DELETE.PACKDESK_NORTH.${made.name}`, '');
 }

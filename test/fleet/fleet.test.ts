@@ -12,7 +12,7 @@ import { fleetStatus, type FleetStatus } from '../../src/fleet/status';
 import { connect } from '@nats-io/transport-node';
 import { Cleanup } from '../support/engine';
 import { startTestNats } from '../support/nats';
-import { type Central, startCentral, startStore, type TestStore, until } from './fleet-world';
+import { type Central, roundTripThrough, startCentral, startStore, type TestStore, until } from './fleet-world';
 
 const EVERY_MS = 2_000;
 
@@ -152,8 +152,8 @@ describe('fleet view through leaf nodes', () => {
     const { Kvm } = await import('@nats-io/kv');
     const claims = await new Kvm(store.nc).create('packdesk-claims');
     central.nc.publish('$KV.packdesk-claims.order-1', JSON.stringify({ counterId: 'centre' }));
-    await central.nc.flush();
-    await new Promise((r) => setTimeout(r, 500));
+    // Then something the centre may do, on the same connection and link: the store's answer comes after the write would have landed.
+    await roundTripThrough(central.nc, store.storeId);
     expect(await claims.get('order-1')).toBeNull();
     const storeJsm = await jetstreamManager(store.chainNc);
     expect((await storeJsm.streams.info('PACKDESK_NORTH')).state.messages).toBeGreaterThanOrEqual(before);

@@ -15,6 +15,7 @@ import { CHAIN_ACCOUNT, STORE_ACCOUNT } from '../../src/main/core/hub/server/acc
 import { readFleet } from '../../src/fleet/central';
 import { Cleanup } from '../support/engine';
 import { until } from '../support/until';
+import { roundTripThrough } from './fleet-world';
 import * as probe from './isolation/probes';
 import { type IsolationWorld, jsz, markEverything, type Role, startIsolationWorld } from './isolation/world';
 
@@ -145,9 +146,22 @@ describe('what crosses the chain link: the isolation matrix', () => {
       for (let i = 0; i < 3; i += 1) p.nc.publish(`packdesk.north.${storeId}.counter.${counterId}`, JSON.stringify(health(storeId, counterId)));
       await p.nc.flush();
     }
-    // The stores' own counters keep being heard meanwhile; give the spoofs time to arrive if they could.
-    await new Promise((r) => setTimeout(r, 4_000));
-    const reading = await readFleet(world.central.nc);
+    // The centre's and the page's spoofs went down each store's link before these round trips came back.
+    for (const role of ['centre', 'fleet-page'] as const) {
+      for (const storeId of ['store-a', 'store-b']) await roundTripThrough(world.principals.find((x) => x.role === role)!.nc, storeId);
+    }
+    // Then each store's counter speaks for its own store on the same connection as its spoofs: once that is
+    // believed at the centre, a spoof (stored before it on the hub, sourced in order) would have been too.
+    const marks: [Role, string][] = [['this-counter', 'store-a'], ['other-counter', 'store-b']];
+    for (const [role, storeId] of marks) {
+      const p = world.principals.find((x) => x.role === role)!;
+      p.nc.publish(`packdesk.north.${storeId}.counter.mark-${storeId}`, JSON.stringify(health(storeId, `mark-${storeId}`)));
+      await p.nc.flush();
+    }
+    const reading = await until('both stores’ own marks believed at the centre', async () => {
+      const read = await readFleet(world.central.nc);
+      return marks.every(([, storeId]) => read.latest.some((m) => m.message.kind === 'counter' && m.message.counterId === `mark-${storeId}`)) ? read : false;
+    }, 30_000, 100);
     for (const [role, , counterId] of tries) {
       const believed = reading.latest.some((m) => m.message.kind === 'counter' && m.message.counterId === counterId);
       cells.push({ role, principal: world.principals.find((x) => x.role === role)!.name, target: 'north, as another store', op: 'write: put', expect: false, outcome: { allowed: believed, how: believed ? 'believed at the centre' : 'not believed' } });
@@ -169,6 +183,7 @@ describe('what crosses the chain link: the isolation matrix', () => {
       }
       for (const c of a.counters) holders.add(c.host.hub.status().intakeHolder?.counterName ?? 'none');
       if (order === null && Date.now() - started > 3_000) order = a.sandbox.placeOrder().id;
+      // The scenario's own pace (a forged write every 0.7 s across the lease's renewals for 20 s), not a wait for something.
       await new Promise((r) => setTimeout(r, 700));
     }
     expect([...holders].filter((h) => !/^Counter [12]$/.test(h))).toEqual([]);

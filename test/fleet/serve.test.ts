@@ -22,7 +22,7 @@ import type { OrderSummary } from '../../src/shared/ipc';
 import { axe } from '../support/axe';
 import { connectChromium } from '../support/shared-chromium';
 import { Cleanup } from '../support/engine';
-import { type Central, startCentral, startStore, type TestStore, until } from './fleet-world';
+import { type Central, roundTripThrough, startCentral, startStore, type TestStore, until } from './fleet-world';
 
 const EVERY_MS = 2_000;
 /** What a store's rows and order bodies carry that must never reach the centre. */
@@ -134,7 +134,8 @@ describe('fleet serve', () => {
       },
     });
     await central.nc.flush();
-    await new Promise((r) => setTimeout(r, 500));
+    // The subscription's interest went down each link before these round trips: both hubs know of it.
+    for (const store of stores) await roundTripThrough(central.nc, store.storeId);
     // Counters write and watch order bodies meanwhile, as a store does all day.
     const bucket = await new Kvm(stores[0]!.nc).open('packdesk-orders');
     const watch = await bucket.watch();
@@ -146,7 +147,17 @@ describe('fleet serve', () => {
       const text = (await get(server, '/api/stores/store-a')).text;
       return (JSON.parse(text) as StoreDrill).open.state === 'ok' ? text : null;
     });
-    await new Promise((r) => setTimeout(r, 2_500));
+    // Then a counter's figures on the same connection, through the north stream and the link: a leak of the body would have arrived first.
+    // (A clock difference one millisecond off: no problem on any screen, put back at once.)
+    const counter = stores[0]!.counters[0]!;
+    const figures = counter.figures;
+    const nudged = (figures.clockDifferenceMs ?? 0) + 1;
+    counter.figures = { ...figures, clockDifferenceMs: nudged };
+    counter.sender.changed();
+    const marked = `"clockDifferenceMs":${nudged}`;
+    await until('the counter’s new figures heard at the centre', 15_000, async () => (seen.some((m) => m.includes(marked)) ? true : null));
+    counter.figures = figures;
+    counter.sender.changed();
     watch.stop();
     sub.unsubscribe();
     for (const word of CUSTOMER_WORDS) {

@@ -12,7 +12,8 @@ import type { CounterHealth } from '../../src/main/core/hub/chain/north';
 import { connectHub } from '../../src/main/core/hub/nats/connection';
 import type { CounterPorts, HubSession } from '../../src/main/core/hub/ports';
 import { startHubSession } from '../../src/main/core/hub/session';
-import { systemTimers } from '../../src/main/core/time';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { systemTimers, type Timers } from '../../src/main/core/time';
 import { Cleanup } from '../support/engine';
 import { type Central, startCentral, startStore, type TestStore } from './fleet-world';
 import { timeUntil, until } from '../support/until';
@@ -23,11 +24,34 @@ async function health(central: Central, counterId: string): Promise<CounterHealt
   return (found?.message as CounterHealth | undefined) ?? null;
 }
 
+/** Node's timers, keeping count of those set and not yet fired or cleared: what could still make the session act. */
+function countedTimers(): { timers: Timers; pending: () => number } {
+  const live = new Set<unknown>();
+  return {
+    timers: {
+      setTimeout(fn, ms, options) {
+        const handle: unknown = systemTimers.setTimeout(() => {
+          live.delete(handle);
+          fn();
+        }, ms, options);
+        live.add(handle);
+        return handle;
+      },
+      clearTimeout(handle) {
+        live.delete(handle);
+        systemTimers.clearTimeout(handle);
+      },
+    },
+    pending: () => live.size,
+  };
+}
+
 describe('a hub session sends its counter north', () => {
   const cleanup = new Cleanup();
   let central: Central;
   let store: TestStore;
   let session: HubSession;
+  const sessionTimers = countedTimers();
   let tapsWaiting = 0;
   let openOrders: OpenOrder[] = [{ orderId: 'ORD-S-1', nextStep: 'ACCEPT', late: false, cancelledAlarm: false, claim: null }];
 
@@ -50,7 +74,7 @@ describe('a hub session sends its counter north', () => {
       ports,
       connect: () => connectHub(store.target, { name: 'Counter 1' }),
       now: Date.now,
-      timers: systemTimers,
+      timers: sessionTimers.timers,
       north: {
         health: () => ({ lastIntakeAt: 1_700_000_200_000, storageWarnings: [] }),
         summary: () => ({ awaitingAccept: 4, beingPacked: 1, late: 0, cancelledAlarmsOpen: 0 }),
@@ -85,10 +109,16 @@ describe('a hub session sends its counter north', () => {
 
   it('stops sending when the session closes', async () => {
     await session.close();
-    await new Promise((r) => setTimeout(r, 500));
+    // Nothing is left that could send: every timer of the session is cleared (its senders and change checks run on them).
+    expect(sessionTimers.pending()).toBe(0);
+    // What it sent before closing is on the hub; wait until the centre has the last of it.
+    const hubJsm = await jetstreamManager(store.chainNc);
+    const last = await hubJsm.streams.getMessage('PACKDESK_NORTH', { last_by_subj: 'packdesk.north.store-s.counter.store-s-c1' });
+    const lastSeq = (last!.json<CounterHealth>()).seq;
+    await until('the centre has the session’s last health', async () => (await health(central, 'store-s-c1'))?.seq === lastSeq, 15_000, 100);
     const before = (await health(central, 'store-s-c1'))!.seq;
     tapsWaiting = 5;
-    await new Promise((r) => setTimeout(r, 3_000));
+    expect((await hubJsm.streams.getMessage('PACKDESK_NORTH', { last_by_subj: 'packdesk.north.store-s.counter.store-s-c1' }))!.json<CounterHealth>().seq).toBe(lastSeq);
     expect((await health(central, 'store-s-c1'))!.seq).toBe(before);
   }, 15_000);
 });

@@ -19,7 +19,7 @@ import { HUB_BUCKETS, NORTH_STREAM, OPEN_STREAM } from '../../src/main/core/hub/
 import { systemTimers } from '../../src/main/core/time';
 import { Cleanup, tempDir } from '../support/engine';
 import { until } from '../support/until';
-import { startStore, type TestStore } from './fleet-world';
+import { roundTripThrough, startStore, type TestStore } from './fleet-world';
 import { startStoreAccountsCentral, type StoreAccountsCentral } from './operator-central';
 
 const decode = (data: Uint8Array): string => new TextDecoder().decode(data);
@@ -101,12 +101,20 @@ describe('stores apart at the centre (operator mode)', () => {
     // Store b's lease, held by its Counter 1 as a store's lease is.
     const lease = await new Kvm(stores[1]!.nc).create(HUB_BUCKETS.lease.name, { history: HUB_BUCKETS.lease.history });
     await lease.put(LEASE_KEY, JSON.stringify({ counterId: 'store-b-c1', counterName: 'Counter 1', at: Date.now() }));
+    const seqs = async (): Promise<Map<string, number>> => new Map((await readFleet(central.nc)).latest.filter((m) => m.message.kind === 'counter').map((m) => [m.message.storeId, m.message.seq]));
+    const before = await seqs();
     for (let i = 0; i < 5; i += 1) {
       thief.publish(`$JS.${b}.API.$KV.${HUB_BUCKETS.lease.name}.${LEASE_KEY}`, JSON.stringify({ counterId: 'counter-9', counterName: 'Counter 9', at: Date.now() }));
       thief.publish(`$KV.${HUB_BUCKETS.lease.name}.${LEASE_KEY}`, JSON.stringify({ counterId: 'counter-9', counterName: 'Counter 9', at: Date.now() }));
       thief.publish(`packdesk.north.${b}.counter.forged`, JSON.stringify({ kind: 'counter', storeId: b, counterId: 'forged' }));
-      await new Promise((r) => setTimeout(r, 700));
     }
+    // The writes went down store a's link before this round trip came back (one connection, one link).
+    await roundTripThrough(thief, 'store-a');
+    // Both stores have sent newer figures to the fleet while the thief listened: store b's traffic happened, and the fleet took in what came after the forgeries.
+    await until('newer figures from both stores at the centre', async () => {
+      const now = await seqs();
+      return ['store-a', b].every((id) => (now.get(id) ?? 0) > (before.get(id) ?? 0));
+    }, 15_000, 100);
     sub.unsubscribe();
     expect(JSON.parse((await lease.get(LEASE_KEY))!.string())).toMatchObject({ counterName: 'Counter 1' });
     expect((await readFleet(central.nc)).latest.filter((m) => m.message.kind === 'counter' && m.message.counterId === 'forged')).toEqual([]);

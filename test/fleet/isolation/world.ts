@@ -15,7 +15,7 @@ import { readFleet } from '../../../src/fleet/central';
 import { runFleet } from '../../../src/fleet/cli';
 import { connectHub } from '../../../src/main/core/hub/nats/connection';
 import { parseJoinCode } from '../../../src/main/core/hub/join-code';
-import { type HubDeclaration } from '../../../src/main/core/hub/registry';
+import { HUB_REGISTRY, type HubDeclaration } from '../../../src/main/core/hub/registry';
 import { configuredMonitorPort, hubFiles } from '../../../src/main/core/hub/server';
 import { startTrainingStore, type TrainingStore } from '../../../src/web/store';
 import type { Cleanup } from '../../support/engine';
@@ -125,15 +125,24 @@ function storeSide(a: LinkedStore, centre: NatsConnection): StoreSide {
     async chainKeeps(stream, text, act) {
       const inbox = createInbox();
       let kept = false;
+      const seen = new Set<string>();
       const sub = centre.subscribe(inbox, {
         callback: (_e, m) => {
-          if (decode(m.data).includes(text)) kept = true;
+          const data = decode(m.data);
+          seen.add(data);
+          if (data.includes(text)) kept = true;
         },
       });
       const reply = await centre.request(`$JS.${a.storeId}.API.CONSUMER.CREATE.${stream}`, JSON.stringify({ stream_name: stream, config: { deliver_subject: inbox, ack_policy: 'none', deliver_policy: 'new', inactive_threshold: 5_000_000_000 } }), { timeout: 2_000 });
       const made = JSON.parse(decode(reply.data)) as { name?: string };
       await act();
-      await new Promise((r) => setTimeout(r, 300));
+      // Then the store's own counter feeds the stream: once its message is delivered here, one the act stored would have been (the stream keeps order).
+      const sentinel = `sentinel ${createInbox()}`;
+      const target = HUB_REGISTRY.find((d) => d.kind !== 'bucket' && d.name === stream);
+      if (!target) throw new Error(`${stream} is not a chain stream of the registry`);
+      a.counter.publish(subjects(target).replace(/\.>$/, '.counter.isolation'), sentinel);
+      await a.counter.flush();
+      await until(`the store's own message through ${stream}`, () => seen.has(sentinel), 10_000, 20);
       sub.unsubscribe();
       if (made.name) centre.publish(`$JS.${a.storeId}.API.CONSUMER.DELETE.${stream}.${made.name}`, '');
       return kept;
