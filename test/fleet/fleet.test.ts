@@ -162,7 +162,7 @@ describe('fleet view through leaf nodes', () => {
   it('believes a store only about itself: a hub of a store’s own making that speaks for another store is refused and counted', async () => {
     // Store x runs a plain nats-server (no accounts, no Packdesk) linked to the centre, and says what it likes.
     const leaf = central.leafUrl.replace('nats-leaf://', '');
-    const rogue = await startTestNats({ extraConfig: `server_name: rogue\njetstream { domain: "store-x" }\nleafnodes { remotes [ { url: "nats-leaf://${leaf}" } ] }` });
+    const rogue = await startTestNats({ jetstreamDomain: 'store-x', extraConfig: `server_name: rogue\nleafnodes { remotes [ { url: "nats-leaf://${leaf}" } ] }` });
     cleanup.add(() => rogue.stop());
     const nc = await connect({ servers: rogue.url });
     cleanup.add(() => nc.close());
@@ -172,7 +172,9 @@ describe('fleet view through leaf nodes', () => {
     const lie = (storeId: string, counterId: string, version: string) => ({ kind: 'counter', storeId, counterId, counterName: 'Counter 1', version, seq: 1, runAt: Date.now(), at: Date.now(), tapsWaiting: 0, oldestWaitingAt: null, lastSentAt: Date.now(), online: true, clockDifferenceMs: 0, lastIntakeAt: Date.now(), storageWarnings: [] });
     const js = jetstream(nc);
     // Fresh figures for a counter of store b, on store b's subject; and its own counter at a made-up version.
-    await js.publish(`packdesk.north.${victim.storeId}.counter.${victim.counters[0]!.counterId}`, JSON.stringify(lie(victim.storeId, victim.counters[0]!.counterId, '99.0.0')));
+    // (A counter store b does not run: a real one's next figures would be that subject's newest message.)
+    const forged = `${victim.storeId}-c9`;
+    await js.publish(`packdesk.north.${victim.storeId}.counter.${forged}`, JSON.stringify(lie(victim.storeId, forged, '99.0.0')));
     await js.publish('packdesk.north.store-x.counter.x-c1', JSON.stringify(lie('store-x', 'x-c1', '99.0.0-x')));
     await js.publish('packdesk.north.store-never.counter.n-c1', JSON.stringify(lie('store-never', 'n-c1', '1.0.0')));
     expect((await fleet(['stores', 'add', 'store-x', '--server', central.server.url])).code).toBe(0);

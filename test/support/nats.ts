@@ -43,6 +43,12 @@ export interface TestNatsOptions {
   readonly extraConfig?: string;
   /** Keep the store in this folder (default: a fresh temporary one, removed by stop()). */
   readonly storeDir?: string;
+  /**
+   * The server's JetStream domain. Said here, not in extraConfig: a second `jetstream {}` block
+   * replaces the first, store_dir and all, and nats-server then keeps its streams in
+   * /tmp/nats/jetstream from one run to the next.
+   */
+  readonly jetstreamDomain?: string;
 }
 
 /** Starts nats-server with JetStream on a free port of 127.0.0.1 and waits until it accepts connections. */
@@ -55,7 +61,7 @@ export async function startTestNats(options: TestNatsOptions = {}): Promise<Test
   const configPath = path.join(ownDir ?? path.dirname(storeDir), `nats-${port}.conf`);
   writeFileSync(
     configPath,
-    [`listen: "127.0.0.1:${port}"`, `jetstream { store_dir: ${JSON.stringify(storeDir)} }`, options.extraConfig ?? ''].join('\n'),
+    [`listen: "127.0.0.1:${port}"`, `jetstream { store_dir: ${JSON.stringify(storeDir)}${options.jetstreamDomain ? `, domain: ${JSON.stringify(options.jetstreamDomain)}` : ''} }`, options.extraConfig ?? ''].join('\n'),
   );
   let child: ChildProcess | null = null;
 
