@@ -6,7 +6,7 @@
  */
 import { CounterPresenceSchema, type CounterView, type HubStatus } from '../../../shared/hub';
 import { DEFAULT_LEASE_MS, LEASE_BUCKET, LEASE_KEY, LeaseValueSchema } from './lease';
-import { CLIENT_TIMEOUT_MS, isMissingBucket, type NatsConnection, openExistingBucket } from './nats/buckets';
+import { type Bucket, CLIENT_TIMEOUT_MS, isMissingBucket, type NatsConnection, openExistingBucket } from './nats/buckets';
 import { PRESENCE_BUCKET, PRESENCE_WINDOW_MS } from './presence';
 
 /** What `hub status` reads from the hub besides the connection itself: the lease holder and the counters' presence (readHubStatus, or a test's seam). */
@@ -27,24 +27,44 @@ export async function readHubStatus(
     const value = LeaseValueSchema.safeParse(lease.json());
     if (value.success) intakeHolder = { counterId: value.data.counterId, counterName: value.data.counterName };
   }
-  const counters: CounterView[] = [];
+  let counters: CounterView[] = [];
   try {
     const presence = await openExistingBucket(nc, PRESENCE_BUCKET, CLIENT_TIMEOUT_MS);
-    for await (const key of await presence.keys()) {
-      const entry = await presence.get(key).catch(() => null);
-      if (!entry || entry.operation !== 'PUT') continue;
-      const parsed = CounterPresenceSchema.safeParse(entry.json());
-      if (!parsed.success) continue;
-      counters.push({
-        ...parsed.data,
-        present: now() - entry.created.getTime() < PRESENCE_WINDOW_MS,
-        isThisCounter: parsed.data.counterId === self.counterId,
-        holdsIntake: intakeHolder?.counterId === parsed.data.counterId,
-      });
-    }
+    counters = await listPresence(presence, self, intakeHolder, now);
   } catch (error) {
     if (!isMissingBucket(error)) throw error;
   }
   counters.sort((a, b) => Number(b.isThisCounter) - Number(a.isThisCounter) || a.counterName.localeCompare(b.counterName));
   return { intakeHolder, counters };
+}
+
+/**
+ * Each counter in the presence bucket, once. A listing of keys is a live consumer that stops when
+ * nothing is pending, so a counter that writes its presence again while the list is read comes
+ * through twice (seen in a session test under load: "Counter 2" listed twice); the second
+ * mention is dropped, and the one read of its entry gives its newest presence.
+ */
+export async function listPresence(
+  presence: Pick<Bucket, 'keys' | 'get'>,
+  self: { readonly counterId: string },
+  intakeHolder: HubStatus['intakeHolder'],
+  now: () => number,
+): Promise<CounterView[]> {
+  const counters: CounterView[] = [];
+  const listed = new Set<string>();
+  for await (const key of await presence.keys()) {
+    if (listed.has(key)) continue;
+    listed.add(key);
+    const entry = await presence.get(key).catch(() => null);
+    if (!entry || entry.operation !== 'PUT') continue;
+    const parsed = CounterPresenceSchema.safeParse(entry.json());
+    if (!parsed.success) continue;
+    counters.push({
+      ...parsed.data,
+      present: now() - entry.created.getTime() < PRESENCE_WINDOW_MS,
+      isThisCounter: parsed.data.counterId === self.counterId,
+      holdsIntake: intakeHolder?.counterId === parsed.data.counterId,
+    });
+  }
+  return counters;
 }

@@ -15,7 +15,7 @@ import { readHubStatus } from '../../../../src/main/core/hub/read-status';
 import { systemTimers } from '../../../../src/main/core/time';
 import { sampleOrder } from '../../../support/orders';
 import { waitFor } from './helpers';
-import { makeTestHub, type TestHub } from './hub-fixture';
+import { hubTarget, leaseWrites, makeTestHub, type TestHub } from './hub-fixture';
 
 interface Counter {
   readonly name: string;
@@ -24,6 +24,8 @@ interface Counter {
   readonly taps: SharedTap[];
   readonly events: HubEvent[];
   polling(): boolean;
+  /** How many times this counter's intake started or stopped polling. */
+  turns(): number;
   /** This counter's own intake stored an order (while it polls). */
   intakeStored(order: Order): void;
 }
@@ -36,6 +38,11 @@ function startCounter(n: number): Counter {
   const taps: SharedTap[] = [];
   const events: HubEvent[] = [];
   let polling = true;
+  let turns = 0;
+  const poll = (on: boolean): void => {
+    if (polling !== on) turns += 1;
+    polling = on;
+  };
   const ports: CounterPorts = {
     saveOrders: (bodies) =>
       bodies.map((o) => {
@@ -45,8 +52,8 @@ function startCounter(n: number): Counter {
       }),
     bodies: (ids) => ids.map((id) => orders.get(id)).filter((o): o is Order => o !== undefined),
     heldOrderIds: () => [...orders.keys()],
-    resumeIntake: () => (polling = true),
-    pauseIntake: () => (polling = false),
+    resumeIntake: () => poll(true),
+    pauseIntake: () => poll(false),
     ownTaps: () => taps,
     presence: (): Omit<CounterPresence, 'counterId' | 'counterName' | 'version' | 'at'> => ({
       tapsWaiting: taps.filter((t) => t.state === 'waiting').length,
@@ -61,7 +68,7 @@ function startCounter(n: number): Counter {
     me: { counterId: `counter-${n}`, counterName: name, version: '0.1.0' },
     role: n === 1 ? 'hub' : 'counter',
     ports,
-    connect: () => connectHub({ host: '127.0.0.1', port: hub.port, secret: hub.secret, fingerprint: hub.fingerprint }, { name, pingIntervalMs: 1000 }),
+    connect: () => connectHub(hubTarget(hub), { name, pingIntervalMs: 1000 }),
     now: Date.now,
     timers: systemTimers,
     awayAfterMs: 1_500,
@@ -76,6 +83,7 @@ function startCounter(n: number): Counter {
     taps,
     events,
     polling: () => polling,
+    turns: () => turns,
     intakeStored(order) {
       orders.set(order.id, order);
       session.publishOrders([order.id]);
@@ -116,18 +124,23 @@ afterAll(async () => {
 describe('three counters and one store hub', () => {
   it('poll with exactly one intake, and every counter lists all three and who takes in orders', async () => {
     await waitFor(() => pollers().length === 1, 8_000, 'exactly one counter polls');
-    // Held steady over several renewals, not a moment's agreement.
-    for (let i = 0; i < 10; i++) {
-      await new Promise((r) => setTimeout(r, 200));
+    // Held steady over several renewals, not a moment's agreement: five writes of the lease all name
+    // the one counter polling, it is the only one polling as each arrives, and no counter's intake
+    // started or stopped meanwhile, not even for an instant.
+    const [poller] = counters.filter((c) => c.polling());
+    const turned = counters.map((c) => c.turns());
+    const named = await leaseWrites(hub, 5, () => {
       expect(pollers()).toHaveLength(1);
-    }
+    });
+    expect(named).toEqual(Array(5).fill(poller!.session.status().counterId));
+    expect(counters.map((c) => c.turns())).toEqual(turned);
     await waitFor(() => counters.every((c) => c.session.status().counters.filter((v) => v.present).length === 3), 5_000, 'all three listed');
     const holder = counters.find((c) => c.polling())!;
     for (const c of counters) expect(c.session.status().intakeHolder?.counterName).toBe(holder.name);
   });
 
   it('are seen the same way by a look from a shell (packdesk hub status), which takes no part', async () => {
-    const look = await connectHub({ host: '127.0.0.1', port: hub.port, secret: hub.secret, fingerprint: hub.fingerprint }, { name: 'status' });
+    const look = await connectHub(hubTarget(hub), { name: 'status' });
     if (!look.ok) throw new Error(look.problem.message);
     try {
       const seen = await readHubStatus(look.connection.nc, { counterId: 'counter-2' });
