@@ -143,7 +143,7 @@ interface Settled {
   /** The host's JS heap after a compacting collection, MB: what it holds, garbage aside. */
   readonly liveHeap: number;
   /** What the engine keeps between calls, by count. */
-  readonly held: { bodies: number; tapProjections: number; viewProjections: number } | null;
+  readonly held: { bodies: number; actions: number; tapProjections: number; viewProjections: number } | null;
 }
 
 /** Ten readings a second apart of every process's memory. */
@@ -213,7 +213,7 @@ function settledReport(title: string, s: Settled, hostScale: number): string {
     `  ${againstBound('host JS heap (used)', s.hostHeap, BOUND.settledHeap * hostScale, 'MB')}`,
     `    ${whereItLies(s.hostKinds, s.hostUsage)}`,
     `    live JS heap, after the bench asked for a compacting collection (read last): ${s.liveHeap.toFixed(1)} MB`,
-    `    the engine keeps: ${s.held ? `${s.held.bodies} parsed order bodies, projections of ${s.held.tapProjections} orders for taps and ${s.held.viewProjections} for the screens` : 'no engine'}`,
+    `    the engine keeps: ${s.held ? `${s.held.bodies} parsed order bodies, ${s.held.actions} parsed taps' actions, projections of ${s.held.tapProjections} orders for taps and ${s.held.viewProjections} for the screens` : 'no engine'}`,
     `  ${againstBound("page's renderer RSS", s.appRss, margin, 'MB')}  [the floor's ${s.floorRss.median.toFixed(1)} MB + ${BOUND.rendererOverFloor} MB]`,
     `    over the floor: ${(s.appRss.median - s.floorRss.median).toFixed(1)} MB RSS (bound ${BOUND.rendererOverFloor} MB: ${((s.appRss.median - s.floorRss.median) / BOUND.rendererOverFloor).toFixed(2)}x)`,
     `  ${figure("page's renderer PSS", s.appPss, 'MB')}; ${figure("the floor's renderer RSS", s.floorRss, 'MB')}; ${figure('PSS', s.floorPss, 'MB')}`,

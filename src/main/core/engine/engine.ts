@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SyncStatus } from '../../../shared/ipc';
-import { fileHealth, openOrReplace, watchDamage } from '../db';
+import { fileHealth, openOrReplace, parsedActionsKept, watchDamage } from '../db';
 import { silentLogger } from '../log';
 import { createOutbox, createSenderLock, createUpkeep, DEFAULT_BACKOFF, type Outbox, storeViews } from '../outbox';
 import { createSync, type Sync } from '../sync';
@@ -243,7 +243,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     lastTapAt: () => lastTap,
-    held: () => ({ bodies: store.orders.bodiesKept(), tapProjections: outbox.projectionsKept(), viewProjections: views.projectionsKept() }),
+    held: () => ({ bodies: store.orders.bodiesKept(), actions: parsedActionsKept(), tapProjections: outbox.projectionsKept(), viewProjections: views.projectionsKept() }),
     sendingCount: () => sync.inFlight(),
     health: () => fileHealth(store, { dataDir: options.dataDir, notice: storeNotice, stopped }),
     on: (event, listener) => hub.on(event, listener),

@@ -114,8 +114,8 @@ export interface Engine {
   tapsChangedElsewhere(): void;
   setOptions(patch: { undoWindowMs?: number; concurrency?: number }): void;
   lastTapAt(): number | null;
-  /** What the engine keeps in memory between calls, by count: parsed order bodies, and the projections of orders taps wait on (the outbox's and the screens'). */
-  held(): { bodies: number; tapProjections: number; viewProjections: number };
+  /** What the engine keeps in memory between calls, by count: parsed order bodies, parsed taps' actions (the process's), and the projections of orders taps wait on (the outbox's and the screens'). */
+  held(): { bodies: number; actions: number; tapProjections: number; viewProjections: number };
   sendingCount(): number;
   health(): { dataFile: string; integrity: 'ok' | string; schemaVersion: number };
   on<E extends EventName>(event: E, listener: (body: EventBody<E>) => void): () => void;

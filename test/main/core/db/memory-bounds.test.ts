@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type OpenStoreOptions, type Store } from '../../../../src/main/core/db';
 import { BODY_CACHE_SIZE } from '../../../../src/main/core/db/orders-table';
+import { ACTION_CACHE_SIZE, parsedActionsKept } from '../../../../src/main/core/db/rows';
 import { DEFAULT_PAGE_CACHE_KIB } from '../../../../src/main/core/db/store';
 import { INTAKE_MEMORY, openIntakeStore } from '../../../../src/main/core/engine/compose';
 import type { Order } from '../../../../src/shared/protocol';
@@ -48,6 +49,22 @@ describe('what a connection to the data file keeps in memory', () => {
     expect(store.orders.list()).toHaveLength(count);
     expect(store.orders.bodiesKept()).toBe(BODY_CACHE_SIZE);
     expect(BODY_CACHE_SIZE).toBeLessThanOrEqual(500);
+  });
+
+  it("keeps a few hundred parsed taps' actions however many different taps were read, each read the same again", () => {
+    const store = open();
+    const count = ACTION_CACHE_SIZE + 300;
+    store.transaction(() => {
+      store.orders.saveIfNewer(order(0), NOW);
+      // Each an invoice number of its own: a distinct stored text, as cuts and invoices are.
+      for (let n = 0; n < count; n++) store.outbox.insert({ randomId: crypto.randomUUID(), orderId: 'ORD-1000', action: { type: 'CLIENT_ORDER_INFO_UPDATE', clientOrderInfo: { sellerInvoiceId: `INV-${n}` } }, createdAt: NOW, sendAfter: NOW, terminalId: 'T-1' });
+    });
+    const first = store.outbox.forOrder('ORD-1000');
+    expect(first).toHaveLength(count);
+    expect(parsedActionsKept()).toBeLessThanOrEqual(ACTION_CACHE_SIZE);
+    expect(ACTION_CACHE_SIZE).toBeLessThanOrEqual(512);
+    // Read again: the same actions, whether from the cache or the file.
+    expect(store.outbox.forOrder('ORD-1000').map((e) => e.action)).toEqual(first.map((e) => e.action));
   });
 
   it("gives SQLite's page cache its size: the engine's 8 MB unless told, intake's connection SQLite's own 2 MB", () => {
