@@ -28,7 +28,7 @@ export function fulfilmentTypeFor(state: FulfillmentState): 'STORE' | 'DELIVERY'
 }
 
 /** The order's fulfilment of a type (STORE or DELIVERY), if it has one. */
-export function fulfilmentOfType(order: Order, type: 'STORE' | 'DELIVERY'): Fulfillment | undefined {
+export function fulfilmentOfType<F extends Pick<Fulfillment, 'type'>>(order: { readonly fulfillments: readonly F[] }, type: 'STORE' | 'DELIVERY'): F | undefined {
   return order.fulfillments.find((f) => f.type.toUpperCase() === type);
 }
 
@@ -36,7 +36,7 @@ export function fulfilmentOfType(order: Order, type: 'STORE' | 'DELIVERY'): Fulf
 export type OrderPhase = 'NEW' | 'ACCEPTED' | 'IN_PROGRESS' | 'COMPLETED' | 'CANCELLED';
 
 /** The phase of an order; any state the service invents that we do not know is treated as NEW. */
-export function orderPhase(order: Order): OrderPhase {
+export function orderPhase(order: Pick<Order, 'orderState'>): OrderPhase {
   const s = normalizeOrderState(order.orderState);
   if (s === 'ACCEPTED' || s === 'IN_PROGRESS' || s === 'COMPLETED' || s === 'CANCELLED') return s;
   return 'NEW';
@@ -70,8 +70,16 @@ export const STEP_LABEL: Readonly<Record<StepKey, string>> = {
   COMPLETE: 'Complete order',
 };
 
+/**
+ * All of an order that nextStep reads: its state and its fulfilments' ids, kinds and states (the
+ * Orders search reads just these from a stored body, without checking all of it).
+ */
+export type StepFacts = Pick<Order, 'orderState'> & {
+  readonly fulfillments: readonly Pick<Fulfillment, 'fulfillmentId' | 'type' | 'fulfillmentState'>[];
+};
+
 /** The ONE next step for an order, or null when nothing is left to do. `undefined` = not yet known. */
-export function nextStep(order: Order | undefined): NextStep | null {
+export function nextStep(order: StepFacts | undefined): NextStep | null {
   if (!order) return { key: 'ACCEPT', label: STEP_LABEL.ACCEPT };
   const phase = orderPhase(order);
   if (phase === 'CANCELLED' || phase === 'COMPLETED') return null;
@@ -93,7 +101,7 @@ export function nextStep(order: Order | undefined): NextStep | null {
   return null;
 }
 
-function step(key: FulfillmentState, f: Fulfillment): NextStep {
+function step(key: FulfillmentState, f: Pick<Fulfillment, 'fulfillmentId'>): NextStep {
   return { key, label: STEP_LABEL[key], fulfilmentId: f.fulfillmentId };
 }
 

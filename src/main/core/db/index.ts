@@ -12,7 +12,7 @@ export type { OrdersTable } from './orders-table';
 export type { AuditLine, AuditTable } from './audit-table';
 export { damageIn, storageProblem } from './storage-error';
 export type { IntakeState, IntakeTable, IntakeWindow, LastRead, PendingId } from './intake-table';
-export { searchPlan, type Found, type OrderSearch, type Searched } from './order-search';
+export { searchPlan, type Found, type OrderSearch, type Searched, type StandingFacts } from './order-search';
 export type { AlarmKind, AlarmRow, AlarmsTable } from './alarms-table';
 export { packerOf, type DayTap, type HistoryOrder, type HistoryTable, type HistoryTap, type Moment, type PrintRow } from './history-table';
 export type { StaffRow, StaffTable } from './staff-table';

@@ -6,7 +6,10 @@
  * order file answers in milliseconds.
  */
 import type { Database } from 'better-sqlite3';
+import type { StepFacts } from '../../../shared/fulfilment';
 import type { MatchKind } from '../../../shared/orders/match';
+import { SHAPES } from './outbox-table';
+import { parseStepFacts } from './rows';
 
 /** Fewest digits taken as the end of an id or a phone: fewer match most of the queue. */
 const MIN_END_DIGITS = 3;
@@ -54,6 +57,17 @@ export interface Searched extends Found {
   readonly removedAt: number | null;
 }
 
+/**
+ * What an order on the terminal shows as its standing rests on, read without building its view:
+ * whether a tap shapes its projection, whether it has a body, and that body's step facts (null
+ * when they do not parse, or it has none).
+ */
+export interface StandingFacts {
+  readonly shaped: boolean;
+  readonly hasBody: boolean;
+  readonly step: StepFacts | null;
+}
+
 export type OrderSearch = ReturnType<typeof createOrderSearch>;
 
 /** The order finder over an open database (migration 6 applied). */
@@ -75,6 +89,11 @@ export function createOrderSearch(db: Database) {
   const ofDay = db.prepare(
     `SELECT id, added_at AS addedAt, removed_at AS removedAt FROM orders
      WHERE added_at >= ? AND added_at < ? ORDER BY added_at DESC, id LIMIT ?`,
+  );
+  // On the (order_id, seq) index, as outbox-table reads the taps that shape an order's projection.
+  const standing = db.prepare(
+    `SELECT body, EXISTS (SELECT 1 FROM outbox WHERE order_id = o.id AND ${SHAPES}) AS shaped
+     FROM orders o WHERE id = ? AND removed_at IS NULL`,
   );
   // FTS5's 'merge' with a negative count: segments merged as by 'optimize', about that many pages
   // of writing a call. Whether it did anything shows in the connection's count of changes: the
@@ -106,6 +125,12 @@ export function createOrderSearch(db: Database) {
       }
       const all = [...found.values()];
       return { found: all.slice(0, limit), more: all.length > limit };
+    },
+    /** The step facts of an order on the terminal, and whether a tap shapes it; null when it is not on the terminal. */
+    standingFacts(id: string): StandingFacts | null {
+      const row = standing.get(id) as { body: string | null; shaped: number } | undefined;
+      if (!row) return null;
+      return { shaped: row.shaped !== 0, hasBody: row.body !== null, step: row.body === null ? null : parseStepFacts(row.body) };
     },
     /** Up to `limit` orders that arrived in [from, to), newest first; `more` when there were others. */
     ofDay(from: number, to: number, limit: number): { found: Omit<Searched, 'by'>[]; more: boolean } {

@@ -74,8 +74,10 @@ export function requestIdFor(randomId: string, id: number): string {
 
 /** An entry still to send or settle: waiting, being sent, or refused (held for a person). */
 export const PENDING = `state IN ('queued', 'sending', 'failed')`;
-// An order's entries that shape its projection: pending, or sent with an unreadable answer, by seq.
-const SHAPES_ORDER = `order_id = ? AND (${PENDING} OR awaiting_refresh = 1) ORDER BY seq`;
+/** An entry that shapes its order's projection: pending, or sent with an unreadable answer. */
+export const SHAPES = `(${PENDING} OR awaiting_refresh = 1)`;
+// An order's entries that shape its projection, by seq.
+const SHAPES_ORDER = `order_id = ? AND ${SHAPES} ORDER BY seq`;
 // An entry is the head of its order when no earlier entry of the order is still pending (walks the
 // order's earlier entries on the (order_id, seq) index: a handful per order).
 const IS_HEAD = `NOT EXISTS (SELECT 1 FROM outbox p WHERE p.order_id = o.order_id AND p.seq < o.seq AND p.${PENDING})`;

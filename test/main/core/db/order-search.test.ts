@@ -186,4 +186,23 @@ describe('the order finder', () => {
     expect(find(store, 'INV-19-39').found.map((f) => f.id)).toEqual(['ORD-5001939']);
     expect(find(store, 'Customer 3-5 ').found).toEqual([]);
   });
+  it("reads what an order's standing rests on without its whole body: its step facts, and whether a tap shapes it", () => {
+    const store = filled(tempDir(cleanup));
+    store.transaction(() => {
+      store.orders.saveBody({ ...order('ORD-3586700', 'Rohan Das', '9000000002'), orderState: 'Completed', items: [{ itemId: 'I-1' }] } as unknown as Order, T0);
+      store.orders.saveBody({ ...order('ORD-3586701', 'Rohan Das', '9000000003'), fulfillments: [{ type: 'STORE' }] } as unknown as Order, T0);
+      store.outbox.insert({ randomId: crypto.randomUUID(), orderId: 'ORD-3586326', action: { type: 'ORDER_STATE_UPDATE', orderState: 'ACCEPTED' }, createdAt: T0, sendAfter: T0, terminalId: 'T-test' });
+    });
+    const step = { orderState: 'Accepted', fulfillments: [{ fulfillmentId: 'F-STORE', type: 'STORE', fulfillmentState: 'Pending' }, { fulfillmentId: 'F-DEL', type: 'DELIVERY' }] };
+    expect(store.search.standingFacts('ORD-3586689')).toEqual({ shaped: false, hasBody: true, step });
+    expect(store.search.standingFacts('ORD-3586326')).toEqual({ shaped: true, hasBody: true, step });
+    expect(store.search.standingFacts('ORD-7777001')).toEqual({ shaped: false, hasBody: false, step: null });
+    // Only the facts are checked: a body whose items do not read still gives them (its view tells the rest) ...
+    expect(store.search.standingFacts('ORD-3586700')?.step).toMatchObject({ orderState: 'Completed' });
+    // ... and one whose facts do not read gives none.
+    expect(store.search.standingFacts('ORD-3586701')).toEqual({ shaped: false, hasBody: true, step: null });
+    store.scrubbing(() => store.orders.retire('ORD-3586689', T0));
+    expect(store.search.standingFacts('ORD-3586689')).toBeNull();
+    expect(store.search.standingFacts('ORD-0000000')).toBeNull();
+  });
 });
