@@ -27,7 +27,7 @@ type Probe = (p: probe.Principal, target: HubDeclaration, side: IsolationWorld['
  * the names, the two lists and the probes cannot drift apart.
  */
 const OPS = {
-  'read: consumer': { destructive: false, run: (p, target) => probe.readByConsumer(p, target) },
+  'read: consumer': { destructive: false, run: probe.readByConsumer },
   'read: durable': { destructive: false, run: probe.durableConsumer },
   'read: direct get': { destructive: false, run: probe.directGet },
   'read: message get': { destructive: false, run: probe.messageGet },

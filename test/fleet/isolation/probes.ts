@@ -8,6 +8,7 @@
 import { createInbox, headers, type NatsConnection } from '@nats-io/transport-node';
 import type { KV } from '@nats-io/kv';
 import { bucketStream, type HubDeclaration } from '../../../src/main/core/hub/registry';
+import { until } from '../../support/until';
 
 export type Outcome = { readonly allowed: boolean; readonly how: string };
 const allowed = (how: string): Outcome => ({ allowed: true, how });
@@ -18,6 +19,12 @@ export interface Principal {
   readonly nc: NatsConnection;
   /** The JetStream API prefix this principal reaches the store with (`$JS.API` at home, `$JS.<store>.API` from afar). */
   readonly api: string;
+  /**
+   * A round trip along this principal's one path to the store's hub: when it is back, whatever the
+   * principal sent before has reached the hub (as far as it goes at all), and whatever the hub sent
+   * the principal before has arrived. What the probes wait for instead of a fixed time.
+   */
+  inOrder(): Promise<void>;
 }
 
 /** What the test gives the probes to set things up and to judge effects, as the store itself. */
@@ -31,7 +38,7 @@ export interface StoreSide {
   victimConsumer(target: HubDeclaration): Promise<string>;
   /** Whether that consumer still exists (asked as its owner). */
   consumerExists(target: HubDeclaration, name: string): Promise<boolean>;
-  /** The subject a fresh value of this target travels on, and a way to put one as the store does. */
+  /** Puts a fresh value on the target as the store does; for a bucket, back once the bucket has stored it (so also whatever reached the hub before it). */
   feed(target: HubDeclaration, text: string): Promise<void>;
   /** The subject (or wildcard) the target's traffic travels on. */
   subjects(target: HubDeclaration): string;
@@ -41,7 +48,6 @@ export const streamOf = (target: HubDeclaration): string => (target.kind === 'bu
 export const MARKER_KEY = 'isolation-marker';
 
 const decode = (data: Uint8Array): string => new TextDecoder().decode(data);
-const settle = (ms = 600): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** A request whose answer is JSON; "no responders", a timeout and an error answer are all refusals, in words. */
 async function api(p: Principal, subject: string, body: unknown): Promise<{ ok: true; json: Record<string, unknown> } | { ok: false; how: string }> {
@@ -58,24 +64,36 @@ async function api(p: Principal, subject: string, body: unknown): Promise<{ ok: 
   }
 }
 
-/** Reads by an ephemeral push consumer: allowed when a message is delivered. */
-export async function readByConsumer(p: Principal, target: HubDeclaration): Promise<Outcome> {
+/**
+ * Reads by an ephemeral push consumer: allowed when a message is delivered. The subscription's
+ * interest goes ahead of the create on the same path, so the hub's answer says whether anyone will
+ * be delivered to (`push_bound`): when nobody is, nothing can come; when we are, the stream's
+ * messages are on their way and are waited for.
+ */
+export async function readByConsumer(p: Principal, target: HubDeclaration, side: StoreSide): Promise<Outcome> {
   const stream = streamOf(target);
   const inbox = createInbox();
-  const sub = p.nc.subscribe(inbox, { max: 1 });
-  const got = (async () => {
-    for await (const m of sub) return m.data.length;
-    return null;
-  })();
+  let delivered = false;
+  const sub = p.nc.subscribe(inbox, {
+    max: 1,
+    callback: () => {
+      delivered = true;
+    },
+  });
   const made = await api(p, `${p.api}.CONSUMER.CREATE.${stream}`, { stream_name: stream, config: { deliver_subject: inbox, ack_policy: 'none', deliver_policy: 'all', inactive_threshold: 5_000_000_000 } });
   if (!made.ok) {
     sub.unsubscribe();
     return refused(made.how);
   }
-  const length = await Promise.race([got, settle(1_500).then(() => null)]);
+  const name = String(made.json.name);
+  const bound = made.json.push_bound === true;
+  // Nothing to deliver (an empty stream): the store puts something in, as it would.
+  if (bound && !delivered && !made.json.num_pending) await side.feed(target, `for ${p.name}'s consumer`);
+  // The bound is only against a hang: the hub has a listener and something to send, so it comes.
+  if (bound) await until(`a message from ${name} on ${stream} for ${p.name}`, () => delivered, 10_000).catch(() => undefined);
   sub.unsubscribe();
-  await api(p, `${p.api}.CONSUMER.DELETE.${stream}.${String(made.json.name)}`, '');
-  return length !== null ? allowed('delivered') : refused('made but nothing delivered');
+  await api(p, `${p.api}.CONSUMER.DELETE.${stream}.${name}`, '');
+  return delivered ? allowed('delivered') : refused(bound ? 'made and bound, nothing delivered' : 'made, nobody to deliver to');
 }
 
 /** Makes a durable consumer: allowed when it exists afterwards. */
@@ -109,15 +127,18 @@ export async function messageGet(p: Principal, target: HubDeclaration, side: Sto
 export async function plainSubscription(p: Principal, target: HubDeclaration, side: StoreSide): Promise<Outcome> {
   // Only the store's own write counts: a principal of another store hears its own store's traffic on the same names.
   const text = `subscription probe by ${p.name} ${Math.random()}`;
-  const sub = p.nc.subscribe(side.subjects(target));
   let seen = 0;
-  void (async () => {
-    for await (const m of sub) if (decode(m.data).includes(text)) seen += 1;
-  })();
-  await p.nc.flush();
-  await settle(300);
+  // Counted as each message is read off the connection, so before anything read after it.
+  const sub = p.nc.subscribe(side.subjects(target), {
+    callback: (_e, m) => {
+      if (decode(m.data).includes(text)) seen += 1;
+    },
+  });
+  // The subscription's interest has gone as far towards the hub as it will...
+  await p.inOrder();
   await side.feed(target, text);
-  await settle(800);
+  // ...and what the hub sent on it before this round trip's answer is here.
+  await p.inOrder();
   sub.unsubscribe();
   return seen > 0 ? allowed(`${seen} heard`) : refused('nothing heard');
 }
@@ -140,12 +161,13 @@ export async function put(p: Principal, target: HubDeclaration, side: StoreSide,
       : side.subjects(target).replace(/\.>$/, `.counter.${key}`);
   const publish = async (): Promise<void> => {
     p.nc.publish(subject, text, { headers: h });
-    await p.nc.flush();
-    await settle();
+    await p.inOrder();
   };
   // A chain stream may keep one message a subject, refilled by the hub PC: watched while it happens.
   if (target.kind !== 'bucket') return (await side.chainKeeps(target.name, text, publish)) ? allowed('message kept') : refused('no effect');
   await publish();
+  // The store's own later write: once the bucket has stored it, it has stored what reached the hub before it.
+  await side.feed(target, `after ${key}`);
   {
     const entry = await (await side.bucket(target.name)).get(key);
     return entry?.operation === 'PUT' && entry.string() === text ? allowed('value landed') : refused('no effect');
@@ -158,8 +180,8 @@ export async function deleteKey(p: Principal, target: HubDeclaration, side: Stor
   const h = headers();
   h.set('KV-Operation', 'DEL');
   p.nc.publish(`$KV.${target.name}.${MARKER_KEY}`, '', { headers: h });
-  await p.nc.flush();
-  await settle();
+  await p.inOrder();
+  await side.feed(target, 'after a delete'); // stored in order after the delete, if the delete reached the bucket
   const kv = await side.bucket(target.name);
   const entry = await kv.get(MARKER_KEY);
   const gone = entry === null || entry.operation !== 'PUT';
@@ -210,7 +232,8 @@ async function streamAdminWrite(p: Principal, target: HubDeclaration, side: Stor
   const answer = await api(p, `${p.api}.STREAM.${verb}.${streamOf(target)}`, '');
   if (answer.ok) return allowed(`answered: ${JSON.stringify(answer.json).slice(0, 40)}`);
   if (target.kind !== 'bucket') return refused(answer.how);
-  await settle(300);
+  // Had the request reached the hub's JetStream API anyway, it has been handled once this is back.
+  await p.inOrder();
   const after = await holding(target, side).catch(() => 'gone');
   const done = verb === 'DELETE' ? after === 'gone' : after !== 'marker';
   return done ? allowed(`${verb.toLowerCase()}d`) : refused(answer.how);

@@ -93,16 +93,52 @@ export async function startIsolationWorld(cleanup: Cleanup): Promise<IsolationWo
   }, 60_000, 500);
   const page = await connect({ servers: central.server.url });
   cleanup.add(() => page.close());
+  // Each principal's one path to store-a's hub, for `inOrder`: a counter of the store is on the hub itself (its
+  // own round trip); the centre and the page reach it by its link. A counter of store-b could only go by store-b's
+  // link, the centre and store-a's link: its own round trip (store-b's hub has passed on what it sent), one through
+  // store-b's link (the centre has), one through store-a's link (store-a's hub has it); then back the same way.
+  const viaLink = (nc: NatsConnection) => () => throughLink(nc, a.storeId);
+  const viaCentre = async (): Promise<void> => {
+    await b.counter.flush();
+    await throughLink(central.nc, b.storeId);
+    await throughLink(central.nc, a.storeId);
+    await throughLink(central.nc, b.storeId);
+    await b.counter.flush();
+  };
   const principals = [
-    { role: 'this-counter' as const, name: 'a counter of this store', nc: a.counter, api: '$JS.API' },
-    { role: 'centre' as const, name: 'the centre', nc: central.nc, api: `$JS.${a.storeId}.API` },
-    { role: 'other-counter' as const, name: 'a counter of another store', nc: b.counter, api: `$JS.${a.storeId}.API` },
-    { role: 'fleet-page' as const, name: 'the fleet page’s client', nc: page, api: `$JS.${a.storeId}.API` },
+    { role: 'this-counter' as const, name: 'a counter of this store', nc: a.counter, api: '$JS.API', inOrder: () => a.counter.flush() },
+    { role: 'centre' as const, name: 'the centre', nc: central.nc, api: `$JS.${a.storeId}.API`, inOrder: viaLink(central.nc) },
+    { role: 'other-counter' as const, name: 'a counter of another store', nc: b.counter, api: `$JS.${a.storeId}.API`, inOrder: viaCentre },
+    { role: 'fleet-page' as const, name: 'the fleet page’s client', nc: page, api: `$JS.${a.storeId}.API`, inOrder: viaLink(page) },
   ];
   return { central, a, b, principals, side: storeSide(a, central.nc) };
 }
 
 const decode = (data: Uint8Array): string => new TextDecoder().decode(data);
+
+/**
+ * A round trip from `nc` at the centre through a store's link to its hub's JetStream API and back,
+ * with what the link lets through (a plain consumer create), for a stream the hub does not have, so
+ * it makes nothing: its "stream not found" can only come from the hub. One connection and one link
+ * keep their order each way, and nats-server 2.9 takes what comes over a link for its JetStream API
+ * in one queue, in order: so whatever `nc` sent the hub before has reached it (and a request of it
+ * has been handled), and whatever the hub sent `nc` over the link before has arrived. Not
+ * fleet-world's roundTripThrough: that makes a consumer each time, and the probes run fifteen side by
+ * side against the chain account's limit of 32.
+ */
+async function throughLink(nc: NatsConnection, storeId: string): Promise<void> {
+  const reply = await nc.request(`$JS.${storeId}.API.CONSUMER.CREATE.ISOLATION_NO_SUCH_STREAM`, JSON.stringify({ stream_name: 'ISOLATION_NO_SUCH_STREAM', config: { deliver_subject: createInbox(), ack_policy: 'none' } }), { timeout: 5_000 });
+  const answer = ((): { error?: { err_code?: number } } => {
+    try {
+      return JSON.parse(decode(reply.data)) as { error?: { err_code?: number } };
+    } catch {
+      return {};
+    }
+  })();
+  if (answer.error?.err_code !== STREAM_NOT_FOUND) throw new Error(`no round trip through ${storeId}'s link: ${decode(reply.data).slice(0, 80)}`);
+}
+/** JetStream's error code for "stream not found". */
+const STREAM_NOT_FOUND = 10059;
 
 /** How the test acts and judges as store-a itself. */
 function storeSide(a: LinkedStore, centre: NatsConnection): StoreSide {
