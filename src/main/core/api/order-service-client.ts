@@ -7,10 +7,10 @@ import { randomUUID } from 'node:crypto';
 import {
   buildStatusRequest,
   CHANGES_PATH,
-  ChangesAnswerSchema,
+  changesAnswerSchema,
   type ChangesRequest,
   STATUS_PATH,
-  StatusAnswerSchema,
+  statusAnswerSchema,
 } from '../../../shared/protocol/intake';
 import { printableId } from '../../../shared/protocol/orderId';
 import {
@@ -187,7 +187,7 @@ export class OrderServiceClient implements UpdateSender {
     try {
       const answer = await this.exchange(url, request, 'changes', signal);
       return classifyRead(answer, 'changes', this.now(), (json) => {
-        const parsed = ChangesAnswerSchema.safeParse(json);
+        const parsed = changesAnswerSchema().safeParse(json);
         return parsed.success
           ? { ok: true, value: { orderIds: parsed.data.response.orderIds, nextPage: parsed.data.response.nextPage } }
           : { ok: false, reason: describeZodError(parsed.error) };
@@ -204,7 +204,7 @@ export class OrderServiceClient implements UpdateSender {
       const request = buildStatusRequest(this.newRequestId(), orderId);
       const answer = await this.exchange(url, request, `status of ${orderId}`, signal);
       const read = classifyRead<StatusRead>(answer, 'status', this.now(), (json) => {
-        const parsed = StatusAnswerSchema.safeParse(json);
+        const parsed = statusAnswerSchema().safeParse(json);
         if (parsed.success) return { ok: true, value: { order: parsed.data.response, raw: json, reason: '' } };
         const reason = describeZodError(parsed.error);
         // A body that is this order's, but with something that cannot be believed (a count past

@@ -4,6 +4,7 @@
  * not say anything useful now). Decisions about what to do next live in the token manager.
  */
 import { z } from 'zod';
+import { builtOnce } from '../../../shared/on-first-use';
 import { describeZodError, ErrorResponseSchema, type TokenResponse, TokenResponseSchema } from '../../../shared/protocol/schemas';
 import { describeBytes, describeNetworkFailure, hostOf, joinUrl, readCappedBody, startDeadline, type Timers } from '../api/http';
 import type { SecretRegistry } from '../log/redact';
@@ -52,7 +53,7 @@ export interface TokenRequestContext {
 const DEFAULT_MAX_TOKEN_BODY = 256 * 1024;
 
 // The spec does not show the token server's error body; accept the spec's error shape and OAuth's.
-const OAuthErrorSchema = z.looseObject({ error: z.string(), error_description: z.string().optional() });
+const oAuthErrorSchema = builtOnce(() => z.looseObject({ error: z.string(), error_description: z.string().optional() }));
 
 function refusalReason(body: string, status: number, secrets: SecretRegistry): string {
   let json: unknown;
@@ -63,7 +64,7 @@ function refusalReason(body: string, status: number, secrets: SecretRegistry): s
   }
   const spec = ErrorResponseSchema.safeParse(json);
   if (spec.success) return secrets.redactText(`HTTP ${status}, ${spec.data.error.errorCode}: ${spec.data.error.message}`).slice(0, 300);
-  const oauth = OAuthErrorSchema.safeParse(json);
+  const oauth = oAuthErrorSchema().safeParse(json);
   if (oauth.success)
     return secrets
       .redactText(`HTTP ${status}, ${oauth.data.error}${oauth.data.error_description ? `: ${oauth.data.error_description}` : ''}`)
