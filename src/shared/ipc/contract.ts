@@ -9,7 +9,7 @@ import type { Problem } from '../result';
 import { orderSummarySchema, orderViewSchema, ordersCommands } from './orders';
 import { outboxEntryViewSchema, outboxCommands } from './outbox';
 import { settingsSchema, settingsCommands } from './settings';
-import { OrderId, ProblemSchema } from './shapes';
+import { orderIdInputSchema, ProblemSchema } from './shapes';
 import { packerStatusSchema, staffCommands } from './staff';
 import { intakeStatusSchema, syncStatusSchema, statusCommands } from './status';
 import { updateStatusSchema, updatesCommands } from './updates';
@@ -54,7 +54,7 @@ export const EVENTS = builtOnFirstUse({
    * Orders taken off the terminal by the engine: finished (completed or cancelled) and untouched
    * for days (core/outbox/retire.ts). The queue drops them.
    */
-  'orders.removed': () => z.object({ orderIds: z.array(OrderId).max(10_000) }),
+  'orders.removed': () => z.object({ orderIds: z.array(orderIdInputSchema()).max(10_000) }),
   'outbox.changed': () => z.object({ entries: z.array(outboxEntryViewSchema()) }),
   'sync.status': () => syncStatusSchema(),
   'intake.status': () => intakeStatusSchema(),

@@ -8,7 +8,7 @@ import { ActionSchema, FULFILLMENT_STATES, OrderSchema } from '../protocol/schem
 import { claimSchema, CounterIdSchema, CounterNameSchema, SharedTapStateSchema } from '../hub';
 import { MATCH_KINDS } from '../orders/match';
 import { outboxEntryViewSchema } from './outbox';
-import { ActionInputSchema, Empty, Id, NextStepSchema, Ok, OrderId, Pin } from './shapes';
+import { actionInputSchema, emptySchema, idSchema, nextStepSchema, okSchema, orderIdInputSchema, pinSchema } from './shapes';
 import { DaySchema } from './shift';
 
 /**
@@ -81,7 +81,7 @@ export const orderViewSchema = builtOnce(() => z.object({
   id: z.string(),
   /** Projected order; null until the service has answered for it once. */
   order: OrderSchema.nullable(),
-  nextStep: NextStepSchema.nullable(),
+  nextStep: nextStepSchema().nullable(),
   /** Taps queued or sending. */
   waiting: z.number().int(),
   /** Taps failed, holding the order. */
@@ -230,37 +230,37 @@ export type OrdersSearched = z.infer<ReturnType<typeof ordersSearchedSchema>>;
 /** The orders commands: name -> payload schema and result schema (built on first use by the contract). */
 export const ordersCommands = {
   /** Every order on the terminal as a queue row (no bodies). */
-  'orders.list': () => ({ payload: Empty, result: z.array(orderSummarySchema()) }),
-  'orders.get': () => ({ payload: z.object({ orderId: OrderId }).strict(), result: orderViewSchema().nullable() }),
+  'orders.list': () => ({ payload: emptySchema(), result: z.array(orderSummarySchema()) }),
+  'orders.get': () => ({ payload: z.object({ orderId: orderIdInputSchema() }).strict(), result: orderViewSchema().nullable() }),
   /** A scanned or typed order id: opens it, or adds it to the terminal when new. */
-  'orders.add': () => ({ payload: z.object({ orderId: OrderId }).strict(), result: orderViewSchema() }),
+  'orders.add': () => ({ payload: z.object({ orderId: orderIdInputSchema() }).strict(), result: orderViewSchema() }),
   /** Finds orders on the terminal by typed text: an id, its last digits, the customer's name or phone, the invoice number. */
-  'orders.find': () => ({ payload: z.object({ text: Id }).strict(), result: ordersFoundSchema() }),
+  'orders.find': () => ({ payload: z.object({ text: idSchema() }).strict(), result: ordersFoundSchema() }),
   /**
    * The Orders search: typed text (as orders.find reads it) or a day's arrivals, orders that left
    * the terminal included, filtered by where they stand and the day they arrived.
    */
   'orders.search': () => ({
     payload: z
-      .object({ text: z.union([z.string().trim().length(0), Id]), standing: z.enum(SEARCH_STANDINGS).optional(), day: DaySchema.optional() })
+      .object({ text: z.union([z.string().trim().length(0), idSchema()]), standing: z.enum(SEARCH_STANDINGS).optional(), day: DaySchema.optional() })
       .strict(),
     result: ordersSearchedSchema(),
   }),
   /** Takes an order off the terminal when none of its taps reached the service (a code scanned by mistake). */
-  'orders.remove': () => ({ payload: z.object({ orderId: OrderId }).strict(), result: Ok }),
+  'orders.remove': () => ({ payload: z.object({ orderId: orderIdInputSchema() }).strict(), result: okSchema() }),
   /** The queue's first `rows` rows, every id in queue order and the counts per step: the first screen before the whole list. */
   'orders.head': () => ({ payload: z.object({ rows: z.number().int().min(1).max(500) }).strict(), result: queueHeadSchema() }),
   /** A person has seen the order's alarm (cancelled or changed elsewhere): it stops sounding. */
-  'orders.acknowledge': () => ({ payload: z.object({ orderId: OrderId }).strict(), result: Ok }),
+  'orders.acknowledge': () => ({ payload: z.object({ orderId: orderIdInputSchema() }).strict(), result: okSchema() }),
   'taps.submit': () => ({
-    payload: z.object({ orderId: OrderId, input: ActionInputSchema, pin: Pin.optional() }).strict(),
+    payload: z.object({ orderId: orderIdInputSchema(), input: actionInputSchema(), pin: pinSchema().optional() }).strict(),
     result: outboxEntryViewSchema(),
   }),
-  'taps.undo': () => ({ payload: z.object({ entryId: z.number().int().positive() }).strict(), result: Ok }),
+  'taps.undo': () => ({ payload: z.object({ entryId: z.number().int().positive() }).strict(), result: okSchema() }),
   /** Takes over an order another counter is packing (a confirmed act; that counter is told). */
-  'orders.takeOver': () => ({ payload: z.object({ orderId: OrderId }).strict(), result: claimSchema() }),
+  'orders.takeOver': () => ({ payload: z.object({ orderId: orderIdInputSchema() }).strict(), result: claimSchema() }),
   /** An order packed twice while the counters were apart: a person chose which counter keeps it. */
-  'orders.settleConflict': () => ({ payload: z.object({ orderId: OrderId, keeperId: CounterIdSchema }).strict(), result: Ok }),
+  'orders.settleConflict': () => ({ payload: z.object({ orderId: orderIdInputSchema(), keeperId: CounterIdSchema }).strict(), result: okSchema() }),
   /** At a counter that did not keep an order packed twice: its items are back on the shelf. */
-  'orders.putBack': () => ({ payload: z.object({ orderId: OrderId }).strict(), result: Ok }),
+  'orders.putBack': () => ({ payload: z.object({ orderId: orderIdInputSchema() }).strict(), result: okSchema() }),
 };

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { builtOnce } from '../on-first-use';
 import { ActionSchema } from '../protocol/schemas';
-import { Empty, Ok, Pin, ProblemSchema } from './shapes';
+import { emptySchema, okSchema, pinSchema, ProblemSchema } from './shapes';
 
 export const EntryStateSchema = z.enum(['queued', 'sending', 'sent', 'failed', 'discarded']);
 
@@ -43,7 +43,7 @@ export type OutboxEntryView = z.infer<ReturnType<typeof outboxEntryViewSchema>>;
 
 /** The outbox commands: name -> payload schema and result schema (built on first use by the contract). */
 export const outboxCommands = {
-  'outbox.list': () => ({ payload: Empty, result: z.array(outboxEntryViewSchema()) }),
-  'outbox.retry': () => ({ payload: z.object({ entryId: z.number().int().positive() }).strict(), result: Ok }),
-  'outbox.discard': () => ({ payload: z.object({ entryId: z.number().int().positive(), pin: Pin }).strict(), result: Ok }),
+  'outbox.list': () => ({ payload: emptySchema(), result: z.array(outboxEntryViewSchema()) }),
+  'outbox.retry': () => ({ payload: z.object({ entryId: z.number().int().positive() }).strict(), result: okSchema() }),
+  'outbox.discard': () => ({ payload: z.object({ entryId: z.number().int().positive(), pin: pinSchema() }).strict(), result: okSchema() }),
 };

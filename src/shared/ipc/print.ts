@@ -1,7 +1,7 @@
 /** Printing: paper, documents, printers, what a print came to; and the print commands. */
 import { z } from 'zod';
 import { builtOnce } from '../on-first-use';
-import { Empty, Ok, OrderId } from './shapes';
+import { emptySchema, okSchema, orderIdInputSchema } from './shapes';
 
 /** The paper the terminal prints on: an 80 mm thermal roll or A4 sheets. */
 export const paperSchema = builtOnce(() => z.enum(['thermal80', 'a4']));
@@ -44,7 +44,7 @@ export type PrintOutcome = z.infer<ReturnType<typeof printOutcomeSchema>>;
 /** The print commands: name -> payload schema and result schema (built on first use by the contract). */
 export const printCommands = {
   /** The printers the operating system offers (none in the browser harness). */
-  'printers.list': () => ({ payload: Empty, result: z.array(printerSchema()) }),
+  'printers.list': () => ({ payload: emptySchema(), result: z.array(printerSchema()) }),
   /**
    * Prints the document the page has laid out for print, on the paper and printer of the settings.
    * `contentHeightMm` is the laid-out height, so a thermal roll is cut after the content.
@@ -55,7 +55,7 @@ export const printCommands = {
   }),
   /** A slip or pick list went to the printer (or the browser's print dialog): kept for the order's timeline. */
   'prints.record': () => ({
-    payload: z.object({ orderId: OrderId, document: orderPrintSchema(), outcome: z.enum(['printed', 'browser']) }).strict(),
-    result: Ok,
+    payload: z.object({ orderId: orderIdInputSchema(), document: orderPrintSchema(), outcome: z.enum(['printed', 'browser']) }).strict(),
+    result: okSchema(),
   }),
 };

@@ -7,7 +7,7 @@ import { builtOnce } from '../on-first-use';
 import { LANGUAGE_CODES } from '../languages';
 import { DEFAULT_ORDER_ID_PATTERN } from '../orderIdPattern';
 import { paperSchema } from './print';
-import { Empty, Ok, Pin } from './shapes';
+import { emptySchema, okSchema, pinSchema } from './shapes';
 
 export const EnvironmentSchema = z.enum(['training', 'staging', 'production']);
 
@@ -73,16 +73,16 @@ export type Settings = z.infer<ReturnType<typeof settingsSchema>>;
 
 /** The settings commands: name -> payload schema and result schema (built on first use by the contract). */
 export const settingsCommands = {
-  'settings.get': () => ({ payload: Empty, result: settingsSchema() }),
+  'settings.get': () => ({ payload: emptySchema(), result: settingsSchema() }),
   'settings.update': () => ({
-    payload: z.object({ pin: Pin, patch: settingsSchema().omit({ environment: true, authUrl: true, baseUrl: true }).partial().strict() }).strict(),
+    payload: z.object({ pin: pinSchema(), patch: settingsSchema().omit({ environment: true, authUrl: true, baseUrl: true }).partial().strict() }).strict(),
     result: settingsSchema(),
   }),
   /** Write-only: the secret goes in, only saved/rejected comes out. */
   'credentials.save': () => ({
     payload: z
       .object({
-        pin: Pin,
+        pin: pinSchema(),
         environment: EnvironmentSchema,
         authUrl: z.string().url().max(2048).optional(),
         baseUrl: z.string().url().max(2048).optional(),
@@ -101,8 +101,8 @@ export const settingsCommands = {
       values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
     }),
   }),
-  'pin.verify': () => ({ payload: z.object({ pin: Pin }).strict(), result: z.object({ valid: z.boolean() }) }),
-  'pin.set': () => ({ payload: z.object({ currentPin: Pin.optional(), newPin: Pin }).strict(), result: Ok }),
-  'support.exportBundle': () => ({ payload: z.object({ pin: Pin }).strict(), result: z.object({ path: z.string() }) }),
-  'kiosk.leave': () => ({ payload: z.object({ pin: Pin }).strict(), result: Ok }),
+  'pin.verify': () => ({ payload: z.object({ pin: pinSchema() }).strict(), result: z.object({ valid: z.boolean() }) }),
+  'pin.set': () => ({ payload: z.object({ currentPin: pinSchema().optional(), newPin: pinSchema() }).strict(), result: okSchema() }),
+  'support.exportBundle': () => ({ payload: z.object({ pin: pinSchema() }).strict(), result: z.object({ path: z.string() }) }),
+  'kiosk.leave': () => ({ payload: z.object({ pin: pinSchema() }).strict(), result: okSchema() }),
 };

@@ -4,7 +4,7 @@ import { builtOnce } from '../on-first-use';
 import { ActionSchema } from '../protocol/schemas';
 import { CounterNameSchema } from '../hub';
 import { EntryStateSchema } from './outbox';
-import { OrderId } from './shapes';
+import { orderIdInputSchema } from './shapes';
 
 /** A local calendar day, YYYY-MM-DD. */
 export const DaySchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'a day is YYYY-MM-DD');
@@ -167,5 +167,5 @@ export const shiftCommands = {
    */
   'shift.exportCsv': () => ({ payload: z.object({ day: DaySchema, table: ShiftCsvTableSchema, words: shiftCsvWordsSchema() }).strict(), result: csvSavedSchema() }),
   /** What happened to an order on this terminal, oldest first. */
-  'orders.timeline': () => ({ payload: z.object({ orderId: OrderId }).strict(), result: orderTimelineSchema() }),
+  'orders.timeline': () => ({ payload: z.object({ orderId: orderIdInputSchema() }).strict(), result: orderTimelineSchema() }),
 };

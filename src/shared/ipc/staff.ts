@@ -1,12 +1,12 @@
 /** Packers, signing in and scan to pack; and their commands. */
 import { z } from 'zod';
 import { builtOnce } from '../on-first-use';
-import { Empty, Id, Ok, OrderId, Pin } from './shapes';
+import { emptySchema, idSchema, okSchema, orderIdInputSchema, pinSchema } from './shapes';
 
 /** A packer's personal PIN: the manager PIN's format, never equal to it (checked by the main side). */
-const PackerPin = Pin;
+const packerPinSchema = pinSchema;
 
-const PackerName = z.string().trim().min(1).max(60);
+const packerNameSchema = builtOnce(() => z.string().trim().min(1).max(60));
 
 
 /** One packer on the staff list, as Settings -> Staff shows it (never the PIN or its hash). */
@@ -61,34 +61,34 @@ export type PackScanAnswer = z.infer<ReturnType<typeof packScanSchema>>;
 /** The staff commands: name -> payload schema and result schema (built on first use by the contract). */
 export const staffCommands = {
   /** The staff list (manager PIN): names, badges, whether each has a PIN. */
-  'staff.list': () => ({ payload: z.object({ pin: Pin }).strict(), result: z.array(staffMemberSchema()) }),
+  'staff.list': () => ({ payload: z.object({ pin: pinSchema() }).strict(), result: z.array(staffMemberSchema()) }),
   /** Adds a packer (manager PIN), with a new badge and an optional personal PIN. */
-  'staff.add': () => ({ payload: z.object({ pin: Pin, name: PackerName, packerPin: PackerPin.optional() }).strict(), result: staffMemberSchema() }),
+  'staff.add': () => ({ payload: z.object({ pin: pinSchema(), name: packerNameSchema(), packerPin: packerPinSchema().optional() }).strict(), result: staffMemberSchema() }),
   /** Renames a packer, sets or clears (null) their PIN, or gives them a new badge (manager PIN). */
   'staff.update': () => ({
     payload: z
-      .object({ pin: Pin, id: z.number().int().positive(), name: PackerName.optional(), packerPin: PackerPin.nullable().optional(), newBadge: z.boolean().optional() })
+      .object({ pin: pinSchema(), id: z.number().int().positive(), name: packerNameSchema().optional(), packerPin: packerPinSchema().nullable().optional(), newBadge: z.boolean().optional() })
       .strict(),
     result: staffMemberSchema(),
   }),
   /** Takes a packer off the list (manager PIN). */
-  'staff.remove': () => ({ payload: z.object({ pin: Pin, id: z.number().int().positive() }).strict(), result: Ok }),
+  'staff.remove': () => ({ payload: z.object({ pin: pinSchema(), id: z.number().int().positive() }).strict(), result: okSchema() }),
   /** Who is packing at this counter now. */
-  'staff.current': () => ({ payload: Empty, result: packerStatusSchema() }),
+  'staff.current': () => ({ payload: emptySchema(), result: packerStatusSchema() }),
   /** A packer starts work: a scanned badge or a typed personal PIN (one scan switches packers). */
   'staff.signIn': () => ({
-    payload: z.union([z.object({ badge: z.string().trim().min(1).max(64) }).strict(), z.object({ packerPin: PackerPin }).strict()]),
+    payload: z.union([z.object({ badge: z.string().trim().min(1).max(64) }).strict(), z.object({ packerPin: packerPinSchema() }).strict()]),
     result: packerStatusSchema(),
   }),
   /** Nobody is packing at this counter now. */
-  'staff.signOut': () => ({ payload: Empty, result: packerStatusSchema() }),
+  'staff.signOut': () => ({ payload: emptySchema(), result: packerStatusSchema() }),
   /** An order's scan-to-pack counts and who packed it. */
-  'packing.get': () => ({ payload: z.object({ orderId: OrderId }).strict(), result: packStateSchema() }),
+  'packing.get': () => ({ payload: z.object({ orderId: orderIdInputSchema() }).strict(), result: packStateSchema() }),
   /** A product code scanned on an order being packed. */
-  'packing.scan': () => ({ payload: z.object({ orderId: OrderId, code: z.string().trim().min(1).max(128) }).strict(), result: packScanSchema() }),
+  'packing.scan': () => ({ payload: z.object({ orderId: orderIdInputSchema(), code: z.string().trim().min(1).max(128) }).strict(), result: packScanSchema() }),
   /** "Which item is this?": the store remembers the barcode as that item's, and one unit is ticked. */
   'packing.teach': () => ({
-    payload: z.object({ orderId: OrderId, code: z.string().trim().min(1).max(128), itemId: Id }).strict(),
+    payload: z.object({ orderId: orderIdInputSchema(), code: z.string().trim().min(1).max(128), itemId: idSchema() }).strict(),
     result: packScanSchema(),
   }),
 };

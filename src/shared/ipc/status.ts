@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { builtOnce } from '../on-first-use';
 import { EnvironmentSchema } from './settings';
-import { Empty, WordsSchema } from './shapes';
+import { emptySchema, wordsSchema } from './shapes';
 
 export const syncStatusSchema = builtOnce(() => z.object({
   connectivity: z.enum(['online', 'offline', 'unknown']),
@@ -27,7 +27,7 @@ export const syncStatusSchema = builtOnce(() => z.object({
   /** The engine's one sentence on what matters most, in English (the CLI's, and the fallback). */
   message: z.string().nullable(),
   /** The same sentence by code and values, for the renderer to say in the staff's language. */
-  notice: WordsSchema.nullable().optional(),
+  notice: wordsSchema().nullable().optional(),
 }));
 
 export type SyncStatus = z.infer<ReturnType<typeof syncStatusSchema>>;
@@ -68,9 +68,9 @@ export type AppInfo = z.infer<ReturnType<typeof appInfoSchema>>;
 
 /** The status commands: name -> payload schema and result schema (built on first use by the contract). */
 export const statusCommands = {
-  'app.info': () => ({ payload: Empty, result: appInfoSchema() }),
-  'sync.status': () => ({ payload: Empty, result: syncStatusSchema() }),
-  'intake.status': () => ({ payload: Empty, result: intakeStatusSchema() }),
+  'app.info': () => ({ payload: emptySchema(), result: appInfoSchema() }),
+  'sync.status': () => ({ payload: emptySchema(), result: syncStatusSchema() }),
+  'intake.status': () => ({ payload: emptySchema(), result: intakeStatusSchema() }),
   /** Checks for new orders now (one full pass); answers the status after it. */
-  'intake.checkNow': () => ({ payload: Empty, result: intakeStatusSchema() }),
+  'intake.checkNow': () => ({ payload: emptySchema(), result: intakeStatusSchema() }),
 };

@@ -1,7 +1,7 @@
 /** Self-update as the screens show it, and its commands. */
 import { z } from 'zod';
 import { builtOnce } from '../on-first-use';
-import { Empty, Ok, Pin } from './shapes';
+import { emptySchema, okSchema, pinSchema } from './shapes';
 
 export const updateStatusSchema = builtOnce(() => z.object({
   state: z.enum(['idle', 'checking', 'downloading', 'ready', 'installing', 'error', 'disabled']),
@@ -16,6 +16,6 @@ export type UpdateStatus = z.infer<ReturnType<typeof updateStatusSchema>>;
 
 /** The updates commands: name -> payload schema and result schema (built on first use by the contract). */
 export const updatesCommands = {
-  'updates.status': () => ({ payload: Empty, result: updateStatusSchema() }),
-  'updates.installNow': () => ({ payload: z.object({ pin: Pin }).strict(), result: Ok }),
+  'updates.status': () => ({ payload: emptySchema(), result: updateStatusSchema() }),
+  'updates.installNow': () => ({ payload: z.object({ pin: pinSchema() }).strict(), result: okSchema() }),
 };

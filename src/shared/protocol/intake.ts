@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { builtOnce } from '../on-first-use';
-import { OrderSchema, ResponseContextSchema } from './schemas';
+import { OrderSchema, responseContextSchema } from './schemas';
 
 /** Paths of the read calls under `{base_url}`. */
 export const CHANGES_PATH = '/tsp/order/v1/changes';
@@ -27,7 +27,7 @@ export type ChangesRequest = z.infer<ReturnType<typeof changesRequestSchema>>;
 
 /** One page of the answer; an absent, null or empty `nextPage` means the last page. */
 export const changesAnswerSchema = builtOnce(() => z.looseObject({
-  requestContext: ResponseContextSchema.optional(),
+  requestContext: responseContextSchema().optional(),
   response: z.looseObject({
     orderIds: z.array(nonEmpty('orderId')),
     nextPage: z
@@ -48,7 +48,7 @@ export type StatusRequest = z.infer<ReturnType<typeof statusRequestSchema>>;
 export const statusAnswerSchema = builtOnce(() => z.looseObject({
   // Absent is tolerated (the update answer has no type); another type is not an order view.
   type: z.literal('ORDER_VIEW').optional(),
-  requestContext: ResponseContextSchema.optional(),
+  requestContext: responseContextSchema().optional(),
   response: OrderSchema,
 }));
 export type StatusAnswer = z.infer<ReturnType<typeof statusAnswerSchema>>;

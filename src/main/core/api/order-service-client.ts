@@ -15,10 +15,10 @@ import {
 import { printableId } from '../../../shared/protocol/orderId';
 import {
   describeZodError,
-  ErrorResponseSchema,
+  errorResponseSchema,
   type Order,
   type OrderUpdateRequest,
-  OrderUpdateSuccessSchema,
+  orderUpdateSuccessSchema,
 } from '../../../shared/protocol/schemas';
 import type { Problem } from '../../../shared/result';
 import { silentLogger, type Logger } from '../log/logger';
@@ -328,7 +328,7 @@ export class OrderServiceClient implements UpdateSender {
       }
       const json = parseJson(body);
       if (json.ok) {
-        const parsed = OrderUpdateSuccessSchema.safeParse(json.value);
+        const parsed = orderUpdateSuccessSchema().safeParse(json.value);
         if (parsed.success) return { kind: 'success', status, order: parsed.data.response, raw: json.value };
       }
       const reason = json.ok ? `not an order update response: ${this.describeSchemaMismatch(json.value)}` : json.reason;
@@ -392,7 +392,7 @@ export class OrderServiceClient implements UpdateSender {
   private serviceError(body: string): { errorCode: string; message: string } | undefined {
     const json = parseJson(body);
     if (!json.ok) return undefined;
-    const parsed = ErrorResponseSchema.safeParse(json.value);
+    const parsed = errorResponseSchema().safeParse(json.value);
     if (!parsed.success) return undefined;
     return {
       errorCode: this.scrub(parsed.data.error.errorCode).slice(0, 100),
@@ -401,7 +401,7 @@ export class OrderServiceClient implements UpdateSender {
   }
 
   private describeSchemaMismatch(value: unknown): string {
-    const parsed = OrderUpdateSuccessSchema.safeParse(value);
+    const parsed = orderUpdateSuccessSchema().safeParse(value);
     return parsed.success ? 'none' : describeZodError(parsed.error);
   }
 

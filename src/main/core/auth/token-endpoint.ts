@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { builtOnce } from '../../../shared/on-first-use';
-import { describeZodError, ErrorResponseSchema, type TokenResponse, TokenResponseSchema } from '../../../shared/protocol/schemas';
+import { describeZodError, errorResponseSchema, type TokenResponse, tokenResponseSchema } from '../../../shared/protocol/schemas';
 import { describeBytes, describeNetworkFailure, hostOf, joinUrl, readCappedBody, startDeadline, type Timers } from '../api/http';
 import type { SecretRegistry } from '../log/redact';
 import type { ClientCredentials } from './vault';
@@ -62,7 +62,7 @@ function refusalReason(body: string, status: number, secrets: SecretRegistry): s
   } catch {
     return `HTTP ${status}`;
   }
-  const spec = ErrorResponseSchema.safeParse(json);
+  const spec = errorResponseSchema().safeParse(json);
   if (spec.success) return secrets.redactText(`HTTP ${status}, ${spec.data.error.errorCode}: ${spec.data.error.message}`).slice(0, 300);
   const oauth = oAuthErrorSchema().safeParse(json);
   if (oauth.success)
@@ -141,7 +141,7 @@ export async function requestToken(
     } catch {
       return { kind: 'transient', status, message: `The token server answered HTTP ${status} with a body that is not JSON` };
     }
-    const parsed = TokenResponseSchema.safeParse(json);
+    const parsed = tokenResponseSchema().safeParse(json);
     if (!parsed.success)
       return {
         kind: 'transient',

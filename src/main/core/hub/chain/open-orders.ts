@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { claimSchema, CounterIdSchema, CounterNameSchema } from '../../../../shared/hub';
-import { NextStepSchema, type OrderSummary } from '../../../../shared/ipc';
+import { nextStepSchema, type OrderSummary } from '../../../../shared/ipc';
 import { every, type Timers } from '../../time';
 import type { NatsConnection } from '../nats/buckets';
 import { OPEN_PREFIX, OPEN_STREAM } from '../registry';
@@ -28,7 +28,7 @@ export const OpenOrderSchema = z
   .object({
     orderId: claimSchema().shape.orderId,
     /** The order's next step (ACCEPT, PACKING, PACKED...): its state in the store's words. */
-    nextStep: NextStepSchema.shape.key,
+    nextStep: nextStepSchema().shape.key,
     late: z.boolean(),
     cancelledAlarm: z.boolean(),
     /** The counter packing it, never the packer's name. */
