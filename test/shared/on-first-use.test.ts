@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { builtOnce, builtOnFirstUse } from '../../src/shared/on-first-use';
+import { summarize } from '../../src/shared/orders/summary';
+import { bareView } from '../support/orders';
 import { COMMANDS, EVENTS, orderSummarySchema, orderViewSchema, settingsSchema } from '../../src/shared/ipc';
 
 describe('values built on first use', () => {
@@ -47,18 +49,7 @@ describe('the IPC contract built on first use', () => {
   });
 
   it('keeps a composed view’s rules and the paths of its errors (a queue row is the view without the body, plus facts)', () => {
-    const row = {
-      id: 'ORD-1',
-      nextStep: null,
-      waiting: 0,
-      failed: 0,
-      mayBeApplied: false,
-      needsRefresh: false,
-      promisedPackedAt: null,
-      syncedAt: null,
-      addedAt: 1,
-      facts: null,
-    };
+    const row = summarize(bareView('ORD-1'));
     expect(orderSummarySchema().safeParse(row).success).toBe(true);
     const bad = orderSummarySchema().safeParse({ ...row, alarm: { kind: 'lost', changedAt: 1, raisedAt: 1 } });
     expect(bad.success).toBe(false);
