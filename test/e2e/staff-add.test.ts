@@ -45,7 +45,7 @@ describe('adding packers one after another', () => {
       await field.fill('Asha Verma');
       await page.getByTestId('staff-add').click();
       await said.filter({ hasText: added('Asha Verma') }).waitFor();
-      // emptySchema() as soon as "added" is said: the list has not been read again yet.
+      // Empty as soon as "added" is said: the list has not been read again yet.
       expect(listsAnswered).toBe(0);
       await expect(field.inputValue()).resolves.toBe('');
 
