@@ -4,7 +4,7 @@
  * `ORDER_VIEW` envelope).
  */
 import { z } from 'zod';
-import { ChangesRequestSchema, StatusRequestSchema } from '../src/shared/protocol/intake';
+import { changesRequestSchema, statusRequestSchema } from '../src/shared/protocol/intake';
 import { describeZodError } from '../src/shared/protocol/schemas';
 import { type Answer, type EchoContext, errorAnswer } from './answers';
 import type { OrderBook } from './orders';
@@ -44,7 +44,7 @@ export function createReads(options: ReadOptions) {
   return {
     /** One page of `changes`. */
     changes(json: unknown, context: EchoContext): Answer {
-      const request = ChangesRequestSchema.safeParse(json);
+      const request = changesRequestSchema().safeParse(json);
       if (!request.success) return errorAnswer(400, context, 'INVALID_REQUEST', describeZodError(request.error));
       const r = request.data;
       const echo = { requestId: r.requestContext.requestId };
@@ -79,7 +79,7 @@ export function createReads(options: ReadOptions) {
 
     /** One `status` call. */
     status(json: unknown, context: EchoContext): Answer {
-      const request = StatusRequestSchema.safeParse(json);
+      const request = statusRequestSchema().safeParse(json);
       if (!request.success) return errorAnswer(400, context, 'INVALID_REQUEST', describeZodError(request.error));
       const { requestContext, orderId } = request.data;
       const echo = { requestId: requestContext.requestId, transactionId: requestContext.transactionId };

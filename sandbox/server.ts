@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
 import { z } from 'zod';
 import { silentLogger } from '../src/main/core/log';
 import { CHANGES_PATH, STATUS_PATH } from '../src/shared/protocol/intake';
-import { describeZodError, type Order, OrderUpdateRequestSchema } from '../src/shared/protocol/schemas';
+import { describeZodError, type Order, orderUpdateRequestSchema } from '../src/shared/protocol/schemas';
 import { ADMIN_PREFIX, type AdminTarget, handleAdmin, type ServedBody } from './admin';
 import { type Answer, type EchoContext, errorAnswer, looseContext } from './answers';
 import { FaultState, parseFaultsPatch } from './faults';
@@ -191,7 +191,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
 
     if (!parsedJson.ok) return refuse(errorAnswer(400, context, 'INVALID_REQUEST', `The body is not valid JSON: ${parsedJson.message}`));
-    const request = OrderUpdateRequestSchema.safeParse(parsedJson.value);
+    const request = orderUpdateRequestSchema().safeParse(parsedJson.value);
     if (!request.success) return refuse(errorAnswer(400, context, 'INVALID_REQUEST', describeZodError(request.error)));
 
     const requestId = request.data.requestContext.requestId;

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type os from 'node:os';
-import { type HubStatus, HubStatusSchema } from '../shared/hub';
+import { type HubStatus, hubStatusSchema } from '../shared/hub';
 import type { HubStatusReader } from '../main/core/hub/read-status';
 import type { Problem } from '../shared/result';
 import { connectHub } from '../main/core/hub/nats/connection';
@@ -120,7 +120,7 @@ export async function runHub(command: HubCommand, config: CliConfig, io: CliIo, 
   async function status(config_: HubConfig | null): Promise<number> {
     const base: HubStatus = { mode: 'solo', role: 'none', counterId: null, counterName: null, since: null, intakeHolder: null, counters: [], server: null, problem: null };
     if (!config_) {
-      out(HubStatusSchema.parse(base), 'Role: none (a one-counter store: no hub)\n');
+      out(hubStatusSchema().parse(base), 'Role: none (a one-counter store: no hub)\n');
       return EXIT.OK;
     }
     const secret = await keychain(() => secrets.get());
@@ -145,7 +145,7 @@ export async function runHub(command: HubCommand, config: CliConfig, io: CliIo, 
       } else problem = joined.problem.message;
     }
     // Lease holder and counters: from deps.readStatus when given; a one-off CLI without it has none.
-    const result = HubStatusSchema.parse({ ...base, ...seen, mode: connected ? 'connected' : 'away', role: config_.role, counterId: config_.counterId, counterName: config_.counterName, since: config_.since, server, problem: connected ? (problem === server?.problem ? null : problem) : problem });
+    const result = hubStatusSchema().parse({ ...base, ...seen, mode: connected ? 'connected' : 'away', role: config_.role, counterId: config_.counterId, counterName: config_.counterName, since: config_.since, server, problem: connected ? (problem === server?.problem ? null : problem) : problem });
     out(
       { ...result, address: `${config_.host}:${config_.port}`, fingerprint: config_.fingerprint },
       [

@@ -11,7 +11,7 @@ import { loadHubConfig } from '../main/core/hub/hub-config';
 import { keychainHubSecrets, type HubSecretStore } from '../main/core/hub/server';
 import { hubLine, intakeWords } from '../main/core/hub/status-line';
 import type { Logger } from '../main/core/log';
-import { type HubStatus, HubStatusSchema } from '../shared/hub';
+import { type HubStatus, hubStatusSchema } from '../shared/hub';
 import type { Environment } from '../shared/ipc';
 import type { CliConfig } from './config';
 import { vaultFor } from './config';
@@ -48,7 +48,7 @@ export async function runCounter(config: CliConfig, io: CliIo, log: Logger, json
   const now = deps.now ?? Date.now;
   const say = (status: HubStatus, event: string): void => {
     const at = new Date(now()).toISOString();
-    if (json) io.write(`${JSON.stringify({ at, event, intake: intakeWords(status), status: HubStatusSchema.parse(status) })}\n`);
+    if (json) io.write(`${JSON.stringify({ at, event, intake: intakeWords(status), status: hubStatusSchema().parse(status) })}\n`);
     else io.write(`${at} ${event}: ${hubLine(status)}\n`);
   };
   let said = '';

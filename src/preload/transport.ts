@@ -3,7 +3,7 @@
  * renderer's listeners receive the event body alone: never the IpcRendererEvent, whose `sender`
  * is ipcRenderer itself. The ipcRenderer is injected, so this is tested under plain Node.
  */
-import { ReplySchema, commandChannel, eventChannel, isCommandName, isEventName, type Reply, type Transport } from '../shared/ipc';
+import { replySchema, commandChannel, eventChannel, isCommandName, isEventName, type Reply, type Transport } from '../shared/ipc';
 
 /** The part of Electron's ipcRenderer this transport uses. */
 export interface IpcRendererLike {
@@ -26,7 +26,7 @@ export function createIpcTransport(ipc: IpcRendererLike): Transport {
         // ipcRenderer.invoke rejects when the main side threw or is gone; the reason stays in the main log.
         return { ok: false, problem: { kind: 'transient', message: 'The terminal did not answer. Try again.' } };
       }
-      const parsed = ReplySchema.safeParse(raw);
+      const parsed = replySchema().safeParse(raw);
       if (!parsed.success) return unreadable;
       return parsed.data.ok ? { ok: true, value: parsed.data.value } : { ok: false, problem: parsed.data.problem };
     },

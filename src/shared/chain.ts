@@ -2,9 +2,10 @@
  * The store's link to the chain's centre (Settings -> Chain, `doctor`, the support bundle), as data:
  * what a manager sends to link the store hub, and the link's state in words the screens, doctor and
  * the bundle say alike. See docs/fleet.md. The credentials file's text crosses IPC once, in
- * `ChainLinkRequestSchema`; no answer ever carries it back.
+ * `chainLinkRequestSchema()`; no answer ever carries it back.
  */
 import { z } from 'zod';
+import { builtOnce } from './on-first-use';
 
 /**
  * Field checks. Their messages are codes (`storeIdChars`), worded per language by the screens
@@ -31,7 +32,7 @@ export const CHAIN_FILE_MAX_CHARS = 16_384;
 const FileText = z.string().max(CHAIN_FILE_MAX_CHARS, 'fileLarge');
 
 /** What Settings -> Chain sends to link the store hub (manager PIN checked by the handler). */
-export const ChainLinkRequestSchema = z
+export const chainLinkRequestSchema = builtOnce(() => z
   .object({
     storeId: ChainStoreIdSchema,
     url: ChainUrlSchema,
@@ -40,8 +41,8 @@ export const ChainLinkRequestSchema = z
     /** The chain's CA certificate (PEM), as text; null when the centre's certificate is publicly signed. */
     ca: FileText.nullable(),
   })
-  .strict();
-export type ChainLinkRequest = z.infer<typeof ChainLinkRequestSchema>;
+  .strict());
+export type ChainLinkRequest = z.infer<ReturnType<typeof chainLinkRequestSchema>>;
 export type ChainField = keyof ChainLinkRequest;
 
 const JWT_BLOCK = /-{3,}BEGIN NATS USER JWT-{3,}\s*([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)\s*-{3,}END NATS USER JWT-{3,}/;
@@ -67,7 +68,7 @@ export function credentialsParts(text: string): { jwt: string; seed: string } | 
 /** Every field's problem, as a code (none: an empty object). `training`: the environment, decided by the main side. */
 export function chainFieldErrors(input: unknown, training: boolean): Partial<Record<ChainField | 'request', string>> {
   const errors: Partial<Record<ChainField | 'request', string>> = {};
-  const parsed = ChainLinkRequestSchema.safeParse(input);
+  const parsed = chainLinkRequestSchema().safeParse(input);
   if (!parsed.success)
     for (const issue of parsed.error.issues) {
       const field = (issue.path[0] as ChainField | undefined) ?? 'request';
@@ -115,7 +116,7 @@ export const ChainLinkStateSchema = z.enum([
 ]);
 export type ChainLinkState = z.infer<typeof ChainLinkStateSchema>;
 
-export const ChainStatusSchema = z.object({
+export const chainStatusSchema = builtOnce(() => z.object({
   /** This PC's part: the hub PC links; a counter only shows what the hub says. */
   role: z.enum(['hub', 'counter', 'none']),
   state: ChainLinkStateSchema,
@@ -135,8 +136,8 @@ export const ChainStatusSchema = z.object({
   hasCa: z.boolean(),
   /** Why the state cannot be read (a counter that cannot reach the hub), or null. */
   problem: z.string().max(400).nullable(),
-});
-export type ChainStatus = z.infer<typeof ChainStatusSchema>;
+}));
+export type ChainStatus = z.infer<ReturnType<typeof chainStatusSchema>>;
 
 /** Nothing linked, nothing wrong. */
 export const NO_CHAIN: ChainStatus = {

@@ -5,6 +5,7 @@
  * src/main/core/hub; see docs/store-hub.md.
  */
 import { z } from 'zod';
+import { builtOnce } from './on-first-use';
 import { ActionSchema, OrderIdSchema } from './protocol/schemas';
 
 /** A counter's id in the hub: the terminal id, safe as a NATS subject token and KV key part. */
@@ -21,7 +22,7 @@ export const CounterNameSchema = z.string().trim().min(1).max(40);
  */
 export const HUB_INBOX_PREFIX = '_PDHUB';
 
-export const ClaimSchema = z.object({
+export const claimSchema = builtOnce(() => z.object({
   orderId: OrderIdSchema,
   counterId: CounterIdSchema,
   counterName: CounterNameSchema,
@@ -31,8 +32,8 @@ export const ClaimSchema = z.object({
   renewedAt: z.number(),
   /** After this (epoch ms) the claim has lapsed and anyone may claim the order. */
   expiresAt: z.number(),
-});
-export type Claim = z.infer<typeof ClaimSchema>;
+}));
+export type Claim = z.infer<ReturnType<typeof claimSchema>>;
 
 /** What asking to claim an order came to. */
 export type ClaimOutcome =
@@ -44,7 +45,7 @@ export type ClaimOutcome =
 export const SharedTapStateSchema = z.enum(['waiting', 'sent', 'failed', 'discarded']);
 
 /** One counter's tap as every counter sees it: its own outbox still sends it. */
-export const SharedTapSchema = z.object({
+export const sharedTapSchema = builtOnce(() => z.object({
   /** The tap's request id (unique store-wide). */
   requestId: z.string().min(1).max(128),
   orderId: OrderIdSchema,
@@ -68,26 +69,26 @@ export const SharedTapSchema = z.object({
   seen: z.array(z.string().min(1).max(128)).max(256).nullable().optional(),
   /** A unit cut's count of its item before the cut ("was 3"), so every counter can print it. */
   unitsBefore: z.number().int().min(0).nullable().optional(),
-});
-export type SharedTap = z.infer<typeof SharedTapSchema>;
+}));
+export type SharedTap = z.infer<ReturnType<typeof sharedTapSchema>>;
 
 /** One counter in a conflict: who worked on the order there while the counters could not see each other. */
-export const ConflictPartySchema = z.object({
+export const conflictPartySchema = builtOnce(() => z.object({
   counterId: CounterIdSchema,
   counterName: CounterNameSchema,
   /** The packers whose taps were made apart there (none: nobody was signed in, the counter stands in). */
   packers: z.array(z.string().min(1).max(60)).max(8),
-});
-export type ConflictParty = z.infer<typeof ConflictPartySchema>;
+}));
+export type ConflictParty = z.infer<ReturnType<typeof conflictPartySchema>>;
 
 /**
  * "Packed twice": an order that more than one counter tapped or claimed while they could not see
  * each other, found when they find each other again (core/hub/conflicts.ts). One record an order
  * in the hub, kept by every counter involved in its own file until a person settles it.
  */
-export const ConflictRecordSchema = z.object({
+export const conflictRecordSchema = builtOnce(() => z.object({
   orderId: OrderIdSchema,
-  parties: z.array(ConflictPartySchema).min(2).max(8),
+  parties: z.array(conflictPartySchema()).min(2).max(8),
   /** The taps made apart that make the conflict (request ids), so one found again is known as the same. */
   taps: z.array(z.string().min(1).max(128)).max(256),
   /** When it was first found (the finding counter's clock). */
@@ -102,11 +103,11 @@ export const ConflictRecordSchema = z.object({
       at: z.number(),
     })
     .nullable(),
-});
-export type ConflictRecord = z.infer<typeof ConflictRecordSchema>;
+}));
+export type ConflictRecord = z.infer<ReturnType<typeof conflictRecordSchema>>;
 
 /** A counter's presence and health, written every few seconds and on change. */
-export const CounterPresenceSchema = z.object({
+export const counterPresenceSchema = builtOnce(() => z.object({
   counterId: CounterIdSchema,
   counterName: CounterNameSchema,
   version: z.string().max(40),
@@ -124,8 +125,8 @@ export const CounterPresenceSchema = z.object({
    * counters at once is told so on both; absent from a counter of an older version. Never goes north.
    */
   packer: z.string().max(60).nullable().optional(),
-});
-export type CounterPresence = z.infer<typeof CounterPresenceSchema>;
+}));
+export type CounterPresence = z.infer<ReturnType<typeof counterPresenceSchema>>;
 
 /** How this counter stands with the hub. */
 export const HubModeSchema = z.enum([
@@ -141,16 +142,16 @@ export const HubModeSchema = z.enum([
 export type HubMode = z.infer<typeof HubModeSchema>;
 
 /** One counter as the Counters screen lists it. */
-export const CounterViewSchema = CounterPresenceSchema.extend({
+export const counterViewSchema = builtOnce(() => counterPresenceSchema().extend({
   /** Heard from within the presence window. */
   present: z.boolean(),
   isThisCounter: z.boolean(),
   holdsIntake: z.boolean(),
-});
-export type CounterView = z.infer<typeof CounterViewSchema>;
+}));
+export type CounterView = z.infer<ReturnType<typeof counterViewSchema>>;
 
 /** The hub as this counter sees it: the sync bar, the Counters screen, `doctor`, `hub status`. */
-export const HubStatusSchema = z.object({
+export const hubStatusSchema = builtOnce(() => z.object({
   mode: HubModeSchema,
   /** This counter's role. */
   role: z.enum(['none', 'hub', 'counter']),
@@ -160,7 +161,7 @@ export const HubStatusSchema = z.object({
   since: z.number().nullable(),
   /** The counter whose intake polls for the store, when known. */
   intakeHolder: z.object({ counterId: CounterIdSchema, counterName: CounterNameSchema }).nullable(),
-  counters: z.array(CounterViewSchema),
+  counters: z.array(counterViewSchema()),
   /** The hub's own health, on the hub PC (process running, restarts, storage used); null elsewhere. */
   server: z
     .object({
@@ -174,5 +175,5 @@ export const HubStatusSchema = z.object({
     .nullable(),
   /** A problem in plain words (wrong code, certificate changed, hub away), or null. */
   problem: z.string().nullable(),
-});
-export type HubStatus = z.infer<typeof HubStatusSchema>;
+}));
+export type HubStatus = z.infer<ReturnType<typeof hubStatusSchema>>;

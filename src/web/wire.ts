@@ -3,7 +3,7 @@
  * between the page (bridge.ts) and the Node host (server.ts). Both ends parse what they receive.
  */
 import { z } from 'zod';
-import { ReplySchema } from '../shared/ipc';
+import { replySchema } from '../shared/ipc';
 
 export { BRIDGE_PATH, CONTRACT_PATH, IPC_PATH } from './paths';
 /** Largest frame accepted either way. */
@@ -22,7 +22,7 @@ export type InvokeFrame = z.infer<typeof InvokeFrameSchema>;
 
 /** Host -> page: a command's reply, or an event. */
 export const ServerFrameSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('reply'), id: z.number().int(), reply: ReplySchema }),
+  z.object({ type: z.literal('reply'), id: z.number().int(), reply: replySchema() }),
   z.object({ type: z.literal('event'), event: z.string(), body: z.unknown() }),
 ]);
 export type ServerFrame = z.infer<typeof ServerFrameSchema>;

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { setImmediate as tick } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { OrderUpdateSuccessSchema, type Action, type Order } from '../../src/shared/protocol/schemas';
+import { orderUpdateSuccessSchema, type Action, type Order } from '../../src/shared/protocol/schemas';
 import { errorCode, findOrder, postUpdate, sandbox, token, update, updateBody } from '../support/sandbox-http';
 
 const isNew = (o: Order): boolean => o.orderState === 'Created';
@@ -139,13 +139,13 @@ describe('sandbox faults', () => {
     const a = await update(s, t, order.id, 'rq-m', accept);
     expect(a.status).toBe(200);
     expect(a.json).toBeUndefined();
-    expect(OrderUpdateSuccessSchema.safeParse(a.json).success).toBe(false);
+    expect(orderUpdateSuccessSchema().safeParse(a.json).success).toBe(false);
     expect(s.order(order.id)?.orderState).toBe('Accepted');
     expect(s.appliedLog()).toHaveLength(1);
     expect(s.requestLog()[0]).toMatchObject({ requestId: 'rq-m', status: 200, fault: 'malformed' });
     // Only one body was spoiled; a repeat gets the service's real, readable answer and applies nothing.
     const again = await update(s, t, order.id, 'rq-m', accept);
-    expect(OrderUpdateSuccessSchema.parse(again.json).response.orderState).toBe('Accepted');
+    expect(orderUpdateSuccessSchema().parse(again.json).response.orderState).toBe('Accepted');
     expect(s.appliedLog()).toHaveLength(1);
   });
 

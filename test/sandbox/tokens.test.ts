@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TokenResponseSchema } from '../../src/shared/protocol/schemas';
+import { tokenResponseSchema } from '../../src/shared/protocol/schemas';
 import { postUpdate, sandbox, token, tokenRequest, updateBody } from '../support/sandbox-http';
 import { manualClock } from '../support/clock';
 import { TRAINING } from '../support/credentials';
@@ -13,7 +13,7 @@ describe('sandbox token server', () => {
     const a = await tokenRequest(s, { grant_type: 'client_credentials', ...creds });
     expect(a.status).toBe(200);
     expect(a.headers.get('cache-control')).toBe('no-store');
-    const t = TokenResponseSchema.parse(a.json);
+    const t = tokenResponseSchema().parse(a.json);
     expect(t.token_type).toBe('O-Bearer');
     expect(t.expires_in).toBe(900);
     expect(t.issued_at).toBe(clock.now());
@@ -47,7 +47,7 @@ describe('sandbox token server', () => {
       refresh_token: first.refresh_token,
     });
     expect(refreshed.status).toBe(200);
-    const second = TokenResponseSchema.parse(refreshed.json);
+    const second = tokenResponseSchema().parse(refreshed.json);
     expect(second.access_token).not.toBe(first.access_token);
     expect(second.refresh_token).not.toBe(first.refresh_token);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OrderUpdateSuccessSchema, type Action, type Order } from '../../src/shared/protocol/schemas';
+import { orderUpdateSuccessSchema, type Action, type Order } from '../../src/shared/protocol/schemas';
 import {
   errorCode,
   errorMessage,
@@ -53,7 +53,7 @@ describe('sandbox order update service', () => {
       clock.advance(60_000);
       const a = await update(s, t, order.id, `rq-${i}`, [step.action]);
       expect(a.status, a.text).toBe(200);
-      const body = OrderUpdateSuccessSchema.parse(a.json);
+      const body = orderUpdateSuccessSchema().parse(a.json);
       expect(body.requestContext).toEqual({ requestId: `rq-${i}`, transactionId: order.id });
       expect(body.response.id).toBe(order.id);
       expect(body.response.items.length).toBe(order.items.length);
@@ -72,7 +72,7 @@ describe('sandbox order update service', () => {
     const order = findOrder(s, isNew);
     const a = await update(s, t, order.id, 'cancel-1', [{ type: 'ORDER_STATE_UPDATE', orderState: 'CANCELLED', reason: 'FRAUD_PRESCRIPTION' }]);
     expect(a.status).toBe(200);
-    const o = OrderUpdateSuccessSchema.parse(a.json).response;
+    const o = orderUpdateSuccessSchema().parse(a.json).response;
     expect(o.orderState).toBe('Cancelled');
     expect(o.actions?.at(-1)).toMatchObject({ type: 'CANCEL_ORDER', channel: 'TSP' });
   });

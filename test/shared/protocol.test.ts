@@ -3,13 +3,13 @@ import {
   buildAction,
   buildUpdateRequest,
   CANCEL_REASONS,
-  ErrorResponseSchema,
+  errorResponseSchema,
   ITEM_UNIT_REASONS,
-  OrderUpdateSuccessSchema,
+  orderUpdateSuccessSchema,
   reasonLabel,
   reasonsFor,
   sameOrderState,
-  TokenResponseSchema,
+  tokenResponseSchema,
 } from '../../src/shared/protocol';
 import { sampleOrder } from '../support/orders';
 import { cancelMoment } from '../../src/shared/fulfilment';
@@ -17,7 +17,7 @@ import type { CancelMoment } from '../../src/shared/protocol/reasons';
 
 describe('protocol schemas', () => {
   it('parses the spec token response and keeps unknown fields', () => {
-    const parsed = TokenResponseSchema.parse({
+    const parsed = tokenResponseSchema().parse({
       access_token: 'a',
       refresh_token: 'r',
       token_type: 'O-Bearer',
@@ -31,20 +31,20 @@ describe('protocol schemas', () => {
   });
 
   it('refuses a token response without an access token', () => {
-    expect(TokenResponseSchema.safeParse({ token_type: 'O-Bearer', expires_in: 10 }).success).toBe(false);
+    expect(tokenResponseSchema().safeParse({ token_type: 'O-Bearer', expires_in: 10 }).success).toBe(false);
   });
 
   it('parses a success response with a whole order and keeps fields the service adds later', () => {
     const body = { requestContext: { requestId: 'r1', transactionId: 'ORD-1001' }, response: { ...sampleOrder(), loyalty: { points: 3 } } };
-    const parsed = OrderUpdateSuccessSchema.parse(body);
+    const parsed = orderUpdateSuccessSchema().parse(body);
     expect(parsed.response.items).toHaveLength(2);
     expect((parsed.response as Record<string, unknown>).loyalty).toEqual({ points: 3 });
   });
 
   it('does not take an error response for a success response', () => {
     const error = { requestContext: { requestId: 'r1', transactionId: 'X' }, error: { errorCode: 'NOT_FOUND', message: 'Order X not found' } };
-    expect(OrderUpdateSuccessSchema.safeParse(error).success).toBe(false);
-    expect(ErrorResponseSchema.parse(error).error.errorCode).toBe('NOT_FOUND');
+    expect(orderUpdateSuccessSchema().safeParse(error).success).toBe(false);
+    expect(errorResponseSchema().parse(error).error.errorCode).toBe('NOT_FOUND');
   });
 
   it('compares order states case-insensitively', () => {

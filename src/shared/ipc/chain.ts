@@ -1,12 +1,12 @@
 /** The chain link's commands. */
 import { z } from 'zod';
-import { CHAIN_FILE_MAX_CHARS, ChainStatusSchema } from '../chain';
-import { Empty, Pin } from './shapes';
+import { CHAIN_FILE_MAX_CHARS, chainStatusSchema } from '../chain';
+import { emptySchema, pinSchema } from './shapes';
 
 /** The chain commands: name -> payload schema and result schema (built on first use by the contract). */
 export const chainCommands = {
   /** Settings -> Chain: the store's link to the chain's centre (on a counter: as the hub PC says it). */
-  'chain.status': () => ({ payload: Empty, result: ChainStatusSchema }),
+  'chain.status': () => ({ payload: emptySchema(), result: chainStatusSchema() }),
   /**
    * Links the store hub to the chain's centre (manager, on the hub PC). The files arrive as text,
    * capped; each field is checked in words by the main side (chainFieldErrors), which keeps the
@@ -15,7 +15,7 @@ export const chainCommands = {
   'chain.link': () => ({
     payload: z
       .object({
-        pin: Pin,
+        pin: pinSchema(),
         link: z
           .object({
             storeId: z.string().max(200),
@@ -26,8 +26,8 @@ export const chainCommands = {
           .strict(),
       })
       .strict(),
-    result: ChainStatusSchema,
+    result: chainStatusSchema(),
   }),
   /** Unlinks the store hub from the chain: its credentials removed (manager, on the hub PC). */
-  'chain.unlink': () => ({ payload: z.object({ pin: Pin }).strict(), result: ChainStatusSchema }),
+  'chain.unlink': () => ({ payload: z.object({ pin: pinSchema() }).strict(), result: chainStatusSchema() }),
 };

@@ -3,43 +3,21 @@
  * envelope, the typed client and the Electron channels.
  */
 import { z } from 'zod';
-import { HubStatusSchema } from '../hub';
+import { builtOnce } from '../on-first-use';
+import { hubStatusSchema } from '../hub';
 import type { Problem } from '../result';
-import { OrderSummarySchema, OrderViewSchema, ordersCommands } from './orders';
-import { OutboxEntryViewSchema, outboxCommands } from './outbox';
-import { SettingsSchema, settingsCommands } from './settings';
-import { OrderId, ProblemSchema } from './shapes';
-import { PackerStatusSchema, staffCommands } from './staff';
-import { IntakeStatusSchema, SyncStatusSchema, statusCommands } from './status';
-import { UpdateStatusSchema, updatesCommands } from './updates';
+import { orderSummarySchema, orderViewSchema, ordersCommands } from './orders';
+import { outboxEntryViewSchema, outboxCommands } from './outbox';
+import { settingsSchema, settingsCommands } from './settings';
+import { orderIdInputSchema, ProblemSchema } from './shapes';
+import { packerStatusSchema, staffCommands } from './staff';
+import { intakeStatusSchema, syncStatusSchema, statusCommands } from './status';
+import { updateStatusSchema, updatesCommands } from './updates';
 import { printCommands } from './print';
 import { hubCommands } from './hub';
 import { chainCommands } from './chain';
 import { shiftCommands } from './shift';
-
-/**
- * An object whose every property is built by its function the first time it is read, and kept.
- * The contract's commands and events are built this way: a page's first screen reads two or three
- * of them, and building every command's zod schemas before its first answer is read held that
- * answer back by a few hundred milliseconds on a busy terminal. Each is still the one schema every
- * side validates with; only when it is built changes.
- */
-function builtOnFirstUse<T extends Record<string, () => unknown>>(builders: T): { readonly [K in keyof T]: ReturnType<T[K]> } {
-  const built = {} as { [K in keyof T]: ReturnType<T[K]> };
-  for (const key of Object.keys(builders) as (keyof T)[]) {
-    Object.defineProperty(built, key, {
-      enumerable: true,
-      configurable: true,
-      get() {
-        const value = builders[key]!() as ReturnType<T[typeof key]>;
-        Object.defineProperty(built, key, { value, enumerable: true, writable: false, configurable: false });
-        return value;
-      },
-    });
-  }
-  return built;
-}
-
+import { builtOnFirstUse } from '../on-first-use';
 
 /** Every command: name -> payload schema and result schema. */
 export const COMMANDS = builtOnFirstUse({
@@ -65,33 +43,33 @@ export type CommandResult<C extends CommandName> = z.infer<(typeof COMMANDS)[C][
 
 export const EVENTS = builtOnFirstUse({
   /** Orders whose view changed (full views, so the renderer never recomputes). */
-  'orders.changed': () => z.object({ orders: z.array(OrderViewSchema) }),
+  'orders.changed': () => z.object({ orders: z.array(orderViewSchema()) }),
   /**
    * Every order on the terminal read again, as `orders.list` answers: the list replaces the
    * renderer's. The harness bridge raises it after its socket came back (changes may have been
    * missed while it was down); the main process has no reason to.
    */
-  'orders.listed': () => z.object({ orders: z.array(OrderSummarySchema) }),
+  'orders.listed': () => z.object({ orders: z.array(orderSummarySchema()) }),
   /**
    * Orders taken off the terminal by the engine: finished (completed or cancelled) and untouched
    * for days (core/outbox/retire.ts). The queue drops them.
    */
-  'orders.removed': () => z.object({ orderIds: z.array(OrderId).max(10_000) }),
-  'outbox.changed': () => z.object({ entries: z.array(OutboxEntryViewSchema) }),
-  'sync.status': () => SyncStatusSchema,
-  'intake.status': () => IntakeStatusSchema,
-  'updates.status': () => UpdateStatusSchema,
+  'orders.removed': () => z.object({ orderIds: z.array(orderIdInputSchema()).max(10_000) }),
+  'outbox.changed': () => z.object({ entries: z.array(outboxEntryViewSchema()) }),
+  'sync.status': () => syncStatusSchema(),
+  'intake.status': () => intakeStatusSchema(),
+  'updates.status': () => updateStatusSchema(),
   /** The store hub's status changed (joined, away, back, counters come and go, intake moved). */
-  'hub.status': () => HubStatusSchema,
+  'hub.status': () => hubStatusSchema(),
   /** The packer signed in at this counter changed (or the staff list did). */
-  'staff.changed': () => PackerStatusSchema,
+  'staff.changed': () => packerStatusSchema(),
   /**
    * Other counters' shift taps arrived from the store hub: the store-wide Shift figures changed
    * (this counter's own taps come as `outbox.changed`).
    */
   'shift.changed': () => z.object({}).strict(),
   /** A store setting (scan to pack, how long an order stays with its counter) was changed at another counter and taken here. */
-  'settings.changed': () => SettingsSchema,
+  'settings.changed': () => settingsSchema(),
 });
 
 
@@ -108,10 +86,10 @@ export type Reply<T> = { ok: true; value: T } | { ok: false; problem: Problem };
  * A command's answer as it arrives at the page, from either shell (Electron IPC, the harness
  * WebSocket): the envelope only; createApi then parses the value with the command's result schema.
  */
-export const ReplySchema = z.union([
+export const replySchema = builtOnce(() => z.union([
   z.object({ ok: z.literal(true), value: z.unknown() }),
   z.object({ ok: z.literal(false), problem: ProblemSchema }),
-]);
+]));
 
 
 /** How a shell carries the contract (ipcRenderer in Electron, a WebSocket in the harness). */

@@ -10,7 +10,7 @@
  * chain), each with its view types and its commands; contract.ts puts the commands together into
  * the one typed table both ends check. Import from here.
  */
-export { ActionInputSchema, NextStepSchema, ProblemSchema, type Words, WordsSchema } from './shapes';
+export { actionInputSchema, nextStepSchema, ProblemSchema, type Words, wordsSchema } from './shapes';
 export * from './outbox';
 export * from './orders';
 export * from './status';

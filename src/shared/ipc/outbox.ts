@@ -1,7 +1,8 @@
 /** The outbox as the screens see it: a tap's entry and its state; and the outbox's commands. */
 import { z } from 'zod';
+import { builtOnce } from '../on-first-use';
 import { ActionSchema } from '../protocol/schemas';
-import { Empty, Ok, Pin, ProblemSchema } from './shapes';
+import { emptySchema, okSchema, pinSchema, ProblemSchema } from './shapes';
 
 export const EntryStateSchema = z.enum(['queued', 'sending', 'sent', 'failed', 'discarded']);
 
@@ -9,7 +10,7 @@ export type EntryState = z.infer<typeof EntryStateSchema>;
 
 
 /** One outbox entry as the UI and the CLI show it. */
-export const OutboxEntryViewSchema = z.object({
+export const outboxEntryViewSchema = builtOnce(() => z.object({
   id: z.number().int(),
   requestId: z.string(),
   orderId: z.string(),
@@ -35,14 +36,14 @@ export const OutboxEntryViewSchema = z.object({
    * of their taps on the order this counter had heard of then (request ids). Absent: no hub.
    */
   hub: z.object({ unchecked: z.boolean(), seen: z.array(z.string()) }).optional(),
-});
+}));
 
-export type OutboxEntryView = z.infer<typeof OutboxEntryViewSchema>;
+export type OutboxEntryView = z.infer<ReturnType<typeof outboxEntryViewSchema>>;
 
 
 /** The outbox commands: name -> payload schema and result schema (built on first use by the contract). */
 export const outboxCommands = {
-  'outbox.list': () => ({ payload: Empty, result: z.array(OutboxEntryViewSchema) }),
-  'outbox.retry': () => ({ payload: z.object({ entryId: z.number().int().positive() }).strict(), result: Ok }),
-  'outbox.discard': () => ({ payload: z.object({ entryId: z.number().int().positive(), pin: Pin }).strict(), result: Ok }),
+  'outbox.list': () => ({ payload: emptySchema(), result: z.array(outboxEntryViewSchema()) }),
+  'outbox.retry': () => ({ payload: z.object({ entryId: z.number().int().positive() }).strict(), result: okSchema() }),
+  'outbox.discard': () => ({ payload: z.object({ entryId: z.number().int().positive(), pin: pinSchema() }).strict(), result: okSchema() }),
 };

@@ -3,10 +3,11 @@
  * credentials, kiosk, support bundle).
  */
 import { z } from 'zod';
+import { builtOnce } from '../on-first-use';
 import { LANGUAGE_CODES } from '../languages';
 import { DEFAULT_ORDER_ID_PATTERN } from '../orderIdPattern';
-import { PaperSchema } from './print';
-import { Empty, Ok, Pin } from './shapes';
+import { paperSchema } from './print';
+import { emptySchema, okSchema, pinSchema } from './shapes';
 
 export const EnvironmentSchema = z.enum(['training', 'staging', 'production']);
 
@@ -26,7 +27,7 @@ function compilesAsPattern(source: string): boolean {
 export { DEFAULT_ORDER_ID_PATTERN };
 
 
-export const SettingsSchema = z.object({
+export const settingsSchema = builtOnce(() => z.object({
   environment: EnvironmentSchema,
   authUrl: z.string(),
   baseUrl: z.string(),
@@ -44,7 +45,7 @@ export const SettingsSchema = z.object({
     .max(200)
     .refine((source) => compilesAsPattern(source), 'Order id pattern must be a valid regular expression'),
   quietHour: z.number().int().min(0).max(23).nullable(),
-  paper: PaperSchema,
+  paper: paperSchema(),
   /** The printer's system name; null: ask with the print dialog each time. */
   printer: z.string().trim().min(1).max(256).nullable(),
   /** Print the packing slip as soon as an order is marked PACKED on this terminal. */
@@ -65,23 +66,23 @@ export const SettingsSchema = z.object({
   scanToPack: z.boolean(),
   /** With a store hub: a claim ("being packed at Counter 2") lapses after this long without a tap on the order. */
   claimQuietMs: z.number().int().min(60_000).max(4 * 3_600_000),
-});
+}));
 
-export type Settings = z.infer<typeof SettingsSchema>;
+export type Settings = z.infer<ReturnType<typeof settingsSchema>>;
 
 
 /** The settings commands: name -> payload schema and result schema (built on first use by the contract). */
 export const settingsCommands = {
-  'settings.get': () => ({ payload: Empty, result: SettingsSchema }),
+  'settings.get': () => ({ payload: emptySchema(), result: settingsSchema() }),
   'settings.update': () => ({
-    payload: z.object({ pin: Pin, patch: SettingsSchema.omit({ environment: true, authUrl: true, baseUrl: true }).partial().strict() }).strict(),
-    result: SettingsSchema,
+    payload: z.object({ pin: pinSchema(), patch: settingsSchema().omit({ environment: true, authUrl: true, baseUrl: true }).partial().strict() }).strict(),
+    result: settingsSchema(),
   }),
   /** Write-only: the secret goes in, only saved/rejected comes out. */
   'credentials.save': () => ({
     payload: z
       .object({
-        pin: Pin,
+        pin: pinSchema(),
         environment: EnvironmentSchema,
         authUrl: z.string().url().max(2048).optional(),
         baseUrl: z.string().url().max(2048).optional(),
@@ -100,8 +101,8 @@ export const settingsCommands = {
       values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
     }),
   }),
-  'pin.verify': () => ({ payload: z.object({ pin: Pin }).strict(), result: z.object({ valid: z.boolean() }) }),
-  'pin.set': () => ({ payload: z.object({ currentPin: Pin.optional(), newPin: Pin }).strict(), result: Ok }),
-  'support.exportBundle': () => ({ payload: z.object({ pin: Pin }).strict(), result: z.object({ path: z.string() }) }),
-  'kiosk.leave': () => ({ payload: z.object({ pin: Pin }).strict(), result: Ok }),
+  'pin.verify': () => ({ payload: z.object({ pin: pinSchema() }).strict(), result: z.object({ valid: z.boolean() }) }),
+  'pin.set': () => ({ payload: z.object({ currentPin: pinSchema().optional(), newPin: pinSchema() }).strict(), result: okSchema() }),
+  'support.exportBundle': () => ({ payload: z.object({ pin: pinSchema() }).strict(), result: z.object({ path: z.string() }) }),
+  'kiosk.leave': () => ({ payload: z.object({ pin: pinSchema() }).strict(), result: okSchema() }),
 };

@@ -3,10 +3,11 @@
  * step.
  */
 import { z } from 'zod';
+import { builtOnce } from '../on-first-use';
 import { FULFILLMENT_STATES, ORDER_STATES, OrderIdSchema } from '../protocol/schemas';
 import { idFault } from '../protocol/builders';
 
-export const Id = z
+export const idSchema = builtOnce(() => z
   .string()
   .trim()
   .min(1)
@@ -14,12 +15,12 @@ export const Id = z
   .superRefine((value, ctx) => {
     const fault = idFault(value);
     if (fault) ctx.addIssue({ code: 'custom', message: `The id ${fault}` });
-  });
+  }));
 
 /** An order id from the renderer: trimmed, then the one id rule (OrderIdSchema). */
-export const OrderId = z.string().trim().pipe(OrderIdSchema);
+export const orderIdInputSchema = builtOnce(() => z.string().trim().pipe(OrderIdSchema));
 
-export const Pin = z.string().regex(/^\d{4,8}$/, 'PIN must be 4 to 8 digits');
+export const pinSchema = builtOnce(() => z.string().regex(/^\d{4,8}$/, 'PIN must be 4 to 8 digits'));
 
 
 export const ProblemSchema = z.object({
@@ -32,29 +33,29 @@ export const ProblemSchema = z.object({
 
 
 /** A sentence by code and values: the renderer words it in the staff's language. */
-export const WordsSchema = z.object({
+export const wordsSchema = builtOnce(() => z.object({
   code: z.string(),
   values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
-});
+}));
 
-export type Words = z.infer<typeof WordsSchema>;
-
-
-export const ActionInputSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('fulfilment'), fulfilmentId: Id, state: z.enum(FULFILLMENT_STATES) }),
-  z.object({ kind: z.literal('units'), itemId: Id, units: z.number().int().min(0).max(100_000), reason: Id }),
-  z.object({ kind: z.literal('orderState'), state: z.enum(ORDER_STATES), reason: Id.optional() }),
-  z.object({ kind: z.literal('invoice'), sellerInvoiceId: Id }),
-]);
+export type Words = z.infer<ReturnType<typeof wordsSchema>>;
 
 
-export const NextStepSchema = z.object({
+export const actionInputSchema = builtOnce(() => z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('fulfilment'), fulfilmentId: idSchema(), state: z.enum(FULFILLMENT_STATES) }),
+  z.object({ kind: z.literal('units'), itemId: idSchema(), units: z.number().int().min(0).max(100_000), reason: idSchema() }),
+  z.object({ kind: z.literal('orderState'), state: z.enum(ORDER_STATES), reason: idSchema().optional() }),
+  z.object({ kind: z.literal('invoice'), sellerInvoiceId: idSchema() }),
+]));
+
+
+export const nextStepSchema = builtOnce(() => z.object({
   key: z.enum(['ACCEPT', ...FULFILLMENT_STATES, 'COMPLETE']),
   label: z.string(),
   fulfilmentId: z.string().optional(),
-});
+}));
 
 
-export const Empty = z.object({}).strict();
+export const emptySchema = builtOnce(() => z.object({}).strict());
 
-export const Ok = z.object({ done: z.literal(true) });
+export const okSchema = builtOnce(() => z.object({ done: z.literal(true) }));

@@ -1,29 +1,30 @@
 /** The shift's figures, its CSV and an order's timeline; and their commands. */
 import { z } from 'zod';
+import { builtOnce } from '../on-first-use';
 import { ActionSchema } from '../protocol/schemas';
 import { CounterNameSchema } from '../hub';
 import { EntryStateSchema } from './outbox';
-import { OrderId } from './shapes';
+import { orderIdInputSchema } from './shapes';
 
 /** A local calendar day, YYYY-MM-DD. */
 export const DaySchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'a day is YYYY-MM-DD');
 
 
 /** A duration's spread: how many, the median and the 90th percentile (nearest rank), ms; null when none. */
-export const DurationSpreadSchema = z.object({
+export const durationSpreadSchema = builtOnce(() => z.object({
   count: z.number().int().min(0),
   medianMs: z.number().min(0).nullable(),
   p90Ms: z.number().min(0).nullable(),
-});
+}));
 
-export type DurationSpread = z.infer<typeof DurationSpreadSchema>;
+export type DurationSpread = z.infer<ReturnType<typeof durationSpreadSchema>>;
 
 
 const Count = z.number().int().min(0);
 
 
 /** One set of a shift's figures: the whole counter's, or one packer's or counter's share. */
-export const ShiftFiguresSchema = z.object({
+export const shiftFiguresSchema = builtOnce(() => z.object({
   /** Orders that arrived on the terminal (a whole day's only: an arrival is nobody's tap). */
   received: Count,
   accepted: Count,
@@ -37,16 +38,16 @@ export const ShiftFiguresSchema = z.object({
   /** Packed after the promised PACKED time. */
   late: Count,
   /** From arrival on the terminal to Accept. */
-  toAccept: DurationSpreadSchema,
+  toAccept: durationSpreadSchema(),
   /** From Accept to Packed. */
-  toPack: DurationSpreadSchema,
-});
+  toPack: durationSpreadSchema(),
+}));
 
-export type ShiftFigures = z.infer<typeof ShiftFiguresSchema>;
+export type ShiftFigures = z.infer<ReturnType<typeof shiftFiguresSchema>>;
 
 
 /** A day's shift in one picture. */
-export const ShiftReportSchema = z.object({
+export const shiftReportSchema = builtOnce(() => z.object({
   day: DaySchema,
   /** The counter that reports (this terminal's id: its figures are kept under it; never shown, see shared/shift.ts). */
   terminal: z.string(),
@@ -56,7 +57,7 @@ export const ShiftReportSchema = z.object({
   to: z.number(),
   /** Worked out from the terminal's records now, or read from the day's figures kept before pruning. */
   source: z.enum(['records', 'kept']),
-  total: ShiftFiguresSchema,
+  total: shiftFiguresSchema(),
   /** Who cancelled or rejected: here (a packer, a counter) or elsewhere (the marketplace, another counter). */
   cancelledBy: z.array(
     z.object({ by: z.enum(['here', 'elsewhere']), packer: z.string().nullable(), counter: z.string().nullable(), count: Count }),
@@ -64,8 +65,8 @@ export const ShiftReportSchema = z.object({
   /** Orders received and packed in each hour of the day (0 to 23, local time). */
   byHour: z.array(z.object({ hour: z.number().int().min(0).max(23), received: Count, packed: Count })).length(24),
   /** Each packer's share; null: taps made without a name (the counter stands in). */
-  byPacker: z.array(z.object({ packer: z.string().nullable(), figures: ShiftFiguresSchema })),
-  byCounter: z.array(z.object({ counter: z.string(), figures: ShiftFiguresSchema })),
+  byPacker: z.array(z.object({ packer: z.string().nullable(), figures: shiftFiguresSchema() })),
+  byCounter: z.array(z.object({ counter: z.string(), figures: shiftFiguresSchema() })),
   /**
    * With a store hub the figures are the store's (every counter's taps this counter holds).
    * `missingSince`: the hub has not answered since then, so other counters' taps made since may be
@@ -78,9 +79,9 @@ export const ShiftReportSchema = z.object({
       packedTwice: Count.optional(),
     })
     .optional(),
-});
+}));
 
-export type ShiftReport = z.infer<typeof ShiftReportSchema>;
+export type ShiftReport = z.infer<ReturnType<typeof shiftReportSchema>>;
 
 
 /** The shift's CSV tables, one a file: the day's totals, by packer, by counter, by hour. */
@@ -100,7 +101,7 @@ export const SHIFT_CSV_COLUMNS = [
 ] as const;
 
 /** The CSV's words, from the renderer (which holds the languages): each column's heading, the name of a tap without a packer, this counter's when it has none, the save dialog's title. */
-export const ShiftCsvWordsSchema = z
+export const shiftCsvWordsSchema = builtOnce(() => z
   .object({
     columns: z.object(Object.fromEntries(SHIFT_CSV_COLUMNS.map((c) => [c, CsvHeading])) as Record<(typeof SHIFT_CSV_COLUMNS)[number], typeof CsvHeading>).strict(),
     noName: CsvHeading,
@@ -108,23 +109,23 @@ export const ShiftCsvWordsSchema = z
     thisCounter: CsvHeading,
     dialogTitle: CsvHeading,
   })
-  .strict();
+  .strict());
 
-export type ShiftCsvWords = z.infer<typeof ShiftCsvWordsSchema>;
+export type ShiftCsvWords = z.infer<ReturnType<typeof shiftCsvWordsSchema>>;
 
 
 /** What saving a CSV came to: saved where the manager chose, the dialog closed, or (the browser harness) the text for the page to download. */
-export const CsvSavedSchema = z.discriminatedUnion('outcome', [
+export const csvSavedSchema = builtOnce(() => z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('saved'), path: z.string() }),
   z.object({ outcome: z.literal('cancelled') }),
   z.object({ outcome: z.literal('download'), fileName: z.string(), text: z.string() }),
-]);
+]));
 
-export type CsvSaved = z.infer<typeof CsvSavedSchema>;
+export type CsvSaved = z.infer<ReturnType<typeof csvSavedSchema>>;
 
 
 /** One moment in an order's life on this terminal. */
-export const TimelineEventSchema = z.object({
+export const timelineEventSchema = builtOnce(() => z.object({
   at: z.number(),
   kind: z.enum(['arrived', 'tap', 'confirmed', 'attempt', 'undo', 'retry', 'discard', 'recover', 'alarm', 'print', 'left', 'conflict', 'settled', 'putBack']),
   /** The tap's action (tap, confirmed, undo, retry, discard). */
@@ -142,29 +143,29 @@ export const TimelineEventSchema = z.object({
   parties: z.array(z.object({ counterName: CounterNameSchema, packers: z.array(z.string()) })).optional(),
   /** Packed twice, settled: the counter that keeps the order. */
   keeper: CounterNameSchema.optional(),
-});
+}));
 
-export type TimelineEvent = z.infer<typeof TimelineEventSchema>;
+export type TimelineEvent = z.infer<ReturnType<typeof timelineEventSchema>>;
 
 
-export const OrderTimelineSchema = z.object({
+export const orderTimelineSchema = builtOnce(() => z.object({
   orderId: z.string(),
   /** The order is still on the terminal with its details: its slip and pick list can be printed again. */
   reprintable: z.boolean(),
-  events: z.array(TimelineEventSchema),
-});
+  events: z.array(timelineEventSchema()),
+}));
 
-export type OrderTimeline = z.infer<typeof OrderTimelineSchema>;
+export type OrderTimeline = z.infer<ReturnType<typeof orderTimelineSchema>>;
 
 /** The shift commands: name -> payload schema and result schema (built on first use by the contract). */
 export const shiftCommands = {
   /** A day's shift in one picture, from the terminal's own records (today when no day is given). */
-  'shift.report': () => ({ payload: z.object({ day: DaySchema.optional() }).strict(), result: ShiftReportSchema }),
+  'shift.report': () => ({ payload: z.object({ day: DaySchema.optional() }).strict(), result: shiftReportSchema() }),
   /**
    * One table of the day's figures as a CSV file, saved where the manager chooses (the app's save
    * dialog; in the browser harness the page downloads the text it answers).
    */
-  'shift.exportCsv': () => ({ payload: z.object({ day: DaySchema, table: ShiftCsvTableSchema, words: ShiftCsvWordsSchema }).strict(), result: CsvSavedSchema }),
+  'shift.exportCsv': () => ({ payload: z.object({ day: DaySchema, table: ShiftCsvTableSchema, words: shiftCsvWordsSchema() }).strict(), result: csvSavedSchema() }),
   /** What happened to an order on this terminal, oldest first. */
-  'orders.timeline': () => ({ payload: z.object({ orderId: OrderId }).strict(), result: OrderTimelineSchema }),
+  'orders.timeline': () => ({ payload: z.object({ orderId: orderIdInputSchema() }).strict(), result: orderTimelineSchema() }),
 };

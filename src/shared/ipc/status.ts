@@ -1,9 +1,10 @@
 /** How the terminal stands: sync, intake, the app's own facts; and the commands that read them. */
 import { z } from 'zod';
+import { builtOnce } from '../on-first-use';
 import { EnvironmentSchema } from './settings';
-import { Empty, WordsSchema } from './shapes';
+import { emptySchema, wordsSchema } from './shapes';
 
-export const SyncStatusSchema = z.object({
+export const syncStatusSchema = builtOnce(() => z.object({
   connectivity: z.enum(['online', 'offline', 'unknown']),
   /** Taps queued or sending. */
   waiting: z.number().int(),
@@ -26,14 +27,14 @@ export const SyncStatusSchema = z.object({
   /** The engine's one sentence on what matters most, in English (the CLI's, and the fallback). */
   message: z.string().nullable(),
   /** The same sentence by code and values, for the renderer to say in the staff's language. */
-  notice: WordsSchema.nullable().optional(),
-});
+  notice: wordsSchema().nullable().optional(),
+}));
 
-export type SyncStatus = z.infer<typeof SyncStatusSchema>;
+export type SyncStatus = z.infer<ReturnType<typeof syncStatusSchema>>;
 
 
 /** Order intake: whether new orders are being checked, and when they last were. */
-export const IntakeStatusSchema = z.object({
+export const intakeStatusSchema = builtOnce(() => z.object({
   /** ok: polling; retrying: the last pass stopped (backing off); offline: the service cannot be reached;
    * noAccess: the service refused a read call (until the settings change); notConfigured: no service provider id;
    * storage: the data file takes no writes (a full disk), tried again on the timer. */
@@ -48,28 +49,28 @@ export const IntakeStatusSchema = z.object({
   message: z.string().nullable(),
   /** Ids `changes` listed whose bodies are not stored yet (asked again with backoff, never dropped). */
   stillToFetch: z.number().int().min(0),
-});
+}));
 
-export type IntakeStatus = z.infer<typeof IntakeStatusSchema>;
+export type IntakeStatus = z.infer<ReturnType<typeof intakeStatusSchema>>;
 
 
-export const AppInfoSchema = z.object({
+export const appInfoSchema = builtOnce(() => z.object({
   version: z.string(),
   environment: EnvironmentSchema,
   shell: z.enum(['electron', 'web']),
   terminalId: z.string(),
   keychain: z.object({ ok: z.boolean(), message: z.string(), checking: z.boolean().optional() }),
   pinSet: z.boolean(),
-});
+}));
 
-export type AppInfo = z.infer<typeof AppInfoSchema>;
+export type AppInfo = z.infer<ReturnType<typeof appInfoSchema>>;
 
 
 /** The status commands: name -> payload schema and result schema (built on first use by the contract). */
 export const statusCommands = {
-  'app.info': () => ({ payload: Empty, result: AppInfoSchema }),
-  'sync.status': () => ({ payload: Empty, result: SyncStatusSchema }),
-  'intake.status': () => ({ payload: Empty, result: IntakeStatusSchema }),
+  'app.info': () => ({ payload: emptySchema(), result: appInfoSchema() }),
+  'sync.status': () => ({ payload: emptySchema(), result: syncStatusSchema() }),
+  'intake.status': () => ({ payload: emptySchema(), result: intakeStatusSchema() }),
   /** Checks for new orders now (one full pass); answers the status after it. */
-  'intake.checkNow': () => ({ payload: Empty, result: IntakeStatusSchema }),
+  'intake.checkNow': () => ({ payload: emptySchema(), result: intakeStatusSchema() }),
 };

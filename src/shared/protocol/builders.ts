@@ -4,7 +4,7 @@
  */
 import { fail, ok, type Result } from '../result';
 import { actionFor, type ActionInput, checkId } from './actions';
-import { type Action, ActionSchema, describeZodError, type OrderUpdateRequest, OrderUpdateRequestSchema } from './schemas';
+import { type Action, ActionSchema, describeZodError, type OrderUpdateRequest, orderUpdateRequestSchema } from './schemas';
 
 export { actionFor, type ActionInput, checkId, idFault } from './actions';
 
@@ -20,7 +20,7 @@ export function buildAction(input: ActionInput): Result<Action> {
 export function buildUpdateRequest(orderId: string, requestId: string, actions: readonly Action[]): Result<OrderUpdateRequest> {
   const id = checkId('Order id', orderId);
   if (!id.ok) return id;
-  const parsed = OrderUpdateRequestSchema.safeParse({
+  const parsed = orderUpdateRequestSchema().safeParse({
     requestContext: { requestId, transactionId: id.value, actionType: 'UPDATE' },
     orderId: id.value,
     actions,

@@ -4,7 +4,8 @@
  * `ORDER_VIEW` envelope of the platform's callbacks).
  */
 import { z } from 'zod';
-import { OrderSchema, ResponseContextSchema } from './schemas';
+import { builtOnce } from '../on-first-use';
+import { OrderSchema, responseContextSchema } from './schemas';
 
 /** Paths of the read calls under `{base_url}`. */
 export const CHANGES_PATH = '/tsp/order/v1/changes';
@@ -13,7 +14,7 @@ export const STATUS_PATH = '/tsp/order/v1/status';
 const nonEmpty = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
 const epochMs = z.number().int().min(0);
 
-export const ChangesRequestSchema = z.looseObject({
+export const changesRequestSchema = builtOnce(() => z.looseObject({
   requestContext: z.looseObject({ requestId: nonEmpty('requestId') }),
   serviceProviderId: nonEmpty('serviceProviderId'),
   fromTimestamp: epochMs,
@@ -21,12 +22,12 @@ export const ChangesRequestSchema = z.looseObject({
   sortOrder: z.enum(['ASC', 'DESC']),
   nextPage: z.string().min(1).optional(),
   size: z.number().int().min(1),
-});
-export type ChangesRequest = z.infer<typeof ChangesRequestSchema>;
+}));
+export type ChangesRequest = z.infer<ReturnType<typeof changesRequestSchema>>;
 
 /** One page of the answer; an absent, null or empty `nextPage` means the last page. */
-export const ChangesAnswerSchema = z.looseObject({
-  requestContext: ResponseContextSchema.optional(),
+export const changesAnswerSchema = builtOnce(() => z.looseObject({
+  requestContext: responseContextSchema().optional(),
   response: z.looseObject({
     orderIds: z.array(nonEmpty('orderId')),
     nextPage: z
@@ -34,23 +35,23 @@ export const ChangesAnswerSchema = z.looseObject({
       .nullish()
       .transform((v) => (v === null || v === undefined || v === '' ? null : v)),
   }),
-});
-export type ChangesAnswer = z.infer<typeof ChangesAnswerSchema>;
+}));
+export type ChangesAnswer = z.infer<ReturnType<typeof changesAnswerSchema>>;
 
-export const StatusRequestSchema = z.looseObject({
+export const statusRequestSchema = builtOnce(() => z.looseObject({
   requestContext: z.looseObject({ requestId: nonEmpty('requestId'), transactionId: nonEmpty('transactionId') }),
   orderId: nonEmpty('orderId'),
-});
-export type StatusRequest = z.infer<typeof StatusRequestSchema>;
+}));
+export type StatusRequest = z.infer<ReturnType<typeof statusRequestSchema>>;
 
 /** The `ORDER_VIEW` envelope around the same order as an update's success response. */
-export const StatusAnswerSchema = z.looseObject({
+export const statusAnswerSchema = builtOnce(() => z.looseObject({
   // Absent is tolerated (the update answer has no type); another type is not an order view.
   type: z.literal('ORDER_VIEW').optional(),
-  requestContext: ResponseContextSchema.optional(),
+  requestContext: responseContextSchema().optional(),
   response: OrderSchema,
-});
-export type StatusAnswer = z.infer<typeof StatusAnswerSchema>;
+}));
+export type StatusAnswer = z.infer<ReturnType<typeof statusAnswerSchema>>;
 
 /** Builds a `changes` request for one page. */
 export function buildChangesRequest(input: {
@@ -61,7 +62,7 @@ export function buildChangesRequest(input: {
   readonly size: number;
   readonly nextPage?: string | null;
 }): ChangesRequest {
-  return ChangesRequestSchema.parse({
+  return changesRequestSchema().parse({
     requestContext: { requestId: input.requestId },
     serviceProviderId: input.serviceProviderId,
     fromTimestamp: input.fromTimestamp,
@@ -74,5 +75,5 @@ export function buildChangesRequest(input: {
 
 /** Builds a `status` request; the order id doubles as transactionId, as in updates. */
 export function buildStatusRequest(requestId: string, orderId: string): StatusRequest {
-  return StatusRequestSchema.parse({ requestContext: { requestId, transactionId: orderId }, orderId });
+  return statusRequestSchema().parse({ requestContext: { requestId, transactionId: orderId }, orderId });
 }

@@ -5,6 +5,7 @@
  * cannot work without is required.
  */
 import { z } from 'zod';
+import { builtOnce } from '../on-first-use';
 
 // zod compiles a validator per object schema with `new Function` on its first use. For the order
 // schema that cost 8-11 ms of CPU on the first tap after a start (bench/engine-start.ts), and the
@@ -29,15 +30,15 @@ const nonEmpty = (what: string) => z.string().trim().min(1, `${what} must not be
 
 // ---- Token -------------------------------------------------------------------------------
 
-export const TokenResponseSchema = z.looseObject({
+export const tokenResponseSchema = builtOnce(() => z.looseObject({
   access_token: nonEmpty('access_token'),
   refresh_token: z.string().optional(),
   token_type: nonEmpty('token_type'),
   expires_in: z.number().int().positive(),
   expires_at: z.number().optional(),
   issued_at: z.number().optional(),
-});
-export type TokenResponse = z.infer<typeof TokenResponseSchema>;
+}));
+export type TokenResponse = z.infer<ReturnType<typeof tokenResponseSchema>>;
 
 // ---- Actions and request -----------------------------------------------------------------
 
@@ -74,18 +75,18 @@ export type ItemUnitUpdate = z.infer<typeof ItemUnitUpdateSchema>;
 export type OrderStateUpdate = z.infer<typeof OrderStateUpdateSchema>;
 export type ClientOrderInfoUpdate = z.infer<typeof ClientOrderInfoUpdateSchema>;
 
-export const RequestContextSchema = z.looseObject({
+export const requestContextSchema = builtOnce(() => z.looseObject({
   requestId: nonEmpty('requestId'),
   transactionId: nonEmpty('transactionId'),
   actionType: z.literal('UPDATE'),
-});
+}));
 
-export const OrderUpdateRequestSchema = z.looseObject({
-  requestContext: RequestContextSchema,
+export const orderUpdateRequestSchema = builtOnce(() => z.looseObject({
+  requestContext: requestContextSchema(),
   orderId: nonEmpty('orderId'),
   actions: z.array(ActionSchema).min(1, 'at least one action is needed'),
-});
-export type OrderUpdateRequest = z.infer<typeof OrderUpdateRequestSchema>;
+}));
+export type OrderUpdateRequest = z.infer<ReturnType<typeof orderUpdateRequestSchema>>;
 
 // ---- Order -------------------------------------------------------------------------------
 
@@ -100,7 +101,7 @@ export const OrderIdSchema = z.string().superRefine((value, ctx) => {
   if (problem) ctx.addIssue({ code: 'custom', message: `order id ${problem}` });
 });
 
-/** The most units one item line may have: what a tap may set (ActionInputSchema), and sums stay exact. */
+/** The most units one item line may have: what a tap may set (actionInputSchema()), and sums stay exact. */
 export const MAX_UNITS = 100_000;
 /** The largest amount of money believed (in rupees): a price, a total, a line of the break-up. */
 export const MAX_AMOUNT = 1_000_000_000;
@@ -227,22 +228,22 @@ export type Order = z.infer<typeof OrderSchema>;
 
 // ---- Responses ---------------------------------------------------------------------------
 
-export const ResponseContextSchema = z.looseObject({
+export const responseContextSchema = builtOnce(() => z.looseObject({
   requestId: z.string().optional(),
   transactionId: z.string().optional(),
-});
+}));
 
-export const OrderUpdateSuccessSchema = z.looseObject({
-  requestContext: ResponseContextSchema.optional(),
+export const orderUpdateSuccessSchema = builtOnce(() => z.looseObject({
+  requestContext: responseContextSchema().optional(),
   response: OrderSchema,
-});
-export type OrderUpdateSuccess = z.infer<typeof OrderUpdateSuccessSchema>;
+}));
+export type OrderUpdateSuccess = z.infer<ReturnType<typeof orderUpdateSuccessSchema>>;
 
-export const ErrorResponseSchema = z.looseObject({
-  requestContext: ResponseContextSchema.optional(),
+export const errorResponseSchema = builtOnce(() => z.looseObject({
+  requestContext: responseContextSchema().optional(),
   error: z.looseObject({ errorCode: z.string(), message: z.string() }),
-});
-export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
+}));
+export type ErrorResponse = z.infer<ReturnType<typeof errorResponseSchema>>;
 
 /** `NOT_FOUND` (update specification) and `ORDER_NOT_FOUND` (platform documents) are one condition. */
 export function isOrderNotFound(errorCode: string | undefined): boolean {

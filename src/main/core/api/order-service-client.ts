@@ -7,18 +7,18 @@ import { randomUUID } from 'node:crypto';
 import {
   buildStatusRequest,
   CHANGES_PATH,
-  ChangesAnswerSchema,
+  changesAnswerSchema,
   type ChangesRequest,
   STATUS_PATH,
-  StatusAnswerSchema,
+  statusAnswerSchema,
 } from '../../../shared/protocol/intake';
 import { printableId } from '../../../shared/protocol/orderId';
 import {
   describeZodError,
-  ErrorResponseSchema,
+  errorResponseSchema,
   type Order,
   type OrderUpdateRequest,
-  OrderUpdateSuccessSchema,
+  orderUpdateSuccessSchema,
 } from '../../../shared/protocol/schemas';
 import type { Problem } from '../../../shared/result';
 import { silentLogger, type Logger } from '../log/logger';
@@ -187,7 +187,7 @@ export class OrderServiceClient implements UpdateSender {
     try {
       const answer = await this.exchange(url, request, 'changes', signal);
       return classifyRead(answer, 'changes', this.now(), (json) => {
-        const parsed = ChangesAnswerSchema.safeParse(json);
+        const parsed = changesAnswerSchema().safeParse(json);
         return parsed.success
           ? { ok: true, value: { orderIds: parsed.data.response.orderIds, nextPage: parsed.data.response.nextPage } }
           : { ok: false, reason: describeZodError(parsed.error) };
@@ -204,7 +204,7 @@ export class OrderServiceClient implements UpdateSender {
       const request = buildStatusRequest(this.newRequestId(), orderId);
       const answer = await this.exchange(url, request, `status of ${orderId}`, signal);
       const read = classifyRead<StatusRead>(answer, 'status', this.now(), (json) => {
-        const parsed = StatusAnswerSchema.safeParse(json);
+        const parsed = statusAnswerSchema().safeParse(json);
         if (parsed.success) return { ok: true, value: { order: parsed.data.response, raw: json, reason: '' } };
         const reason = describeZodError(parsed.error);
         // A body that is this order's, but with something that cannot be believed (a count past
@@ -328,7 +328,7 @@ export class OrderServiceClient implements UpdateSender {
       }
       const json = parseJson(body);
       if (json.ok) {
-        const parsed = OrderUpdateSuccessSchema.safeParse(json.value);
+        const parsed = orderUpdateSuccessSchema().safeParse(json.value);
         if (parsed.success) return { kind: 'success', status, order: parsed.data.response, raw: json.value };
       }
       const reason = json.ok ? `not an order update response: ${this.describeSchemaMismatch(json.value)}` : json.reason;
@@ -392,7 +392,7 @@ export class OrderServiceClient implements UpdateSender {
   private serviceError(body: string): { errorCode: string; message: string } | undefined {
     const json = parseJson(body);
     if (!json.ok) return undefined;
-    const parsed = ErrorResponseSchema.safeParse(json.value);
+    const parsed = errorResponseSchema().safeParse(json.value);
     if (!parsed.success) return undefined;
     return {
       errorCode: this.scrub(parsed.data.error.errorCode).slice(0, 100),
@@ -401,7 +401,7 @@ export class OrderServiceClient implements UpdateSender {
   }
 
   private describeSchemaMismatch(value: unknown): string {
-    const parsed = OrderUpdateSuccessSchema.safeParse(value);
+    const parsed = orderUpdateSuccessSchema().safeParse(value);
     return parsed.success ? 'none' : describeZodError(parsed.error);
   }
 

@@ -2,7 +2,7 @@
  * The classified answer to a read call (`changes`, `status`), as decisions.md's intake section
  * defines the classes. Intake and the outbox's check before resend decide from this value alone.
  */
-import { ErrorResponseSchema, isOrderNotFound, type Order } from '../../../shared/protocol/schemas';
+import { errorResponseSchema, isOrderNotFound, type Order } from '../../../shared/protocol/schemas';
 import type { Problem } from '../../../shared/result';
 import { CERTIFICATE_UNTRUSTED, describeBytes, type NetworkFailure } from './http';
 import { capRetryAfter, parseRetryAfter } from './retry-after';
@@ -134,7 +134,7 @@ function serviceError(body: string, scrub: (t: string) => string): { errorCode: 
   } catch {
     return undefined;
   }
-  const parsed = ErrorResponseSchema.safeParse(json);
+  const parsed = errorResponseSchema().safeParse(json);
   if (!parsed.success) return undefined;
   return { errorCode: scrub(parsed.data.error.errorCode).slice(0, 100), message: scrub(parsed.data.error.message).slice(0, 500) };
 }

@@ -4,7 +4,7 @@
  */
 import { ProblemError } from '../../../shared/result';
 import { secrets as processSecrets, type SecretRegistry } from '../log/redact';
-import { ClientCredentialsSchema } from './stored-tokens';
+import { clientCredentialsSchema } from './stored-tokens';
 import type { ClientCredentials, CredentialVault, StoredTokens, VaultHealth } from './vault';
 
 export const ENV_CLIENT_ID = 'PACKDESK_CLIENT_ID';
@@ -21,7 +21,7 @@ export class EnvVault implements CredentialVault {
 
   /** The credentials from the environment, or null when either variable is unset or empty. */
   async getCredentials(): Promise<ClientCredentials | null> {
-    const parsed = ClientCredentialsSchema.safeParse({ clientId: this.env[ENV_CLIENT_ID], clientSecret: this.env[ENV_CLIENT_SECRET] });
+    const parsed = clientCredentialsSchema().safeParse({ clientId: this.env[ENV_CLIENT_ID], clientSecret: this.env[ENV_CLIENT_SECRET] });
     if (!parsed.success) return null;
     this.registry.add(parsed.data.clientSecret);
     return parsed.data;

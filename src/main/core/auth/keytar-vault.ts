@@ -9,7 +9,7 @@ import { ProblemError } from '../../../shared/result';
 import { systemTimers, type Timers } from '../time';
 import { silentLogger, type Logger } from '../log/logger';
 import { secrets as processSecrets, type SecretRegistry } from '../log/redact';
-import { ClientCredentialsSchema, StoredTokensSchema } from './stored-tokens';
+import { clientCredentialsSchema, storedTokensSchema } from './stored-tokens';
 import type { ClientCredentials, CredentialVault, StoredTokens, VaultHealth } from './vault';
 import { type KeychainBinding, loadKeychainBinding } from './keychain-binding';
 
@@ -71,13 +71,13 @@ export class KeytarVault implements CredentialVault {
     const clientId = await this.run('read the credentials', (k) => k.getPassword(this.service, ACCOUNT_CLIENT_ID));
     const clientSecret = await this.run('read the credentials', (k) => k.getPassword(this.service, ACCOUNT_CLIENT_SECRET));
     this.registry.add(clientSecret);
-    const parsed = ClientCredentialsSchema.safeParse({ clientId, clientSecret });
+    const parsed = clientCredentialsSchema().safeParse({ clientId, clientSecret });
     return parsed.success ? parsed.data : null;
   }
 
   /** Saves (replaces) the client id and secret in the keychain. */
   async setCredentials(credentials: ClientCredentials): Promise<void> {
-    const parsed = ClientCredentialsSchema.safeParse(credentials);
+    const parsed = clientCredentialsSchema().safeParse(credentials);
     if (!parsed.success)
       throw new ProblemError({ kind: 'invalid', code: 'INVALID_CREDENTIALS', message: `These credentials cannot be saved: ${parsed.error.issues[0]?.message ?? 'invalid'}` });
     this.registry.add(parsed.data.clientSecret);
@@ -96,7 +96,7 @@ export class KeytarVault implements CredentialVault {
       this.log.warn('saved tokens are not JSON; ignoring them');
       return null;
     }
-    const parsed = StoredTokensSchema.safeParse(json);
+    const parsed = storedTokensSchema().safeParse(json);
     if (!parsed.success) {
       this.log.warn('saved tokens do not have the expected shape; ignoring them');
       return null;
@@ -112,7 +112,7 @@ export class KeytarVault implements CredentialVault {
       await this.run('delete the tokens', (k) => k.deletePassword(this.service, ACCOUNT_TOKENS));
       return;
     }
-    const value = StoredTokensSchema.parse(tokens);
+    const value = storedTokensSchema().parse(tokens);
     await this.run('save the tokens', (k) => k.setPassword(this.service, ACCOUNT_TOKENS, JSON.stringify(value)));
   }
 

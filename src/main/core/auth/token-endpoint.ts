@@ -4,7 +4,8 @@
  * not say anything useful now). Decisions about what to do next live in the token manager.
  */
 import { z } from 'zod';
-import { describeZodError, ErrorResponseSchema, type TokenResponse, TokenResponseSchema } from '../../../shared/protocol/schemas';
+import { builtOnce } from '../../../shared/on-first-use';
+import { describeZodError, errorResponseSchema, type TokenResponse, tokenResponseSchema } from '../../../shared/protocol/schemas';
 import { describeBytes, describeNetworkFailure, hostOf, joinUrl, readCappedBody, startDeadline, type Timers } from '../api/http';
 import type { SecretRegistry } from '../log/redact';
 import type { ClientCredentials } from './vault';
@@ -52,7 +53,7 @@ export interface TokenRequestContext {
 const DEFAULT_MAX_TOKEN_BODY = 256 * 1024;
 
 // The spec does not show the token server's error body; accept the spec's error shape and OAuth's.
-const OAuthErrorSchema = z.looseObject({ error: z.string(), error_description: z.string().optional() });
+const oAuthErrorSchema = builtOnce(() => z.looseObject({ error: z.string(), error_description: z.string().optional() }));
 
 function refusalReason(body: string, status: number, secrets: SecretRegistry): string {
   let json: unknown;
@@ -61,9 +62,9 @@ function refusalReason(body: string, status: number, secrets: SecretRegistry): s
   } catch {
     return `HTTP ${status}`;
   }
-  const spec = ErrorResponseSchema.safeParse(json);
+  const spec = errorResponseSchema().safeParse(json);
   if (spec.success) return secrets.redactText(`HTTP ${status}, ${spec.data.error.errorCode}: ${spec.data.error.message}`).slice(0, 300);
-  const oauth = OAuthErrorSchema.safeParse(json);
+  const oauth = oAuthErrorSchema().safeParse(json);
   if (oauth.success)
     return secrets
       .redactText(`HTTP ${status}, ${oauth.data.error}${oauth.data.error_description ? `: ${oauth.data.error_description}` : ''}`)
@@ -140,7 +141,7 @@ export async function requestToken(
     } catch {
       return { kind: 'transient', status, message: `The token server answered HTTP ${status} with a body that is not JSON` };
     }
-    const parsed = TokenResponseSchema.safeParse(json);
+    const parsed = tokenResponseSchema().safeParse(json);
     if (!parsed.success)
       return {
         kind: 'transient',

@@ -11,7 +11,7 @@ import { silentLogger, type Logger } from '../log/logger';
 import { secrets as processSecrets, type SecretRegistry } from '../log/redact';
 import { refreshTime, type TokenTiming } from './expiry';
 import { RefreshSchedule } from './refresh-schedule';
-import { ClientCredentialsSchema } from './stored-tokens';
+import { clientCredentialsSchema } from './stored-tokens';
 import type { TokenGrant } from './token-endpoint';
 import { grantedTokens, TokenRequests, unavailable, vaultProblem, type GrantedAnswer } from './token-request';
 import {
@@ -147,7 +147,7 @@ export class TokenManager implements TokenSource {
    * when the token server cannot be reached to check them). Refused credentials are not saved.
    */
   async saveCredentials(credentials: ClientCredentials, signal?: AbortSignal): Promise<Result<SavedCredentials>> {
-    const parsed = ClientCredentialsSchema.safeParse(credentials);
+    const parsed = clientCredentialsSchema().safeParse(credentials);
     if (!parsed.success) return fail('invalid', `These credentials cannot be used: ${parsed.error.issues[0]?.message ?? 'invalid'}`, 'INVALID_CREDENTIALS');
     const candidate = parsed.data;
     this.secrets.add(candidate.clientSecret);

@@ -1,6 +1,7 @@
 /** SQL for order alarms: an order this terminal worked on, cancelled or changed by someone else, until a person acknowledges it. */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
+import { builtOnce } from '../../../shared/on-first-use';
 
 export type AlarmKind = 'cancelled' | 'items';
 
@@ -14,16 +15,16 @@ export interface AlarmRow {
   readonly acknowledgedAt: number | null;
 }
 
-const RowSchema = z.object({
+const rowSchema = builtOnce(() => z.object({
   order_id: z.string(),
   kind: z.enum(['cancelled', 'items']),
   changed_at: z.number().int(),
   raised_at: z.number().int(),
   acknowledged_at: z.number().int().nullable(),
-});
+}));
 
 const parse = (raw: unknown): AlarmRow => {
-  const r = RowSchema.parse(raw);
+  const r = rowSchema().parse(raw);
   return { orderId: r.order_id, kind: r.kind, changedAt: r.changed_at, raisedAt: r.raised_at, acknowledgedAt: r.acknowledged_at };
 };
 

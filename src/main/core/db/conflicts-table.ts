@@ -6,7 +6,8 @@
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
-import { type ConflictRecord, ConflictRecordSchema } from '../../../shared/hub';
+import { builtOnce } from '../../../shared/on-first-use';
+import { type ConflictRecord, conflictRecordSchema } from '../../../shared/hub';
 import { jsonColumn } from './rows';
 
 /** One conflict as kept here. */
@@ -18,15 +19,15 @@ export interface ConflictRow {
   readonly shared: boolean;
 }
 
-const RowSchema = z.object({
-  record: jsonColumn(ConflictRecordSchema),
+const rowSchema = builtOnce(() => z.object({
+  record: jsonColumn(conflictRecordSchema()),
   raised_at: z.number().int(),
   put_back_at: z.number().int().nullable(),
   shared: z.number().int(),
-});
+}));
 
 function parse(raw: unknown): ConflictRow | null {
-  const r = RowSchema.safeParse(raw);
+  const r = rowSchema().safeParse(raw);
   return r.success ? { record: r.data.record, raisedAt: r.data.raised_at, putBackAt: r.data.put_back_at, shared: r.data.shared !== 0 } : null;
 }
 

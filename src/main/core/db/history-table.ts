@@ -5,6 +5,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
+import { builtOnce } from '../../../shared/on-first-use';
 import { type Action, ActionSchema, describeZodError } from '../../../shared/protocol';
 import { EntryStateSchema, type EntryState } from '../../../shared/ipc';
 import { ProblemError } from '../../../shared/result';
@@ -68,7 +69,7 @@ export interface PrintRow {
 
 const Int = z.number().int();
 
-const TapRowSchema = z.looseObject({
+const tapRowSchema = builtOnce(() => z.looseObject({
   id: Int,
   order_id: z.string().min(1),
   action: z.string(),
@@ -77,32 +78,32 @@ const TapRowSchema = z.looseObject({
   sent_at: Int.nullable(),
   terminal_id: z.string(),
   last_error: z.string().nullable(),
-});
+}));
 
-const ActionTextSchema = jsonColumn(ActionSchema);
+const actionTextSchema = builtOnce(() => jsonColumn(ActionSchema));
 
-const DayTapRowSchema = z.object({
+const dayTapRowSchema = builtOnce(() => z.object({
   id: Int,
   order_id: z.string().min(1),
   moment: z.enum(['accept', 'cancel', 'packed', 'handedOver']),
   created_at: Int,
   terminal_id: z.string(),
   packer: z.string().nullable(),
-});
+}));
 
-const MomentRowSchema = z.object({
+const momentRowSchema = builtOnce(() => z.object({
   request_id: z.string(),
   order_id: z.string().min(1),
   created_at: Int,
   packer: z.string().nullable(),
   state: EntryStateSchema,
   moment: z.enum(['accept', 'cancel', 'packed', 'handedOver']),
-});
+}));
 /** The states in which a tap counts in the figures: made here and not taken back. */
 export const COUNTED: ReadonlySet<EntryState> = new Set<EntryState>(['queued', 'sending', 'sent']);
 
 function parseDayTap(raw: unknown): DayTap {
-  const r = DayTapRowSchema.safeParse(raw);
+  const r = dayTapRowSchema().safeParse(raw);
   if (!r.success) throw unreadable('A tap', r.error);
   return { id: r.data.id, orderId: r.data.order_id, moment: r.data.moment, createdAt: r.data.created_at, terminal: r.data.terminal_id, packer: packerOf(r.data) };
 }
@@ -114,24 +115,24 @@ const MOMENT = `CASE json_extract(action, '$.type')
   WHEN 'ORDER_FULFILMENT_STATE_UPDATE' THEN CASE upper(json_extract(action, '$.fulfillmentState')) WHEN 'PACKED' THEN 'packed' WHEN 'OUT_FOR_DELIVERY' THEN 'handedOver' END
 END`;
 
-const ProblemCodeSchema = z.looseObject({ code: z.string().optional() });
+const problemCodeSchema = builtOnce(() => z.looseObject({ code: z.string().optional() }));
 
-const OrderFactsRowSchema = z.object({
+const orderFactsRowSchema = builtOnce(() => z.object({
   id: z.string().min(1),
   added_at: Int,
   order_state: z.string().nullable(),
   updated_at: z.union([z.string(), z.number()]).nullable(),
   promised: z.number().nullable(),
   removed_at: Int.nullable(),
-});
+}));
 
-const PrintRowSchema = z.object({
+const printRowSchema = builtOnce(() => z.object({
   order_id: z.string(),
   document: z.enum(['packingSlip', 'pickList']),
   time: Int,
   terminal: z.string(),
   outcome: z.string(),
-});
+}));
 
 function unreadable(what: string, error: z.ZodError): ProblemError {
   return new ProblemError({
@@ -142,14 +143,14 @@ function unreadable(what: string, error: z.ZodError): ProblemError {
 }
 
 function parseTap(raw: unknown): HistoryTap {
-  const r = TapRowSchema.safeParse(raw);
+  const r = tapRowSchema().safeParse(raw);
   if (!r.success) throw unreadable('A tap', r.error);
-  const action = ActionTextSchema.safeParse(r.data.action);
+  const action = actionTextSchema().safeParse(r.data.action);
   if (!action.success) throw unreadable(`Tap ${r.data.id}`, action.error);
   let problemCode: string | null = null;
   if (r.data.last_error !== null) {
     try {
-      problemCode = ProblemCodeSchema.parse(JSON.parse(r.data.last_error)).code ?? null;
+      problemCode = problemCodeSchema().parse(JSON.parse(r.data.last_error)).code ?? null;
     } catch {
       problemCode = null;
     }
@@ -175,7 +176,7 @@ function epochOf(value: string | number | null): number | null {
 }
 
 function parseOrderFacts(raw: unknown): HistoryOrder {
-  const r = OrderFactsRowSchema.safeParse(raw);
+  const r = orderFactsRowSchema().safeParse(raw);
   if (!r.success) throw unreadable('An order', r.error);
   return {
     id: r.data.id,
@@ -325,7 +326,7 @@ export function createHistoryTable(db: Database) {
       if (b.lo === null || b.hi === null) return [];
       const lo = firstIdAtOrAfter(since, b.lo, b.hi + 1);
       return s.momentsSince.all(lo).map((raw) => {
-        const r = MomentRowSchema.parse(raw);
+        const r = momentRowSchema().parse(raw);
         return { requestId: r.request_id, orderId: r.order_id, createdAt: r.created_at, packer: packerOf(r), moment: r.moment, counted: COUNTED.has(r.state) };
       });
     },
@@ -359,7 +360,7 @@ export function createHistoryTable(db: Database) {
         audit: s.auditOfOrder.all(firstAuditAtOrAfter(since), orderId).map((raw) => ({ ...parseAuditRow(raw), packer: packerOf(raw as { packer?: unknown }) })),
         alarm: alarm ? { kind: alarm.kind, changedAt: alarm.changed_at, raisedAt: alarm.raised_at, acknowledgedAt: alarm.acknowledged_at } : null,
         prints: s.printsOfOrder.all(orderId).map((raw) => {
-          const r = PrintRowSchema.safeParse(raw);
+          const r = printRowSchema().safeParse(raw);
           if (!r.success) throw unreadable('A print record', r.error);
           return { orderId: r.data.order_id, document: r.data.document, time: r.data.time, terminal: r.data.terminal, outcome: r.data.outcome };
         }),

@@ -6,6 +6,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
+import { builtOnce } from '../../../shared/on-first-use';
 import { type Action, ActionSchema } from '../../../shared/protocol';
 import type { CutRow } from './outbox-table';
 import { jsonColumn } from './rows';
@@ -29,7 +30,7 @@ export interface HubTapRow {
   readonly unitsBefore: number | null;
 }
 
-const RowSchema = z.object({
+const rowSchema = builtOnce(() => z.object({
   counter_id: z.string(),
   request_id: z.string(),
   order_id: z.string(),
@@ -43,14 +44,14 @@ const RowSchema = z.object({
   unchecked: z.number().int(),
   seen: jsonColumn(z.array(z.string())).nullable(),
   units_before: z.number().int().nullable(),
-});
+}));
 
-const CutSchema = z.object({ action: jsonColumn(ActionSchema), units_before: z.number().int().nonnegative() });
-const PackedSchema = z.object({ counter_name: z.string(), packer: z.string().nullable() });
+const cutSchema = builtOnce(() => z.object({ action: jsonColumn(ActionSchema), units_before: z.number().int().nonnegative() }));
+const packedSchema = builtOnce(() => z.object({ counter_name: z.string(), packer: z.string().nullable() }));
 
 /** A row as read; one that does not parse is left out (it came from another counter: outside data). */
 function parse(raw: unknown): HubTapRow | null {
-  const r = RowSchema.safeParse(raw);
+  const r = rowSchema().safeParse(raw);
   if (!r.success) return null;
   const d = r.data;
   return {
@@ -127,13 +128,13 @@ export function createHubTapsTable(db: Database) {
     /** The unit cuts other counters made on an order (not set aside), oldest first: "was 3" on this counter's screens and slips too. */
     cutsForOrder(orderId: string): CutRow[] {
       return s.cuts.all(orderId).flatMap((raw) => {
-        const r = CutSchema.safeParse(raw);
+        const r = cutSchema().safeParse(raw);
         return r.success && r.data.action.type === 'ITEM_UNIT_UPDATE' ? [{ itemId: r.data.action.itemId, unitsBefore: r.data.units_before, reason: r.data.action.reason }] : [];
       });
     },
     /** Where, and by whom, another counter last marked the order packed (not set aside); null when none did. */
     packedBy(orderId: string): { counterName: string; packer: string | null } | null {
-      const r = PackedSchema.safeParse(s.packed.get(orderId));
+      const r = packedSchema().safeParse(s.packed.get(orderId));
       return r.success ? { counterName: r.data.counter_name, packer: r.data.packer } : null;
     },
     /** Drops taps made before `before` (the history keep period); answers how many. */

@@ -4,6 +4,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
+import { builtOnce } from '../../../shared/on-first-use';
 
 /** A window of `changes` whose pages are being read. */
 export interface IntakeWindow {
@@ -50,14 +51,14 @@ export interface LastRead {
   readonly settings: string;
 }
 
-const LastReadSchema = z.object({
+const lastReadSchema = builtOnce(() => z.object({
   at: z.number().int(),
   by: z.enum(['pass', 'check']),
   ok: z.boolean(),
   kind: z.string().max(40),
   message: z.string().max(4000).nullable(),
   settings: z.string().max(4000),
-});
+}));
 
 /** An id `changes` listed whose body is not stored yet. */
 export interface PendingId {
@@ -68,7 +69,7 @@ export interface PendingId {
   readonly lastError: string | null;
 }
 
-const RowSchema = z.object({
+const rowSchema = builtOnce(() => z.object({
   cursor_to: z.number().int().nullable(),
   last_pass_at: z.number().int().nullable(),
   no_access: z.string().nullable(),
@@ -83,26 +84,26 @@ const RowSchema = z.object({
   changes_settings: z.string().nullable(),
   changes_not_before: z.number().int().nullable(),
   last_read: z.string().nullable(),
-});
+}));
 
 /** The stored last answer, or null when there is none or it cannot be read (it only informs doctor). */
 function lastReadOf(text: string | null): LastRead | null {
   if (text === null) return null;
   try {
-    const parsed = LastReadSchema.safeParse(JSON.parse(text));
+    const parsed = lastReadSchema().safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
   }
 }
 
-const PendingRowSchema = z.object({
+const pendingRowSchema = builtOnce(() => z.object({
   order_id: z.string(),
   listed_at: z.number().int(),
   attempts: z.number().int(),
   next_attempt_at: z.number().int(),
   last_error: z.string().nullable(),
-});
+}));
 
 export type IntakeTable = ReturnType<typeof createIntakeTable>;
 
@@ -132,12 +133,12 @@ export function createIntakeTable(db: Database) {
   };
   const pending = (rows: unknown[]): PendingId[] =>
     rows.map((row) => {
-      const r = PendingRowSchema.parse(row);
+      const r = pendingRowSchema().parse(row);
       return { orderId: r.order_id, listedAt: r.listed_at, attempts: r.attempts, nextAttemptAt: r.next_attempt_at, lastError: r.last_error };
     });
   return {
     get(): IntakeState {
-      const r = RowSchema.parse(s.get.get());
+      const r = rowSchema().parse(s.get.get());
       return {
         cursorTo: r.cursor_to,
         lastPassAt: r.last_pass_at,

@@ -1,6 +1,7 @@
 /** SQL for scan to pack: units scanned per item of an order, and product barcodes the store was taught. */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
+import { builtOnce } from '../../../shared/on-first-use';
 
 /** A barcode taught once: the item code it stands for. */
 export interface TaughtCode {
@@ -10,8 +11,8 @@ export interface TaughtCode {
   readonly packer: string | null;
 }
 
-const TaughtSchema = z.object({ code: z.string(), item_code: z.string(), taught_at: z.number().int(), packer: z.string().nullable() });
-const ScanSchema = z.object({ item_id: z.string(), scanned: z.number().int().min(0) });
+const taughtSchema = builtOnce(() => z.object({ code: z.string(), item_code: z.string(), taught_at: z.number().int(), packer: z.string().nullable() }));
+const scanSchema = builtOnce(() => z.object({ item_id: z.string(), scanned: z.number().int().min(0) }));
 
 export type PackingTable = ReturnType<typeof createPackingTable>;
 
@@ -36,13 +37,13 @@ export function createPackingTable(db: Database) {
     taught(code: string): TaughtCode | null {
       const raw = s.taught.get(code);
       if (raw === undefined) return null;
-      const r = TaughtSchema.parse(raw);
+      const r = taughtSchema().parse(raw);
       return { code: r.code, itemCode: r.item_code, taughtAt: r.taught_at, packer: r.packer };
     },
     /** Every barcode taught (the store hub puts them into the hub when a counter joins). */
     allTaught(): TaughtCode[] {
       return s.allTaught.all().map((raw) => {
-        const r = TaughtSchema.parse(raw);
+        const r = taughtSchema().parse(raw);
         return { code: r.code, itemCode: r.item_code, taughtAt: r.taught_at, packer: r.packer };
       });
     },
@@ -53,7 +54,7 @@ export function createPackingTable(db: Database) {
     /** Units scanned so far per item id of an order. */
     scans(orderId: string): Map<string, number> {
       return new Map(s.scans.all(orderId).map((raw) => {
-        const r = ScanSchema.parse(raw);
+        const r = scanSchema().parse(raw);
         return [r.item_id, r.scanned] as const;
       }));
     },

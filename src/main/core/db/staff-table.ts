@@ -1,6 +1,7 @@
 /** SQL for the store's staff list, its PIN salt and its removals. The rules (hashing, badges, sign-in, the store-wide merge) live in core/staff. */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
+import { builtOnce } from '../../../shared/on-first-use';
 
 /** One packer as stored. `pinHash` never leaves the main process (the store hub excepted: core/staff). */
 export interface StaffRow {
@@ -17,7 +18,7 @@ export interface StaffRow {
   readonly updatedAt: number;
 }
 
-const RowSchema = z.object({
+const rowSchema = builtOnce(() => z.object({
   id: z.number().int(),
   uid: z.string().min(1),
   name: z.string().min(1),
@@ -26,10 +27,10 @@ const RowSchema = z.object({
   pin_salt: z.string().nullable(),
   added_at: z.number().int(),
   updated_at: z.number().int().nullable(),
-});
+}));
 
 const parse = (raw: unknown): StaffRow => {
-  const r = RowSchema.parse(raw);
+  const r = rowSchema().parse(raw);
   return { id: r.id, uid: r.uid, name: r.name, badge: r.badge, pinHash: r.pin_hash, pinSalt: r.pin_salt, addedAt: r.added_at, updatedAt: r.updated_at ?? r.added_at };
 };
 const one = (raw: unknown): StaffRow | null => (raw === undefined ? null : parse(raw));

@@ -5,6 +5,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
+import { builtOnce } from '../../../shared/on-first-use';
 import type { Moment } from './history-table';
 
 /** One tap of another counter as kept here. */
@@ -22,7 +23,7 @@ export interface StoreTap {
 
 export type StoreTapsTable = ReturnType<typeof createStoreTapsTable>;
 
-const Row = z.object({ counter_id: z.string(), request_id: z.string() });
+const rowSchema = builtOnce(() => z.object({ counter_id: z.string(), request_id: z.string() }));
 
 /** Prepared statements for other counters' taps, wrapped in typed functions. */
 export function createStoreTapsTable(db: Database) {
@@ -46,7 +47,7 @@ export function createStoreTapsTable(db: Database) {
       return changed;
     },
     /** Whether any other counter's tap was ever heard (the Shift screen then speaks of the store). */
-    any: (): boolean => Row.safeParse(s.any.get()).success,
+    any: (): boolean => rowSchema().safeParse(s.any.get()).success,
     /** Drops taps made before `before` (the history keep period); answers how many. */
     prune: (before: number): number => s.prune.run(before).changes,
   };

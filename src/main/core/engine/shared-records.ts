@@ -5,6 +5,7 @@
  * other counters' word in this counter's SQLite, by the rules of core/staff and core/packing.
  */
 import { z } from 'zod';
+import { builtOnce } from '../../../shared/on-first-use';
 import type { OutboxEntryView } from '../../../shared/ipc';
 import type { Action } from '../../../shared/protocol';
 import type { Store, TaughtCode } from '../db';
@@ -14,7 +15,7 @@ import type { Packing } from '../packing';
 import type { SharedMember, Staff } from '../staff';
 
 /** One counter's tap of a shift's moment as the hub carries it (no customer, no order body). */
-export const ShiftTapSchema = z.object({
+export const shiftTapSchema = builtOnce(() => z.object({
   counterId: z.string().min(1).max(64),
   counterName: z.string().min(1).max(80),
   requestId: z.string().min(1).max(200),
@@ -24,8 +25,8 @@ export const ShiftTapSchema = z.object({
   packer: z.string().max(200).nullable(),
   /** False once it was taken back or refused (it no longer counts). */
   counted: z.boolean(),
-});
-export type ShiftTap = z.infer<typeof ShiftTapSchema>;
+}));
+export type ShiftTap = z.infer<ReturnType<typeof shiftTapSchema>>;
 
 /** Which counter a record is from. */
 export interface CounterName {
@@ -87,7 +88,7 @@ export function sharedRecords(deps: { store: Store; staff: Staff; packing: Packi
     ownShiftTaps: (since, counter) =>
       store.history.momentsSince(since).map((m) => ({ ...m, counterId: counter.counterId, counterName: counter.counterName })),
     keepShiftTaps(taps) {
-      const valid = taps.filter((t) => ShiftTapSchema.safeParse(t).success);
+      const valid = taps.filter((t) => shiftTapSchema().safeParse(t).success);
       if (valid.length < taps.length) deps.log.warn('shift taps from the store hub that do not read were left out', { count: taps.length - valid.length });
       return store.transaction(() => store.storeTaps.put(valid, deps.now()));
     },

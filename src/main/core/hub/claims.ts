@@ -12,7 +12,7 @@
  * counter reads the hub's clock off the hub's stamps on its own writes (when it opens, and each
  * claim it writes), set against the middle of each write's round trip.
  */
-import { type Claim, type ClaimOutcome, ClaimSchema } from '../../../shared/hub';
+import { type Claim, type ClaimOutcome, claimSchema } from '../../../shared/hub';
 import { every, systemTimers, type Timers } from '../time';
 import { type Bucket, type BucketEntry, type BucketWatch, isRevisionConflict, type NatsConnection, openBucket, watchBucket } from './nats/buckets';
 import { connectionState } from './nats/connection';
@@ -110,7 +110,7 @@ export function claimsOver(kv: Bucket, options: ClaimsOptions, hubOffsetMs = 0):
   const parse = (entry: BucketEntry): Claim | null => {
     if (entry.operation !== 'PUT') return null;
     try {
-      const parsed = ClaimSchema.safeParse(entry.json());
+      const parsed = claimSchema().safeParse(entry.json());
       return parsed.success ? parsed.data : null;
     } catch {
       return null;

@@ -19,7 +19,7 @@
  * first settlement to reach the hub stands; the counter that keeps the order takes its claim, and
  * the others let theirs go.
  */
-import { type ConflictRecord, ConflictRecordSchema, type SharedTap } from '../../../shared/hub';
+import { type ConflictRecord, conflictRecordSchema, type SharedTap } from '../../../shared/hub';
 import type { Logger } from '../log';
 import { type Timers, TimerSlot } from '../time';
 import { canonical, findApart, mergeConflict, sameConflict, type WorkTap } from './apart';
@@ -88,7 +88,7 @@ export interface SharedConflicts {
 function parse(entry: BucketEntry): ConflictRecord | null {
   if (entry.operation !== 'PUT') return null;
   try {
-    const r = ConflictRecordSchema.safeParse(entry.json());
+    const r = conflictRecordSchema().safeParse(entry.json());
     return r.success ? r.data : null;
   } catch {
     return null;

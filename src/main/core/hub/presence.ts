@@ -5,7 +5,7 @@
  * is on its clock, and counters' clocks may differ by minutes. How long ago an entry was written
  * is measured on the hub's clock (its stamp on each write), read off this counter's own writes.
  */
-import { type CounterPresence, CounterPresenceSchema, type CounterView } from '../../../shared/hub';
+import { type CounterPresence, counterPresenceSchema, type CounterView } from '../../../shared/hub';
 import { every, systemTimers, type Timers } from '../time';
 import { type Bucket, type BucketEntry, type BucketWatch, type NatsConnection, openBucket, watchBucket } from './nats/buckets';
 import type { CounterIdentity, CounterPorts } from './ports';
@@ -87,7 +87,7 @@ export async function presenceOver(kv: Bucket, options: PresenceOptions): Promis
         at: now(),
         ...options.figures(),
       };
-      await kv.put(identity.counterId, JSON.stringify(CounterPresenceSchema.parse(presence)));
+      await kv.put(identity.counterId, JSON.stringify(counterPresenceSchema().parse(presence)));
       return true;
     } catch {
       // The hub away, or no figures to give: the next write says it again; other counters see this
@@ -103,7 +103,7 @@ export async function presenceOver(kv: Bucket, options: PresenceOptions): Promis
     }
     let presence: CounterPresence;
     try {
-      const parsed = CounterPresenceSchema.safeParse(entry.json());
+      const parsed = counterPresenceSchema().safeParse(entry.json());
       if (!parsed.success || parsed.data.counterId !== entry.key) return;
       presence = parsed.data;
     } catch {

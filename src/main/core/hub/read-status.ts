@@ -4,7 +4,7 @@
  * the app or `packdesk run` does the work. Ages are judged by the hub's own stamps against this
  * PC's clock, which is close enough for "heard from within 15 s".
  */
-import { CounterPresenceSchema, type CounterView, type HubStatus } from '../../../shared/hub';
+import { counterPresenceSchema, type CounterView, type HubStatus } from '../../../shared/hub';
 import { DEFAULT_LEASE_MS, LEASE_BUCKET, LEASE_KEY, LeaseValueSchema } from './lease';
 import { type Bucket, CLIENT_TIMEOUT_MS, isMissingBucket, type NatsConnection, openExistingBucket } from './nats/buckets';
 import { PRESENCE_BUCKET, PRESENCE_WINDOW_MS } from './presence';
@@ -57,7 +57,7 @@ export async function listPresence(
     listed.add(key);
     const entry = await presence.get(key).catch(() => null);
     if (!entry || entry.operation !== 'PUT') continue;
-    const parsed = CounterPresenceSchema.safeParse(entry.json());
+    const parsed = counterPresenceSchema().safeParse(entry.json());
     if (!parsed.success) continue;
     counters.push({
       ...parsed.data,

@@ -6,7 +6,7 @@
  * whenever the connection comes back, the counter's own taps (its outbox's word, `ownTaps`) are put
  * again until the hub takes them. Puts are keyed, so putting again never doubles a tap.
  */
-import { type SharedTap, SharedTapSchema } from '../../../shared/hub';
+import { type SharedTap, sharedTapSchema } from '../../../shared/hub';
 import { every, systemTimers, type Timers, TimerSlot } from '../time';
 import { type Bucket, type BucketEntry, type BucketWatch, type NatsConnection, openBucket, watchBucket } from './nats/buckets';
 import { keyOf } from './keys';
@@ -112,7 +112,7 @@ export function sharedTapsOver(kv: Bucket, options: SharedTapsOptions): SharedTa
     }
     let tap: SharedTap;
     try {
-      const parsed = SharedTapSchema.safeParse(entry.json());
+      const parsed = sharedTapSchema().safeParse(entry.json());
       if (!parsed.success || parsed.data.counterId !== counterId || tapKey(counterId, parsed.data.requestId) !== entry.key) return;
       tap = parsed.data;
     } catch {
@@ -137,7 +137,7 @@ export function sharedTapsOver(kv: Bucket, options: SharedTapsOptions): SharedTa
     lastPublished.clear();
     for (const tap of ownTaps()) {
       if (closed) break;
-      if (!SharedTapSchema.safeParse(tap).success) continue;
+      if (!sharedTapSchema().safeParse(tap).success) continue;
       // Published since the list was read: the hub has a newer word than this one.
       if ((lastPublished.get(tap.requestId) ?? -1) >= listedAt) continue;
       try {
@@ -187,7 +187,7 @@ export function sharedTapsOver(kv: Bucket, options: SharedTapsOptions): SharedTa
   return {
     async publish(tap) {
       // A tap that does not fit the shared shape is this counter's bug, not the hub being away: say so.
-      SharedTapSchema.parse(tap);
+      sharedTapSchema().parse(tap);
       lastPublished.set(tap.requestId, publishes++);
       try {
         await put(tap);

@@ -5,7 +5,7 @@
  * A claim's age is judged on the hub's stamp against this PC's clock, which is enough for a look
  * (a running session reads the hub's clock properly; see claims.ts).
  */
-import { type Claim, ClaimSchema } from '../../../shared/hub';
+import { type Claim, claimSchema } from '../../../shared/hub';
 import { type Bucket, type NatsConnection, openExistingBucket } from './nats/buckets';
 import { CLAIMS_BUCKET } from './claims';
 import { connectHub, type HubConnection, type HubProblem } from './nats/connection';
@@ -51,7 +51,7 @@ async function existing(nc: NatsConnection, name: string): Promise<Bucket | null
 /** A claim entry's value, or null when it is not one. */
 function claimIn(text: string): Claim | null {
   try {
-    const r = ClaimSchema.safeParse(JSON.parse(text));
+    const r = claimSchema().safeParse(JSON.parse(text));
     return r.success ? r.data : null;
   } catch {
     return null;

@@ -20,10 +20,10 @@
  */
 import type { TaughtCode } from '../db';
 import type { ShiftTap } from '../engine/shared-records';
-import { ShiftTapSchema } from '../engine/shared-records';
+import { shiftTapSchema } from '../engine/shared-records';
 import type { Logger } from '../log';
-import { SharedTaughtSchema } from '../packing';
-import { type SharedMember, SharedMemberSchema } from '../staff';
+import { sharedTaughtSchema } from '../packing';
+import { type SharedMember, sharedMemberSchema } from '../staff';
 import { type Timers, TimerSlot } from '../time';
 import { type Bucket, type BucketEntry, type BucketWatch, type NatsConnection, openBucket, watchBucket } from './nats/buckets';
 import { keyOf } from './keys';
@@ -126,15 +126,15 @@ export function storeRecordsOver(kv: { staff: Bucket; taught: Bucket; shift: Buc
 
   const watches: BucketWatch[] = [
     watchBucket(kv.staff, (entry) => {
-      const member = parse(entry, SharedMemberSchema);
+      const member = parse(entry, sharedMemberSchema());
       if (member && member.uid && staffKey(member.uid) === entry.key) guard('a packer', () => ports.mergeStaff(member) && options.onHeard?.('staff'));
     }, timers),
     watchBucket(kv.taught, (entry) => {
-      const code = parse(entry, SharedTaughtSchema);
+      const code = parse(entry, sharedTaughtSchema());
       if (code && taughtKey(code.code) === entry.key) guard('a barcode', () => ports.learnTaught(code) && options.onHeard?.('taught'));
     }, timers),
     watchBucket(kv.shift, (entry) => {
-      const tap = parse(entry, ShiftTapSchema);
+      const tap = parse(entry, shiftTapSchema());
       if (!tap || shiftKey(tap.counterId, tap.requestId) !== entry.key) return;
       if (tap.counterId === me.counterId) {
         hubHolds.set(tap.requestId, JSON.stringify(tap));
@@ -161,13 +161,13 @@ export function storeRecordsOver(kv: { staff: Bucket; taught: Bucket; shift: Buc
     try {
       for (const mine of ports.staff()) {
         if (closed) return false;
-        const theirs = parse(await kv.staff.get(staffKey(mine.uid)), SharedMemberSchema);
+        const theirs = parse(await kv.staff.get(staffKey(mine.uid)), sharedMemberSchema());
         if (newerMember(mine, theirs)) await kv.staff.put(staffKey(mine.uid), JSON.stringify(mine));
         else if (theirs && newerMember(theirs, mine)) ports.mergeStaff(theirs);
       }
       for (const mine of ports.taught()) {
         if (closed) return false;
-        const theirs = parse(await kv.taught.get(taughtKey(mine.code)), SharedTaughtSchema);
+        const theirs = parse(await kv.taught.get(taughtKey(mine.code)), sharedTaughtSchema());
         if (newerTaught(mine, theirs)) await kv.taught.put(taughtKey(mine.code), JSON.stringify(mine));
       }
       for (const tap of ports.ownShiftTaps(now() - SHIFT_KEEP_MS, me)) {

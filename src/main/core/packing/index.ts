@@ -5,6 +5,7 @@
  * kept in the data file (a restart keeps them); taught barcodes too, for every order after.
  */
 import { z } from 'zod';
+import { builtOnce } from '../../../shared/on-first-use';
 import type { Item, Order } from '../../../shared/protocol';
 import { isBadgeCode } from '../../../shared/staff';
 import { fail, ok, type Result } from '../../../shared/result';
@@ -46,12 +47,12 @@ export interface TaughtCodesSharing {
 }
 
 /** A taught barcode as the hub carries it. */
-export const SharedTaughtSchema = z.object({
+export const sharedTaughtSchema = builtOnce(() => z.object({
   code: z.string().min(1).max(128),
   itemCode: z.string().min(1).max(256),
   taughtAt: z.number().int(),
   packer: z.string().max(200).nullable(),
-});
+}));
 
 export interface PackingOptions {
   readonly store: Store;
@@ -150,7 +151,7 @@ export function createPacking(options: PackingOptions) {
      * whether this file changed.
      */
     learn(incoming: TaughtCode): boolean {
-      const parsed = SharedTaughtSchema.safeParse(incoming);
+      const parsed = sharedTaughtSchema().safeParse(incoming);
       if (!parsed.success) return false;
       const t = parsed.data;
       return store.transaction(() => {

@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { EnvironmentSchema, SettingsSchema, type Environment, type Settings } from '../../../shared/ipc';
+import { EnvironmentSchema, settingsSchema, type Environment, type Settings } from '../../../shared/ipc';
 import { readJsonFile } from './files';
 import { DEFAULT_PREFERENCES, definedOnly, type Addresses, type Preferences } from './preferences';
 
@@ -18,7 +18,7 @@ export const SETTINGS_FILE_VERSION = 1;
 // A stored value the screens would refuse is refused here too, in the same words; so each
 // preference is checked by the view's rule for it. Which preferences are stored, and under which
 // name, is this file's: a preference the view gains is a type error here until it is named.
-const rule = SettingsSchema.shape;
+const rule = settingsSchema().shape;
 const storedPreferences = {
   undoWindowMs: rule.undoWindowMs,
   concurrency: rule.concurrency,
@@ -93,7 +93,7 @@ export function fileFromHeld(held: HeldSettings, recovered: SettingsFile['recove
 /** The settings the screens see: the environment's addresses (training's are this run's sandbox) and the preferences. */
 export function viewOf(held: HeldSettings, training: Addresses): Settings {
   const where = held.environment === 'training' ? training : (held.addresses[held.environment] ?? { authUrl: '', baseUrl: '' });
-  return SettingsSchema.parse({ environment: held.environment, ...where, ...held.preferences });
+  return settingsSchema().parse({ environment: held.environment, ...where, ...held.preferences });
 }
 
 /** Where the copy of a settings file is kept. */

@@ -14,7 +14,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { z } from 'zod';
-import { type DurationSpread, type ShiftFigures, type ShiftReport, ShiftReportSchema } from '../../../shared/ipc';
+import { builtOnce } from '../../../shared/on-first-use';
+import { type DurationSpread, type ShiftFigures, type ShiftReport, shiftReportSchema } from '../../../shared/ipc';
 import { ProblemError } from '../../../shared/result';
 
 /** The first byte of the compact form; a later form takes the next number. */
@@ -33,11 +34,11 @@ const Name = z.string().nullable();
  * 0: elsewhere), received and packed by hour, each packer's and each counter's share, and the
  * hub's missingSince when the report had a hub (absent otherwise).
  */
-const CompactSchema = z.union([
+const compactSchema = builtOnce(() => z.union([
   z.tuple([N, N, FiguresTuple, z.array(z.tuple([z.literal([0, 1]), Name, Name, N])), z.array(N), z.array(N), z.array(z.tuple([Name, FiguresTuple])), z.array(z.tuple([z.string(), FiguresTuple]))]),
   z.tuple([N, N, FiguresTuple, z.array(z.tuple([z.literal([0, 1]), Name, Name, N])), z.array(N), z.array(N), z.array(z.tuple([Name, FiguresTuple])), z.array(z.tuple([z.string(), FiguresTuple])), Ms]),
-]);
-type Compact = z.infer<typeof CompactSchema>;
+]));
+type Compact = z.infer<ReturnType<typeof compactSchema>>;
 
 function figuresTuple(f: ShiftFigures): FiguresTuple {
   return [f.received, f.accepted, f.rejected, f.cancelled, f.packed, f.handedOver, f.late, f.toAccept.count, f.toAccept.medianMs, f.toAccept.p90Ms, f.toPack.count, f.toPack.medianMs, f.toPack.p90Ms];
@@ -91,7 +92,7 @@ function dateOf(day: string): number {
   return Number(day.slice(8, 10));
 }
 
-const MonthPairsSchema = z.array(z.tuple([z.number().int().min(1).max(31), z.unknown()]));
+const monthPairsSchema = builtOnce(() => z.array(z.tuple([z.number().int().min(1).max(31), z.unknown()])));
 
 /**
  * A month's row read into its days (day of the month -> value); null when unreadable. BLOB: the
@@ -105,7 +106,7 @@ function daysOf(stored: Uint8Array | string): Map<number, DayValue> | null {
       return new Map(Object.entries(raw).map(([dd, value]) => [Number(dd), value]));
     }
     if (stored[0] !== FORM_1) return null;
-    const pairs = MonthPairsSchema.safeParse(JSON.parse(inflateRawSync(stored.subarray(1)).toString('utf8')));
+    const pairs = monthPairsSchema().safeParse(JSON.parse(inflateRawSync(stored.subarray(1)).toString('utf8')));
     return pairs.success ? new Map(pairs.data) : null;
   } catch {
     return null;
@@ -129,11 +130,11 @@ function reportFrom(value: DayValue, key: { readonly day: string; readonly termi
     }
   }
   if (Array.isArray(raw)) {
-    const compact = CompactSchema.safeParse(raw);
+    const compact = compactSchema().safeParse(raw);
     if (!compact.success) return null;
     raw = reportOf(compact.data, key);
   }
-  const parsed = ShiftReportSchema.safeParse(raw);
+  const parsed = shiftReportSchema().safeParse(raw);
   return parsed.success ? { ...parsed.data, source: 'kept' } : null;
 }
 

@@ -19,6 +19,7 @@
  */
 import { createHash, randomBytes as nodeRandomBytes, randomUUID, scrypt } from 'node:crypto';
 import { z } from 'zod';
+import { builtOnce } from '../../../shared/on-first-use';
 import { BADGE_ALPHABET, BADGE_PREFIX, isBadgeCode, normalBadge, PACKER_NAME_MAX } from '../../../shared/staff';
 import { fail, ok, type Result } from '../../../shared/result';
 import type { StaffRow, Store } from '../db';
@@ -41,7 +42,7 @@ export interface Packer {
  * One packer as the store's counters share them through the hub: by uid, the newest change winning,
  * a removal (`removedAt`) winning over any change. Main process and hub only: it holds the PIN hash.
  */
-export const SharedMemberSchema = z.object({
+export const sharedMemberSchema = builtOnce(() => z.object({
   uid: z.string().min(1).max(64),
   name: z.string().min(1).max(PACKER_NAME_MAX + 8),
   badge: z.string().min(1).max(32),
@@ -52,8 +53,8 @@ export const SharedMemberSchema = z.object({
   updatedAt: z.number().int(),
   /** Taken off the list then; the other fields are the packer's last. */
   removedAt: z.number().int().nullable(),
-});
-export type SharedMember = z.infer<typeof SharedMemberSchema>;
+}));
+export type SharedMember = z.infer<ReturnType<typeof sharedMemberSchema>>;
 
 /**
  * The port through which the store hub shares the staff list between counters (host/hub/). One
@@ -341,7 +342,7 @@ export function createStaff(options: StaffOptions) {
      * shares the rename. Answers whether this file changed.
      */
     merge(incoming: SharedMember): boolean {
-      const parsed = SharedMemberSchema.safeParse(incoming);
+      const parsed = sharedMemberSchema().safeParse(incoming);
       if (!parsed.success) return false;
       const m = parsed.data;
       const renamed: StaffRow[] = [];

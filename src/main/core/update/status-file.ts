@@ -4,13 +4,13 @@
  * doing: the same words the manager reads in settings.
  */
 import { z } from 'zod';
-import { UpdateStatusSchema, type UpdateStatus } from '../../../shared/ipc';
+import { updateStatusSchema, type UpdateStatus } from '../../../shared/ipc';
 import { readJsonFile, writeFileAtomic, type JsonFileRead } from '../settings/files';
 
 /** The file's name in the data folder. */
 export const UPDATE_STATUS_FILE = 'update-status.json';
 
-const SavedStatusSchema = z.object({ status: UpdateStatusSchema, savedAt: z.number() });
+const SavedStatusSchema = z.object({ status: updateStatusSchema(), savedAt: z.number() });
 export type SavedUpdateStatus = z.infer<typeof SavedStatusSchema>;
 
 /** Saves the status (owner-only, replaced atomically). */

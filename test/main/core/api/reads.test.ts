@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxOptions } from '../../../../sandbox';
 import { createStatusCheck } from '../../../../src/main/core/api';
-import { buildChangesRequest, StatusAnswerSchema } from '../../../../src/shared/protocol';
+import { buildChangesRequest, statusAnswerSchema } from '../../../../src/shared/protocol';
 import { accept, freshOrder, startWorld, updateOf, type World } from '../../../support/world';
 
 const worlds: World[] = [];
@@ -51,7 +51,7 @@ describe('read calls', () => {
     const outcome = await w.client.status(order.id);
     if (outcome.kind !== 'order') throw new Error(`status answered ${outcome.kind}`);
     expect(outcome.order.items.map((i) => i.itemId)).toEqual(order.items.map((i) => i.itemId));
-    expect(StatusAnswerSchema.parse(outcome.raw).type).toBe('ORDER_VIEW');
+    expect(statusAnswerSchema().parse(outcome.raw).type).toBe('ORDER_VIEW');
   });
 
   it('says an unknown order is not found (ORDER_NOT_FOUND, 404), and the StatusCheck calls it unavailable', async () => {
@@ -103,7 +103,7 @@ describe('read calls', () => {
     const w = await world();
     const order = freshOrder(w.sandbox);
     await accept(w, order.id);
-    const parsed = StatusAnswerSchema.parse({ type: 'ORDER_VIEW', response: { ...order, updatedAt: 1_700_000_000_000, billing: { createdAt: 1_700_000_000_000 } } });
+    const parsed = statusAnswerSchema().parse({ type: 'ORDER_VIEW', response: { ...order, updatedAt: 1_700_000_000_000, billing: { createdAt: 1_700_000_000_000 } } });
     expect(parsed.response.updatedAt).toBe('2023-11-14T22:13:20.000Z');
     expect(parsed.response.billing?.createdAt).toBe('2023-11-14T22:13:20.000Z');
   });

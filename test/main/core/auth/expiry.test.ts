@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { refreshTime, StoredTokensSchema, tokenExpiry, toEpochMs } from '../../../../src/main/core/auth';
+import { refreshTime, storedTokensSchema, tokenExpiry, toEpochMs } from '../../../../src/main/core/auth';
 import type { TokenResponse } from '../../../../src/shared/protocol';
 
 const HOUR = 3_600_000;
@@ -59,8 +59,8 @@ describe('token expiry on a terminal whose clock may be wrong', () => {
     expect(tokenExpiry(base({ issued_at: serverNow }), serverNow + 5.5 * HOUR).clockSkewMs).toBe(5.5 * HOUR);
     // Nor is one believed from the keychain: such saved tokens are not used, and a new token is asked for.
     const saved = { accessToken: 'at', tokenType: 'O-Bearer', expiresAt: serverNow };
-    expect(StoredTokensSchema.safeParse({ ...saved, clockSkewMs: -5.5 * HOUR }).success).toBe(true);
-    expect(StoredTokensSchema.safeParse({ ...saved, clockSkewMs: 2 * 24 * HOUR }).success).toBe(false);
+    expect(storedTokensSchema().safeParse({ ...saved, clockSkewMs: -5.5 * HOUR }).success).toBe(true);
+    expect(storedTokensSchema().safeParse({ ...saved, clockSkewMs: 2 * 24 * HOUR }).success).toBe(false);
   });
 
   it('without issued_at, trusts only expires_in (expires_at cannot be put on our clock)', () => {

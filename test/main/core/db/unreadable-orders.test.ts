@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../../../src/main/core/db';
 import { orderView } from '../../../../src/main/core/outbox/views';
-import { OrderSummarySchema, OrderViewSchema } from '../../../../src/shared/ipc';
+import { orderSummarySchema, orderViewSchema } from '../../../../src/shared/ipc';
 import { summarize } from '../../../../src/shared/orders/summary';
 import { Cleanup, tempDir } from '../../../support/engine';
 import { sampleOrder } from '../../../support/orders';
@@ -21,7 +21,7 @@ function open(dir: string): Store {
 
 /** The queue as the host answers `orders.list`: every row's summary, checked against the contract. */
 function queue(store: Store) {
-  return store.orders.list().map((row) => OrderSummarySchema.parse(summarize(orderView(row, [], NOW))));
+  return store.orders.list().map((row) => orderSummarySchema().parse(summarize(orderView(row, [], NOW))));
 }
 
 describe('orders whose stored body cannot be believed', () => {
@@ -56,7 +56,7 @@ describe('orders whose stored body cannot be believed', () => {
     raw.close();
 
     const row = open(dir).orders.get('ORD-1004')!;
-    const view = OrderViewSchema.parse(orderView(row, [], NOW));
+    const view = orderViewSchema().parse(orderView(row, [], NOW));
     expect(view.unreadable).toBe(false);
     expect(view.promisedPackedAt).toBeNull();
     expect(view.order?.fulfillments[0]?.fulfilmentStatusHistory).toEqual({ PACKED: {}, PACKING: {} });

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ENDED_SHOWN_MS, ownTaps, presenceFigures } from '../../../../src/main/core/engine/hub-counter-taps';
-import { SharedTapSchema } from '../../../../src/shared/hub';
+import { sharedTapSchema } from '../../../../src/shared/hub';
 import { Cleanup, newDeliveryOrderIds, sandbox, serviceEngine, tempDir } from '../../../support/engine';
 
 const cleanup = new Cleanup();
@@ -33,7 +33,7 @@ describe("a counter's taps and figures for the store hub", () => {
 
     const now = Date.now();
     const taps = ownTaps(engine, counter, now);
-    for (const tap of taps) expect(SharedTapSchema.safeParse(tap).success).toBe(true);
+    for (const tap of taps) expect(sharedTapSchema().safeParse(tap).success).toBe(true);
     expect(taps.map((t) => [t.orderId, t.state])).toEqual([
       [sentOrder, 'sent'],
       [phantom, 'failed'],

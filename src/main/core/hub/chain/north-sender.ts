@@ -35,7 +35,7 @@ export interface NorthSender {
 /** Publishes a north message with its id, by which the north stream drops a message sent twice. */
 export function publishNorth(nc: NatsConnection, message: NorthMessage, extra: Readonly<Record<string, string>> = {}): boolean {
   // False when the connection closed: the sender is being stopped.
-  return publishWithHeaders(nc, northSubject(message), JSON.stringify(message), { 'Nats-Msg-Id': northMessageId(message), ...extra });
+  return publishWithHeaders(nc, northSubject(message), JSON.stringify(message), { 'Nats-Msg-idSchema()': northMessageId(message), ...extra });
 }
 
 /** Starts sending: one message at once, then every `everyMs`. */

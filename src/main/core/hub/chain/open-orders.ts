@@ -8,8 +8,8 @@
  * kept at the centre (src/fleet/drill.ts reads it). See docs/fleet.md.
  */
 import { z } from 'zod';
-import { ClaimSchema, CounterIdSchema, CounterNameSchema } from '../../../../shared/hub';
-import { NextStepSchema, type OrderSummary } from '../../../../shared/ipc';
+import { claimSchema, CounterIdSchema, CounterNameSchema } from '../../../../shared/hub';
+import { nextStepSchema, type OrderSummary } from '../../../../shared/ipc';
 import { every, type Timers } from '../../time';
 import type { NatsConnection } from '../nats/buckets';
 import { OPEN_PREFIX, OPEN_STREAM } from '../registry';
@@ -26,9 +26,9 @@ const CHANGE_CHECK_MS = 1_000;
 /** One open order as the centre may see it: id, next step, late or not, and who is packing it. */
 export const OpenOrderSchema = z
   .object({
-    orderId: ClaimSchema.shape.orderId,
+    orderId: claimSchema().shape.orderId,
     /** The order's next step (ACCEPT, PACKING, PACKED...): its state in the store's words. */
-    nextStep: NextStepSchema.shape.key,
+    nextStep: nextStepSchema().shape.key,
     late: z.boolean(),
     cancelledAlarm: z.boolean(),
     /** The counter packing it, never the packer's name. */

@@ -3,7 +3,7 @@
  * nats-server, puts it in a small hub bucket; a counter's Settings -> Chain and `doctor` read it
  * back. Only the words of ChainStatus travel (no credentials: the status has none).
  */
-import { type ChainStatus, ChainStatusSchema } from '../../../../shared/chain';
+import { type ChainStatus, chainStatusSchema } from '../../../../shared/chain';
 import { type NatsConnection, openBucket, openExistingBucket } from '../nats/buckets';
 import { CHAIN_BUCKET, HUB_BUCKETS } from '../registry';
 
@@ -23,7 +23,7 @@ export async function readChainState(nc: NatsConnection): Promise<ChainStatus | 
     const kv = await openExistingBucket(nc, CHAIN_BUCKET);
     const entry = await kv.get(KEY);
     if (!entry || entry.operation !== 'PUT') return null;
-    const parsed = ChainStatusSchema.safeParse(JSON.parse(entry.string()));
+    const parsed = chainStatusSchema().safeParse(JSON.parse(entry.string()));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
