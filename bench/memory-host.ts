@@ -11,7 +11,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { writeHeapSnapshot } from 'node:v8';
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { fullCollection } from '../src/main/core/host/heap-trim';
 import { MemoryVault } from '../src/main/core/auth';
 import { systemTimers, type TimerOptions, type Timers } from '../src/main/core/time';
@@ -29,7 +29,7 @@ export interface HostConfig {
 
 export type MemoryHostRequest =
   | { readonly id: number; readonly kind: 'memory' }
-  /** The live JS heap: heapUsed after one compacting full collection (what is held, not garbage yet to collect). */
+  /** The live JS heap: heapUsed after one compacting full collection (what is held, not garbage yet to collect), and V8's compiled code in it. */
   | { readonly id: number; readonly kind: 'liveHeap' }
   /** What the engine keeps between calls, by count (Engine.held): parsed bodies, tap and view projections. */
   | { readonly id: number; readonly kind: 'held' }
@@ -122,7 +122,8 @@ async function main(): Promise<void> {
         return process.memoryUsage();
       case 'liveHeap':
         collectFully?.();
-        return process.memoryUsage().heapUsed;
+        // Compiled code is V8's (made once for the hot paths), not what the engine holds: said apart.
+        return { heapUsed: process.memoryUsage().heapUsed, code: getHeapSpaceStatistics().find((x) => x.space_name === 'code_space')?.space_used_size ?? 0 };
       case 'held':
         return harness.host.engine()?.held() ?? null;
       case 'handle':

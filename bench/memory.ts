@@ -142,6 +142,8 @@ interface Settled {
   readonly hostUsage: NodeJS.MemoryUsage;
   /** The host's JS heap after a compacting collection, MB: what it holds, garbage aside. */
   readonly liveHeap: number;
+  /** Of which V8's compiled code, MB. */
+  readonly liveCode: number;
   /** What the engine keeps between calls, by count. */
   readonly held: { bodies: number; actions: number; tapProjections: number; viewProjections: number } | null;
 }
@@ -165,9 +167,10 @@ async function readSettled(host: HostProcess, b: Browsing, readings = 10): Promi
   const hostUsage = await host.memory();
   // Read last: it collects (and compacts) the host's heap, so it must not come before the figures above.
   const held = (await host.request({ kind: 'held' })) as Settled['held'];
-  const liveHeap = ((await host.request({ kind: 'liveHeap' })) as number) / MB;
+  const live = (await host.request({ kind: 'liveHeap' })) as { heapUsed: number; code: number };
   return {
-    liveHeap,
+    liveHeap: live.heapUsed / MB,
+    liveCode: live.code / MB,
     held,
     hostKinds,
     hostUsage,
@@ -212,7 +215,7 @@ function settledReport(title: string, s: Settled, hostScale: number): string {
     `  ${againstBound('host RSS', s.hostRss, BOUND.settledRss * hostScale, 'MB')}`,
     `  ${againstBound('host JS heap (used)', s.hostHeap, BOUND.settledHeap * hostScale, 'MB')}`,
     `    ${whereItLies(s.hostKinds, s.hostUsage)}`,
-    `    live JS heap, after the bench asked for a compacting collection (read last): ${s.liveHeap.toFixed(1)} MB`,
+    `    live JS heap, after the bench asked for a compacting collection (read last): ${s.liveHeap.toFixed(1)} MB, of which V8's compiled code ${s.liveCode.toFixed(1)} MB`,
     `    the engine keeps: ${s.held ? `${s.held.bodies} parsed order bodies, ${s.held.actions} parsed taps' actions, projections of ${s.held.tapProjections} orders for taps and ${s.held.viewProjections} for the screens` : 'no engine'}`,
     `  ${againstBound("page's renderer RSS", s.appRss, margin, 'MB')}  [the floor's ${s.floorRss.median.toFixed(1)} MB + ${BOUND.rendererOverFloor} MB]`,
     `    over the floor: ${(s.appRss.median - s.floorRss.median).toFixed(1)} MB RSS (bound ${BOUND.rendererOverFloor} MB: ${((s.appRss.median - s.floorRss.median) / BOUND.rendererOverFloor).toFixed(2)}x)`,
@@ -249,6 +252,7 @@ function growthReport(before: Settled, after: Settled): string {
     line('host RSS', before.hostRss, after.hostRss),
     line('host JS heap', before.hostHeap, after.hostHeap),
     line('host live JS heap (after a compacting collection)', spread([before.liveHeap]), spread([after.liveHeap])),
+    line("  the same without V8's compiled code", spread([before.liveHeap - before.liveCode]), spread([after.liveHeap - after.liveCode])),
     line("page's renderer RSS", before.appRss, after.appRss),
     line("page's renderer PSS", before.appPss, after.appPss),
   ].join('\n');
