@@ -459,6 +459,22 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 17,
+    sql: `
+      -- Every answer to a tap stores its order's body anew, but what the finder reads from the body
+      -- (ids, names, phones, the invoice) changes only with an invoice or a new address: the index
+      -- row is rewritten only when those differ. Rewriting it takes the old words out with
+      -- secure-delete, about 2 ms an order, which was most of what a tap's answer cost to record.
+      DROP TRIGGER order_search_update;
+      CREATE TRIGGER order_search_update AFTER UPDATE OF id, body ON orders
+        WHEN old.id IS NOT new.id
+          OR (old.body IS NOT new.body AND (${searchColumns('old')}) IS NOT (${searchColumns('new')})) BEGIN
+        DELETE FROM order_search WHERE rowid = old.rowid;
+        INSERT INTO order_search (rowid, ids, customer, phone, invoice) VALUES (new.rowid, ${searchColumns('new')});
+      END;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

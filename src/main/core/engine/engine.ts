@@ -116,6 +116,7 @@ export function createEngine(options: EngineOptions): Engine {
       claimed: (entries) => publisher.changed(entries, false),
       settled: (s) => publisher.changed([s.entry, ...(s.others ?? [])], s.orderChanged),
       changed: () => publisher.status(),
+      batch: (fn) => publisher.batch(fn),
     },
   );
 

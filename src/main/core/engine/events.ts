@@ -49,6 +49,11 @@ export interface Publisher {
   changed(entries: readonly EntryRow[], alwaysOrders: boolean): void;
   /** The status may have changed: sent only when it differs from the last one sent. */
   status(): void;
+  /**
+   * Runs `fn` and works the status out once at its end, however many changes it published: the
+   * counts behind it read every waiting tap, too much to read again for each answer of a batch.
+   */
+  batch<T>(fn: () => T): T;
 }
 
 export function createPublisher(o: {
@@ -62,8 +67,15 @@ export function createPublisher(o: {
 }): Publisher {
   const { hub, log, views } = o;
   let lastStatusJson = '';
+  // Inside batch(): how deep, and whether the status was asked for meanwhile.
+  let batching = 0;
+  let statusAsked = false;
 
   function status(): void {
+    if (batching > 0) {
+      statusAsked = true;
+      return;
+    }
     if (o.stopped() || !hub.wanted('sync.status')) return;
     try {
       const now = o.current();
@@ -78,6 +90,18 @@ export function createPublisher(o: {
 
   return {
     status,
+    batch(fn) {
+      batching++;
+      try {
+        return fn();
+      } finally {
+        batching--;
+        if (batching === 0 && statusAsked) {
+          statusAsked = false;
+          status();
+        }
+      }
+    },
     changed(entries, alwaysOrders) {
       if (o.stopped()) return;
       o.wrote();

@@ -38,6 +38,8 @@ export interface SyncListener {
   settled(settlement: Settlement): void;
   /** Connectivity, credentials, storage or a sync problem changed. */
   changed(): void;
+  /** Runs `fn`, which tells of a whole batch of answers, so that what is worked out from the calls is worked out once. */
+  batch<T>(fn: () => T): T;
 }
 
 export interface DrainOptions {
@@ -68,7 +70,7 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
   const inflight = new Map<number, InFlight>();
   const waiters = new Set<() => void>();
   // Drain calls count the settlements that happen while they run.
-  const counters = new Set<SyncListener>();
+  const counters = new Set<Pick<SyncListener, 'settled'>>();
   // Answers not yet committed. After a failed commit they stay here (their entries stay in flight,
   // `sending` in memory as on disk) and the commit is tried again.
   const completed: (Answered & { settled: () => void })[] = [];
@@ -266,12 +268,15 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
     for (const c of batch) inflight.delete(c.entry.id);
     // The whole batch is counted before any state change below can wake a drain that then finishes.
     for (const st of committed.settlements) for (const c of counters) c.settled(st);
-    batch.forEach((c, i) => onSettled(committed.settlements[i]!, c.outcome));
     ready.push(...committed.claimed);
+    // The next sends go out before the listener hears of this batch: what it works out takes time.
     for (let free = options.concurrency() - inflight.size; free > 0 && ready.length > 0; free--) send(ready.shift()!);
-    if (committed.claimed.length > 0) listener.claimed(committed.claimed);
-    if (committed.released.length > 0) listener.claimed(committed.released);
-    clearProblem();
+    listener.batch(() => {
+      batch.forEach((c, i) => onSettled(committed.settlements[i]!, c.outcome));
+      if (committed.claimed.length > 0) listener.claimed(committed.claimed);
+      if (committed.released.length > 0) listener.claimed(committed.released);
+      clearProblem();
+    });
     for (const c of batch) c.settled();
     wake();
     notifyWaiters();
@@ -359,9 +364,7 @@ export function createSync(options: SyncOptions, listener: SyncListener) {
     drain(drainOptions: DrainOptions): Promise<DrainResult> {
       let sent = 0;
       let failed = 0;
-      const counting: SyncListener = {
-        claimed: () => undefined,
-        changed: () => undefined,
+      const counting: Pick<SyncListener, 'settled'> = {
         settled: (s) => {
           if (s.result === 'sent' || s.result === 'unreadable') sent++;
           if (s.result === 'failed' || s.result === 'mayBeApplied') failed++;

@@ -93,6 +93,27 @@ describe('the order finder', () => {
     expect(find(store, 'INV-BLR-2611-0077').found).toEqual([{ id: 'ORD-3586689', by: 'invoice' }]);
   });
 
+  it('rewrites an index row only when what it is found by changed: an answer that moves the order on costs the index nothing', () => {
+    const store = filled(tempDir(cleanup));
+    // Rows this connection wrote, the index's own included.
+    const written = (): number => Number(store.generation().split(':')[0]);
+    const meera = order('ORD-3586689', 'Meera Iyer', '+91 98450 12345', 'INV-BLR-2611-0042');
+    let before = written();
+    expect(store.transaction(() => store.orders.saveBody({ ...meera, orderState: 'Completed' }, T0 + 1))).toBe(true);
+    expect(written() - before).toBe(1);
+    expect(find(store, 'Iyer').found).toEqual([{ id: 'ORD-3586689', by: 'customer' }]);
+    expect(find(store, 'INV-BLR-2611-0042').found).toEqual([{ id: 'ORD-3586689', by: 'invoice' }]);
+    // A new name and phone at the delivery's end: found by the new ones, not the old.
+    before = written();
+    const moved = { ...order('ORD-3586689', 'Meera Krishnan', '+91 90000 11111', 'INV-BLR-2611-0042'), orderState: 'Completed' };
+    expect(store.transaction(() => store.orders.saveBody(moved, T0 + 2))).toBe(true);
+    expect(written() - before).toBeGreaterThan(1);
+    expect(find(store, 'Krishnan').found).toEqual([{ id: 'ORD-3586689', by: 'customer' }]);
+    expect(find(store, '11111').found).toEqual([{ id: 'ORD-3586689', by: 'phone' }]);
+    expect(find(store, 'Iyer').found).toEqual([]);
+    expect(find(store, '12345').found).toEqual([]);
+  });
+
   it('does not find orders taken off the terminal, nor their customers once their details are dropped', () => {
     const store = filled(tempDir(cleanup));
     store.transaction(() => {
