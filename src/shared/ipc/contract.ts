@@ -3,7 +3,7 @@
  * envelope, the typed client and the Electron channels.
  */
 import { z } from 'zod';
-import { builtOnce } from '../on-first-use';
+import { builtOnce, builtOnFirstUse } from '../on-first-use';
 import { hubStatusSchema } from '../hub';
 import type { Problem } from '../result';
 import { orderSummarySchema, orderViewSchema, ordersCommands } from './orders';
@@ -17,7 +17,6 @@ import { printCommands } from './print';
 import { hubCommands } from './hub';
 import { chainCommands } from './chain';
 import { shiftCommands } from './shift';
-import { builtOnFirstUse } from '../on-first-use';
 
 /** Every command: name -> payload schema and result schema. */
 export const COMMANDS = builtOnFirstUse({

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ActionSchema, describeZodError, FulfillmentSchema, type Action, type Order, OrderSchema } from '../../../shared/protocol';
 import type { StepFacts } from '../../../shared/fulfilment';
+import { builtOnce } from '../../../shared/on-first-use';
 import { EntryStateSchema, ProblemSchema, type EntryState } from '../../../shared/ipc';
 import { ProblemError, type Problem } from '../../../shared/result';
 
@@ -195,12 +196,15 @@ export function parseOrderBody(text: string): Order | null {
 
 // The fields of a body the next-step rule reads, checked by the very schemas a whole body is: any
 // body that parses whole gives the same values here (not the other way round: the rest is unchecked).
-const StepFactsColumn = jsonColumn(
-  z.object({
-    orderState: OrderSchema.shape.orderState,
-    // Its other fields left out (a fulfilment's schema keeps fields it does not name).
-    fulfillments: z.array(z.object(FulfillmentSchema.pick({ fulfillmentId: true, type: true, fulfillmentState: true }).shape)),
-  }),
+// Built on first use: only a finished-orders search reads it, never a start.
+const stepFactsColumn = builtOnce(() =>
+  jsonColumn(
+    z.object({
+      orderState: OrderSchema.shape.orderState,
+      // Its other fields left out (a fulfilment's schema keeps fields it does not name).
+      fulfillments: z.array(z.object(FulfillmentSchema.pick({ fulfillmentId: true, type: true, fulfillmentState: true }).shape)),
+    }),
+  ),
 );
 
 /**
@@ -208,7 +212,7 @@ const StepFactsColumn = jsonColumn(
  * is most of the cost of reading a body; null when even these fields do not parse.
  */
 export function parseStepFacts(text: string): StepFacts | null {
-  const b = StepFactsColumn.safeParse(text);
+  const b = stepFactsColumn().safeParse(text);
   return b.success ? b.data : null;
 }
 
