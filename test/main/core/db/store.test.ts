@@ -75,6 +75,43 @@ describe('store', () => {
     expect([add('A', 1).seq, add('B', 1).seq, add('A', 2).seq, add('A', 3).seq, add('B', 2).seq]).toEqual([1, 1, 2, 3, 2]);
   });
 
+  it('counts what waits and what failed from the state index alone, the same as counting every row', () => {
+    const store = open(tempDir(cleanup));
+    expect(store.outbox.counts()).toEqual({ waiting: 0, sending: 0, failed: 0, mayBeApplied: 0, oldestWaitingAt: null });
+    const states = ['queued', 'sending', 'sent', 'failed', 'discarded'] as const;
+    for (let n = 0; n < 60; n++) {
+      const orderId = `ORD-${n % 7}`;
+      store.orders.ensure(orderId, NOW);
+      store.outbox.insert({ ...newEntry(orderId, invoice(n)), createdAt: NOW - 1_000 * ((n * 37) % 61), sendAfter: NOW });
+    }
+    // Every state, some failed entries that may already be applied, in no order of creation.
+    const raw = new Database(store.file);
+    try {
+      const set = raw.prepare(`UPDATE outbox SET state = ?, may_be_applied = ? WHERE id = ?`);
+      const ids = raw.prepare(`SELECT id FROM outbox ORDER BY id`).pluck().all() as number[];
+      ids.forEach((id, i) => set.run(states[(i * 3) % states.length], states[(i * 3) % states.length] === 'failed' && i % 2 === 0 ? 1 : 0, id));
+      // Counted row by row, as the store counted before.
+      const expected = raw
+        .prepare(
+          `SELECT SUM(state IN ('queued', 'sending')) AS waiting, SUM(state = 'sending') AS sending, SUM(state = 'failed') AS failed,
+                  SUM(state = 'failed' AND may_be_applied = 1) AS mayBeApplied, MIN(CASE WHEN state IN ('queued', 'sending') THEN created_at END) AS oldestWaitingAt
+           FROM outbox`,
+        )
+        .get() as { waiting: number; sending: number; failed: number; mayBeApplied: number; oldestWaitingAt: number };
+      expect(expected.failed).toBeGreaterThan(expected.mayBeApplied);
+      expect(expected.mayBeApplied).toBeGreaterThan(0);
+      expect(store.outbox.counts()).toEqual(expected);
+      // The oldest waiting entry is a sending one: still the oldest of both.
+      raw.prepare(`UPDATE outbox SET created_at = ? WHERE id = (SELECT MIN(id) FROM outbox WHERE state = 'sending')`).run(NOW - 999_999);
+      expect(store.outbox.counts()).toEqual({ ...expected, oldestWaitingAt: NOW - 999_999 });
+      // Nothing waits: no oldest.
+      raw.prepare(`UPDATE outbox SET state = 'sent' WHERE state IN ('queued', 'sending')`).run();
+      expect(store.outbox.counts()).toEqual({ waiting: 0, sending: 0, failed: expected.failed, mayBeApplied: expected.mayBeApplied, oldestWaitingAt: null });
+    } finally {
+      raw.close();
+    }
+  });
+
   it('gives every entry of a file its own requestId, made from its row id, even from the same random UUID', () => {
     const store = open(tempDir(cleanup));
     store.orders.ensure('A', NOW);
