@@ -49,6 +49,30 @@ export const MARKER_KEY = 'isolation-marker';
 
 const decode = (data: Uint8Array): string => new TextDecoder().decode(data);
 
+/**
+ * A round trip from `nc` at the centre through a store's link to its hub's JetStream API and back,
+ * with what the link lets through (a plain consumer create), for a stream the hub does not have, so
+ * it makes nothing: its "stream not found" can only come from the hub. One connection and one link
+ * keep their order each way, and nats-server 2.9 takes what comes over a link for its JetStream API
+ * in one queue, in order: so whatever `nc` sent the hub before has reached it (and a request of it
+ * has been handled), and whatever the hub sent `nc` over the link before has arrived. Not
+ * fleet-world's roundTripThrough: that makes a consumer each time, and the probes run fifteen side by
+ * side against the chain account's limit of 32.
+ */
+export async function throughLink(nc: NatsConnection, storeId: string): Promise<void> {
+  const reply = await nc.request(`$JS.${storeId}.API.CONSUMER.CREATE.ISOLATION_NO_SUCH_STREAM`, JSON.stringify({ stream_name: 'ISOLATION_NO_SUCH_STREAM', config: { deliver_subject: createInbox(), ack_policy: 'none' } }), { timeout: 5_000 });
+  const answer = ((): { error?: { err_code?: number } } => {
+    try {
+      return JSON.parse(decode(reply.data)) as { error?: { err_code?: number } };
+    } catch {
+      return {};
+    }
+  })();
+  if (answer.error?.err_code !== STREAM_NOT_FOUND) throw new Error(`no round trip through ${storeId}'s link: ${decode(reply.data).slice(0, 80)}`);
+}
+/** JetStream's error code for "stream not found". */
+const STREAM_NOT_FOUND = 10059;
+
 /** A request whose answer is JSON; "no responders", a timeout and an error answer are all refusals, in words. */
 async function api(p: Principal, subject: string, body: unknown): Promise<{ ok: true; json: Record<string, unknown> } | { ok: false; how: string }> {
   try {
@@ -147,7 +171,11 @@ function markerSubject(target: HubDeclaration, side: StoreSide): string {
   return target.kind === 'bucket' ? `$KV.${target.name}.${MARKER_KEY}` : side.subjects(target).replace(/\.>$/, '.counter.isolation');
 }
 
-/** A put the way a bucket or stream is written, on its own subject (or through the domain): allowed when the value landed. */
+/**
+ * A put the way a bucket or stream is written, on its own subject (or through the domain): allowed
+ * when the value landed. What refuses it on a bucket from outside (server/accounts.ts), and that this
+ * probe says ALLOWED once a write lands: test/fleet/bucket-writes.test.ts.
+ */
 export async function put(p: Principal, target: HubDeclaration, side: StoreSide, via: 'subject' | 'domain', rollup = false): Promise<Outcome> {
   const key = `probe-${via}${rollup ? '-rollup' : ''}-${p.name.replace(/\W+/g, '-')}`;
   const text = `${key} written by ${p.name}`;
@@ -220,7 +248,12 @@ export async function rollup(p: Principal, target: HubDeclaration, side: StoreSi
   const landed = await put(p, target, side, 'subject', true);
   if (!landed.allowed) return landed;
   if (target.kind !== 'bucket') return allowed('rollup message kept');
-  return (await holding(target, side)) === 'no marker' ? allowed('rolled up') : refused('landed, rolled nothing up');
+  if ((await holding(target, side)) !== 'no marker') return refused('landed, rolled nothing up');
+  // The marker went with the rollup: put back, so that the purge tried after this is judged by its own
+  // effect (with outside bucket writes let through on purpose, purges answered "no responders" came out
+  // "purged" on a marker this rollup had taken).
+  await (await side.bucket(target.name)).put(MARKER_KEY, 'marker');
+  return allowed('rolled up');
 }
 
 /**

@@ -21,7 +21,7 @@ import { startTrainingStore, type TrainingStore } from '../../../src/web/store';
 import type { Cleanup } from '../../support/engine';
 import { until } from '../../support/until';
 import { type Central, startCentral } from '../fleet-world';
-import { MARKER_KEY, type Principal, type StoreSide, streamOf } from './probes';
+import { MARKER_KEY, type Principal, type StoreSide, streamOf, throughLink } from './probes';
 
 export interface LinkedStore {
   readonly storeId: string;
@@ -115,30 +115,6 @@ export async function startIsolationWorld(cleanup: Cleanup): Promise<IsolationWo
 }
 
 const decode = (data: Uint8Array): string => new TextDecoder().decode(data);
-
-/**
- * A round trip from `nc` at the centre through a store's link to its hub's JetStream API and back,
- * with what the link lets through (a plain consumer create), for a stream the hub does not have, so
- * it makes nothing: its "stream not found" can only come from the hub. One connection and one link
- * keep their order each way, and nats-server 2.9 takes what comes over a link for its JetStream API
- * in one queue, in order: so whatever `nc` sent the hub before has reached it (and a request of it
- * has been handled), and whatever the hub sent `nc` over the link before has arrived. Not
- * fleet-world's roundTripThrough: that makes a consumer each time, and the probes run fifteen side by
- * side against the chain account's limit of 32.
- */
-async function throughLink(nc: NatsConnection, storeId: string): Promise<void> {
-  const reply = await nc.request(`$JS.${storeId}.API.CONSUMER.CREATE.ISOLATION_NO_SUCH_STREAM`, JSON.stringify({ stream_name: 'ISOLATION_NO_SUCH_STREAM', config: { deliver_subject: createInbox(), ack_policy: 'none' } }), { timeout: 5_000 });
-  const answer = ((): { error?: { err_code?: number } } => {
-    try {
-      return JSON.parse(decode(reply.data)) as { error?: { err_code?: number } };
-    } catch {
-      return {};
-    }
-  })();
-  if (answer.error?.err_code !== STREAM_NOT_FOUND) throw new Error(`no round trip through ${storeId}'s link: ${decode(reply.data).slice(0, 80)}`);
-}
-/** JetStream's error code for "stream not found". */
-const STREAM_NOT_FOUND = 10059;
 
 /** How the test acts and judges as store-a itself. */
 function storeSide(a: LinkedStore, centre: NatsConnection): StoreSide {

@@ -48,6 +48,13 @@ export function accountsBlock(options: AccountsOptions): string {
   const store = [
     '    jetstream: enabled',
     `    users: [ { user: ${q(options.user)}, password: ${q(options.passwordHash)} } ]`,
+    // The wall around the buckets: STORE exports only the feed subjects, and only as streams (out to
+    // CHAIN), never a service, so nothing published in CHAIN (where the link lands) reaches a bucket.
+    // A write from the centre, `$KV.<bucket>.<key>` or through the domain `$JS.<store>.API.$KV.<bucket>.<key>`
+    // (which nats-server maps to `$KV.<bucket>.<key>` in CHAIN), lands nowhere: CHAIN has no bucket.
+    // Proved by test/fleet/bucket-writes.test.ts: with `{ service: "$KV.>", accounts: [CHAIN] }` added here
+    // and imported by CHAIN, and the `$KV` entries out of southRefused, the isolation probes' put through
+    // the domain lands (ALLOWED); with either of the two kept, it is refused.
     ...(storeId ? [`    exports: [ ${chainStreams().map((s) => `{ stream: ${q(feedSubject(s, storeId))}, accounts: [${CHAIN_ACCOUNT}] }`).join(', ')} ]`] : []),
   ];
   const blocks = [`  ${STORE_ACCOUNT} {\n${store.join('\n')}\n  }`];
@@ -75,6 +82,11 @@ export function southRefused(storeId: string): string[] {
   const api = `$JS.${storeId}.API`;
   return [
     'packdesk.>',
+    // With the account wall (accountsBlock), one of three layers against a write into a bucket on `$KV`:
+    // nats-server 2.9 itself denies `$KV.>` (and `$JS.API.>`, `$OBJ.>`) both ways on a link whose account's
+    // JetStream is not extended over it, on the hub and the centre ("JetStream Not Extended, adding deny"),
+    // whatever this list says. Through the domain, `${api}.$KV.>` below and the wall are the two layers.
+    // test/fleet/bucket-writes.test.ts takes them away one by one until the write lands.
     '$KV.>',
     '$O.>',
     '$SYS.>',
