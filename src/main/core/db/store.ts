@@ -77,11 +77,6 @@ export interface Store {
   generation(): string;
   /** The most SQLite keeps of this connection's pages in memory, KiB (its cache_size). */
   pageCacheKib(): number;
-  /**
-   * Gives back the pages SQLite holds in memory for this connection (`PRAGMA shrink_memory`); they
-   * are read from the file again when next needed. Run in a quiet spell (host/heap-trim.ts).
-   */
-  releaseMemory(): void;
   /** `PRAGMA integrity_check`: 'ok' or what it found. */
   integrity(): 'ok' | string;
   /** Copies the outbox and orders rows SQLite can still read from a damaged file into this one. */
@@ -412,9 +407,6 @@ function assemble(db: Db, file: string, bodies: number | undefined): Store {
       const size = Number(db.pragma('cache_size', { simple: true }));
       // Negative: KiB; positive: pages.
       return size < 0 ? -size : (size * Number(db.pragma('page_size', { simple: true }))) / 1024;
-    },
-    releaseMemory: () => {
-      db.pragma('shrink_memory');
     },
     integrity: () => runIntegrityCheck(db),
     salvageFrom: (damagedFile, now) => salvageInto(damagedFile, db, now),

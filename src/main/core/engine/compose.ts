@@ -99,11 +99,6 @@ export interface ServiceEngine {
    * that does. False marks it offline and starts its own probe; true asks for a probe.
    */
   reportReachable(reachable: boolean): void;
-  /**
-   * Gives back the pages SQLite keeps in memory for the engine's and intake's connections (a quiet
-   * spell: host/heap-trim.ts); a search or pass after it reads them from the file again.
-   */
-  releaseMemory(): void;
   /** Stops intake, the engine, then the token manager. */
   close(): Promise<void>;
 }
@@ -194,7 +189,6 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
     void engine.stop();
     throw error;
   }
-  let closed = false;
   const listeners = new Set<(event: IntakeEvent) => void>();
   const tell = (event: IntakeEvent): void => {
     for (const l of [...listeners]) {
@@ -253,13 +247,7 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
     },
     heldOrders: (orderIds) => orderIds.map((id) => intakeStore.orders.held(id)).filter((o) => o !== null),
     reportReachable: (reachable) => reachability.report(reachable),
-    releaseMemory() {
-      if (closed) return;
-      engine.releaseMemory();
-      intakeStore.releaseMemory();
-    },
     async close() {
-      closed = true;
       offServiceBack();
       await intake.stop();
       listeners.clear();

@@ -245,9 +245,6 @@ export function createEngine(options: EngineOptions): Engine {
 
     lastTapAt: () => lastTap,
     held: () => ({ bodies: store.orders.bodiesKept(), actions: parsedActionsKept(), tapProjections: outbox.projectionsKept(), viewProjections: views.projectionsKept() }),
-    releaseMemory: () => {
-      if (!stopped) store.releaseMemory();
-    },
     sendingCount: () => sync.inFlight(),
     health: () => fileHealth(store, { dataDir: options.dataDir, notice: storeNotice, stopped }),
     on: (event, listener) => hub.on(event, listener),

@@ -116,8 +116,6 @@ export interface Engine {
   lastTapAt(): number | null;
   /** What the engine keeps in memory between calls, by count: parsed order bodies, parsed taps' actions (the process's), and the projections of orders taps wait on (the outbox's and the screens'). */
   held(): { bodies: number; actions: number; tapProjections: number; viewProjections: number };
-  /** Gives back the data file's pages SQLite keeps in memory (a quiet spell: host/heap-trim.ts). */
-  releaseMemory(): void;
   sendingCount(): number;
   health(): { dataFile: string; integrity: 'ok' | string; schemaVersion: number };
   on<E extends EventName>(event: E, listener: (body: EventBody<E>) => void): () => void;

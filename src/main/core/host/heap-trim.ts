@@ -15,12 +15,6 @@
  * orders again store nothing) also collects when V8's committed heap has grown by
  * TRIM_GROWTH_BYTES since the last collection; reading the heap's size is all a quiet spell costs
  * otherwise.
- * With each collection, SQLite gives back the pages it keeps in memory for the data file's
- * connections (`release`: PRAGMA shrink_memory). They are most of the rest of a busy hour's growth:
- * the host's C heap grew 12.6 -> 17.3 MB over a compressed busy hour as the engine's and intake's
- * page caches (8 and 2 MB at most) filled, and in a plain Node process shrink_memory on a full 8 MB
- * cache gave back 3.9 of its 9.1 MB of RSS (the allocator keeps the rest). A search after it reads
- * its pages from the file again (the system's file cache holds them).
  */
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -89,8 +83,6 @@ export function createHeapTrim(o: {
   readonly log: Logger;
   /** The full collection (`fullCollection()`); null: nothing is done. */
   readonly collect: (() => void) | null;
-  /** Gives back what the data file's connections keep in memory, after each collection. */
-  readonly release?: () => void;
   readonly afterStored?: number;
   readonly quietMs?: number;
   /** V8's committed heap now, bytes (`getHeapStatistics().total_heap_size`). */
@@ -111,11 +103,6 @@ export function createHeapTrim(o: {
     const before = process.memoryUsage().rss;
     const startedAt = performance.now();
     o.collect();
-    try {
-      o.release?.();
-    } catch (e) {
-      o.log.warn('could not give back the data file pages kept in memory', { error: e });
-    }
     const pauseMs = Math.round(performance.now() - startedAt);
     floor = heapCommitted();
     const message = why === 'grown' ? 'memory given back after a busy spell' : 'memory given back after a large intake';

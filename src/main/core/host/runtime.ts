@@ -104,14 +104,7 @@ export function createRuntime<S extends TrainingService>(deps: RuntimeDeps<S>): 
   let unsubscribes: (() => void)[] = [];
   const serially = oneAtATime();
   const engineDir = (env: Environment): string => join(deps.dataDir, 'environments', env);
-  const trim = createHeapTrim({
-    timers: deps.engineOptions?.timers ?? systemTimers,
-    now: deps.now,
-    log,
-    collect: deps.collectGarbage === undefined ? fullCollection() : deps.collectGarbage,
-    // SQLite's kept pages go back with each collection (the engine's and intake's connections).
-    release: () => service?.releaseMemory(),
-  });
+  const trim = createHeapTrim({ timers: deps.engineOptions?.timers ?? systemTimers, now: deps.now, log, collect: deps.collectGarbage === undefined ? fullCollection() : deps.collectGarbage });
 
   const closeSandbox = async (): Promise<void> => {
     const closing = sandbox;

@@ -5,7 +5,7 @@ import { ACTION_CACHE_SIZE, parsedActionsKept } from '../../../../src/main/core/
 import { DEFAULT_PAGE_CACHE_KIB } from '../../../../src/main/core/db/store';
 import { INTAKE_MEMORY, openIntakeStore } from '../../../../src/main/core/engine/compose';
 import type { Order } from '../../../../src/shared/protocol';
-import { Cleanup, sandbox, serviceEngine, tempDir } from '../../../support/engine';
+import { Cleanup, tempDir } from '../../../support/engine';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -97,24 +97,5 @@ describe('what a connection to the data file keeps in memory', () => {
     // A newer answer for each is compared with the body held: read, then let go.
     for (let n = 0; n < 300; n++) intake.orders.get(`ORD-${1000 + n}`);
     expect(intake.orders.bodiesKept()).toBeLessThanOrEqual(64);
-  });
-
-  it('gives back the pages it keeps when asked (a quiet spell), and reads the same from the file after', async () => {
-    const store = open({ bodies: 3 });
-    store.transaction(() => {
-      for (let n = 0; n < 300; n++) store.orders.saveIfNewer(order(n), NOW);
-    });
-    const before = store.orders.list().map((r) => r.body?.items[0]?.name);
-    store.releaseMemory();
-    expect(store.orders.list().map((r) => r.body?.items[0]?.name)).toEqual(before);
-    // Writes go on as before.
-    store.transaction(() => store.orders.saveIfNewer(order(300), NOW));
-    expect(store.orders.get('ORD-1300')?.body?.id).toBe('ORD-1300');
-    // The terminal's engine and intake: asked after they closed (a quiet spell's timer late), nothing is done.
-    const box = await sandbox(cleanup);
-    const service = serviceEngine(cleanup, box, tempDir(cleanup));
-    service.releaseMemory();
-    await service.close();
-    expect(() => service.releaseMemory()).not.toThrow();
   });
 });

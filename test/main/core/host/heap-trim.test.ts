@@ -4,27 +4,16 @@ import { createHeapTrim, fullCollection, TRIM_AFTER_STORED, TRIM_CEILING_BYTES, 
 import { silentLogger } from '../../../../src/main/core/log';
 import { manualClock, manualTimers } from '../../../support/clock';
 
-function trimmed(heap: { committed: number; releaseFails?: boolean } = { committed: 0 }) {
+function trimmed(heap: { committed: number } = { committed: 0 }) {
   const clock = manualClock();
   const t = manualTimers();
   let collections = 0;
-  let releases = 0;
-  const trim = createHeapTrim({
-    timers: t.timers,
-    now: clock.now,
-    log: silentLogger,
-    collect: () => collections++,
-    release: () => {
-      releases++;
-      if (heap.releaseFails) throw new Error('SQLITE_MISUSE');
-    },
-    heapCommitted: () => heap.committed,
-  });
+  const trim = createHeapTrim({ timers: t.timers, now: clock.now, log: silentLogger, collect: () => collections++, heapCommitted: () => heap.committed });
   const wait = (ms: number): void => {
     clock.advance(ms);
     t.advance(ms);
   };
-  return { trim, wait, collections: () => collections, releases: () => releases, pending: t.pending };
+  return { trim, wait, collections: () => collections, pending: t.pending };
 }
 
 describe('memory given back after a large intake (issue 41)', () => {
@@ -62,34 +51,6 @@ describe('memory given back after a large intake (issue 41)', () => {
     expect(collections()).toBe(2);
     wait(TRIM_QUIET_MS);
     expect(collections()).toBe(3);
-  });
-
-  it("gives back SQLite's kept pages with every collection and at no other time; a give-back that fails stops nothing", () => {
-    const heap = { committed: 0, releaseFails: false };
-    const { trim, wait, collections, releases } = trimmed(heap);
-    trim.stored(TRIM_AFTER_STORED);
-    wait(TRIM_QUIET_MS - 1);
-    expect(releases()).toBe(0);
-    wait(1);
-    expect([collections(), releases()]).toEqual([1, 1]);
-    // An idle terminal: nothing more given back.
-    trim.passed();
-    wait(10 * TRIM_QUIET_MS);
-    expect(releases()).toBe(1);
-    // A busy spell's passes left the heap grown: collected, and the pages given back with it.
-    heap.committed = TRIM_GROWTH_BYTES;
-    trim.passed();
-    wait(TRIM_QUIET_MS);
-    expect([collections(), releases()]).toEqual([2, 2]);
-    // The data file closing under it (a damaged file replaced): logged, and the next collection still runs.
-    heap.releaseFails = true;
-    trim.stored(TRIM_AFTER_STORED);
-    expect(() => wait(TRIM_QUIET_MS)).not.toThrow();
-    expect([collections(), releases()]).toEqual([3, 3]);
-    heap.releaseFails = false;
-    trim.stored(TRIM_AFTER_STORED);
-    wait(TRIM_QUIET_MS);
-    expect([collections(), releases()]).toEqual([4, 4]);
   });
 
   it('never collects for a trickle of new orders, however many add up over the day', () => {
