@@ -326,7 +326,13 @@ async function measureTaps(page: Page, ids: readonly string[], step: string): Pr
     await page.keyboard.type(id);
     await page.keyboard.press('Enter');
     const button = page.locator(`[data-testid="order-screen"][data-order-id="${id}"] [data-testid="next-step"][data-step="${step}"]`);
-    await button.waitFor({ timeout: 30_000 });
+    await button.waitFor({ timeout: 30_000 }).catch(async (error: unknown) => {
+      // What the packer would have seen instead, for whoever reads the failure.
+      const shot = join(tmpdir(), `packdesk-ui-packer-${id}.png`);
+      await page.screenshot({ path: shot }).catch(() => undefined);
+      const screen = await page.locator('[data-testid="order-screen"]').first().innerText({ timeout: 1_000 }).catch(() => '(no order screen)');
+      throw new Error(`${id}: no "${step}" button after 30 s; the screen showed: ${screen.replace(/\s+/g, ' ').slice(0, 400)} (screenshot ${shot})`, { cause: error });
+    });
     await page.evaluate(`(() => {
       window.__sentAt.length = 0;
       window.__ordersAt.length = 0;
