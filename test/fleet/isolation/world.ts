@@ -146,7 +146,12 @@ function storeSide(a: LinkedStore, centre: NatsConnection): StoreSide {
         },
       });
       const reply = await centre.request(`$JS.${a.storeId}.API.CONSUMER.CREATE.${stream}`, JSON.stringify({ stream_name: stream, config: { deliver_subject: inbox, ack_policy: 'none', deliver_policy: 'new', inactive_threshold: 5_000_000_000 } }), { timeout: 2_000 });
-      const made = JSON.parse(decode(reply.data)) as { name?: string };
+      const made = JSON.parse(decode(reply.data)) as { name?: string; error?: { description?: string } };
+      if (!made.name) {
+        sub.unsubscribe();
+        // Without the centre's own consumer nothing could be seen kept: said, not judged refused.
+        throw new Error(`the centre could not watch ${stream}: ${made.error?.description ?? 'no consumer was made'}`);
+      }
       await act();
       // Then the store's own counter feeds the stream: once its message is delivered here, one the act stored would have been (the stream keeps order).
       const sentinel = `sentinel ${createInbox()}`;
@@ -156,7 +161,7 @@ function storeSide(a: LinkedStore, centre: NatsConnection): StoreSide {
       await a.counter.flush();
       await until(`the store's own message through ${stream}`, () => seen.has(sentinel), 10_000, 20);
       sub.unsubscribe();
-      if (made.name) centre.publish(`$JS.${a.storeId}.API.CONSUMER.DELETE.${stream}.${made.name}`, '');
+      centre.publish(`$JS.${a.storeId}.API.CONSUMER.DELETE.${stream}.${made.name}`, '');
       return kept;
     },
     async victimConsumer(target) {
