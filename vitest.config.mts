@@ -25,7 +25,7 @@ const UNIT = [
   'test/main/core/host/{dispatch,queue-rows,heap-trim}.test.ts',
   'test/main/core/engine/status.test.ts',
   'test/main/core/hub/{apart,read-status,views,words}.test.ts',
-  'test/main/core/outbox/{projection,tap-reads}.test.ts',
+  'test/main/core/outbox/{projection,tap-reads-kept}.test.ts',
   'test/fleet/{belief,chain-words,store-summary}.test.ts',
 ];
 

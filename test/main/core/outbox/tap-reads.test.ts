@@ -1,33 +1,78 @@
-import { describe, expect, it } from 'vitest';
-import type { OrderRow } from '../../../../src/main/core/db';
-import { TAP_READS_KEPT, TapReads } from '../../../../src/main/core/outbox/tap-reads';
+/**
+ * A tap reuses what the previous taps read of their orders only while nothing else wrote to the
+ * data file: a tap queued by another process, an undo, or an answer settled in between is seen by
+ * the next tap. Real SQLite files, the sandbox on 127.0.0.1.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createOutbox, DEFAULT_BACKOFF } from '../../../../src/main/core/outbox';
+import { acceptAndLoad, Cleanup, newDeliveryOrderIds, openedStore, sandbox, serviceEngine, tempDir } from '../../../support/engine';
+import { fulfilmentId } from '../../../support/orders';
 
-const row = (id: string): OrderRow => ({ id, body: null, bodyUnreadable: false, syncedAt: null, addedAt: 0, needsRefresh: false, rawUnreadable: null });
-const reads = (id: string) => ({ row: row(id), entries: [] });
+const cleanup = new Cleanup();
+afterEach(() => cleanup.run());
 
-describe("what a tap keeps of its order's reads for the next tap (issue 41)", () => {
-  it('keeps the orders of a burst, not every order tapped while nothing else wrote (a day offline)', () => {
-    const kept = new TapReads();
-    // A busy day's taps with no other write between them: each tap's generation follows the last.
-    for (let n = 0; n < 1_500; n++) kept.committed(`g${n}`, `g${n + 1}`, `ORD-${n}`, reads(`ORD-${n}`));
-    expect(kept.size).toBe(TAP_READS_KEPT);
-    expect(TAP_READS_KEPT).toBeLessThanOrEqual(100);
-    // The newest orders are the ones kept; an older one is read from the file again.
-    expect(kept.get('ORD-1499', 'g1500')?.row.id).toBe('ORD-1499');
-    expect(kept.get(`ORD-${1_500 - TAP_READS_KEPT}`, 'g1500')?.row.id).toBe(`ORD-${1_500 - TAP_READS_KEPT}`);
-    expect(kept.get(`ORD-${1_499 - TAP_READS_KEPT}`, 'g1500')).toBeNull();
-    // Another write moved the file on: nothing is kept.
-    expect(kept.get('ORD-1499', 'g1500-elsewhere')).toBeNull();
-    expect(kept.size).toBe(0);
-  });
+/** An engine holding two loaded orders, with taps kept waiting (a long undo window). */
+async function twoLoaded() {
+  const box = await sandbox(cleanup);
+  const dir = tempDir(cleanup);
+  const { engine } = serviceEngine(cleanup, box, dir);
+  engine.start();
+  const [a, b] = newDeliveryOrderIds(box) as [string, string];
+  const orderA = await acceptAndLoad(engine, a);
+  const orderB = await acceptAndLoad(engine, b);
+  engine.setOptions({ undoWindowMs: 60_000 });
+  return { box, dir, engine, a, b, storeA: fulfilmentId(orderA, 'STORE'), storeB: fulfilmentId(orderB, 'STORE') };
+}
 
-  it('keeps a tapped-again order as the newest', () => {
-    const kept = new TapReads();
-    for (let n = 0; n < TAP_READS_KEPT; n++) kept.committed(`g${n}`, `g${n + 1}`, `ORD-${n}`, reads(`ORD-${n}`));
-    // ORD-0 tapped again, then one more order: the one let go is ORD-1, the oldest untouched.
-    kept.committed(`g${TAP_READS_KEPT}`, 'h1', 'ORD-0', reads('ORD-0'));
-    kept.committed('h1', 'h2', 'ORD-new', reads('ORD-new'));
-    expect(kept.get('ORD-0', 'h2')).not.toBeNull();
-    expect(kept.get('ORD-1', 'h2')).toBeNull();
-  });
+describe("a tap's reads of its order", () => {
+  it('see a tap another process queued on the same order meanwhile', async () => {
+    const { dir, engine, a, b, storeA, storeB } = await twoLoaded();
+    expect(engine.submitTap(a, { kind: 'fulfilment', fulfilmentId: storeA, state: 'PACKING' }).ok).toBe(true);
+    expect(engine.submitTap(b, { kind: 'fulfilment', fulfilmentId: storeB, state: 'PACKING' }).ok).toBe(true);
+
+    // The support CLI, another process with its own connection, queues "packed" on order A.
+    const cli = createOutbox({
+      store: openedStore(cleanup, dir),
+      terminalId: 'T-cli',
+      now: Date.now,
+      random: Math.random,
+      newRequestId: () => crypto.randomUUID(),
+      undoWindowMs: () => 60_000,
+      backoff: DEFAULT_BACKOFF,
+    });
+    expect(cli.enqueue(a, { kind: 'fulfilment', fulfilmentId: storeA, state: 'PACKED' }).ok).toBe(true);
+
+    // The packer's same tap on this terminal is a double tap, not a second "packed".
+    const again = engine.submitTap(a, { kind: 'fulfilment', fulfilmentId: storeA, state: 'PACKED' });
+    expect(again).toMatchObject({ ok: false, problem: { code: 'ALREADY_QUEUED' } });
+    expect(engine.getOrder(a)).toMatchObject({ waiting: 2 });
+    // Order B, untouched by the CLI, goes on as before.
+    expect(engine.submitTap(b, { kind: 'fulfilment', fulfilmentId: storeB, state: 'PACKED' }).ok).toBe(true);
+  }, 30_000);
+
+  it('see a tap taken back meanwhile', async () => {
+    const { engine, a, b, storeA, storeB } = await twoLoaded();
+    const packing = engine.submitTap(a, { kind: 'fulfilment', fulfilmentId: storeA, state: 'PACKING' });
+    if (!packing.ok) throw new Error(packing.problem.message);
+    expect(engine.submitTap(b, { kind: 'fulfilment', fulfilmentId: storeB, state: 'PACKING' }).ok).toBe(true);
+    expect(engine.undo(packing.value.id)).toEqual({ ok: true, value: true });
+
+    // Taken back, so the same tap again is a new tap; and "packed" now waits for nothing.
+    const again = engine.submitTap(a, { kind: 'fulfilment', fulfilmentId: storeA, state: 'PACKING' });
+    expect(again.ok).toBe(true);
+    expect(engine.getOrder(a)).toMatchObject({ waiting: 1 });
+  }, 30_000);
+
+  it("see the service's answer to a tap settled meanwhile", async () => {
+    const { engine, a, storeA } = await twoLoaded();
+    engine.setOptions({ undoWindowMs: 0 });
+    expect(engine.submitTap(a, { kind: 'fulfilment', fulfilmentId: storeA, state: 'PACKING' }).ok).toBe(true);
+    await engine.drain({ untilEmpty: true, timeoutMs: 10_000 });
+    // Answered and stored: the same tap again meets the order as the service has it, not a waiting tap.
+    expect(engine.getOrder(a)).toMatchObject({ waiting: 0 });
+    expect(engine.submitTap(a, { kind: 'fulfilment', fulfilmentId: storeA, state: 'PACKING' })).toMatchObject({
+      ok: false,
+      problem: { code: 'ALREADY_IN_STATE' },
+    });
+  }, 30_000);
 });
