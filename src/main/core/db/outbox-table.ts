@@ -276,18 +276,21 @@ export function createOutboxTable(db: Database) {
       return r.n;
     },
     counts(): OutboxCounts {
-      const by = new Map((s.countsByState.all() as { state: string; n: number; oldest: number }[]).map((r) => [r.state, r]));
-      const queued = by.get('queued');
-      const sending = by.get('sending');
-      const failed = by.get('failed')?.n ?? 0;
-      const oldest = [queued?.oldest, sending?.oldest].filter((t): t is number => typeof t === 'number');
-      return {
-        waiting: (queued?.n ?? 0) + (sending?.n ?? 0),
-        sending: sending?.n ?? 0,
-        failed,
-        mayBeApplied: failed === 0 ? 0 : (s.mayBeApplied.get() as number),
-        oldestWaitingAt: oldest.length === 0 ? null : Math.min(...oldest),
-      };
+      let waiting = 0;
+      let sending = 0;
+      let failed = 0;
+      let oldestWaitingAt: number | null = null;
+      for (const r of s.countsByState.all() as { state: string; n: number; oldest: number }[]) {
+        if (r.state === 'failed') {
+          failed = r.n;
+          continue;
+        }
+        // queued or sending: both wait.
+        waiting += r.n;
+        if (r.state === 'sending') sending = r.n;
+        oldestWaitingAt = oldestWaitingAt === null ? r.oldest : Math.min(oldestWaitingAt, r.oldest);
+      }
+      return { waiting, sending, failed, mayBeApplied: failed === 0 ? 0 : (s.mayBeApplied.get() as number), oldestWaitingAt };
     },
     /** A readable answer arrived for the order: unreadable-answer entries no longer shape its projection. */
     clearAwaitingRefresh(orderId: string): void {
