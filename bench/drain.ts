@@ -4,9 +4,12 @@
  *   - the bound max(actions x latency / concurrency, longest chain x latency), and
  *   - a one-at-a-time replay of the same queue (concurrency 1, a fresh sandbox with the same seed).
  * Targets: within 1.3x the bound; at least 3x faster than one at a time.
+ * With --floor, the same requests are also sent by a bare client to a fresh sandbox
+ * (bench/drain-floor.ts): what the drain takes over that is the engine's own share; and the
+ * sandbox's timers alone (as many waits of the latency), the part no request can avoid.
  * The sandbox runs as a process of its own by default, as the real service runs on another machine
  * (`--sandbox inline` runs it inside the benchmark's process instead).
- * Run: npx tsx bench/drain.ts [--orders 1000] [--latency 20] [--concurrency 4] [--skip-serial] [--sandbox process|inline]
+ * Run: npx tsx bench/drain.ts [--orders 1000] [--latency 20] [--concurrency 4] [--skip-serial] [--floor] [--sandbox process|inline]
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,6 +21,7 @@ import { type Faults, startSandbox } from '../sandbox';
 import { MemoryVault } from '../src/main/core/auth';
 import { openEngineWithService, type ServiceEngine } from '../src/main/core/engine';
 import { type ActionInput, type Order, OrderSchema } from '../src/shared/protocol';
+import { measureFloor, measureTimers } from './drain-floor';
 
 const PER_ORDER = 10;
 
@@ -33,6 +37,10 @@ export interface DrainFigures {
   readonly latencyMs: number;
   readonly concurrent: DrainRun;
   readonly serial: DrainRun | null;
+  /** The same requests from a bare client (bench/drain-floor.ts), in ms; null unless asked for. */
+  readonly floorMs: number | null;
+  /** The sandbox's timers alone (as many waits of the latency, as many at once), in ms; null unless asked for. */
+  readonly timersMs: number | null;
   /** Where the sandbox ran: its own process, or inside the benchmark's. */
   readonly sandbox: 'process' | 'inline';
 }
@@ -128,10 +136,18 @@ function planFor(orderId: string, store: string, delivery: string | undefined): 
   return plan;
 }
 
+/** Enough seeded orders that `orders` of them are still new (about three in four are). */
+const seededFor = (orders: number): number => Math.min(10_000, Math.ceil(orders / 0.7) + 20);
+
+/** What a run queued, step by step across orders: the floor sends the same. */
+interface Queued {
+  readonly ids: readonly string[];
+  readonly steps: readonly (readonly [string, ActionInput])[];
+}
+
 /** Loads `orders` orders on a fresh terminal, queues PER_ORDER actions for each, then times the drain. */
-async function runOnce(orders: number, latencyMs: number, concurrency: number, inline: boolean, log: (line: string) => void): Promise<DrainRun> {
-  // Enough seeded orders that `orders` of them are still new (about three in four are).
-  const orderCount = Math.min(10_000, Math.ceil(orders / 0.7) + 20);
+async function runOnce(orders: number, latencyMs: number, concurrency: number, inline: boolean, log: (line: string) => void): Promise<DrainRun & Queued> {
+  const orderCount = seededFor(orders);
   const sandbox = inline ? await inlineBox(5, orderCount) : await processBox(5, orderCount);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'packdesk-bench-drain-'));
   try {
@@ -159,10 +175,12 @@ async function runOnce(orders: number, latencyMs: number, concurrency: number, i
         return [id, planFor(id, store, delivery)] as const;
       });
       let actions = 0;
+      const steps: (readonly [string, ActionInput])[] = [];
       for (let step = 0; step < PER_ORDER; step++)
         for (const [id, plan] of plans) {
           const r = service.engine.submitTap(id, plan[step]!);
           if (!r.ok) throw new Error(`tap refused for ${id}: ${r.problem.message}`);
+          steps.push([id, plan[step]!]);
           actions++;
         }
       log(`  queued ${actions} actions over ${orders} orders; draining with concurrency ${concurrency}...`);
@@ -177,7 +195,7 @@ async function runOnce(orders: number, latencyMs: number, concurrency: number, i
       if (drained.sent !== actions || drained.remaining > 0) throw new Error(`drain incomplete: ${JSON.stringify(drained)}`);
       if ((await sandbox.appliedCount()) !== actions + orders) throw new Error('the sandbox did not apply every action once');
       const boundMs = Math.max((actions * latencyMs) / concurrency, PER_ORDER * latencyMs);
-      return { concurrency, actions, ms, boundMs };
+      return { concurrency, actions, ms, boundMs, ids, steps };
     } finally {
       await service.close();
     }
@@ -189,20 +207,36 @@ async function runOnce(orders: number, latencyMs: number, concurrency: number, i
 
 /** Runs the concurrent drain and (unless skipped) the one-at-a-time replay. */
 export async function measureDrain(
-  options: { orders?: number; latencyMs?: number; concurrency?: number; serial?: boolean; inline?: boolean; log?: (line: string) => void } = {},
+  options: { orders?: number; latencyMs?: number; concurrency?: number; serial?: boolean; floor?: boolean; inline?: boolean; log?: (line: string) => void } = {},
 ): Promise<DrainFigures> {
   const orders = options.orders ?? 1000;
   const latencyMs = options.latencyMs ?? 20;
+  const concurrency = options.concurrency ?? 4;
   const log = options.log ?? (() => undefined);
-  log(`Concurrent drain (concurrency ${options.concurrency ?? 4})`);
+  log(`Concurrent drain (concurrency ${concurrency})`);
   const inline = options.inline ?? false;
-  const concurrent = await runOnce(orders, latencyMs, options.concurrency ?? 4, inline, log);
+  const { ids, steps, ...concurrent } = await runOnce(orders, latencyMs, concurrency, inline, log);
+  let floorMs: number | null = null;
+  let timersMs: number | null = null;
+  if (options.floor) {
+    log("The sandbox's timers alone");
+    timersMs = await measureTimers(steps.length, latencyMs, concurrency);
+    log('The same requests from a bare client (the floor)');
+    const box = inline ? await inlineBox(5, seededFor(orders)) : await processBox(5, seededFor(orders));
+    try {
+      floorMs = await measureFloor(box, credentials, ids, steps, latencyMs, concurrency);
+      if ((await box.appliedCount()) !== steps.length + ids.length) throw new Error('the sandbox did not apply every request of the floor once');
+    } finally {
+      await box.close();
+    }
+  }
   let serial: DrainRun | null = null;
   if (options.serial !== false) {
     log('One-at-a-time replay of the same queue');
-    serial = await runOnce(orders, latencyMs, 1, inline, log);
+    const { ids: _ids, steps: _steps, ...one } = await runOnce(orders, latencyMs, 1, inline, log);
+    serial = one;
   }
-  return { orders, latencyMs, concurrent, serial, sandbox: inline ? 'inline' : 'process' };
+  return { orders, latencyMs, concurrent, serial, floorMs, timersMs, sandbox: inline ? 'inline' : 'process' };
 }
 
 /** The figures as lines a person reads. */
@@ -216,6 +250,12 @@ export function formatDrain(f: DrainFigures): string {
     `  bound max(actions x latency / concurrency, longest chain x latency) = ${s(c.boundMs)}`,
     `  ratio to bound: ${ratio.toFixed(3)}x (target <= 1.3x: ${ratio <= 1.3 ? 'within' : 'OVER'})`,
   ];
+  if (f.timersMs !== null) lines.push(`  the sandbox's latency alone (its timers, no requests): ${s(f.timersMs)}, ${(f.timersMs / c.boundMs).toFixed(3)}x the bound`);
+  if (f.floorMs !== null)
+    lines.push(
+      `  the same requests from a bare client (the floor): ${s(f.floorMs)}, ${(f.floorMs / c.boundMs).toFixed(3)}x the bound`,
+      `  the engine over the floor: ${(c.ms / f.floorMs).toFixed(3)}x (${(((c.ms - f.floorMs) / c.actions) * c.concurrency).toFixed(2)} ms a request in each of ${c.concurrency} slots)`,
+    );
   if (f.serial) {
     const speedup = f.serial.ms / c.ms;
     lines.push(
@@ -238,6 +278,7 @@ if (process.argv[1]?.endsWith('drain.ts')) {
     latencyMs: flag('latency', 20),
     concurrency: flag('concurrency', 4),
     serial: !process.argv.includes('--skip-serial'),
+    floor: process.argv.includes('--floor'),
     inline: process.argv.includes('inline'),
     log: (line) => console.log(line),
   })
