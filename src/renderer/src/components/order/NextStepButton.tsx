@@ -14,9 +14,17 @@ import { STEP_ICON } from '../StepPill';
 import { useUi } from '../../store/ui';
 import { loadPack, packsByScan, unscanned } from '../../packing/intents';
 import { usePacking } from '../../packing/store';
+import { textFieldOf } from '../../scanner/fieldScan';
 
 /** How long the button rests after a tap: longer than any double tap, short enough not to annoy. */
 export const REST_MS = 900;
+
+/**
+ * The last focus request (the order opened, or scanned again) a big button took the focus for. A
+ * button drawn anew with no new request (the order's view read again: after the harness's socket
+ * came back, every view is) is the same screen, not a new one.
+ */
+let focusTaken = 0;
 
 type Phase = { name: 'ready' } | { name: 'sending'; step: NextStep['key'] } | { name: 'done'; step: NextStep['key'] };
 
@@ -49,6 +57,11 @@ export function NextStepButton({ view }: { view: OrderView }) {
   useEffect(() => {
     // The order was just opened (or scanned again): Enter or Space does the next step; the
     // scanner's own Enter never does (the scan listener swallows it).
+    const asked = focusRequests !== focusTaken;
+    focusTaken = focusRequests;
+    // Drawn again while someone types in a field (the find field): the rest of their keys stay
+    // there; taken away, they would land outside it and be read as a scan.
+    if (!asked && textFieldOf(document.activeElement)) return;
     button.current?.focus();
   }, [focusRequests]);
 
