@@ -124,10 +124,12 @@ export interface OpenStoreOptions {
  * order's row and waiting taps: with 2 MB those pages were mostly gone again by the order's next tap
  * (bench/tap-durable.ts: tap p99 0.58-0.69 ms, 0.43-0.48 ms with 32 MB). Pages are held once read,
  * and listing the queue reads every body, so 32 MB a connection was held for good on a terminal
- * with 5,000 orders (its C heap settled at 35 MB with two connections; bench/memory.ts). 8 MB
- * holds a busy store's working set of orders and taps, not the whole file.
+ * with 5,000 orders (its C heap settled at 35 MB with two connections; bench/memory.ts). With 8 MB
+ * the cache filled during a 20-minute busy hour and was most of what the host's RSS grew (C heap
+ * 13.3 -> 18.4 MB, RSS +5.9 %); with 4 MB the C heap grew 0.8 MB (RSS +2.3 %), while a tap's CPU
+ * and p99 and the Orders search at 50,000 orders stayed as they were (docs/decisions.md).
  */
-export const DEFAULT_PAGE_CACHE_KIB = 8_192;
+export const DEFAULT_PAGE_CACHE_KIB = 4_096;
 
 class BrokenFile extends Error {}
 

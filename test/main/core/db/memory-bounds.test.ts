@@ -67,7 +67,7 @@ describe('what a connection to the data file keeps in memory', () => {
     expect(store.outbox.forOrder('ORD-1000').map((e) => e.action)).toEqual(first.map((e) => e.action));
   });
 
-  it("gives SQLite's page cache its size: the engine's 8 MB unless told, intake's connection SQLite's own 2 MB", () => {
+  it("gives SQLite's page cache its size: the engine's 4 MB unless told, intake's connection SQLite's own 2 MB", () => {
     const dir = tempDir(cleanup);
     open(undefined, dir);
     // The page cache is the connection's own setting: read back through a connection opened the same way.
@@ -80,7 +80,7 @@ describe('what a connection to the data file keeps in memory', () => {
       return r.value.pageCacheKib();
     };
     expect(cacheOf()).toBe(DEFAULT_PAGE_CACHE_KIB);
-    expect(DEFAULT_PAGE_CACHE_KIB).toBeLessThanOrEqual(8_192);
+    expect(DEFAULT_PAGE_CACHE_KIB).toBeLessThanOrEqual(4_096);
     expect(cacheOf(INTAKE_MEMORY)).toBe(2_048);
     expect(INTAKE_MEMORY.bodies).toBeLessThanOrEqual(64);
   });
