@@ -43,6 +43,8 @@ describe('an outage', () => {
       await page.getByTestId('order-marks').getByTestId('mark-waiting').filter({ hasText: '(2)' }).waitFor();
     }
     await page.getByTestId('sync-connectivity').filter({ hasText: 'Offline' }).waitFor({ timeout: 20_000 });
+    // The sync bar's count comes by its own status event, which may follow "Offline" by a moment.
+    await page.getByTestId('sync-waiting').filter({ hasText: '10 taps waiting' }).waitFor();
     await expect(page.getByTestId('sync-waiting').textContent()).resolves.toContain('10 taps waiting');
     await shot(page, '20-outage-order');
 
