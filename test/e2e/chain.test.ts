@@ -94,6 +94,8 @@ describe('Settings -> Chain', () => {
 
     await page.getByTestId('chain-unlink').click();
     await page.locator('[data-testid="chain-state"][data-state="none"]').waitFor({ timeout: 30_000 });
+    // The message follows the state by a moment (the link's answer, then the hub's restart said).
+    await page.getByTestId('chain-message').filter({ hasText: 'Unlinked' }).waitFor();
     expect(await page.getByTestId('chain-message').innerText()).toContain('Unlinked');
     await page.close();
   }, 120_000);
