@@ -1,9 +1,9 @@
 /**
  * The drain's floor: the same update requests, in the same order and as many at once, sent to the
- * same sandbox by a bare client (fetch, the body read as text, nothing recorded). What the drain
- * takes over this is the engine's own (the outbox, SQLite, reading the answers); what this takes
- * over the bound is the way there and back (HTTP on both sides, the sandbox's own work, a timer's
- * lateness), which no client can take away.
+ * same sandbox by a bare client (bodies built before the clock starts, fetch, the answer read as
+ * text, nothing recorded). What the drain takes over this is the engine's own (the outbox, SQLite,
+ * reading the answers); what this takes over the bound is the way there and back (HTTP on both
+ * sides, the sandbox's own work, a timer's lateness), which no client can take away.
  */
 import { randomUUID } from 'node:crypto';
 import { TOKEN_PATH, UPDATE_PATH } from '../sandbox';
@@ -22,26 +22,38 @@ async function tokenFrom(url: string, credentials: { clientId: string; clientSec
   return `${typeof body.token_type === 'string' ? body.token_type : 'Bearer'} ${body.access_token}`;
 }
 
-/** Sends each (order, action) in turn, `concurrency` at a time; throws on any answer but 2xx. */
-async function sendAll(url: string, authorization: string, work: readonly (readonly [string, ActionInput])[], concurrency: number): Promise<void> {
+/** Runs `work(i)` for every i below `count`, `concurrency` at a time, each lane taking the next i. */
+async function inLanes(count: number, concurrency: number, work: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
   const lane = async (): Promise<void> => {
-    while (next < work.length) {
-      const [orderId, input] = work[next++]!;
-      const action = buildAction(input);
-      if (!action.ok) throw new Error(`bad action for ${orderId}: ${action.problem.message}`);
-      const request = buildUpdateRequest(orderId, randomUUID(), [action.value]);
-      if (!request.ok) throw new Error(`bad request for ${orderId}: ${request.problem.message}`);
-      const r = await fetch(`${url}${UPDATE_PATH}`, {
-        method: 'POST',
-        headers: { Accept: 'application/json', 'Content-Type': 'application/json', Authorization: authorization },
-        body: JSON.stringify(request.value),
-      });
-      const text = await r.text();
-      if (!r.ok) throw new Error(`the sandbox refused ${orderId}: HTTP ${r.status} ${text.slice(0, 200)}`);
-    }
+    while (next < count) await work(next++);
   };
   await Promise.all(Array.from({ length: concurrency }, lane));
+}
+
+/** Each (order, action)'s update request as the body sent: built before any clock starts. */
+function bodiesFor(work: readonly (readonly [string, ActionInput])[]): (readonly [string, string])[] {
+  return work.map(([orderId, input]) => {
+    const action = buildAction(input);
+    if (!action.ok) throw new Error(`bad action for ${orderId}: ${action.problem.message}`);
+    const request = buildUpdateRequest(orderId, randomUUID(), [action.value]);
+    if (!request.ok) throw new Error(`bad request for ${orderId}: ${request.problem.message}`);
+    return [orderId, JSON.stringify(request.value)] as const;
+  });
+}
+
+/** POSTs each body in turn, `concurrency` at a time; throws on any answer but 2xx. */
+async function sendAll(url: string, authorization: string, bodies: readonly (readonly [string, string])[], concurrency: number): Promise<void> {
+  await inLanes(bodies.length, concurrency, async (i) => {
+    const [orderId, body] = bodies[i]!;
+    const r = await fetch(`${url}${UPDATE_PATH}`, {
+      method: 'POST',
+      headers: { Accept: 'application/json', 'Content-Type': 'application/json', Authorization: authorization },
+      body,
+    });
+    const text = await r.text();
+    if (!r.ok) throw new Error(`the sandbox refused ${orderId}: HTTP ${r.status} ${text.slice(0, 200)}`);
+  });
 }
 
 /**
@@ -58,15 +70,11 @@ export async function measureFloor(
 ): Promise<number> {
   const authorization = await tokenFrom(target.url, credentials);
   const accept: ActionInput = { kind: 'orderState', state: 'ACCEPTED' };
-  await sendAll(
-    target.url,
-    authorization,
-    ids.map((id) => [id, accept] as const),
-    8,
-  );
+  await sendAll(target.url, authorization, bodiesFor(ids.map((id) => [id, accept] as const)), 8);
+  const timed = bodiesFor(steps);
   await target.setFaults({ latencyMs });
   const start = process.hrtime.bigint();
-  await sendAll(target.url, authorization, steps, concurrency);
+  await sendAll(target.url, authorization, timed, concurrency);
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
@@ -75,11 +83,7 @@ export async function measureFloor(
  * `concurrency` at a time, in this process, in ms: a timer fires late by up to a millisecond.
  */
 export async function measureTimers(count: number, latencyMs: number, concurrency: number): Promise<number> {
-  let left = count;
-  const lane = async (): Promise<void> => {
-    while (left-- > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
-  };
   const start = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: concurrency }, lane));
+  await inLanes(count, concurrency, () => new Promise((resolve) => setTimeout(resolve, latencyMs)));
   return Number(process.hrtime.bigint() - start) / 1e6;
 }

@@ -146,7 +146,7 @@ interface Queued {
 }
 
 /** Loads `orders` orders on a fresh terminal, queues PER_ORDER actions for each, then times the drain. */
-async function runOnce(orders: number, latencyMs: number, concurrency: number, inline: boolean, log: (line: string) => void): Promise<DrainRun & Queued> {
+async function runOnce(orders: number, latencyMs: number, concurrency: number, inline: boolean, log: (line: string) => void): Promise<{ run: DrainRun; queued: Queued }> {
   const orderCount = seededFor(orders);
   const sandbox = inline ? await inlineBox(5, orderCount) : await processBox(5, orderCount);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'packdesk-bench-drain-'));
@@ -195,7 +195,7 @@ async function runOnce(orders: number, latencyMs: number, concurrency: number, i
       if (drained.sent !== actions || drained.remaining > 0) throw new Error(`drain incomplete: ${JSON.stringify(drained)}`);
       if ((await sandbox.appliedCount()) !== actions + orders) throw new Error('the sandbox did not apply every action once');
       const boundMs = Math.max((actions * latencyMs) / concurrency, PER_ORDER * latencyMs);
-      return { concurrency, actions, ms, boundMs, ids, steps };
+      return { run: { concurrency, actions, ms, boundMs }, queued: { ids, steps } };
     } finally {
       await service.close();
     }
@@ -215,7 +215,8 @@ export async function measureDrain(
   const log = options.log ?? (() => undefined);
   log(`Concurrent drain (concurrency ${concurrency})`);
   const inline = options.inline ?? false;
-  const { ids, steps, ...concurrent } = await runOnce(orders, latencyMs, concurrency, inline, log);
+  const { run: concurrent, queued } = await runOnce(orders, latencyMs, concurrency, inline, log);
+  const { ids, steps } = queued;
   let floorMs: number | null = null;
   let timersMs: number | null = null;
   if (options.floor) {
@@ -233,8 +234,7 @@ export async function measureDrain(
   let serial: DrainRun | null = null;
   if (options.serial !== false) {
     log('One-at-a-time replay of the same queue');
-    const { ids: _ids, steps: _steps, ...one } = await runOnce(orders, latencyMs, 1, inline, log);
-    serial = one;
+    serial = (await runOnce(orders, latencyMs, 1, inline, log)).run;
   }
   return { orders, latencyMs, concurrent, serial, floorMs, timersMs, sandbox: inline ? 'inline' : 'process' };
 }
