@@ -137,7 +137,18 @@ export function startHubSession(options: HubSessionOptions): HubSession {
     awayTimer = null;
   };
 
+  /** Opens the rules; when one part fails, what was already opened is let go (its timers and watches). */
   const openRules = async (conn: HubConnection): Promise<Rules> => {
+    const opened: (() => unknown)[] = [];
+    try {
+      return await openRulesInto(conn, opened);
+    } catch (e) {
+      for (const letGo of opened.reverse()) await Promise.resolve().then(letGo).catch(() => undefined);
+      throw e;
+    }
+  };
+
+  const openRulesInto = async (conn: HubConnection, opened: (() => unknown)[]): Promise<Rules> => {
     const lease = startIntakeLease(conn.nc, me, { now, timers, log: log.child('lease'), ...options.lease });
     const orders = startSharedOrders(conn.nc, ports, {
       now,
@@ -146,25 +157,32 @@ export function startHubSession(options: HubSessionOptions): HubSession {
       ...(options.serviceNow ? { serviceNow: options.serviceNow } : {}),
       onStored: (orderIds, newIds) => tell({ kind: 'stored', orderIds, newIds }),
     });
+    opened.push(() => lease.close(), () => orders.close());
     const claims = await openClaims(conn.nc, { counter: me, now, timers, ...(options.claimQuietMs ? { quietMs: options.claimQuietMs } : {}) });
+    opened.push(() => claims.close());
     const taps = await openSharedTaps(conn.nc, { counter: me, ownTaps: () => ports.ownTaps(), now, timers });
+    opened.push(() => taps.close());
     // The bucket's taps arrive while the rest opens: held until the listener below is on, or a
     // counter (re)started after another's tap was put would never keep it nor look at it for taps
     // made apart (the store soak: an order handed over twice while apart, raised on neither).
     const early: TapEvent[] = [];
     const stopEarly = taps.on((event) => early.push(event));
     const presence = await openPresence(conn.nc, { identity: me, figures: () => ports.presence(), now, timers, ...options.presence });
+    opened.push(() => presence.close());
     // Other counters' shift taps kept: the Shift screen's figures changed.
     const onHeard = (what: 'staff' | 'taught' | 'shift'): void => {
       if (what === 'shift') tell({ kind: 'shiftHeard' });
     };
     const records = ports.records ? await openStoreRecords(conn.nc, { me, ports: ports.records, now, timers, log: log.child('records'), onHeard }) : null;
+    opened.push(() => records?.close());
     const conflicts = ports.conflicts
       ? await openConflicts(conn.nc, { me, ports: ports.conflicts, claims, now, timers, log: log.child('conflicts'), onChanged: (orderIds) => tell({ kind: 'conflict', orderIds }) })
       : null;
+    opened.push(() => conflicts?.close());
     const settings = ports.storeSettings
       ? await openStoreSettings(conn.nc, { me, ports: ports.storeSettings, now, timers, log: log.child('settings'), onApplied: (patch) => tell({ kind: 'storeSettings', patch }) })
       : null;
+    opened.push(() => settings?.close());
     if (settings && Object.keys(settingsMeanwhile).length > 0) settings.changed(storeSettingsOf(settingsMeanwhile));
     const alarms = await openStoreAlarms(conn.nc, { me, now, timers, log, mine: () => ports.openAlarms?.() ?? [], onChanged: (orderIds) => tell({ kind: 'alarmElsewhere', orderIds }) });
     const onTap = (event: TapEvent): void => {
@@ -249,7 +267,7 @@ export function startHubSession(options: HubSessionOptions): HubSession {
       armAway();
       tellStatus();
       const wait = result.problem.kind === 'unreachable' || result.problem.kind === 'other' ? RECONNECT_MS : REFUSED_RETRY_MS;
-      retryTimer = timers.setTimeout(() => void attempt(), wait);
+      retryTimer = timers.setTimeout(() => { opening = attempt(); }, wait);
       return;
     }
     connection = result.connection;
@@ -257,12 +275,13 @@ export function startHubSession(options: HubSessionOptions): HubSession {
       rules = await openRules(result.connection);
     } catch (e) {
       log.warn('the store hub answered but its buckets could not be opened; trying again', { error: e });
-      const failed = connection;
-      connection = null;
-      await failed.close().catch(() => undefined);
+      // This attempt's own connection: close() may have run meanwhile and already let it go.
+      if (connection === result.connection) connection = null;
+      await result.connection.close().catch(() => undefined);
+      if (closed) return;
       problem = 'The store hub answered but is not ready yet.';
       armAway();
-      retryTimer = timers.setTimeout(() => void attempt(), RECONNECT_MS);
+      retryTimer = timers.setTimeout(() => { opening = attempt(); }, RECONNECT_MS);
       return;
     }
     unsubscribes.push(result.connection.onStatus(onLink));
