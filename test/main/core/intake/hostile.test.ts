@@ -104,6 +104,20 @@ describe('intake never passes an order it has not stored', () => {
     expect(t.store.intake.get().windowProblem).toMatch(/not ended/);
   });
 
+  it('a backlog of more pages than a pass reads: each pass brings new orders and the next reads on after the poll interval, until all are stored', async () => {
+    const box = await intakeSandbox(cleanup, { orderCount: 230, changesMaxPageSize: 5 });
+    const m = manualTimers();
+    const t = terminal(cleanup, box, dataDir(cleanup), { pageSize: 5, intervalMs: () => 30_000, minIntervalMs: 10, timers: m.timers, random: () => 0.5 });
+    // 46 pages: 20 a pass, so three passes; a pause that grew would be 2 s, then 4 s.
+    expect(await t.intake.passOnce()).toMatchObject({ kind: 'unfinished', reason: 'pageCap', counts: { new: 100 } });
+    t.intake.start();
+    const waits = await timedPasses(m, 2);
+    await t.intake.stop();
+    expect(waits).toEqual([30_000, 30_000]);
+    expect(t.store.orders.list().filter((o) => o.body !== null)).toHaveLength(230);
+    expect(t.intake.status()).toMatchObject({ condition: 'ok', message: null });
+  });
+
   it('a nextPage given before stops the pass at once, is said, and the window is read again from its first page after a pause', async () => {
     const box = await intakeSandbox(cleanup);
     const m = manualTimers();
