@@ -323,9 +323,9 @@ export function createIntake(o: IntakeOptions): Intake {
       // The next pass reads on after a pause that grows while the pages keep coming and bring no
       // new order, so a nextPage that never ends costs a few pages now and then, never a stream of
       // calls. Pages that brought new orders are a backlog being read (a store back after a long
-      // outage): the next pass reads on after the poll interval, as after a complete one.
+      // outage): made headway, so the pause does not grow (as for a stopped pass that kept a page).
       const headway = result.reason === 'pageCap' && result.counts.new > 0;
-      failures = headway ? 0 : failures + 1;
+      failures = headway ? 1 : failures + 1;
       retryAfterMs = undefined;
       problem = result.message;
       log.warn('window unfinished', { reason: result.reason, ...result.counts });

@@ -104,17 +104,18 @@ describe('intake never passes an order it has not stored', () => {
     expect(t.store.intake.get().windowProblem).toMatch(/not ended/);
   });
 
-  it('a backlog of more pages than a pass reads: each pass brings new orders and the next reads on after the poll interval, until all are stored', async () => {
-    const box = await intakeSandbox(cleanup, { orderCount: 230, changesMaxPageSize: 5 });
+  it('a backlog of more pages than a pass reads: each pass brings new orders and the next reads on after the same short pause, until all are stored', async () => {
+    const box = await intakeSandbox(cleanup, { orderCount: 530, changesMaxPageSize: 5 });
     const m = manualTimers();
     const t = terminal(cleanup, box, dataDir(cleanup), { pageSize: 5, intervalMs: () => 30_000, minIntervalMs: 10, timers: m.timers, random: () => 0.5 });
-    // 46 pages: 20 a pass, so three passes; a pause that grew would be 2 s, then 4 s.
+    // 106 pages, 20 a pass: six passes. The pause grew before (jitter fixed at half: 2 s, 4 s, 8 s, 16 s, and up to 5 min).
     expect(await t.intake.passOnce()).toMatchObject({ kind: 'unfinished', reason: 'pageCap', counts: { new: 100 } });
     t.intake.start();
-    const waits = await timedPasses(m, 2);
+    const waits = await timedPasses(m, 5);
     await t.intake.stop();
-    expect(waits).toEqual([30_000, 30_000]);
-    expect(t.store.orders.list().filter((o) => o.body !== null)).toHaveLength(230);
+    // The same short pause after each pass that brought new orders; the poll interval once the window is complete.
+    expect(waits).toEqual([1_000, 1_000, 1_000, 1_000, 30_000]);
+    expect(t.store.orders.list().filter((o) => o.body !== null)).toHaveLength(530);
     expect(t.intake.status()).toMatchObject({ condition: 'ok', message: null });
   });
 
