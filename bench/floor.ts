@@ -22,6 +22,23 @@ const FLOOR_PAGE = `<!doctype html>
 `;
 
 /**
+ * The tap's floor (bench/tap-floor.ts): a button whose click changes a line of text in its own
+ * handler, nothing else; its script from a file, as the harness's CSP wants.
+ */
+const TAP_PAGE = `<!doctype html>
+<html lang="en">
+  <head><meta charset="UTF-8" /><title>Packdesk tap floor</title><script src="tap.js" defer></script></head>
+  <body><h1>Order</h1><button id="tap" type="button">Start packing</button><p id="state">Not tapped</p></body>
+</html>
+`;
+const TAP_SCRIPT = `let taps = 0;
+document.getElementById('tap').addEventListener('click', () => {
+  taps += 1;
+  document.getElementById('state').textContent = 'Tapped ' + taps + ' times';
+});
+`;
+
+/**
  * Makes the page's main thread `rate` times slower (Chromium's CPU throttling through CDP), to
  * read a measure as a slower terminal would see it: 1 leaves the page as it is. Only the page's
  * own thread is slowed; the browser process, the compositor, raster and font decoding are not,
@@ -55,6 +72,8 @@ export interface Floor {
 /** The trivial page, served by the harness's own server (its headers, its CSP) on 127.0.0.1. */
 export interface FloorServer {
   readonly url: string;
+  /** The tap floor's page. */
+  readonly tapUrl: string;
   close(): Promise<void>;
 }
 
@@ -62,6 +81,8 @@ export async function startFloorServer(): Promise<FloorServer> {
   const root = mkdtempSync(join(tmpdir(), 'packdesk-bench-floor-'));
   // /floor.html, not index.html: the harness gives index.html the bridge and the contract's preload.
   writeFileSync(join(root, 'floor.html'), FLOOR_PAGE);
+  writeFileSync(join(root, 'tap.html'), TAP_PAGE);
+  writeFileSync(join(root, 'tap.js'), TAP_SCRIPT);
   try {
     const server = await startWebServer({
       rendererDir: root,
@@ -72,6 +93,7 @@ export async function startFloorServer(): Promise<FloorServer> {
     });
     return {
       url: `${server.origin}/floor.html`,
+      tapUrl: `${server.origin}/tap.html`,
       async close() {
         await server.close();
         rmSync(root, { recursive: true, force: true });

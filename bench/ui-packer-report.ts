@@ -4,6 +4,7 @@
  * floor's p95 plus 150 ms, fresh and kept profiles, on one core and two), and where the time went.
  */
 import type { Floor } from './floor';
+import type { TapFloor } from './tap-floor';
 import { type Spread, spread } from './stats';
 
 /** Issue 21: navigation to the first screenful of rows painted, at p95. */
@@ -86,7 +87,7 @@ export interface TapSample {
   readonly page: number;
 }
 
-export function tapReport(title: string, samples: readonly TapSample[]): string {
+export function tapReport(title: string, samples: readonly TapSample[], floor?: TapFloor): string {
   const part = (k: Exclude<keyof TapSample, 'foreseen'>) => {
     const s = spread(samples.map((x) => x[k]));
     return `median ${s.median.toFixed(1)} / p95 ${s.p95.toFixed(1)} ms`;
@@ -100,6 +101,7 @@ export function tapReport(title: string, samples: readonly TapSample[]): string 
     `  the engine's own view painted (tap confirmed): ${part('confirmed')}`,
     `  where that time goes: click to command sent ${part('toSend')}; engine round trip (command to orders.changed) ${part('engine')};`,
     `                       page (event to DOM: validation, store, React) ${part('page')}; then the next frame`,
+    ...(floor ? [`  beside the tap floor (a trivial page's button, the browser alone): p95 ${floor.total.p95.toFixed(1)} ms; the app's taps ${(spread(samples.map((x) => x.total)).p95 - floor.total.p95).toFixed(1)} ms over it at p95`] : []),
   ].join('\n');
 }
 

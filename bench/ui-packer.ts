@@ -32,6 +32,8 @@
  * With --cores N (bench/cores.ts), everything runs pinned to the first N cores with taskset (a counter
  * PC with one core or two), the floor measured the same way, and each first render is also read
  * against the floor: its p95 at most the floor's p95 + 150 ms (issue 41), printed as a ratio.
+ * With the floor (--floor, --cores), the tap's floor too (bench/tap-floor.ts: a trivial page's button,
+ * click to painted, the same probe), printed beside all taps: the browser's own share of a tap.
  * Run: npm run build && npx tsx bench/ui-packer.ts [--cores N] [--orders 5000] [--taps 100] [--loads 8] [--frames 600] [--language en|hi] [--only first-render|floor] [--floor] [--slowdown N]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -41,6 +43,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { startWebHarness, type WebHarness } from '../src/web';
 import { allowedCores, coresWanted, pinningReport, runPinned } from './cores';
 import { type Floor, floorReport, measureFloor, slowPageThread } from './floor';
+import { measureTapFloor, type TapFloor, tapFloorReport } from './tap-floor';
 import { spread } from './stats';
 import { type FirstRender, firstRenderReport, line, type Profile, type TapSample, tapReport } from './ui-packer-report';
 
@@ -323,7 +326,8 @@ async function measureTaps(page: Page, ids: readonly string[], step: string): Pr
   const samples: TapSample[] = [];
   for (const id of ids) {
     await page.keyboard.press('F2');
-    await page.keyboard.type(id);
+    // Filled: typed at a scanner's pace, a page busy 250 ms after "O" (one core) made the rest a scan.
+    await page.locator('#order-id-entry').fill(id);
     await page.keyboard.press('Enter');
     const button = page.locator(`[data-testid="order-screen"][data-order-id="${id}"] [data-testid="next-step"][data-step="${step}"]`);
     await button.waitFor({ timeout: 30_000 }).catch(async (error: unknown) => {
@@ -391,12 +395,15 @@ async function main(): Promise<void> {
   if (cores !== null) console.log(`On ${cores} core${cores > 1 ? 's' : ''} (cores ${allowedCores()}): host, harness, sandbox and Chromium pinned with taskset, the floor measured the same way`);
   // With --cores the floor is always measured: the first render is read against it (issue 41).
   let floors: Floor[] = [];
+  let tapFloor: TapFloor | undefined;
   if (only === 'floor' || process.argv.includes('--floor') || cores !== null) {
     const floorBrowser = await chromium.launch(LAUNCH);
     try {
       floors = await measureFloor(floorBrowser, LAUNCH, loads, slowdown);
+      if (!firstRenderOnly) tapFloor = await measureTapFloor(floorBrowser, tapCount);
       console.error(pinningReport());
       console.log(floorReport(floors, slowdown));
+      if (tapFloor) console.log(tapFloorReport(tapFloor));
     } finally {
       await floorBrowser.close();
     }
@@ -468,7 +475,7 @@ async function main(): Promise<void> {
       console.log(`Packer UI in Chromium, language ${language} (page lang ${shown}) ${about}`);
       console.log(tapReport('Tap to screen, Start packing on a known order', packing));
       console.log(tapReport('Tap to screen, Accept on an order new to the terminal', accept));
-      console.log(tapReport('Tap to screen, all taps', [...packing, ...accept]));
+      console.log(tapReport('Tap to screen, all taps', [...packing, ...accept], tapFloor));
       console.log(firstRenderReport(firstRender, 'cold', floorOf('cold')));
       console.log(firstRenderReport(firstRenderKept, 'kept', floorOf('kept')));
       console.log(line(`Scroll frame intervals, fling through ${onTerminal} rows`, spread(scroll), FRAME_MS, 'a 60 Hz frame', 0.02));
