@@ -17,6 +17,7 @@ import { connect, credsAuthenticator, type NatsConnection } from '@nats-io/trans
 import { configuredListen, configuredPasswordHash, hubFiles, writeHubConfig } from '../main/core/hub/server/hub-files';
 import { ensureFleetStream, readFleet } from './central';
 import { type ChainLink, ChainLinkSchema, writeChainLink } from '../main/core/hub/chain/link';
+import { runToExit } from '../main/core/entry/exit-guard';
 import { formatFleet } from './format';
 import { DEFAULT_HOST, exposedWarning, type FleetServer, startFleetServer } from './serve';
 import { fleetStatus } from './status';
@@ -184,13 +185,5 @@ function linkStore(command: 'link' | 'unlink', flags: Parsed['flags'], io: Fleet
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  runFleet(process.argv.slice(2), { env: process.env, write: (t) => process.stdout.write(t), writeError: (t) => process.stderr.write(t), now: Date.now }).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`fleet: unexpected failure: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = 1;
-    },
-  );
+  runToExit({ name: 'fleet' }, () => runFleet(process.argv.slice(2), { env: process.env, write: (t) => process.stdout.write(t), writeError: (t) => process.stderr.write(t), now: Date.now }));
 }
