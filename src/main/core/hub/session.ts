@@ -256,6 +256,8 @@ export function startHubSession(options: HubSessionOptions): HubSession {
   const attempt = async (): Promise<void> => {
     retryTimer = null;
     if (closed) return;
+    // Not waited for by close(): a hub PC that is off holds a connect up to its deadline, and
+    // quitting must not. One that answers after the close is let go at once (below).
     const result = await options.connect();
     if (closed) {
       if (result.ok) await result.connection.close();
@@ -267,25 +269,30 @@ export function startHubSession(options: HubSessionOptions): HubSession {
       armAway();
       tellStatus();
       const wait = result.problem.kind === 'unreachable' || result.problem.kind === 'other' ? RECONNECT_MS : REFUSED_RETRY_MS;
-      retryTimer = timers.setTimeout(() => { opening = attempt(); }, wait);
+      retryTimer = timers.setTimeout(() => void attempt(), wait);
       return;
     }
-    connection = result.connection;
+    opening = openOver(result.connection);
+    await opening;
+  };
+
+  /** Opens the rules over a connection that answered; close() waits for this, so nothing opened is left behind. */
+  const openOver = async (conn: HubConnection): Promise<void> => {
+    connection = conn;
     try {
-      rules = await openRules(result.connection);
+      rules = await openRules(conn);
     } catch (e) {
       log.warn('the store hub answered but its buckets could not be opened; trying again', { error: e });
-      // This attempt's own connection: close() may have run meanwhile and already let it go.
-      if (connection === result.connection) connection = null;
-      await result.connection.close().catch(() => undefined);
+      connection = null;
+      await conn.close().catch(() => undefined);
       if (closed) return;
       problem = 'The store hub answered but is not ready yet.';
       armAway();
-      retryTimer = timers.setTimeout(() => { opening = attempt(); }, RECONNECT_MS);
+      retryTimer = timers.setTimeout(() => void attempt(), RECONNECT_MS);
       return;
     }
-    unsubscribes.push(result.connection.onStatus(onLink));
-    onLink(result.connection.status());
+    unsubscribes.push(conn.onStatus(onLink));
+    onLink(conn.status());
   };
 
   const counters = (): CounterView[] => {
@@ -311,7 +318,7 @@ export function startHubSession(options: HubSessionOptions): HubSession {
   // Until the hub answers (or is found away), nobody here polls: another counter may hold the lease.
   decideIntake();
   armAway();
-  opening = attempt();
+  void attempt();
 
   return {
     status,

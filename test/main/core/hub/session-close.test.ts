@@ -4,6 +4,8 @@
  * it opened. Before, the close let go of the connection under the attempt, whose failure then read
  * a connection already cleared: an unhandled rejection (seen once in CI, in the chain screen's test).
  * A real nats-server on 127.0.0.1; the counter's first request to it is held until the test says.
+ * And a close while a connect is still on its way (a hub PC that is off holds it up to its deadline)
+ * does not wait for it: the connection, should it come after all, is closed at once.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
@@ -109,4 +111,31 @@ describe('a counter closing while it is still opening the hub', () => {
     expect(unhandled).toEqual([]);
     expect(session.status().intakeHolder).toBeNull();
   });
+
+  it('does not wait for a connect still on its way, and closes the connection that comes after', async () => {
+    const server = await hub(cleanup);
+    let answer!: (result: HubConnectResult) => void;
+    let asked = false;
+    const session = startHubSession({
+      me: { counterId: 'counter-1', counterName: 'Counter 1', version: '0.1.0' },
+      role: 'counter',
+      ports,
+      now: Date.now,
+      timers: manualTimers().timers,
+      connect: () => {
+        asked = true;
+        return new Promise<HubConnectResult>((resolve) => (answer = resolve));
+      },
+    });
+    cleanup.add(() => session.close());
+    await expect.poll(() => asked).toBe(true);
+    // Quitting while the hub PC is off: closed without the connect's answer.
+    await session.close();
+    const real = await connect({ servers: server.url });
+    cleanup.add(() => real.close());
+    answer({ ok: true, connection: hubConnectionOver(real, real) });
+    await expect.poll(() => real.isClosed()).toBe(true);
+    expect(session.status().mode).not.toBe('connected');
+  });
 });
+
