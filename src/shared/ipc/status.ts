@@ -49,6 +49,8 @@ export const intakeStatusSchema = builtOnce(() => z.object({
   message: z.string().nullable(),
   /** Ids `changes` listed whose bodies are not stored yet (asked again with backoff, never dropped). */
   stillToFetch: z.number().int().min(0),
+  /** The last pass stopped at its page cap with new orders: a backlog being read, the next pass soon (not a fault). */
+  catchingUp: z.boolean().optional(),
 }));
 
 export type IntakeStatus = z.infer<ReturnType<typeof intakeStatusSchema>>;

@@ -124,6 +124,8 @@ export function createIntake(o: IntakeOptions): Intake {
   let lastTried: number | null = null;
   let reachable: boolean | null = null;
   let problem: string | null = null;
+  /** The last pass brought new orders and stopped at its page cap: a backlog being read. */
+  let catchingUp = false;
   let nextAt: number | null = null;
   let lastStatusJson = '';
   let controller: AbortController | null = null;
@@ -194,6 +196,7 @@ export function createIntake(o: IntakeOptions): Intake {
       nextAt,
       intervalMs: interval(),
       stillToFetch: state.stillToFetch,
+      ...(catchingUp && condition === 'retrying' ? { catchingUp: true } : {}),
       message:
         noAccess ??
         (!provider ? 'New orders are not checked: a manager must enter the service provider id in Settings' : null) ??
@@ -293,6 +296,7 @@ export function createIntake(o: IntakeOptions): Intake {
 
   /** A pass that threw: a storage failure said as such (and tried again at the next tick), anything else as a failure. */
   const thrown = (e: unknown): PassReport => {
+    catchingUp = false;
     retryAfterMs = undefined;
     const full = storageProblem(e);
     if (full) {
@@ -307,6 +311,7 @@ export function createIntake(o: IntakeOptions): Intake {
   };
 
   const report = (result: PassResult): PassReport => {
+    catchingUp = false;
     if (storage !== null) log.info('data file takes writes again: intake resumes');
     storage = null;
     if (result.kind === 'completed') {
@@ -326,6 +331,7 @@ export function createIntake(o: IntakeOptions): Intake {
       // outage): made headway, so the pause does not grow (as for a stopped pass that kept a page).
       const headway = result.reason === 'pageCap' && result.counts.new > 0;
       failures = headway ? 1 : failures + 1;
+      catchingUp = headway;
       retryAfterMs = undefined;
       problem = result.message;
       log.warn('window unfinished', { reason: result.reason, ...result.counts });

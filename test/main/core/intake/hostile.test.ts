@@ -102,6 +102,8 @@ describe('intake never passes an order it has not stored', () => {
     expect(new Set(waits).size).toBe(4);
     expect(Math.min(...waits)).toBeGreaterThanOrEqual(1_000);
     expect(t.store.intake.get().windowProblem).toMatch(/not ended/);
+    // Pages that bring nothing new are no backlog: said as the fault they are.
+    expect(t.intake.status().catchingUp).toBeUndefined();
   });
 
   it('a backlog of more pages than a pass reads: each pass brings new orders and the next reads on after the same short pause, until all are stored', async () => {
@@ -110,12 +112,15 @@ describe('intake never passes an order it has not stored', () => {
     const t = terminal(cleanup, box, dataDir(cleanup), { pageSize: 5, intervalMs: () => 30_000, minIntervalMs: 10, timers: m.timers, random: () => 0.5 });
     // 106 pages, 20 a pass: six passes. The pause grew before (jitter fixed at half: 2 s, 4 s, 8 s, 16 s, and up to 5 min).
     expect(await t.intake.passOnce()).toMatchObject({ kind: 'unfinished', reason: 'pageCap', counts: { new: 100 } });
+    // Said as a backlog being read (the sync bar's "Many new orders waiting"), not as a fault.
+    expect(t.intake.status()).toMatchObject({ condition: 'retrying', catchingUp: true });
     t.intake.start();
     const waits = await timedPasses(m, 5);
     await t.intake.stop();
     // The same short pause after each pass that brought new orders; the poll interval once the window is complete.
     expect(waits).toEqual([1_000, 1_000, 1_000, 1_000, 30_000]);
     expect(t.store.orders.list().filter((o) => o.body !== null)).toHaveLength(530);
+    expect(t.intake.status().catchingUp).toBeUndefined();
     expect(t.intake.status()).toMatchObject({ condition: 'ok', message: null });
   });
 

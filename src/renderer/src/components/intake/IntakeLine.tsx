@@ -36,7 +36,11 @@ export function IntakeLine({ now }: { now: number }) {
   else if (intake.condition === 'notConfigured') text = t('intake:syncBar.notConfigured');
   else if (intake.condition === 'storage') text = t('intake:syncBar.storage');
   else if (offline || intake.condition === 'offline') text = last === null ? t('intake:syncBar.offlineNever') : t('intake:syncBar.offline', { clock });
-  else if (intake.condition === 'retrying' && last !== null) text = t('intake:syncBar.retrying', { clock });
+  else if (intake.condition === 'retrying' && intake.catchingUp) {
+    // A backlog being read (back after a long outage): orders keep arriving, nothing is wrong.
+    problem = false;
+    text = t('intake:syncBar.catchingUp');
+  } else if (intake.condition === 'retrying' && last !== null) text = t('intake:syncBar.retrying', { clock });
   else {
     problem = false;
     text = last === null ? t('intake:syncBar.neverChecked') : t('intake:syncBar.checked', { clock, age: formatAge(last, now, t) });
