@@ -50,12 +50,19 @@ export async function slowPageThread(page: Page, rate: number): Promise<void> {
   await cdp.send('Emulation.setCPUThrottlingRate', { rate });
 }
 
-/** Painted as the queue's probe has it: the frame after the content is in has run its rAF and a task after it. */
+/**
+ * In-page: resolves, after the next paint, with the time `performance.now()` then (and notes when
+ * the frame began). Painted: the frame's rAF has run and a task queued from it has started. The one
+ * probe of "painted" for the queue's first render, a tap, and their floors.
+ */
+export const AFTER_PAINT = `() => new Promise((resolve) => requestAnimationFrame(() => { window.__frameAt = performance.now(); setTimeout(() => resolve(performance.now()), 0); }))`;
+
+/** Painted as the queue's probe has it (AFTER_PAINT), once the document's content is in. */
 const PAINT_PROBE = `(() => {
   window.__floor = {};
   document.addEventListener('DOMContentLoaded', () => {
     window.__floor.domAt = performance.now();
-    requestAnimationFrame(() => setTimeout(() => { window.__floor.paintedAt = performance.now(); }, 0));
+    (${AFTER_PAINT})().then((at) => { window.__floor.paintedAt = at; });
   });
 })()`;
 

@@ -6,7 +6,7 @@
  * screen: waiting for the next frame after the click, and that frame's pipeline; the rest is the app's.
  */
 import type { Browser } from 'playwright-core';
-import { startFloorServer } from './floor';
+import { AFTER_PAINT, startFloorServer } from './floor';
 import { type Spread, spread } from './stats';
 
 export interface TapFloor {
@@ -35,7 +35,7 @@ export async function measureTapFloor(browser: Browser, taps: number): Promise<T
             if (clickAt === null) return;
             observer.disconnect();
             const domAt = performance.now();
-            requestAnimationFrame(() => setTimeout(() => { const at = performance.now(); resolve({ total: at - clickAt, frame: at - domAt }); }, 0));
+            (${AFTER_PAINT})().then((at) => resolve({ total: at - clickAt, frame: at - domAt }));
           });
           observer.observe(document.getElementById('state'), { childList: true, characterData: true, subtree: true });
         });

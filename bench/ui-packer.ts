@@ -42,7 +42,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startWebHarness, type WebHarness } from '../src/web';
 import { allowedCores, coresWanted, pinningReport, runPinned } from './cores';
-import { type Floor, floorReport, measureFloor, slowPageThread } from './floor';
+import { AFTER_PAINT, type Floor, floorReport, measureFloor, slowPageThread } from './floor';
 import { measureTapFloor, type TapFloor, tapFloorReport } from './tap-floor';
 import { spread } from './stats';
 import { type FirstRender, firstRenderReport, line, type Profile, type TapSample, tapReport } from './ui-packer-report';
@@ -118,9 +118,6 @@ async function acceptAtService(harness: WebHarness, ids: readonly string[]): Pro
 }
 
 // ---- in-page probes (run through CDP, so the page's strict CSP does not apply) ---------------
-
-/** Resolves, after the next paint, with the time `performance.now()` then (and notes when the frame began). */
-const AFTER_PAINT = `() => new Promise((resolve) => requestAnimationFrame(() => { window.__frameAt = performance.now(); setTimeout(() => resolve(performance.now()), 0); }))`;
 
 // In-page code is written as strings: tsx names functions with a helper (__name) that does not
 // exist in the page.
