@@ -35,8 +35,8 @@ describe('a backlog of new orders', () => {
 
       const catchingUp = line.filter({ hasText: WORDS[language].catchingUp });
       await catchingUp.waitFor({ timeout: 20_000 });
-      // Not a problem's colour: orders keep arriving.
-      expect(await line.getAttribute('class')).not.toMatch(/sync-problem/);
+      // Not a problem's colour: orders keep arriving. (Read off the line while it says so.)
+      expect(await catchingUp.getAttribute('class')).not.toMatch(/sync-problem/);
       await shot(page, `intake-backlog-${language}`);
 
       // Read to the end: every order placed is on the terminal. (The usual "Orders checked" comes
