@@ -52,10 +52,12 @@ export async function slowPageThread(page: Page, rate: number): Promise<void> {
 
 /**
  * In-page: resolves, after the next paint, with the time `performance.now()` then (and notes when
- * the frame began). Painted: the frame's rAF has run and a task queued from it has started. The one
- * probe of "painted" for the queue's first render, a tap, and their floors.
+ * that frame's callbacks ran, `__frameAt`, and its frame time, `__frameTime`: the display tick it
+ * was begun for, the timestamp requestAnimationFrame hands its callbacks). Painted: the frame's rAF
+ * has run and a task queued from it has started. The one probe of "painted" for the queue's first
+ * render, a tap, and their floors.
  */
-export const AFTER_PAINT = `() => new Promise((resolve) => requestAnimationFrame(() => { window.__frameAt = performance.now(); setTimeout(() => resolve(performance.now()), 0); }))`;
+export const AFTER_PAINT = `() => new Promise((resolve) => requestAnimationFrame((tick) => { window.__frameAt = performance.now(); window.__frameTime = tick; setTimeout(() => resolve(performance.now()), 0); }))`;
 
 /** Painted as the queue's probe has it (AFTER_PAINT), once the document's content is in. */
 const PAINT_PROBE = `(() => {

@@ -14,6 +14,8 @@ export interface TapFloor {
   readonly total: Spread;
   /** The change in the DOM to painted. */
   readonly frame: Spread;
+  /** Each tap's painting frame's display tick from the click (requestAnimationFrame's timestamp; see inFirstFrame). */
+  readonly ticks: readonly number[];
 }
 
 /** Taps the trivial page's button `taps` times (after one warm-up tap not counted). */
@@ -26,6 +28,7 @@ export async function measureTapFloor(browser: Browser, taps: number): Promise<T
     await button.waitFor();
     const total: number[] = [];
     const frame: number[] = [];
+    const ticks: number[] = [];
     for (let i = 0; i < taps + 1; i++) {
       await page.evaluate(`(() => {
         window.__tap = new Promise((resolve) => {
@@ -35,18 +38,19 @@ export async function measureTapFloor(browser: Browser, taps: number): Promise<T
             if (clickAt === null) return;
             observer.disconnect();
             const domAt = performance.now();
-            (${AFTER_PAINT})().then((at) => resolve({ total: at - clickAt, frame: at - domAt }));
+            (${AFTER_PAINT})().then((at) => resolve({ total: at - clickAt, frame: at - domAt, tick: window.__frameTime - clickAt }));
           });
           observer.observe(document.getElementById('state'), { childList: true, characterData: true, subtree: true });
         });
       })()`);
       await button.click();
-      const sample = (await page.evaluate('window.__tap')) as { total: number; frame: number };
+      const sample = (await page.evaluate('window.__tap')) as { total: number; frame: number; tick: number };
       if (i === 0) continue;
       total.push(sample.total);
       frame.push(sample.frame);
+      ticks.push(sample.tick);
     }
-    return { total: spread(total), frame: spread(frame) };
+    return { total: spread(total), frame: spread(frame), ticks };
   } finally {
     await page.close();
     await server.close();

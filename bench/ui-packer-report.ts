@@ -77,6 +77,8 @@ export interface TapSample {
   readonly frame: number;
   /** Of which the frame's own work: style, layout, paint (from its animation frame callback). */
   readonly render: number;
+  /** The display tick that frame was begun for (requestAnimationFrame's timestamp), from the click: see inFirstFrame. */
+  readonly tick: number;
   /** Click event to the engine's own view of the order painted (the tap confirmed). */
   readonly confirmed: number;
   /** Click event to the command leaving the page. */
@@ -87,8 +89,25 @@ export interface TapSample {
   readonly page: number;
 }
 
-export function tapReport(title: string, samples: readonly TapSample[], floor?: TapFloor): string {
-  const part = (k: Exclude<keyof TapSample, 'foreseen'>) => {
+/**
+ * Whether a tap's new state was drawn by the first frame after the tap: the display tick that frame
+ * was begun for, from the click, is at most one display interval (the first tick after the click),
+ * or before the click (the frame under way at it took the change in). Later than one interval, the
+ * page missed a frame. `interval` is the display's, measured with nothing happening; 2 % is the
+ * clock's jitter.
+ */
+export function inFirstFrame(tick: number, interval: number): boolean {
+  return tick <= interval * 1.02;
+}
+
+/** How many taps were drawn by the first frame after them, and when that frame's tick came. */
+function firstFrames(ticks: readonly number[], interval: number): string {
+  const first = ticks.filter((t) => inFirstFrame(t, interval)).length;
+  return `${first} of ${ticks.length} taps (${Math.round((first / ticks.length) * 100)} %)`;
+}
+
+export function tapReport(title: string, samples: readonly TapSample[], floor?: TapFloor, interval?: number): string {
+  const part = (k: Exclude<keyof TapSample, 'foreseen'>): string => {
     const s = spread(samples.map((x) => x[k]));
     return `median ${s.median.toFixed(1)} / p95 ${s.p95.toFixed(1)} ms`;
   };
@@ -96,6 +115,12 @@ export function tapReport(title: string, samples: readonly TapSample[], floor?: 
   return [
     line(title, spread(samples.map((x) => x.total)), 16, 'one frame'),
     `  the new state first drawn from the page's foreseen view in ${foreseen} of ${samples.length} taps (else the engine's view came first)`,
+    ...(interval
+      ? [
+          `  drawn by the first frame after the tap (its display tick at most ${interval.toFixed(1)} ms after the click, or the frame under way at it): ${firstFrames(samples.map((x) => x.tick), interval)};`,
+          `                       that frame's tick after the click ${part('tick')}${floor ? `; the tap floor's in ${firstFrames(floor.ticks, interval)}` : ''}`,
+        ]
+      : []),
     `  the tap acknowledged on screen by the page alone (button resting): ${part('ack')}; new state in the DOM to painted ${part('frame')},`,
     `                       of which the frame's style, layout and paint ${part('render')}`,
     `  the engine's own view painted (tap confirmed): ${part('confirmed')}`,

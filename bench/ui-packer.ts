@@ -353,7 +353,7 @@ async function measureTaps(page: Page, ids: readonly string[], step: string): Pr
           // The new state on screen, the page's foreseen view or the engine's, whichever came first.
           if (first === null) {
             const domAt = performance.now();
-            first = { domAt, foreseen, painted: painted().then((at) => ({ at, render: at - window.__frameAt })) };
+            first = { domAt, foreseen, painted: painted().then((at) => ({ at, render: at - window.__frameAt, tick: window.__frameTime - clickAt })) };
           }
           if (foreseen) return;
           // The engine's own view of the order in the DOM: the tap confirmed.
@@ -361,12 +361,12 @@ async function measureTaps(page: Page, ids: readonly string[], step: string): Pr
           const confirmedDomAt = performance.now();
           const shown = first;
           painted().then(async (confirmedAt) => {
-            const { at: paintedAt, render } = await shown.painted;
+            const { at: paintedAt, render, tick } = await shown.painted;
             const sentAt = window.__sentAt.find((t) => t >= clickAt) ?? clickAt;
             const eventAt = window.__ordersAt.find((t) => t >= sentAt) ?? confirmedDomAt;
             const ackAt = ackPainted ? await ackPainted : paintedAt;
             resolve({
-              total: paintedAt - clickAt, foreseen: shown.foreseen, ack: ackAt - clickAt, frame: paintedAt - shown.domAt, render,
+              total: paintedAt - clickAt, foreseen: shown.foreseen, ack: ackAt - clickAt, frame: paintedAt - shown.domAt, render, tick,
               confirmed: confirmedAt - clickAt, toSend: sentAt - clickAt, engine: eventAt - sentAt, page: confirmedDomAt - eventAt,
             });
           });
@@ -472,7 +472,7 @@ async function main(): Promise<void> {
       console.log(`Packer UI in Chromium, language ${language} (page lang ${shown}) ${about}`);
       console.log(tapReport('Tap to screen, Start packing on a known order', packing));
       console.log(tapReport('Tap to screen, Accept on an order new to the terminal', accept));
-      console.log(tapReport('Tap to screen, all taps', [...packing, ...accept], tapFloor));
+      console.log(tapReport('Tap to screen, all taps', [...packing, ...accept], tapFloor, spread(idle).median));
       console.log(firstRenderReport(firstRender, 'cold', floorOf('cold')));
       console.log(firstRenderReport(firstRenderKept, 'kept', floorOf('kept')));
       console.log(line(`Scroll frame intervals, fling through ${onTerminal} rows`, spread(scroll), FRAME_MS, 'a 60 Hz frame', 0.02));
