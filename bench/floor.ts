@@ -59,6 +59,25 @@ export async function slowPageThread(page: Page, rate: number): Promise<void> {
  */
 export const AFTER_PAINT = `() => new Promise((resolve) => requestAnimationFrame((tick) => { window.__frameAt = performance.now(); window.__frameTime = tick; setTimeout(() => resolve(performance.now()), 0); }))`;
 
+/**
+ * In-page: resolves once the expression `ready` is true (checked every 20 ms), or fails after
+ * `timeoutMs`. For waiting on a load being measured: page.waitForFunction has Playwright install
+ * its selector engine in the page first, a large script whose evaluation (20-45 ms of one core in
+ * a trace) ran while the queue's first frame was still being drawn and rastered, and held its
+ * paint back; one page.evaluate of this needs only Playwright's small evaluation helper.
+ */
+export function whenInPage(ready: string, timeoutMs = 60_000): string {
+  return `new Promise((resolve, reject) => {
+    const since = performance.now();
+    const check = () => {
+      if (${ready}) resolve(true);
+      else if (performance.now() - since > ${timeoutMs}) reject(new Error('not ready after ${timeoutMs} ms: ' + ${JSON.stringify(ready)}));
+      else setTimeout(check, 20);
+    };
+    check();
+  })`;
+}
+
 /** Painted as the queue's probe has it (AFTER_PAINT), once the document's content is in. */
 const PAINT_PROBE = `(() => {
   window.__floor = {};
@@ -136,7 +155,7 @@ export async function measureFloor(
           await slowPageThread(page, slowdown);
           await page.addInitScript({ content: PAINT_PROBE });
           await page.goto(url);
-          await page.waitForFunction(() => (window as unknown as { __floor: { paintedAt?: number } }).__floor.paintedAt !== undefined, null, { timeout: 60_000 });
+          await page.evaluate(whenInPage('window.__floor.paintedAt !== undefined'));
           const at = (await page.evaluate(
             `({ painted: window.__floor.paintedAt, response: performance.getEntriesByType('navigation')[0]?.responseStart ?? NaN })`,
           )) as { painted: number; response: number };

@@ -42,7 +42,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startWebHarness, type WebHarness } from '../src/web';
 import { allowedCores, coresWanted, pinningReport, runPinned } from './cores';
-import { AFTER_PAINT, type Floor, floorReport, measureFloor, slowPageThread } from './floor';
+import { AFTER_PAINT, type Floor, floorReport, measureFloor, slowPageThread, whenInPage } from './floor';
 import { measureTapFloor, type TapFloor, tapFloorReport } from './tap-floor';
 import { spread } from './stats';
 import { type FirstRender, firstRenderReport, line, type Profile, type TapSample, tapReport } from './ui-packer-report';
@@ -287,10 +287,7 @@ async function loadPages(open: () => Promise<Page>, url: string, loads: number, 
     const page = await open();
     await page.addInitScript({ content: FIRST_SCREEN_PROBE });
     await page.goto(url);
-    await page.waitForFunction(() => {
-      const first = (window as unknown as { __first: { frameTaskAt?: number; livePaintedAt?: number } }).__first;
-      return first.frameTaskAt !== undefined && first.livePaintedAt !== undefined;
-    }, null, { timeout: 60_000 });
+    await page.evaluate(whenInPage('window.__first.frameTaskAt !== undefined && window.__first.livePaintedAt !== undefined'));
     const at = (await page.evaluate(
       `({ rows: window.__first.contentfulAt >= window.__first.domAt ? window.__first.contentfulAt : window.__first.frameTaskAt, frameTask: window.__first.frameTaskAt, dom: window.__first.domAt, drawn: window.__first.drawn, live: window.__first.liveAt, livePainted: window.__first.livePaintedAt,
           rowCount: window.__first.rowCount, asked: window.__first.askedAt ?? NaN, answered: window.__first.answerAt ?? NaN,
