@@ -43,6 +43,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { startWebHarness, type WebHarness } from '../src/web';
 import { allowedCores, coresWanted, pinningReport, runPinned } from './cores';
 import { AFTER_PAINT, type Floor, floorReport, measureFloor, slowPageThread, whenInPage } from './floor';
+import { FIRST_SCREEN_PROBE } from './first-screen-probe';
 import { measureTapFloor, type TapFloor, tapFloorReport } from './tap-floor';
 import { spread } from './stats';
 import { type FirstRender, firstRenderReport, line, type Profile, type TapSample, tapReport } from './ui-packer-report';
@@ -121,65 +122,6 @@ async function acceptAtService(harness: WebHarness, ids: readonly string[]): Pro
 
 // In-page code is written as strings: tsx names functions with a helper (__name) that does not
 // exist in the page.
-
-/**
- * Notes when the first screenful of queue rows is painted after navigation: rows down to the
- * list's bottom edge (or as many as there are orders), each with its text. Painted: when the
- * rows were in the DOM before the page's first contentful paint, that paint's time as the browser
- * records it (Paint Timing: the frame that showed them); otherwise the page's thread free after
- * the frame that followed them into the DOM (its requestAnimationFrame, then a task queued from
- * it). That second figure is noted in every load: it is later than the paint whenever a long task
- * (the app's script, which runs right after the first frame) comes between the frame and the
- * queued task. (Element Timing would name the rows' own paint, but headless Chromium 156 records
- * no element entries.) The rows may be the host's drawing of the queue in the page's
- * HTML (firstScreen) or the app's own; when the app's own rows replace a drawing is noted too
- * (from then on a tap works). Also notes when the page sent its first command for the queue and
- * when that answer arrived (the harness's socket).
- */
-const FIRST_SCREEN_PROBE = `(() => {
-  window.__first = {};
-  const Base = window.WebSocket;
-  window.WebSocket = class extends Base {
-    constructor(...args) {
-      super(...args);
-      this.addEventListener('message', (m) => {
-        if (window.__first.answerAt === undefined && typeof m.data === 'string' && m.data.includes('"ids":[')) window.__first.answerAt = performance.now();
-      });
-    }
-    send(data) {
-      if (window.__first.askedAt === undefined && String(data).includes('"orders.')) window.__first.askedAt = performance.now();
-      super.send(data);
-    }
-  };
-  new PerformanceObserver((entries) => {
-    for (const e of entries.getEntries()) if (e.name === 'first-contentful-paint') window.__first.contentfulAt = e.startTime;
-  }).observe({ type: 'paint', buffered: true });
-  const full = () => {
-    const list = document.querySelector('[data-testid="queue-list"]');
-    const rows = list ? list.querySelectorAll('[data-testid="order-row"]') : [];
-    const last = rows[rows.length - 1];
-    if (!last || !last.textContent) return null;
-    return rows.length >= Number(last.getAttribute('aria-setsize')) || last.getBoundingClientRect().bottom >= list.getBoundingClientRect().bottom ? last : null;
-  };
-  const afterFrame = (key) => requestAnimationFrame(() => setTimeout(() => { window.__first[key] = performance.now(); }, 0));
-  const observer = new MutationObserver(() => {
-    const drawn = document.querySelector('.first-screen') !== null;
-    if (window.__first.domAt === undefined) {
-      const last = full();
-      if (!last) return;
-      window.__first.domAt = performance.now();
-      window.__first.drawn = drawn;
-      window.__first.rowCount = document.querySelectorAll('[data-testid="order-row"]').length;
-      afterFrame('frameTaskAt');
-    }
-    if (!drawn && full()) {
-      observer.disconnect();
-      window.__first.liveAt = performance.now();
-      afterFrame('livePaintedAt');
-    }
-  });
-  observer.observe(document, { childList: true, subtree: true });
-})()`;
 
 /** Flings the queue `count` frames, three rows a frame, and returns each frame's interval. */
 const SCROLL_RUN = (count: number) => `new Promise((resolve) => {

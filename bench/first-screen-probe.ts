@@ -1,0 +1,75 @@
+/**
+ * bench/ui-packer.ts's in-page probe of the queue's first render. Notes when the first screenful of queue rows is painted after navigation: rows down to the
+ * list's bottom edge (or as many as there are orders), each with its text. Painted: when the
+ * rows were in the DOM before the page's first contentful paint, that paint's time as the browser
+ * records it (Paint Timing: the frame that showed them); otherwise the page's thread free after
+ * the frame that followed them into the DOM (its requestAnimationFrame, then a task queued from
+ * it). That second figure is noted in every load: it is later than the paint whenever a long task
+ * (the app's script, which runs right after the first frame) comes between the frame and the
+ * queued task. (Element Timing would name the rows' own paint, but headless Chromium 156 records
+ * no element entries.) The rows may be the host's drawing of the queue in the page's
+ * HTML (firstScreen) or the app's own; when the app's own rows replace a drawing is noted too
+ * (from then on a tap works). Also notes when the page sent its first command for the queue and
+ * when that answer arrived (the harness's socket).
+ */
+export const FIRST_SCREEN_PROBE = `(() => {
+  window.__first = {};
+  const Base = window.WebSocket;
+  window.WebSocket = class extends Base {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (m) => {
+        if (window.__first.answerAt === undefined && typeof m.data === 'string' && m.data.includes('"ids":[')) window.__first.answerAt = performance.now();
+      });
+    }
+    send(data) {
+      if (window.__first.askedAt === undefined && String(data).includes('"orders.')) window.__first.askedAt = performance.now();
+      super.send(data);
+    }
+  };
+  new PerformanceObserver((entries) => {
+    for (const e of entries.getEntries()) if (e.name === 'first-contentful-paint') window.__first.contentfulAt = e.startTime;
+  }).observe({ type: 'paint', buffered: true });
+  const full = () => {
+    const list = document.querySelector('[data-testid="queue-list"]');
+    const rows = list ? list.querySelectorAll('[data-testid="order-row"]') : [];
+    const last = rows[rows.length - 1];
+    if (!last || !last.textContent) return null;
+    return rows.length >= Number(last.getAttribute('aria-setsize')) || last.getBoundingClientRect().bottom >= list.getBoundingClientRect().bottom ? last : null;
+  };
+  // Each batch of DOM changes only counts the rows (no layout); whether they fill the list is asked
+  // after the next frame, when the page is laid out anyway. Asked in the batch, it forced a layout
+  // while the HTML was still parsing, before the style sheet was in: 11-16 ms of one core in a
+  // trace, and the style sheet's parsing waited for it.
+  const rowsIn = { at: undefined, count: 0, texted: false, drawn: false };
+  let liveAt;
+  let asking = false;
+  const ask = () => {
+    asking = false;
+    if (window.__first.domAt === undefined && rowsIn.at !== undefined && full()) {
+      Object.assign(window.__first, { domAt: rowsIn.at, drawn: rowsIn.drawn, rowCount: rowsIn.count, frameTaskAt: performance.now() });
+    }
+    if (window.__first.domAt !== undefined && liveAt !== undefined && document.querySelector('.first-screen') === null && full()) {
+      observer.disconnect();
+      Object.assign(window.__first, { liveAt, livePaintedAt: performance.now() });
+      return;
+    }
+    // Not yet full: asked again after every frame (the style sheet coming in is no DOM change);
+    // the app's own rows come by DOM changes, which ask again themselves.
+    if (window.__first.domAt === undefined) askAfterFrame();
+  };
+  const askAfterFrame = () => {
+    if (asking) return;
+    asking = true;
+    requestAnimationFrame(() => setTimeout(ask, 0));
+  };
+  const observer = new MutationObserver(() => {
+    const drawn = document.querySelector('.first-screen') !== null;
+    const rows = document.querySelectorAll('[data-testid="order-row"]');
+    const texted = rows.length > 0 && rows[rows.length - 1].textContent !== '';
+    if (window.__first.domAt === undefined && (rows.length !== rowsIn.count || texted !== rowsIn.texted)) Object.assign(rowsIn, { at: performance.now(), count: rows.length, texted, drawn });
+    if (!drawn && rows.length > 0 && liveAt === undefined) liveAt = performance.now();
+    if (rows.length > 0) askAfterFrame();
+  });
+  observer.observe(document, { childList: true, subtree: true });
+})()`;
