@@ -1,6 +1,7 @@
 /**
- * bench/ui-packer.ts's in-page probe of the queue's first render. Notes when the first screenful of queue rows is painted after navigation: rows down to the
- * list's bottom edge (or as many as there are orders), each with its text. Painted: when the
+ * bench/ui-packer.ts's in-page probe of the queue's first render. Notes when the first screenful
+ * of queue rows is painted after navigation: rows down to the list's bottom edge (or as many as
+ * there are orders), each with its text. Painted: when the
  * rows were in the DOM before the page's first contentful paint, that paint's time as the browser
  * records it (Paint Timing: the frame that showed them); otherwise the page's thread free after
  * the frame that followed them into the DOM (its requestAnimationFrame, then a task queued from
