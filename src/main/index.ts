@@ -67,6 +67,11 @@ async function main(): Promise<void> {
   setImmediate(() => loadFirstScreenBuild(firstScreenBuild(rendererRoot)));
 
   await app.whenReady();
+  // What draws the window: where Chromium will not use a PC's graphics, tiles are rasterized on
+  // the CPU, the first screen's largest cost on a one-core counter PC (docs/ui.md). Read from this
+  // line by build/README.md's real-machine checklist.
+  const gpu = app.getGPUFeatureStatus();
+  shellLog.info('graphics', { rasterization: gpu.rasterization, compositing: gpu.gpu_compositing });
   if (process.platform === 'win32') app.setAppUserModelId('com.packdesk.terminal');
   // No application menu in a packaged build: nothing to reach devtools or reload from.
   if (app.isPackaged) Menu.setApplicationMenu(null);

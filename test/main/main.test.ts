@@ -4,7 +4,7 @@
  * what happens before ready, the hardened session, app://, the window, every IPC channel with its
  * sender check in front of the real host, events to the window, kiosk, and a clean quit.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -98,6 +98,8 @@ const fake = vi.hoisted(() => {
       exit: (code: number) => calls.push(`exit ${code}`),
       setAppUserModelId: () => undefined,
       setLoginItemSettings: () => calls.push('setLoginItemSettings'),
+      // An old PC whose graphics Chromium will not use: raster on the CPU.
+      getGPUFeatureStatus: () => ({ gpu_compositing: 'enabled', rasterization: 'disabled_software', webgl: 'enabled' }),
     },
     protocol: {
       registerSchemesAsPrivileged: () => calls.push('registerSchemesAsPrivileged'),
@@ -186,6 +188,13 @@ describe('the main process', () => {
     expect(fake.windows[0]!.options['webPreferences']).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, devTools: false });
     expect(fake.windows[0]!.options['webPreferences']).toMatchObject({ preload: expect.stringMatching(/preload[\\/]index\.js$/) });
     for (const event of ['second-instance', 'web-contents-created', 'window-all-closed', 'before-quit']) expect(fake.appHandlers.has(event), event).toBe(true);
+  });
+
+  it('says in the shell log what draws the window (raster on the graphics or on the CPU), for the real-machine checklist', () => {
+    const lines = readFileSync(path.join(fake.state.dataDir, 'logs', 'shell.log'), 'utf8').split('\n').filter((l) => l.includes('graphics'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('disabled_software');
+    expect(lines[0]).toMatch(/compositing.{0,4}enabled/);
   });
 
   it('answers the app window through the real host: training mode, seeded orders, updates off', async () => {
