@@ -41,35 +41,43 @@ export const FIRST_SCREEN_PROBE = `(() => {
   // Each batch of DOM changes only counts the rows (no layout); whether they fill the list is asked
   // after the next frame, when the page is laid out anyway. Asked in the batch, it forced a layout
   // while the HTML was still parsing, before the style sheet was in: 11-16 ms of one core in a
-  // trace, and the style sheet's parsing waited for it.
+  // trace, and the style sheet's parsing waited for it. \`rowsIn\`: the rows as they last changed
+  // before they were seen filling the list (\`domAt\` is that change); \`appRows\`: the same for the
+  // app's own rows (\`liveAt\`). A change after the frame an ask waited for had begun was not in that
+  // frame: the ask waits for the next one.
   const rowsIn = { at: undefined, count: 0, texted: false, drawn: false };
-  let liveAt;
+  const appRows = { at: undefined, count: 0, texted: false };
+  let frameBegunAt = -1;
   let asking = false;
   const ask = () => {
     asking = false;
-    if (window.__first.domAt === undefined && rowsIn.at !== undefined && full()) {
-      Object.assign(window.__first, { domAt: rowsIn.at, drawn: rowsIn.drawn, rowCount: rowsIn.count, frameTaskAt: performance.now() });
+    const first = window.__first;
+    if (first.domAt === undefined) {
+      if (rowsIn.at >= frameBegunAt || !full()) return askAfterFrame();
+      Object.assign(first, { domAt: rowsIn.at, drawn: rowsIn.drawn, rowCount: rowsIn.count, frameTaskAt: performance.now() });
     }
-    if (window.__first.domAt !== undefined && liveAt !== undefined && document.querySelector('.first-screen') === null && full()) {
-      observer.disconnect();
-      Object.assign(window.__first, { liveAt, livePaintedAt: performance.now() });
-      return;
-    }
-    // Not yet full: asked again after every frame (the style sheet coming in is no DOM change);
-    // the app's own rows come by DOM changes, which ask again themselves.
-    if (window.__first.domAt === undefined) askAfterFrame();
+    // The app's own rows come by DOM changes, which ask again themselves.
+    if (appRows.at === undefined || document.querySelector('.first-screen') !== null) return;
+    if (appRows.at >= frameBegunAt) return askAfterFrame();
+    if (!full()) return;
+    observer.disconnect();
+    Object.assign(first, { liveAt: appRows.at, livePaintedAt: performance.now() });
   };
   const askAfterFrame = () => {
     if (asking) return;
     asking = true;
-    requestAnimationFrame(() => setTimeout(ask, 0));
+    requestAnimationFrame(() => {
+      frameBegunAt = performance.now();
+      setTimeout(ask, 0);
+    });
   };
   const observer = new MutationObserver(() => {
     const drawn = document.querySelector('.first-screen') !== null;
     const rows = document.querySelectorAll('[data-testid="order-row"]');
     const texted = rows.length > 0 && rows[rows.length - 1].textContent !== '';
-    if (window.__first.domAt === undefined && (rows.length !== rowsIn.count || texted !== rowsIn.texted)) Object.assign(rowsIn, { at: performance.now(), count: rows.length, texted, drawn });
-    if (!drawn && rows.length > 0 && liveAt === undefined) liveAt = performance.now();
+    const now = performance.now();
+    if (window.__first.domAt === undefined && (rows.length !== rowsIn.count || texted !== rowsIn.texted || drawn !== rowsIn.drawn)) Object.assign(rowsIn, { at: now, count: rows.length, texted, drawn });
+    if (!drawn && (rows.length !== appRows.count || texted !== appRows.texted)) Object.assign(appRows, { at: now, count: rows.length, texted });
     if (rows.length > 0) askAfterFrame();
   });
   observer.observe(document, { childList: true, subtree: true });

@@ -51,13 +51,13 @@ export async function slowPageThread(page: Page, rate: number): Promise<void> {
 }
 
 /**
- * In-page: resolves, after the next paint, with the time `performance.now()` then (and notes when
- * that frame's callbacks ran, `__frameAt`, and its frame time, `__frameTime`: the display tick it
- * was begun for, the timestamp requestAnimationFrame hands its callbacks). Painted: the frame's rAF
- * has run and a task queued from it has started. The one probe of "painted" for the queue's first
- * render, a tap, and their floors.
+ * In-page: resolves, after the next paint, with `{ at, frameAt, frameTime }`: `performance.now()`
+ * then, when that frame's callbacks ran, and its frame time (the display tick it was begun for, the
+ * timestamp requestAnimationFrame hands its callbacks). Each call's own: two probes in flight do not
+ * share them. Painted: the frame's rAF has run and a task queued from it has started. The one probe
+ * of "painted" for the queue's first render, a tap, and their floors.
  */
-export const AFTER_PAINT = `() => new Promise((resolve) => requestAnimationFrame((tick) => { window.__frameAt = performance.now(); window.__frameTime = tick; setTimeout(() => resolve(performance.now()), 0); }))`;
+export const AFTER_PAINT = `() => new Promise((resolve) => requestAnimationFrame((frameTime) => { const frameAt = performance.now(); setTimeout(() => resolve({ at: performance.now(), frameAt, frameTime }), 0); }))`;
 
 /**
  * In-page: resolves once the expression `ready` is true (checked every 20 ms), or fails after
@@ -70,9 +70,13 @@ export function whenInPage(ready: string, timeoutMs = 60_000): string {
   return `new Promise((resolve, reject) => {
     const since = performance.now();
     const check = () => {
-      if (${ready}) resolve(true);
-      else if (performance.now() - since > ${timeoutMs}) reject(new Error('not ready after ${timeoutMs} ms: ' + ${JSON.stringify(ready)}));
-      else setTimeout(check, 20);
+      try {
+        if (${ready}) resolve(true);
+        else if (performance.now() - since > ${timeoutMs}) reject(new Error('not ready after ${timeoutMs} ms: ' + ${JSON.stringify(ready)}));
+        else setTimeout(check, 20);
+      } catch (error) {
+        reject(error);
+      }
     };
     check();
   })`;
@@ -83,7 +87,7 @@ const PAINT_PROBE = `(() => {
   window.__floor = {};
   document.addEventListener('DOMContentLoaded', () => {
     window.__floor.domAt = performance.now();
-    (${AFTER_PAINT})().then((at) => { window.__floor.paintedAt = at; });
+    (${AFTER_PAINT})().then((p) => { window.__floor.paintedAt = p.at; });
   });
 })()`;
 

@@ -38,7 +38,7 @@ export async function measureTapFloor(browser: Browser, taps: number): Promise<T
             if (clickAt === null) return;
             observer.disconnect();
             const domAt = performance.now();
-            (${AFTER_PAINT})().then((at) => resolve({ total: at - clickAt, frame: at - domAt, tick: window.__frameTime - clickAt }));
+            (${AFTER_PAINT})().then((p) => resolve({ total: p.at - clickAt, frame: p.at - domAt, tick: p.frameTime - clickAt }));
           });
           observer.observe(document.getElementById('state'), { childList: true, characterData: true, subtree: true });
         });

@@ -36,7 +36,7 @@ export interface FirstRender {
   readonly answered: number;
   /** ... to the queue's head and the settings in the store (answers checked, words started). */
   readonly data: number;
-  /** ... to the first screenful of rows in the DOM. */
+  /** ... to the first screenful of rows in the DOM (the rows' last change before a frame showed them filling the list). */
   readonly dom: number;
   /** ... to the first screenful of rows painted (the first contentful paint when they were in it; see FIRST_SCREEN_PROBE). */
   readonly rows: number;
@@ -44,7 +44,7 @@ export interface FirstRender {
   readonly frameTask: number;
   /** Whether those rows were the host's drawing in the page's HTML (firstScreen), not the app's. */
   readonly drawn: boolean;
-  /** ... to the app's own rows in the DOM (a drawing replaced; the same as `dom` without one): a tap works from here. */
+  /** ... to the app's own rows in the DOM (their last change before a frame showed them filling the list; a drawing replaced, or the same as `dom` without one): a tap works from here. */
   readonly live: number;
   /** ... to those painted (the page's thread free after their frame). */
   readonly livePainted: number;
@@ -89,15 +89,19 @@ export interface TapSample {
   readonly page: number;
 }
 
+/** rAF timestamps' rounding (see inFirstFrame). */
+const TICK_ROUNDING_MS = 0.25;
+
 /**
  * Whether a tap's new state was drawn by the first frame after the tap: the display tick that frame
  * was begun for, from the click, is at most one display interval (the first tick after the click),
  * or before the click (the frame under way at it took the change in). Later than one interval, the
- * page missed a frame. `interval` is the display's, measured with nothing happening; 2 % is the
- * clock's jitter.
+ * page missed a frame. `interval` is the display's, measured with nothing happening (a median of
+ * rAF timestamps, which sit on the display's ticks); 0.25 ms is for their rounding, no more, so a
+ * missed frame is not counted as a first one.
  */
 export function inFirstFrame(tick: number, interval: number): boolean {
-  return tick <= interval * 1.02;
+  return tick <= interval + TICK_ROUNDING_MS;
 }
 
 /** How many taps were drawn by the first frame after them, and when that frame's tick came. */
@@ -117,7 +121,7 @@ export function tapReport(title: string, samples: readonly TapSample[], floor?: 
     `  the new state first drawn from the page's foreseen view in ${foreseen} of ${samples.length} taps (else the engine's view came first)`,
     ...(interval
       ? [
-          `  drawn by the first frame after the tap (its display tick at most ${interval.toFixed(1)} ms after the click, or the frame under way at it): ${firstFrames(samples.map((x) => x.tick), interval)};`,
+          `  drawn by the first frame after the tap (its display tick at most ${(interval + TICK_ROUNDING_MS).toFixed(2)} ms after the click, or the frame under way at it): ${firstFrames(samples.map((x) => x.tick), interval)};`,
           `                       that frame's tick after the click ${part('tick')}${floor ? `; the tap floor's in ${firstFrames(floor.ticks, interval)}` : ''}`,
         ]
       : []),

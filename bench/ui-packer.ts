@@ -286,20 +286,20 @@ async function measureTaps(page: Page, ids: readonly string[], step: string): Pr
         const observer = new MutationObserver(() => {
           if (clickAt === null) return;
           // The tap acknowledged by the page itself: the big button resting ("Starting packing…").
-          if (ackPainted === null && screen.querySelector('[data-testid="next-step"][data-step="resting"]')) ackPainted = painted();
+          if (ackPainted === null && screen.querySelector('[data-testid="next-step"][data-step="resting"]')) ackPainted = painted().then((p) => p.at);
           if (!screen.querySelector('[data-testid="order-marks"] [data-testid="mark-waiting"]')) return;
           const foreseen = screen.getAttribute('data-predicted') === 'true';
           // The new state on screen, the page's foreseen view or the engine's, whichever came first.
           if (first === null) {
             const domAt = performance.now();
-            first = { domAt, foreseen, painted: painted().then((at) => ({ at, render: at - window.__frameAt, tick: window.__frameTime - clickAt })) };
+            first = { domAt, foreseen, painted: painted().then((p) => ({ at: p.at, render: p.at - p.frameAt, tick: p.frameTime - clickAt })) };
           }
           if (foreseen) return;
           // The engine's own view of the order in the DOM: the tap confirmed.
           observer.disconnect();
           const confirmedDomAt = performance.now();
           const shown = first;
-          painted().then(async (confirmedAt) => {
+          painted().then(async ({ at: confirmedAt }) => {
             const { at: paintedAt, render, tick } = await shown.painted;
             const sentAt = window.__sentAt.find((t) => t >= clickAt) ?? clickAt;
             const eventAt = window.__ordersAt.find((t) => t >= sentAt) ?? confirmedDomAt;

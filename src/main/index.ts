@@ -66,12 +66,20 @@ async function main(): Promise<void> {
   // The drawing of the queue's first screen (core/ui/firstScreen) is loaded while Electron gets ready, not on the page's path.
   setImmediate(() => loadFirstScreenBuild(firstScreenBuild(rendererRoot)));
 
-  await app.whenReady();
   // What draws the window: where Chromium will not use a PC's graphics, tiles are rasterized on
-  // the CPU, the first screen's largest cost on a one-core counter PC (docs/ui.md). Read from this
-  // line by build/README.md's real-machine checklist.
-  const gpu = app.getGPUFeatureStatus();
-  shellLog.info('graphics', { rasterization: gpu.rasterization, compositing: gpu.gpu_compositing });
+  // the CPU, a large part of the first screen's time on a one-core counter PC (docs/ui.md). Known
+  // only once the GPU process has reported, which can happen more than once (after a GPU crash
+  // Chromium falls back): said each time it changes. Read by build/README.md's checklist.
+  let graphicsSaid = '';
+  app.on('gpu-info-update', () => {
+    const gpu = app.getGPUFeatureStatus();
+    const said = { rasterization: gpu.rasterization, compositing: gpu.gpu_compositing };
+    if (JSON.stringify(said) === graphicsSaid) return;
+    graphicsSaid = JSON.stringify(said);
+    shellLog.info('graphics', said);
+  });
+
+  await app.whenReady();
   if (process.platform === 'win32') app.setAppUserModelId('com.packdesk.terminal');
   // No application menu in a packaged build: nothing to reach devtools or reload from.
   if (app.isPackaged) Menu.setApplicationMenu(null);

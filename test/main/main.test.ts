@@ -85,6 +85,8 @@ const fake = vi.hoisted(() => {
   }
 
   const state = { dataDir: '' };
+  // An old PC whose graphics Chromium will not use: raster on the CPU.
+  const gpu = { gpu_compositing: 'enabled', rasterization: 'disabled_software', webgl: 'enabled' };
   const electron = {
     app: {
       isPackaged: true,
@@ -98,8 +100,7 @@ const fake = vi.hoisted(() => {
       exit: (code: number) => calls.push(`exit ${code}`),
       setAppUserModelId: () => undefined,
       setLoginItemSettings: () => calls.push('setLoginItemSettings'),
-      // An old PC whose graphics Chromium will not use: raster on the CPU.
-      getGPUFeatureStatus: () => ({ gpu_compositing: 'enabled', rasterization: 'disabled_software', webgl: 'enabled' }),
+      getGPUFeatureStatus: () => ({ ...gpu }),
     },
     protocol: {
       registerSchemesAsPrivileged: () => calls.push('registerSchemesAsPrivileged'),
@@ -145,7 +146,7 @@ const fake = vi.hoisted(() => {
     on() {}
   }
 
-  return { calls, appHandlers, ipcHandlers, windows, notes, electron, state, ready: () => ready(), updater: new InactiveUpdater() };
+  return { calls, appHandlers, ipcHandlers, windows, notes, electron, state, gpu, ready: () => ready(), updater: new InactiveUpdater() };
 });
 
 vi.mock('electron', () => ({ ...fake.electron, default: fake.electron }));
@@ -190,11 +191,21 @@ describe('the main process', () => {
     for (const event of ['second-instance', 'web-contents-created', 'window-all-closed', 'before-quit']) expect(fake.appHandlers.has(event), event).toBe(true);
   });
 
-  it('says in the shell log what draws the window (raster on the graphics or on the CPU), for the real-machine checklist', () => {
-    const lines = readFileSync(path.join(fake.state.dataDir, 'logs', 'shell.log'), 'utf8').split('\n').filter((l) => l.includes('graphics'));
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('disabled_software');
-    expect(lines[0]).toMatch(/compositing.{0,4}enabled/);
+  it('says in the shell log what draws the window (raster on the graphics or on the CPU) once the GPU process has reported, and again when it changes', () => {
+    const lines = () => readFileSync(path.join(fake.state.dataDir, 'logs', 'shell.log'), 'utf8').split('\n').filter((l) => l.includes('graphics'));
+    const reported = () => (fake.appHandlers.get('gpu-info-update') ?? []).forEach((h) => h());
+    expect(lines()).toHaveLength(0);
+    reported();
+    reported();
+    expect(lines()).toHaveLength(1);
+    expect(lines()[0]).toContain('disabled_software');
+    expect(lines()[0]).toMatch(/compositing.{0,4}enabled/);
+    // After a GPU crash Chromium falls back, and says so again.
+    fake.gpu.rasterization = 'unavailable_software';
+    fake.gpu.gpu_compositing = 'disabled_software';
+    reported();
+    expect(lines()).toHaveLength(2);
+    expect(lines()[1]).toMatch(/compositing.{0,4}disabled_software/);
   });
 
   it('answers the app window through the real host: training mode, seeded orders, updates off', async () => {
