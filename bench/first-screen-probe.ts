@@ -1,15 +1,14 @@
 /**
  * bench/ui-packer.ts's in-page probe of the queue's first render. Notes when the first screenful
  * of queue rows is painted after navigation: rows down to the list's bottom edge (or as many as
- * there are orders), each with its text. Painted: when the
- * rows were in the DOM before the page's first contentful paint, that paint's time as the browser
- * records it (Paint Timing: the frame that showed them); otherwise the page's thread free after
- * the frame that followed them into the DOM (its requestAnimationFrame, then a task queued from
- * it). That second figure is noted in every load: it is later than the paint whenever a long task
- * (the app's script, which runs right after the first frame) comes between the frame and the
- * queued task. (Element Timing would name the rows' own paint, but headless Chromium 156 records
- * no element entries.) The rows may be the host's drawing of the queue in the page's
- * HTML (firstScreen) or the app's own; when the app's own rows replace a drawing is noted too
+ * there are orders), each with its text. Painted: when the rows were in the DOM before the page's
+ * first contentful paint, that paint's time as the browser records it (Paint Timing: the frame that
+ * showed them); otherwise the page's thread free after the frame that followed them into the DOM
+ * (its requestAnimationFrame, then a task queued from it). That second figure is noted in every
+ * load: it is later than the paint whenever a long task (the app's script, which runs right after
+ * the first frame) comes between the frame and the queued task. (Element Timing would name the
+ * rows' own paint, but headless Chromium 156 records no element entries.) The rows may be the
+ * host's drawing of the queue in the page's HTML (firstScreen) or the app's own; when the app's own rows replace a drawing is noted too
  * (from then on a tap works). Also notes when the page sent its first command for the queue and
  * when that answer arrived (the harness's socket).
  */

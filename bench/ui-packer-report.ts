@@ -116,8 +116,9 @@ export function tapReport(title: string, samples: readonly TapSample[], floor?: 
     return `median ${s.median.toFixed(1)} / p95 ${s.p95.toFixed(1)} ms`;
   };
   const foreseen = samples.filter((x) => x.foreseen).length;
+  const total = spread(samples.map((x) => x.total));
   return [
-    line(title, spread(samples.map((x) => x.total)), 16, 'one frame'),
+    line(title, total, 16, 'one frame'),
     `  the new state first drawn from the page's foreseen view in ${foreseen} of ${samples.length} taps (else the engine's view came first)`,
     ...(interval
       ? [
@@ -130,7 +131,7 @@ export function tapReport(title: string, samples: readonly TapSample[], floor?: 
     `  the engine's own view painted (tap confirmed): ${part('confirmed')}`,
     `  where that time goes: click to command sent ${part('toSend')}; engine round trip (command to orders.changed) ${part('engine')};`,
     `                       page (event to DOM: validation, store, React) ${part('page')}; then the next frame`,
-    ...(floor ? [`  beside the tap floor (a trivial page's button, the browser alone): p95 ${floor.total.p95.toFixed(1)} ms; the app's taps ${(spread(samples.map((x) => x.total)).p95 - floor.total.p95).toFixed(1)} ms over it at p95`] : []),
+    ...(floor ? [`  beside the tap floor (a trivial page's button, the browser alone): p95 ${floor.total.p95.toFixed(1)} ms; the app's taps ${(total.p95 - floor.total.p95).toFixed(1)} ms over it at p95`] : []),
   ].join('\n');
 }
 

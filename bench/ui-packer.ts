@@ -282,7 +282,7 @@ async function measureTaps(page: Page, ids: readonly string[], step: string): Pr
         let ackPainted = null;
         let first = null;
         document.addEventListener('click', (e) => { clickAt = e.timeStamp; }, { capture: true, once: true });
-        const painted = () => new Promise((r) => (${AFTER_PAINT})().then(r));
+        const painted = ${AFTER_PAINT};
         const observer = new MutationObserver(() => {
           if (clickAt === null) return;
           // The tap acknowledged by the page itself: the big button resting ("Starting packing…").

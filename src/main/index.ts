@@ -74,8 +74,9 @@ async function main(): Promise<void> {
   app.on('gpu-info-update', () => {
     const gpu = app.getGPUFeatureStatus();
     const said = { rasterization: gpu.rasterization, compositing: gpu.gpu_compositing };
-    if (JSON.stringify(said) === graphicsSaid) return;
-    graphicsSaid = JSON.stringify(said);
+    const key = JSON.stringify(said);
+    if (key === graphicsSaid) return;
+    graphicsSaid = key;
     shellLog.info('graphics', said);
   });
 

@@ -138,4 +138,3 @@ describe('a counter closing while it is still opening the hub', () => {
     expect(session.status().mode).not.toBe('connected');
   });
 });
-
