@@ -4,7 +4,9 @@
  * server (startWebServer: its headers, its CSP, 127.0.0.1), with the same probe of "painted" as
  * the queue's first render, fresh profile per load and one profile kept. What it takes is the
  * browser's own share of the queue's first render (navigation, a new renderer process, the
- * document's commit and the first frame); the rest is the app's.
+ * document's commit and the first frame); the rest is the app's. Its server runs in the bench's own
+ * process (with --cores, on the bench's cores, not the app's: answering a trivial page is next to
+ * nothing, and the app's host answering its page is the app's).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,8 @@
 /**
- * The packer UI in Debian's Chromium with 5,000 orders on the terminal (browser harness: the real
- * host, engine and training sandbox; the built renderer from out/renderer):
+ * The packer UI in Debian's Chromium with 5,000 orders on the terminal: the browser harness (the
+ * real host and engine, bundled as the app's main process is, in a process of its own:
+ * bench/host-process.ts) against the sandbox order service in another (as a store's order service
+ * is another computer), the built renderer from out/renderer:
  * 1. tap to screen: from a real click on the big button (the click event's timestamp) until the
  *    order's new state is in the DOM and painted; bound: one frame, 16 ms (p95). The page draws the
  *    state the tap leaves the order in at once (foreseen with the engine's rules, shared/orders
@@ -29,9 +31,10 @@
  * times slower (Chromium's CPU throttling): how much room the bound leaves on a slower terminal.
  * Only the page's thread is slowed (not the browser process, raster or font decoding), so read it
  * as a rough margin, and always beside the floor measured with the same slowdown.
- * With --cores N (bench/cores.ts), everything runs pinned to the first N cores with taskset (a counter
- * PC with one core or two), the floor measured the same way, and each first render is also read
- * against the floor: its p95 at most the floor's p95 + 150 ms (issue 41), printed as a ratio.
+ * With --cores N (bench/cores.ts), the host and Chromium run pinned to the first N cores with taskset
+ * (a counter PC with one core or two), the bench's own driver (Playwright) and the sandbox on the
+ * cores left when there are any, the floor measured the same way, and each first render is also
+ * read against the floor: its p95 at most the floor's p95 + 150 ms (issue 41), printed as a ratio.
  * With the floor (--floor, --cores), the tap's floor too (bench/tap-floor.ts: a trivial page's button,
  * click to painted, the same probe), printed beside all taps: the browser's own share of a tap.
  * Run: npm run build && npx tsx bench/ui-packer.ts [--cores N] [--orders 5000] [--taps 100] [--loads 8] [--frames 600] [--language en|hi] [--only first-render|floor] [--floor] [--slowdown N]
@@ -40,10 +43,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startWebHarness, type WebHarness } from '../src/web';
-import { allowedCores, coresWanted, pinningReport, runPinned } from './cores';
+import { appCores, coresWanted, pinnedLaunch, pinningReport, runPinned } from './cores';
 import { AFTER_PAINT, type Floor, floorReport, measureFloor, slowPageThread, whenInPage } from './floor';
 import { FIRST_SCREEN_PROBE } from './first-screen-probe';
+import type { HeadTiming } from './host-process';
+import { type HostProcess, type SandboxProcess, startHostProcess, startSandboxProcess } from './processes';
 import { measureTapFloor, type TapFloor, tapFloorReport } from './tap-floor';
 import { spread } from './stats';
 import { type FirstRender, firstRenderReport, line, type Profile, type TapSample, tapReport } from './ui-packer-report';
@@ -83,20 +87,41 @@ function flag(name: string, fallback: number): number {
   return Number.isFinite(v) && v > 0 ? v : fallback;
 }
 
-async function ok<T>(harness: WebHarness, command: string, payload: unknown): Promise<T> {
-  const reply = await harness.host.handle(command, payload);
-  if (!reply.ok) throw new Error(`${command}: ${reply.problem.message}`);
-  return reply.value as T;
+/**
+ * The terminal measured: the sandbox order service and the host (the harness: engine, server and
+ * the page's renderer), each a process of its own, as the app and a store's order service are; with
+ * --cores the host runs on the app's cores (bench/cores.ts), the sandbox on the bench's.
+ */
+interface Terminal {
+  readonly host: HostProcess;
+  readonly sandbox: SandboxProcess;
+}
+
+async function startTerminal(workDir: string, orderCount: number): Promise<Terminal> {
+  const sandbox = await startSandboxProcess(orderCount);
+  try {
+    return { sandbox, host: await startHostProcess(workDir, sandbox.url, undefined, [], appCores() ?? undefined) };
+  } catch (error) {
+    await sandbox.stop();
+    throw error;
+  }
+}
+
+/** A GET of the sandbox's admin API (sandbox/admin.ts). */
+async function admin<T>(terminal: Terminal, path: string): Promise<T> {
+  const res = await fetch(`${terminal.sandbox.adminUrl}/__sandbox/${path}`);
+  if (!res.ok) throw new Error(`the sandbox's ${path}: HTTP ${res.status}`);
+  return (await res.json()) as T;
 }
 
 /**
- * Waits for intake's first pass: training reads the sandbox's orders after the engine starts and
+ * Waits for intake's first pass: the host reads the sandbox's orders after the engine starts and
  * the queue fills in as they arrive; the measures are of a terminal with all of them in.
  */
-async function allOrdersIn(harness: WebHarness): Promise<number> {
+async function allOrdersIn(terminal: Terminal): Promise<number> {
   const started = Date.now();
   for (;;) {
-    const status = await ok<{ lastCompleteAt: number | null; condition: string }>(harness, 'intake.status', {});
+    const status = await terminal.host.handle<{ lastCompleteAt: number | null; condition: string }>('intake.status', {});
     if (status.lastCompleteAt !== null) return Date.now() - started;
     if (Date.now() - started > 600_000) throw new Error(`intake's first pass did not complete (${status.condition})`);
     await new Promise((r) => setTimeout(r, 100));
@@ -104,14 +129,13 @@ async function allOrdersIn(harness: WebHarness): Promise<number> {
 }
 
 /** Accepts `ids` at the service so the terminal has their details (items, fulfilments). */
-async function acceptAtService(harness: WebHarness, ids: readonly string[]): Promise<void> {
-  for (const orderId of ids) await ok(harness, 'taps.submit', { orderId, input: { kind: 'orderState', state: 'ACCEPTED' } });
-  const sandbox = harness.host.sandbox!;
+async function acceptAtService(terminal: Terminal, ids: readonly string[]): Promise<void> {
+  for (const orderId of ids) await terminal.host.handle('taps.submit', { orderId, input: { kind: 'orderState', state: 'ACCEPTED' } });
   const want = new Set(ids);
   const end = Date.now() + 120_000;
   for (;;) {
-    const applied = sandbox.appliedLog().filter((e) => want.has(e.orderId)).length;
-    const status = await ok<{ waiting: number }>(harness, 'sync.status', {});
+    const applied = (await admin<{ orderId: string }[]>(terminal, 'log')).filter((e) => want.has(e.orderId)).length;
+    const status = await terminal.host.handle<{ waiting: number }>('sync.status', {});
     if (applied >= ids.length && status.waiting === 0) return;
     if (Date.now() > end) throw new Error(`only ${applied} of ${ids.length} acceptances arrived`);
     await new Promise((r) => setTimeout(r, 100));
@@ -175,38 +199,13 @@ const IDLE_RUN = `new Promise((resolve) => {
   requestAnimationFrame(step);
 })`;
 
-/**
- * Times the host's orders.list while `run` loads pages: wall time, and the Node process's CPU over
- * it (the page, Chromium and this process share the machine's cores).
- */
-async function timingHostList<T>(harness: WebHarness, run: (taken: () => { wall: number; cpu: number } | null) => Promise<T>): Promise<T> {
-  const host = harness.host;
-  const handle = host.handle.bind(host);
-  let last: { wall: number; cpu: number } | null = null;
-  host.handle = async (command, payload) => {
-    if (command !== 'orders.head') return handle(command, payload);
-    const started = performance.now();
-    const cpu = process.cpuUsage();
-    const reply = await handle(command, payload);
-    const used = process.cpuUsage(cpu);
-    last = { wall: performance.now() - started, cpu: (used.user + used.system) / 1000 };
-    return reply;
-  };
-  try {
-    return await run(() => {
-      const taken = last;
-      last = null;
-      return taken;
-    });
-  } finally {
-    host.handle = handle;
-  }
-}
+/** Launch options, with the executable pinned to the app's cores under --cores (bench/cores.ts). */
+type Launch = typeof LAUNCH;
 
-async function measureFirstRender(browser: Browser, harness: WebHarness, loads: number, profile: Profile, slowdown: number): Promise<FirstRender[]> {
+async function measureFirstRender(browser: Browser, launch: Launch, host: HostProcess, loads: number, profile: Profile, slowdown: number): Promise<FirstRender[]> {
   // A profile on disk, as Electron's: Chromium keeps no compiled code for an in-memory one.
   const profileDir = profile === 'kept' ? mkdtempSync(join(tmpdir(), 'packdesk-bench-profile-')) : null;
-  const context = profileDir ? await chromium.launchPersistentContext(profileDir, { ...LAUNCH, viewport: { width: 1366, height: 768 } }) : null;
+  const context = profileDir ? await chromium.launchPersistentContext(profileDir, { ...launch, viewport: { width: 1366, height: 768 } }) : null;
   try {
     const open = () => (context ? context.newPage() : browser.newPage({ viewport: { width: 1366, height: 768 } }));
     const slowed = async () => {
@@ -214,29 +213,33 @@ async function measureFirstRender(browser: Browser, harness: WebHarness, loads: 
       await slowPageThread(page, slowdown);
       return page;
     };
-    return await timingHostList(harness, (hostList) => loadPages(slowed, harness.url, loads, hostList));
+    return await loadPages(slowed, host, loads);
   } finally {
     await context?.close();
     if (profileDir) rmSync(profileDir, { recursive: true, force: true });
   }
 }
 
-async function loadPages(open: () => Promise<Page>, url: string, loads: number, hostList: () => { wall: number; cpu: number } | null): Promise<FirstRender[]> {
+async function loadPages(open: () => Promise<Page>, host: HostProcess, loads: number): Promise<FirstRender[]> {
   const samples: FirstRender[] = [];
+  // How the host answered each load's orders.head: the page's is the last of a load (the host's own
+  // drawing of the first screen asks first).
+  const heads = async (): Promise<HeadTiming | undefined> => ((await host.request({ kind: 'headTimes' })) as HeadTiming[]).at(-1);
+  await heads();
   // One load first, not counted: it warms the host (the queue's kept listing) and, for `kept`,
   // leaves the browser's caches as a terminal that was opened before.
   for (let i = 0; i < loads + 1; i++) {
     const page = await open();
     await page.addInitScript({ content: FIRST_SCREEN_PROBE });
-    await page.goto(url);
+    await page.goto(host.url);
     await page.evaluate(whenInPage('window.__first.frameTaskAt !== undefined && window.__first.livePaintedAt !== undefined'));
     const at = (await page.evaluate(
       `({ rows: window.__first.contentfulAt >= window.__first.domAt ? window.__first.contentfulAt : window.__first.frameTaskAt, frameTask: window.__first.frameTaskAt, dom: window.__first.domAt, drawn: window.__first.drawn, live: window.__first.liveAt, livePainted: window.__first.livePaintedAt,
           rowCount: window.__first.rowCount, asked: window.__first.askedAt ?? NaN, answered: window.__first.answerAt ?? NaN,
           script: performance.getEntriesByName('packdesk:script')[0]?.startTime ?? NaN, data: performance.getEntriesByName('packdesk:data')[0]?.startTime ?? NaN })`,
     )) as Omit<FirstRender, 'hostList' | 'hostListCpu'>;
-    const host = hostList();
-    if (i > 0) samples.push({ ...at, hostList: host?.wall ?? Number.NaN, hostListCpu: host?.cpu ?? Number.NaN });
+    const head = await heads();
+    if (i > 0) samples.push({ ...at, hostList: head?.wall ?? Number.NaN, hostListCpu: head?.cpu ?? Number.NaN });
     // The page reads the whole list once its first screen is painted: the next load starts after
     // that is in, as it would on a terminal (nothing else loading), not beside it.
     if (Number.isFinite(at.answered))
@@ -328,41 +331,38 @@ async function main(): Promise<void> {
   const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
   const firstRenderOnly = only === 'first-render';
   const cores = coresWanted();
-  if (cores !== null) console.log(`On ${cores} core${cores > 1 ? 's' : ''} (cores ${allowedCores()}): host, harness, sandbox and Chromium pinned with taskset, the floor measured the same way`);
-  // With --cores the floor is always measured: the first render is read against it (issue 41).
-  let floors: Floor[] = [];
-  let tapFloor: TapFloor | undefined;
-  if (only === 'floor' || process.argv.includes('--floor') || cores !== null) {
-    const floorBrowser = await chromium.launch(LAUNCH);
-    try {
-      floors = await measureFloor(floorBrowser, LAUNCH, loads, slowdown);
-      if (!firstRenderOnly) tapFloor = await measureTapFloor(floorBrowser, tapCount);
-      console.error(pinningReport());
-      console.log(floorReport(floors, slowdown));
-      if (tapFloor) console.log(tapFloorReport(tapFloor));
-    } finally {
-      await floorBrowser.close();
-    }
-    if (only === 'floor') return;
-  }
-  const floorOf = (profile: Profile): Floor | undefined => floors.find((f) => f.profile === profile);
-  const dataDir = mkdtempSync(join(tmpdir(), 'packdesk-bench-ui-'));
-  let harness: WebHarness | undefined;
+  if (cores !== null) console.log(`On ${cores} core${cores > 1 ? 's' : ''} (cores ${appCores()}): the host and Chromium pinned there with taskset, the bench's driver and the sandbox on the cores left (bench/cores.ts), the floor measured the same way`);
+  const launch = pinnedLaunch(LAUNCH);
+  const work = mkdtempSync(join(tmpdir(), 'packdesk-bench-ui-'));
+  let terminal: Terminal | undefined;
   let browser: Browser | undefined;
   try {
-    harness = await startWebHarness({
-      dataDir,
-      host: {
-        settingsOverride: { environment: 'training', undoWindowMs: 0, concurrency: 8 },
-        sandboxOptions: { orderCount },
-      },
-    });
-    await ok(harness, 'pin.set', { newPin: PIN });
-    const intakeMs = await allOrdersIn(harness);
+    terminal = await startTerminal(work, orderCount);
+    const { host } = terminal;
+    await host.handle('pin.set', { newPin: PIN });
+    // Taps sent at once and many at a time while the orders to tap are accepted at the service.
+    await host.handle('settings.update', { pin: PIN, patch: { undoWindowMs: 0, concurrency: 8 } });
+    const intakeMs = await allOrdersIn(terminal);
     console.error(`intake's first pass brought the sandbox's orders in ${intakeMs} ms after the engine started`);
-    const sandbox = harness.host.sandbox!;
-    const fresh = sandbox
-      .orders()
+    // With --cores the floor is always measured: the first render is read against it (issue 41).
+    // Measured with the host up and idle, as it is when the app's pages load.
+    let floors: Floor[] = [];
+    let tapFloor: TapFloor | undefined;
+    if (only === 'floor' || process.argv.includes('--floor') || cores !== null) {
+      const floorBrowser = await chromium.launch(launch);
+      try {
+        floors = await measureFloor(floorBrowser, launch, loads, slowdown);
+        if (!firstRenderOnly) tapFloor = await measureTapFloor(floorBrowser, tapCount);
+        console.error(pinningReport(host.pid));
+        console.log(floorReport(floors, slowdown));
+        if (tapFloor) console.log(tapFloorReport(tapFloor));
+      } finally {
+        await floorBrowser.close();
+      }
+      if (only === 'floor') return;
+    }
+    const floorOf = (profile: Profile): Floor | undefined => floors.find((f) => f.profile === profile);
+    const fresh = (await admin<{ id: string; orderState: string }[]>(terminal, 'orders'))
       .filter((o) => o.orderState.toLowerCase() === 'created')
       .map((o) => o.id);
     const languages = languagesWanted();
@@ -374,18 +374,18 @@ async function main(): Promise<void> {
       return { known: mine.slice(0, tapCount), unknown: mine.slice(tapCount) };
     });
     // Accepting the known groups happens before measuring.
-    await acceptAtService(harness, pools.flatMap((p) => p.known));
-    await ok(harness, 'settings.update', { pin: PIN, patch: { undoWindowMs: 5000, concurrency: 4 } });
-    const onTerminal = (await ok<unknown[]>(harness, 'orders.list', {})).length;
+    await acceptAtService(terminal, pools.flatMap((p) => p.known));
+    await host.handle('settings.update', { pin: PIN, patch: { undoWindowMs: 5000, concurrency: 4 } });
+    const onTerminal = (await host.handle<unknown[]>('orders.list', {})).length;
 
-    browser = await chromium.launch(LAUNCH);
-    console.error(pinningReport());
+    browser = await chromium.launch(launch);
+    console.error(pinningReport(host.pid));
     for (const [i, language] of languages.entries()) {
       const { known, unknown } = pools[i]!;
-      await ok(harness, 'settings.update', { pin: PIN, patch: { language } });
+      await host.handle('settings.update', { pin: PIN, patch: { language } });
       console.error(`[${language}] first render, ${loads} loads in a fresh profile each, then ${loads} in one profile…`);
-      const firstRender = await measureFirstRender(browser, harness, loads, 'cold', slowdown);
-      const firstRenderKept = await measureFirstRender(browser, harness, loads, 'kept', slowdown);
+      const firstRender = await measureFirstRender(browser, launch, host, loads, 'cold', slowdown);
+      const firstRenderKept = await measureFirstRender(browser, launch, host, loads, 'kept', slowdown);
       const slowed = slowdown > 1 ? `, the page's thread slowed ${slowdown}x` : '';
       const about = `(${process.platform}, ${onTerminal} orders on the terminal, viewport 1366x768, software rendering${slowed})`;
       if (firstRenderOnly) {
@@ -397,7 +397,7 @@ async function main(): Promise<void> {
 
       const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
       await page.addInitScript({ content: WS_PROBE });
-      await page.goto(harness.url);
+      await page.goto(host.url);
       await page.getByTestId('order-row').first().waitFor({ timeout: 60_000 });
       const shown = await page.evaluate(() => document.documentElement.lang);
       console.error(`[${language}] scrolling and tapping…`);
@@ -420,8 +420,9 @@ async function main(): Promise<void> {
     }
   } finally {
     await browser?.close().catch(() => undefined);
-    await harness?.close().catch(() => undefined);
-    rmSync(dataDir, { recursive: true, force: true });
+    await terminal?.host.stop().catch(() => undefined);
+    await terminal?.sandbox.stop().catch(() => undefined);
+    rmSync(work, { recursive: true, force: true });
   }
 }
 

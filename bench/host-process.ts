@@ -1,12 +1,13 @@
 /**
- * The host process bench/memory.ts measures: the browser harness (the app host, its engine and the
- * server that hands the page its renderer), pointed at an order service in another process (the
- * sandbox, run by the benchmark) as staging, so nothing but the host is in this process. The
- * benchmark bundles it first, as electron-vite bundles the app's main process, so the figures are
- * of the code the app runs, not of a TypeScript loader.
+ * The host as a process of its own, for bench/memory.ts (which measures it) and bench/ui-packer.ts
+ * (which pins it with Chromium to the cores it measures, its own driver elsewhere): the browser
+ * harness (the app host, its engine and the server that hands the page its renderer), pointed at
+ * an order service in another process (the sandbox, run by the benchmark) as staging, so nothing
+ * but the host is in this process. The benchmark bundles it first, as electron-vite bundles the
+ * app's main process, so the figures are of the code the app runs, not of a TypeScript loader.
  *
  * Argv: one JSON object (HostConfig). Prints one line, `{"url": ..., "pid": ...}`, once the harness
- * serves; then answers the benchmark's messages over the IPC channel (MemoryHostRequest). It does
+ * serves; then answers the benchmark's messages over the IPC channel (HostRequest). It does
  * nothing of its own between messages, so an idle host's CPU is the app's own.
  */
 import { writeFileSync } from 'node:fs';
@@ -23,11 +24,11 @@ export interface HostConfig {
   /** The order service and token server (the sandbox in a process of its own). */
   readonly serviceUrl: string;
   readonly serviceProviderId: string;
-  /** How long a finished order stays on the terminal (the engine's keep period, compressed for the busy hour). */
-  readonly finishedKeepMs: number;
+  /** How long a finished order stays on the terminal (the engine's keep period, compressed for the busy hour); absent, the engine's own. */
+  readonly finishedKeepMs?: number;
 }
 
-export type MemoryHostRequest =
+export type HostRequest =
   | { readonly id: number; readonly kind: 'memory' }
   /** The live JS heap: heapUsed after one compacting full collection (what is held, not garbage yet to collect), and V8's compiled code in it. */
   | { readonly id: number; readonly kind: 'liveHeap' }
@@ -45,7 +46,15 @@ export type MemoryHostRequest =
   | { readonly id: number; readonly kind: 'stopCpuProfile'; readonly file: string }
   /** The busy hour begins: the engine's six-hourly walk for finished orders runs every `everyMs`; null: it ends, back to six hours. */
   | { readonly id: number; readonly kind: 'compressWalks'; readonly everyMs: number | null }
+  /** How the host answered each orders.head since the last ask (the page's first question at a load): HeadTiming[]. */
+  | { readonly id: number; readonly kind: 'headTimes' }
   | { readonly id: number; readonly kind: 'stop' };
+
+/** One orders.head as the host answered it: wall time, and this process's CPU over it. */
+export interface HeadTiming {
+  readonly wall: number;
+  readonly cpu: number;
+}
 
 /** The engine's walk for finished orders runs every six hours (engine.ts RETIRE_EVERY_MS). */
 const RETIRE_EVERY_MS = 6 * 60 * 60 * 1000;
@@ -92,6 +101,22 @@ function walkTimers(): { timers: Timers; compress(everyMs: number | null): void 
   };
 }
 
+/** Notes the wall time and CPU of every orders.head the page asks the host (`handle` wrapped). */
+function timedHeads(host: { handle: (command: string, payload: unknown) => Promise<unknown> }): HeadTiming[] {
+  const taken: HeadTiming[] = [];
+  const handle = host.handle.bind(host);
+  host.handle = async (command, payload) => {
+    if (command !== 'orders.head') return handle(command, payload);
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const reply = await handle(command, payload);
+    const used = process.cpuUsage(cpu);
+    taken.push({ wall: performance.now() - started, cpu: (used.user + used.system) / 1000 });
+    return reply;
+  };
+  return taken;
+}
+
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '') as HostConfig;
   const walks = walkTimers();
@@ -106,17 +131,18 @@ async function main(): Promise<void> {
         serviceProviderId: config.serviceProviderId,
       },
       vaultFor: () => new MemoryVault({ credentials: { clientId: 'training', clientSecret: 'training-secret' } }),
-      engineOptions: { finishedKeepMs: config.finishedKeepMs, timers: walks.timers },
+      engineOptions: { ...(config.finishedKeepMs === undefined ? {} : { finishedKeepMs: config.finishedKeepMs }), timers: walks.timers },
     },
   });
-  process.on('message', (message: MemoryHostRequest) => {
+  const heads = timedHeads(harness.host);
+  process.on('message', (message: HostRequest) => {
     void answer(message).then(
       (result) => process.send?.({ id: message.id, ok: true, result }),
       (error: unknown) => process.send?.({ id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
     );
   });
   let inspector: Session | null = null;
-  async function answer(m: MemoryHostRequest): Promise<unknown> {
+  async function answer(m: HostRequest): Promise<unknown> {
     switch (m.kind) {
       case 'memory':
         return process.memoryUsage();
@@ -159,6 +185,8 @@ async function main(): Promise<void> {
       case 'compressWalks':
         walks.compress(m.everyMs);
         return null;
+      case 'headTimes':
+        return heads.splice(0);
       case 'stop':
         await harness.close();
         setImmediate(() => process.exit(0));

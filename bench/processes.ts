@@ -1,15 +1,15 @@
 /**
  * The two processes bench/memory.ts measures beside: the sandbox order service (`npm run sandbox`,
- * its CLI) and the host (bench/memory-host.ts, bundled as electron-vite bundles the main process).
+ * its CLI) and the host (bench/host-process.ts, bundled as electron-vite bundles the main process).
  * Each is started here, spoken to, and stopped by its pid.
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Reply } from '../src/shared/ipc';
 import { bundleChild } from './engine-start';
-import type { HostConfig, MemoryHostRequest } from './memory-host';
+import type { HostConfig, HostRequest } from './host-process';
 
 const ROOT = join(__dirname, '..');
 /** The sandbox's store (sandbox/catalogue.ts): intake polls `changes` for it. */
@@ -76,7 +76,7 @@ export async function startSandboxProcess(orders: number): Promise<SandboxProces
 export interface HostProcess {
   readonly url: string;
   readonly pid: number;
-  request(message: DistributiveOmit<MemoryHostRequest, 'id'>): Promise<unknown>;
+  request(message: DistributiveOmit<HostRequest, 'id'>): Promise<unknown>;
   /** The host's command through its validating door; throws on a refusal. */
   handle<T>(command: string, payload: unknown): Promise<T>;
   memory(): Promise<NodeJS.MemoryUsage>;
@@ -87,36 +87,41 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 
 /**
  * Bundles and starts the host, its data folder in `workDir`, pointed at `serviceUrl`. The bundle is
- * written under the checkout's node_modules/.cache: the harness imports esbuild when it builds the
- * page's bridge, and an import() from a bundle elsewhere would not find it (NODE_PATH is for require).
+ * written to a folder of its own in the checkout's out/, two levels under the checkout as the
+ * harness's own files are (src/web): the harness finds the page's built scripts (out/web, the
+ * bridge the page cannot start without) and the renderer from there, and Node finds better-sqlite3
+ * in the checkout's node_modules.
  */
-/** `v8Flags`: V8's own flags for the host (`--max-semi-space-size=2`, say), as Electron's `--js-flags` would give its main process. */
-export async function startHostProcess(workDir: string, serviceUrl: string, finishedKeepMs: number, v8Flags: readonly string[] = []): Promise<HostProcess> {
-  const cache = join(ROOT, 'node_modules', '.cache');
-  mkdirSync(cache, { recursive: true });
-  const bundleDir = mkdtempSync(join(cache, 'packdesk-bench-memory-'));
+/**
+ * `v8Flags`: V8's own flags for the host (`--max-semi-space-size=2`, say), as Electron's `--js-flags` would give its main process.
+ * `cores`: the cores it may run on (taskset's list, "0" or "0-1"), else this process's.
+ */
+export async function startHostProcess(workDir: string, serviceUrl: string, finishedKeepMs: number | undefined, v8Flags: readonly string[] = [], cores?: string): Promise<HostProcess> {
+  const out = join(ROOT, 'out');
+  mkdirSync(out, { recursive: true });
+  const bundleDir = mkdtempSync(join(out, 'bench-host-'));
   try {
-    return await startBundled(bundleDir, workDir, serviceUrl, finishedKeepMs, v8Flags);
+    return await startBundled(bundleDir, workDir, serviceUrl, finishedKeepMs, v8Flags, cores);
   } catch (error) {
     rmSync(bundleDir, { recursive: true, force: true });
     throw error;
   }
 }
 
-async function startBundled(bundleDir: string, workDir: string, serviceUrl: string, finishedKeepMs: number, v8Flags: readonly string[]): Promise<HostProcess> {
-  const bundle = await bundleChild(bundleDir, 'memory-host', ['esbuild']);
-  // The harness builds the page's bridge and contract from its own folder's sources (src/web/bundle.ts,
-  // by __dirname): the bundle's folder names them, and esbuild follows the links to src/web.
-  for (const name of ['bridge.ts', 'contract.ts']) symlinkSync(join(ROOT, 'src', 'web', name), join(bundleDir, name));
+async function startBundled(bundleDir: string, workDir: string, serviceUrl: string, finishedKeepMs: number | undefined, v8Flags: readonly string[], cores: string | undefined): Promise<HostProcess> {
+  const bundle = await bundleChild(bundleDir, 'host-process');
   const config: HostConfig = {
     dataDir: join(workDir, 'data'),
     rendererDir: join(ROOT, 'out', 'renderer'),
     serviceUrl,
     serviceProviderId: SERVICE_PROVIDER_ID,
-    finishedKeepMs,
+    ...(finishedKeepMs === undefined ? {} : { finishedKeepMs }),
   };
+  // Pinned: taskset runs node (its IPC channel's descriptor inherited) on those cores from its first instruction.
+  const pinned = cores === undefined ? {} : { execPath: 'taskset', execArgv: ['--cpu-list', cores, process.execPath, ...v8Flags] };
   const child = fork(bundle, [JSON.stringify(config)], {
     execArgv: [...v8Flags],
+    ...pinned,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let ready: { url: string; pid: number };
@@ -141,7 +146,7 @@ async function startBundled(bundleDir: string, workDir: string, serviceUrl: stri
     for (const w of waiting.values()) w.reject(new Error(`the host ended (${code})`));
     waiting.clear();
   });
-  const request = (message: DistributiveOmit<MemoryHostRequest, 'id'>): Promise<unknown> =>
+  const request = (message: DistributiveOmit<HostRequest, 'id'>): Promise<unknown> =>
     new Promise((resolve, reject) => {
       const id = next++;
       waiting.set(id, { resolve, reject });
