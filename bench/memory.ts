@@ -19,9 +19,9 @@
  *    the hour changed in its last minutes (the 2-minute overlap of its window, decisions.md "Order
  *    intake"); once those changes are out of the overlap, settled again (the figures as growth
  *    from the first settled ones, against the bound) and idle CPU again.
- * With --cpu-profile DIR, the host's CPU during those last idle windows is written there as a
- * .cpuprofile (open it in Chromium's DevTools, Performance tab); the profiler's own cost is then
- * in the figures.
+ * With --cpu-profile DIR, the host's CPU and the page's during those last idle windows are written
+ * there as .cpuprofile files (open them in Chromium's DevTools, Performance tab); the profilers' own
+ * cost is then in the figures (the page's samples every 10 ms, to keep it small).
  * Bounds (issue 41, 5,000 orders): host RSS settled 150 MB, at an intake's peak 250 MB; host JS
  * heap settled 60 MB; the renderer at most the floor's plus 60 MB (RSS); growth after the busy
  * hour 5 %; idle CPU 0.3 % of a core, host and renderer. With more orders, the host's bounds are
@@ -34,7 +34,7 @@
  * app's: a run with --snapshots is for finding where the memory goes, not for the figures.
  * Run: npm run build && npx tsx bench/memory.ts [--orders 5000] [--busy-minutes 20] [--settle 60] [--idle 60] [--idle-runs 3] [--intake-minutes 30] [--snapshots DIR] [--cpu-profile DIR] [--v8-flags '--max-semi-space-size=2']
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -114,13 +114,18 @@ async function rendererOf(page: Page, browserPid: number): Promise<number> {
   return first.p;
 }
 
-/** What the page's own renderer holds: its JS heap (V8's count) and DOM nodes. */
-async function pageInside(page: Page): Promise<{ heap: number; nodes: number }> {
+/**
+ * What the page's own renderer holds: its JS heap (V8's count), DOM nodes, and the JS heap after a
+ * full collection the bench asks for (what the page holds, garbage aside: read last).
+ */
+async function pageInside(page: Page): Promise<{ heap: number; nodes: number; liveHeap: number }> {
   const cdp = await page.context().newCDPSession(page);
   try {
     const heap = (await cdp.send('Runtime.getHeapUsage')).usedSize;
     const nodes = (await cdp.send('Memory.getDOMCounters')).nodes;
-    return { heap, nodes };
+    await cdp.send('HeapProfiler.collectGarbage');
+    const liveHeap = (await cdp.send('Runtime.getHeapUsage')).usedSize;
+    return { heap, nodes, liveHeap };
   } finally {
     await cdp.detach();
   }
@@ -136,7 +141,7 @@ interface Settled {
   readonly floorRss: Spread;
   readonly floorPss: Spread;
   readonly browserPss: Spread;
-  readonly page: { heap: number; nodes: number };
+  readonly page: { heap: number; nodes: number; liveHeap: number };
   readonly orders: number;
   /** The host at the last reading: where its resident set lies, and V8's and Node's own counts. */
   readonly hostKinds: ResidentKinds;
@@ -221,7 +226,7 @@ function settledReport(title: string, s: Settled, hostScale: number): string {
     `  ${againstBound("page's renderer RSS", s.appRss, margin, 'MB')}  [the floor's ${s.floorRss.median.toFixed(1)} MB + ${BOUND.rendererOverFloor} MB]`,
     `    over the floor: ${(s.appRss.median - s.floorRss.median).toFixed(1)} MB RSS (bound ${BOUND.rendererOverFloor} MB: ${((s.appRss.median - s.floorRss.median) / BOUND.rendererOverFloor).toFixed(2)}x)`,
     `  ${figure("page's renderer PSS", s.appPss, 'MB')}; ${figure("the floor's renderer RSS", s.floorRss, 'MB')}; ${figure('PSS', s.floorPss, 'MB')}`,
-    `  the page's JS heap ${(s.page.heap / MB).toFixed(1)} MB, ${s.page.nodes} DOM nodes; all of Chromium's processes together: PSS ${s.browserPss.median.toFixed(1)} MB`,
+    `  the page's JS heap ${(s.page.heap / MB).toFixed(1)} MB (after a full collection the bench asked for, read last: ${(s.page.liveHeap / MB).toFixed(1)} MB), ${s.page.nodes} DOM nodes; all of Chromium's processes together: PSS ${s.browserPss.median.toFixed(1)} MB`,
   ].join('\n');
 }
 
@@ -256,6 +261,7 @@ function growthReport(before: Settled, after: Settled): string {
     line("  the same without V8's compiled code", spread([before.liveHeap - before.liveCode]), spread([after.liveHeap - after.liveCode])),
     line("page's renderer RSS", before.appRss, after.appRss),
     line("page's renderer PSS", before.appPss, after.appPss),
+    line("page's live JS heap (after a full collection)", spread([before.page.liveHeap / MB]), spread([after.page.liveHeap / MB])),
   ].join('\n');
 }
 
@@ -476,9 +482,27 @@ async function main(): Promise<void> {
     if (snapshots) await app.screenshot({ path: join(snapshots, `page-${orders}-busy.png`) });
     console.log(settledReport(`Settled after the busy hour, once its changes are out of intake's overlap (${((performance.now() - busyEnded) / 1_000).toFixed(0)} s after it)`, after, hostScale));
     console.log(growthReport(settled, after));
+    const pageProfiler = cpuProfiles ? await app.context().newCDPSession(app) : null;
+    if (pageProfiler) {
+      await pageProfiler.send('Profiler.enable');
+      await pageProfiler.send('Profiler.setSamplingInterval', { interval: 10_000 });
+      await pageProfiler.send('Profiler.start');
+    }
     if (cpuProfiles) await host.request({ kind: 'startCpuProfile' });
     console.log(idleReport(`Idle after the busy hour, once its changes are out of intake's overlap, ${idleRuns} windows of ${idleS} s`, await readIdle(host, b, idleS, idleRuns)));
     if (cpuProfiles) console.error(`  where the host's idle CPU went: ${String(await host.request({ kind: 'stopCpuProfile', file: join(cpuProfiles, `host-${orders}-idle-after-busy.cpuprofile`) }))}`);
+    if (pageProfiler && cpuProfiles) {
+      const { profile } = await pageProfiler.send('Profiler.stop');
+      const file = join(cpuProfiles, `page-${orders}-idle-after-busy.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      console.error(`  where the page's idle CPU went: ${file}`);
+      // The page's own threads beside its script (compositor, raster, V8's helpers): 10 s of Chromium's trace.
+      await browser.startTracing(app, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'cc', 'viz', 'v8', 'blink', 'toplevel', 'benchmark'] });
+      await sleep(10_000);
+      const trace = join(cpuProfiles, `page-${orders}-idle-after-busy.trace.json`);
+      writeFileSync(trace, await browser.stopTracing());
+      console.error(`  a trace of the idle page: ${trace}`);
+    }
   } finally {
     await browser?.close().catch(() => undefined);
     await host?.stop().catch((e: unknown) => console.error(`the host did not stop cleanly: ${String(e)}`));

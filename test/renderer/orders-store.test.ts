@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderView } from '../../src/shared/ipc';
-import { compareViews, headOrders, holdsOrder, mergeOrders, replaceOrders as replaceRows, stepOf as stepOfRow, withoutOrders } from '../../src/renderer/src/store/orders';
+import { compareViews, headOrders, holdsOrder, holdView, mergeOrders, replaceOrders as replaceRows, stepOf as stepOfRow, VIEWS_KEPT, withoutOrders } from '../../src/renderer/src/store/orders';
 import { queueHead, summarize } from '../../src/shared/orders';
 import { OrderSchema } from '../../src/shared/protocol/schemas';
 import { mergeEntries, outboxOrder } from '../../src/renderer/src/store/outbox';
@@ -109,6 +109,31 @@ describe('orders store', () => {
     expect(merged.byId.get('a')).toMatchObject({ id: 'a', nextStep: packing, facts: { orderState: 'Accepted', lines: 0 } });
     expect(withoutOrders(merged, ['a']).views.has('a')).toBe(false);
     expect(replaceRows([...merged.byId.values()]).views.size).toBe(0);
+  });
+
+  it('keeps the whole views of the orders events brought lately and of those a screen shows, not of every order an event ever brought', () => {
+    const ids = Array.from({ length: VIEWS_KEPT + 40 }, (_, i) => `o${i}`);
+    let snap = replaceOrders(ids.map((id) => view(id, 1)));
+    // A screen shows o0 (brought first); events then bring every order's view, one by one, and o1's again last.
+    const release = holdView('o0');
+    try {
+      for (const id of ids) snap = mergeOrders(snap, [view(id, 2, packing)]);
+      snap = mergeOrders(snap, [view('o1', 3, packing)]);
+      expect(snap.views.size).toBe(VIEWS_KEPT + 1);
+      expect(snap.views.has('o0')).toBe(true);
+      expect(snap.views.get('o1')?.promisedPackedAt).toBe(3);
+      expect(snap.views.has('o2')).toBe(false);
+      expect(snap.views.has(ids.at(-1) ?? '')).toBe(true);
+      // Every row stays, with what the events said.
+      expect(snap.byId.size).toBe(ids.length);
+      expect(snap.byId.get('o2')?.nextStep).toEqual(packing);
+    } finally {
+      release();
+    }
+    // Let go once no screen shows it and newer views come.
+    for (const id of ids.slice(2, 12)) snap = mergeOrders(snap, [view(id, 4, packing)]);
+    expect(snap.views.has('o0')).toBe(false);
+    expect(snap.views.size).toBe(VIEWS_KEPT);
   });
 
   it('takes several orders off at once (finished orders leaving the terminal), with their counts', () => {

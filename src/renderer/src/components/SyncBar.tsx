@@ -4,8 +4,8 @@
  * words as well as colour. Tapping it opens the outbox.
  */
 import type { SyncStatus } from '../../../shared/ipc';
-import { formatAge, formatClock } from '../format';
-import { useNow } from '../hooks/useNow';
+import { formatAge, formatAgeToTheMinute, formatClock } from '../format';
+import { useClockValue } from '../hooks/useNow';
 import { useWords } from '../i18n/useWords';
 import { noticeWords } from '../i18n/words';
 import { useStatus } from '../store/status';
@@ -30,7 +30,10 @@ export function SyncBar() {
   const { t, locale } = useWords();
   const sync = useStatus((s) => s.sync);
   const show = useUi((s) => s.show);
-  const now = useNow(1_000);
+  // The ages change the bar's words only when they read differently: waiting taps' by the second,
+  // the last send's by the minute (it stays on screen all day).
+  const oldestAge = useClockValue(1_000, (now) => (sync?.oldestWaitingAt == null ? '' : formatAge(sync.oldestWaitingAt, now, t)));
+  const lastSentAge = useClockValue(1_000, (now) => (sync?.lastSuccessAt == null ? '' : formatAgeToTheMinute(sync.lastSuccessAt, now, t)));
   const hubMode = useHub((s) => (s.status && s.status.role !== 'none' ? s.status.mode : null));
   const hereName = useHub((s) => (s.status && s.status.role !== 'none' ? s.status.counterName : null));
   const hereIsHub = useHub((s) => s.status?.role === 'hub');
@@ -54,7 +57,7 @@ export function SyncBar() {
       </span>
       <span className="sync-item" data-testid="sync-waiting">
         {sync.waiting === 0 ? t('common:sync.allSent') : t('common:sync.waiting', { count: sync.waiting })}
-        {sync.waiting > 0 && sync.oldestWaitingAt !== null && <> · {t('common:sync.oldest', { age: formatAge(sync.oldestWaitingAt, now, t) })}</>}
+        {sync.waiting > 0 && sync.oldestWaitingAt !== null && <> · {t('common:sync.oldest', { age: oldestAge })}</>}
       </span>
       {sync.failed > 0 && (
         <span className="sync-item sync-problem" data-testid="sync-failed">
@@ -92,11 +95,11 @@ export function SyncBar() {
           {hereIsHub ? t('hub:thisCounter.hub', { name: hereName }) : t('hub:thisCounter.counter', { name: hereName })}
         </span>
       )}
-      <IntakeLine now={now} />
+      <IntakeLine />
       <span className="sync-item sync-last" data-testid="sync-last">
         {sync.lastSuccessAt === null
           ? t('common:sync.nothingSent')
-          : t('common:sync.lastSent', { time: formatClock(sync.lastSuccessAt, locale), age: formatAge(sync.lastSuccessAt, now, t) })}
+          : t('common:sync.lastSent', { time: formatClock(sync.lastSuccessAt, locale), age: lastSentAge })}
       </span>
       {/* The button's name is its status, read whole; this says what pressing it does. */}
       <span className="visually-hidden">{t('shift:syncBar.opensOutbox')}</span>

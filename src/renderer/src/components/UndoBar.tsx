@@ -8,7 +8,7 @@ import { secondsLeft } from '../format';
 import { useWords } from '../i18n/useWords';
 import { actionSummary } from '../orderFacts';
 import { useOrders } from '../store/orders';
-import { useNow } from '../hooks/useNow';
+import { useClockValue } from '../hooks/useNow';
 import { undo } from '../intents';
 import { useUi } from '../store/ui';
 
@@ -16,8 +16,8 @@ export function UndoBar() {
   const { t } = useWords();
   const offer = useUi((s) => s.undo);
   const order = useOrders((s) => (offer ? s.views.get(offer.orderId)?.order ?? null : null));
-  const now = useNow(200);
-  const left = offer ? secondsLeft(offer.sendAfter, now) : 0;
+  // Read five times a second, drawn again only when the seconds shown change.
+  const left = useClockValue(200, (now) => (offer ? secondsLeft(offer.sendAfter, now) : 0));
 
   useEffect(() => {
     // Window over: the tap is on its way and can no longer be taken back here.

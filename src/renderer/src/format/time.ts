@@ -28,18 +28,35 @@ export function formatSpan(ms: number, say: Say): string {
   return say('common:time.hoursMinutes', { hours, minutes: String(minutes).padStart(2, '0') });
 }
 
+/** How pressing `deadline` is at `now`: late, soon (under SOON_MS left) or ok. */
+export function urgencyAt(deadline: number, now: number): Urgency {
+  const left = deadline - now;
+  return left < 0 ? 'late' : left < SOON_MS ? 'soon' : 'ok';
+}
+
 /** A countdown to `deadline`: "12 min left" or "5 min late", with its urgency. */
 export function countdown(deadline: number, now: number, say: Say): { text: string; urgency: Urgency } {
-  const left = deadline - now;
-  const span = formatSpan(left, say);
-  if (left < 0) return { text: say('common:time.late', { span }), urgency: 'late' };
-  return { text: say('common:time.left', { span }), urgency: left < SOON_MS ? 'soon' : 'ok' };
+  const urgency = urgencyAt(deadline, now);
+  const span = formatSpan(deadline - now, say);
+  return { text: say(urgency === 'late' ? 'common:time.late' : 'common:time.left', { span }), urgency };
 }
 
 /** How long ago `at` was: "just now", "40 s ago", "3 min ago", "2 h 10 min ago". */
 export function formatAge(at: number, now: number, say: Say): string {
   const age = now - at;
   if (age < 5 * SECOND) return say('common:time.justNow');
+  return say('common:time.ago', { span: formatSpan(age, say) });
+}
+
+/**
+ * How long ago `at` was, to the minute: "just now" for the first minute, then "3 min ago",
+ * "2 h 10 min ago". For lines on screen all day (the sync bar's "Orders checked", checked every
+ * 30 s): they change once a minute, not every second, and an idle screen is not drawn again for
+ * a second's difference nobody acts on.
+ */
+export function formatAgeToTheMinute(at: number, now: number, say: Say): string {
+  const age = now - at;
+  if (age < MINUTE) return say('common:time.justNow');
   return say('common:time.ago', { span: formatSpan(age, say) });
 }
 

@@ -40,20 +40,40 @@ function subscribe(periodMs: number, listener: () => void): () => void {
   };
 }
 
-/** The wall clock (epoch ms), refreshed every `periodMs`. */
+/** The ticker's time, refreshed first when it is idle and stale (see useNow). */
+function readTicker(periodMs: number): number {
+  const t = tickerFor(periodMs);
+  // An idle ticker's time is stale: refresh it (at most once a period, so the snapshot stays
+  // stable between React's consecutive reads) before a newly mounted countdown reads it.
+  if (!t.timer && Date.now() - t.now >= periodMs) t.now = Date.now();
+  return t.now;
+}
+
+/**
+ * One subscribe function per period for the component's life: a new one each render makes React
+ * resubscribe after every render, and a ticker's only subscriber then restarts it with a fresh
+ * time, which is a changed snapshot, which renders again: an endless update loop once drawing
+ * takes a millisecond or more (the undo bar, alone on its 200 ms clock, hit it).
+ */
+function useTicker(periodMs: number): (listener: () => void) => () => void {
+  return useCallback((listener: () => void) => subscribe(periodMs, listener), [periodMs]);
+}
+
+/** The wall clock (epoch ms), refreshed every `periodMs`: the component renders again at every tick. */
 export function useNow(periodMs = 1_000): number {
-  // One subscribe function per period for the component's life: a new one each render makes React
-  // resubscribe after every render, and a ticker's only subscriber then restarts it with a fresh
-  // time, which is a changed snapshot, which renders again: an endless update loop once drawing
-  // takes a millisecond or more (the undo bar, alone on its 200 ms clock, hit it).
-  const subscribeToTicker = useCallback((listener: () => void) => subscribe(periodMs, listener), [periodMs]);
-  const read = () => {
-    const t = tickerFor(periodMs);
-    // An idle ticker's time is stale: refresh it (at most once a period, so the snapshot stays
-    // stable between React's consecutive reads) before a newly mounted countdown reads it.
-    if (!t.timer && Date.now() - t.now >= periodMs) t.now = Date.now();
-    return t.now;
-  };
+  const read = () => readTicker(periodMs);
   // The same clock when the host draws the first screen (firstScreen/): it draws at the moment it serves.
-  return useSyncExternalStore(subscribeToTicker, read, read);
+  return useSyncExternalStore(useTicker(periodMs), read, read);
+}
+
+/**
+ * A value made from the clock (a countdown's "12 min", an age's "3 min ago", the undo's seconds
+ * left), made again every `periodMs` from the same shared ticker; the component renders again
+ * only when it changes. A screen left alone is then drawn again when one of its words changes, not at every
+ * tick: with the queue's countdowns and the sync bar on a one-second clock, an idle terminal's page
+ * took 0.6 % of a core (bench/memory.ts, issue 41's bound 0.3 %).
+ */
+export function useClockValue<T extends string | number | boolean>(periodMs: number, value: (now: number) => T): T {
+  const read = () => value(readTicker(periodMs));
+  return useSyncExternalStore(useTicker(periodMs), read, read);
 }

@@ -7,12 +7,14 @@
 import { useEffect } from 'react';
 import type { OrderView } from '../../../shared/ipc';
 import { loadOrder } from '../intents';
-import { shownView, useOrders } from '../store/orders';
+import { holdView, shownView, useOrders } from '../store/orders';
 
 export function useOrderView(orderId: string | null): OrderView | undefined {
   const view = useOrders((s) => (orderId === null ? undefined : shownView(s, orderId)));
   // Read again when the row changes (a newer list dropped the view, or the order came back).
   const row = useOrders((s) => (orderId === null ? undefined : s.byId.get(orderId)));
+  // Kept while this screen shows it, however many other orders events bring meanwhile.
+  useEffect(() => (orderId === null ? undefined : holdView(orderId)), [orderId]);
   useEffect(() => {
     if (orderId !== null && view === undefined && row !== undefined) void loadOrder(orderId);
   }, [orderId, view, row]);

@@ -2,7 +2,7 @@
  * The app's start: the engine's events into the stores, and everything the first screen needs
  * asked at once.
  */
-import type { OrderView, OutboxEntryView, PackdeskApi, Settings } from '../../../shared/ipc';
+import type { OrderSummary, OrderView, OutboxEntryView, PackdeskApi, Settings } from '../../../shared/ipc';
 import type { Problem } from '../../../shared/result';
 import { afterNextPaint } from '../../../shared/paint';
 import { playRefusal } from '../feedback/sound';
@@ -47,7 +47,7 @@ function subscribe(api: PackdeskApi): void {
     // Before the merge: an order the screen did not know yet may be a new one to alert about.
     const known = useOrders.getState();
     useNewOrders.getState().noteChanged(orders, (id) => holdsOrder(known, id));
-    sayTakenOver(orders, known.views);
+    sayTakenOver(orders, known.byId);
     useOrders.getState().merge(orders);
   });
   api.on('orders.removed', ({ orderIds }) => ordersLeft(orderIds));
@@ -171,7 +171,7 @@ function sayDoneElsewhere(entries: readonly OutboxEntryView[]): void {
 }
 
 /** Another counter took over an order this counter was packing: the packer hears it at once. */
-function sayTakenOver(orders: readonly OrderView[], before: ReadonlyMap<string, OrderView>): void {
+function sayTakenOver(orders: readonly OrderView[], before: ReadonlyMap<string, OrderSummary>): void {
   for (const view of orders) {
     const was = before.get(view.id)?.claim;
     if (was?.here && view.claim && !view.claim.here) {

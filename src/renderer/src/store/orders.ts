@@ -1,7 +1,8 @@
 /**
  * Orders on the terminal, keyed by id: the queue's rows come from `orders.list` once and from
  * every `orders.changed` after; whole views (with the order's body) only for the orders a screen
- * needed (`useOrderView` reads one with `orders.get`) and for those events bring. Each event
+ * needed (`useOrderView` reads one with `orders.get`) and for those events bring, at most
+ * VIEWS_KEPT of them beside those a screen shows (`holdView`). Each event
  * replaces whole views (the engine's projection); the renderer computes state only to foresee a
  * tap on its way (`predicted`, with the engine's own rules), and otherwise only keeps the rows
  * sorted for the queue and counted per step for the filters.
@@ -20,7 +21,7 @@ export { compareViews, stepOf } from '../../../shared/orders';
 export interface OrdersSnapshot {
   /** Queue rows. Owned by the snapshot chain: `mergeOrders` updates it in place. */
   readonly byId: ReadonlyMap<string, OrderSummary>;
-  /** Whole views of the orders a screen needed or an event brought, updated in place likewise. */
+  /** Whole views of the orders a screen shows or an event brought lately (VIEWS_KEPT), updated in place likewise. */
   readonly views: ReadonlyMap<string, OrderView>;
   /** Bumped on every change, for selectors that depend on many orders. */
   readonly version: number;
@@ -60,6 +61,42 @@ export function holdsOrder(snap: OrdersSnapshot, id: string): boolean {
   return snap.byId.has(id) || (!snap.complete && snap.sortedIds.includes(id));
 }
 
+/**
+ * Whole views kept beside the rows, besides those a screen shows: the orders events brought most
+ * lately. Every event brings whole views, and kept for every order until it left the terminal,
+ * they were most of what the page's memory grew by in a busy hour (the JS heap 8 -> 12 MB over
+ * bench/memory.ts's compressed hour, about a thousand orders changed). A screen opening an order
+ * whose view went reads it again (`loadOrder`).
+ */
+export const VIEWS_KEPT = 64;
+
+/** How many mounted screens show each order (`holdView`): their views are never let go. */
+const viewsInUse = new Map<string, number>();
+
+/** A screen shows order `id`'s whole view until the returned function is called. */
+export function holdView(id: string): () => void {
+  viewsInUse.set(id, (viewsInUse.get(id) ?? 0) + 1);
+  return () => {
+    const left = (viewsInUse.get(id) ?? 1) - 1;
+    if (left > 0) viewsInUse.set(id, left);
+    else viewsInUse.delete(id);
+  };
+}
+
+/** Lets the least lately brought views go, down to VIEWS_KEPT beside those in use (the Map's order is the order they came). */
+function keepRecentViews(whole: Map<string, OrderView>): void {
+  let held = 0;
+  for (const id of viewsInUse.keys()) if (whole.has(id)) held += 1;
+  let over = whole.size - held - VIEWS_KEPT;
+  if (over <= 0) return;
+  for (const id of whole.keys()) {
+    if (over <= 0) break;
+    if (viewsInUse.has(id)) continue;
+    whole.delete(id);
+    over -= 1;
+  }
+}
+
 /** Up to this many moved orders are re-placed one by one; more and a full sort is cheaper. */
 const INCREMENTAL_LIMIT = 32;
 
@@ -83,9 +120,12 @@ export function mergeOrders(snap: OrdersSnapshot, views: readonly OrderView[]): 
     if (before) counts[stepOf(before)] -= 1;
     if (!unseen) counts[stepOf(v)] += 1;
     byId.set(v.id, v);
+    // Deleted first, so the Map's order stays the order views came in (the newest last).
+    whole.delete(v.id);
     whole.set(v.id, view);
     if (!unseen && (!before || !sameSortKey(before, v))) moved.push(v);
   }
+  keepRecentViews(whole);
   const complete = snap.complete;
   if (moved.length === 0) return { byId, views: whole, version, sortedIds: snap.sortedIds, counts, complete };
   // A full sort needs every row; with the head alone the moved ones are placed one by one.

@@ -1,12 +1,15 @@
 /** The sync bar's word on intake: when orders were last checked, and plainly when they cannot be. */
-import { formatAge, formatClock } from '../../format/time';
+import { formatAgeToTheMinute, formatClock } from '../../format/time';
+import { useClockValue } from '../../hooks/useNow';
 import { useStatus } from '../../store/status';
 import { useWords } from '../../i18n/useWords';
 import { useHub } from '../../store/hub';
 
-export function IntakeLine({ now }: { now: number }) {
+export function IntakeLine() {
   const { t, locale } = useWords();
   const intake = useStatus((s) => s.intake);
+  // To the minute: orders are checked every 30 s, so by the second this line would change all day.
+  const age = useClockValue(1_000, (now) => (intake?.lastCompleteAt == null ? '' : formatAgeToTheMinute(intake.lastCompleteAt, now, t)));
   const offline = useStatus((s) => s.sync?.connectivity === 'offline');
   // With a store hub, another counter may take in orders for the store: this one's own checks then rest.
   const elsewhere = useHub((s) => (s.status?.mode === 'connected' && s.status.intakeHolder && s.status.intakeHolder.counterId !== s.status.counterId ? s.status.intakeHolder.counterName : null));
@@ -43,7 +46,7 @@ export function IntakeLine({ now }: { now: number }) {
   } else if (intake.condition === 'retrying' && last !== null) text = t('intake:syncBar.retrying', { clock });
   else {
     problem = false;
-    text = last === null ? t('intake:syncBar.neverChecked') : t('intake:syncBar.checked', { clock, age: formatAge(last, now, t) });
+    text = last === null ? t('intake:syncBar.neverChecked') : t('intake:syncBar.checked', { clock, age });
   }
   // Orders listed by the service but not stored yet: counted until they are, never passed over in silence.
   if (intake.stillToFetch > 0) {
