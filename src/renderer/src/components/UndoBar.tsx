@@ -10,21 +10,32 @@ import { actionSummary } from '../orderFacts';
 import { useOrders } from '../store/orders';
 import { useClockValue } from '../hooks/useNow';
 import { undo } from '../intents';
-import { useUi } from '../store/ui';
+import { type UndoOffer, useUi } from '../store/ui';
 
 export function UndoBar() {
   const { t } = useWords();
   const offer = useUi((s) => s.undo);
-  const order = useOrders((s) => (offer ? s.views.get(offer.orderId)?.order ?? null : null));
-  // Read five times a second, drawn again only when the seconds shown change.
-  const left = useClockValue(200, (now) => (offer ? secondsLeft(offer.sendAfter, now) : 0));
+  if (!offer) return <p className="dock-hint">{t('common:undo.hint')}</p>;
+  // Keyed: a new offer starts its own count.
+  return <OfferCountdown key={offer.entryId} offer={offer} />;
+}
+
+/**
+ * The offer itself, on a clock read five times a second and drawn again only when the seconds shown
+ * change. Mounted only while there is an offer: between taps no clock runs for it (an idle
+ * terminal's page woke five times a second for nothing).
+ */
+function OfferCountdown({ offer }: { offer: UndoOffer }) {
+  const { t } = useWords();
+  const order = useOrders((s) => s.views.get(offer.orderId)?.order ?? null);
+  const left = useClockValue(200, (now) => secondsLeft(offer.sendAfter, now));
 
   useEffect(() => {
     // Window over: the tap is on its way and can no longer be taken back here.
-    if (offer && left === 0) useUi.getState().offerUndo(null);
-  }, [offer, left]);
+    if (left === 0) useUi.getState().offerUndo(null);
+  }, [left]);
 
-  if (!offer || left === 0) return <p className="dock-hint">{t('common:undo.hint')}</p>;
+  if (left === 0) return <p className="dock-hint">{t('common:undo.hint')}</p>;
   return (
     <div className="undo-bar" data-testid="undo-bar" role="status">
       <span className="undo-text">
