@@ -11,7 +11,7 @@ import path from 'node:path';
 
 /** Modules here that are not benchmarks. */
 const HELPERS = new Set([
-  'run.ts', 'stats.ts', 'engine-start-child.ts', 'floor.ts', 'host-process.ts', 'processes.ts', 'first-screen-probe.ts', 'tap-floor.ts', 'procfs.ts', 'cores.ts', 'ui-packer-report.ts',
+  'run.ts', 'stats.ts', 'engine-start-child.ts', 'floor.ts', 'host-process.ts', 'processes.ts', 'first-screen-probe.ts', 'tap-floor.ts', 'procfs.ts', 'cores.ts', 'ui-packer-report.ts', 'memory-report.ts',
   'store-soak-counter.ts', 'store-soak-check.ts',
 ]);
 /** Benchmarks too long for every run: only when named. */
