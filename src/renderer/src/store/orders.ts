@@ -63,10 +63,10 @@ export function holdsOrder(snap: OrdersSnapshot, id: string): boolean {
 
 /**
  * Whole views kept beside the rows, besides those a screen shows: the orders events brought most
- * lately. Every event brings whole views, and kept for every order until it left the terminal,
- * they were most of what the page's memory grew by in a busy hour (the JS heap 8 -> 12 MB over
- * bench/memory.ts's compressed hour, about a thousand orders changed). A screen opening an order
- * whose view went reads it again (`loadOrder`).
+ * lately. Every event brings whole views, and they were kept for every order until it left the
+ * terminal: about a thousand in bench/memory.ts's compressed hour, while the page's JS heap went
+ * 8 -> 12 MB (how much of that they were is not measured). A screen opening an order whose view
+ * went reads it again (`loadOrder`).
  */
 export const VIEWS_KEPT = 64;
 
