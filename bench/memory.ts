@@ -27,12 +27,13 @@
  * hour 5 %; idle CPU 0.3 % of a core, host and renderer. With more orders, the host's bounds are
  * doubled (50,000 orders: within 2x the 5,000-order figures). MB here are 2^20 bytes, as Task
  * Manager and ps count them.
- * With --snapshots DIR, heap snapshots of the host are written there at intake's end, settled,
+ * With --memory-dumps, Chromium's own account of the page renderer's memory (bench/memory-infra.ts)
+ * settled and after the hour, and what of it grew. With --snapshots DIR, heap snapshots of the host are written there at intake's end, settled,
  * and after the busy hour, and where intake allocated (a sampling heap profile, freed objects
  * included): open them in Chromium's DevTools, Memory tab. Writing a snapshot takes hundreds of
  * MB of the host's C heap that stay in its RSS, so every figure read after the first is not the
  * app's: a run with --snapshots is for finding where the memory goes, not for the figures.
- * Run: npm run build && npx tsx bench/memory.ts [--orders 5000] [--busy-minutes 20] [--settle 60] [--idle 60] [--idle-runs 3] [--intake-minutes 30] [--snapshots DIR] [--cpu-profile DIR] [--v8-flags '--max-semi-space-size=2']
+ * Run: npm run build && npx tsx bench/memory.ts [--orders 5000] [--busy-minutes 20] [--settle 60] [--idle 60] [--idle-runs 3] [--intake-minutes 30] [--snapshots DIR] [--cpu-profile DIR] [--memory-dumps] [--v8-flags '--max-semi-space-size=2']
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -43,9 +44,10 @@ import type { OrderSummary, OrderView, QueueHead } from '../src/shared/ipc';
 import type { ActionInput } from '../src/shared/protocol';
 import { DEFAULT_INTAKE_INTERVAL_MS, DEFAULT_OVERLAP_MS } from '../src/main/core/intake';
 import { startFloorServer } from './floor';
+import { allocatorGrowth, type Allocators, memoryDump } from './memory-infra';
 import { againstBound, BOUND, growthReport, type Idle, idleReport, MB, type Settled, settledReport, whereItLies } from './memory-report';
 import { type HostProcess, startHostProcess, startSandboxProcess } from './processes';
-import { commandLine, cpuMs, descendants, processMemory, residentKinds } from './procfs';
+import { commandLine, cpuMs, descendants, processMemory, residentByMapping, residentKinds } from './procfs';
 import { type Spread, spread } from './stats';
 import { LAUNCH } from './ui-packer';
 
@@ -115,6 +117,15 @@ async function pageInside(page: Page): Promise<{ heap: number; nodes: number; li
   } finally {
     await cdp.detach();
   }
+}
+
+/** The page renderer's allocators and its totals (prefixed "totals/"), from one memory dump. */
+async function rendererAllocators(b: Browsing): Promise<Allocators> {
+  const mine = (await memoryDump(b.browser)).get(b.appPid);
+  if (!mine) throw new Error(`Chromium's memory dump has no process ${b.appPid} (the page's renderer)`);
+  // Beside Chromium's count, the OS's: what is mapped, by RSS and PSS ("mapped/…", "mapped-pss/…").
+  const mapped = [...residentByMapping(b.appPid)].flatMap(([n, m]) => [[`mapped/${n.replaceAll('/', '|')}`, m.rss], [`mapped-pss/${n.replaceAll('/', '|')}`, m.pss]] as const);
+  return new Map([...mine.allocators, ...[...mine.totals].map(([n, v]) => [`totals/${n}`, v] as const), ...mapped]);
 }
 
 // ---- Reading the figures --------------------------------------------------------------------
@@ -278,6 +289,8 @@ async function main(): Promise<void> {
   const snapshots = textFlag('snapshots');
   // Where the host's idle CPU after the busy hour goes (the profiler's own cost is in the figures then).
   const cpuProfiles = textFlag('cpu-profile');
+  // Where the page's renderer memory lies by Chromium's own count, settled and after the hour (bench/memory-infra.ts).
+  const dumps = process.argv.includes('--memory-dumps');
   if (cpuProfiles) mkdirSync(cpuProfiles, { recursive: true });
   // V8's flags for the host, space-separated: what a young generation of another size does, say.
   const v8Flags = (textFlag('v8-flags') ?? '').split(' ').filter((f) => f.startsWith('--'));
@@ -354,6 +367,7 @@ async function main(): Promise<void> {
     await sleep(Math.max(0, settleS * 1_000 - (performance.now() - t0 - intakeS * 1_000) - 9_000));
     const settled = await readSettled(host, b);
     await snapshot('settled');
+    const dumpBefore = dumps ? await rendererAllocators(b) : null;
     console.log(settledReport(`Settled, ${settleS} s after intake's pass, the queue on screen`, settled, hostScale));
 
     // 3. Idle.
@@ -389,6 +403,7 @@ async function main(): Promise<void> {
     if (snapshots) await app.screenshot({ path: join(snapshots, `page-${orders}-busy.png`) });
     console.log(settledReport(`Settled after the busy hour, once its changes are out of intake's overlap (${((performance.now() - busyEnded) / 1_000).toFixed(0)} s after it)`, after, hostScale));
     console.log(growthReport(settled, after));
+    if (dumpBefore) console.log(`Where the page's renderer grew, by Chromium's count (a memory dump after a collection; MB):\n${allocatorGrowth(dumpBefore, await rendererAllocators(b))}`);
     const pageProfiler = cpuProfiles ? await app.context().newCDPSession(app) : null;
     if (pageProfiler) {
       await pageProfiler.send('Profiler.enable');

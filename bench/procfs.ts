@@ -109,3 +109,21 @@ export function residentKinds(pid: number): ResidentKinds {
   }
   return { file, brk, anon };
 }
+
+/** The resident set by what is mapped (/proc/<pid>/smaps): a file's path, [heap], [anon], memfd:…, with its PSS. */
+export function residentByMapping(pid: number): Map<string, { rss: number; pss: number }> {
+  const out = new Map<string, { rss: number; pss: number }>();
+  let at = { rss: 0, pss: 0 };
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (head) {
+      const name = (head[1] ?? '').replace(/ \(deleted\)$/, '') || '[anon]';
+      at = out.get(name) ?? { rss: 0, pss: 0 };
+      out.set(name, at);
+      continue;
+    }
+    const kb = /^(Rss|Pss):\s+(\d+) kB/.exec(line);
+    if (kb) at[kb[1] === 'Rss' ? 'rss' : 'pss'] += Number(kb[2]) * 1024;
+  }
+  return out;
+}
