@@ -70,6 +70,8 @@ export const LAUNCH = {
     '--disable-sync',
     '--no-first-run',
     '--disable-features=PreloadTopChromeWebUI,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup',
+    // The page's gc, as Electron's main process gives its renderers (src/main/index.ts, renderer memory/rest.ts).
+    '--js-flags=--expose-gc',
   ],
 };
 const FRAME_MS = 1000 / 60;

@@ -164,7 +164,8 @@ async function main(): Promise<void> {
 
     browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      // --js-flags: the page's gc, as Electron's main process gives its renderers (renderer memory/rest.ts).
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--js-flags=--expose-gc'],
     });
     const page = await browser.newPage({ viewport: { width: 1024, height: 768 } });
     await page.goto(harness.url);

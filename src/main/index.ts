@@ -30,6 +30,10 @@ import { createMainWindow, entryUrl, focusWindow, setKiosk } from './window';
 // the sandbox is forced on for every renderer, whatever a window's options say.
 registerAppScheme(protocol);
 app.enableSandbox();
+// The page's `gc`, for its one collection after a busy spell once quiet (renderer memory/rest.ts):
+// what a busy hour left in the renderer stayed there, 40-80 MB on an old counter PC. Renderers
+// only: the main process's own is exposed by the host (core/host/heap-trim.ts).
+app.commandLine.appendSwitch('js-flags', '--expose-gc');
 
 const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
 const origins = trustedOrigins(devServerUrl, app.isPackaged);

@@ -4,9 +4,15 @@ import { chromium, type Browser, type BrowserServer, type Page } from 'playwrigh
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
+/**
+ * `--js-flags=--expose-gc` as Electron's main process gives its renderers (src/main/index.ts): the
+ * page's one collection after a busy spell (renderer memory/rest.ts) needs it.
+ */
+export const PAGE_GC_FLAG = '--js-flags=--expose-gc';
+
 const LAUNCH_OPTIONS = {
   executablePath: CHROMIUM_PATH,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', PAGE_GC_FLAG],
 };
 
 /**

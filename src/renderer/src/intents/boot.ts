@@ -17,6 +17,7 @@ import { useHub } from '../store/hub';
 import { useUi } from '../store/ui';
 import { watchPacker } from '../staff/intents';
 import { usePacker } from '../staff/store';
+import { restAfterBusySpells } from '../memory/rest';
 import { command, refuse, soundsOn } from './bridge';
 import { ordersGone } from './orders';
 
@@ -65,6 +66,8 @@ function subscribe(api: PackdeskApi): void {
   // A store setting changed at another counter (scan to pack, claims' quiet period): this counter packs as the store does.
   api.on('settings.changed', (s) => useStatus.getState().setSettings(s));
   watchPacker(api);
+  // After a busy spell, once quiet, the page gives back its garbage (memory/rest.ts).
+  restAfterBusySpells(api);
 }
 
 /** Reads everything again: after the engine behind the bridge was replaced (a new environment). */

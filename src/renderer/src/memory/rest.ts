@@ -1,0 +1,89 @@
+/**
+ * The page gives its garbage back after a busy spell (issue 41), as the host does (the engine's
+ * host/heap-trim.ts). Every order changed, tap answered and row drawn leaves garbage in the page's
+ * JS heap and in Blink's; V8 collects it as more work comes, but once the counter goes quiet
+ * nothing more comes, and what a busy spell left stays. After a compressed busy hour the page's
+ * renderer stood 40-80 MB above its settled figure minutes later (bench/memory.ts), and a full
+ * collection brought it back to within a few MB: Chromium's own count of what the renderer holds
+ * grew 2 MB. On an old counter PC that memory is taken from the browser the staff also use.
+ *
+ * So once BUSY_EVENTS of the engine's events have come since the last collection and then none for
+ * QUIET_MS, the page asks V8 for one full collection. A trickle (a new order now and then) only
+ * counts up, so a slow day collects once in a long while. A collection costs a few tens of
+ * milliseconds on an old PC, in a spell when nothing came for 20 s.
+ *
+ * V8 gives pages `gc` only when started with --expose-gc: Electron's main process passes it to
+ * its renderers (src/main/index.ts) and the browser harness's Chromium is started with it too.
+ * Without it (a plain browser on the harness) nothing is done.
+ */
+
+import type { EventName, PackdeskApi } from '../../../shared/ipc';
+
+/** The engine's events since the last collection that make a busy spell. */
+export const BUSY_EVENTS = 200;
+/** How long no event has come before the collection runs. */
+export const QUIET_MS = 20_000;
+
+export interface PageRest {
+  /** An event from the engine came (an order changed, a tap answered, orders left). */
+  busy(): void;
+  /** Clears the timer (tests). */
+  stop(): void;
+}
+
+/**
+ * V8's full collection from the page's `gc`, or null where the page was not given one. A major,
+ * synchronous collection: V8's own options object (`gc({ type, execution })`), understood since
+ * long before the Chromium and Electron in use.
+ */
+export function pageCollection(global: object = globalThis): (() => void) | null {
+  const gc = (global as { gc?: unknown }).gc;
+  if (typeof gc !== 'function') return null;
+  return () => (gc as (options: object) => unknown)({ type: 'major', execution: 'sync' });
+}
+
+export function createPageRest(o: {
+  readonly collect: (() => void) | null;
+  readonly busyEvents?: number;
+  readonly quietMs?: number;
+}): PageRest {
+  const busyEvents = o.busyEvents ?? BUSY_EVENTS;
+  const quietMs = o.quietMs ?? QUIET_MS;
+  let since = 0;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const stop = (): void => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+  };
+  return {
+    busy() {
+      if (o.collect === null) return;
+      since++;
+      if (since < busyEvents) return;
+      // Busy enough: every event from here on puts the collection off until none came for quietMs.
+      stop();
+      timer = setTimeout(() => {
+        timer = null;
+        since = 0;
+        try {
+          o.collect?.();
+        } catch {
+          // A collection that cannot run changes nothing the packer sees.
+        }
+      }, quietMs);
+    },
+    stop,
+  };
+}
+
+/** The events that are work done: orders and taps changing, orders leaving or read again. */
+export const WORK_EVENTS: readonly EventName[] = ['orders.changed', 'orders.removed', 'orders.listed', 'outbox.changed'];
+
+/** Counts the engine's work events into `rest`; returns what stops listening. */
+export function restAfterBusySpells(api: Pick<PackdeskApi, 'on'>, rest: PageRest = createPageRest({ collect: pageCollection() })): () => void {
+  const stops = WORK_EVENTS.map((event) => api.on(event, () => rest.busy()));
+  return () => {
+    for (const stop of stops) stop();
+    rest.stop();
+  };
+}
