@@ -5,7 +5,7 @@ export { SCHEMA_VERSION } from './migrations';
 export { describeSalvage, type SalvageReport } from './salvage';
 export { fileHealth, openOrReplace, watchDamage, type DamageWatch, type Opened, type SalvageWords } from './open-or-replace';
 export type { EntryRow, OrderRow, AuditRow, AuditKind, ShapingEntry } from './rows';
-export { AUDIT_KINDS, deepFreeze, parsedActionsKept } from './rows';
+export { AUDIT_KINDS, deepFreeze, forgetParsedActions, parsedActionsKept } from './rows';
 export type { CutRow, EntryPatch, NewEntry, OutboxCounts, OutboxTable } from './outbox-table';
 export type { LeaseRow, LeaseTable } from './lease-table';
 export type { OrdersTable } from './orders-table';

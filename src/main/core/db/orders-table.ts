@@ -119,6 +119,10 @@ export function createOrdersTable(db: Database, bodyCacheSize = BODY_CACHE_SIZE)
     bodiesKept(): number {
       return bodies.size;
     },
+    /** Lets every parsed body go (a quiet spell, host/heap-trim.ts); the next read parses it again. */
+    forgetBodies(): void {
+      bodies.clear();
+    },
     /** Takes an order off the terminal (its row stays for its outbox history); true when it was there. */
     remove(id: string, now: number): boolean {
       return s.remove.run(now, id).changes === 1;

@@ -37,6 +37,14 @@ const ActionColumn = jsonColumn(ActionSchema);
 export const ACTION_CACHE_SIZE = 512;
 const actions = new Map<string, Action>();
 
+/**
+ * Lets every parsed action go: in a quiet spell after a busy one (host/heap-trim.ts), when the taps
+ * they served have been sent. The next read parses its few again.
+ */
+export function forgetParsedActions(): void {
+  actions.clear();
+}
+
 /** How many parsed actions are kept now (at most ACTION_CACHE_SIZE): for Engine.held(). */
 export function parsedActionsKept(): number {
   return actions.size;

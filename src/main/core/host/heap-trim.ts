@@ -83,6 +83,11 @@ export function createHeapTrim(o: {
   readonly log: Logger;
   /** The full collection (`fullCollection()`); null: nothing is done. */
   readonly collect: (() => void) | null;
+  /**
+   * Lets go, just before the collection, what only a busy spell reads again (intake's parsed
+   * bodies, the taps' parsed actions), so that it is collected too: a settled terminal had none.
+   */
+  readonly letGo?: () => void;
   readonly afterStored?: number;
   readonly quietMs?: number;
   /** V8's committed heap now, bytes (`getHeapStatistics().total_heap_size`). */
@@ -102,6 +107,7 @@ export function createHeapTrim(o: {
     if (o.collect === null) return;
     const before = process.memoryUsage().rss;
     const startedAt = performance.now();
+    o.letGo?.();
     o.collect();
     const pauseMs = Math.round(performance.now() - startedAt);
     floor = heapCommitted();

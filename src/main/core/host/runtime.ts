@@ -104,7 +104,13 @@ export function createRuntime<S extends TrainingService>(deps: RuntimeDeps<S>): 
   let unsubscribes: (() => void)[] = [];
   const serially = oneAtATime();
   const engineDir = (env: Environment): string => join(deps.dataDir, 'environments', env);
-  const trim = createHeapTrim({ timers: deps.engineOptions?.timers ?? systemTimers, now: deps.now, log, collect: deps.collectGarbage === undefined ? fullCollection() : deps.collectGarbage });
+  const trim = createHeapTrim({
+    timers: deps.engineOptions?.timers ?? systemTimers,
+    now: deps.now,
+    log,
+    collect: deps.collectGarbage === undefined ? fullCollection() : deps.collectGarbage,
+    letGo: () => service?.letGoBusyCaches(),
+  });
 
   const closeSandbox = async (): Promise<void> => {
     const closing = sandbox;
