@@ -99,8 +99,6 @@ export interface ServiceEngine {
    * (host/heap-trim.ts): after a busy hour they held about 0.7 MB that the settled terminal did not.
    */
   letGoBusyCaches(): void;
-  /** What is kept now by count: intake's parsed bodies (the engine's own: Engine.held()). */
-  intakeBodiesKept(): number;
   /**
    * What another counter found of the order service (the store hub's intake holder): a counter
    * that does not poll sends nothing while idle, so it learns the internet is down from the one
@@ -258,7 +256,6 @@ export function openEngineWithService(options: ServiceEngineOptions): ServiceEng
       intakeStore.orders.forgetBodies();
       forgetParsedActions();
     },
-    intakeBodiesKept: () => intakeStore.orders.bodiesKept(),
     reportReachable: (reachable) => reachability.report(reachable),
     async close() {
       offServiceBack();

@@ -3,9 +3,10 @@
  * host/heap-trim.ts). Every order changed, tap answered and row drawn leaves garbage in the page's
  * JS heap and in Blink's; V8 collects it as more work comes, but once the counter goes quiet
  * nothing more comes, and what a busy spell left stays. After a compressed busy hour the page's
- * renderer stood 40-80 MB above its settled figure minutes later (bench/memory.ts), and a full
- * collection brought it back to within a few MB: Chromium's own count of what the renderer holds
- * grew 2 MB. On an old counter PC that memory is taken from the browser the staff also use.
+ * renderer stood 40-80 MB above its settled figure minutes later (bench/memory.ts), while
+ * Chromium's own count of the renderer's private memory, read after a full collection, had grown
+ * 10 MB at most (bench/memory.ts --memory-dumps): the rest was garbage. On an old counter PC that
+ * memory is taken from the browser the staff also use.
  *
  * So once BUSY_EVENTS of the engine's events have come since the last collection and then none for
  * QUIET_MS, the page asks V8 for one full collection. A trickle (a new order now and then) only
@@ -32,9 +33,8 @@ export interface PageRest {
 }
 
 /**
- * V8's full collection from the page's `gc`, or null where the page was not given one. A major,
- * synchronous collection: V8's own options object (`gc({ type, execution })`), understood since
- * long before the Chromium and Electron in use.
+ * V8's full collection from the page's `gc`, or null where the page was not given one: a major,
+ * synchronous one (V8's options object for `gc`: type, execution).
  */
 export function pageCollection(global: object = globalThis): (() => void) | null {
   const gc = (global as { gc?: unknown }).gc;
