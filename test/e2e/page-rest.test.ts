@@ -21,6 +21,8 @@ describe('the page after a busy spell', () => {
   beforeAll(async () => {
     t = await openTerminal({
       orderCount: 120,
+      // Orders checked once, then not for ten minutes: the only news the page hears is the taps'.
+      settings: { intakeIntervalMs: 600_000 },
       beforeOpen: async (page) => {
         await page.clock.install();
         // Counts the page's collections, before any of its scripts run.
