@@ -92,6 +92,7 @@ const fake = vi.hoisted(() => {
       isPackaged: true,
       requestSingleInstanceLock: () => (calls.push('requestSingleInstanceLock'), true),
       enableSandbox: () => calls.push('enableSandbox'),
+      commandLine: { appendSwitch: (name: string, value?: string) => calls.push(`appendSwitch ${name} ${value ?? ''}`) },
       getPath: (name: string) => (name === 'userData' ? state.dataDir : '/nonexistent'),
       getVersion: () => '1.4.0',
       whenReady: () => whenReady,
@@ -163,8 +164,9 @@ const invoke = (command: CommandName, payload: unknown, event: unknown = appEven
 beforeAll(async () => {
   process.env['XDG_CONFIG_HOME'] = path.join(root, 'config');
   await import('../../src/main/index');
-  // Before ready: the scheme is privileged and the sandbox forced, nothing else yet.
-  expect(fake.calls).toEqual(['registerSchemesAsPrivileged', 'enableSandbox', 'requestSingleInstanceLock']);
+  // Before ready: the scheme is privileged, the sandbox forced and the renderers given the page's
+  // gc (renderer memory/rest.ts), nothing else yet.
+  expect(fake.calls).toEqual(['registerSchemesAsPrivileged', 'enableSandbox', 'appendSwitch js-flags --expose-gc', 'requestSingleInstanceLock']);
   fake.ready();
   await until('the window', () => fake.windows.length === 1 && fake.windows[0]!.loaded.length === 1, 20_000);
 });
