@@ -7,7 +7,7 @@
  * it passes at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTerminal, shot, type Terminal } from './support';
+import { openTerminal, pauseClockNow, shot, type Terminal } from './support';
 
 declare global {
   interface Window {
@@ -28,7 +28,7 @@ describe('an idle queue', () => {
     const intake = page.getByTestId('sync-intake');
     await intake.filter({ hasText: /^Orders checked \d{2}:\d{2} \(just now\)$/ }).waitFor();
     // From here the page's time moves only when the test moves it.
-    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 10));
+    await pauseClockNow(page);
     // Every change to the bar's words from here on.
     await page.evaluate(() => {
       window.__syncBarChanges = [];

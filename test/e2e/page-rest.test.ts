@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUSY_EVENTS, QUIET_MS } from '../../src/renderer/src/memory/rest';
-import { freshOrders, openTerminal, type Terminal, untilTapsSettled } from './support';
+import { freshOrders, openTerminal, pauseClockNow, type Terminal, untilTapsSettled } from './support';
 
 declare global {
   interface Window {
@@ -56,7 +56,7 @@ describe('the page after a busy spell', () => {
     expect(accepted.length).toBeGreaterThan(BUSY_EVENTS / 4);
     await untilTapsSettled(t, accepted.at(-1)!);
     // From here the page's time moves only when the test moves it.
-    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 10));
+    await pauseClockNow(page);
     expect(await page.evaluate(() => window.__pageCollections)).toBe(0);
     // Not yet: the last news came only moments ago.
     await page.clock.runFor(QUIET_MS / 2);

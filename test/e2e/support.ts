@@ -435,6 +435,25 @@ export async function untilPageClock(page: Page, at: number): Promise<void> {
   await page.waitForFunction((t) => performance.now() > t, at, { polling: 50, timeout: 30_000 });
 }
 
+/**
+ * Pauses the page's installed clock (page.clock) at about "now". pauseAt only goes forward, and
+ * the page's time runs on while the call travels: on a loaded machine a target a few
+ * milliseconds ahead is already past when it lands ("Cannot fast-forward to the past"). So it
+ * aims a little ahead and aims again, further, if it still arrived late (at most 6.4 s ahead:
+ * a test that counts quiet seconds after it can allow for that).
+ */
+export async function pauseClockNow(page: Page): Promise<number> {
+  for (let aim = 100; ; aim *= 4) {
+    const at = await page.evaluate((ahead) => Date.now() + ahead, aim);
+    try {
+      await page.clock.pauseAt(at);
+      return at;
+    } catch (e) {
+      if (aim >= 6_400 || !/to the past/.test(String(e))) throw e;
+    }
+  }
+}
+
 export { axe, type AxeFinding } from '../support/axe';
 
 /**

@@ -214,15 +214,38 @@ export async function leaveHub(place: MembershipPlace): Promise<Result<{ was: 'h
   return ok({ was: config?.role ?? 'none' });
 }
 
-/** A free TCP port on 127.0.0.1 (asked of the OS, then released): a training hub on one PC. */
-export function freeLocalPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports chosen from below every OS's range for outgoing connections (Linux 32768-60999, Windows
+ * and macOS 49152-65535).
+ */
+export const QUIET_PORTS = { from: 20_000, to: 32_000 } as const;
+
+/**
+ * A free TCP port on 127.0.0.1 for a listener started next (a training hub on one PC, the hub's
+ * monitoring port). A port the OS picks itself (listen on 0) comes from its range for outgoing
+ * connections; released, it can go to the next outgoing connection before nats-server binds it,
+ * which then stops with "address already in use". So it is chosen from QUIET_PORTS, and one that
+ * will not bind now is passed over.
+ */
+export async function freeLocalPort(random: () => number = Math.random): Promise<number> {
+  for (let tries = 0; tries < 40; tries++) {
+    const port = QUIET_PORTS.from + Math.floor(random() * (QUIET_PORTS.to - QUIET_PORTS.from));
+    if ((await bindLocal(port)) === port) return port;
+  }
+  const any = await bindLocal(0);
+  if (any === null) throw new Error('no TCP port on 127.0.0.1 will bind');
+  return any;
+}
+
+/** Binds `port` on 127.0.0.1 (0: any the OS gives) and releases it: the port bound, or null if it would not. */
+function bindLocal(port: number): Promise<number | null> {
+  return new Promise((resolve) => {
     const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.once('error', () => resolve(null));
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
+      const bound = typeof address === 'object' && address ? address.port : null;
+      server.close(() => resolve(bound));
     });
   });
 }
