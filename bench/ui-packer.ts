@@ -43,6 +43,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/support/chromium';
 import { appCores, coresWanted, pinnedLaunch, pinningReport, runPinned } from './cores';
 import { AFTER_PAINT, type Floor, floorReport, measureFloor, slowPageThread, whenInPage } from './floor';
 import { FIRST_SCREEN_PROBE } from './first-screen-probe';
@@ -61,18 +62,9 @@ const PIN = '2468';
  * first contentful paint was 632 / 1,296 ms against 396 / 620 without (12 loads each, alternating).
  */
 export const LAUNCH = {
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--disable-features=PreloadTopChromeWebUI,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup',
-    // The page's gc, as Electron's main process gives its renderers (src/main/index.ts, renderer memory/rest.ts).
-    '--js-flags=--expose-gc',
-  ],
+  executablePath: CHROMIUM_PATH,
+  // CHROMIUM_ARGS has the page's gc, as Electron's main process gives its renderers (src/main/index.ts, renderer memory/rest.ts).
+  args: [...CHROMIUM_ARGS, '--disable-features=PreloadTopChromeWebUI,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup'],
 };
 const FRAME_MS = 1000 / 60;
 

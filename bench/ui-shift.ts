@@ -14,7 +14,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../test/support/chromium';
 import { openStore } from '../src/main/core/db';
 import { mustMove } from '../src/main/core/outbox/lifecycle';
 import { dayBounds, dayOf } from '../src/shared/days';
@@ -162,11 +163,7 @@ async function main(): Promise<void> {
       if (i === 0) console.error(`the day's report: ${report.total.packed} packed`);
     }
 
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      // --js-flags: the page's gc, as Electron's main process gives its renderers (renderer memory/rest.ts).
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--js-flags=--expose-gc'],
-    });
+    browser = await launchChromium();
     const page = await browser.newPage({ viewport: { width: 1024, height: 768 } });
     await page.goto(harness.url);
     await page.getByTestId('order-row').first().waitFor({ timeout: 60_000 });

@@ -87,8 +87,8 @@ describe('two counters of one store', () => {
     // Counter 2's own tap on it is refused in words, and nothing reaches the service from there.
     await until(`${order.id} accepted at the service`, () => appliedTo(store.sandbox, order.id).length >= 1);
     // Take over: confirmed, then the big button is Counter 2's, and Counter 1 shows the claim moved.
-    await two.getByTestId('take-over').click();
-    await two.getByTestId('take-over-confirm').click();
+    await two.getByTestId('take-over').click({ timeout: 5_000 });
+    await two.getByTestId('take-over-confirm').click({ timeout: 5_000 });
     await two.getByTestId('next-step').waitFor({ timeout: 3_000 });
     await one.getByTestId('claim-banner').waitFor({ timeout: 3_000 });
     expect(await one.getByTestId('claim-banner').innerText()).toContain('Counter 2');
