@@ -96,7 +96,7 @@ describe('two counters of one store', () => {
     await one.getByText(`Counter 2 took order ${order.id} over`).waitFor({ timeout: 3_000 });
     await tapStep(two, 'PACKING');
     await until(`${order.id} packing at the service`, () => appliedTo(store.sandbox, order.id).length >= 2, 10_000);
-  });
+  }, 60_000); // Longer than its steps' own timeouts together, so a step that never comes says which it was.
 
   it('list both counters under Settings -> Counters, with who takes in orders', async () => {
     await unlockSettings(one);
