@@ -30,7 +30,8 @@ export interface Settled {
   readonly floorRss: Spread;
   readonly floorPss: Spread;
   readonly browserPss: Spread;
-  readonly page: { heap: number; nodes: number; liveHeap: number };
+  /** rests: the page's own collections after busy spells so far (renderer memory/rest.ts), restAgoS: seconds since the last. */
+  readonly page: { heap: number; nodes: number; liveHeap: number; rests: number; restAgoS: number | null };
   readonly orders: number;
   /** The host at the last reading: where its resident set lies, and V8's and Node's own counts. */
   readonly hostKinds: ResidentKinds;
@@ -65,6 +66,7 @@ export function settledReport(title: string, s: Settled, hostScale: number): str
     `    over the floor: ${(s.appRss.median - s.floorRss.median).toFixed(1)} MB RSS (bound ${BOUND.rendererOverFloor} MB: ${((s.appRss.median - s.floorRss.median) / BOUND.rendererOverFloor).toFixed(2)}x)`,
     `  ${figure("page's renderer PSS", s.appPss, 'MB')}; ${figure("the floor's renderer RSS", s.floorRss, 'MB')}; ${figure('PSS', s.floorPss, 'MB')}`,
     `  the page's JS heap ${(s.page.heap / MB).toFixed(1)} MB (after a full collection the bench asked for, read last: ${(s.page.liveHeap / MB).toFixed(1)} MB), ${s.page.nodes} DOM nodes; all of Chromium's processes together: PSS ${s.browserPss.median.toFixed(1)} MB`,
+    `    the page's own collections after busy spells so far: ${s.page.rests}${s.page.restAgoS === null ? '' : `, the last ${s.page.restAgoS.toFixed(0)} s before this reading`}`,
   ].join('\n');
 }
 

@@ -40,6 +40,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { FIRST_SCREEN } from '../src/shared/firstScreen';
+import { REST_MARK } from '../src/renderer/src/memory/rest';
 import type { OrderSummary, OrderView, QueueHead } from '../src/shared/ipc';
 import type { ActionInput } from '../src/shared/protocol';
 import { DEFAULT_INTAKE_INTERVAL_MS, DEFAULT_OVERLAP_MS } from '../src/main/core/intake';
@@ -106,14 +107,18 @@ async function rendererOf(page: Page, browserPid: number): Promise<number> {
  * What the page's own renderer holds: its JS heap (V8's count), DOM nodes, and the JS heap after a
  * full collection the bench asks for (what the page holds, garbage aside: read last).
  */
-async function pageInside(page: Page): Promise<{ heap: number; nodes: number; liveHeap: number }> {
+async function pageInside(page: Page): Promise<Settled['page']> {
+  const rest = (await page.evaluate(`(() => {
+    const marks = performance.getEntriesByName(${JSON.stringify(REST_MARK)});
+    return { rests: marks.length, restAgoS: marks.length ? (performance.now() - marks[marks.length - 1].startTime) / 1000 : null };
+  })()`)) as { rests: number; restAgoS: number | null };
   const cdp = await page.context().newCDPSession(page);
   try {
     const heap = (await cdp.send('Runtime.getHeapUsage')).usedSize;
     const nodes = (await cdp.send('Memory.getDOMCounters')).nodes;
     await cdp.send('HeapProfiler.collectGarbage');
     const liveHeap = (await cdp.send('Runtime.getHeapUsage')).usedSize;
-    return { heap, nodes, liveHeap };
+    return { heap, nodes, liveHeap, ...rest };
   } finally {
     await cdp.detach();
   }

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EventName, PackdeskApi } from '../../src/shared/ipc';
-import { BUSY_EVENTS, createPageRest, pageCollection, QUIET_MS, restAfterBusySpells } from '../../src/renderer/src/memory/rest';
+import { BUSY_EVENTS, createPageRest, pageCollection, QUIET_MS, REST_MARK, restAfterBusySpells } from '../../src/renderer/src/memory/rest';
 
 /** The engine's events as the page hears them: `emit` calls every listener of that event. */
 function eventStream(): { api: Pick<PackdeskApi, 'on'>; emit: (event: EventName, times?: number) => void; listening: () => number } {
@@ -96,5 +96,14 @@ describe("the page's rest after a busy spell", () => {
     const rest = createPageRest({ collect: null, busyEvents: 1, quietMs: 1 });
     rest.busy();
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('leaves a mark on the page’s timeline at each collection, where support and the benchmark can count them', () => {
+    vi.useRealTimers(); // the fake timers fake `performance` too
+    const before = performance.getEntriesByName(REST_MARK).length;
+    const collect = pageCollection({ gc: vi.fn() });
+    collect?.();
+    collect?.();
+    expect(performance.getEntriesByName(REST_MARK).length - before).toBe(2);
   });
 });

@@ -32,14 +32,20 @@ export interface PageRest {
   stop(): void;
 }
 
+/** The performance mark each collection leaves (DevTools' timeline, bench/memory.ts counts them). */
+export const REST_MARK = 'packdesk:page-rest';
+
 /**
  * V8's full collection from the page's `gc`, or null where the page was not given one: a major,
- * synchronous one (V8's options object for `gc`: type, execution).
+ * synchronous one (V8's options object for `gc`: type, execution). Each leaves REST_MARK.
  */
 export function pageCollection(global: object = globalThis): (() => void) | null {
   const gc = (global as { gc?: unknown }).gc;
   if (typeof gc !== 'function') return null;
-  return () => (gc as (options: object) => unknown)({ type: 'major', execution: 'sync' });
+  return () => {
+    (gc as (options: object) => unknown)({ type: 'major', execution: 'sync' });
+    performance.mark(REST_MARK);
+  };
 }
 
 export function createPageRest(o: {
