@@ -47,9 +47,8 @@ function preloadScriptFonts(): Plugin {
           .sort()
           .map((file) => ({
             tag: 'link',
-            // data-weight: the face's weight (@fontsource names its files so), which the host's
-            // drawing reads to keep only the face its words need (core/ui/firstScreen.ts).
-            attrs: { rel: 'preload', href: `${base}${file}`, as: 'font', type: 'font/woff2', crossorigin: '', 'data-weight': /-(\d00)-normal/.exec(file)?.[1] ?? '' },
+            // The host's drawing drops them when its words need no shipped font (core/ui/firstScreen.ts).
+            attrs: { rel: 'preload', href: `${base}${file}`, as: 'font', type: 'font/woff2', crossorigin: '' },
             injectTo: 'head' as const,
           })),
     },

@@ -115,29 +115,28 @@ export function loadFirstScreenBuild(file: string): void {
 
 /**
  * The page's HTML with the screen inside its empty `<div id="root"></div>` and its language on
- * `<html>`, with only the language buttons' font preload when its words need no other shipped
- * font; as it was when it has no such root (a build that changed its shape) or no screen.
+ * `<html>`, without the shipped fonts' preloads when its words need none of them; as it was when
+ * it has no such root (a build that changed its shape) or no screen.
+ *
+ * Chromium holds a page's first paint while a preloaded font is on its way (up to 50 ms). On an
+ * English screen the only Devanagari is the language button's "हिन्दी": preloaded for it, the
+ * queue's first render on one core came 8-34 ms later in the median (bench, three rounds of 16
+ * loads in alternation). Without it the face is asked for at the first layout and "हिन्दी" shows
+ * a moment after the queue (the face is `font-display: block`: never boxes); its button is as wide
+ * before as after (`.language-name` in topbar.css), so nothing in the top bar moves when it comes.
  */
 export function withFirstScreen(html: string, screen: FirstScreen | null): string {
   const root = '<div id="root"></div>';
   if (!screen || !html.includes(root)) return html;
   const lang = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(screen.lang) ? screen.lang : null;
   // The built page's own tags only, before the drawing is in.
-  const page = screen.scriptFonts === false ? html.replace(FONT_PRELOAD, (link) => (link.includes(LANGUAGE_NAMES_FACE) ? link : '')) : html;
+  const page = screen.scriptFonts === false ? html.replace(FONT_PRELOAD, '') : html;
   const withRoot = page.replace(root, () => `<div id="root">${screen.html}</div>`);
   return lang ? withRoot.replace(/<html lang="[^"]*"/, `<html lang="${lang}"`) : withRoot;
 }
 
 /** A `<link rel="preload" as="font">` of the built page (electron.vite.config.ts), with the line's indent. */
 const FONT_PRELOAD = /[ \t]*<link rel="preload"[^>]*\bas="font"[^>]*>\n?/g;
-
-/**
- * The preload of the face the language buttons name each language in: the bold one (the buttons
- * are semi-bold, topbar.css). Kept on every drawing, so "हिन्दी" on an English screen shows in the
- * first paint (Chromium holds the first paint for a preloaded font, up to 50 ms). Whenever the face
- * comes, the button keeps its width (`.language-name` in topbar.css): nothing in the top bar moves.
- */
-const LANGUAGE_NAMES_FACE = 'data-weight="700"';
 
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

@@ -85,8 +85,8 @@ async function draw(ask: Ask): Promise<FirstScreen | null> {
 
 /**
  * The markup without the language buttons (LanguageSwitch: each language's name in its own
- * script), whose face every drawing preloads (core/ui/firstScreen.ts): they alone do not make a
- * drawing need the shipped fonts.
+ * script): they alone do not make a drawing need the shipped fonts preloaded. Their face is asked
+ * for at the first layout and comes a moment after the queue (core/ui/firstScreen.ts).
  */
 export function withoutLanguageButtons(markup: string): string {
   return markup.replace(/<button [^>]*class="[^"]*\blanguage-button\b[^"]*"[^>]*>[\s\S]*?<\/button>/g, '');
