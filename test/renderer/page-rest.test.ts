@@ -88,10 +88,10 @@ describe("the page's rest after a busy spell", () => {
     expect(collect).toHaveBeenCalledTimes(2);
   });
 
-  it("uses V8's gc for a major synchronous collection, and does nothing where the page has none", () => {
+  it("uses V8's gc for a major synchronous collection of the last-resort flavour (pages given back), and does nothing where the page has none", () => {
     const gc = vi.fn();
     pageCollection({ gc })?.();
-    expect(gc).toHaveBeenCalledWith({ type: 'major', execution: 'sync' });
+    expect(gc).toHaveBeenCalledWith({ type: 'major', execution: 'sync', flavor: 'last-resort' });
     expect(pageCollection({})).toBeNull();
     const rest = createPageRest({ collect: null, busyEvents: 1, quietMs: 1 });
     rest.busy();
