@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderView } from '../../src/shared/ipc';
-import { compareViews, headOrders, holdsOrder, holdView, mergeOrders, replaceOrders as replaceRows, stepOf as stepOfRow, VIEWS_KEPT, withHeldViewsOnly, withoutOrders } from '../../src/renderer/src/store/orders';
+import { compareViews, headOrders, holdsOrder, holdView, mergeOrders, replaceOrders as replaceRows, stepOf as stepOfRow, VIEWS_KEPT, withoutOrders } from '../../src/renderer/src/store/orders';
 import { queueHead, summarize } from '../../src/shared/orders';
 import { OrderSchema } from '../../src/shared/protocol/schemas';
 import { mergeEntries, outboxOrder } from '../../src/renderer/src/store/outbox';
@@ -134,27 +134,6 @@ describe('orders store', () => {
     for (const id of ids.slice(2, 12)) snap = mergeOrders(snap, [view(id, 4, packing)]);
     expect(snap.views.has('o0')).toBe(false);
     expect(snap.views.size).toBe(VIEWS_KEPT);
-  });
-
-  it('lets go, at the page\'s rest, every whole view but those a screen shows; the rows stay', () => {
-    let snap = replaceOrders(['a', 'b', 'c'].map((id) => view(id, 1)));
-    snap = mergeOrders(snap, ['a', 'b', 'c'].map((id) => view(id, 2, packing)));
-    const shown = snap.views.get('b');
-    const release = holdView('b');
-    try {
-      const rested = withHeldViewsOnly(snap);
-      expect([...rested.views.keys()]).toEqual(['b']);
-      // The view a screen shows is the same object: nothing on it draws again.
-      expect(rested.views.get('b')).toBe(shown);
-      expect(rested.byId).toBe(snap.byId);
-      expect(rested.sortedIds).toBe(snap.sortedIds);
-      expect(rested.byId.get('a')?.nextStep).toEqual(packing);
-      // Nothing more to let go: the same snapshot.
-      expect(withHeldViewsOnly(rested)).toBe(rested);
-    } finally {
-      release();
-    }
-    expect(withHeldViewsOnly(snap).views.size).toBe(0);
   });
 
   it('takes several orders off at once (finished orders leaving the terminal), with their counts', () => {

@@ -17,7 +17,7 @@ import { useHub } from '../store/hub';
 import { useUi } from '../store/ui';
 import { watchPacker } from '../staff/intents';
 import { usePacker } from '../staff/store';
-import { createPageRest, pageCollection, restAfterBusySpells } from '../memory/rest';
+import { restAfterBusySpells } from '../memory/rest';
 import { command, refuse, soundsOn } from './bridge';
 import { ordersGone } from './orders';
 
@@ -66,18 +66,8 @@ function subscribe(api: PackdeskApi): void {
   // A store setting changed at another counter (scan to pack, claims' quiet period): this counter packs as the store does.
   api.on('settings.changed', (s) => useStatus.getState().setSettings(s));
   watchPacker(api);
-  // After a busy spell, once quiet, the page lets go the whole views no screen shows and gives
-  // back its garbage (memory/rest.ts).
-  const collection = pageCollection();
-  restAfterBusySpells(
-    api,
-    createPageRest({
-      collect: collection && (() => {
-        useOrders.getState().letGoViews();
-        collection();
-      }),
-    }),
-  );
+  // After a busy spell, once quiet, the page gives back its garbage (memory/rest.ts).
+  restAfterBusySpells(api);
 }
 
 /** Reads everything again: after the engine behind the bridge was replaced (a new environment). */

@@ -97,17 +97,6 @@ function keepRecentViews(whole: Map<string, OrderView>): void {
   }
 }
 
-/**
- * The snapshot with only the whole views a screen shows (`holdView`), for the page's rest after a
- * busy spell (memory/rest.ts): the VIEWS_KEPT an hour's events left are about a megabyte of the
- * page's live heap, kept for screens nobody opened. An order opened later is read again (`loadOrder`).
- */
-export function withHeldViewsOnly(snap: OrdersSnapshot): OrdersSnapshot {
-  const kept = new Map<string, OrderView>();
-  for (const [id, v] of snap.views) if (viewsInUse.has(id)) kept.set(id, v);
-  return kept.size === snap.views.size ? snap : { ...snap, views: kept };
-}
-
 /** Up to this many moved orders are re-placed one by one; more and a full sort is cheaper. */
 const INCREMENTAL_LIMIT = 32;
 
@@ -224,8 +213,6 @@ interface OrdersStore extends OrdersSnapshot {
   merge(views: readonly OrderView[]): void;
   /** Orders that left the terminal (taken off by a packer, or finished long ago). */
   remove(ids: readonly string[]): void;
-  /** Lets go the whole views no screen shows (`withHeldViewsOnly`). */
-  letGoViews(): void;
   /** Shows `view`, foreseen for a tap now on its way to the engine. */
   predict(view: OrderView): void;
   /**
@@ -264,7 +251,6 @@ export const useOrders = create<OrdersStore>()((set, get) => ({
     for (const id of ids) get().onTheirWay.delete(id);
     set((s) => ({ ...withoutOrders(s, ids), predicted: withoutPredictions(s.predicted, ids) }));
   },
-  letGoViews: () => set((s) => withHeldViewsOnly(s)),
   predict: (view) => {
     const waiting = get().onTheirWay.get(view.id);
     if (waiting) waiting.taps += 1;
