@@ -33,7 +33,7 @@ export interface PageRest {
 }
 
 /** What the page asks V8's `gc` for (see pageCollection). */
-export const REST_COLLECTION = Object.freeze({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+const REST_COLLECTION = Object.freeze({ type: 'major', execution: 'sync', flavor: 'last-resort' });
 
 /** The performance mark each collection leaves (DevTools' timeline, bench/memory.ts counts them). */
 export const REST_MARK = 'packdesk:page-rest';
