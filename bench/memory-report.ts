@@ -2,6 +2,8 @@
  * bench/memory.ts's figures as it prints them, each beside its bound (issue 41): what it read of the
  * host and the page settled and idle, and the growth between two settled readings.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ResidentKinds } from './procfs';
 import { type Spread, spread } from './stats';
 
@@ -105,3 +107,45 @@ export function growthReport(before: Settled, after: Settled): string {
   ].join('\n');
 }
 
+
+/** One of the host's own full collections (core/host/heap-trim.ts), as its log says it. */
+export interface HostCollection {
+  readonly at: number;
+  readonly why: string;
+  readonly pauseMs: number;
+}
+
+/** The host's full collections in its log files (every rotated one too), oldest first. */
+export function hostCollections(logDir: string): HostCollection[] {
+  const found: HostCollection[] = [];
+  let names: string[] = [];
+  try {
+    names = readdirSync(logDir).filter((n) => /^packdesk(\.\d+)?\.log$/.test(n));
+  } catch {
+    return found;
+  }
+  for (const name of names) {
+    for (const line of readFileSync(join(logDir, name), 'utf8').split('\n')) {
+      if (!line.includes('memory given back')) continue;
+      try {
+        const r = JSON.parse(line) as { time: string; fields?: { why?: string; pauseMs?: number } };
+        found.push({ at: Date.parse(r.time), why: String(r.fields?.why ?? '?'), pauseMs: Number(r.fields?.pauseMs ?? Number.NaN) });
+      } catch {
+        // A line cut short as the file rotated: not one of these.
+      }
+    }
+  }
+  return found.sort((a, b) => a.at - b.at);
+}
+
+/** Taps' answers during the busy hour beside the host's collections then (each a pause of its one thread). */
+export function tapReport(tapMs: readonly number[], collections: readonly HostCollection[]): string {
+  const t = spread(tapMs);
+  const frame = tapMs.filter((ms) => ms > 1_000 / 60).length;
+  const pauses = spread(collections.map((c) => c.pauseMs));
+  const whys = [...new Set(collections.map((c) => c.why))].join(', ') || 'none';
+  return (
+    `  taps, request to the host's answer (the entry durable): median ${t.median.toFixed(1)} ms  p95 ${t.p95.toFixed(1)}  p99 ${t.p99.toFixed(1)}  max ${t.max.toFixed(1)} (n=${t.n}); ${frame} over a frame (16.7 ms)\n` +
+    `  the host's full collections during the hour: ${collections.length} (${whys})${collections.length > 0 ? `, each pausing it ${pauses.median.toFixed(0)} ms (median), ${pauses.max.toFixed(0)} ms at most` : ''}`
+  );
+}

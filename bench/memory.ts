@@ -46,7 +46,7 @@ import type { ActionInput } from '../src/shared/protocol';
 import { DEFAULT_INTAKE_INTERVAL_MS, DEFAULT_OVERLAP_MS } from '../src/main/core/intake';
 import { startFloorServer } from './floor';
 import { allocatorGrowth, type Allocators, memoryDump } from './memory-infra';
-import { againstBound, BOUND, growthReport, type Idle, idleReport, MB, type Settled, settledReport, whereItLies } from './memory-report';
+import { againstBound, BOUND, growthReport, hostCollections, type Idle, idleReport, MB, type Settled, settledReport, tapReport, whereItLies } from './memory-report';
 import { type HostProcess, startHostProcess, startSandboxProcess } from './processes';
 import { commandLine, cpuMs, descendants, processMemory, residentByMapping, residentKinds } from './procfs';
 import { type Spread, spread } from './stats';
@@ -199,6 +199,8 @@ function inputFor(step: NonNullable<OrderView['nextStep']>): ActionInput | null 
 
 interface BusyCounts {
   taps: number;
+  /** Each tap from the request to the host's answer (the entry durable), ms: what a page waits for. */
+  readonly tapMs: number[];
   refused: number;
   placed: number;
   cancelled: number;
@@ -214,7 +216,7 @@ async function busyHour(host: HostProcess, adminUrl: string, minutes: number): P
   const fresh = list.filter((o) => o.nextStep?.key === 'ACCEPT').map((o) => o.id);
   const inHand: string[] = [];
   const placed: string[] = [];
-  const counts: BusyCounts = { taps: 0, refused: 0, placed: 0, cancelled: 0, finished: 0 };
+  const counts: BusyCounts = { taps: 0, tapMs: [], refused: 0, placed: 0, cancelled: 0, finished: 0 };
   const admin = async (path: string, body: unknown = {}): Promise<unknown> => {
     const res = await fetch(`${adminUrl}/__sandbox/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     if (!res.ok) throw new Error(`sandbox ${path}: HTTP ${res.status}`);
@@ -236,7 +238,9 @@ async function busyHour(host: HostProcess, adminUrl: string, minutes: number): P
         counts.finished++;
         continue;
       }
+      const asked = performance.now();
       const reply = await host.request({ kind: 'handle', command: 'taps.submit', payload: { orderId: id, input } });
+      counts.tapMs.push(performance.now() - asked);
       counts.taps++;
       if (!(reply as { ok: boolean }).ok) counts.refused++;
       inHand.push(id);
@@ -382,11 +386,15 @@ async function main(): Promise<void> {
     // 4. The busy hour, compressed.
     console.error(`busy hour: ${busyMinutes} min…`);
     await host.request({ kind: 'compressWalks', everyMs: WALK_EVERY_MS });
+    const busyStartedAt = Date.now();
     const counts = await busyHour(host, sandbox.adminUrl, busyMinutes);
     const busyEnded = performance.now();
+    const busyEndedAt = Date.now();
     console.log(
       `Busy hour compressed into ${busyMinutes} min (ten times a busy store's rate): ${counts.taps} taps (${counts.refused} refused), ${counts.placed} orders placed at the marketplace, ${counts.cancelled} cancelled there, ${counts.finished} worked to the end`,
     );
+    const collections = hostCollections(join(work, 'data', 'logs'));
+    console.log(tapReport(counts.tapMs, collections.filter((c) => c.at >= busyStartedAt && c.at <= busyEndedAt)));
     // The hour is over: the walk goes back to its own six hours, so the idle figures after it are an
     // idle terminal's, not a walk every few seconds.
     await host.request({ kind: 'compressWalks', everyMs: null });
@@ -403,7 +411,10 @@ async function main(): Promise<void> {
       `For reference, ${catchUpFrom.toFixed(0)} s after the hour, intake still reading its changes again: host RSS ${during.rss.toFixed(1)} MB, JS heap ${during.heap.toFixed(1)} MB; ` +
         `then, until they are out of intake's overlap (${catchUpS.toFixed(0)} s): host CPU ${catchingUp.host.median.toFixed(2)} % of a core, renderer ${catchingUp.app.median.toFixed(2)} %`,
     );
+    const afterAt = Date.now();
     const after = await readSettled(host, b);
+    const since = hostCollections(join(work, 'data', 'logs')).filter((c) => c.at > busyEndedAt && c.at <= afterAt);
+    console.log(`The host's full collections between the hour's end and the reading: ${since.length}${since.map((c) => ` (${c.why}, ${((c.at - busyEndedAt) / 1_000).toFixed(0)} s after the hour, ${c.pauseMs} ms)`).join('')}`);
     await snapshot('busy');
     if (snapshots) await app.screenshot({ path: join(snapshots, `page-${orders}-busy.png`) });
     console.log(settledReport(`Settled after the busy hour, once its changes are out of intake's overlap (${((performance.now() - busyEnded) / 1_000).toFixed(0)} s after it)`, after, hostScale));

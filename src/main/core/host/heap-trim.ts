@@ -15,6 +15,12 @@
  * orders again store nothing) also collects when V8's committed heap has grown by
  * TRIM_GROWTH_BYTES since the last collection; reading the heap's size is all a quiet spell costs
  * otherwise.
+ * Quiet means the counter is quiet too: a tap, or its answer, puts the collection off as a pass
+ * does. The collection pauses the host's one thread (44-55 ms after a compressed busy hour, in
+ * Electron the main process, where a tap is made durable and answered), and during a busy spell
+ * it had run every 30 s, between two of intake's passes, while packers went on tapping. The page's
+ * own rest (renderer memory/rest.ts) waits for the same quiet. A counter whose intake is another's
+ * (a store hub's member) gets its quiet spell from its taps alone.
  */
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -73,6 +79,11 @@ export interface HeapTrim {
    * again and stores nothing (the overlap of intake's window), and those reads' garbage stayed.
    */
   passed(): void;
+  /**
+   * The counter's outbox moved (a tap, its answer): a collection due waits for the next quiet spell,
+   * which looks at the heap's growth as after a pass.
+   */
+  tapped(): void;
   /** Forgets what was stored and clears the timer (the engine closes). */
   stop(): void;
 }
@@ -126,6 +137,11 @@ export function createHeapTrim(o: {
     },
     { keepAlive: false },
   );
+  function quietFromNow(): void {
+    if (o.collect === null) return;
+    slot.clear();
+    slot.arm(quietMs);
+  }
   return {
     stored(count) {
       if (count <= 0 || o.collect === null) return;
@@ -138,11 +154,8 @@ export function createHeapTrim(o: {
         since = 0;
       }
     },
-    passed() {
-      if (o.collect === null) return;
-      slot.clear();
-      slot.arm(quietMs);
-    },
+    passed: quietFromNow,
+    tapped: quietFromNow,
     stop() {
       slot.clear();
       since = 0;

@@ -172,6 +172,8 @@ export function createRuntime<S extends TrainingService>(deps: RuntimeDeps<S>): 
       problem = null;
       for (const name of ENGINE_EVENTS) unsubscribes.push(opened.engine.on(name, (body) => deps.emit(name, body)));
       unsubscribes.push(opened.onIntake(intakeEvents(opened.engine, deps.emit, () => service === opened, trim)));
+      // The host's collection pauses it: never in the middle of a packer's taps (heap-trim.ts).
+      unsubscribes.push(opened.engine.on('outbox.changed', () => trim.tapped()));
       opened.engine.start();
       // Before intake's first pass: with a store hub, another counter may be the one that polls.
       deps.onActivated?.(opened, { environment: env, dataDir: engineDir(env) });

@@ -114,6 +114,56 @@ describe('memory given back after a large intake (issue 41)', () => {
     expect(pending()).toEqual([]);
   });
 
+  it("waits while packers tap, however the heap grows between intake's passes, and collects in the first quiet after them", () => {
+    const heap = { committed: 0 };
+    const { trim, wait, collections } = trimmed(heap);
+    // A busy spell: a pass every 30 s, a tap or its answer every 2 s, the heap growing by a
+    // collection's worth every pass. Before taps counted, this collected between every two passes.
+    for (let second = 0; second < 600; second += 2) {
+      if (second % 30 === 0) {
+        trim.passed();
+        heap.committed += TRIM_GROWTH_BYTES;
+      }
+      trim.tapped();
+      wait(2_000);
+    }
+    expect(collections()).toBe(0);
+    // The packers stop; intake's passes go on and the quiet after one collects, once.
+    for (let pass = 0; pass < 4; pass++) {
+      trim.passed();
+      wait(30_000);
+    }
+    expect(collections()).toBe(1);
+  });
+
+  it('a large intake waits for the taps too, and a pause between two taps is not quiet', () => {
+    const { trim, wait, collections } = trimmed();
+    trim.stored(TRIM_AFTER_STORED);
+    wait(TRIM_QUIET_MS - 1_000);
+    trim.tapped();
+    wait(TRIM_QUIET_MS - 1);
+    expect(collections()).toBe(0);
+    wait(1);
+    expect(collections()).toBe(1);
+  });
+
+  it("a counter with no intake of its own (a store hub's member) collects in a quiet after its taps alone, only once grown", () => {
+    const heap = { committed: 0 };
+    const { trim, wait, collections, pending } = trimmed(heap);
+    trim.tapped();
+    wait(TRIM_QUIET_MS);
+    expect(collections()).toBe(0);
+    for (let tap = 0; tap < 100; tap++) {
+      trim.tapped();
+      heap.committed += TRIM_GROWTH_BYTES / 50;
+      wait(3_000);
+    }
+    expect(collections()).toBe(0);
+    wait(TRIM_QUIET_MS);
+    expect(collections()).toBe(1);
+    expect(pending()).toEqual([]);
+  });
+
   it("gets V8's full collection in a process not started with --expose-gc, and it gives the heap's pages back", () => {
     const gc = fullCollection();
     expect(typeof gc).toBe('function');
