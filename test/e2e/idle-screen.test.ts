@@ -12,6 +12,8 @@ import { openTerminal, pauseClockNow, shot, type Terminal } from './support';
 declare global {
   interface Window {
     __syncBarChanges?: string[];
+    __clockReads?: number[];
+    __wordChanges?: number[];
   }
 }
 
@@ -46,6 +48,35 @@ describe('an idle queue', () => {
     await page.clock.runFor(30_000);
     await intake.filter({ hasText: /\(1 min ago\)$/ }).waitFor();
     await shot(page, 'idle-sync-bar-a-minute-on');
+    expect(t.problems).toEqual([]);
+  });
+
+  it("wakes when a countdown's or the bar's words change, not every second", async () => {
+    const { page } = t;
+    const countdowns = await page.locator('[data-testid="order-row"] .deadline-text').count();
+    expect(countdowns).toBeGreaterThanOrEqual(5);
+    // Every moment of the page's clock at which it was read (each wake reads it), and every moment
+    // a word on screen changed.
+    await page.evaluate(() => {
+      window.__clockReads = [];
+      window.__wordChanges = [];
+      const now = Date.now.bind(Date);
+      Date.now = () => {
+        const at = now();
+        window.__clockReads?.push(at);
+        return at;
+      };
+      new MutationObserver(() => window.__wordChanges?.push(now())).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    for (let s = 0; s < 150; s++) await page.clock.runFor(1_000);
+    const { reads, changes } = await page.evaluate(() => ({ reads: [...new Set(window.__clockReads)], changes: [...new Set(window.__wordChanges)] }));
+    // Two and a half minutes: the countdowns turned over (each once a minute) and the bar's age.
+    expect(changes.length).toBeGreaterThanOrEqual(2);
+    // A page ticking every second read its clock 150 times. Now it reads it when a word changes,
+    // and once a minute besides: the queue's "Late" and "Done today" are counted again on the
+    // minute (a late order moves there by the clock alone), which may change no word.
+    expect(reads.filter((at) => !changes.includes(at)).length).toBeLessThanOrEqual(3);
+    expect(reads.length).toBeLessThan(30);
     expect(t.problems).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TFunction } from 'i18next';
-import { countdown, formatAge, formatClock, formatNumber, formatPrice, formatSpan, secondsLeft } from '../../src/renderer/src/format';
+import { ageChangesAt, ageToTheMinuteChangesAt, countdown, countdownChangesAt, formatAge, formatAgeToTheMinute, formatClock, formatNumber, formatPrice, formatSpan, secondsLeft } from '../../src/renderer/src/format';
 import { ensureWords, i18next, startI18n } from '../../src/renderer/src/i18n';
 
 const MIN = 60_000;
@@ -70,5 +70,64 @@ describe('numbers and prices', () => {
     expect(hi('common:sync.waiting', { count: 1 })).toBe('1 टैप भेजना बाकी');
     expect(hi('common:sync.waiting', { count: 2 })).toBe('2 टैप भेजने बाकी');
     expect(hi('outbox:tries', { count: 2 })).toBe('2 कोशिशें');
+  });
+});
+
+describe('when the words next change (the page wakes then, not every second)', () => {
+  const SEC = 1_000;
+  /** The moments in [from, to) at which `read` reads differently from the moment before, a millisecond apart. */
+  const changes = (read: (now: number) => string, from: number, to: number, step = 1): number[] => {
+    const out: number[] = [];
+    let last = read(from);
+    for (let now = from + step; now < to; now += step) {
+      const v = read(now);
+      if (v !== last) out.push(now);
+      last = v;
+    }
+    return out;
+  };
+  /** Every moment the schedule names from `from` on, before `to`. */
+  const planned = (next: (now: number) => number, from: number, to: number): number[] => {
+    const out: number[] = [];
+    for (let at = next(from); at < to; at = next(at)) out.push(at);
+    return out;
+  };
+
+  it('a countdown: every minute it changes at is named, and no second between', () => {
+    const deadline = 10_000_000;
+    const read = (now: number) => JSON.stringify(countdown(deadline, now, en));
+    const from = deadline - 20 * MIN - 17_345;
+    const to = deadline + 9 * MIN;
+    const named = planned((now) => countdownChangesAt(deadline, now), from, to);
+    // Each change is named at the millisecond it happens (or, in the two minutes around the
+    // promise where seconds show, within the second it happens).
+    for (const at of changes(read, from, to, 250)) expect(named.some((n) => n >= at - 250 && n <= at + 1_000), `change at ${at - deadline} ms`).toBe(true);
+    // Far from the promise it wakes once a minute: 18 minutes before it, 7 after it, seconds between.
+    expect(named.filter((n) => Math.abs(n - deadline) >= 2 * MIN).length).toBeLessThanOrEqual(18 + 7 + 2);
+    expect(named.length).toBeLessThan(18 + 7 + 2 + 4 * 60 + 2);
+    // Exactly: "12 min" becomes "11 min" a millisecond after 12 minutes are left.
+    expect(countdownChangesAt(deadline, deadline - 12 * MIN - 30 * SEC)).toBe(deadline - 12 * MIN + 1);
+    expect(countdown(deadline, deadline - 12 * MIN, en).text).toBe('12 min left');
+    expect(countdown(deadline, deadline - 12 * MIN + 1, en).text).toBe('11 min left');
+    // Late: "5 min late" becomes "6 min late" when six minutes have passed.
+    expect(countdownChangesAt(deadline, deadline + 5 * MIN + 10 * SEC)).toBe(deadline + 6 * MIN);
+  });
+
+  it('ages: "just now" for 5 s, then each second of the first minute, then once a minute', () => {
+    const at = 5_000_000;
+    expect(ageChangesAt(at, at + 1_000)).toBe(at + 5_000);
+    expect(ageChangesAt(at, at + 20_000)).toBe(at + 21_000);
+    expect(ageChangesAt(at, at + 3 * MIN + 5_000)).toBe(at + 4 * MIN);
+    const read = (now: number) => formatAge(at, now, en);
+    const named = planned((now) => ageChangesAt(at, now), at, at + 10 * MIN);
+    for (const change of changes(read, at, at + 10 * MIN, 100)) expect(named.some((n) => n >= change - 100 && n <= change + 1_000), `change at ${change - at} ms`).toBe(true);
+  });
+
+  it('ages to the minute: once a minute, from the first', () => {
+    const at = 5_000_000;
+    expect(ageToTheMinuteChangesAt(at, at + 10_000)).toBe(at + MIN);
+    expect(ageToTheMinuteChangesAt(at, at + MIN)).toBe(at + 2 * MIN);
+    const read = (now: number) => formatAgeToTheMinute(at, now, en);
+    expect(planned((now) => ageToTheMinuteChangesAt(at, now), at, at + 10 * MIN)).toEqual(changes(read, at, at + 10 * MIN, 1_000));
   });
 });

@@ -3,9 +3,10 @@
  * long, when something last got through, and whether the credentials work. Every state in
  * words as well as colour. Tapping it opens the outbox.
  */
+import { useCallback } from 'react';
 import type { SyncStatus } from '../../../shared/ipc';
-import { formatAge, formatAgeToTheMinute, formatClock } from '../format';
-import { useClockValue } from '../hooks/useNow';
+import { ageChangesAt, ageToTheMinuteChangesAt, formatAge, formatAgeToTheMinute, formatClock } from '../format';
+import { useTimedValue } from '../hooks/useNow';
 import { useWords } from '../i18n/useWords';
 import { noticeWords } from '../i18n/words';
 import { useStatus } from '../store/status';
@@ -32,8 +33,12 @@ export function SyncBar() {
   const show = useUi((s) => s.show);
   // The ages change the bar's words only when they read differently: waiting taps' by the second,
   // the last send's by the minute (it stays on screen all day).
-  const oldestAge = useClockValue(1_000, (now) => (sync?.oldestWaitingAt == null ? '' : formatAge(sync.oldestWaitingAt, now, t)));
-  const lastSentAge = useClockValue(1_000, (now) => (sync?.lastSuccessAt == null ? '' : formatAgeToTheMinute(sync.lastSuccessAt, now, t)));
+  const oldestAt = sync?.oldestWaitingAt ?? null;
+  const lastSentAt = sync?.lastSuccessAt ?? null;
+  const oldestNext = useCallback((now: number) => (oldestAt === null ? Number.POSITIVE_INFINITY : ageChangesAt(oldestAt, now)), [oldestAt]);
+  const lastSentNext = useCallback((now: number) => (lastSentAt === null ? Number.POSITIVE_INFINITY : ageToTheMinuteChangesAt(lastSentAt, now)), [lastSentAt]);
+  const oldestAge = useTimedValue(oldestNext, (now) => (oldestAt === null ? '' : formatAge(oldestAt, now, t)));
+  const lastSentAge = useTimedValue(lastSentNext, (now) => (lastSentAt === null ? '' : formatAgeToTheMinute(lastSentAt, now, t)));
   const hubMode = useHub((s) => (s.status && s.status.role !== 'none' ? s.status.mode : null));
   const hereName = useHub((s) => (s.status && s.status.role !== 'none' ? s.status.counterName : null));
   const hereIsHub = useHub((s) => s.status?.role === 'hub');

@@ -2,5 +2,5 @@
 export { formatList } from './list';
 export { formatNumber } from './number';
 export { formatPrice } from './money';
-export { countdown, formatAge, formatAgeToTheMinute, formatClock, formatDayClock, formatSpan, secondsLeft, SOON_MS, type Say, type Urgency, urgencyAt } from './time';
+export { ageChangesAt, ageToTheMinuteChangesAt, countdown, countdownChangesAt, formatAge, formatAgeToTheMinute, formatClock, formatDayClock, formatSpan, secondsLeft, SOON_MS, type Say, type Urgency, urgencyAt } from './time';
 export { warmFormats } from './warm';

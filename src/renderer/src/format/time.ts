@@ -60,6 +60,35 @@ export function formatAgeToTheMinute(at: number, now: number, say: Say): string 
   return say('common:time.ago', { span: formatSpan(age, say) });
 }
 
+/*
+ * When each of the words above next reads differently, so that a screen left alone wakes for that
+ * moment and not every second (hooks/useNow.ts useTimedValue; issue 41, the page's idle CPU). Each
+ * returns an epoch ms after `now`, or Infinity. Spans shown in seconds (under a minute, and the
+ * minute either side of a promise) wake every second, as every countdown did before.
+ */
+
+/** When a countdown to `deadline` (its span and its urgency) next changes. */
+export function countdownChangesAt(deadline: number, now: number): number {
+  const left = deadline - now;
+  if (Math.abs(left) < 2 * MINUTE) return now + SECOND;
+  // Left: "12 min" until a millisecond under 12 minutes; late: "5 min" until 6 minutes have passed.
+  // The 15 minutes of "soon" begin on such a minute too.
+  return left > 0 ? now + (left % MINUTE) + 1 : now + MINUTE - (-left % MINUTE);
+}
+
+/** When an age ("just now", "40 s ago", "3 min ago": formatAge) next reads differently. */
+export function ageChangesAt(at: number, now: number): number {
+  const age = now - at;
+  if (age < 5 * SECOND) return at + 5 * SECOND;
+  if (age < MINUTE) return now + SECOND;
+  return at + (Math.floor(age / MINUTE) + 1) * MINUTE;
+}
+
+/** When an age to the minute (formatAgeToTheMinute) next reads differently. */
+export function ageToTheMinuteChangesAt(at: number, now: number): number {
+  return at + (Math.max(0, Math.floor((now - at) / MINUTE)) + 1) * MINUTE;
+}
+
 /** Seconds left in an undo window, never below 0: the bar shows whole seconds counting down. */
 export function secondsLeft(until: number, now: number): number {
   return Math.max(0, Math.ceil((until - now) / SECOND));

@@ -1,6 +1,7 @@
 /** The sync bar's word on intake: when orders were last checked, and plainly when they cannot be. */
-import { formatAgeToTheMinute, formatClock } from '../../format/time';
-import { useClockValue } from '../../hooks/useNow';
+import { useCallback } from 'react';
+import { ageToTheMinuteChangesAt, formatAgeToTheMinute, formatClock } from '../../format/time';
+import { useTimedValue } from '../../hooks/useNow';
 import { useStatus } from '../../store/status';
 import { useWords } from '../../i18n/useWords';
 import { useHub } from '../../store/hub';
@@ -9,7 +10,9 @@ export function IntakeLine() {
   const { t, locale } = useWords();
   const intake = useStatus((s) => s.intake);
   // To the minute: orders are checked every 30 s, so by the second this line would change all day.
-  const age = useClockValue(1_000, (now) => (intake?.lastCompleteAt == null ? '' : formatAgeToTheMinute(intake.lastCompleteAt, now, t)));
+  const checkedAt = intake?.lastCompleteAt ?? null;
+  const next = useCallback((now: number) => (checkedAt === null ? Number.POSITIVE_INFINITY : ageToTheMinuteChangesAt(checkedAt, now)), [checkedAt]);
+  const age = useTimedValue(next, (now) => (checkedAt === null ? '' : formatAgeToTheMinute(checkedAt, now, t)));
   const offline = useStatus((s) => s.sync?.connectivity === 'offline');
   // With a store hub, another counter may take in orders for the store: this one's own checks then rest.
   const elsewhere = useHub((s) => (s.status?.mode === 'connected' && s.status.intakeHolder && s.status.intakeHolder.counterId !== s.status.counterId ? s.status.intakeHolder.counterName : null));
