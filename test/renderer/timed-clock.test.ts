@@ -32,6 +32,16 @@ describe("the page's timed values", () => {
     expect(woke).toHaveLength(6);
   });
 
+  it("a clock set back (a counter PC's time put right) holds the values still for a minute at most, not for as long as it went back", () => {
+    const woke: number[] = [];
+    const stop = wakeAt((now) => (Math.floor(now / MIN) + 1) * MIN, () => woke.push(Date.now()));
+    vi.setSystemTime(1_000_000 - 60 * MIN);
+    vi.advanceTimersByTime(2 * MIN);
+    expect(woke.length).toBeGreaterThanOrEqual(1);
+    expect(woke[0]).toBeLessThanOrEqual(1_000_000 - 60 * MIN + 2 * MIN);
+    stop();
+  });
+
   it('a value that never changes (nothing waiting) sets no timer; one that changes now wakes at once', () => {
     const woke: number[] = [];
     const stop = wakeAt(() => Number.POSITIVE_INFINITY, () => woke.push(Date.now()));

@@ -86,6 +86,11 @@ interface Wake {
 }
 
 const wakes = new Set<Wake>();
+/**
+ * The longest the timer sleeps: a counter PC's clock set back (its time put right) would otherwise
+ * hold every countdown still for as long as it went back. Each wake asks every value again.
+ */
+const LONGEST_SLEEP_MS = 60_000;
 let wakeTimer: ReturnType<typeof setTimeout> | null = null;
 let wakeTimerAt = Number.POSITIVE_INFINITY;
 
@@ -98,15 +103,19 @@ function planWake(): void {
   wakeTimer = null;
   wakeTimerAt = soonest;
   if (soonest === Number.POSITIVE_INFINITY) return;
-  wakeTimer = setTimeout(wakeDue, Math.max(0, soonest - Date.now()));
+  wakeTimer = setTimeout(wakeDue, Math.min(LONGEST_SLEEP_MS, Math.max(0, soonest - Date.now())));
 }
 
 function wakeDue(): void {
   wakeTimer = null;
   wakeTimerAt = Number.POSITIVE_INFINITY;
   const now = Date.now();
-  const due = [...wakes].filter((w) => w.at <= now);
-  for (const w of due) w.at = w.next(now);
+  const due: Wake[] = [];
+  for (const w of wakes) {
+    if (w.at <= now) due.push(w);
+    // Asked again, due or not: the clock may have been set back since `at` was worked out.
+    w.at = w.next(now);
+  }
   planWake();
   for (const w of due) w.listener();
 }
