@@ -3,10 +3,9 @@
  * long, when something last got through, and whether the credentials work. Every state in
  * words as well as colour. Tapping it opens the outbox.
  */
-import { useCallback } from 'react';
 import type { SyncStatus } from '../../../shared/ipc';
-import { ageChangesAt, ageToTheMinuteChangesAt, formatAge, formatAgeToTheMinute, formatClock } from '../format';
-import { useTimedValue } from '../hooks/useNow';
+import { formatClock } from '../format';
+import { useAge } from '../hooks/useAge';
 import { useWords } from '../i18n/useWords';
 import { noticeWords } from '../i18n/words';
 import { useStatus } from '../store/status';
@@ -35,10 +34,8 @@ export function SyncBar() {
   // the last send's by the minute (it stays on screen all day).
   const oldestAt = sync?.oldestWaitingAt ?? null;
   const lastSentAt = sync?.lastSuccessAt ?? null;
-  const oldestNext = useCallback((now: number) => (oldestAt === null ? Number.POSITIVE_INFINITY : ageChangesAt(oldestAt, now)), [oldestAt]);
-  const lastSentNext = useCallback((now: number) => (lastSentAt === null ? Number.POSITIVE_INFINITY : ageToTheMinuteChangesAt(lastSentAt, now)), [lastSentAt]);
-  const oldestAge = useTimedValue(oldestNext, (now) => (oldestAt === null ? '' : formatAge(oldestAt, now, t)));
-  const lastSentAge = useTimedValue(lastSentNext, (now) => (lastSentAt === null ? '' : formatAgeToTheMinute(lastSentAt, now, t)));
+  const oldestAge = useAge(oldestAt, t, 'second');
+  const lastSentAge = useAge(lastSentAt, t, 'minute');
   const hubMode = useHub((s) => (s.status && s.status.role !== 'none' ? s.status.mode : null));
   const hereName = useHub((s) => (s.status && s.status.role !== 'none' ? s.status.counterName : null));
   const hereIsHub = useHub((s) => s.status?.role === 'hub');

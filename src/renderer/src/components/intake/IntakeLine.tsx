@@ -1,7 +1,6 @@
 /** The sync bar's word on intake: when orders were last checked, and plainly when they cannot be. */
-import { useCallback } from 'react';
-import { ageToTheMinuteChangesAt, formatAgeToTheMinute, formatClock } from '../../format/time';
-import { useTimedValue } from '../../hooks/useNow';
+import { formatClock } from '../../format/time';
+import { useAge } from '../../hooks/useAge';
 import { useStatus } from '../../store/status';
 import { useWords } from '../../i18n/useWords';
 import { useHub } from '../../store/hub';
@@ -11,8 +10,7 @@ export function IntakeLine() {
   const intake = useStatus((s) => s.intake);
   // To the minute: orders are checked every 30 s, so by the second this line would change all day.
   const checkedAt = intake?.lastCompleteAt ?? null;
-  const next = useCallback((now: number) => (checkedAt === null ? Number.POSITIVE_INFINITY : ageToTheMinuteChangesAt(checkedAt, now)), [checkedAt]);
-  const age = useTimedValue(next, (now) => (checkedAt === null ? '' : formatAgeToTheMinute(checkedAt, now, t)));
+  const age = useAge(checkedAt, t, 'minute');
   const offline = useStatus((s) => s.sync?.connectivity === 'offline');
   // With a store hub, another counter may take in orders for the store: this one's own checks then rest.
   const elsewhere = useHub((s) => (s.status?.mode === 'connected' && s.status.intakeHolder && s.status.intakeHolder.counterId !== s.status.counterId ? s.status.intakeHolder.counterName : null));
