@@ -30,7 +30,8 @@
  * With --memory-dumps, Chromium's own account of the page renderer's memory (bench/memory-infra.ts)
  * settled and after the hour, and what of it grew. With --snapshots DIR, heap snapshots of the host are written there at intake's end, settled,
  * and after the busy hour, and where intake allocated (a sampling heap profile, freed objects
- * included): open them in Chromium's DevTools, Memory tab. Writing a snapshot takes hundreds of
+ * included), and the page's settled and after the hour, with what of each heap grew
+ * (bench/heap-snapshot.ts): open them in Chromium's DevTools, Memory tab. Writing a snapshot takes hundreds of
  * MB of the host's C heap that stay in its RSS, so every figure read after the first is not the
  * app's: a run with --snapshots is for finding where the memory goes, not for the figures.
  * Run: npm run build && npx tsx bench/memory.ts [--orders 5000] [--busy-minutes 20] [--settle 60] [--idle 60] [--idle-runs 3] [--intake-minutes 30] [--snapshots DIR] [--cpu-profile DIR] [--memory-dumps] [--v8-flags '--max-semi-space-size=2']
@@ -45,6 +46,7 @@ import type { OrderSummary, OrderView, QueueHead } from '../src/shared/ipc';
 import type { ActionInput } from '../src/shared/protocol';
 import { DEFAULT_INTAKE_INTERVAL_MS, DEFAULT_OVERLAP_MS } from '../src/main/core/intake';
 import { startFloorServer } from './floor';
+import { heapGrowth, readSummary, writePageSnapshot } from './heap-snapshot';
 import { allocatorGrowth, type Allocators, memoryDump } from './memory-infra';
 import { againstBound, BOUND, growthReport, hostCollections, type Idle, idleReport, MB, type Settled, settledReport, tapReport, whereItLies } from './memory-report';
 import { type HostProcess, startHostProcess, startSandboxProcess } from './processes';
@@ -315,8 +317,10 @@ async function main(): Promise<void> {
     if (v8Flags.length > 0) console.log(`The host runs with V8's flags ${v8Flags.join(' ')}`);
     // A manager PIN, so the page opens on the queue rather than on the first start's PIN screen.
     await host.handle('pin.set', { newPin: '2468' });
-    const snapshot = async (name: string): Promise<void> => {
-      if (snapshots) console.error(`  heap snapshot: ${String(await host!.request({ kind: 'snapshot', file: join(snapshots, `host-${orders}-${name}.heapsnapshot`) }))}`);
+    const snapshot = async (name: string, page?: Page): Promise<void> => {
+      if (!snapshots) return;
+      console.error(`  heap snapshot: ${String(await host!.request({ kind: 'snapshot', file: join(snapshots, `host-${orders}-${name}.heapsnapshot`) }))}`);
+      if (page) console.error(`  the page's heap snapshot: ${await writePageSnapshot(page, join(snapshots, `page-${orders}-${name}.heapsnapshot`))}`);
     };
     browser = await chromium.launch(LAUNCH);
     const browserPid = browserProcess();
@@ -375,7 +379,7 @@ async function main(): Promise<void> {
     // The ten readings take nine seconds and end at `settle` seconds after the pass.
     await sleep(Math.max(0, settleS * 1_000 - (performance.now() - t0 - intakeS * 1_000) - 9_000));
     const settled = await readSettled(host, b);
-    await snapshot('settled');
+    await snapshot('settled', app);
     const dumpBefore = dumps ? await rendererAllocators(b) : null;
     console.log(settledReport(`Settled, ${settleS} s after intake's pass, the queue on screen`, settled, hostScale));
 
@@ -415,10 +419,16 @@ async function main(): Promise<void> {
     const after = await readSettled(host, b);
     const since = hostCollections(join(work, 'data', 'logs')).filter((c) => c.at > busyEndedAt && c.at <= afterAt);
     console.log(`The host's full collections between the hour's end and the reading: ${since.length}${since.map((c) => ` (${c.why}, ${((c.at - busyEndedAt) / 1_000).toFixed(0)} s after the hour, ${c.pauseMs} ms)`).join('')}`);
-    await snapshot('busy');
+    await snapshot('busy', app);
     if (snapshots) await app.screenshot({ path: join(snapshots, `page-${orders}-busy.png`) });
     console.log(settledReport(`Settled after the busy hour, once its changes are out of intake's overlap (${((performance.now() - busyEnded) / 1_000).toFixed(0)} s after it)`, after, hostScale));
     console.log(growthReport(settled, after));
+    if (snapshots) {
+      for (const who of ['host', 'page']) {
+        const [before, after] = ['settled', 'busy'].map((n) => join(snapshots, `${who}-${orders}-${n}.heapsnapshot`));
+        console.log(`Where the ${who}'s JS heap grew over the hour, by its heap snapshots (settled, after):\n${heapGrowth(readSummary(before!), readSummary(after!), 15)}`);
+      }
+    }
     if (dumpBefore) console.log(`Where the page's renderer grew, by Chromium's count (a memory dump after a collection; MB):\n${allocatorGrowth(dumpBefore, await rendererAllocators(b))}`);
     const pageProfiler = cpuProfiles ? await app.context().newCDPSession(app) : null;
     if (pageProfiler) {
