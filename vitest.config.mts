@@ -59,6 +59,10 @@ export default defineConfig({
           // Prints the Chromium version first (a browser update is the likeliest cause of a new e2e
           // failure) and starts the one browser every e2e file connects to (test/support/chromium.ts).
           globalSetup: ['test/support/global-setup.ts'],
+          // What a page shows after a click goes through IPC, the host and a render: vitest's own
+          // 1 s for expect.poll was too short on a loaded machine (updates.test.ts read the panel's
+          // old words 1 s after "Install update now"). Playwright's own assertions wait 5 s.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
