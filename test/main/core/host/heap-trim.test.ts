@@ -53,6 +53,27 @@ describe('memory given back after a large intake (issue 41)', () => {
     expect(collections()).toBe(3);
   });
 
+  it('a collection at the ceiling late in a large intake does not end it: the quiet after the pass collects once more', () => {
+    const heap = { committed: 0 };
+    const { trim, wait, collections } = trimmed(heap);
+    trim.stored(TRIM_AFTER_STORED);
+    heap.committed = TRIM_CEILING_BYTES + 1;
+    trim.stored(10);
+    expect(collections()).toBe(1);
+    // The pass's last few, and the heap no bigger than just after that collection (V8 had not
+    // given its pages back yet): before, the quiet spell found nothing to collect for.
+    trim.stored(10);
+    trim.passed();
+    wait(TRIM_QUIET_MS - 1);
+    expect(collections()).toBe(1);
+    wait(1);
+    expect(collections()).toBe(2);
+    // And once only.
+    trim.passed();
+    wait(10 * TRIM_QUIET_MS);
+    expect(collections()).toBe(2);
+  });
+
   it('never collects for a trickle of new orders, however many add up over the day', () => {
     const { trim, wait, collections, pending } = trimmed();
     for (let minute = 0; minute < 8 * 60; minute++) {
