@@ -113,6 +113,14 @@ export interface HostCollection {
   readonly at: number;
   readonly why: string;
   readonly pauseMs: number;
+  /** The host's RSS just before and after it (the log's MB, 10^6 bytes). */
+  readonly rssMb: readonly [number, number];
+}
+
+/** "n (why, s after `from`, pause ms, RSS before -> after)" for the collections between `from` and `to` (epoch ms). */
+export function collectionsBetween(all: readonly HostCollection[], from: number, to: number, after: string): string {
+  const these = all.filter((c) => c.at > from && c.at <= to);
+  return `${these.length}${these.map((c) => ` (${c.why}, ${((c.at - from) / 1_000).toFixed(0)} s after ${after}, ${c.pauseMs} ms, RSS ${c.rssMb[0]} -> ${c.rssMb[1]} MB)`).join('')}`;
 }
 
 /** The host's full collections in its log files (every rotated one too), oldest first. */
@@ -128,8 +136,9 @@ export function hostCollections(logDir: string): HostCollection[] {
     for (const line of readFileSync(join(logDir, name), 'utf8').split('\n')) {
       if (!line.includes('memory given back')) continue;
       try {
-        const r = JSON.parse(line) as { time: string; fields?: { why?: string; pauseMs?: number } };
-        found.push({ at: Date.parse(r.time), why: String(r.fields?.why ?? '?'), pauseMs: Number(r.fields?.pauseMs ?? Number.NaN) });
+        const r = JSON.parse(line) as { time: string; fields?: { why?: string; pauseMs?: number; rssMbBefore?: number; rssMbAfter?: number } };
+        const f = r.fields ?? {};
+        found.push({ at: Date.parse(r.time), why: String(f.why ?? '?'), pauseMs: Number(f.pauseMs ?? Number.NaN), rssMb: [Number(f.rssMbBefore ?? Number.NaN), Number(f.rssMbAfter ?? Number.NaN)] });
       } catch {
         // A line cut short as the file rotated: not one of these.
       }

@@ -48,7 +48,7 @@ import { DEFAULT_INTAKE_INTERVAL_MS, DEFAULT_OVERLAP_MS } from '../src/main/core
 import { startFloorServer } from './floor';
 import { heapGrowth, readSummary, writePageSnapshot } from './heap-snapshot';
 import { allocatorGrowth, type Allocators, memoryDump } from './memory-infra';
-import { againstBound, BOUND, growthReport, hostCollections, type Idle, idleReport, MB, type Settled, settledReport, tapReport, whereItLies } from './memory-report';
+import { againstBound, BOUND, collectionsBetween, growthReport, hostCollections, type Idle, idleReport, MB, type Settled, settledReport, tapReport, whereItLies } from './memory-report';
 import { type HostProcess, startHostProcess, startSandboxProcess } from './processes';
 import { commandLine, cpuMs, descendants, processMemory, residentByMapping, residentKinds } from './procfs';
 import { type Spread, spread } from './stats';
@@ -313,6 +313,7 @@ async function main(): Promise<void> {
   let browser: Browser | undefined;
   const floor = await startFloorServer();
   try {
+    const hostStartedAt = Date.now();
     host = await startHostProcess(work, sandbox.url, FINISHED_KEEP_MS, v8Flags);
     if (v8Flags.length > 0) console.log(`The host runs with V8's flags ${v8Flags.join(' ')}`);
     // A manager PIN, so the page opens on the queue rather than on the first start's PIN screen.
@@ -378,10 +379,13 @@ async function main(): Promise<void> {
     const b: Browsing = { browser, browserPid, app, appPid: await rendererOf(app, browserPid), floorPid };
     // The ten readings take nine seconds and end at `settle` seconds after the pass.
     await sleep(Math.max(0, settleS * 1_000 - (performance.now() - t0 - intakeS * 1_000) - 9_000));
+    const settledAt = Date.now();
     const settled = await readSettled(host, b);
     await snapshot('settled', app);
     const dumpBefore = dumps ? await rendererAllocators(b) : null;
     console.log(settledReport(`Settled, ${settleS} s after intake's pass, the queue on screen`, settled, hostScale));
+    // Whether the host's collection after intake (host/heap-trim.ts) came before the reading: its RSS is the pass's garbage until it does.
+    console.log(`  the host's full collections from its start to the reading: ${collectionsBetween(hostCollections(join(work, 'data', 'logs')), hostStartedAt, settledAt, 'its start')}`);
 
     // 3. Idle.
     console.error(`idle: ${idleRuns} windows of ${idleS} s…`);
@@ -417,8 +421,7 @@ async function main(): Promise<void> {
     );
     const afterAt = Date.now();
     const after = await readSettled(host, b);
-    const since = hostCollections(join(work, 'data', 'logs')).filter((c) => c.at > busyEndedAt && c.at <= afterAt);
-    console.log(`The host's full collections between the hour's end and the reading: ${since.length}${since.map((c) => ` (${c.why}, ${((c.at - busyEndedAt) / 1_000).toFixed(0)} s after the hour, ${c.pauseMs} ms)`).join('')}`);
+    console.log(`The host's full collections between the hour's end and the reading: ${collectionsBetween(hostCollections(join(work, 'data', 'logs')), busyEndedAt, afterAt, 'the hour')}`);
     await snapshot('busy', app);
     if (snapshots) await app.screenshot({ path: join(snapshots, `page-${orders}-busy.png`) });
     console.log(settledReport(`Settled after the busy hour, once its changes are out of intake's overlap (${((performance.now() - busyEnded) / 1_000).toFixed(0)} s after it)`, after, hostScale));
