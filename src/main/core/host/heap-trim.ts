@@ -111,7 +111,7 @@ export function createHeapTrim(o: {
   const heapCommitted = o.heapCommitted ?? (() => getHeapStatistics().total_heap_size);
   const ceiling = o.ceilingBytes ?? TRIM_CEILING_BYTES;
   const growth = o.growthBytes ?? TRIM_GROWTH_BYTES;
-  // Stored since the last quiet spell's collection: the burst. A ceiling collection does not end
+  // Stored since the last quiet spell: the burst. A collection at the ceiling does not end
   // a burst: the quiet after it collects once more, for what the rest of the pass left and for the
   // pages V8 has not given back yet. When it did end it (2026-11-30, a 12 s intake whose last
   // collection was a ceiling one, bench/memory.ts), the quiet spell found fewer than
