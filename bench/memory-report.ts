@@ -29,6 +29,8 @@ export interface Settled {
   readonly hostHeap: Spread;
   readonly appRss: Spread;
   readonly appPss: Spread;
+  /** The page's renderer's own pages (procfs.ts, `uss`): not moved by what else runs on the machine. */
+  readonly appUss: Spread;
   readonly floorRss: Spread;
   readonly floorPss: Spread;
   readonly browserPss: Spread;
@@ -66,7 +68,7 @@ export function settledReport(title: string, s: Settled, hostScale: number): str
     `    the engine keeps: ${s.held ? `${s.held.bodies} parsed order bodies, ${s.held.actions} parsed taps' actions, projections of ${s.held.tapProjections} orders for taps and ${s.held.viewProjections} for the screens` : 'no engine'}`,
     `  ${againstBound("page's renderer RSS", s.appRss, margin, 'MB')}  [the floor's ${s.floorRss.median.toFixed(1)} MB + ${BOUND.rendererOverFloor} MB]`,
     `    over the floor: ${(s.appRss.median - s.floorRss.median).toFixed(1)} MB RSS (bound ${BOUND.rendererOverFloor} MB: ${((s.appRss.median - s.floorRss.median) / BOUND.rendererOverFloor).toFixed(2)}x)`,
-    `  ${figure("page's renderer PSS", s.appPss, 'MB')}; ${figure("the floor's renderer RSS", s.floorRss, 'MB')}; ${figure('PSS', s.floorPss, 'MB')}`,
+    `  ${figure("page's renderer PSS", s.appPss, 'MB')}; ${figure('its own pages (USS)', s.appUss, 'MB')}; ${figure("the floor's renderer RSS", s.floorRss, 'MB')}; ${figure('PSS', s.floorPss, 'MB')}`,
     `  the page's JS heap ${(s.page.heap / MB).toFixed(1)} MB (after a full collection the bench asked for, read last: ${(s.page.liveHeap / MB).toFixed(1)} MB), ${s.page.nodes} DOM nodes; all of Chromium's processes together: PSS ${s.browserPss.median.toFixed(1)} MB`,
     `    the page's own collections after busy spells so far: ${s.page.rests}${s.page.restAgoS === null ? '' : `, the last ${s.page.restAgoS.toFixed(0)} s before this reading`}`,
   ].join('\n');
@@ -90,19 +92,20 @@ export function idleReport(title: string, idle: Idle): string {
   ].join('\n');
 }
 
-export function growthReport(before: Settled, after: Settled): string {
+export function growthReport(before: Settled, after: Settled, title = 'Growth after the busy hour, settled figures'): string {
   const line = (title: string, was: Spread, now: Spread): string => {
     const g = now.median / was.median - 1;
     return `  ${title}: ${was.median.toFixed(1)} -> ${now.median.toFixed(1)} MB, ${g >= 0 ? '+' : ''}${(g * 100).toFixed(1)} %; bound +${BOUND.growth * 100} %: ${(g / BOUND.growth).toFixed(2)}x (${g <= BOUND.growth ? 'within' : 'OVER'})`;
   };
   return [
-    `Growth after the busy hour, settled figures (orders on the terminal ${before.orders} -> ${after.orders})`,
+    `${title} (orders on the terminal ${before.orders} -> ${after.orders})`,
     line('host RSS', before.hostRss, after.hostRss),
     line('host JS heap', before.hostHeap, after.hostHeap),
     line('host live JS heap (after a compacting collection)', spread([before.liveHeap]), spread([after.liveHeap])),
     line("  the same without V8's compiled code", spread([before.liveHeap - before.liveCode]), spread([after.liveHeap - after.liveCode])),
     line("page's renderer RSS", before.appRss, after.appRss),
     line("page's renderer PSS", before.appPss, after.appPss),
+    line("page's renderer's own pages (USS: what PSS shares with no other process)", before.appUss, after.appUss),
     line("page's live JS heap (after a full collection)", spread([before.page.liveHeap / MB]), spread([after.page.liveHeap / MB])),
   ].join('\n');
 }

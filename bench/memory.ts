@@ -18,7 +18,8 @@
  *    2 minutes; then, for reference, memory and CPU while intake's passes still read again what
  *    the hour changed in its last minutes (the 2-minute overlap of its window, decisions.md "Order
  *    intake"); once those changes are out of the overlap, settled again (the figures as growth
- *    from the first settled ones, against the bound) and idle CPU again.
+ *    from the first settled ones, against the bound) and idle CPU again. With --hours N, N busy
+ *    hours one after the other, each read settled: does the next hour add what the first one did?
  * With --cpu-profile DIR, the host's CPU and the page's during those last idle windows are written
  * there as .cpuprofile files (open them in Chromium's DevTools, Performance tab); the profilers' own
  * cost is then in the figures (the page's samples every 10 ms, to keep it small).
@@ -34,7 +35,7 @@
  * (bench/heap-snapshot.ts): open them in Chromium's DevTools, Memory tab. Writing a snapshot takes hundreds of
  * MB of the host's C heap that stay in its RSS, so every figure read after the first is not the
  * app's: a run with --snapshots is for finding where the memory goes, not for the figures.
- * Run: npm run build && npx tsx bench/memory.ts [--orders 5000] [--busy-minutes 20] [--settle 60] [--idle 60] [--idle-runs 3] [--intake-minutes 30] [--snapshots DIR] [--cpu-profile DIR] [--memory-dumps] [--v8-flags '--max-semi-space-size=2']
+ * Run: npm run build && npx tsx bench/memory.ts [--orders 5000] [--busy-minutes 20] [--hours 1] [--settle 60] [--idle 60] [--idle-runs 3] [--intake-minutes 30] [--snapshots DIR] [--cpu-profile DIR] [--memory-dumps] [--v8-flags '--max-semi-space-size=2']
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -139,7 +140,7 @@ async function rendererAllocators(b: Browsing): Promise<Allocators> {
 
 /** Ten readings a second apart of every process's memory. */
 async function readSettled(host: HostProcess, b: Browsing, readings = 10): Promise<Settled> {
-  const rows: { hostRss: number; hostHeap: number; appRss: number; appPss: number; floorRss: number; floorPss: number; browserPss: number }[] = [];
+  const rows: { hostRss: number; hostHeap: number; appRss: number; appPss: number; appUss: number; floorRss: number; floorPss: number; browserPss: number }[] = [];
   for (let i = 0; i < readings; i++) {
     if (i > 0) await sleep(1_000);
     const h = processMemory(host.pid);
@@ -148,7 +149,7 @@ async function readSettled(host: HostProcess, b: Browsing, readings = 10): Promi
     const f = processMemory(b.floorPid);
     // The whole browser: every Chromium process's proportional share, for the reader's sake.
     const browserPss = [b.browserPid, ...descendants(b.browserPid)].reduce((sum, p) => sum + processMemory(p).pss, 0);
-    rows.push({ hostRss: h.rss, hostHeap: heap, appRss: a.rss, appPss: a.pss, floorRss: f.rss, floorPss: f.pss, browserPss });
+    rows.push({ hostRss: h.rss, hostHeap: heap, appRss: a.rss, appPss: a.pss, appUss: a.uss, floorRss: f.rss, floorPss: f.pss, browserPss });
   }
   const mb = (k: keyof (typeof rows)[number]): Spread => spread(rows.map((r) => r[k] / MB));
   const head = await host.handle<QueueHead>('orders.head', { rows: 1 });
@@ -167,6 +168,7 @@ async function readSettled(host: HostProcess, b: Browsing, readings = 10): Promi
     hostHeap: mb('hostHeap'),
     appRss: mb('appRss'),
     appPss: mb('appPss'),
+    appUss: mb('appUss'),
     floorRss: mb('floorRss'),
     floorPss: mb('floorPss'),
     browserPss: mb('browserPss'),
@@ -292,6 +294,8 @@ async function busyHour(host: HostProcess, adminUrl: string, minutes: number): P
 async function main(): Promise<void> {
   const orders = flag('orders', 5_000);
   const busyMinutes = flag('busy-minutes', 20);
+  // Busy hours one after the other: whether what the first hour adds is added again by the next (a leak) or not (warming up).
+  const hours = flag('hours', 1);
   const settleS = flag('settle', 60);
   const idleS = flag('idle', 60);
   const idleRuns = flag('idle-runs', 3);
@@ -391,8 +395,21 @@ async function main(): Promise<void> {
     console.error(`idle: ${idleRuns} windows of ${idleS} s…`);
     console.log(idleReport(`Idle, the queue on screen, ${idleRuns} windows of ${idleS} s`, await readIdle(host, b, idleS, idleRuns)));
 
-    // 4. The busy hour, compressed.
-    console.error(`busy hour: ${busyMinutes} min…`);
+    // 4. The busy hour, compressed (with --hours N, N of them one after the other, each read as the last is).
+    let previous = settled;
+    for (let hour = 1; hour < hours; hour++) {
+      console.error(`busy hour ${hour} of ${hours}: ${busyMinutes} min…`);
+      await host.request({ kind: 'compressWalks', everyMs: WALK_EVERY_MS });
+      const c = await busyHour(host, sandbox.adminUrl, busyMinutes);
+      await host.request({ kind: 'compressWalks', everyMs: null });
+      await sleep(settleS * 1_000 + DEFAULT_OVERLAP_MS + DEFAULT_INTAKE_INTERVAL_MS + 10_000);
+      const reading = await readSettled(host, b);
+      console.log(`Busy hour ${hour} of ${hours}: ${c.taps} taps (${c.refused} refused), ${c.placed} orders placed, ${c.cancelled} cancelled; read once its changes were out of intake's overlap`);
+      console.log(growthReport(settled, reading, `Growth after busy hour ${hour} of ${hours}, from the first settled figures`));
+      if (hour > 1) console.log(growthReport(previous, reading, `Growth in busy hour ${hour} alone`));
+      previous = reading;
+    }
+    console.error(`busy hour${hours > 1 ? ` ${hours} of ${hours}` : ''}: ${busyMinutes} min…`);
     await host.request({ kind: 'compressWalks', everyMs: WALK_EVERY_MS });
     const busyStartedAt = Date.now();
     const counts = await busyHour(host, sandbox.adminUrl, busyMinutes);
@@ -425,7 +442,8 @@ async function main(): Promise<void> {
     await snapshot('busy', app);
     if (snapshots) await app.screenshot({ path: join(snapshots, `page-${orders}-busy.png`) });
     console.log(settledReport(`Settled after the busy hour, once its changes are out of intake's overlap (${((performance.now() - busyEnded) / 1_000).toFixed(0)} s after it)`, after, hostScale));
-    console.log(growthReport(settled, after));
+    console.log(growthReport(settled, after, hours > 1 ? `Growth after busy hour ${hours} of ${hours}, from the first settled figures` : undefined));
+    if (hours > 1) console.log(growthReport(previous, after, `Growth in busy hour ${hours} alone`));
     if (snapshots) {
       for (const who of ['host', 'page']) {
         const [before, after] = ['settled', 'busy'].map((n) => join(snapshots, `${who}-${orders}-${n}.heapsnapshot`));
