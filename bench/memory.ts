@@ -38,14 +38,13 @@
  * Run: npm run build && npx tsx bench/memory.ts [--orders 5000] [--busy-minutes 20] [--hours 1] [--settle 60] [--idle 60] [--idle-runs 3] [--intake-minutes 30] [--snapshots DIR] [--cpu-profile DIR] [--memory-dumps] [--v8-flags '--max-semi-space-size=2']
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { FIRST_SCREEN } from '../src/shared/firstScreen';
 import { REST_MARK } from '../src/renderer/src/memory/rest';
-import type { OrderSummary, OrderView, QueueHead } from '../src/shared/ipc';
-import type { ActionInput } from '../src/shared/protocol';
-import { DEFAULT_INTAKE_INTERVAL_MS, DEFAULT_OVERLAP_MS } from '../src/main/core/intake';
+import type { QueueHead } from '../src/shared/ipc';
+import { compressedHour, load, overlapOverAfter } from './busy-hour';
 import { startFloorServer } from './floor';
 import { heapGrowth, readSummary, writePageSnapshot } from './heap-snapshot';
 import { allocatorGrowth, type Allocators, memoryDump } from './memory-infra';
@@ -55,12 +54,7 @@ import { commandLine, cpuMs, descendants, processMemory, residentByMapping, resi
 import { type Spread, spread } from './stats';
 import { LAUNCH } from './ui-packer';
 
-/** A busy store's day (bench/ui-shift.ts): 1,500 orders and 12,000 taps over 12 hours; the busy hour runs at ten times that. */
-const BUSY = { ordersPerHour: (1_500 / 12) * 10, tapsPerHour: (12_000 / 12) * 10, cancelledShare: 0.05 };
 const FINISHED_KEEP_MS = 5 * 60_000;
-const WALK_EVERY_MS = 2 * 60_000;
-/** Orders packers have on the go at once during the busy hour. */
-const IN_HAND = 12;
 
 function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -74,9 +68,6 @@ function textFlag(name: string): string | null {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** The machine's one-minute load average, said beside CPU and timing figures (the machine is shared). */
-const load = (): string => `load ${loadavg()[0]?.toFixed(2) ?? '?'}`;
 
 // ---- Chromium's processes -------------------------------------------------------------------
 
@@ -192,103 +183,6 @@ async function readIdle(host: HostProcess, b: Browsing, seconds: number, runs: n
   return { host: spread(rows.map((r) => r.host)), app: spread(rows.map((r) => r.app)), floor: spread(rows.map((r) => r.floor)), loads };
 }
 
-// ---- The busy hour --------------------------------------------------------------------------
-
-/** The tap a next step stands for (as the big button makes it: NextStepButton.tsx). */
-function inputFor(step: NonNullable<OrderView['nextStep']>): ActionInput | null {
-  if (step.key === 'ACCEPT') return { kind: 'orderState', state: 'ACCEPTED' };
-  if (step.key === 'COMPLETE') return { kind: 'orderState', state: 'COMPLETED' };
-  return step.fulfilmentId ? { kind: 'fulfilment', fulfilmentId: step.fulfilmentId, state: step.key } : null;
-}
-
-interface BusyCounts {
-  taps: number;
-  /** Each tap from the request to the host's answer (the entry durable), ms: what a page waits for. */
-  readonly tapMs: number[];
-  refused: number;
-  placed: number;
-  cancelled: number;
-  finished: number;
-}
-
-/**
- * Packers work through new orders, a dozen in hand at once, each tapped from Accept to Complete;
- * orders arrive at the marketplace and a few are cancelled there, all at ten times a busy store's rate.
- */
-async function busyHour(host: HostProcess, adminUrl: string, minutes: number): Promise<BusyCounts> {
-  const list = await host.handle<OrderSummary[]>('orders.list', {});
-  const fresh = list.filter((o) => o.nextStep?.key === 'ACCEPT').map((o) => o.id);
-  const inHand: string[] = [];
-  const placed: string[] = [];
-  const counts: BusyCounts = { taps: 0, tapMs: [], refused: 0, placed: 0, cancelled: 0, finished: 0 };
-  const admin = async (path: string, body: unknown = {}): Promise<unknown> => {
-    const res = await fetch(`${adminUrl}/__sandbox/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    if (!res.ok) throw new Error(`sandbox ${path}: HTTP ${res.status}`);
-    return res.json();
-  };
-  const tap = async (): Promise<void> => {
-    for (let tries = 0; tries < IN_HAND * 2; tries++) {
-      while (inHand.length < IN_HAND && fresh.length > 0) inHand.push(fresh.shift()!);
-      const id = inHand.shift();
-      if (id === undefined) throw new Error('no order left to tap: raise --orders');
-      const view = await host.handle<OrderView | null>('orders.get', { orderId: id });
-      // Not on the terminal yet (placed at the marketplace, intake has yet to bring it): later.
-      if (view === null) {
-        fresh.push(id);
-        continue;
-      }
-      const input = view.nextStep ? inputFor(view.nextStep) : null;
-      if (input === null) {
-        counts.finished++;
-        continue;
-      }
-      const asked = performance.now();
-      const reply = await host.request({ kind: 'handle', command: 'taps.submit', payload: { orderId: id, input } });
-      counts.tapMs.push(performance.now() - asked);
-      counts.taps++;
-      if (!(reply as { ok: boolean }).ok) counts.refused++;
-      inHand.push(id);
-      return;
-    }
-  };
-  const started = performance.now();
-  const end = started + minutes * 60_000;
-  const due = (perHour: number): number => Math.floor(((performance.now() - started) / 3_600_000) * perHour);
-  let lastSaid = started;
-  while (performance.now() < end) {
-    while (counts.taps < due(BUSY.tapsPerHour)) await tap();
-    while (counts.placed < due(BUSY.ordersPerHour)) {
-      const order = (await admin('place-order')) as { id: string };
-      counts.placed++;
-      placed.push(order.id);
-      // The newest first, as packers take them.
-      fresh.unshift(order.id);
-    }
-    while (counts.cancelled < due(BUSY.ordersPerHour * BUSY.cancelledShare)) {
-      const id = fresh.pop();
-      if (id === undefined) break;
-      await admin(`orders/${encodeURIComponent(id)}/change`, { change: 'cancel' });
-      counts.cancelled++;
-    }
-    if (performance.now() - lastSaid > 60_000) {
-      lastSaid = performance.now();
-      console.error(`  busy hour: ${((lastSaid - started) / 60_000).toFixed(0)} of ${minutes} min, ${counts.taps} taps, ${counts.placed} orders placed, ${load()}`);
-    }
-    await sleep(50);
-  }
-  // The hour ends with every order placed in it accepted: one still new is an alert on screen (a
-  // chime, a glow), not an idle terminal. Those intake has yet to bring are brought now.
-  await sleep(6_000); // the sandbox's least pause between two polls
-  await host.handle('intake.checkNow', {});
-  for (const id of placed) {
-    const view = await host.handle<OrderView | null>('orders.get', { orderId: id });
-    if (view?.nextStep?.key !== 'ACCEPT') continue;
-    await host.request({ kind: 'handle', command: 'taps.submit', payload: { orderId: id, input: { kind: 'orderState', state: 'ACCEPTED' } } });
-    counts.taps++;
-  }
-  return counts;
-}
-
 // ---- The run --------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -399,10 +293,11 @@ async function main(): Promise<void> {
     let previous = settled;
     for (let hour = 1; hour < hours; hour++) {
       console.error(`busy hour ${hour} of ${hours}: ${busyMinutes} min…`);
-      await host.request({ kind: 'compressWalks', everyMs: WALK_EVERY_MS });
-      const c = await busyHour(host, sandbox.adminUrl, busyMinutes);
-      await host.request({ kind: 'compressWalks', everyMs: null });
-      await sleep(settleS * 1_000 + DEFAULT_OVERLAP_MS + DEFAULT_INTAKE_INTERVAL_MS + 10_000);
+      const c = await compressedHour(host, sandbox.adminUrl, busyMinutes);
+      const ended = performance.now();
+      // Read when the last hour is: `settle` seconds on, and its changes out of intake's overlap.
+      await sleep(settleS * 1_000);
+      await sleep(Math.max(10_000, overlapOverAfter(ended) - performance.now()));
       const reading = await readSettled(host, b);
       console.log(`Busy hour ${hour} of ${hours}: ${c.taps} taps (${c.refused} refused), ${c.placed} orders placed, ${c.cancelled} cancelled; read once its changes were out of intake's overlap`);
       console.log(growthReport(settled, reading, `Growth after busy hour ${hour} of ${hours}, from the first settled figures`));
@@ -410,9 +305,8 @@ async function main(): Promise<void> {
       previous = reading;
     }
     console.error(`busy hour${hours > 1 ? ` ${hours} of ${hours}` : ''}: ${busyMinutes} min…`);
-    await host.request({ kind: 'compressWalks', everyMs: WALK_EVERY_MS });
     const busyStartedAt = Date.now();
-    const counts = await busyHour(host, sandbox.adminUrl, busyMinutes);
+    const counts = await compressedHour(host, sandbox.adminUrl, busyMinutes);
     const busyEnded = performance.now();
     const busyEndedAt = Date.now();
     console.log(
@@ -420,15 +314,12 @@ async function main(): Promise<void> {
     );
     const collections = hostCollections(join(work, 'data', 'logs'));
     console.log(tapReport(counts.tapMs, collections.filter((c) => c.at >= busyStartedAt && c.at <= busyEndedAt)));
-    // The hour is over: the walk goes back to its own six hours, so the idle figures after it are an
-    // idle terminal's, not a walk every few seconds.
-    await host.request({ kind: 'compressWalks', everyMs: null });
     await sleep(settleS * 1_000);
     // For the overlap after the hour, intake's every pass reads again the orders the hour changed
     // in its last minutes (decisions.md, "Order intake"): the terminal is still at work then, which
     // is shown apart; the settled figures and the idle bound are for the time after it.
     const during = { rss: processMemory(host.pid).rss / MB, heap: (await host.memory()).heapUsed / MB };
-    const overlapOver = busyEnded + DEFAULT_OVERLAP_MS + DEFAULT_INTAKE_INTERVAL_MS + 10_000;
+    const overlapOver = overlapOverAfter(busyEnded);
     const catchUpFrom = (performance.now() - busyEnded) / 1_000;
     const catchUpS = Math.max(10, (overlapOver - performance.now()) / 1_000);
     const catchingUp = await readIdle(host, b, catchUpS, 1);
