@@ -6,7 +6,7 @@
  */
 import { counterPresenceSchema, type CounterView, type HubStatus } from '../../../shared/hub';
 import { DEFAULT_LEASE_MS, LEASE_BUCKET, LEASE_KEY, LeaseValueSchema } from './lease';
-import { type Bucket, CLIENT_TIMEOUT_MS, isMissingBucket, type NatsConnection, openExistingBucket } from './nats/buckets';
+import { type Bucket, bucketKeys, CLIENT_TIMEOUT_MS, isMissingBucket, type NatsConnection, openExistingBucket } from './nats/buckets';
 import { PRESENCE_BUCKET, PRESENCE_WINDOW_MS } from './presence';
 
 /** What `hub status` reads from the hub besides the connection itself: the lease holder and the counters' presence (readHubStatus, or a test's seam). */
@@ -30,7 +30,7 @@ export async function readHubStatus(
   let counters: CounterView[] = [];
   try {
     const presence = await openExistingBucket(nc, PRESENCE_BUCKET, CLIENT_TIMEOUT_MS);
-    counters = await listPresence(presence, self, intakeHolder, now);
+    counters = await listPresence(presence, await bucketKeys(nc, PRESENCE_BUCKET, CLIENT_TIMEOUT_MS), self, intakeHolder, now);
   } catch (error) {
     if (!isMissingBucket(error)) throw error;
   }
@@ -39,20 +39,20 @@ export async function readHubStatus(
 }
 
 /**
- * Each counter in the presence bucket, once. A listing of keys is a live consumer that stops when
- * nothing is pending, so a counter that writes its presence again while the list is read comes
- * through twice (seen in a session test under load: "Counter 2" listed twice); the second
- * mention is dropped, and the one read of its entry gives its newest presence.
+ * Each counter named in `keys` (the bucket's keys, from `bucketKeys`), once, read at its newest
+ * presence; what is not a counter's presence, or was deleted, is left out. A name given twice is
+ * listed once (the client's own listing once gave "Counter 2" twice under load).
  */
 export async function listPresence(
-  presence: Pick<Bucket, 'keys' | 'get'>,
+  presence: Pick<Bucket, 'get'>,
+  keys: Iterable<string>,
   self: { readonly counterId: string },
   intakeHolder: HubStatus['intakeHolder'],
   now: () => number,
 ): Promise<CounterView[]> {
   const counters: CounterView[] = [];
   const listed = new Set<string>();
-  for await (const key of await presence.keys()) {
+  for (const key of keys) {
     if (listed.has(key)) continue;
     listed.add(key);
     const entry = await presence.get(key).catch(() => null);

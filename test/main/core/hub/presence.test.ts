@@ -2,10 +2,13 @@
  * Presence through a real nats-server, each counter its own client connection: three counters are
  * listed with their figures; one that stops writing shows as not there within the window, on every
  * other counter, whatever their clocks say; a counter joining later does not take a silent one for
- * present.
+ * present. A look from a shell (`packdesk hub status`) lists every counter while one writes without pause.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { openBucket } from '../../../../src/main/core/hub/nats/buckets';
 import { openPresence, type Presence } from '../../../../src/main/core/hub/presence';
+import { readHubStatus } from '../../../../src/main/core/hub/read-status';
+import { HUB_BUCKETS } from '../../../../src/main/core/hub/registry';
 import type { TestNatsServer } from '../../../support/nats';
 import { Cleanup, counterConnection, hub, waitFor } from './helpers';
 
@@ -27,6 +30,10 @@ async function counter(server: TestNatsServer, n: number, skewMs = 0): Promise<P
   cleanup.add(() => presence.close());
   return presence;
 }
+
+/** Counter n's presence as a counter writes it, stamped now. */
+const presenceOf = (n: number): string =>
+  JSON.stringify({ counterId: `counter-${n}`, counterName: `Counter ${n}`, version: '0.1.0', at: Date.now(), tapsWaiting: 0, oldestWaitingAt: null, lastSentAt: null, clockDifferenceMs: 0, online: true });
 
 const present = (p: Presence): string[] => p.list().flatMap((c) => (c.present ? [c.counterId] : []));
 
@@ -85,5 +92,35 @@ describe('presence when its figures cannot be read', () => {
     await expect(presence.changed()).resolves.toBe(false);
     engineOpen = true;
     await expect(presence.changed()).resolves.toBe(true);
+  });
+});
+
+describe('a look from a shell (packdesk hub status)', () => {
+  it('lists every counter on a real hub while one of them writes its presence without pause, and not one deleted', async () => {
+    const nc = await counterConnection(cleanup, await hub(cleanup));
+    let writing = true;
+    try {
+      const kv = await openBucket(nc, HUB_BUCKETS.presence);
+      for (const n of [1, 2, 3, 4]) await kv.put(`counter-${n}`, presenceOf(n));
+      await kv.delete('counter-4');
+      let writes = 0;
+      const writer = (async () => {
+        while (writing) {
+          await kv.put('counter-1', presenceOf(1));
+          writes += 1;
+        }
+      })();
+      const lists: string[][] = [];
+      for (let i = 0; i < 40; i += 1) {
+        const seen = await readHubStatus(nc, { counterId: 'counter-2' });
+        lists.push(seen.counters.map((c) => c.counterName));
+      }
+      writing = false;
+      await writer;
+      expect(writes).toBeGreaterThan(40);
+      expect(lists).toEqual(Array(40).fill(['Counter 2', 'Counter 1', 'Counter 3']));
+    } finally {
+      writing = false;
+    }
   });
 });

@@ -1,8 +1,8 @@
 /**
- * `packdesk hub status` lists each counter once. A listing of the presence bucket's keys is a live
- * consumer: a counter that writes its presence again while the list is read comes through twice
- * (a session test under load once listed "Counter 2" twice). This reads a bucket that answers the
- * way nats.js does then.
+ * `packdesk hub status` lists each counter once, and every counter the hub holds. The client's own
+ * listing of keys (a live consumer) once named "Counter 2" twice under load, and once left
+ * "Counter 1" out while it wrote its presence again; the keys now come from the hub's count of the
+ * bucket's subjects (a real hub's case is in presence.test.ts). These hand the listing its keys.
  */
 import { describe, expect, it } from 'vitest';
 import type { CounterPresence } from '../../../../src/shared/hub';
@@ -25,13 +25,9 @@ function presenceOf(n: number): CounterPresence {
   };
 }
 
-/** A bucket whose key listing names `keys` in that order (repeats included), each entry written `ageMs` ago. */
-function bucketListing(keys: string[], entries: Record<string, unknown>, ageMs = 1_000): Pick<Bucket, 'keys' | 'get'> {
+/** A bucket holding `entries`, each written `ageMs` ago. */
+function bucketOf(entries: Record<string, unknown>, ageMs = 1_000): Pick<Bucket, 'get'> {
   return {
-    keys: async () =>
-      (async function* () {
-        yield* keys;
-      })() as unknown as Awaited<ReturnType<Bucket['keys']>>,
     get: async (key: string) =>
       (key in entries
         ? { operation: 'PUT', created: new Date(NOW - ageMs), json: () => entries[key] }
@@ -41,12 +37,12 @@ function bucketListing(keys: string[], entries: Record<string, unknown>, ageMs =
 
 describe('the counters a look from a shell lists', () => {
   it('names a counter once when its presence was written again while the keys were listed', async () => {
-    const bucket = bucketListing(['counter-2', 'counter-1', 'counter-2', 'counter-3'], {
+    const bucket = bucketOf({
       'counter-1': presenceOf(1),
       'counter-2': presenceOf(2),
       'counter-3': presenceOf(3),
     });
-    const listed = await listPresence(bucket, { counterId: 'counter-2' }, { counterId: 'counter-1', counterName: 'Counter 1' }, () => NOW);
+    const listed = await listPresence(bucket, ['counter-2', 'counter-1', 'counter-2', 'counter-3'], { counterId: 'counter-2' }, { counterId: 'counter-1', counterName: 'Counter 1' }, () => NOW);
     expect(listed.map((c) => [c.counterName, c.present, c.isThisCounter, c.holdsIntake])).toEqual([
       ['Counter 2', true, true, false],
       ['Counter 1', true, false, true],
@@ -55,8 +51,8 @@ describe('the counters a look from a shell lists', () => {
   });
 
   it('leaves out what is not a counter’s presence and says who has not been heard from lately', async () => {
-    const bucket = bucketListing(['counter-1', 'junk', 'gone'], { 'counter-1': presenceOf(1), junk: { counterId: 7 } }, 60_000);
-    const listed = await listPresence(bucket, { counterId: 'counter-9' }, null, () => NOW);
+    const bucket = bucketOf({ 'counter-1': presenceOf(1), junk: { counterId: 7 } }, 60_000);
+    const listed = await listPresence(bucket, ['counter-1', 'junk', 'gone'], { counterId: 'counter-9' }, null, () => NOW);
     expect(listed.map((c) => [c.counterName, c.present])).toEqual([['Counter 1', false]]);
   });
 });
