@@ -50,6 +50,12 @@ export interface FirstRender {
   readonly livePainted: number;
   /** Rows drawn in that first screen (those in view and the list's overscan). */
   readonly rowCount: number;
+  /** ... to the page's HTML: its first byte and its last (the host's drawing inside). */
+  readonly htmlStart: number;
+  readonly htmlEnd: number;
+  /** ... to the app's style sheet asked for and in (Resource Timing's fetchStart and responseEnd). */
+  readonly sheetAsked: number;
+  readonly sheetIn: number;
   /** Within "asked to answered": the host answering orders.head, wall time and the process's CPU over it. */
   readonly hostList: number;
   readonly hostListCpu: number;
@@ -155,6 +161,7 @@ export function firstRenderReport(firstRender: readonly FirstRender[], profile: 
     ...(floor ? [floorMargin(rows, floor)] : []),
     `  ${fr('rowCount')} rows, ${firstRender.filter((f) => f.drawn).length} of ${firstRender.length} loads the host's drawing in the HTML; medians from navigation: rows in the DOM ${fr('dom')} ms; painted ${fr('rows')} ms;`,
     `    the page's thread free after that frame ${fr('frameTask')} ms`,
+    `  before the first frame, medians from navigation: the HTML's first byte ${fr('htmlStart')} ms, its last ${fr('htmlEnd')} ms; the style sheet asked for ${fr('sheetAsked')} ms, in ${fr('sheetIn')} ms`,
     line('  The app live (its own rows in the DOM, painted: a tap works from here)', spread(firstRender.map((f) => f.livePainted)), FIRST_RENDER_BOUND_MS, 'the same bound').replace(/\n/g, '\n  '),
     `  the app's steps, medians from navigation: app script starts ${fr('script')} ms; queue asked for ${fr('asked')} ms; its head arrives ${fr('answered')} ms;`,
     `    head and settings in the store ${fr('data')} ms; its rows in the DOM ${fr('live')} ms`,

@@ -230,7 +230,10 @@ async function loadPages(open: () => Promise<Page>, host: HostProcess, loads: nu
     const at = (await page.evaluate(
       `({ rows: window.__first.contentfulAt >= window.__first.domAt ? window.__first.contentfulAt : window.__first.frameTaskAt, frameTask: window.__first.frameTaskAt, dom: window.__first.domAt, drawn: window.__first.drawn, live: window.__first.liveAt, livePainted: window.__first.livePaintedAt,
           rowCount: window.__first.rowCount, asked: window.__first.askedAt ?? NaN, answered: window.__first.answerAt ?? NaN,
-          script: performance.getEntriesByName('packdesk:script')[0]?.startTime ?? NaN, data: performance.getEntriesByName('packdesk:data')[0]?.startTime ?? NaN })`,
+          script: performance.getEntriesByName('packdesk:script')[0]?.startTime ?? NaN, data: performance.getEntriesByName('packdesk:data')[0]?.startTime ?? NaN,
+          htmlStart: performance.getEntriesByType('navigation')[0]?.responseStart ?? NaN, htmlEnd: performance.getEntriesByType('navigation')[0]?.responseEnd ?? NaN,
+          sheetAsked: performance.getEntriesByType('resource').find((r) => r.name.endsWith('.css'))?.fetchStart ?? NaN,
+          sheetIn: performance.getEntriesByType('resource').find((r) => r.name.endsWith('.css'))?.responseEnd ?? NaN })`,
     )) as Omit<FirstRender, 'hostList' | 'hostListCpu'>;
     const head = await heads();
     if (i > 0) samples.push({ ...at, hostList: head?.wall ?? Number.NaN, hostListCpu: head?.cpu ?? Number.NaN });
