@@ -233,7 +233,8 @@ async function loadPages(open: () => Promise<Page>, host: HostProcess, loads: nu
           script: performance.getEntriesByName('packdesk:script')[0]?.startTime ?? NaN, data: performance.getEntriesByName('packdesk:data')[0]?.startTime ?? NaN,
           htmlStart: performance.getEntriesByType('navigation')[0]?.responseStart ?? NaN, htmlEnd: performance.getEntriesByType('navigation')[0]?.responseEnd ?? NaN,
           sheetAsked: performance.getEntriesByType('resource').find((r) => r.name.endsWith('.css'))?.fetchStart ?? NaN,
-          sheetIn: performance.getEntriesByType('resource').find((r) => r.name.endsWith('.css'))?.responseEnd ?? NaN })`,
+          sheetIn: performance.getEntriesByType('resource').find((r) => r.name.endsWith('.css'))?.responseEnd ?? NaN,
+          fontsIn: window.__first.fontsAt !== undefined && window.__first.fontsAt <= window.__first.livePaintedAt ? window.__first.fontsAt : NaN })`,
     )) as Omit<FirstRender, 'hostList' | 'hostListCpu'>;
     const head = await heads();
     if (i > 0) samples.push({ ...at, hostList: head?.wall ?? Number.NaN, hostListCpu: head?.cpu ?? Number.NaN });
