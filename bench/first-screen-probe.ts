@@ -10,13 +10,14 @@
  * rows' own paint, but headless Chromium 156 records no element entries.) The rows may be the
  * host's drawing of the queue in the page's HTML (firstScreen) or the app's own; when the app's own rows replace a drawing is noted too
  * (from then on a tap works). Also notes when the page sent its first command for the queue and
- * when that answer arrived (the harness's socket), and when the page's shipped fonts were last in.
+ * when that answer arrived (the harness's socket), and when each load of the page's shipped fonts ended.
  */
 export const FIRST_SCREEN_PROBE = `(() => {
   window.__first = {};
-  // When the shipped faces came in (the last load of the page's fonts that ended): a Hindi screen's
+  // When the shipped faces came in (each load of the page's fonts that ended): a Hindi screen's
   // words are drawn with them, and a frame painted before them shows its rows without those words.
-  document.fonts.addEventListener('loadingdone', () => { window.__first.fontsAt = performance.now(); });
+  window.__first.fontsAts = [];
+  document.fonts.addEventListener('loadingdone', () => window.__first.fontsAts.push(performance.now()));
   const Base = window.WebSocket;
   window.WebSocket = class extends Base {
     constructor(...args) {

@@ -234,7 +234,7 @@ async function loadPages(open: () => Promise<Page>, host: HostProcess, loads: nu
           htmlStart: performance.getEntriesByType('navigation')[0]?.responseStart ?? NaN, htmlEnd: performance.getEntriesByType('navigation')[0]?.responseEnd ?? NaN,
           sheetAsked: performance.getEntriesByType('resource').find((r) => r.name.endsWith('.css'))?.fetchStart ?? NaN,
           sheetIn: performance.getEntriesByType('resource').find((r) => r.name.endsWith('.css'))?.responseEnd ?? NaN,
-          fontsIn: window.__first.fontsAt !== undefined && window.__first.fontsAt <= window.__first.livePaintedAt ? window.__first.fontsAt : NaN })`,
+          fontsIn: window.__first.fontsAts.filter((t) => t <= window.__first.livePaintedAt).at(-1) ?? NaN })`,
     )) as Omit<FirstRender, 'hostList' | 'hostListCpu'>;
     const head = await heads();
     if (i > 0) samples.push({ ...at, hostList: head?.wall ?? Number.NaN, hostListCpu: head?.cpu ?? Number.NaN });
