@@ -128,7 +128,8 @@ export async function compressedHour(host: HostProcess, adminUrl: string, minute
 }
 
 /**
- * When (performance.now()) the changes of an hour that ended at `ended` are out of intake's
- * overlap: until then intake's every pass reads them again (decisions.md, "Order intake").
+ * How long from now (ms, at least 10 s) until the changes of an hour that ended at `ended`
+ * (performance.now()) are out of intake's overlap: until then intake's every pass reads them again
+ * (decisions.md, "Order intake").
  */
-export const overlapOverAfter = (ended: number): number => ended + DEFAULT_OVERLAP_MS + DEFAULT_INTAKE_INTERVAL_MS + 10_000;
+export const untilOverlapOver = (ended: number): number => Math.max(10_000, ended + DEFAULT_OVERLAP_MS + DEFAULT_INTAKE_INTERVAL_MS + 10_000 - performance.now());

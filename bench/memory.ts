@@ -44,7 +44,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { FIRST_SCREEN } from '../src/shared/firstScreen';
 import { REST_MARK } from '../src/renderer/src/memory/rest';
 import type { QueueHead } from '../src/shared/ipc';
-import { compressedHour, load, overlapOverAfter } from './busy-hour';
+import { compressedHour, load, untilOverlapOver } from './busy-hour';
 import { startFloorServer } from './floor';
 import { heapGrowth, readSummary, writePageSnapshot } from './heap-snapshot';
 import { allocatorGrowth, type Allocators, memoryDump } from './memory-infra';
@@ -297,7 +297,7 @@ async function main(): Promise<void> {
       const ended = performance.now();
       // Read when the last hour is: `settle` seconds on, and its changes out of intake's overlap.
       await sleep(settleS * 1_000);
-      await sleep(Math.max(10_000, overlapOverAfter(ended) - performance.now()));
+      await sleep(untilOverlapOver(ended));
       const reading = await readSettled(host, b);
       console.log(`Busy hour ${hour} of ${hours}: ${c.taps} taps (${c.refused} refused), ${c.placed} orders placed, ${c.cancelled} cancelled; read once its changes were out of intake's overlap`);
       console.log(growthReport(settled, reading, `Growth after busy hour ${hour} of ${hours}, from the first settled figures`));
@@ -319,9 +319,8 @@ async function main(): Promise<void> {
     // in its last minutes (decisions.md, "Order intake"): the terminal is still at work then, which
     // is shown apart; the settled figures and the idle bound are for the time after it.
     const during = { rss: processMemory(host.pid).rss / MB, heap: (await host.memory()).heapUsed / MB };
-    const overlapOver = overlapOverAfter(busyEnded);
     const catchUpFrom = (performance.now() - busyEnded) / 1_000;
-    const catchUpS = Math.max(10, (overlapOver - performance.now()) / 1_000);
+    const catchUpS = untilOverlapOver(busyEnded) / 1_000;
     const catchingUp = await readIdle(host, b, catchUpS, 1);
     console.log(
       `For reference, ${catchUpFrom.toFixed(0)} s after the hour, intake still reading its changes again: host RSS ${during.rss.toFixed(1)} MB, JS heap ${during.heap.toFixed(1)} MB; ` +
