@@ -228,13 +228,11 @@ async function loadPages(open: () => Promise<Page>, host: HostProcess, loads: nu
     await page.goto(host.url);
     await page.evaluate(whenInPage('window.__first.frameTaskAt !== undefined && window.__first.livePaintedAt !== undefined'));
     const at = (await page.evaluate(
-      `({ rows: window.__first.contentfulAt >= window.__first.domAt ? window.__first.contentfulAt : window.__first.frameTaskAt, frameTask: window.__first.frameTaskAt, dom: window.__first.domAt, drawn: window.__first.drawn, live: window.__first.liveAt, livePainted: window.__first.livePaintedAt,
+      `((navigation = performance.getEntriesByType('navigation')[0], sheet = performance.getEntriesByType('resource').find((r) => r.name.endsWith('.css'))) => ({ rows: window.__first.contentfulAt >= window.__first.domAt ? window.__first.contentfulAt : window.__first.frameTaskAt, frameTask: window.__first.frameTaskAt, dom: window.__first.domAt, drawn: window.__first.drawn, live: window.__first.liveAt, livePainted: window.__first.livePaintedAt,
           rowCount: window.__first.rowCount, asked: window.__first.askedAt ?? NaN, answered: window.__first.answerAt ?? NaN,
           script: performance.getEntriesByName('packdesk:script')[0]?.startTime ?? NaN, data: performance.getEntriesByName('packdesk:data')[0]?.startTime ?? NaN,
-          htmlStart: performance.getEntriesByType('navigation')[0]?.responseStart ?? NaN, htmlEnd: performance.getEntriesByType('navigation')[0]?.responseEnd ?? NaN,
-          sheetAsked: performance.getEntriesByType('resource').find((r) => r.name.endsWith('.css'))?.fetchStart ?? NaN,
-          sheetIn: performance.getEntriesByType('resource').find((r) => r.name.endsWith('.css'))?.responseEnd ?? NaN,
-          fontsIn: window.__first.fontsAts.filter((t) => t <= window.__first.livePaintedAt).at(-1) ?? NaN })`,
+          htmlStart: navigation?.responseStart ?? NaN, htmlEnd: navigation?.responseEnd ?? NaN, sheetAsked: sheet?.fetchStart ?? NaN, sheetIn: sheet?.responseEnd ?? NaN,
+          fontsIn: window.__first.fontsAts.filter((t) => t <= window.__first.livePaintedAt).at(-1) ?? NaN }))()`,
     )) as Omit<FirstRender, 'hostList' | 'hostListCpu'>;
     const head = await heads();
     if (i > 0) samples.push({ ...at, hostList: head?.wall ?? Number.NaN, hostListCpu: head?.cpu ?? Number.NaN });
