@@ -6,8 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item } from '../../src/shared/protocol';
-import { scanUntilSeen } from './screens';
-import { afterRepeatWindow, acceptOrder, openTerminal, orderPool, scannerKeys, shot, tapStep, type Terminal } from './support';
+import { acceptOrder, afterRepeatWindow, openTerminal, orderPool, scannerKeys, scanUntilSeen, shot, tapStep, type Terminal } from './support';
 import { PACK_REPEAT_WINDOW_MS } from '../../src/renderer/src/scanner/repeat';
 
 /** An EAN-13 no seeded item has as its code: "Which item is this?". */

@@ -7,8 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderSummary } from '../../src/shared/ipc';
 import type { Order } from '../../src/shared/protocol';
-import { scanUntil } from './screens';
-import { acceptOrder, invoicesAt, openTerminal, orderPool, scannerKeys, shot, typeInFind, until, type Terminal } from './support';
+import { acceptOrder, invoicesAt, openTerminal, orderPool, scannerKeys, scanUntil, shot, typeInFind, until, type Terminal } from './support';
 
 const queue = async (t: Terminal): Promise<string[]> => {
   const listed = await t.harness.host.handle('orders.list', {});

@@ -10,8 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controlRows, coveredControls, crowdedControls, enabledControlsInView, notWhollyInView, rowsInView, smallControls } from './geometry';
 import type { Item } from '../../src/shared/protocol';
-import { scanUntilSeen } from './screens';
-import { axe, MANAGER_PIN, openTerminal, orderPool, shot, tapStep, typeOrderId, until, appliedTo, type Terminal, showLanguage } from './support';
+import { appliedTo, axe, MANAGER_PIN, openTerminal, orderPool, scanUntilSeen, shot, showLanguage, tapStep, typeOrderId, until, type Terminal } from './support';
 
 const SIZES = [
   { width: 1024, height: 768 },

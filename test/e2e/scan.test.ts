@@ -6,8 +6,8 @@
  */
 import type { OutboxEntryView } from '../../src/shared/ipc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scanUntil, typeUnknownOffline } from './screens';
-import { acceptOrder, invoicesAt, openTerminal, orderPool, scannerKeys, shot, until, untilTapsSettled, type Terminal } from './support';
+import { typeUnknownOffline } from './screens';
+import { acceptOrder, invoicesAt, openTerminal, orderPool, scannerKeys, scanUntil, shot, until, untilTapsSettled, type Terminal } from './support';
 
 describe('safe scanning', () => {
   let t: Terminal;

@@ -2,39 +2,9 @@
  * Walks a terminal through every screen and dialog a packer or manager meets, calling `visit` at
  * each with a name, so one walk serves the size, covering and accessibility checks alike.
  */
-import type { Locator, Page } from 'playwright-core';
-import { afterRepeatWindow, appliedTo, MANAGER_PIN, orderPool, PERSON_KEY_MS, scannerKeys, tapStep, typeOrderId, until, type Terminal } from './support';
+import { appliedTo, MANAGER_PIN, orderPool, PERSON_KEY_MS, scanUntil, tapStep, typeOrderId, until, type Terminal } from './support';
 
 export type Visit = (name: string) => Promise<void>;
-
-/**
- * A scanner's burst: keys back to back (a scanner sends them 1-10 ms apart; no extra timer here,
- * since on a loaded machine a test's 5 ms timer alone can stretch to a person's pace) then Enter,
- * retried until `shown` appears.
- */
-export async function scanUntil(page: Page, code: string, shown: string): Promise<void> {
-  return scanUntilSeen(page, code, page.getByTestId(shown));
-}
-
-/** scanUntil, until any element `target` finds appears (a test id alone cannot say "row 3, two scanned"). */
-export async function scanUntilSeen(page: Page, code: string, target: Locator): Promise<void> {
-  const shown = String(target);
-  for (let attempt = 1; ; attempt++) {
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    await scannerKeys(page, code);
-    const ok = await target
-      .first()
-      .waitFor({ timeout: 3_000 })
-      .then(
-        () => true,
-        () => false,
-      );
-    if (ok) return;
-    if (attempt === 3) throw new Error(`three scans of ${code} did not show ${shown}`);
-    await afterRepeatWindow(page); // the same code again within the window is ignored
-  }
-}
-
 
 /**
  * An order number the service does not know, typed while the service cannot be reached: the

@@ -13,8 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item, Order } from '../../src/shared/protocol';
 import { pdfText, printToPdf } from './pdf';
-import { scanUntilSeen } from './screens';
-import { afterRepeatWindow, acceptOrder, appliedTo, axe, invoicesAt, orderPool, scannerKeys, shot, tapStep, until, untilTapsSettled, type Terminal, openTerminal, openSettings } from './support';
+import { acceptOrder, afterRepeatWindow, appliedTo, axe, invoicesAt, openSettings, openTerminal, orderPool, scannerKeys, scanUntilSeen, shot, tapStep, until, untilTapsSettled, type Terminal } from './support';
 import { PACK_REPEAT_WINDOW_MS } from '../../src/renderer/src/scanner/repeat';
 
 /** An EAN-13 with its check digit: a product barcode the terminal tells by its form. */

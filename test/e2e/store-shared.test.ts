@@ -11,9 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShiftReport } from '../../src/shared/ipc';
 import type { Item, Order } from '../../src/shared/protocol';
 import type { TrainingStore } from '../../src/web/store';
-import { scanUntilSeen } from './screens';
 import { type TwoCountersOnScreens, twoCountersOnScreens } from './store';
-import { axe, orderPool, scan, shot, tapStep, until, openCounterPage, openSettings, openFromTopBar } from './support';
+import { axe, openCounterPage, openFromTopBar, openSettings, orderPool, scan, scanUntilSeen, shot, tapStep, until } from './support';
 
 const PACKER = 'Ravi Kumar';
 /** An EAN-13 (its check digit right: a product barcode) no seeded item has as its code. */

@@ -15,14 +15,15 @@ import type { Settings } from '../../src/shared/ipc';
 import type { HostOptions } from '../../src/main/core/host';
 import { DEFAULT_RENDERER_DIR, IPC_PATH, startWebHarness, type WebHarness } from '../../src/web';
 import { DEFAULT_SCAN_OPTIONS } from '../../src/renderer/src/scanner/detector';
-import { REPEAT_WINDOW_MS } from '../../src/renderer/src/scanner/repeat';
 import { recordPrintRequests } from '../support/chromium';
 import { connectChromium } from '../support/shared-chromium';
 import { firstIntakePass } from '../support/intake';
 import { afterNextFrame, countCalls } from './settled';
+import { recordKeyTimes, scan } from './scanner';
 import { until as waitUntil } from '../support/until';
 
 export { afterNextFrame, untilSettled, untilTapsSettled } from './settled';
+export { afterRepeatWindow, scan, scannerKeys, scanUntil, scanUntilSeen } from './scanner';
 
 export const SCREENSHOT_DIR = resolve(__dirname, '..', '..', 'test-results', 'screenshots');
 export const MANAGER_PIN = '2468';
@@ -200,83 +201,6 @@ export async function downloadText(download: Download): Promise<string> {
 export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) });
-}
-
-/** The DOM `code` and Windows virtual key of a character a scanner types (letters, digits, '-'). */
-function keyOf(ch: string): { code: string; vk: number } {
-  if (/^[a-z]$/i.test(ch)) return { code: `Key${ch.toUpperCase()}`, vk: ch.toUpperCase().charCodeAt(0) };
-  if (/^[0-9]$/.test(ch)) return { code: `Digit${ch}`, vk: ch.charCodeAt(0) };
-  if (ch === '-') return { code: 'Minus', vk: 189 };
-  throw new Error(`a scanner in these tests types letters, digits and '-', not "${ch}"`);
-}
-
-/**
- * A scanner's keys: `code` then Enter into whatever has focus, through Chromium's own input
- * (CDP Input.dispatchKeyEvent, as Playwright's keyboard). Every event is handed over at once,
- * without waiting for the one before to be answered: typed one by one from this busy test process,
- * keys reached the page 40-120 ms apart on a loaded two-core machine, a person's pace, which the
- * terminal rightly does not take for a scan.
- */
-export async function scannerKeys(page: Page, code: string, options: { enter?: boolean } = {}): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    const keys = [...code].map((ch) => ({ key: ch, text: ch, ...keyOf(ch) }));
-    // Without its Enter: a test sends that itself, as a busy machine delivers it late.
-    if (options.enter !== false) keys.push({ key: 'Enter', text: '\r', code: 'Enter', vk: 13 });
-    await Promise.all(
-      keys.flatMap((k) => [
-        cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key: k.key, code: k.code, text: k.text, unmodifiedText: k.text, windowsVirtualKeyCode: k.vk }),
-        cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key: k.key, code: k.code, windowsVirtualKeyCode: k.vk }),
-      ]),
-    );
-  } finally {
-    await cdp.detach();
-  }
-}
-
-/**
- * A scanner: the code as a burst of keys (scannerKeys) with focus outside text fields; resolves
- * once the scanned order is on screen. Should the keys still arrive too far apart, the terminal
- * ignores them, and the packer's answer to "no beep" is to scan again: so is this helper's (at
- * most twice, and it says so).
- */
-export async function scan(page: Page, code: string): Promise<void> {
-  const screen = page.locator(`[data-testid="order-screen"][data-order-id="${code}"]`);
-  for (let attempt = 1; ; attempt++) {
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    await scannerKeys(page, code);
-    const opened = await screen.waitFor({ timeout: 3_000 }).then(
-      () => true,
-      () => false,
-    );
-    if (opened) return;
-    if (attempt === 3) throw new Error(`scanning ${code} three times did not open it`);
-    console.warn(`scan of ${code} not taken (keys arrived too slowly on this busy machine); scanning again`);
-  }
-}
-
-/** Keeps, on the page, the time stamp of the last key it was handed (see afterRepeatWindow). */
-async function recordKeyTimes(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    window.addEventListener('keydown', (e) => ((window as unknown as { __lastKeyAt: number }).__lastKeyAt = e.timeStamp), true);
-  });
-}
-
-/**
- * Waits until the page's own clock is `windowMs` past the last key it was handed: the same code
- * scanned after this is a new scan, not a repeat of the last (scanner/repeat.ts; 250 ms for a
- * product being packed). The terminal tells a repeat by its key events' time stamps, on that clock;
- * a sleep in this process only guessed at it, and fell short when keys reached a loaded page late.
- */
-export async function afterRepeatWindow(page: Page, windowMs: number = REPEAT_WINDOW_MS): Promise<void> {
-  await page.waitForFunction(
-    (ms) => {
-      const at = (window as unknown as { __lastKeyAt?: number }).__lastKeyAt;
-      return at === undefined || performance.now() - at > ms;
-    },
-    windowMs,
-    { polling: 50, timeout: windowMs + 15_000 },
-  );
 }
 
 /** `until` (support/until.ts) at a browser's pace: 15 s by default, asking every 50 ms. */

@@ -7,8 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item, Order } from '../../src/shared/protocol';
-import { scanUntilSeen } from './screens';
-import { afterRepeatWindow, acceptOrder, appliedTo, MANAGER_PIN, nextStep, openTerminal, orderPool, shot, tapStep, until, type Terminal } from './support';
+import { acceptOrder, afterRepeatWindow, appliedTo, MANAGER_PIN, nextStep, openTerminal, orderPool, scanUntilSeen, shot, tapStep, until, type Terminal } from './support';
 import { PACK_REPEAT_WINDOW_MS } from '../../src/renderer/src/scanner/repeat';
 
 for (const run of [
