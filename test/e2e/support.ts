@@ -309,8 +309,7 @@ export const withPrescription = (o: Order): boolean => o.items.some((i) => i.pre
 /** Scans an order, accepts it and waits until the service's answer has filled in its items. */
 export async function acceptOrder(terminal: Terminal, order: Order): Promise<void> {
   const { page, sandbox } = terminal;
-  await scan(page, order.id);
-  await page.locator(`[data-testid="order-screen"][data-order-id="${order.id}"]`).waitFor();
+  await scan(page, order.id); // resolves once the order's screen is up
   await tapStep(page, 'ACCEPT');
   await until(`${order.id} accepted at the service`, () => appliedTo(sandbox, order.id).length >= 1);
   await page.getByTestId('item-row').first().waitFor();
